@@ -1,0 +1,110 @@
+# MemoTree — the two commands of the README:
+#   make run    install what is missing, build the desktop app, open it on the demo vault
+#   make test   install what is missing, run every test there is
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+.DEFAULT_GOAL := help
+
+WAILS_VERSION := v2.16.0
+GOBIN         := $(shell go env GOPATH)/bin
+WAILS         := $(GOBIN)/wails
+APP           := build/bin/memotree
+HEADLESS      := build/bin/memotree-headless
+ARTIFACTS     := test-artifacts
+# Debian packages: building the window (GTK, WebKitGTK 4.1), and testing it (Xvfb,
+# screenshots, Debian's Chromium for browser tests, fonts with CJK glyphs, ripgrep).
+APT_BUILD := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
+APT_TEST  := xvfb xauth xdotool imagemagick chromium fonts-dejavu-core fonts-noto-cjk ripgrep hyperfine git
+
+.PHONY: help run test deps deps-apt deps-wails deps-npm build headless frontend \
+        test-go test-fuzz test-frontend test-mcp test-e2e test-smoke bench lint
+
+help:
+	@echo "make run    build the desktop app and open it on the demo vault"
+	@echo "make test   run every test (Go, fuzz, type check, Vitest, Chromium end-to-end, desktop smoke)"
+	@echo "make bench  measure MemoTree beside git and ripgrep; writes bench/RESULTS.md"
+
+run: deps build
+	./$(APP)
+
+test: deps lint test-go test-fuzz test-frontend test-mcp test-e2e test-smoke
+	@echo "make test: every suite passed"
+
+# --- installing what is missing ------------------------------------------------------
+deps: deps-apt deps-wails deps-npm
+
+deps-apt:
+	@missing=$$(for p in $(APT_BUILD) $(APT_TEST); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing Debian packages:" $$missing; \
+	  sudo=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$sudo apt-get update -qq; \
+	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
+	fi
+
+deps-wails:
+	@if ! "$(WAILS)" version 2>/dev/null | grep -q '$(WAILS_VERSION)'; then \
+	  echo "installing the Wails CLI $(WAILS_VERSION)"; \
+	  go install github.com/wailsapp/wails/v2/cmd/wails@$(WAILS_VERSION); \
+	fi
+
+deps-npm: frontend/node_modules/.package-lock.json tests/mcp/node_modules/.package-lock.json
+
+frontend/node_modules/.package-lock.json: frontend/package-lock.json
+	cd frontend && npm ci --no-audit --no-fund
+	@touch $@
+
+# Real MCP clients (the conformance suite, the inspector) and the Node 22 they need.
+tests/mcp/node_modules/.package-lock.json: tests/mcp/package-lock.json
+	cd tests/mcp && npm ci --no-audit --no-fund
+	@touch $@
+
+# --- building ------------------------------------------------------------------------
+frontend: deps-npm
+	cd frontend && npm run build
+
+# The desktop app (cgo, GTK, WebKitGTK); wails builds the frontend itself.
+build: deps
+	"$(WAILS)" build -m -o memotree
+	@echo "built $(APP)"
+
+# The headless binary: every subcommand, no window, no cgo.
+headless: frontend
+	CGO_ENABLED=0 go build -o $(HEADLESS) .
+
+# --- testing -------------------------------------------------------------------------
+lint:
+	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt: $$bad"; exit 1; fi
+	go vet ./...
+	CGO_ENABLED=0 go build -o /dev/null .
+
+test-go: headless
+	go test -race -count=1 ./...
+
+# Every parser's fuzz target, briefly; `make fuzz FUZZTIME=10m` runs them longer.
+FUZZTIME ?= 8s
+FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties
+test-fuzz:
+	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
+	  echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
+	  go test -run='^$$' -fuzz="^$$fn$$" -fuzztime=$(FUZZTIME) ./$$pkg; done
+
+fuzz:
+	$(MAKE) test-fuzz FUZZTIME=10m
+
+test-frontend: deps-npm
+	cd frontend && npm run check && npm test
+
+test-mcp: headless deps-npm
+	tests/mcp/run.sh $(CURDIR)/$(HEADLESS) demo/vault
+
+test-e2e: headless
+	cd frontend && MEMOTREE_BIN=$(CURDIR)/$(HEADLESS) npm run e2e
+
+test-smoke: build
+	mkdir -p $(ARTIFACTS)
+	xvfb-run -a -s "-screen 0 1280x1024x24" scripts/smoke.sh $(APP) $(ARTIFACTS)/window.png
+
+bench: headless
+	bench/run.sh

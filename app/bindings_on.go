@@ -1,0 +1,6 @@
+//go:build bindings
+
+package app
+
+// generatingBindings is true in the build `wails build` runs to generate bindings.
+const generatingBindings = true

@@ -1,0 +1,319 @@
+package graph
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// SetNote adds the note at p or replaces it, and re-resolves the links of other
+// notes that a new file can capture. The graph takes ownership of n (nil means a
+// note with no content); nobody may modify it afterwards. Paths in folders that
+// are not part of the vault (vpath.Path.Ignored) and the empty path are ignored.
+func (g *Graph) SetNote(p vpath.Path, n *note.Note) {
+	if p == "" || p.Ignored() {
+		return
+	}
+	if n == nil {
+		n = &note.Note{}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.set(p, n)
+}
+
+// SetFile adds or replaces p as a file whose content the graph does not know: an
+// attachment, which links can point to but which links to nothing. A ".md" path
+// becomes a note without links (as if SetNote(p, nil)).
+func (g *Graph) SetFile(p vpath.Path) {
+	if p == "" || p.Ignored() {
+		return
+	}
+	var n *note.Note
+	if p.IsNote() {
+		n = &note.Note{}
+	}
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.set(p, n)
+}
+
+// Remove deletes the file at p, if present. Links that pointed to it resolve again
+// (to another file with the same name, or nowhere). A rename is Remove then SetNote.
+func (g *Graph) Remove(p vpath.Path) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	f := g.files[p]
+	if f == nil {
+		return
+	}
+	g.unregister(f)
+	b := g.deleteFile(f)
+	g.reresolve(b, f)
+	g.dropIfEmpty(b)
+}
+
+// set stores n (nil for an attachment) at p. The caller holds the write lock.
+func (g *Graph) set(p vpath.Path, n *note.Note) {
+	f := g.files[p]
+	if f == nil {
+		f = newFile(p)
+		g.reresolve(g.insertFile(f), nil)
+	} else {
+		g.unregister(f)
+	}
+	f.note = n
+	f.links = g.writer().buildLinks(f)
+	g.register(f)
+}
+
+// writer returns the resolver of the goroutine holding the write lock.
+func (g *Graph) writer() *resolver {
+	g.w.g = g
+	return &g.w
+}
+
+// entry returns f's entry in its bucket.
+func (f *file) entry() entry {
+	return entry{hash: f.hash, md: strings.HasSuffix(f.key, ".md")}
+}
+
+// fdir returns the folded folder of f, a prefix of its key.
+func (f *file) fdir() string {
+	return f.key[:max(0, strings.LastIndexByte(f.key, '/'))]
+}
+
+func newFile(p vpath.Path) *file {
+	key := fold(string(p))
+	return &file{path: p, key: key, hash: hashKey(key), stem: stemOf(string(p)), len16: len16(string(p))}
+}
+
+func byPathOrder(a, b *file) int { return strings.Compare(string(a.path), string(b.path)) }
+
+// byLenOrder orders the candidates of the shortest-path rule.
+func byLenOrder(a, b *file) int {
+	return cmp.Or(cmp.Compare(a.len16, b.len16), byPathOrder(a, b))
+}
+
+// insertFile adds f to the path indexes and returns its bucket.
+func (g *Graph) insertFile(f *file) *bucket {
+	g.files[f.path] = f
+	i, _ := slices.BinarySearch(g.paths, f.path)
+	g.paths = slices.Insert(g.paths, i, f.path)
+	b := g.bucket(f.stem)
+	i, _ = slices.BinarySearchFunc(b.files, f, byLenOrder)
+	b.files = slices.Insert(b.files, i, f)
+	b.ents = slices.Insert(b.ents, i, f.entry())
+	switch {
+	case b.byKey != nil:
+		b.byKey[f.key] = insertSorted(b.byKey[f.key], f, byPathOrder)
+	case len(b.files) > scanMax:
+		b.indexKeys()
+	}
+	return b
+}
+
+// indexKeys builds b.byKey.
+func (b *bucket) indexKeys() {
+	b.byKey = make(map[string][]*file, len(b.files))
+	for _, f := range b.files {
+		b.byKey[f.key] = insertSorted(b.byKey[f.key], f, byPathOrder)
+	}
+}
+
+// bucket returns the bucket of stem, creating it if needed.
+func (g *Graph) bucket(stem string) *bucket {
+	b := g.byStem[stem]
+	if b == nil {
+		b = &bucket{stem: stem}
+		g.byStem[stem] = b
+	}
+	return b
+}
+
+// dropIfEmpty forgets b when no file and no link uses it any more.
+func (g *Graph) dropIfEmpty(b *bucket) {
+	if len(b.files) == 0 && len(b.deps) == 0 {
+		delete(g.byStem, b.stem)
+	}
+}
+
+func insertSorted(list []*file, f *file, order func(a, b *file) int) []*file {
+	i, _ := slices.BinarySearchFunc(list, f, order)
+	return slices.Insert(list, i, f)
+}
+
+// deleteFile removes f from the path indexes and returns its bucket.
+func (g *Graph) deleteFile(f *file) *bucket {
+	delete(g.files, f.path)
+	if i, ok := slices.BinarySearch(g.paths, f.path); ok {
+		g.paths = slices.Delete(g.paths, i, i+1)
+	}
+	isF := func(x *file) bool { return x == f }
+	b := g.byStem[f.stem]
+	if b.byKey != nil {
+		if list := slices.DeleteFunc(b.byKey[f.key], isF); len(list) > 0 {
+			b.byKey[f.key] = list
+		} else {
+			delete(b.byKey, f.key)
+		}
+	}
+	if i := slices.IndexFunc(b.files, isF); i >= 0 {
+		b.files = slices.Delete(b.files, i, i+1)
+		b.ents = slices.Delete(b.ents, i, i+1)
+	}
+	if len(b.files) <= scanMax {
+		b.byKey = nil // as Load leaves a small bucket
+	}
+	return b
+}
+
+// buildLinks lists and resolves the links and relations of f's note.
+func (r *resolver) buildLinks(f *file) []link {
+	n := f.note
+	if n == nil || len(n.Links)+len(n.Relations) == 0 {
+		return nil
+	}
+	type lineTarget struct {
+		line   int
+		target string
+	}
+	var carried map[lineTarget]bool
+	if len(n.Relations) > 0 {
+		carried = map[lineTarget]bool{}
+		for _, rel := range n.Relations {
+			carried[lineTarget{rel.Line, fold(relationName(rel.To))}] = true
+		}
+	}
+	out := make([]link, 0, len(n.Links)+len(n.Relations))
+	for i := range n.Links {
+		l := &n.Links[i]
+		k := link{target: l.Target, typ: TypeLink, markdown: l.Kind == note.MarkdownLink, src: l, edge: true}
+		if l.Kind == note.Embed {
+			k.typ = TypeEmbed
+		}
+		switch {
+		case strings.TrimSpace(l.Target) == "":
+			k.edge = false // [[#Heading]]: a link to the note itself, not an edge
+		case l.InFrontMatter && carried != nil && carried[lineTarget{l.Line, fold(strings.TrimSpace(l.Target))}]:
+			k.edge = false // the "[[...]]" of a relation: the relation is the edge
+		}
+		out = append(out, r.resolved(f, k))
+	}
+	for _, rel := range n.Relations {
+		typ := strings.TrimSpace(rel.Type)
+		if typ == "" {
+			typ = TypeRelation
+		}
+		k := link{target: rel.To, typ: typ, relation: true, edge: true}
+		out = append(out, r.resolved(f, k))
+	}
+	return out
+}
+
+// resolved fills in the stem, bucket and resolution of k, a link of f.
+func (r *resolver) resolved(f *file, k link) link {
+	k.stem, k.b = r.stem(k.name())
+	k.dst = r.resolveLink(f, &k)
+	return k
+}
+
+// relationName strips what may surround a relation's target: "[[", "]]", a
+// "|display" and a "#subpath".
+func relationName(to string) string {
+	s := strings.TrimSpace(to)
+	s = strings.TrimPrefix(s, "[[")
+	s = strings.TrimSuffix(s, "]]")
+	if i := strings.IndexAny(s, "|#"); i >= 0 {
+		s = s[:i]
+	}
+	return strings.TrimSpace(s)
+}
+
+// resolveLink returns the file l, a link of the note f, points to, or nil.
+func (r *resolver) resolveLink(f *file, l *link) *file {
+	name := l.name()
+	switch {
+	case l.relation && name == "":
+		return nil
+	case strings.TrimSpace(name) == "":
+		return f // [[#Heading]]
+	case l.b == nil:
+		return nil // no file has this stem
+	}
+	return r.resolve(f.path.Dir(), f.fdir(), name, l.b, l.markdown)
+}
+
+// register adds f's links and aliases to the reverse indexes.
+func (g *Graph) register(f *file) {
+	for i := range f.links {
+		l := &f.links[i]
+		if l.stem != "" {
+			if l.b == nil {
+				l.b = g.bucket(l.stem)
+			}
+			l.b.deps = l.b.deps.add(f.path, 1)
+		}
+		if l.edge && l.dst != nil {
+			l.dst.back = l.dst.back.add(f.path, 1)
+		}
+	}
+	g.aliasRefs(f, addRef)
+}
+
+// unregister undoes register.
+func (g *Graph) unregister(f *file) {
+	for i := range f.links {
+		l := &f.links[i]
+		if l.b != nil {
+			l.b.deps = l.b.deps.remove(f.path, 1)
+			g.dropIfEmpty(l.b)
+		}
+		if l.edge && l.dst != nil {
+			l.dst.back = l.dst.back.remove(f.path, 1)
+		}
+	}
+	g.aliasRefs(f, removeRef)
+}
+
+// aliasRefs applies op to the alias index for every alias of f.
+func (g *Graph) aliasRefs(f *file, op func(map[string]refs, string, vpath.Path, int32)) {
+	if f.note == nil {
+		return
+	}
+	for _, a := range f.note.Aliases {
+		if a = strings.TrimSpace(a); a != "" {
+			op(g.aliases, fold(a), f.path, 1)
+		}
+	}
+}
+
+// reresolve resolves again the links under b after a file with its stem was added
+// (removed == nil) or removed, and moves the backlinks that changed. A removal can
+// only change the links that pointed to the removed file.
+func (g *Graph) reresolve(b *bucket, removed *file) {
+	r := g.writer()
+	for _, d := range b.deps {
+		src := g.files[d.path]
+		for i := range src.links {
+			l := &src.links[i]
+			if l.b != b || (removed != nil && l.dst != removed) {
+				continue
+			}
+			dst := r.resolveLink(src, l)
+			if dst == l.dst {
+				continue
+			}
+			if l.edge && l.dst != nil {
+				l.dst.back = l.dst.back.remove(src.path, 1)
+			}
+			l.dst = dst
+			if l.edge && l.dst != nil {
+				l.dst.back = l.dst.back.add(src.path, 1)
+			}
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package graph
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// Load replaces the whole graph with the given notes and other files, resolving
+// every link once, in parallel. It is much faster than calling SetNote for each
+// note. A path present in both notes and files is a note; a ".md" path only in
+// files is a note without links; ignored paths are skipped. The graph takes
+// ownership of the notes, as SetNote does.
+func (g *Graph) Load(notes map[vpath.Path]*note.Note, files []vpath.Path) {
+	fresh := New()
+	fresh.byStem = make(map[string]*bucket, len(notes)+len(files))
+	all := make([]*file, 0, len(notes)+len(files))
+	for p, n := range notes {
+		if p == "" || p.Ignored() {
+			continue
+		}
+		if n == nil {
+			n = &note.Note{}
+		}
+		f := newFile(p)
+		f.note = n
+		all = append(all, f)
+	}
+	for _, p := range files {
+		if _, isNote := notes[p]; isNote || p == "" || p.Ignored() {
+			continue
+		}
+		f := newFile(p)
+		if p.IsNote() {
+			f.note = &note.Note{}
+		}
+		all = append(all, f)
+	}
+	slices.SortFunc(all, byPathOrder)
+	all = slices.CompactFunc(all, func(a, b *file) bool { return a.path == b.path })
+	fresh.index(all)
+	fresh.resolveParallel(all)
+	fresh.registerAll(all)
+
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.files, g.paths, g.byStem = fresh.files, fresh.paths, fresh.byStem
+	g.aliases = fresh.aliases
+	g.w = resolver{}
+}
+
+// index fills the path indexes from files sorted by path: the file map and the
+// buckets are built concurrently.
+func (g *Graph) index(all []*file) {
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		g.files = make(map[vpath.Path]*file, len(all))
+		g.paths = make([]vpath.Path, len(all))
+		for i, f := range all {
+			g.files[f.path] = f
+			g.paths[i] = f.path
+		}
+	})
+	for _, f := range all {
+		b := g.bucket(f.stem)
+		b.files = append(b.files, f)
+	}
+	for _, b := range g.byStem {
+		if len(b.files) > 1 {
+			slices.SortStableFunc(b.files, byLenOrder)
+		}
+		b.ents = make([]entry, len(b.files))
+		for i, f := range b.files {
+			b.ents[i] = f.entry()
+		}
+		if len(b.files) > scanMax {
+			b.indexKeys()
+		}
+	}
+	wg.Wait()
+}
+
+// resolveParallel builds and resolves the links of every note, sharing the work
+// among GOMAXPROCS goroutines. The indexes are only read.
+func (g *Graph) resolveParallel(all []*file) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(all)/256))
+	var wg sync.WaitGroup
+	next := make(chan []*file, workers)
+	for range workers {
+		wg.Go(func() {
+			r := resolver{g: g, buf: make([]byte, 0, 256)}
+			for chunk := range next {
+				for _, f := range chunk {
+					f.links = r.buildLinks(f)
+				}
+			}
+		})
+	}
+	for i := 0; i < len(all); i += 512 {
+		next <- all[i:min(i+512, len(all))]
+	}
+	close(next)
+	wg.Wait()
+}
+
+// registerAll fills the reverse indexes. Files come in path order, so every
+// insertion appends. Link dependencies (which touch byStem, buckets and link.b)
+// and backlinks (which touch file.back) are built concurrently, each in two
+// passes: count, then fill lists carved from one allocation.
+func (g *Graph) registerAll(all []*file) {
+	var wg sync.WaitGroup
+	wg.Go(func() { g.registerDeps(all) })
+	wg.Go(func() { registerBacklinks(all) })
+	for _, f := range all {
+		g.aliasRefs(f, addRef)
+	}
+	wg.Wait()
+}
+
+func (g *Graph) registerDeps(all []*file) {
+	total := 0
+	for _, f := range all {
+		for i := range f.links {
+			if l := &f.links[i]; l.stem != "" {
+				if l.b == nil {
+					l.b = g.bucket(l.stem)
+				}
+				l.b.n++
+				total++
+			}
+		}
+	}
+	pool := make(refs, total)
+	for _, b := range g.byStem {
+		b.deps, pool = pool[:0:b.n], pool[b.n:]
+		b.n = 0
+	}
+	for _, f := range all {
+		for i := range f.links {
+			if l := &f.links[i]; l.b != nil {
+				l.b.deps = l.b.deps.addLast(f.path, 1)
+			}
+		}
+	}
+}
+
+func registerBacklinks(all []*file) {
+	total := 0
+	for _, f := range all {
+		for i := range f.links {
+			if l := &f.links[i]; l.edge && l.dst != nil {
+				l.dst.n++
+				total++
+			}
+		}
+	}
+	pool := make(refs, total)
+	for _, f := range all {
+		f.back, pool = pool[:0:f.n], pool[f.n:]
+		f.n = 0
+	}
+	for _, f := range all {
+		for i := range f.links {
+			if l := &f.links[i]; l.edge && l.dst != nil {
+				l.dst.back = l.dst.back.addLast(f.path, 1)
+			}
+		}
+	}
+}

@@ -1,0 +1,203 @@
+package graph
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// edgeOf returns l, a link of the note at from, as an Edge.
+func edgeOf(from vpath.Path, l *link) Edge {
+	e := Edge{From: from, Target: l.target, Type: l.typ, Resolved: l.dst != nil, Link: l.src}
+	if l.dst != nil {
+		e.To = l.dst.path
+	}
+	return e
+}
+
+// Outlinks returns the edges of the note at p, resolved or not, in the order they
+// are written: body and front matter links first, then relations. Self links
+// ([[#Heading]]) are not edges, nor is the "[[...]]" value of a relation (the
+// relation is the edge).
+func (g *Graph) Outlinks(p vpath.Path) []Edge {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	f := g.files[p]
+	if f == nil {
+		return nil
+	}
+	var out []Edge
+	for i := range f.links {
+		if l := &f.links[i]; l.edge {
+			out = append(out, edgeOf(p, l))
+		}
+	}
+	return out
+}
+
+// Backlinks returns the resolved edges pointing at p, sorted by source path and
+// then in source order.
+func (g *Graph) Backlinks(p vpath.Path) []Edge {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var out []Edge
+	f := g.files[p]
+	if f == nil {
+		return nil
+	}
+	for _, r := range f.back {
+		src := g.files[r.path]
+		for i := range src.links {
+			if l := &src.links[i]; l.edge && l.dst == f {
+				out = append(out, edgeOf(src.path, l))
+			}
+		}
+	}
+	return out
+}
+
+// Edges returns every resolved edge, sorted by source path and then in source
+// order.
+func (g *Graph) Edges() []Edge { return g.collect(true) }
+
+// Unresolved returns every edge whose target names no file, sorted by source path
+// and then in source order.
+func (g *Graph) Unresolved() []Edge { return g.collect(false) }
+
+func (g *Graph) collect(resolved bool) []Edge {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var out []Edge
+	for _, p := range g.paths {
+		f := g.files[p]
+		for i := range f.links {
+			if l := &f.links[i]; l.edge && (l.dst != nil) == resolved {
+				out = append(out, edgeOf(p, l))
+			}
+		}
+	}
+	return out
+}
+
+// Stats counts notes, files, links and relations.
+func (g *Graph) Stats() Stats {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	s := Stats{Files: len(g.files)}
+	for _, f := range g.files {
+		if f.note == nil {
+			continue
+		}
+		s.Notes++
+		for i := range f.links {
+			l := &f.links[i]
+			switch {
+			case l.relation:
+				s.Relations++
+			case l.dst != nil:
+				s.Links++
+				s.Resolved++
+			default:
+				s.Links++
+				s.Unresolved++
+			}
+		}
+	}
+	return s
+}
+
+// Tags returns, for every tag, the number of notes carrying it, as Obsidian's tag
+// pane counts: a nested tag also counts for each of its parents ("a/b" counts for
+// "a" and "a/b"), and each note counts once per tag. Tags compare case-insensitively;
+// a tag is spelled as in the first note (in path order) that uses it.
+func (g *Graph) Tags() map[string]int {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	spelling := map[string]string{}
+	count := map[string]int{}
+	seen := map[string]bool{}
+	for _, p := range g.paths {
+		n := g.files[p].note
+		if n == nil || len(n.Tags) == 0 {
+			continue
+		}
+		clear(seen)
+		for _, t := range n.Tags {
+			name := strings.Trim(strings.TrimPrefix(strings.TrimSpace(t.Name), "#"), "/")
+			for i := 0; i <= len(name); i++ {
+				if i < len(name) && name[i] != '/' {
+					continue
+				}
+				part := name[:i]
+				key := fold(part)
+				if part == "" || seen[key] {
+					continue
+				}
+				seen[key] = true
+				if _, ok := spelling[key]; !ok {
+					spelling[key] = part
+				}
+				count[key]++
+			}
+		}
+	}
+	out := make(map[string]int, len(count))
+	for k, c := range count {
+		out[spelling[k]] = c
+	}
+	return out
+}
+
+// Neighbors returns the files reachable from p within depth steps along resolved
+// edges taken in either direction, p excluded, nearest first and then by path.
+// types, when not empty, keeps only edges of those types. A depth below 1 gives
+// nothing.
+func (g *Graph) Neighbors(p vpath.Path, depth int, types []string) []vpath.Path {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	keep := func(string) bool { return true }
+	if len(types) > 0 {
+		keep = func(t string) bool { return slices.Contains(types, t) }
+	}
+	seen := map[vpath.Path]bool{p: true}
+	var out []vpath.Path
+	frontier := []vpath.Path{p}
+	for d := 0; d < depth && len(frontier) > 0; d++ {
+		var next []vpath.Path
+		for _, u := range frontier {
+			g.adjacent(u, keep, func(v vpath.Path) {
+				if !seen[v] {
+					seen[v] = true
+					next = append(next, v)
+				}
+			})
+		}
+		slices.Sort(next)
+		out = append(out, next...)
+		frontier = next
+	}
+	return out
+}
+
+// adjacent calls visit for each file joined to u by a kept edge in either direction.
+func (g *Graph) adjacent(u vpath.Path, keep func(string) bool, visit func(vpath.Path)) {
+	f := g.files[u]
+	if f == nil {
+		return
+	}
+	for i := range f.links {
+		if l := &f.links[i]; l.edge && l.dst != nil && keep(l.typ) {
+			visit(l.dst.path)
+		}
+	}
+	for _, r := range f.back {
+		src := g.files[r.path]
+		for i := range src.links {
+			if l := &src.links[i]; l.edge && l.dst == f && keep(l.typ) {
+				visit(src.path)
+				break
+			}
+		}
+	}
+}

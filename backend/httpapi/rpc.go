@@ -1,0 +1,140 @@
+package httpapi
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"reflect"
+	"sort"
+)
+
+var (
+	ctxType   = reflect.TypeFor[context.Context]()
+	errorType = reflect.TypeFor[error]()
+)
+
+// method is one exported method of the receiver, callable over HTTP.
+type method struct {
+	fn      reflect.Value
+	in      []reflect.Type // argument types, without a leading context.Context
+	withCtx bool
+	result  bool // returns a value before its error
+}
+
+// methods derives the callable methods of recv: every exported method whose results
+// are (T, error) or (error). Any other method is not served.
+func methods(recv any) map[string]method {
+	out := map[string]method{}
+	v := reflect.ValueOf(recv)
+	t := v.Type()
+	for i := range t.NumMethod() {
+		m := t.Method(i)
+		ft := m.Type // includes the receiver as the first argument
+		nout := ft.NumOut()
+		if nout == 0 || nout > 2 || ft.Out(nout-1) != errorType {
+			continue
+		}
+		md := method{fn: v.Method(i), result: nout == 2}
+		for j := 1; j < ft.NumIn(); j++ {
+			if j == 1 && ft.In(j) == ctxType {
+				md.withCtx = true
+				continue
+			}
+			md.in = append(md.in, ft.In(j))
+		}
+		out[m.Name] = md
+	}
+	return out
+}
+
+// Names lists the methods recv serves, sorted.
+func Names(recv any) []string {
+	var out []string
+	for n := range methods(recv) {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// call decodes the JSON array body into the method's arguments and calls it.
+func (m method) call(ctx context.Context, body []byte) (any, error) {
+	var raw []json.RawMessage
+	if len(body) > 0 {
+		if err := json.Unmarshal(body, &raw); err != nil {
+			return nil, &badRequest{fmt.Errorf("arguments must be a JSON array: %w", err)}
+		}
+	}
+	if len(raw) != len(m.in) {
+		return nil, &badRequest{fmt.Errorf("want %d arguments, got %d", len(m.in), len(raw))}
+	}
+	args := make([]reflect.Value, 0, len(m.in)+1)
+	if m.withCtx {
+		args = append(args, reflect.ValueOf(ctx))
+	}
+	for i, t := range m.in {
+		p := reflect.New(t)
+		if err := json.Unmarshal(raw[i], p.Interface()); err != nil {
+			return nil, &badRequest{fmt.Errorf("argument %d: %w", i+1, err)}
+		}
+		args = append(args, p.Elem())
+	}
+	res := m.fn.Call(args)
+	errv := res[len(res)-1]
+	if !errv.IsNil() {
+		return nil, errv.Interface().(error)
+	}
+	if m.result {
+		return res[0].Interface(), nil
+	}
+	return nil, nil
+}
+
+type badRequest struct{ err error }
+
+func (b *badRequest) Error() string { return b.err.Error() }
+func (b *badRequest) Unwrap() error { return b.err }
+
+// serveCall answers POST /api/call/{method}.
+func serveCall(ms map[string]method) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if r.Method != http.MethodPost {
+			writeError(w, http.StatusMethodNotAllowed, errors.New("use POST"))
+			return
+		}
+		m, ok := ms[r.PathValue("method")]
+		if !ok {
+			writeError(w, http.StatusNotFound, fmt.Errorf("no method %q", r.PathValue("method")))
+			return
+		}
+		body, err := readLimited(r, 32<<20)
+		if err != nil {
+			writeError(w, http.StatusRequestEntityTooLarge, err)
+			return
+		}
+		res, err := m.call(r.Context(), body)
+		if err != nil {
+			status := http.StatusInternalServerError
+			var br *badRequest
+			if errors.As(err, &br) {
+				status = http.StatusBadRequest
+			}
+			writeError(w, status, err)
+			return
+		}
+		writeJSON(w, http.StatusOK, res)
+	}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, err error) {
+	writeJSON(w, status, map[string]string{"error": err.Error()})
+}

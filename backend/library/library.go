@@ -1,0 +1,390 @@
+// Package library keeps one mounted vault indexed: it scans the folder, parses every
+// note in parallel into the link graph, and, when watching, applies the watcher's
+// batches so that the graph follows edits made by anyone, publishing a VaultChanged
+// event after each applied batch.
+//
+// Concurrency: a Library is safe for concurrent use. Reads go to the graph (which has its
+// own lock); batches are applied by one goroutine, in order.
+package library
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/graph"
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/backend/watch"
+)
+
+// MaxNoteBytes is the largest note that is parsed; a larger file is listed, reported in
+// the warnings and not indexed.
+const MaxNoteBytes = 64 << 20
+
+// Options configure Open.
+type Options struct {
+	// Watch keeps the index current with fsnotify until Close.
+	Watch bool
+	// Bus receives a VaultChanged event after every applied change (may be nil).
+	Bus *event.Bus
+	// Debounce is the watcher's debounce interval (0 means its default).
+	Debounce time.Duration
+	// Lazy defers the full scan until the graph is first needed, so that a one-shot
+	// command that only reads a note by its path never parses the whole vault.
+	// Lazy libraries cannot watch.
+	Lazy bool
+}
+
+// FileWarning is a parse warning attached to the file it came from.
+type FileWarning struct {
+	Path    vpath.Path `json:"path"`
+	Line    int        `json:"line"`
+	Message string     `json:"message"`
+}
+
+// Library is one mounted, indexed vault.
+type Library struct {
+	name  string
+	vault *vault.Vault
+	graph *graph.Graph
+	bus   *event.Bus
+
+	mu       sync.Mutex
+	warnings map[vpath.Path][]note.Warning
+	hashes   map[vpath.Path]vault.Hash // content hash of every indexed note
+
+	watcher *watch.Watcher
+	done    chan struct{}
+
+	scanOnce sync.Once
+	scanErr  error
+}
+
+// Open mounts the vault at dir under name and indexes it.
+func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
+	v, err := vault.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open library %s: %w", name, err)
+	}
+	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}}
+	if o.Watch {
+		// Watch before the scan so that no edit made during the scan is missed.
+		w, err := watch.New(v.Dir(), watch.Options{Debounce: o.Debounce})
+		if err != nil {
+			v.Close()
+			return nil, fmt.Errorf("watch library %s: %w", name, err)
+		}
+		l.watcher = w
+	}
+	if o.Lazy && !o.Watch {
+		return l, nil
+	}
+	if err := l.ensureScanned(ctx); err != nil {
+		l.Close()
+		return nil, fmt.Errorf("index library %s: %w", name, err)
+	}
+	if l.watcher != nil {
+		l.done = make(chan struct{})
+		go l.follow()
+	}
+	return l, nil
+}
+
+// Name returns the library's mount name.
+func (l *Library) Name() string { return l.name }
+
+// Vault returns the library's vault.
+func (l *Library) Vault() *vault.Vault { return l.vault }
+
+// Graph returns the library's link graph, scanning the vault first if the library was
+// opened lazily and nothing has needed the graph yet.
+func (l *Library) Graph() *graph.Graph {
+	_ = l.ensureScanned(context.Background()) // a failed scan leaves an empty graph; Index reports it
+	return l.graph
+}
+
+// Index returns the graph like Graph, and the error of the scan if it failed.
+func (l *Library) Index(ctx context.Context) (*graph.Graph, error) {
+	return l.graph, l.ensureScanned(ctx)
+}
+
+func (l *Library) ensureScanned(ctx context.Context) error {
+	l.scanOnce.Do(func() { l.scanErr = l.scan(ctx) })
+	return l.scanErr
+}
+
+// Refresh re-reads the given files or folders now, updates the graph and publishes the
+// change. Writers call it after a write so that the next read sees it at once, without
+// waiting for the watcher (which then finds nothing new).
+func (l *Library) Refresh(ctx context.Context, paths ...vpath.Path) {
+	if err := l.ensureScanned(ctx); err != nil {
+		return
+	}
+	if changed := l.apply(ctx, paths); len(changed) > 0 {
+		l.publish(changed, false)
+	}
+}
+
+// Close stops watching and releases the vault.
+func (l *Library) Close() error {
+	if l.watcher != nil {
+		l.watcher.Close()
+		if l.done != nil {
+			<-l.done
+		}
+	}
+	return l.vault.Close()
+}
+
+// Warnings returns every parse warning, sorted by path and line.
+func (l *Library) Warnings() []FileWarning {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []FileWarning
+	for p, ws := range l.warnings {
+		for _, w := range ws {
+			out = append(out, FileWarning{Path: p, Line: w.Line, Message: w.Message})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Path != out[j].Path {
+			return out[i].Path < out[j].Path
+		}
+		return out[i].Line < out[j].Line
+	})
+	return out
+}
+
+// parsed is the outcome of reading one file.
+type parsed struct {
+	path  vpath.Path
+	note  *note.Note // nil for attachments and unreadable notes
+	hash  vault.Hash
+	warns []note.Warning
+	gone  bool // the file no longer exists
+}
+
+// scan reads every file of the vault and replaces the graph's content.
+func (l *Library) scan(ctx context.Context) error {
+	files, err := l.vault.Walk(ctx)
+	if err != nil {
+		return err
+	}
+	paths := make([]vpath.Path, 0, len(files))
+	for _, f := range files {
+		if !f.IsDir {
+			paths = append(paths, f.Path)
+		}
+	}
+	results, err := l.readAll(ctx, paths)
+	if err != nil {
+		return err
+	}
+	notes := make(map[vpath.Path]*note.Note, len(results))
+	var others []vpath.Path
+	warnings := map[vpath.Path][]note.Warning{}
+	hashes := make(map[vpath.Path]vault.Hash, len(results))
+	for _, r := range results {
+		if r.gone {
+			continue
+		}
+		if len(r.warns) > 0 {
+			warnings[r.path] = r.warns
+		}
+		if r.note != nil {
+			notes[r.path] = r.note
+			hashes[r.path] = r.hash
+		} else {
+			others = append(others, r.path)
+		}
+	}
+	l.graph.Load(notes, others)
+	l.mu.Lock()
+	l.warnings, l.hashes = warnings, hashes
+	l.mu.Unlock()
+	return nil
+}
+
+// readAll reads and parses paths on every core.
+func (l *Library) readAll(ctx context.Context, paths []vpath.Path) ([]parsed, error) {
+	out := make([]parsed, len(paths))
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(paths)))
+	var wg sync.WaitGroup
+	next := make(chan int, workers)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i] = l.read(paths[i])
+			}
+		}()
+	}
+	var err error
+	for i := range paths {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return out, err
+}
+
+// read reads one file; notes are parsed, other files only checked for existence.
+func (l *Library) read(p vpath.Path) parsed {
+	if !p.IsNote() {
+		if _, err := l.vault.Stat(p); err != nil {
+			return parsed{path: p, gone: true}
+		}
+		return parsed{path: p}
+	}
+	info, err := l.vault.Stat(p)
+	if err != nil {
+		return parsed{path: p, gone: true}
+	}
+	if info.IsDir {
+		return parsed{path: p, gone: true}
+	}
+	if info.Size > MaxNoteBytes {
+		msg := fmt.Sprintf("note is %d MB, larger than the %d MB indexing limit: not indexed", info.Size>>20, MaxNoteBytes>>20)
+		return parsed{path: p, note: &note.Note{}, warns: []note.Warning{{Message: msg}}}
+	}
+	b, err := l.vault.ReadFile(p)
+	if err != nil {
+		return parsed{path: p, gone: true}
+	}
+	n := note.Parse(b)
+	return parsed{path: p, note: n, hash: vault.HashOf(b), warns: n.Warnings}
+}
+
+// follow applies the watcher's batches until the watcher closes.
+func (l *Library) follow() {
+	defer close(l.done)
+	for b := range l.watcher.Batches() {
+		ctx := context.Background()
+		if b.Rescan {
+			if err := l.scan(ctx); err == nil {
+				l.publish(nil, true)
+			}
+			continue
+		}
+		changed := l.apply(ctx, b.Paths)
+		if len(changed) > 0 {
+			l.publish(changed, false)
+		}
+	}
+}
+
+// apply re-reads the given paths (files or folders) and updates the graph. It returns
+// the file paths whose state changed; a note whose content hash is unchanged is skipped.
+func (l *Library) apply(ctx context.Context, paths []vpath.Path) []vpath.Path {
+	var files []vpath.Path
+	for _, p := range paths {
+		if p == "" || p.Ignored() {
+			continue
+		}
+		info, err := l.vault.Stat(p)
+		switch {
+		case err != nil: // removed: a file, or a folder with everything under it
+			files = append(files, l.under(p)...)
+		case info.IsDir:
+			files = append(files, l.under(p)...)
+			files = append(files, l.walkFolder(ctx, p)...)
+		default:
+			files = append(files, p)
+		}
+	}
+	slices.Sort(files)
+	files = slices.Compact(files)
+	results, _ := l.readAll(ctx, files)
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	changed := files[:0]
+	for _, r := range results {
+		old, had := l.hashes[r.path]
+		switch {
+		case r.gone:
+			if !had && !l.graph.Has(r.path) {
+				continue
+			}
+			l.graph.Remove(r.path)
+			delete(l.hashes, r.path)
+		case r.note != nil:
+			if had && old == r.hash {
+				continue // already indexed (our own write, refreshed before its event)
+			}
+			l.graph.SetNote(r.path, r.note)
+			l.hashes[r.path] = r.hash
+			l.journalExternal(ctx, r)
+		default:
+			if l.graph.Has(r.path) {
+				continue
+			}
+			l.graph.SetFile(r.path)
+		}
+		delete(l.warnings, r.path)
+		if len(r.warns) > 0 {
+			l.warnings[r.path] = r.warns
+		}
+		changed = append(changed, r.path)
+	}
+	return changed
+}
+
+// journalExternal records an edit that this process did not make.
+func (l *Library) journalExternal(ctx context.Context, r parsed) {
+	if l.vault.OwnWrite(r.path, r.hash) {
+		return
+	}
+	e := vault.Entry{Time: time.Now(), Actor: "external", Op: "edit", Entities: []string{r.path.Name()}, Outcome: "ok"}
+	_ = l.vault.AppendJourney(ctx, e) // best effort: the journal must never block indexing
+}
+
+// under returns the graph's files at or below p.
+func (l *Library) under(p vpath.Path) []vpath.Path {
+	var out []vpath.Path
+	prefix := string(p) + "/"
+	for _, f := range l.graph.Files() {
+		if f == p || strings.HasPrefix(string(f), prefix) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// walkFolder lists the files below folder p (a folder moved or created in one step).
+func (l *Library) walkFolder(ctx context.Context, p vpath.Path) []vpath.Path {
+	files, err := l.vault.Walk(ctx)
+	if err != nil {
+		return nil
+	}
+	var out []vpath.Path
+	prefix := string(p) + "/"
+	for _, f := range files {
+		if !f.IsDir && strings.HasPrefix(string(f.Path), prefix) {
+			out = append(out, f.Path)
+		}
+	}
+	return out
+}
+
+func (l *Library) publish(paths []vpath.Path, rescan bool) {
+	if l.bus == nil {
+		return
+	}
+	ps := make([]string, len(paths))
+	for i, p := range paths {
+		ps[i] = string(p)
+	}
+	l.bus.Publish(event.Event{Topic: event.VaultChanged, Data: event.VaultChange{Library: l.name, Paths: ps, Rescan: rescan}})
+}

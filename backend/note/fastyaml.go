@@ -1,0 +1,413 @@
+package note
+
+import (
+	"bytes"
+	"strconv"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"gopkg.in/yaml.v3"
+)
+
+// The fast path reads the plain shape most front matter has — top-level "key: value"
+// lines, one-line quoted or plain scalars, one-line flow lists of scalars, and block
+// lists of scalars or of one-level maps of scalars (relations) — and builds the same
+// yaml.Node tree YAML v3 would. Anything else, however harmless, makes it give up, and
+// YAML v3 reads the block instead. FuzzFastYAML checks the two agree.
+
+// fastParser holds the state of one fast front matter parse.
+type fastParser struct {
+	src   []byte
+	lines [][2]int // start and end (without line break) of each YAML line
+	i     int      // index of the next line to read
+	slab  []yaml.Node
+}
+
+// fastFrontMatter parses the YAML in src[from:to], whose first line is file line 2. It
+// returns nil when the block is outside the fast path's subset.
+func fastFrontMatter(src []byte, from, to int) *yaml.Node {
+	if !fastBytesOK(src[from:to]) {
+		return nil
+	}
+	p := fastParser{src: src, lines: make([][2]int, 0, bytes.Count(src[from:to], []byte{'\n'})+1)}
+	for pos := from; pos < to; {
+		end, next := lineBounds(src, pos)
+		end = min(end, to)
+		p.lines = append(p.lines, [2]int{pos, end})
+		pos = next
+	}
+	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for p.skipEmpty() {
+		line := p.line()
+		if len(line) == 0 || line[0] == ' ' {
+			return nil
+		}
+		key, val, ok := p.pair(0)
+		if !ok || mapValue(root, key.Value) != nil || key.Value == "<<" {
+			return nil
+		}
+		if root.Line == 0 {
+			root.Line, root.Column = key.Line, key.Column
+		}
+		root.Content = append(root.Content, key, val)
+	}
+	if root.Line == 0 {
+		return nil
+	}
+	return root
+}
+
+// skipEmpty skips blank and comment lines and reports whether a line is left.
+func (p *fastParser) skipEmpty() bool {
+	for ; p.i < len(p.lines); p.i++ {
+		t := bytes.TrimLeft(p.line(), " ")
+		if len(t) > 0 && t[0] != '#' {
+			return true
+		}
+	}
+	return false
+}
+
+// line returns the current line.
+func (p *fastParser) line() []byte {
+	l := p.lines[p.i]
+	return p.src[l[0]:l[1]]
+}
+
+// node makes a node of kind k at byte column col of the current line.
+func (p *fastParser) node(k yaml.Kind, col int) *yaml.Node {
+	if len(p.slab) == cap(p.slab) {
+		p.slab = make([]yaml.Node, 0, 32)
+	}
+	p.slab = append(p.slab, yaml.Node{Kind: k, Line: p.i + 1, Column: utf8.RuneCount(p.line()[:col]) + 1})
+	return &p.slab[len(p.slab)-1]
+}
+
+// pair reads "key: value" starting at byte column col of the current line, with a
+// value that is a scalar, a flow list, or (for an empty value) a block list below.
+func (p *fastParser) pair(col int) (key, val *yaml.Node, ok bool) {
+	line := p.line()
+	rest := line[col:]
+	c := bytes.Index(rest, []byte(": "))
+	if c < 0 && bytes.HasSuffix(rest, []byte(":")) {
+		c = len(rest) - 1
+	}
+	if c <= 0 || !plainOK(rest[:c], true) {
+		return nil, nil, false
+	}
+	key = p.node(yaml.ScalarNode, col)
+	key.Value = string(rest[:c])
+	key.Tag = plainTag(key.Value)
+	vcol := col + c + 1
+	for vcol < len(line) && line[vcol] == ' ' {
+		vcol++
+	}
+	if vcol == len(line) || line[vcol] == '#' {
+		p.i++
+		val, ok = p.blockList(key, col)
+		return key, val, ok
+	}
+	if line[vcol] == '[' {
+		val, ok = p.flowList(vcol)
+	} else {
+		val, ok = p.scalar(vcol, len(line))
+	}
+	p.i++
+	return key, val, ok
+}
+
+// scalar reads a one-line scalar in line[col:end], followed at most by a comment.
+func (p *fastParser) scalar(col, end int) (*yaml.Node, bool) {
+	line := p.line()[:end]
+	if col >= len(line) {
+		return nil, false
+	}
+	n := p.node(yaml.ScalarNode, col)
+	s := line[col:]
+	switch s[0] {
+	case '"', '\'':
+		q := bytes.IndexByte(s[1:], s[0])
+		if q < 0 || bytes.IndexByte(s[1:q+1], '\\') >= 0 || !restIsComment(s[q+2:]) {
+			return nil, false
+		}
+		n.Value, n.Tag = string(s[1:q+1]), "!!str"
+		n.Style = yaml.DoubleQuotedStyle
+		if s[0] == '\'' {
+			n.Style = yaml.SingleQuotedStyle
+		}
+		return n, true
+	}
+	if h := bytes.Index(s, []byte(" #")); h >= 0 {
+		s = s[:h]
+	}
+	s = bytes.TrimRight(s, " ")
+	if !plainOK(s, false) {
+		return nil, false
+	}
+	n.Value = string(s)
+	n.Tag = plainTag(n.Value)
+	return n, true
+}
+
+// restIsComment reports whether b is blank or blank followed by a comment.
+func restIsComment(b []byte) bool {
+	t := bytes.TrimLeft(b, " ")
+	return len(t) == 0 || (t[0] == '#' && len(t) < len(b))
+}
+
+// plainOK reports whether s can be read as a one-line plain scalar exactly as written.
+func plainOK(s []byte, isKey bool) bool {
+	if len(s) == 0 {
+		return false
+	}
+	dash := !isKey && s[0] == '-' && len(s) > 1 && s[1] != ' ' // "-3" is a plain scalar
+	if !dash && strings.IndexByte("-?:,[]{}#&*!|>'\"%@` ", s[0]) >= 0 {
+		return false
+	}
+	if last := s[len(s)-1]; last == ' ' || last == ':' {
+		return false
+	}
+	if bytes.Contains(s, []byte(": ")) || bytes.Contains(s, []byte(" #")) {
+		return false
+	}
+	if isKey && bytes.ContainsAny(s, "#[]{},\"'") {
+		return false
+	}
+	for _, c := range s {
+		if c < ' ' || c == 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+// plainTag resolves a plain scalar's tag the way YAML v3 does, for the strings it can
+// tell at a glance; "" leaves the rest to YAML v3.
+func plainTag(v string) string {
+	switch v[0] {
+	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '+', '-', '.', '~':
+		return ""
+	}
+	switch v {
+	case "true", "True", "TRUE", "false", "False", "FALSE", "null", "Null", "NULL":
+		return ""
+	}
+	return "!!str"
+}
+
+// flowList reads a one-line "[a, b]" list of scalars starting at byte column col.
+func (p *fastParser) flowList(col int) (*yaml.Node, bool) {
+	line := p.line()
+	end := bytes.IndexByte(line[col:], ']')
+	if end < 0 || !restIsComment(line[col+end+1:]) {
+		return nil, false
+	}
+	end += col
+	seq := p.node(yaml.SequenceNode, col)
+	seq.Tag, seq.Style = "!!seq", yaml.FlowStyle
+	inner := line[col+1 : end]
+	if len(bytes.TrimSpace(inner)) == 0 {
+		return seq, true
+	}
+	if bytes.ContainsAny(inner, "[{}:?&*!|>%@`") || bytes.Contains(inner, []byte(" #")) || inner[0] == '#' {
+		return nil, false
+	}
+	at := col + 1
+	for _, item := range bytes.Split(inner, []byte(",")) {
+		lead := len(item) - len(bytes.TrimLeft(item, " "))
+		t := bytes.TrimSpace(item)
+		quoted := len(t) > 0 && (t[0] == '"' || t[0] == '\'')
+		if len(t) == 0 || quoted && (len(t) < 2 || bytes.IndexByte(t[1:len(t)-1], t[0]) >= 0) {
+			return nil, false
+		}
+		n, ok := p.scalar(at+lead, at+lead+len(t))
+		if !ok {
+			return nil, false
+		}
+		seq.Content = append(seq.Content, n)
+		at += len(item) + 1
+	}
+	return seq, true
+}
+
+// blockList reads the lines below key: a block list of scalars or one-level maps, or
+// nothing (a null value).
+func (p *fastParser) blockList(key *yaml.Node, keyCol int) (*yaml.Node, bool) {
+	start := p.i
+	indent := -1
+	if p.skipEmpty() {
+		indent = len(p.line()) - len(bytes.TrimLeft(p.line(), " "))
+	}
+	if indent < keyCol || !isItem(p.line(), indent) {
+		p.i = start
+		col := key.Column + utf8.RuneCountInString(key.Value) + 1
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: key.Line, Column: col}, true
+	}
+	seq := p.node(yaml.SequenceNode, indent)
+	seq.Tag = "!!seq"
+	for p.skipEmpty() && isItem(p.line(), indent) {
+		item, ok := p.listItem(indent + 2)
+		if !ok {
+			return nil, false
+		}
+		seq.Content = append(seq.Content, item)
+	}
+	if p.i < len(p.lines) && len(p.line()) > 0 && p.line()[0] == ' ' {
+		return nil, false // deeper or stray indentation
+	}
+	return seq, true
+}
+
+// isItem reports whether line holds "- " at exactly indent spaces.
+func isItem(line []byte, indent int) bool {
+	return len(line) > indent+1 && line[indent] == '-' && line[indent+1] == ' ' &&
+		len(bytes.TrimLeft(line[:indent], " ")) == 0
+}
+
+// listItem reads one "- value" or "- key: value" item whose content starts at col.
+func (p *fastParser) listItem(col int) (*yaml.Node, bool) {
+	line := p.line()
+	rest := line[col:]
+	if len(rest) == 0 || rest[0] == ' ' {
+		return nil, false
+	}
+	colon := bytes.Index(rest, []byte(": "))
+	if colon < 0 || rest[0] == '"' || rest[0] == '\'' || rest[0] == '[' {
+		if rest[0] == '[' {
+			return nil, false
+		}
+		n, ok := p.scalar(col, len(line))
+		p.i++
+		return n, ok
+	}
+	m := p.node(yaml.MappingNode, col)
+	m.Tag = "!!map"
+	for {
+		k, v, ok := p.pair(col)
+		if !ok || v.Kind != yaml.ScalarNode || mapValue(m, k.Value) != nil || k.Value == "<<" {
+			return nil, false
+		}
+		m.Content = append(m.Content, k, v)
+		if !p.skipEmpty() {
+			return m, true
+		}
+		l := p.line()
+		if len(l) <= col || len(bytes.TrimLeft(l[:col], " ")) != 0 || l[col] == ' ' {
+			return m, true
+		}
+	}
+}
+
+// fastBytesOK reports whether b is valid UTF-8 holding only characters YAML v3 reads as
+// printable, no tab, and no line break other than "\n" and "\r\n".
+func fastBytesOK(b []byte) bool {
+	if !utf8.Valid(b) {
+		return false
+	}
+	for i, c := range b {
+		switch {
+		case c == '\n' || c >= ' ' && c < 0x7f:
+		case c == '\r':
+			if i+1 >= len(b) || b[i+1] != '\n' {
+				return false
+			}
+		case c == 0xC2:
+			if i+1 < len(b) && b[i+1] < 0xA0 {
+				return false // C1 controls and NEL
+			}
+		case c == 0xE2:
+			if i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9) {
+				return false // line and paragraph separators
+			}
+		case c == 0xEF:
+			if i+2 < len(b) && (b[i+1] == 0xBB && b[i+2] == 0xBF || b[i+1] == 0xBF && b[i+2] >= 0xBE) {
+				return false // BOM, U+FFFE, U+FFFF
+			}
+		case c < 0x80:
+			return false
+		}
+	}
+	return true
+}
+
+// fastProps converts a fast-path tree to property values; it reports false when a key
+// is not a plain string, so YAML v3 must decode the block.
+func fastProps(m *yaml.Node) (map[string]any, bool) {
+	props := make(map[string]any, len(m.Content)/2)
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Tag != "!!str" {
+			return nil, false
+		}
+		v, ok := fastValue(m.Content[i+1])
+		if !ok {
+			return nil, false
+		}
+		props[m.Content[i].Value] = v
+	}
+	return props, true
+}
+
+// fastValue converts one fast-path node.
+func fastValue(n *yaml.Node) (any, bool) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return fastProps(n)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, c := range n.Content {
+			v, ok := fastValue(c)
+			if !ok {
+				return nil, false
+			}
+			out = append(out, v)
+		}
+		return out, true
+	}
+	switch n.Tag {
+	case "!!str":
+		return n.Value, true
+	case "!!null":
+		return nil, true
+	}
+	if v, ok := quickResolve(n.Value); ok {
+		return v, true
+	}
+	var v any
+	if err := n.Decode(&v); err != nil {
+		return nil, false
+	}
+	return v, true
+}
+
+// timestampFormats are the layouts YAML v3 accepts for an untagged timestamp.
+var timestampFormats = []string{
+	"2006-1-2T15:4:5.999999999Z07:00",
+	"2006-1-2t15:4:5.999999999Z07:00",
+	"2006-1-2 15:4:5.999999999",
+	"2006-1-2",
+}
+
+// quickResolve decodes the two plain scalars front matter holds most, decimal integers
+// and timestamps, exactly as YAML v3 does; it reports false for everything else.
+func quickResolve(v string) (any, bool) {
+	digits := 0
+	for digits < len(v) && v[digits] >= '0' && v[digits] <= '9' {
+		digits++
+	}
+	if digits == len(v) && digits > 0 && digits <= 18 && (v[0] != '0' || digits == 1) {
+		n, err := strconv.Atoi(v)
+		return n, err == nil
+	}
+	if digits == 4 && len(v) > 4 && v[4] == '-' {
+		if t, err := time.Parse(time.RFC3339, v); err == nil && strings.IndexByte(v, 't') < 0 {
+			return t, true // Go's fast path; the same instant YAML v3's layout gives
+		}
+		for _, f := range timestampFormats {
+			if t, err := time.Parse(f, v); err == nil {
+				return t, true
+			}
+		}
+	}
+	return nil, false
+}

@@ -1,0 +1,42 @@
+package note
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestHostileInputIsLinear parses inputs built to make a naive scanner rescan the rest
+// of the line or note at every byte, at 1 MB and at 4 MB: linear work takes about 4
+// times longer on the larger one, a quadratic path 16 times.
+func TestHostileInputIsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow")
+	}
+	timeOf := func(p string, size int) time.Duration {
+		src := []byte(strings.Repeat(p, size/len(p)))
+		best := time.Duration(1 << 62)
+		for range 2 { // the faster of two runs, to tolerate a busy machine
+			start := time.Now()
+			Parse(src)
+			best = min(best, time.Since(start))
+		}
+		return best
+	}
+	patterns := []string{"[", "[[a ", "]] ", "` `` ``` ", "$a ", "<!-- ", "[a](b ", "[a](<b ", "#", "#12 ", "a#b ", "![", "\\", "%", "[x]( \"", "> ", "- ```\n", "$$ ", "[a] ", "`a\n"}
+	for _, p := range patterns {
+		small, large := timeOf(p, 1<<20), timeOf(p, 4<<20)
+		if large > 2*time.Second && large > 12*small {
+			t.Errorf("Parse(%q × n) took %v at 1 MB and %v at 4 MB: not linear", p, small, large)
+		}
+	}
+}
+
+// TestLargeNote parses a 10 MB note with 100,000 links.
+func TestLargeNote(t *testing.T) {
+	src := largeNote()
+	n := Parse(src)
+	if len(n.Links) < 100000 || len(n.Warnings) != 0 {
+		t.Errorf("%d links, warnings %v", len(n.Links), n.Warnings)
+	}
+}

@@ -1,0 +1,203 @@
+package note
+
+import (
+	"bytes"
+	"net/url"
+	"strings"
+)
+
+// wikilink records the wikilink whose "[[" is at p and returns the offset after it.
+// It fails when no "]]" closes it on the same line, when it is empty, or when another
+// "[[" opens inside it (that one is tried next).
+func (s *scanner) wikilink(p, end, first int) (int, bool) {
+	src := s.src
+	if s.noWikiClose == end {
+		return 0, false
+	}
+	i := bytes.Index(src[p+2:end], []byte("]]"))
+	if i < 0 {
+		s.noWikiClose = end
+		return 0, false
+	}
+	inner := src[p+2 : p+2+i]
+	if i == 0 || bytes.Index(inner, []byte("[[")) >= 0 {
+		return 0, false
+	}
+	start, stop := p, p+2+i+2
+	kind := WikiLink
+	if bangBefore(src, p, first) {
+		start, kind = p-1, Embed
+	}
+	raw := string(src[start:stop])
+	l, ok := wikiFromLiteral(raw)
+	if !ok {
+		return stop, true
+	}
+	l.Kind, l.Start, l.End, l.Line = kind, start, stop, s.line
+	s.n.Links = append(s.n.Links, l)
+	return stop, true
+}
+
+// wikiFromLiteral reads a wikilink literal "[[...]]" or "![[...]]". The strings it
+// returns share raw's memory. It reports false when both target and subpath are empty.
+func wikiFromLiteral(raw string) (Link, bool) {
+	var l Link
+	inner := strings.TrimPrefix(raw, "!")
+	inner = inner[2 : len(inner)-2]
+	ref := inner
+	if bar := strings.IndexByte(inner, '|'); bar >= 0 {
+		ref, l.Display = inner[:bar], strings.TrimSpace(inner[bar+1:])
+		if bar > 0 && inner[bar-1] == '\\' {
+			ref, l.EscapedPipe = inner[:bar-1], true
+		}
+	}
+	if h := strings.IndexByte(ref, '#'); h >= 0 {
+		ref, l.Subpath = ref[:h], strings.TrimSpace(ref[h+1:])
+	}
+	l.Target = strings.TrimSpace(ref)
+	return l, l.Target != "" || l.Subpath != ""
+}
+
+// mdLink records the Markdown link whose text runs from opener o to the ']' at p, if a
+// destination in parentheses follows, and returns the offset after it. Links with a
+// URL scheme or to an anchor in the same note are consumed but not recorded.
+func (s *scanner) mdLink(o opener, p, end int) (int, bool) {
+	src := s.src
+	if p+1 >= end || src[p+1] != '(' {
+		return 0, false
+	}
+	ds, de, closing, ok := parseDest(src, p+2, end)
+	if !ok {
+		return 0, false
+	}
+	// A link's text holds no tag (an image inside it is a link of its own).
+	s.n.Tags = s.n.Tags[:o.tags]
+	dest := src[ds:de]
+	if len(dest) == 0 || dest[0] == '#' || hasScheme(dest) {
+		return closing + 1, true
+	}
+	textStart := o.pos + 1
+	if o.image {
+		textStart++
+	}
+	raw := string(src[o.pos : closing+1])
+	path, frag := raw[ds-o.pos:de-o.pos], ""
+	if h := strings.IndexByte(path, '#'); h >= 0 {
+		path, frag = path[:h], path[h+1:]
+	}
+	l := Link{
+		Kind:    MarkdownLink,
+		Target:  unescapeURL(path),
+		Subpath: unescapeURL(frag),
+		Display: raw[textStart-o.pos : p-o.pos],
+		Start:   o.pos,
+		End:     closing + 1,
+		Line:    s.line,
+	}
+	s.n.Links = append(s.n.Links, l)
+	return closing + 1, true
+}
+
+// unescapeURL decodes %XX escapes, keeping s as written when it is not valid.
+func unescapeURL(s string) string {
+	if strings.IndexByte(s, '%') < 0 {
+		return s
+	}
+	if u, err := url.PathUnescape(s); err == nil {
+		return u
+	}
+	return s
+}
+
+// parseDest reads a link destination and optional title starting at p (after "(") and
+// returns the destination's bounds and the offset of the closing ')'.
+func parseDest(src []byte, p, end int) (ds, de, closing int, ok bool) {
+	i := skipBlanks(src, p, end)
+	if i < end && src[i] == '<' {
+		j := i + 1
+		for j < end && j-i < maxDest && src[j] != '>' && src[j] != '<' {
+			if src[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= end || src[j] != '>' {
+			return 0, 0, 0, false
+		}
+		ds, de, i = i+1, j, j+1
+	} else {
+		depth, j := 0, i
+		for j < end && j-i < maxDest {
+			c := src[j]
+			if c <= ' ' {
+				break
+			}
+			if c == '\\' && j+1 < end {
+				j += 2
+				continue
+			}
+			if c == '(' {
+				depth++
+			} else if c == ')' {
+				if depth == 0 {
+					break
+				}
+				depth--
+			}
+			j++
+		}
+		ds, de, i = i, j, j
+	}
+	i = skipBlanks(src, i, end)
+	if i < end && i > de && (src[i] == '"' || src[i] == '\'' || src[i] == '(') {
+		if i = skipTitle(src, i, end); i < 0 {
+			return 0, 0, 0, false
+		}
+		i = skipBlanks(src, i, end)
+	}
+	if i >= end || src[i] != ')' {
+		return 0, 0, 0, false
+	}
+	return ds, de, i, true
+}
+
+// skipTitle skips a link title opened at p and returns the offset after it, or -1.
+func skipTitle(src []byte, p, end int) int {
+	closeCh := src[p]
+	if closeCh == '(' {
+		closeCh = ')'
+	}
+	for j := p + 1; j < end && j-p < maxTitle; j++ {
+		switch src[j] {
+		case '\\':
+			j++
+		case closeCh:
+			return j + 1
+		}
+	}
+	return -1
+}
+
+// skipBlanks returns the first offset at or after p that is not a space or tab.
+func skipBlanks(src []byte, p, end int) int {
+	for p < end && (src[p] == ' ' || src[p] == '\t') {
+		p++
+	}
+	return p
+}
+
+// hasScheme reports whether dest starts with a URL scheme of two or more letters
+// ("https:", "mailto:", "obsidian:"); one letter is a drive ("C:").
+func hasScheme(dest []byte) bool {
+	for i, c := range dest {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-'):
+		case c == ':':
+			return i >= 2
+		default:
+			return false
+		}
+	}
+	return false
+}

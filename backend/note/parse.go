@@ -1,0 +1,138 @@
+package note
+
+import (
+	"bytes"
+	"fmt"
+	"unicode/utf8"
+)
+
+// bom is the UTF-8 byte order mark.
+var bom = []byte{0xEF, 0xBB, 0xBF}
+
+// Parse reads one note. It never fails and never panics: whatever it cannot read is
+// reported in the returned Note's Warnings, and every offset in the result is an offset
+// into src, including its byte order mark when there is one.
+//
+// Front matter is decoded with YAML v3 semantics (a fast path reads the common simple
+// shapes itself and hands anything else to YAML v3). Links inside front matter string
+// values are reported with InFrontMatter set; when the link's characters were changed
+// by YAML escapes or line folding its span cannot be mapped and Start = End = -1.
+//
+// The body is read by a hand-written scanner that follows CommonMark and Obsidian
+// closely enough for links, tags and headings, with these simplifications:
+// indented (four-space) code blocks are not recognised, wikilinks, Markdown links and
+// inline math must sit on one line, a fence indented by four or more spaces is
+// accepted only inside a list, and an image inside a Markdown link is reported before
+// the link that holds it.
+func Parse(src []byte) *Note {
+	n := &Note{}
+	start := 0
+	if bytes.HasPrefix(src, bom) {
+		n.HasBOM = true
+		start = len(bom)
+	}
+	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
+		n.CRLF = true
+	}
+	if !utf8.Valid(src[start:]) {
+		line := firstInvalidLine(src[start:]) + lineOf(src[:start], 0) - 1
+		n.Warnings = append(n.Warnings, Warning{Line: line, Message: "invalid UTF-8; the note is read as far as possible"})
+	}
+	fm := findFrontMatter(src, start)
+	bodyStart, bodyLine := start, 1
+	switch {
+	case fm.noClose:
+		n.Warnings = append(n.Warnings, Warning{Line: 1, Message: "front matter has no closing \"---\" line; it is read as body text"})
+	case fm.ok:
+		n.FrontMatterStart, n.FrontMatterEnd = start, fm.end
+		bodyStart, bodyLine = fm.end, fm.closeLine+1
+		parseFrontMatter(n, src, fm)
+	}
+	n.BodyStart = bodyStart
+	if guess := bytes.Count(src[bodyStart:], []byte("[[")) + bytes.Count(src[bodyStart:], []byte("](")); guess > 0 {
+		n.Links = append(make([]Link, 0, len(n.Links)+guess), n.Links...)
+	}
+	s := scanner{src: src, n: n, line: bodyLine}
+	s.body(bodyStart)
+	return n
+}
+
+// firstInvalidLine returns the 1-based line of the first invalid UTF-8 sequence in b.
+func firstInvalidLine(b []byte) int {
+	line := 1
+	for i := 0; i < len(b); {
+		c := b[i]
+		if c < utf8.RuneSelf {
+			if c == '\n' {
+				line++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if r == utf8.RuneError && size == 1 {
+			return line
+		}
+		i += size
+	}
+	return line
+}
+
+// lineOf returns the 1-based line number of offset off in src.
+func lineOf(src []byte, off int) int {
+	if off > len(src) {
+		off = len(src)
+	}
+	if off < 0 {
+		off = 0
+	}
+	return bytes.Count(src[:off], []byte{'\n'}) + 1
+}
+
+// lineBounds returns the end of the line starting at pos without its line break
+// ("\n" or "\r\n") and the start of the next line.
+func lineBounds(src []byte, pos int) (end, next int) {
+	i := bytes.IndexByte(src[pos:], '\n')
+	if i < 0 {
+		end = len(src)
+		next = len(src)
+	} else {
+		end = pos + i
+		next = end + 1
+	}
+	if end > pos && src[end-1] == '\r' {
+		end--
+	}
+	return end, next
+}
+
+// isBlank reports whether b holds only spaces and tabs.
+func isBlank(b []byte) bool {
+	for _, c := range b {
+		if c != ' ' && c != '\t' && c != '\r' {
+			return false
+		}
+	}
+	return true
+}
+
+// leadingSpaces counts the columns of leading spaces and tabs (a tab counts as 4) and
+// returns them with the offset of the first other byte.
+func leadingSpaces(src []byte, pos, end int) (cols, at int) {
+	for at = pos; at < end; at++ {
+		switch src[at] {
+		case ' ':
+			cols++
+		case '\t':
+			cols += 4 - cols%4
+		default:
+			return cols, at
+		}
+	}
+	return cols, at
+}
+
+// warnf appends a warning to n.
+func (n *Note) warnf(line int, format string, args ...any) {
+	n.Warnings = append(n.Warnings, Warning{Line: line, Message: fmt.Sprintf(format, args...)})
+}

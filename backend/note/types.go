@@ -1,0 +1,91 @@
+// Package note parses one Markdown note: its YAML front matter, wikilinks, Markdown
+// links, tags and headings. It does no I/O and never panics on any input.
+package note
+
+// LinkKind tells how a link was written.
+type LinkKind int
+
+// The kinds of link a note can hold.
+const (
+	WikiLink     LinkKind = iota // [[Target]] or [[Target|display]]
+	Embed                        // ![[Target]]
+	MarkdownLink                 // [text](relative/path.md), local targets only
+)
+
+// Link is one outgoing link, with the exact bytes it occupies in the source so a rename
+// can rewrite them and nothing else.
+type Link struct {
+	Kind LinkKind `json:"kind"`
+	// Target is the linked name as written, without subpath, with Markdown links
+	// URL-decoded ("folder/Note", "image.png"). Empty for a link inside the same note
+	// ("[[#Heading]]").
+	Target string `json:"target"`
+	// Subpath is the heading or block reference without the leading '#'
+	// ("Heading", "^block-id"), or empty.
+	Subpath string `json:"subpath,omitempty"`
+	// Display is the text after '|' (or a Markdown link's text), or empty.
+	Display string `json:"display,omitempty"`
+	// Start and End are the byte offsets of the whole link in the source, End exclusive,
+	// including "![[" ... "]]" or "[...](...)".
+	Start int `json:"start"`
+	End   int `json:"end"`
+	// Line is the 1-based line number of Start.
+	Line int `json:"line"`
+	// InFrontMatter marks links found in front matter property values.
+	InFrontMatter bool `json:"in_front_matter,omitempty"`
+	// EscapedPipe is true when the display separator was written "\|" (inside a table).
+	EscapedPipe bool `json:"escaped_pipe,omitempty"`
+}
+
+// Relation is a typed edge stored in the front matter's "relations" list.
+type Relation struct {
+	Type string `json:"type"`
+	// To is the target name with any "[[...]]" stripped (and any "|display" or
+	// "#subpath" removed).
+	To string `json:"to"`
+	// Line is the 1-based line of the "relation to" value in the source.
+	Line int `json:"line"`
+}
+
+// Heading is one ATX or setext heading of the body.
+type Heading struct {
+	Level int    `json:"level"`
+	Text  string `json:"text"`
+	Line  int    `json:"line"`
+}
+
+// Tag is one tag, without the leading '#', from the body or the "tags" property.
+type Tag struct {
+	Name string `json:"name"`
+	Line int    `json:"line"` // 0 for tags from front matter
+}
+
+// Warning reports a problem found while parsing, with its 1-based line (0 if none).
+type Warning struct {
+	Line    int    `json:"line"`
+	Message string `json:"message"`
+}
+
+// Note is the parsed form of one note. Parse fills every field it can even when the
+// input is broken, and records what it could not read in Warnings.
+type Note struct {
+	// Properties holds the decoded front matter (nil when there is none or it is broken).
+	Properties map[string]any `json:"properties,omitempty"`
+	EntityType string         `json:"entity_type,omitempty"` // "entity type", else "type"
+	Aliases    []string       `json:"aliases,omitempty"`
+	Tags       []Tag          `json:"tags,omitempty"`
+	Relations  []Relation     `json:"relations,omitempty"`
+	Summary    string         `json:"summary,omitempty"`
+	Links      []Link         `json:"links,omitempty"`
+	Headings   []Heading      `json:"headings,omitempty"`
+	Warnings   []Warning      `json:"warnings,omitempty"`
+
+	// FrontMatterStart/End delimit the front matter block including both "---" fences
+	// (End is the offset just after the closing fence's line break); both 0 when absent.
+	FrontMatterStart int `json:"-"`
+	FrontMatterEnd   int `json:"-"`
+	// BodyStart is the offset where the body begins.
+	BodyStart int  `json:"-"`
+	HasBOM    bool `json:"-"`
+	CRLF      bool `json:"-"`
+}

@@ -1,0 +1,130 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+)
+
+// The actors that call tools; an MCP client is MCPActor(name).
+const (
+	ActorAgent  = "agent"
+	ActorUser   = "user"
+	ActorCLI    = "cli"
+	ActorScript = "script"
+)
+
+// LibraryParam is the argument every tool takes to name the library it acts on. When a
+// call carries it, the registry copies it into Call.Library before the guard runs.
+const LibraryParam = "library_name"
+
+// MCPActor returns the actor of an MCP client: "mcp:<client>".
+func MCPActor(client string) string { return "mcp:" + client }
+
+// Call says who is calling a tool, and on whose behalf; the registry passes a copy of
+// it to the guard and the handler. Add fields here as callers need them.
+type Call struct {
+	// Actor is "agent", "user", "cli", "script" or "mcp:<client>".
+	Actor string
+	// Library is the library the call acts on: the caller's default, replaced by the
+	// library_name argument when the call has one. Empty means the default library.
+	Library string
+	// Turn identifies the agent turn (or script run, or MCP session) the call belongs
+	// to, so that its changes form one change set.
+	Turn string
+	// Session identifies the chat session or MCP connection, if any.
+	Session string
+	// Via names the tool that made this call on the caller's behalf (run_starlark),
+	// or is empty for a direct call.
+	Via string
+}
+
+// Guard decides whether a call may run. It sees the call (with Library resolved) and
+// the tool after the arguments were validated, and returns nil to let the call
+// through, or the result to answer instead (permission_denied, confirmation_required).
+type Guard func(call *Call, t *Tool) *Result
+
+// Observer is told about every call once it has finished, with its arguments, result
+// and infrastructure error; the journey and event publishing hang here. It runs on the
+// caller's goroutine, so it must be quick and safe for concurrent use.
+type Observer func(ctx context.Context, call *Call, name string, args json.RawMessage, res Result, err error)
+
+// PanicError is the error returned when a handler panicked; the result says
+// error_code internal.
+type PanicError struct {
+	// Tool is the name of the tool that panicked.
+	Tool string
+	// Value is what the handler panicked with.
+	Value any
+	// Stack is the goroutine's stack at the panic.
+	Stack []byte
+}
+
+// Error says which tool panicked and with what.
+func (e *PanicError) Error() string { return fmt.Sprintf("tool %s panicked: %v", e.Tool, e.Value) }
+
+// prepare parses, validates and decodes the arguments. It returns the decoded input
+// (a pointer to the tool's In), the argument map, or the invalid_arguments result.
+func (t *Tool) prepare(raw json.RawMessage) (any, map[string]any, *Result) {
+	m, problem := parseArgs(raw)
+	if problem != "" {
+		return nil, nil, t.invalid([]string{problem})
+	}
+	c := &checker{}
+	c.check(m, t.schema, nil)
+	if len(c.problems) == 0 && t.backstop {
+		if p := backstop(t.resolved, m); p != "" {
+			c.problems = append(c.problems, p)
+		}
+	}
+	if len(c.problems) > 0 {
+		return nil, nil, t.invalid(c.problems)
+	}
+	in := t.newIn()
+	if p := decodeStrict(raw, in); p != "" {
+		// The schema accepted the arguments, so the cause is a number such as 3.0 for
+		// an integer field: decode the checked values, which encode it as 3, instead.
+		in = t.newIn()
+		if b, err := json.Marshal(m); err != nil || decodeStrict(b, in) != "" {
+			return nil, nil, t.invalid([]string{p})
+		}
+	}
+	return in, m, nil
+}
+
+// invalid builds the invalid_arguments result: the problems, then the usage.
+func (t *Tool) invalid(problems []string) *Result {
+	r := Fail(CodeInvalidArguments, "invalid arguments for %s: %s\nusage: %s",
+		t.name, strings.Join(problems, "; "), t.usage)
+	return &r
+}
+
+// execute runs the handler, turning a returned error or a panic into a result; the
+// error is returned as well, for logging.
+func (t *Tool) execute(ctx context.Context, call *Call, in any) (res Result, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			err = &PanicError{Tool: t.name, Value: v, Stack: debug.Stack()}
+			msg, _ := Clip(fmt.Sprint(v), 300)
+			res = Fail(CodeInternal, "%s failed: internal error: %s", t.name, msg)
+		}
+	}()
+	res, err = t.run(ctx, call, in)
+	if err != nil {
+		code := CodeInternal
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			code = CodeCanceled
+		}
+		return Fail(code, "%s failed: %v", t.name, err), fmt.Errorf("tool %s: %w", t.name, err)
+	}
+	if res.Status == "" {
+		res.Status = StatusSuccess
+		if res.ErrorCode != "" {
+			res.Status = StatusError
+		}
+	}
+	return res, nil
+}

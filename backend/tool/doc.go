@@ -1,0 +1,41 @@
+// Package tool is MemoTree's capability hub: the one registry in which every tool is
+// declared once and from which it is served, with the same validation and the same
+// results, to the in-app agent, MCP clients, Starlark scripts and `memotree call`.
+//
+// A tool is a typed input struct and a handler, declared with New. The input JSON
+// schema is derived from the struct (json names; `jsonschema:"..."` tags describe the
+// fields; fields without omitempty are required; slices, maps and pointers are typed
+// plainly "array", "object", ... because some model providers reject ["null","array"]).
+// The description is Markdown, usually embedded next to the tool's Go file:
+//
+//	//go:embed *.md
+//	var docs embed.FS
+//
+//	type readEntitiesIn struct {
+//		EntityNames []string `json:"entity_names" jsonschema:"the entities to read"`
+//		LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+//	}
+//
+//	var ReadEntities = tool.New("read_entities", tool.ReadOnly,
+//		tool.MustDescription(docs, "read_entities"),
+//		func(ctx context.Context, call *tool.Call, in readEntitiesIn) (tool.Result, error) {
+//			...
+//			return tool.OK("read 2 entities", data), nil
+//		})
+//
+// Registry.Call validates the JSON arguments against the schema before the handler
+// runs (unknown fields, wrong types and missing required fields are refused with a
+// message a model can act on, and a null optional field counts as absent), asks the
+// Guard, runs the handler, recovers a panic, and times the call. Everything a model
+// can get wrong is a Result with status error and an error code; a Go error from Call
+// means the infrastructure broke. Results render as flat YAML for models (Result.YAML)
+// and as JSON for MCP and --json (Result.JSON). List tools embed Paging and cut their
+// lists with Paginate, so no answer floods a context window.
+//
+// This package knows nothing about vaults; the tool families live in backend/tools.
+//
+// Concurrency: register tools, aliases, the guard and the observer while wiring, before
+// serving. After that a Registry is safe for concurrent use: any number of goroutines
+// may Call, Get and List at once, and handlers run concurrently, so they must be safe
+// for concurrent use themselves. A Tool must not be changed once registered.
+package tool

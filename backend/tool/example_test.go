@@ -1,0 +1,70 @@
+package tool_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/memotree/memotree/backend/tool"
+)
+
+// listEntitiesIn is the input of an example list tool: its schema is derived from the
+// struct, and tool.Paging adds offset, limit and summary_only.
+type listEntitiesIn struct {
+	EntityGlob  string `json:"entity_glob" jsonschema:"a glob over entity names, such as people/*"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to list; the default one when absent"`
+	tool.Paging
+}
+
+// listEntities would live in backend/tools/entity.go, with its description in
+// list_entities.md (loaded with tool.MustDescription from an embed.FS).
+var listEntities = tool.New("list_entities", tool.ReadOnly,
+	"Lists the entities whose names match a glob.",
+	func(ctx context.Context, call *tool.Call, in listEntitiesIn) (tool.Result, error) {
+		var names []string
+		for _, n := range []string{"people/Ada Lovelace", "people/Charles Babbage", "projects/Engine"} {
+			if strings.HasPrefix(n, strings.TrimSuffix(in.EntityGlob, "*")) {
+				names = append(names, n)
+			}
+		}
+		if len(names) == 0 {
+			return tool.Fail(tool.CodeNoMatch, "no entity matches %q", in.EntityGlob), nil
+		}
+		page, info := tool.Paginate(names, in.Paging)
+		return tool.OK(info.Hint("entities"), map[string]any{"entities": page, "page": info}), nil
+	})
+
+func Example() {
+	reg := tool.NewRegistry()
+	if err := reg.Register(listEntities); err != nil {
+		panic(err)
+	}
+	call := &tool.Call{Actor: tool.ActorAgent, Turn: "t1"}
+	for _, args := range []string{`{"entity_glob":"people/*","limit":1}`, `{"entity_glob":["people/*"]}`} {
+		res, err := reg.Call(context.Background(), call, "list_entities", json.RawMessage(args))
+		if err != nil {
+			panic(err) // the infrastructure broke
+		}
+		res.Elapsed = 0 // for a stable example
+		fmt.Print(res.YAML())
+	}
+	// Output:
+	// status: success
+	// message: showing 1-1 of 2 entities; call again with offset=1 for more
+	// data:
+	//   entities:
+	//     - people/Ada Lovelace
+	//   page:
+	//     total: 2
+	//     offset: 0
+	//     limit: 1
+	//     next_offset: 1
+	// elapsed: 0.00ms
+	// status: error
+	// message: |-
+	//   invalid arguments for list_entities: entity_glob: expected string, got array
+	//   usage: list_entities(entity_glob: string, library_name?: string, offset?: integer, limit?: integer, summary_only?: boolean (true or false))
+	// error_code: invalid_arguments
+	// elapsed: 0.00ms
+}

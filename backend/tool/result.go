@@ -1,0 +1,156 @@
+package tool
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"time"
+)
+
+// Status says how a call went. It is the first key of every result.
+type Status string
+
+// The statuses a result can have (seed 000 has success and failure; partial is for
+// batch tools where some items succeeded and the warnings say which did not).
+const (
+	StatusSuccess Status = "success"
+	StatusError   Status = "error"
+	StatusPartial Status = "partial"
+)
+
+// Code is a machine-readable error code: what went wrong, in a word a model, a script
+// or the UI can branch on.
+type Code string
+
+// The standard error codes. Tools may define more, but should prefer these.
+const (
+	CodeNotFound             Code = "not_found"
+	CodeAmbiguous            Code = "ambiguous"
+	CodeAlreadyExists        Code = "already_exists"
+	CodeConflict             Code = "conflict"
+	CodeInvalidArguments     Code = "invalid_arguments"
+	CodePermissionDenied     Code = "permission_denied"
+	CodeNoMatch              Code = "no_match"
+	CodeCountMismatch        Code = "count_mismatch"
+	CodeTooLarge             Code = "too_large"
+	CodeInternal             Code = "internal"
+	CodeUnknownTool          Code = "unknown_tool"
+	CodeCanceled             Code = "canceled"
+	CodeConfirmationRequired Code = "confirmation_required"
+)
+
+// Result is the envelope every tool call answers with (seed 000): a status, a message
+// for the reader, the data, warnings, an error code when the call failed, and the time
+// it took. A failed call is a Result, not a Go error.
+type Result struct {
+	// Status is success, error or partial.
+	Status Status
+	// Message says what happened, or for an error what to do instead.
+	Message string
+	// Data is the answer; anything encoding/json can marshal (nil when none).
+	Data any
+	// Warnings are things the caller should know that did not stop the call.
+	Warnings []string
+	// ErrorCode is set when Status is error (and may be set for partial).
+	ErrorCode Code
+	// Elapsed is the wall time of the call, set by the registry.
+	Elapsed time.Duration
+}
+
+// OK returns a success result with a message and data (data may be nil).
+func OK(msg string, data any) Result {
+	return Result{Status: StatusSuccess, Message: msg, Data: data}
+}
+
+// Fail returns an error result with a code and a message formatted as by fmt.Sprintf.
+// Attach the nearest matches or other details with WithData.
+func Fail(code Code, format string, args ...any) Result {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	return Result{Status: StatusError, Message: msg, ErrorCode: code}
+}
+
+// Partial returns a result for a batch that succeeded for some items only; warnings
+// say which items failed and why.
+func Partial(msg string, data any, warnings ...string) Result {
+	return Result{Status: StatusPartial, Message: msg, Data: data, Warnings: warnings}
+}
+
+// WithData returns a copy of r carrying data.
+func (r Result) WithData(data any) Result {
+	r.Data = data
+	return r
+}
+
+// WithWarning returns a copy of r with one more warning, formatted as by fmt.Sprintf.
+func (r Result) WithWarning(format string, args ...any) Result {
+	msg := format
+	if len(args) > 0 {
+		msg = fmt.Sprintf(format, args...)
+	}
+	r.Warnings = append(r.Warnings[:len(r.Warnings):len(r.Warnings)], msg)
+	return r
+}
+
+// IsError reports whether the call failed.
+func (r Result) IsError() bool { return r.Status == StatusError }
+
+// wireResult is the JSON shape of a Result.
+type wireResult struct {
+	Status    Status   `json:"status"`
+	Message   string   `json:"message"`
+	Data      any      `json:"data,omitempty"`
+	Warnings  []string `json:"warnings,omitempty"`
+	ErrorCode Code     `json:"error_code,omitempty"`
+	ElapsedMS float64  `json:"elapsed_ms"`
+}
+
+// elapsedMS returns d in milliseconds, rounded to the microsecond.
+func elapsedMS(d time.Duration) float64 {
+	return math.Round(float64(d)/float64(time.Microsecond)) / 1000
+}
+
+// MarshalJSON encodes the result with snake_case keys and the time as elapsed_ms.
+func (r Result) MarshalJSON() ([]byte, error) {
+	w := wireResult{r.Status, r.Message, r.Data, r.Warnings, r.ErrorCode, elapsedMS(r.Elapsed)}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(w); err != nil {
+		return nil, fmt.Errorf("marshal result: %w", err)
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
+}
+
+// UnmarshalJSON decodes what MarshalJSON wrote; Data comes back as generic JSON values.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	var w wireResult
+	if err := json.Unmarshal(b, &w); err != nil {
+		return fmt.Errorf("unmarshal result: %w", err)
+	}
+	*r = Result{
+		Status: w.Status, Message: w.Message, Data: w.Data, Warnings: w.Warnings,
+		ErrorCode: w.ErrorCode, Elapsed: time.Duration(w.ElapsedMS * float64(time.Millisecond)),
+	}
+	return nil
+}
+
+// JSON renders the result as one line of JSON for MCP clients and --json. If the data
+// cannot be encoded, it renders an internal error result saying so instead.
+func (r Result) JSON() []byte {
+	b, err := r.MarshalJSON()
+	if err != nil {
+		b, _ = renderFailure(r, err).MarshalJSON()
+	}
+	return b
+}
+
+// renderFailure is the result shown when r's data cannot be rendered.
+func renderFailure(r Result, err error) Result {
+	f := Fail(CodeInternal, "the tool returned data that cannot be rendered: %v", err)
+	f.Elapsed = r.Elapsed
+	return f
+}

@@ -1,0 +1,224 @@
+package tool
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+)
+
+// Class says what a tool may do to the vault; callers decide from it what runs in
+// parallel, what needs approval, and the MCP annotations.
+type Class int
+
+// The tool classes.
+const (
+	// ReadOnly tools change nothing.
+	ReadOnly Class = iota
+	// Write tools create or change content, and can be undone from git.
+	Write
+	// Destructive tools delete or discard content.
+	Destructive
+)
+
+// String returns read_only, write or destructive.
+func (c Class) String() string {
+	switch c {
+	case ReadOnly:
+		return "read_only"
+	case Write:
+		return "write"
+	case Destructive:
+		return "destructive"
+	}
+	return fmt.Sprintf("Class(%d)", int(c))
+}
+
+// MarshalText encodes the class as its name.
+func (c Class) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+// Handler runs a tool on decoded, validated input. A failure the caller can act on is
+// a Result made with Fail; a returned error means the infrastructure broke.
+type Handler[In any] func(ctx context.Context, call *Call, in In) (Result, error)
+
+// Tool is one registered capability: a name, a class, a Markdown description, the
+// input schema derived from its Go input type, and the handler. Build it with New,
+// adjust it with Enum, Tune, WithTitle and WithIdempotent, then Register it; a Tool must
+// not be changed after it is registered.
+type Tool struct {
+	name       string
+	class      Class
+	desc       string
+	title      string
+	idempotent bool
+	schema     *jsonschema.Schema
+	resolved   *jsonschema.Resolved
+	raw        json.RawMessage
+	usage      string
+	backstop   bool
+	err        error
+	newIn      func() any
+	run        func(ctx context.Context, call *Call, in any) (Result, error)
+}
+
+// namePattern is what MCP clients and model providers accept as a function name.
+var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+
+// New declares a tool whose arguments decode into In, a struct. The input schema is
+// derived from In: json names, `jsonschema:"..."` tags as descriptions, fields without
+// omitempty required, slices, maps and pointers typed plainly. desc is the Markdown
+// description (see Description). A problem with In is reported by Register.
+func New[In any](name string, class Class, desc string, h Handler[In]) *Tool {
+	t := &Tool{
+		name:  name,
+		class: class,
+		desc:  strings.TrimSpace(desc),
+		newIn: func() any { return new(In) },
+		run: func(ctx context.Context, call *Call, in any) (Result, error) {
+			return h(ctx, call, *in.(*In))
+		},
+	}
+	if h == nil {
+		t.err = errors.New("nil handler")
+		return t
+	}
+	s, err := deriveSchema[In]()
+	if err != nil {
+		t.err = err
+		return t
+	}
+	t.schema = s
+	t.finish()
+	return t
+}
+
+// finish resolves the schema and renders it, after New or a change.
+func (t *Tool) finish() {
+	rs, err := t.schema.Resolve(nil)
+	if err != nil {
+		t.err = fmt.Errorf("resolve schema: %w", err)
+		return
+	}
+	raw, err := json.Marshal(t.schema)
+	if err != nil {
+		t.err = fmt.Errorf("marshal schema: %w", err)
+		return
+	}
+	t.resolved, t.raw, t.usage = rs, raw, usage(t.name, t.schema)
+	t.backstop = !simple(t.schema)
+}
+
+// Enum restricts a property, named by a dotted path through objects and arrays
+// ("mode", "relations.type"), to the given values. It returns t for chaining.
+func (t *Tool) Enum(path string, values ...string) *Tool {
+	return t.Tune(func(s *jsonschema.Schema) error {
+		p, err := subschema(s, path)
+		if err != nil {
+			return err
+		}
+		p.Enum = make([]any, len(values))
+		for i, v := range values {
+			p.Enum[i] = v
+		}
+		return nil
+	})
+}
+
+// Tune lets a tool adjust its derived schema (bounds, patterns, defaults) before it is
+// registered. It returns t for chaining.
+func (t *Tool) Tune(f func(s *jsonschema.Schema) error) *Tool {
+	if t.err != nil {
+		return t
+	}
+	if err := f(t.schema); err != nil {
+		t.err = fmt.Errorf("tune schema: %w", err)
+		return t
+	}
+	t.finish()
+	return t
+}
+
+// WithTitle sets a human-readable title (shown by MCP clients). It returns t.
+func (t *Tool) WithTitle(title string) *Tool {
+	t.title = title
+	return t
+}
+
+// WithIdempotent marks a tool whose repeated calls with the same arguments have no
+// further effect. It returns t.
+func (t *Tool) WithIdempotent() *Tool {
+	t.idempotent = true
+	return t
+}
+
+// Name returns the tool's name.
+func (t *Tool) Name() string { return t.name }
+
+// Class returns the tool's class.
+func (t *Tool) Class() Class { return t.class }
+
+// Description returns the tool's Markdown description.
+func (t *Tool) Description() string { return t.desc }
+
+// Title returns the tool's title, or "" if it has none.
+func (t *Tool) Title() string { return t.title }
+
+// InputSchema returns the input JSON schema as JSON. The caller must not modify it.
+func (t *Tool) InputSchema() json.RawMessage { return t.raw }
+
+// Schema returns the input schema. The caller must not modify it.
+func (t *Tool) Schema() *jsonschema.Schema { return t.schema }
+
+// Usage returns a one-line signature such as
+// read_entities(entity_names: array of strings, library_name?: string).
+func (t *Tool) Usage() string { return t.usage }
+
+// Err returns the problem found while declaring the tool, if any.
+func (t *Tool) Err() error { return t.err }
+
+// Annotations are the hints MCP clients show about a tool.
+type Annotations struct {
+	Title           string
+	ReadOnlyHint    bool
+	DestructiveHint bool
+	IdempotentHint  bool
+	OpenWorldHint   bool
+}
+
+// Annotations returns the tool's MCP hints: read-only for ReadOnly, destructive for
+// Destructive, idempotent only when marked with WithIdempotent, never open-world. MCP
+// reads an absent destructiveHint or openWorldHint as true, so the MCP server should
+// send every hint explicitly.
+func (t *Tool) Annotations() Annotations {
+	return Annotations{
+		Title:           t.title,
+		ReadOnlyHint:    t.class == ReadOnly,
+		DestructiveHint: t.class == Destructive,
+		IdempotentHint:  t.idempotent,
+	}
+}
+
+// Description reads a tool's Markdown description, the file name+".md" in fsys
+// (typically an embed.FS holding the family's descriptions).
+func Description(fsys fs.FS, name string) (string, error) {
+	b, err := fs.ReadFile(fsys, name+".md")
+	if err != nil {
+		return "", fmt.Errorf("read description of %s: %w", name, err)
+	}
+	return strings.TrimSpace(string(b)), nil
+}
+
+// MustDescription is Description for embedded files, which are known at build time:
+// it panics if the file is missing.
+func MustDescription(fsys fs.FS, name string) string {
+	d, err := Description(fsys, name)
+	if err != nil {
+		panic(err)
+	}
+	return d
+}

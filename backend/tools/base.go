@@ -1,0 +1,182 @@
+// Package tools is the catalogue: the tool families of DESIGN.md declared once on the
+// registry of package tool. Each family is one file (entity.go, relation.go, …) with a
+// Markdown description per tool in docs/. Every write goes through the vault's atomic,
+// compare-and-swap, locked path, records the journey with the caller's actor, and
+// refreshes the library's graph before returning.
+//
+// Concurrency: handlers are safe for concurrent use; writes to one vault are serialised
+// by the vault's cross-process lock, and a compare-and-swap on the content hash read
+// refuses a write whose file changed in between.
+package tools
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/memotree/memotree/backend/graph"
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+//go:embed docs/*.md
+var docs embed.FS
+
+// desc returns the embedded description of a tool, docs/<name>.md.
+func desc(name string) string {
+	sub, err := fs.Sub(docs, "docs")
+	if err != nil {
+		panic(err) // the folder is embedded: this cannot fail
+	}
+	return tool.MustDescription(sub, name)
+}
+
+// Libraries is what the catalogue needs of the workspace: the mounted libraries.
+type Libraries interface {
+	// Library returns the library mounted under name; "" is the default library.
+	Library(name string) (*library.Library, error)
+	// Libraries returns every mounted library, the default first.
+	Libraries() []*library.Library
+}
+
+// Deps are what the catalogue needs.
+type Deps struct {
+	Libraries Libraries
+}
+
+// env is shared by every handler of the catalogue.
+type env struct {
+	ws Libraries
+}
+
+// family registers one family of tools.
+type family func(e *env) []*tool.Tool
+
+// families lists every family; a new family file adds itself here.
+var families []family
+
+// Register declares every tool of the catalogue on r.
+func Register(r *tool.Registry, d Deps) error {
+	e := &env{ws: d.Libraries}
+	for _, f := range families {
+		if err := r.Register(f(e)...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// library returns the library a call acts on, or the result to answer.
+func (e *env) library(call *tool.Call) (*library.Library, *tool.Result) {
+	l, err := e.ws.Library(call.Library)
+	if err != nil {
+		r := tool.Fail(tool.CodeNotFound, "%v; call list_libraries to see them", err)
+		return nil, &r
+	}
+	return l, nil
+}
+
+// lookup resolves an entity name (a path with or without .md, a unique basename, a
+// partial path or an alias) to the note it names, or the result to answer: not_found
+// with the nearest names, or ambiguous with the candidates.
+func lookup(l *library.Library, name string) (vpath.Path, *tool.Result) {
+	if strings.TrimSpace(name) == "" {
+		r := tool.Fail(tool.CodeInvalidArguments, "entity_name is empty: give a note's name, such as \"people/Ada Lovelace\"")
+		return "", &r
+	}
+	p, err := l.Graph().Lookup(name)
+	if err == nil {
+		return p, nil
+	}
+	var le *graph.LookupError
+	switch {
+	case errors.As(err, &le) && errors.Is(err, graph.ErrAmbiguous):
+		names := make([]string, len(le.Candidates))
+		for i, c := range le.Candidates {
+			names[i] = c.Name()
+		}
+		r := tool.Fail(tool.CodeAmbiguous, "%q names more than one note: %s; use the full name", name, strings.Join(quoteAll(names), ", "))
+		r.Data = map[string]any{"candidates": names}
+		return "", &r
+	case errors.As(err, &le) && errors.Is(err, graph.ErrNotFound):
+		msg := fmt.Sprintf("no note named %q", name)
+		if len(le.Nearest) > 0 {
+			msg += "; did you mean " + strings.Join(quoteAll(le.Nearest), ", ") + "?"
+		} else {
+			msg += "; list_entities or search_in_names find names"
+		}
+		r := tool.Fail(tool.CodeNotFound, "%s", msg)
+		if len(le.Nearest) > 0 {
+			r.Data = map[string]any{"nearest": le.Nearest}
+		}
+		return "", &r
+	}
+	r := tool.Fail(tool.CodeInvalidArguments, "entity name %q: %v", name, err)
+	return "", &r
+}
+
+// newPath turns a name for a note that does not exist yet into its path: the name,
+// slash-separated, with ".md" added when missing. Names that leave the vault, name an
+// ignored folder or are not valid paths are refused with the result to answer.
+func newPath(name string) (vpath.Path, *tool.Result) {
+	name = strings.TrimSpace(name)
+	if !strings.HasSuffix(strings.ToLower(name), ".md") {
+		name += ".md"
+	}
+	p, err := vpath.Parse(name)
+	if err == nil && p.Ignored() {
+		err = fmt.Errorf("%s is inside a folder MemoTree does not manage", p.Dir())
+	}
+	if err == nil && (p == "" || p.Base() == ".md") {
+		err = errors.New("the name is empty")
+	}
+	if err != nil {
+		r := tool.Fail(tool.CodeInvalidArguments, "entity name %q: %v; use a vault-relative name such as \"folder/Note\"", name, err)
+		return "", &r
+	}
+	return p, nil
+}
+
+// writeOpts returns the vault write options for a call.
+func writeOpts(call *tool.Call, op string) vault.WriteOptions {
+	return vault.WriteOptions{Actor: actorOf(call), Op: op}
+}
+
+// actorOf names the caller in the journey: the actor, with the turn when there is one.
+func actorOf(call *tool.Call) string {
+	if call.Turn != "" {
+		return call.Actor + "@" + call.Turn
+	}
+	return call.Actor
+}
+
+// writeFailure maps a vault error to the result a model can act on; ok is false when
+// the error is an infrastructure failure the caller must return as an error.
+func writeFailure(p vpath.Path, err error) (tool.Result, bool) {
+	switch {
+	case errors.Is(err, vault.ErrExists):
+		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; choose another name, or update_entity to change it", p.Name()), true
+	case errors.Is(err, vault.ErrConflict):
+		return tool.Fail(tool.CodeConflict, "%s changed since it was read (someone else edited it); read it again and retry", p.Name()), true
+	case errors.Is(err, vault.ErrNotFound):
+		return tool.Fail(tool.CodeNotFound, "%s does not exist", p.Name()), true
+	case errors.Is(err, vault.ErrOutside), errors.Is(err, vpath.ErrInvalid):
+		return tool.Fail(tool.CodeInvalidArguments, "%s: %v", p, err), true
+	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return tool.Fail(tool.CodeCanceled, "stopped before %s was written; nothing changed", p.Name()), true
+	}
+	return tool.Result{}, false
+}
+
+func quoteAll(s []string) []string {
+	out := make([]string, len(s))
+	for i, v := range s {
+		out[i] = fmt.Sprintf("%q", v)
+	}
+	return out
+}

@@ -1,0 +1,260 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+func init() { families = append(families, entityTools) }
+
+// entityTools is the entity family: create, read, list, update, edit, delete, rename,
+// move and merge notes.
+func entityTools(e *env) []*tool.Tool {
+	return []*tool.Tool{
+		tool.New("create_entity", tool.Write, desc("create_entity"), e.createEntity),
+		tool.New("add_entities", tool.Write, desc("add_entities"), e.addEntities),
+		tool.New("read_entities", tool.ReadOnly, desc("read_entities"), e.readEntities),
+		tool.New("list_entities", tool.ReadOnly, desc("list_entities"), e.listEntities),
+		tool.New("get_entities_toc", tool.ReadOnly, desc("get_entities_toc"), e.getEntitiesTOC),
+		tool.New("update_entity", tool.Write, desc("update_entity"), e.updateEntity).
+			Enum("mode", "merge", "replace", "append", "prepend"),
+		tool.New("edit_entity", tool.Write, desc("edit_entity"), e.editEntity),
+		tool.New("delete_entities", tool.Destructive, desc("delete_entities"), e.deleteEntities),
+		tool.New("rename_entity", tool.Write, desc("rename_entity"), e.renameEntity),
+		tool.New("move_entity", tool.Write, desc("move_entity"), e.moveEntity),
+		tool.New("merge_entities", tool.Destructive, desc("merge_entities"), e.mergeEntities),
+	}
+}
+
+// relationIn is one typed relation given to create_entity.
+type relationIn struct {
+	Type string `json:"type" jsonschema:"the relation type, such as \"collaborator of\" (see the manual's vocabulary)"`
+	To   string `json:"to" jsonschema:"the entity the relation points to"`
+}
+
+// entityIn describes one new entity.
+type entityIn struct {
+	EntityName string       `json:"entity_name" jsonschema:"the new note's name: a vault-relative path without .md, such as \"people/Ada Lovelace\""`
+	EntityType string       `json:"entity_type,omitempty" jsonschema:"the entity type, such as person or project"`
+	Content    string       `json:"content,omitempty" jsonschema:"the Markdown body"`
+	Aliases    []string     `json:"aliases,omitempty" jsonschema:"other names of the entity"`
+	Tags       []string     `json:"tags,omitempty" jsonschema:"tags, without #"`
+	Relations  []relationIn `json:"relations,omitempty" jsonschema:"typed relations from this entity"`
+	Summary    string       `json:"summary,omitempty" jsonschema:"a one-line summary"`
+}
+
+// createEntityIn is the input of create_entity.
+type createEntityIn struct {
+	entityIn
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
+// createEntity writes a new note; it never overwrites.
+func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntityIn) (tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return *res, nil
+	}
+	p, data, res := buildEntity(in.entityIn, time.Now())
+	if res != nil {
+		return *res, nil
+	}
+	if entityExists(l, p) {
+		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; update_entity or edit_entity change it, or choose another name", p.Name()), nil
+	}
+	h, err := l.Vault().Write(ctx, p, data, vault.WriteOptions{CreateOnly: true, Actor: actorOf(call), Op: "create_entity"})
+	if err != nil {
+		return entFailWrite(p, err)
+	}
+	l.Refresh(ctx, p)
+	r := tool.OK(fmt.Sprintf("created %s", p.Name()), map[string]any{"entity_name": p.Name(), "hash": string(h)})
+	for _, w := range danglingRelations(l, p, in.Relations) {
+		r = r.WithWarning("%s", w)
+	}
+	return r, nil
+}
+
+// failWrite answers a failed vault write: a result for what the caller can fix, a Go
+// error for a broken infrastructure.
+func entFailWrite(p vpath.Path, err error) (tool.Result, error) {
+	if r, ok := writeFailure(p, err); ok {
+		return r, nil
+	}
+	return tool.Result{}, err
+}
+
+// buildEntity checks a new entity and returns its path and file content.
+func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) {
+	p, res := newPath(in.EntityName)
+	if res != nil {
+		return "", nil, res
+	}
+	for _, r := range in.Relations {
+		if strings.TrimSpace(r.To) == "" || strings.TrimSpace(r.Type) == "" {
+			f := tool.Fail(tool.CodeInvalidArguments, "every relation needs a type and a to, such as {\"type\":\"works on\",\"to\":\"Engine\"}")
+			return "", nil, &f
+		}
+	}
+	stamp := now.Truncate(time.Second)
+	var props []note.Property
+	if t := strings.TrimSpace(in.EntityType); t != "" {
+		props = append(props, note.Property{Key: "entity type", Value: t})
+	}
+	if a := entCleanList(in.Aliases, false); len(a) > 0 {
+		props = append(props, note.Property{Key: "aliases", Value: a})
+	}
+	props = append(props, note.Property{Key: "date created", Value: stamp}, note.Property{Key: "date modified", Value: stamp})
+	if len(in.Relations) > 0 {
+		props = append(props, note.Property{Key: "relations", Value: relationsNode(in.Relations)})
+	}
+	if t := entCleanList(in.Tags, true); len(t) > 0 {
+		props = append(props, note.Property{Key: "tags", Value: t})
+	}
+	if s := strings.TrimSpace(in.Summary); s != "" {
+		props = append(props, note.Property{Key: "summary", Value: s})
+	}
+	body := in.Content
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
+	if !strings.HasPrefix(body, "---") && body != "" {
+		body = "\n" + body
+	}
+	data, err := note.SetProperties([]byte(body), props, nil)
+	if err != nil {
+		f := tool.Fail(tool.CodeInvalidArguments, "the content's front matter cannot be used: %v; give the body only and pass properties as arguments", err)
+		return "", nil, &f
+	}
+	return p, data, nil
+}
+
+// cleanList trims, drops empty and duplicate (case-insensitive) items; for tags a
+// leading # is removed.
+func entCleanList(in []string, tags bool) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range in {
+		s = strings.TrimSpace(s)
+		if tags {
+			s = strings.TrimLeft(s, "#")
+		}
+		if k := strings.ToLower(s); s != "" && !seen[k] {
+			seen[k] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// relationsNode renders relations in the vault's format, with "relation to" as a
+// double-quoted wikilink so that Obsidian's graph shows the edge.
+func relationsNode(rels []relationIn) *yaml.Node {
+	seq := &yaml.Node{Kind: yaml.SequenceNode}
+	for _, r := range rels {
+		seq.Content = append(seq.Content, entRelationItem(r.Type, "[["+note.StripLink(r.To)+"]]"))
+	}
+	return seq
+}
+
+// entRelationItem is one relation mapping: relation type, then relation to.
+func entRelationItem(typ, to string) *yaml.Node {
+	str := func(s string, style yaml.Style) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: style}
+	}
+	return &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{
+		str("relation type", 0), str(strings.TrimSpace(typ), 0),
+		str("relation to", 0), str(to, yaml.DoubleQuotedStyle),
+	}}
+}
+
+// danglingRelations warns about relations of the note at p whose target is not a note.
+func danglingRelations(l *library.Library, p vpath.Path, rels []relationIn) []string {
+	var out []string
+	for _, r := range rels {
+		if _, ok := l.Graph().Resolve(p, note.StripLink(r.To)); !ok {
+			out = append(out, fmt.Sprintf("relation %q points to %q, which does not exist yet", r.Type, note.StripLink(r.To)))
+		}
+	}
+	return out
+}
+
+// addEntitiesIn is the input of add_entities.
+type addEntitiesIn struct {
+	Entities    []entityIn `json:"entities" jsonschema:"the entities to create, each as for create_entity"`
+	LibraryName string     `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
+// addEntities creates several notes; those that cannot be created are listed.
+func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn) (tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return *res, nil
+	}
+	if len(in.Entities) == 0 {
+		return tool.Fail(tool.CodeInvalidArguments, "entities is empty: give at least one {entity_name, content?}"), nil
+	}
+	now := time.Now()
+	var steps []step
+	var failed []string
+	seen := map[string]bool{}
+	for _, ent := range in.Entities {
+		p, data, res := buildEntity(ent, now)
+		switch {
+		case res != nil:
+			failed = append(failed, fmt.Sprintf("%s: %s", ent.EntityName, res.Message))
+		case seen[strings.ToLower(string(p))]:
+			failed = append(failed, fmt.Sprintf("%s: given twice in this batch", p.Name()))
+		case entityExists(l, p):
+			failed = append(failed, fmt.Sprintf("%s: already exists; update_entity changes it", p.Name()))
+		default:
+			seen[strings.ToLower(string(p))] = true
+			steps = append(steps, step{kind: stepCreate, path: p, data: data})
+		}
+	}
+	return e.finishBatch(ctx, call, l, steps, failed, "add_entities")
+}
+
+// finishBatch applies the creations of add_entities and reports what failed.
+func (e *env) finishBatch(ctx context.Context, call *tool.Call, l *library.Library, steps []step, failed []string, op string) (tool.Result, error) {
+	if len(steps) == 0 {
+		return tool.Fail(tool.CodeInvalidArguments, "no entity was created: %s", strings.Join(failed, "; ")), nil
+	}
+	if r, err := applySteps(ctx, l, call, op, steps); r != nil || err != nil {
+		return entResult(r), err
+	}
+	created := make([]string, len(steps))
+	for i, s := range steps {
+		created[i] = s.path.Name()
+	}
+	data := map[string]any{"created": created}
+	if len(failed) > 0 {
+		data["failed"] = failed
+		return tool.Partial(fmt.Sprintf("created %d of %d entities", len(created), len(created)+len(failed)), data, failed...), nil
+	}
+	return tool.OK(fmt.Sprintf("created %d entities", len(created)), data), nil
+}
+
+// resultOr dereferences r, or returns the zero Result.
+func entResult(r *tool.Result) tool.Result {
+	if r == nil {
+		return tool.Result{}
+	}
+	return *r
+}
+
+// exists reports whether a file (or folder) exists at p.
+func entityExists(l *library.Library, p vpath.Path) bool {
+	_, err := l.Vault().Stat(p)
+	return err == nil || !errors.Is(err, vault.ErrNotFound)
+}

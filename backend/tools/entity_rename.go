@@ -1,0 +1,228 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// renameEntityIn is the input of rename_entity.
+type renameEntityIn struct {
+	OldName     string `json:"old_name" jsonschema:"the note to rename"`
+	NewName     string `json:"new_name" jsonschema:"its new name; without a / the note stays in its folder"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
+// renameEntity renames a note and rewrites every link and relation to it.
+func (e *env) renameEntity(ctx context.Context, call *tool.Call, in renameEntityIn) (tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return *res, nil
+	}
+	oldP, res := findEntity(l, in.OldName)
+	if res != nil {
+		return *res, nil
+	}
+	name := strings.TrimSpace(in.NewName)
+	if name != "" && !strings.ContainsAny(name, `/\`) && oldP.Dir() != "" {
+		name = string(oldP.Dir()) + "/" + name
+	}
+	newP, res := newPath(name)
+	if res != nil {
+		return *res, nil
+	}
+	return e.relocate(ctx, call, l, oldP, newP, "rename_entity")
+}
+
+// moveEntityIn is the input of move_entity.
+type moveEntityIn struct {
+	EntityName  string `json:"entity_name" jsonschema:"the note to move"`
+	Folder      string `json:"folder" jsonschema:"the folder to move it into, vault-relative (\"\" is the vault root)"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
+// moveEntity moves a note into another folder, keeping its basename, and rewrites
+// every link and relation to it.
+func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) (tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return *res, nil
+	}
+	oldP, res := findEntity(l, in.EntityName)
+	if res != nil {
+		return *res, nil
+	}
+	folder := strings.TrimRight(strings.TrimSpace(strings.ReplaceAll(in.Folder, `\`, "/")), "/")
+	if folder != "" {
+		f, err := vpath.Parse(folder)
+		if err != nil || f.IsNote() {
+			return tool.Fail(tool.CodeInvalidArguments, "folder %q is not a vault-relative folder such as \"people/past\"", in.Folder), nil
+		}
+		folder = string(f) + "/"
+	}
+	newP, res := newPath(folder + oldP.Base())
+	if res != nil {
+		return *res, nil
+	}
+	return e.relocate(ctx, call, l, oldP, newP, "move_entity")
+}
+
+// relocate moves the note at oldP to newP and rewrites the links to it everywhere.
+// Every new content is computed first; the writes are compare-and-swaps, undone if
+// one fails.
+func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library, oldP, newP vpath.Path, op string) (tool.Result, error) {
+	switch {
+	case oldP == newP:
+		return tool.Fail(tool.CodeInvalidArguments, "%s already has that name", oldP.Name()), nil
+	case !strings.EqualFold(string(oldP), string(newP)) && entityExists(l, newP):
+		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; choose another name, or merge_entities to join the two", newP.Name()), nil
+	}
+	g := l.Graph()
+	r := relinker{g: g, moved: map[vpath.Path]linkDest{oldP: {path: newP, short: uniqueBase(g, newP, oldP)}}}
+	own, warns, res, err := ownRelocation(l, r, oldP, newP)
+	if res != nil || err != nil {
+		return entResult(res), err
+	}
+	steps := own
+	others, count, w2, err := relinkSources(l, r, backlinkSources(l, oldP))
+	if err != nil {
+		return tool.Result{}, err
+	}
+	steps, warns = append(steps, others...), append(warns, w2...)
+	if r, err := applySteps(ctx, l, call, op, steps); r != nil || err != nil {
+		return entResult(r), err
+	}
+	changed := make([]string, len(others))
+	for i, s := range others {
+		changed[i] = s.path.Name()
+	}
+	msg := fmt.Sprintf("renamed %s to %s; %d links in %d other notes were rewritten", oldP.Name(), newP.Name(), count, len(others))
+	res2 := tool.OK(msg, map[string]any{"old_name": oldP.Name(), "new_name": newP.Name(), "rewritten": changed})
+	res2.Warnings = warns
+	return res2, nil
+}
+
+// backlinkSources lists, sorted, the other notes with links or relations to the
+// notes in ps.
+func backlinkSources(l *library.Library, ps ...vpath.Path) []vpath.Path {
+	seen := map[vpath.Path]bool{}
+	for _, p := range ps {
+		seen[p] = true
+	}
+	var out []vpath.Path
+	for _, p := range ps {
+		for _, ed := range l.Graph().Backlinks(p) {
+			if !seen[ed.From] {
+				seen[ed.From] = true
+				out = append(out, ed.From)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// relinkSources computes the rewrite of every note in srcs: a write step for each
+// note that changes, the number of links rewritten and the problems met.
+func relinkSources(l *library.Library, r relinker, srcs []vpath.Path) ([]step, int, []string, error) {
+	var steps []step
+	var warns []string
+	count := 0
+	for _, p := range srcs {
+		data, h, err := l.Vault().Read(p)
+		if err != nil {
+			if _, ok := writeFailure(p, err); ok {
+				warns = append(warns, fmt.Sprintf("%s could not be read to rewrite its links: %v", p.Name(), err))
+				continue
+			}
+			return nil, 0, nil, err
+		}
+		n := note.Parse(data)
+		edits, probs := r.relink(p, p, data, n, false)
+		warns = append(warns, probs...)
+		out, ok := entApplyEdits(p, data, n, edits, &warns)
+		if !ok {
+			continue
+		}
+		count += len(edits)
+		steps = append(steps, step{kind: stepWrite, path: p, old: data, hash: h, data: out})
+	}
+	return steps, count, warns, nil
+}
+
+// applyEdits applies link edits to src and checks that the note still reads as well
+// as before; ok is false when there is nothing to write or the result would be worse
+// (a warning says so).
+func entApplyEdits(p vpath.Path, src []byte, n *note.Note, edits []note.Edit, warns *[]string) ([]byte, bool) {
+	if len(edits) == 0 {
+		return nil, false
+	}
+	out, err := note.ReplaceSpans(src, edits)
+	if err == nil && len(note.Parse(out).Warnings) > len(n.Warnings) {
+		err = fmt.Errorf("the rewritten note would not parse cleanly")
+	}
+	if err != nil {
+		*warns = append(*warns, fmt.Sprintf("links in %s were left as they are: %v", p.Name(), err))
+		return nil, false
+	}
+	return out, true
+}
+
+// ownRelocation computes the steps that move the note itself: its links to itself and
+// links that would resolve differently from its new folder are rewritten, and its old
+// basename becomes an alias.
+func ownRelocation(l *library.Library, r relinker, oldP, newP vpath.Path) ([]step, []string, *tool.Result, error) {
+	data, h, err := l.Vault().Read(oldP)
+	if err != nil {
+		if res, ok := writeFailure(oldP, err); ok {
+			return nil, nil, &res, nil
+		}
+		return nil, nil, nil, err
+	}
+	n := note.Parse(data)
+	edits, warns := r.relink(oldP, newP, data, n, false)
+	out := data
+	if o, ok := entApplyEdits(oldP, data, n, edits, &warns); ok {
+		out = o
+	}
+	out, warns = withAlias(out, oldP, newP, warns)
+	if string(out) == string(data) {
+		return []step{{kind: stepRename, path: oldP, to: newP, hash: h}}, warns, nil, nil
+	}
+	return []step{
+		{kind: stepWrite, path: oldP, old: data, hash: h, data: out},
+		{kind: stepRename, path: oldP, to: newP, hash: vault.HashOf(out)},
+	}, warns, nil, nil
+}
+
+// withAlias adds the old basename to the aliases of a renamed note.
+func withAlias(src []byte, oldP, newP vpath.Path, warns []string) ([]byte, []string) {
+	oldBase := entBase(oldP)
+	if strings.EqualFold(oldBase, entBase(newP)) {
+		return src, warns
+	}
+	n := note.Parse(src)
+	for _, a := range n.Aliases {
+		if strings.EqualFold(a, oldBase) {
+			return src, warns
+		}
+	}
+	out, err := note.SetProperties(src, []note.Property{{Key: "aliases", Value: entCleanList(append(n.Aliases, oldBase), false)}}, nil)
+	if err != nil {
+		return src, append(warns, fmt.Sprintf("the old name was not added as an alias: %v", err))
+	}
+	return out, warns
+}
+
+// baseName returns the last element of a note's name.
+func entBase(p vpath.Path) string {
+	n := p.Name()
+	return n[strings.LastIndexByte(n, '/')+1:]
+}

@@ -1,0 +1,337 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// updateEntityIn is the input of update_entity.
+type updateEntityIn struct {
+	EntityName  string   `json:"entity_name" jsonschema:"the note to update"`
+	Content     *string  `json:"content,omitempty" jsonschema:"Markdown body text (without front matter)"`
+	Title       string   `json:"title,omitempty" jsonschema:"sets the title property (to rename the note use rename_entity)"`
+	Tags        []string `json:"tags,omitempty" jsonschema:"tags; merged with the existing ones in merge, append and prepend modes, replacing them in replace mode"`
+	EntityType  string   `json:"entity_type,omitempty" jsonschema:"the entity type"`
+	Aliases     []string `json:"aliases,omitempty" jsonschema:"aliases; merged or replaced like tags"`
+	Mode        string   `json:"mode,omitempty" jsonschema:"merge (default): properties merged, body replaced only if content is given; replace: body replaced; append or prepend: content added to the body"`
+	BaseHash    string   `json:"base_hash,omitempty" jsonschema:"the hash read_entities returned; the update fails with conflict if the note changed since"`
+	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
+// updateEntity changes a note's properties and body.
+func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntityIn) (tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return *res, nil
+	}
+	mode := in.Mode
+	if mode == "" {
+		mode = "merge"
+	}
+	if in.Content != nil && entHasFrontMatter(*in.Content) {
+		return tool.Fail(tool.CodeInvalidArguments, "content starts with front matter: give the body only, and properties as tags, aliases, entity_type, title"), nil
+	}
+	if (mode == "append" || mode == "prepend") && in.Content == nil {
+		return tool.Fail(tool.CodeInvalidArguments, "mode %s needs content", mode), nil
+	}
+	p, data, h, res, err := readEntity(l, in.EntityName)
+	if res != nil || err != nil {
+		return entResult(res), err
+	}
+	if r := checkBase(p, in.BaseHash, h); r != nil {
+		return *r, nil
+	}
+	n := note.Parse(data)
+	out, err := note.SetProperties(data, updateProps(n, in, mode == "replace"), nil)
+	if err != nil {
+		return tool.Fail(tool.CodeInvalidArguments, "%s cannot be updated: %v; fix its front matter first (edit_entity)", p.Name(), err), nil
+	}
+	if in.Content != nil {
+		out = setBody(out, *in.Content, mode)
+	}
+	return writeEntity(ctx, l, call, "update_entity", p, out, h, fmt.Sprintf("updated %s (%s)", p.Name(), mode))
+}
+
+// hasFrontMatter reports whether s starts with a front matter fence.
+func entHasFrontMatter(s string) bool {
+	s = strings.TrimPrefix(s, "\uFEFF")
+	return strings.HasPrefix(s, "---\n") || strings.HasPrefix(s, "---\r\n")
+}
+
+// updateProps lists the front matter changes of update_entity.
+func updateProps(n *note.Note, in updateEntityIn, replace bool) []note.Property {
+	var set []note.Property
+	if t := strings.TrimSpace(in.EntityType); t != "" {
+		key := "entity type"
+		if _, ok := n.Properties["entity type"]; !ok {
+			if _, ok := n.Properties["type"]; ok {
+				key = "type"
+			}
+		}
+		set = append(set, note.Property{Key: key, Value: t})
+	}
+	if t := strings.TrimSpace(in.Title); t != "" {
+		set = append(set, note.Property{Key: "title", Value: t})
+	}
+	if len(in.Aliases) > 0 {
+		a := in.Aliases
+		if !replace {
+			a = append(append([]string{}, n.Aliases...), a...)
+		}
+		set = append(set, note.Property{Key: "aliases", Value: entCleanList(a, false)})
+	}
+	if len(in.Tags) > 0 {
+		t := in.Tags
+		if !replace {
+			t = append(frontMatterTags(n), t...)
+		}
+		set = append(set, note.Property{Key: "tags", Value: entCleanList(t, true)})
+	}
+	return append(set, note.Property{Key: "date modified", Value: time.Now().Truncate(time.Second)})
+}
+
+// frontMatterTags returns the tags a note declares in its front matter.
+func frontMatterTags(n *note.Note) []string {
+	var out []string
+	for _, t := range n.Tags {
+		if t.Line == 0 {
+			out = append(out, t.Name)
+		}
+	}
+	return out
+}
+
+// setBody replaces, appends to or prepends to the body of src.
+func setBody(src []byte, content, mode string) []byte {
+	start := note.Parse(src).BodyStart
+	head, body := string(src[:start]), string(src[start:])
+	if content != "" && !strings.HasSuffix(content, "\n") {
+		content += "\n"
+	}
+	switch mode {
+	case "append":
+		if body != "" && !strings.HasSuffix(body, "\n") {
+			body += "\n"
+		}
+		if strings.TrimSpace(body) != "" {
+			body += "\n"
+		}
+		body += content
+	case "prepend":
+		lead := ""
+		if start > 0 && !strings.HasPrefix(body, "\n") {
+			lead = "\n"
+		}
+		body = lead + content + "\n" + strings.TrimLeft(body, "\n")
+	default:
+		lead := body[:len(body)-len(strings.TrimLeft(body, "\r\n"))]
+		if start > 0 && body == "" {
+			lead = "\n"
+		}
+		body = lead + content
+	}
+	return []byte(head + body)
+}
+
+// writeEntity writes a changed note with a compare-and-swap on the hash it was read
+// with, refreshes the graph and answers with the new hash.
+func writeEntity(ctx context.Context, l *library.Library, call *tool.Call, op string, p vpath.Path, data []byte, h vault.Hash, msg string) (tool.Result, error) {
+	o := writeOpts(call, op)
+	o.IfHash = h
+	nh, err := l.Vault().Write(ctx, p, data, o)
+	if err != nil {
+		return entFailWrite(p, err)
+	}
+	l.Refresh(ctx, p)
+	return tool.OK(msg, map[string]any{"entity_name": p.Name(), "hash": string(nh)}), nil
+}
+
+// editEntityIn is the input of edit_entity.
+type editEntityIn struct {
+	EntityName    string `json:"entity_name" jsonschema:"the note to edit"`
+	OldContent    string `json:"old_content" jsonschema:"the exact text to replace, copied from read_entities"`
+	NewContent    string `json:"new_content" jsonschema:"the text to put in its place (empty deletes it)"`
+	ExpectedCount int    `json:"expected_count,omitempty" jsonschema:"how many times old_content must occur (default 1); all occurrences are replaced"`
+	BaseHash      string `json:"base_hash,omitempty" jsonschema:"the hash read_entities returned; the edit fails with conflict if the note changed since"`
+	LibraryName   string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
+// editEntity replaces exact text in a note.
+func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) (tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return *res, nil
+	}
+	if in.OldContent == "" {
+		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; to add text use update_entity with mode append"), nil
+	}
+	want := in.ExpectedCount
+	if want < 0 {
+		return tool.Fail(tool.CodeInvalidArguments, "expected_count must be 1 or more"), nil
+	}
+	want = max(want, 1)
+	p, data, h, res, err := readEntity(l, in.EntityName)
+	if res != nil || err != nil {
+		return entResult(res), err
+	}
+	if r := checkBase(p, in.BaseHash, h); r != nil {
+		return *r, nil
+	}
+	out, r := replaceExact(p.Name(), string(data), in.OldContent, in.NewContent, want)
+	if r != nil {
+		return *r, nil
+	}
+	return writeEntity(ctx, l, call, "edit_entity", p, []byte(out), h, fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name()))
+}
+
+// replaceExact replaces old by repl in text, which must hold it exactly want times;
+// otherwise it answers no_match or count_mismatch with the text near the spot.
+func replaceExact(name, text, old, repl string, want int) (string, *tool.Result) {
+	got := strings.Count(text, old)
+	if got == want {
+		return strings.ReplaceAll(text, old, repl), nil
+	}
+	if got == 0 {
+		line, snippet := nearestSpot(text, old)
+		r := tool.Fail(tool.CodeNoMatch, "old_content does not occur in %s; the closest text is at line %d (shown in data.nearest); copy it exactly, whitespace included, and retry", name, line)
+		if line == 0 {
+			r.Message = fmt.Sprintf("old_content does not occur in %s; read_entities it and copy the text exactly", name)
+		}
+		if strings.Count(entCollapseSpace(text), entCollapseSpace(old)) > 0 {
+			r.Message += "; it differs only in white space or line breaks"
+		}
+		r.Data = map[string]any{"nearest": snippet, "line": line}
+		return "", &r
+	}
+	r := tool.Fail(tool.CodeCountMismatch, "old_content occurs %d times in %s, not %d; add surrounding text to make it unique, or set expected_count=%d to replace all", got, name, want, got)
+	r.Data = map[string]any{"lines": occurrenceLines(text, old)}
+	return "", &r
+}
+
+// collapseSpace replaces every run of white space by one space.
+func entCollapseSpace(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+// occurrenceLines lists the 1-based lines where old starts in text.
+func occurrenceLines(text, old string) []int {
+	var out []int
+	for i := 0; ; {
+		j := strings.Index(text[i:], old)
+		if j < 0 || len(out) >= 50 {
+			return out
+		}
+		out = append(out, strings.Count(text[:i+j], "\n")+1)
+		i += j + max(len(old), 1)
+	}
+}
+
+// nearestSpot finds the line of text most like the first line of old and returns its
+// 1-based number and the numbered lines around it.
+func nearestSpot(text, old string) (int, string) {
+	lines := strings.Split(text, "\n")
+	probe := ""
+	for _, s := range strings.Split(old, "\n") {
+		if strings.TrimSpace(s) != "" {
+			probe = strings.TrimSpace(s)
+			break
+		}
+	}
+	if probe == "" || len(lines) == 0 {
+		return 0, ""
+	}
+	trimmed := make([]string, len(lines))
+	for i, s := range lines {
+		trimmed[i] = strings.TrimSpace(s)
+	}
+	best := tool.Nearest(probe, trimmed, 1)
+	if len(best) == 0 {
+		return 0, ""
+	}
+	at := slices.Index(trimmed, best[0])
+	var b strings.Builder
+	for i := max(at-2, 0); i < min(at+3+strings.Count(old, "\n"), len(lines)); i++ {
+		fmt.Fprintf(&b, "%d| %s\n", i+1, lines[i])
+	}
+	return at + 1, b.String()
+}
+
+// deleteEntitiesIn is the input of delete_entities.
+type deleteEntitiesIn struct {
+	EntityNames []string `json:"entity_names" jsonschema:"the notes to delete"`
+	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
+// deleteEntities removes notes and reports the links left dangling.
+func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEntitiesIn) (tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return *res, nil
+	}
+	if len(in.EntityNames) == 0 {
+		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the notes to delete"), nil
+	}
+	var failed []string
+	var steps []step
+	gone := map[vpath.Path]bool{}
+	for _, name := range in.EntityNames {
+		p, data, h, res, err := readEntity(l, name)
+		if err != nil {
+			return tool.Result{}, err
+		}
+		if res != nil {
+			failed = append(failed, res.Message)
+			continue
+		}
+		if !gone[p] {
+			gone[p] = true
+			steps = append(steps, step{kind: stepRemove, path: p, old: data, hash: h})
+		}
+	}
+	if len(steps) == 0 {
+		return tool.Fail(tool.CodeNotFound, "nothing deleted: %s", strings.Join(failed, "; ")), nil
+	}
+	dangling := danglingAfter(l, gone)
+	if r, err := applySteps(ctx, l, call, "delete_entities", steps); r != nil || err != nil {
+		return entResult(r), err
+	}
+	deleted := make([]string, len(steps))
+	for i, s := range steps {
+		deleted[i] = s.path.Name()
+	}
+	data := map[string]any{"deleted": deleted}
+	msg := fmt.Sprintf("deleted %d entities", len(deleted))
+	if len(dangling) > 0 {
+		data["dangling_links"] = dangling
+		msg += fmt.Sprintf("; %d links in other notes now point nowhere (data.dangling_links): fix them with edit_entity", len(dangling))
+	}
+	if len(failed) > 0 {
+		return tool.Partial(msg, data, failed...), nil
+	}
+	return tool.OK(msg, data), nil
+}
+
+// danglingAfter lists the links and relations of other notes to the notes in gone.
+func danglingAfter(l *library.Library, gone map[vpath.Path]bool) []string {
+	var out []string
+	for p := range gone {
+		for _, ed := range l.Graph().Backlinks(p) {
+			if gone[ed.From] {
+				continue
+			}
+			where := ""
+			if ed.Link != nil {
+				where = fmt.Sprintf(" (line %d)", ed.Link.Line)
+			}
+			out = append(out, fmt.Sprintf("%s%s %s %s", ed.From.Name(), where, ed.Type, p.Name()))
+		}
+	}
+	return out
+}

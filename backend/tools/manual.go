@@ -1,0 +1,178 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+func init() { families = append(families, manualTools) }
+
+// manualPath is where a library keeps its manual.
+const manualPath vpath.Path = "meta.md"
+
+// manualTools is the manual family: read and edit meta.md.
+func manualTools(e *env) []*tool.Tool {
+	return []*tool.Tool{
+		tool.New("read_manual", tool.ReadOnly, desc("read_manual"), e.readManual),
+		tool.New("edit_manual_section", tool.Write, desc("edit_manual_section"), e.editManualSection),
+		tool.New("add_manual_section", tool.Write, desc("add_manual_section"), e.addManualSection),
+	}
+}
+
+// readManualIn is the input of read_manual.
+type readManualIn struct {
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
+// readManual returns meta.md.
+func (e *env) readManual(ctx context.Context, call *tool.Call, in readManualIn) (tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return *res, nil
+	}
+	data, h, res, err := readManualFile(l)
+	if res != nil || err != nil {
+		return entResult(res), err
+	}
+	content, clipped := tool.Clip(string(data), maxReadBytes*2)
+	msg := fmt.Sprintf("the manual of library %s (%s)", l.Name(), manualPath)
+	if clipped {
+		msg += fmt.Sprintf("; clipped at %d of %d bytes: read_entities meta with content_offset for the rest", len(content), len(data))
+	}
+	return tool.OK(msg, map[string]any{"content": content, "hash": string(h)}), nil
+}
+
+// readManualFile reads meta.md; res answers when it is absent.
+func readManualFile(l *library.Library) ([]byte, vault.Hash, *tool.Result, error) {
+	data, h, err := l.Vault().Read(manualPath)
+	switch {
+	case errors.Is(err, vault.ErrNotFound):
+		r := tool.Fail(tool.CodeNotFound, "library %s has no manual (%s) yet; write one with add_manual_section: how to use the library, the entity types, templates and the relation vocabulary", l.Name(), manualPath)
+		return nil, "", &r, nil
+	case err != nil:
+		if r, ok := writeFailure(manualPath, err); ok {
+			return nil, "", &r, nil
+		}
+		return nil, "", nil, err
+	}
+	return data, h, nil, nil
+}
+
+// editManualSectionIn is the input of edit_manual_section.
+type editManualSectionIn struct {
+	OldContent  string `json:"old_content" jsonschema:"the exact text of the manual to replace (it must occur once)"`
+	NewContent  string `json:"new_content" jsonschema:"the text to put in its place"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
+// editManualSection replaces text of meta.md that occurs exactly once.
+func (e *env) editManualSection(ctx context.Context, call *tool.Call, in editManualSectionIn) (tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return *res, nil
+	}
+	if in.OldContent == "" {
+		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; add_manual_section adds text"), nil
+	}
+	data, h, res, err := readManualFile(l)
+	if res != nil || err != nil {
+		return entResult(res), err
+	}
+	out, r := replaceExact(manualPath.Name(), string(data), in.OldContent, in.NewContent, 1)
+	if r != nil {
+		return *r, nil
+	}
+	return writeEntity(ctx, l, call, "edit_manual_section", manualPath, []byte(out), h, "the manual was edited")
+}
+
+// addManualSectionIn is the input of add_manual_section.
+type addManualSectionIn struct {
+	TOC         string `json:"toc" jsonschema:"the heading of the section to add to, such as \"Relation vocabulary\"; created at the end when absent"`
+	NewContent  string `json:"new_content" jsonschema:"the Markdown to append to that section"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
+// addManualSection appends text to a section of meta.md, creating the section (and
+// the manual) when needed.
+func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManualSectionIn) (tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return *res, nil
+	}
+	toc := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(in.TOC), "#"))
+	if toc == "" || strings.ContainsAny(toc, "\r\n") {
+		return tool.Fail(tool.CodeInvalidArguments, "toc must be one heading's text, such as \"Entity types\""), nil
+	}
+	if strings.TrimSpace(in.NewContent) == "" {
+		return tool.Fail(tool.CodeInvalidArguments, "new_content is empty: give the text to add"), nil
+	}
+	data, h, res, err := readManualFile(l)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	if res != nil && res.ErrorCode != tool.CodeNotFound {
+		return *res, nil
+	}
+	out, created := addToSection(string(data), toc, in.NewContent)
+	if res != nil { // no manual yet
+		nh, err := l.Vault().Write(ctx, manualPath, []byte(out), vault.WriteOptions{CreateOnly: true, Actor: actorOf(call), Op: "add_manual_section"})
+		if err != nil {
+			return entFailWrite(manualPath, err)
+		}
+		l.Refresh(ctx, manualPath)
+		return tool.OK(fmt.Sprintf("created the manual with section %q", toc), map[string]any{"hash": string(nh)}), nil
+	}
+	msg := fmt.Sprintf("added to section %q of the manual", toc)
+	if created {
+		msg = fmt.Sprintf("added section %q at the end of the manual", toc)
+	}
+	return writeEntity(ctx, l, call, "add_manual_section", manualPath, []byte(out), h, msg)
+}
+
+// addToSection appends content at the end of the section headed toc (before the next
+// heading of the same or a higher level), or adds "## toc" with content at the end;
+// created says which.
+func addToSection(text, toc, content string) (string, bool) {
+	content = strings.Trim(content, "\r\n") + "\n"
+	n := note.Parse([]byte(text))
+	lines := strings.SplitAfter(text, "\n")
+	for i, hd := range n.Headings {
+		if !strings.EqualFold(strings.TrimSpace(hd.Text), toc) {
+			continue
+		}
+		end := len(lines)
+		for _, next := range n.Headings[i+1:] {
+			if next.Level <= hd.Level {
+				end = next.Line - 1
+				break
+			}
+		}
+		for end > hd.Line && strings.TrimSpace(lines[end-1]) == "" {
+			end--
+		}
+		head := strings.Join(lines[:end], "")
+		if !strings.HasSuffix(head, "\n") {
+			head += "\n"
+		}
+		tail := strings.Join(lines[end:], "")
+		if tail != "" && !strings.HasPrefix(tail, "\n") {
+			content += "\n"
+		}
+		return head + "\n" + content + tail, false
+	}
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		text += "\n"
+	}
+	if strings.TrimSpace(text) != "" {
+		text += "\n"
+	}
+	return text + "## " + toc + "\n\n" + content, true
+}

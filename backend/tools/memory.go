@@ -1,0 +1,181 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+func init() { families = append(families, memoryTools) }
+
+// The memory notebook (seed 004): memory.md in the default library.
+const (
+	memoryPath vpath.Path = "memory.md"
+	// MemoryBudget is the size, in characters, the memory notebook may not grow past.
+	MemoryBudget = 4000
+	// memoryHeader starts a notebook created by the tool.
+	memoryHeader = "# My notebook\n\n"
+	// maxMemoryArg bounds old_text and new_text, in bytes: four bytes for each
+	// character of the budget, four times over.
+	maxMemoryArg = 16 * MemoryBudget
+)
+
+// memoryTools declares the memory family.
+func memoryTools(e *env) []*tool.Tool {
+	return []*tool.Tool{
+		tool.New("memory_notebook_replace", tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace),
+	}
+}
+
+type memoryReplaceIn struct {
+	OldText     string `json:"old_text" jsonschema:"the exact text to replace, which must occur once; empty to append new_text at the end"`
+	NewText     string `json:"new_text" jsonschema:"the text to put instead; empty to delete old_text"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"ignored: the notebook always lives in the default library"`
+}
+
+func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in memoryReplaceIn) (tool.Result, error) {
+	libs := e.ws.Libraries()
+	if len(libs) == 0 {
+		return tool.Fail(tool.CodeNotFound, "no library is open, so there is no memory notebook"), nil
+	}
+	l := libs[0]
+	if bad := badMemoryText(in.OldText, in.NewText); bad != "" {
+		return tool.Fail(tool.CodeInvalidArguments, "%s", bad), nil
+	}
+	cur, hash, exists, err := readMemory(l)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	next, res := replaceMemory(cur, in.OldText, in.NewText)
+	if res != nil {
+		return *res, nil
+	}
+	size, before := utf8.RuneCountInString(next), utf8.RuneCountInString(cur)
+	if size > MemoryBudget && size > before {
+		return tool.Fail(tool.CodeTooLarge, "the notebook would be %d characters, over its budget of %d (it is %d now); condense it first: replace older or less useful entries with a shorter summary, then retry",
+			size, MemoryBudget, before).WithData(map[string]any{"size": before, "budget": MemoryBudget}), nil
+	}
+	opts := vault.WriteOptions{IfHash: hash, CreateOnly: !exists, Actor: actorOf(call), Op: "memory_notebook_replace"}
+	if _, err := l.Vault().Write(ctx, memoryPath, []byte(next), opts); err != nil {
+		if r, ok := writeFailure(memoryPath, err); ok {
+			return r, nil
+		}
+		return tool.Result{}, fmt.Errorf("write memory notebook: %w", err)
+	}
+	l.Refresh(ctx, memoryPath)
+	verb := "replaced the text"
+	switch {
+	case in.OldText == "":
+		verb = "appended"
+	case in.NewText == "":
+		verb = "deleted the text"
+	}
+	r := tool.OK(fmt.Sprintf("%s in the memory notebook (%d of %d characters used)", verb, size, MemoryBudget),
+		map[string]any{"size": size, "budget": MemoryBudget, "remaining": max(MemoryBudget-size, 0)})
+	if call.Library != "" && call.Library != l.Name() {
+		r = r.WithWarning("the memory notebook is always in the default library %q, not %q", l.Name(), call.Library)
+	}
+	if size > MemoryBudget*9/10 {
+		r = r.WithWarning("the notebook is nearly full: condense it soon")
+	}
+	return r, nil
+}
+
+// badMemoryText says what is wrong with the texts, or "".
+func badMemoryText(old, repl string) string {
+	switch {
+	case old == "" && strings.TrimSpace(repl) == "":
+		return "both old_text and new_text are empty: give new_text to append, or old_text to replace"
+	case old != "" && old == repl:
+		return "old_text and new_text are the same: nothing would change"
+	case len(old) > maxMemoryArg || len(repl) > maxMemoryArg:
+		return fmt.Sprintf("the text is longer than the whole notebook may be (%d characters)", MemoryBudget)
+	}
+	for _, s := range []string{old, repl} {
+		if !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool {
+			return unicode.IsControl(r) && r != '\n' && r != '\t' && r != '\r'
+		}) >= 0 {
+			return "the text holds control characters or invalid UTF-8; write plain text"
+		}
+	}
+	return ""
+}
+
+// readMemory returns the notebook's content and hash; a missing notebook is the
+// header of a new one.
+func readMemory(l *library.Library) (string, vault.Hash, bool, error) {
+	data, hash, err := l.Vault().Read(memoryPath)
+	switch {
+	case errors.Is(err, vault.ErrNotFound):
+		return memoryHeader, "", false, nil
+	case err != nil:
+		return "", "", false, fmt.Errorf("read memory notebook: %w", err)
+	}
+	return string(data), hash, true, nil
+}
+
+// replaceMemory applies one edit: append repl when old is empty, else replace the
+// single occurrence of old by repl. It returns the new content or the result to answer.
+func replaceMemory(cur, old, repl string) (string, *tool.Result) {
+	if old == "" {
+		if cur != "" && !strings.HasSuffix(cur, "\n") {
+			cur += "\n"
+		}
+		if !strings.HasSuffix(repl, "\n") {
+			repl += "\n"
+		}
+		return cur + repl, nil
+	}
+	switch n := strings.Count(cur, old); {
+	case n == 0:
+		near := nearestText(cur, old)
+		r := tool.Fail(tool.CodeNoMatch, "old_text does not occur in the notebook; copy it exactly (spaces and line breaks count). The nearest text is:\n%s", near)
+		r.Data = map[string]any{"nearest": near}
+		return "", &r
+	case n > 1:
+		r := tool.Fail(tool.CodeCountMismatch, "old_text occurs %d times in the notebook; include more of the surrounding text so that it occurs once", n)
+		return "", &r
+	}
+	return strings.Replace(cur, old, repl, 1), nil
+}
+
+// nearestText returns the run of lines of cur, as many as old has, closest to old:
+// the one sharing the most of old's words, then the nearest by edit distance.
+func nearestText(cur, old string) string {
+	lines := strings.Split(strings.TrimRight(cur, "\n"), "\n")
+	span := min(max(strings.Count(strings.TrimRight(old, "\n"), "\n")+1, 1), len(lines))
+	words := strings.Fields(strings.ToLower(old))
+	var windows []string
+	best, bestScore := "", 0
+	for i := 0; i+span <= len(lines); i++ {
+		w := strings.Join(lines[i:i+span], "\n")
+		if strings.TrimSpace(w) == "" {
+			continue
+		}
+		windows = append(windows, w)
+		lw, score := strings.ToLower(w), 0
+		for _, word := range words {
+			if strings.Contains(lw, word) {
+				score++
+			}
+		}
+		if score > bestScore {
+			best, bestScore = w, score
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if near := tool.Nearest(old, windows, 1); len(near) > 0 {
+		return near[0]
+	}
+	return ""
+}

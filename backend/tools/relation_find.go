@@ -1,0 +1,255 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/memotree/memotree/backend/graph"
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+type findRelationsIn struct {
+	From         string `json:"from,omitempty" jsonschema:"only relations stored in this note"`
+	ToEntity     string `json:"to_entity,omitempty" jsonschema:"only relations pointing to this note (it may not exist)"`
+	RelationType string `json:"relation_type,omitempty" jsonschema:"only relations of this type; \"links to\" gives body [[links]] and \"embeds\" embeds"`
+	LibraryName  string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.Paging
+}
+
+func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelationsIn) (tool.Result, error) {
+	l, fail := e.library(call)
+	if fail != nil {
+		return *fail, nil
+	}
+	typ := strings.TrimSpace(in.RelationType)
+	if len(typ) > maxRelationType || hasControl(typ) {
+		return tool.Fail(tool.CodeInvalidArguments, "relation_type must be one line of at most %d bytes", maxRelationType), nil
+	}
+	edges, fail := relationEdges(l, in.From, in.ToEntity)
+	if fail != nil {
+		return *fail, nil
+	}
+	g := l.Graph()
+	var found []relationOut
+	types := map[string]int{}
+	lines := relationLines{g: g}
+	for _, ed := range edges {
+		if !edgeKindMatches(ed, typ) {
+			continue
+		}
+		out := relationOut{From: ed.From.Name(), To: ed.To.Name(), Type: ed.Type, Line: lines.of(ed), Dangling: !ed.Resolved}
+		if !ed.Resolved {
+			out.To = ed.Target
+		}
+		found = append(found, out)
+		types[ed.Type]++
+	}
+	if len(found) == 0 {
+		hint := "create_relations adds relations; relation_type \"links to\" finds body links"
+		return tool.OK("no relations found; "+hint, map[string]any{"found_relations": []relationOut{}}), nil
+	}
+	page, info := tool.Paginate(found, in.Paging)
+	return tool.OK(info.Hint("relations"), map[string]any{"found_relations": page, "types": types, "page": info}), nil
+}
+
+// relationEdges returns the edges a find_relations call starts from: the note's
+// outgoing edges, the incoming edges of the target (or the dangling edges naming it),
+// or every edge of the library.
+func relationEdges(l *library.Library, from, to string) ([]graph.Edge, *tool.Result) {
+	g := l.Graph()
+	var fromPath vpath.Path
+	if strings.TrimSpace(from) != "" {
+		p, fail := lookup(l, clipLong(from))
+		if fail != nil {
+			return nil, fail
+		}
+		fromPath = p
+	}
+	if strings.TrimSpace(to) == "" {
+		if fromPath != "" {
+			return g.Outlinks(fromPath), nil
+		}
+		return append(g.Edges(), g.Unresolved()...), nil
+	}
+	toPath, fail := lookup(l, clipLong(to))
+	var edges []graph.Edge
+	if fail == nil {
+		edges = g.Backlinks(toPath)
+	} else {
+		edges = danglingTo(g, to)
+		if len(edges) == 0 {
+			return nil, fail
+		}
+	}
+	if fromPath == "" {
+		return edges, nil
+	}
+	kept := edges[:0]
+	for _, ed := range edges {
+		if ed.From == fromPath {
+			kept = append(kept, ed)
+		}
+	}
+	return kept, nil
+}
+
+// danglingTo returns the unresolved edges whose target is name.
+func danglingTo(g *graph.Graph, name string) []graph.Edge {
+	name = strings.TrimSpace(note.StripLink(name))
+	var out []graph.Edge
+	for _, ed := range g.Unresolved() {
+		if strings.EqualFold(ed.Target, name) {
+			out = append(out, ed)
+		}
+	}
+	return out
+}
+
+// edgeKindMatches reports whether an edge is of the asked type: typed relations only
+// when typ is empty, body links for "links to", embeds for "embeds".
+func edgeKindMatches(ed graph.Edge, typ string) bool {
+	isRelation := ed.Link == nil
+	switch {
+	case typ == "":
+		return isRelation
+	case strings.EqualFold(typ, graph.TypeLink), strings.EqualFold(typ, graph.TypeEmbed):
+		return !isRelation && strings.EqualFold(ed.Type, typ)
+	}
+	return isRelation && strings.EqualFold(ed.Type, typ)
+}
+
+// relationLines finds the line of a relation edge in its note, caching the notes'
+// relation lists.
+type relationLines struct {
+	g    *graph.Graph
+	seen map[vpath.Path][]note.Relation
+}
+
+// of returns the 1-based line of the edge in its source, or 0 when unknown.
+func (rl *relationLines) of(ed graph.Edge) int {
+	if ed.Link != nil {
+		return ed.Link.Line
+	}
+	if rl.seen == nil {
+		rl.seen = map[vpath.Path][]note.Relation{}
+	}
+	rels, ok := rl.seen[ed.From]
+	if !ok {
+		if n, found := rl.g.Note(ed.From); found {
+			rels = n.Relations
+		}
+		rl.seen[ed.From] = rels
+	}
+	for _, r := range rels {
+		if strings.EqualFold(r.Type, ed.Type) && strings.EqualFold(r.To, ed.Target) {
+			return r.Line
+		}
+	}
+	return 0
+}
+
+type gcRelationsIn struct {
+	DryRun      *bool  `json:"dry_run,omitempty" jsonschema:"true (the default) only lists the dangling relations; false removes them"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.Paging
+}
+
+// danglingOut is one relation whose target does not exist (seed 002's shape).
+type danglingOut struct {
+	InEntity   string `json:"in_entity"`
+	RelationTo string `json:"relation_to"`
+	Type       string `json:"type"`
+	Line       int    `json:"line,omitempty"`
+}
+
+func (e *env) garbageCollectRelations(ctx context.Context, call *tool.Call, in gcRelationsIn) (tool.Result, error) {
+	l, fail := e.library(call)
+	if fail != nil {
+		return *fail, nil
+	}
+	g := l.Graph()
+	lines := relationLines{g: g}
+	dangling := []danglingOut{}
+	var notes []vpath.Path
+	for _, ed := range g.Unresolved() {
+		if ed.Link != nil {
+			continue
+		}
+		if len(notes) == 0 || notes[len(notes)-1] != ed.From {
+			notes = append(notes, ed.From)
+		}
+		dangling = append(dangling, danglingOut{InEntity: ed.From.Name(), RelationTo: ed.Target, Type: ed.Type, Line: lines.of(ed)})
+	}
+	if in.DryRun == nil || *in.DryRun {
+		page, info := tool.Paginate(dangling, in.Paging)
+		msg := info.Hint("dangling relations")
+		if len(dangling) > 0 {
+			msg += "; call again with dry_run=false to remove them"
+		}
+		return tool.OK(msg, map[string]any{"dangling_relations_found": page, "page": info}), nil
+	}
+	return cleanDangling(ctx, call, l, notes)
+}
+
+// cleanDangling removes from each note the relations whose target resolves nowhere.
+func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, notes []vpath.Path) (tool.Result, error) {
+	sort.Slice(notes, func(i, j int) bool { return notes[i] < notes[j] })
+	notes = compactPaths(notes)
+	g := l.Graph()
+	count := 0
+	affected := []string{}
+	var warnings []string
+	for _, p := range notes {
+		removed := 0
+		changed, fail, err := editRelations(ctx, call, l, p, "garbage_collect_relations", func(seq *yaml.Node) bool {
+			removed = 0
+			kept := seq.Content[:0:0]
+			for _, item := range seq.Content {
+				if _, to := itemFields(item); to != "" {
+					if _, ok := g.Resolve(p, to); !ok {
+						removed++
+						continue
+					}
+				}
+				kept = append(kept, item)
+			}
+			seq.Content = kept
+			return removed > 0
+		})
+		if err != nil {
+			return tool.Result{}, err
+		}
+		if fail != nil {
+			warnings = append(warnings, fail.Message)
+			continue
+		}
+		if changed {
+			count += removed
+			affected = append(affected, p.Name())
+		}
+	}
+	data := map[string]any{"cleaned_relations_count": count, "affected_entities": affected}
+	msg := fmt.Sprintf("removed %d dangling relation(s) from %d note(s)", count, len(affected))
+	if len(warnings) > 0 {
+		return tool.Partial(msg, data, warnings...), nil
+	}
+	return tool.OK(msg, data), nil
+}
+
+// compactPaths removes adjacent duplicates from a sorted list.
+func compactPaths(ps []vpath.Path) []vpath.Path {
+	out := ps[:0]
+	for i, p := range ps {
+		if i == 0 || p != ps[i-1] {
+			out = append(out, p)
+		}
+	}
+	return out
+}

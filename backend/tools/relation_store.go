@@ -1,0 +1,228 @@
+package tools
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/memotree/memotree/backend/graph"
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// The keys of a relation item in the front matter (seed 002).
+const (
+	relationsKey    = "relations"
+	relationTypeKey = "relation type"
+	relationToKey   = "relation to"
+)
+
+// Bounds on what a relation may hold.
+const (
+	maxRelationType   = 100
+	maxRelationTarget = 300
+	maxRelationsCall  = 200
+)
+
+// relationSpec is one relation as tools take it.
+type relationSpec struct {
+	From string `json:"from" jsonschema:"the note the relation starts from; it is stored in this note's front matter"`
+	To   string `json:"to" jsonschema:"the note the relation points to (it may not exist yet)"`
+	Type string `json:"type" jsonschema:"the relation type, such as \"collaborator of\""`
+}
+
+// relationOut is one relation in a result.
+type relationOut struct {
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Type     string `json:"type"`
+	Line     int    `json:"line,omitempty"`
+	Dangling bool   `json:"dangling,omitempty"`
+}
+
+// checkRelationText validates a relation's type and target; it returns the cleaned
+// values or a message saying what is wrong.
+func checkRelationText(r relationSpec) (to, typ, problem string) {
+	typ = strings.TrimSpace(r.Type)
+	to = strings.TrimSpace(note.StripLink(strings.TrimSpace(r.To)))
+	switch {
+	case typ == "":
+		return "", "", "type is empty: give a relation type such as \"collaborator of\""
+	case len(typ) > maxRelationType || hasControl(typ):
+		return "", "", fmt.Sprintf("type must be one line of at most %d bytes", maxRelationType)
+	case strings.EqualFold(typ, graph.TypeLink) || strings.EqualFold(typ, graph.TypeEmbed):
+		return "", "", fmt.Sprintf("%q is the type of body links; write a [[link]] in the text instead, or choose another type", typ)
+	case to == "":
+		return "", "", "to is empty: give the name of the note the relation points to"
+	case len(to) > maxRelationTarget || hasControl(to) || strings.ContainsAny(to, "[]|^"):
+		return "", "", fmt.Sprintf("to %q is not a note name (one line, at most %d bytes, without [ ] | ^)", clipName(to), maxRelationTarget)
+	}
+	p, err := vpath.Parse(to)
+	if err != nil || p.Ignored() || p == "" {
+		return "", "", fmt.Sprintf("to %q is not a note name inside the vault", clipName(to))
+	}
+	return to, typ, ""
+}
+
+// hasControl reports whether s holds a control character (line breaks, NUL).
+func hasControl(s string) bool {
+	return strings.IndexFunc(s, unicode.IsControl) >= 0
+}
+
+// clipName shortens a name for a message.
+func clipName(s string) string {
+	c, _ := clipText(s, 80)
+	return c
+}
+
+// frontMatterRoot decodes the front matter of src as a YAML mapping node; nil when the
+// note has none.
+func frontMatterRoot(src []byte, n *note.Note) (*yaml.Node, error) {
+	if n.FrontMatterEnd <= n.FrontMatterStart {
+		return nil, nil
+	}
+	block := src[n.FrontMatterStart:n.FrontMatterEnd]
+	block = block[bytes.IndexByte(block, '\n')+1:] // the opening fence
+	if i := bytes.LastIndex(bytes.TrimRight(block, "\r\n"), []byte("\n")); i >= 0 {
+		block = block[:i+1]
+	} else {
+		block = nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(block, &doc); err != nil {
+		return nil, fmt.Errorf("%w: %v", note.ErrBrokenFrontMatter, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	if doc.Content[0].Kind != yaml.MappingNode {
+		return nil, note.ErrBrokenFrontMatter
+	}
+	return doc.Content[0], nil
+}
+
+// relationsSeq returns the "relations" list of the front matter of src (a new empty
+// one when absent), which the caller may change and store with storeRelations.
+func relationsSeq(src []byte, n *note.Note) (*yaml.Node, error) {
+	root, err := frontMatterRoot(src, n)
+	if err != nil {
+		return nil, err
+	}
+	if root != nil {
+		for i := 0; i+1 < len(root.Content); i += 2 {
+			if root.Content[i].Value == relationsKey {
+				v := root.Content[i+1]
+				if v.Kind == yaml.SequenceNode {
+					return v, nil
+				}
+				if v.Kind == yaml.ScalarNode && (v.Tag == "!!null" || v.Value == "") {
+					break
+				}
+				return nil, fmt.Errorf("%w: %q is not a list", note.ErrBrokenFrontMatter, relationsKey)
+			}
+		}
+	}
+	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}, nil
+}
+
+// relationItem builds a block-style relation item with the target in Obsidian's link
+// form, so that Obsidian's own graph shows it.
+func relationItem(typ, to string) *yaml.Node {
+	str := func(s string, style yaml.Style) *yaml.Node {
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s, Style: style}
+	}
+	return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{
+		str(relationTypeKey, 0), str(typ, 0),
+		str(relationToKey, 0), str(note.FormatWikiLink(to, "", "", false, false), yaml.DoubleQuotedStyle),
+	}}
+}
+
+// itemFields returns the type and target name of a relation item.
+func itemFields(item *yaml.Node) (typ, to string) {
+	if item.Kind != yaml.MappingNode {
+		return "", ""
+	}
+	for i := 0; i+1 < len(item.Content); i += 2 {
+		switch item.Content[i].Value {
+		case relationTypeKey:
+			typ = strings.TrimSpace(item.Content[i+1].Value)
+		case relationToKey:
+			to = note.StripLink(item.Content[i+1].Value)
+		}
+	}
+	return typ, to
+}
+
+// relSeqEdit changes the relations list of one note; it reports whether it changed
+// anything.
+type relSeqEdit func(seq *yaml.Node) bool
+
+// editRelations reads the note at p, applies edit to its relations list and writes
+// it back with a compare-and-swap, changing only the "relations" key. It returns
+// whether the note changed, or the result to answer for this note; a Go error means
+// the infrastructure failed.
+func editRelations(ctx context.Context, call *tool.Call, l *library.Library, p vpath.Path, op string, edit relSeqEdit) (bool, *tool.Result, error) {
+	src, hash, err := l.Vault().Read(p)
+	if err != nil {
+		if r, ok := writeFailure(p, err); ok {
+			return false, &r, nil
+		}
+		return false, nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	seq, err := relationsSeq(src, note.Parse(src))
+	if err != nil {
+		r := tool.Fail(tool.CodeConflict, "%s: the front matter cannot be read (%v); fix it by hand first", p.Name(), err)
+		return false, &r, nil
+	}
+	if !edit(seq) {
+		return false, nil, nil
+	}
+	var set []note.Property
+	var remove []string
+	if len(seq.Content) == 0 {
+		remove = []string{relationsKey}
+	} else {
+		set = []note.Property{{Key: relationsKey, Value: seq}}
+	}
+	out, err := note.SetProperties(src, set, remove)
+	if err != nil {
+		if errors.Is(err, note.ErrBrokenFrontMatter) || errors.Is(err, note.ErrNotUTF8) {
+			r := tool.Fail(tool.CodeConflict, "%s cannot be rewritten safely: %v; fix it by hand first", p.Name(), err)
+			return false, &r, nil
+		}
+		return false, nil, fmt.Errorf("rewrite relations of %s: %w", p, err)
+	}
+	out = dropEmptyFrontMatter(out)
+	if _, err := l.Vault().Write(ctx, p, out, vault.WriteOptions{IfHash: hash, Actor: actorOf(call), Op: op}); err != nil {
+		if r, ok := writeFailure(p, err); ok {
+			return false, &r, nil
+		}
+		return false, nil, fmt.Errorf("write %s: %w", p, err)
+	}
+	l.Refresh(ctx, p)
+	return true, nil, nil
+}
+
+// dropEmptyFrontMatter removes a front matter block left with no keys at all (after
+// its last relation was removed), so a note that had none gets none back.
+func dropEmptyFrontMatter(b []byte) []byte {
+	bom := []byte("\ufeff")
+	head := b
+	if bytes.HasPrefix(head, bom) {
+		head = head[len(bom):]
+	}
+	for _, empty := range []string{"---\n---\n", "---\r\n---\r\n"} {
+		if bytes.HasPrefix(head, []byte(empty)) {
+			return append(b[:len(b)-len(head)], head[len(empty):]...)
+		}
+	}
+	return b
+}

@@ -1,0 +1,267 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+func init() { families = append(families, searchTools) }
+
+// searchTools declares the pattern searches (search_nodes comes with the full-text
+// index).
+func searchTools(e *env) []*tool.Tool {
+	return []*tool.Tool{
+		tool.New("search_in_names", tool.ReadOnly, desc("search_in_names"), e.searchInNames),
+		tool.New("search_in_contents", tool.ReadOnly, desc("search_in_contents"), e.searchInContents),
+		tool.New("search_anywhere", tool.ReadOnly, desc("search_anywhere"), e.searchAnywhere),
+	}
+}
+
+type searchInNamesIn struct {
+	EntityGlob  string `json:"entity_glob" jsonschema:"a glob over entity names (*, **, ?, [...]), case-insensitive, or a /regular expression/"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
+	tool.Paging
+}
+
+type searchInContentsIn struct {
+	ContentGlob string `json:"content_glob" jsonschema:"a glob matched anywhere in a line, case-insensitive, or a /regular expression/flags"`
+	EntityGlob  string `json:"entity_glob,omitempty" jsonschema:"only search the notes whose names match this glob"`
+	MaxResults  int    `json:"max_results,omitempty" jsonschema:"the most matching lines to show in this page (default 50, at most 500)"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
+	tool.Paging
+}
+
+type searchAnywhereIn struct {
+	PatternGlob string `json:"pattern_glob" jsonschema:"a glob matched in names, front matter and text, case-insensitive, or a /regular expression/flags"`
+	EntityGlob  string `json:"entity_glob,omitempty" jsonschema:"only search the notes whose names match this glob"`
+	MaxResults  int    `json:"max_results,omitempty" jsonschema:"the most matches to show in this page (default 50, at most 500)"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
+	tool.Paging
+}
+
+// nameHit is one entity found by its name or an alias.
+type nameHit struct {
+	EntityName string `json:"entity_name"`
+	Alias      string `json:"matched_alias,omitempty"`
+}
+
+func (e *env) searchInNames(ctx context.Context, call *tool.Call, in searchInNamesIn) (tool.Result, error) {
+	l, fail := e.library(call)
+	if fail != nil {
+		return *fail, nil
+	}
+	p, err := compileNamePattern(in.EntityGlob)
+	if err != nil {
+		return patternFailure("entity_glob", err), nil
+	}
+	g := l.Graph()
+	var hits []nameHit
+	for _, path := range g.Notes() {
+		if nameMatches(p, path) {
+			hits = append(hits, nameHit{EntityName: path.Name()})
+			continue
+		}
+		if n, ok := g.Note(path); ok {
+			for _, a := range n.Aliases {
+				if p.re.MatchString(a) {
+					hits = append(hits, nameHit{EntityName: path.Name(), Alias: a})
+					break
+				}
+			}
+		}
+	}
+	if len(hits) == 0 {
+		return tool.Fail(tool.CodeNoMatch, "no entity name or alias matches %q; a glob without \"/\" matches a note's own name, \"**\" crosses folders (\"**/*%s*\")", in.EntityGlob, strings.Trim(in.EntityGlob, "*/")), nil
+	}
+	page, info := tool.Paginate(hits, in.Paging)
+	return tool.OK(info.Hint("entities"), map[string]any{"entities": page, "page": info}), nil
+}
+
+// nameMatches reports whether p matches a note's name: the whole name, or, for a
+// pattern without "/", the name without its folder.
+func nameMatches(p *searchPattern, path vpath.Path) bool {
+	name := path.Name()
+	if p.re.MatchString(name) {
+		return true
+	}
+	if strings.Contains(p.src, "/") && !strings.HasPrefix(p.src, "/") {
+		return false
+	}
+	base := name[strings.LastIndexByte(name, '/')+1:]
+	return base != name && p.re.MatchString(base)
+}
+
+// patternFailure answers an invalid pattern.
+func patternFailure(arg string, err error) tool.Result {
+	if errors.Is(err, errPattern) {
+		return tool.Fail(tool.CodeInvalidArguments, "%s: %v; write a glob such as \"*engine*\", or a regular expression between slashes such as \"/engine(s)?/i\"", arg, err)
+	}
+	return tool.Fail(tool.CodeInvalidArguments, "%s: %v", arg, err)
+}
+
+// contentQuery is one content search: what to look for, where, and in which parts.
+type contentQuery struct {
+	pattern    *searchPattern
+	names      *searchPattern // nil: every note
+	frontInc   bool           // search the front matter too (search_anywhere)
+	nameInc    bool           // match the names too (search_anywhere)
+	maxResults int
+	paging     tool.Paging
+}
+
+func (e *env) searchInContents(ctx context.Context, call *tool.Call, in searchInContentsIn) (tool.Result, error) {
+	q, fail := newContentQuery(in.ContentGlob, "content_glob", in.EntityGlob, in.MaxResults, in.Paging)
+	if fail != nil {
+		return *fail, nil
+	}
+	return e.runContentQuery(ctx, call, q)
+}
+
+func (e *env) searchAnywhere(ctx context.Context, call *tool.Call, in searchAnywhereIn) (tool.Result, error) {
+	q, fail := newContentQuery(in.PatternGlob, "pattern_glob", in.EntityGlob, in.MaxResults, in.Paging)
+	if fail != nil {
+		return *fail, nil
+	}
+	q.frontInc, q.nameInc = true, true
+	return e.runContentQuery(ctx, call, q)
+}
+
+// newContentQuery compiles the patterns of a content search.
+func newContentQuery(pattern, arg, entityGlob string, maxResults int, pg tool.Paging) (contentQuery, *tool.Result) {
+	q := contentQuery{maxResults: maxResults, paging: pg}
+	var err error
+	if q.pattern, err = compileSearchPattern(pattern); err != nil {
+		r := patternFailure(arg, err)
+		return q, &r
+	}
+	if entityGlob != "" {
+		if q.names, err = compileNamePattern(entityGlob); err != nil {
+			r := patternFailure("entity_glob", err)
+			return q, &r
+		}
+	}
+	if q.maxResults <= 0 {
+		q.maxResults = defaultMaxResult
+	}
+	q.maxResults = min(q.maxResults, maxMaxResults)
+	return q, nil
+}
+
+func (e *env) runContentQuery(ctx context.Context, call *tool.Call, q contentQuery) (tool.Result, error) {
+	l, fail := e.library(call)
+	if fail != nil {
+		return *fail, nil
+	}
+	paths := candidateNotes(l, q.names)
+	found, problems, err := searchNotes(ctx, diskCorpus{l.Vault()}, paths, q)
+	if err != nil {
+		return tool.Result{}, fmt.Errorf("search %s: %w", l.Name(), err)
+	}
+	if len(found) == 0 {
+		r := tool.Fail(tool.CodeNoMatch, "nothing matches %q in %d notes; try a shorter pattern, wildcards (\"*engine*\") or search_in_names", q.pattern.src, len(paths))
+		for _, p := range problems {
+			r = r.WithWarning("%s", p)
+		}
+		return r, nil
+	}
+	page, info := tool.Paginate(found, q.paging)
+	page, cut := capMatches(page, q.maxResults)
+	res := tool.OK(info.Hint("notes with matches"), map[string]any{"results": page, "page": info})
+	if cut {
+		res = res.WithWarning("only the first %d matching lines are shown; narrow the pattern or entity_glob, or page with a smaller limit", q.maxResults)
+	}
+	for _, p := range problems {
+		res = res.WithWarning("%s", p)
+	}
+	return res, nil
+}
+
+// candidateNotes lists the notes whose names match names (all when nil).
+func candidateNotes(l *library.Library, names *searchPattern) []vpath.Path {
+	all := l.Graph().Notes()
+	if names == nil {
+		return all
+	}
+	out := all[:0]
+	for _, p := range all {
+		if nameMatches(names, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// searchNotes runs q over the notes at paths, in parallel, and returns the notes with
+// matches in path order.
+func searchNotes(ctx context.Context, c textCorpus, paths []vpath.Path, q contentQuery) ([]noteMatches, []string, error) {
+	results := make([]*noteMatches, len(paths))
+	keep := q.pattern.mayMatch
+	if q.nameInc {
+		keep = func([]byte) bool { return true } // a name may match when the text does not
+	}
+	// visit runs concurrently, each call writing its own element of results.
+	problems, err := c.scan(ctx, paths, keep, func(i int, data []byte) {
+		results[i] = matchNote(q, paths[i], data)
+	})
+	var out []noteMatches
+	for _, r := range results {
+		if r != nil {
+			out = append(out, *r)
+		}
+	}
+	return out, problems, err
+}
+
+// matchNote searches one note; nil when nothing matches.
+func matchNote(q contentQuery, p vpath.Path, data []byte) *noteMatches {
+	nm := noteMatches{EntityName: p.Name(), FilePath: string(p)}
+	if q.nameInc && q.pattern.re.MatchString(p.Name()) {
+		nm.Matches = append(nm.Matches, lineMatch{MatchedIn: "name", MatchedText: p.Name()})
+		nm.MatchCount++
+	}
+	body := frontMatterEnd(data)
+	if q.frontInc && body > 0 {
+		m, n := findLines(q.pattern, data, 0, body, "frontmatter")
+		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
+	}
+	where := ""
+	if q.frontInc {
+		where = "content"
+	}
+	if q.pattern.mayMatch(data[body:]) {
+		m, n := findLines(q.pattern, data, body, len(data), where)
+		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
+	}
+	if nm.MatchCount == 0 {
+		return nil
+	}
+	if len(nm.Matches) > maxLinesPerNote {
+		nm.Matches = nm.Matches[:maxLinesPerNote]
+	}
+	return &nm
+}
+
+// capMatches keeps at most max matching lines over the page, dropping whole notes'
+// extra lines first; cut reports whether anything was dropped.
+func capMatches(page []noteMatches, maxLines int) ([]noteMatches, bool) {
+	out := make([]noteMatches, 0, len(page))
+	left, cut := maxLines, false
+	for _, nm := range page {
+		if left <= 0 {
+			cut = true
+			break
+		}
+		if len(nm.Matches) > left {
+			nm.Matches, cut = nm.Matches[:left], true
+		}
+		left -= len(nm.Matches)
+		out = append(out, nm)
+	}
+	return out, cut
+}

@@ -1,0 +1,278 @@
+// Package uiapi is the API the window talks to, over Wails bindings in the desktop app
+// and over HTTP (derived by reflection in package httpapi) in a browser.
+package uiapi
+
+import (
+	"bytes"
+	"fmt"
+	"sort"
+
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/backend/workspace"
+)
+
+// API is the interface the window talks to. The desktop app binds it through Wails
+// and `memotree serve` derives its HTTP routes from the same methods by reflection, so
+// each method is written once. Methods are short delegations returning (T, error).
+type API struct {
+	ws *workspace.Workspace
+
+	rendered func(count int) // nil unless a smoke test waits for the first render
+}
+
+// Options configure NewAPI.
+type Options struct {
+	// OnRendered, when set, is called by ReportRendered.
+	OnRendered func(count int)
+}
+
+// NewAPI returns the API over ws.
+func NewAPI(ws *workspace.Workspace, o Options) *API {
+	return &API{ws: ws, rendered: o.OnRendered}
+}
+
+// LibraryInfo describes a mounted library.
+type LibraryInfo struct {
+	Name      string `json:"name"`
+	Path      string `json:"path"`
+	Notes     int    `json:"notes"`
+	IsDefault bool   `json:"is_default"`
+}
+
+// Libraries lists the mounted libraries, the default first.
+func (a *API) Libraries() ([]LibraryInfo, error) {
+	var out []LibraryInfo
+	for i, l := range a.ws.Libraries() {
+		out = append(out, LibraryInfo{Name: l.Name(), Path: l.Vault().Dir(), Notes: len(l.Graph().Notes()), IsDefault: i == 0})
+	}
+	return out, nil
+}
+
+// FileEntry is one file of a library's tree.
+type FileEntry struct {
+	Path       string `json:"path"`
+	Name       string `json:"name"`
+	IsNote     bool   `json:"is_note"`
+	EntityType string `json:"entity_type"`
+}
+
+// Files lists every file of a library, sorted by path.
+func (a *API) Files(libraryName string) ([]FileEntry, error) {
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return nil, err
+	}
+	g := l.Graph()
+	files := g.Files()
+	out := make([]FileEntry, 0, len(files))
+	for _, p := range files {
+		e := FileEntry{Path: string(p), Name: p.Name(), IsNote: p.IsNote()}
+		if n, ok := g.Note(p); ok {
+			e.EntityType = n.EntityType
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// LinkView is one outgoing link of a note, with where it resolves.
+type LinkView struct {
+	Kind     string `json:"kind"` // wiki, embed or markdown
+	Target   string `json:"target"`
+	Subpath  string `json:"subpath"`
+	Display  string `json:"display"`
+	Start    int    `json:"start"`
+	End      int    `json:"end"`
+	Line     int    `json:"line"`
+	Resolved string `json:"resolved"` // vault path, or "" when unresolved
+}
+
+// BacklinkView is one link pointing at a note.
+type BacklinkView struct {
+	Path    string `json:"path"`
+	Name    string `json:"name"`
+	Line    int    `json:"line"`
+	Context string `json:"context"`
+}
+
+// NoteView is everything the window shows of one note.
+type NoteView struct {
+	Library    string         `json:"library"`
+	Path       string         `json:"path"`
+	Name       string         `json:"name"`
+	Content    string         `json:"content"`
+	Hash       string         `json:"hash"`
+	EntityType string         `json:"entity_type"`
+	Aliases    []string       `json:"aliases"`
+	Tags       []string       `json:"tags"`
+	Summary    string         `json:"summary"`
+	Properties map[string]any `json:"properties"`
+	BodyStart  int            `json:"body_start"`
+	Links      []LinkView     `json:"links"`
+	Backlinks  []BacklinkView `json:"backlinks"`
+	Headings   []note.Heading `json:"headings"`
+	Warnings   []note.Warning `json:"warnings"`
+}
+
+// Note reads one note with its resolved links and backlinks.
+func (a *API) Note(libraryName, path string) (NoteView, error) {
+	l, p, err := a.resolvePath(libraryName, path)
+	if err != nil {
+		return NoteView{}, err
+	}
+	b, h, err := l.Vault().Read(p)
+	if err != nil {
+		return NoteView{}, fmt.Errorf("read note %s: %w", p, err)
+	}
+	n := note.Parse(b)
+	v := NoteView{
+		Library: l.Name(), Path: string(p), Name: p.Name(), Content: string(b), Hash: string(h),
+		EntityType: n.EntityType, Aliases: nonNil(n.Aliases), Summary: n.Summary, Properties: n.Properties,
+		BodyStart: n.BodyStart, Headings: nonNil(n.Headings), Warnings: nonNil(n.Warnings),
+		Tags: []string{}, Links: []LinkView{},
+	}
+	for _, t := range n.Tags {
+		v.Tags = append(v.Tags, t.Name)
+	}
+	g := l.Graph()
+	for _, k := range n.Links {
+		lv := LinkView{Kind: kindName(k.Kind), Target: k.Target, Subpath: k.Subpath, Display: k.Display, Start: k.Start, End: k.End, Line: k.Line}
+		if k.Target == "" {
+			lv.Resolved = string(p)
+		} else if to, ok := g.Resolve(p, k.Target); ok {
+			lv.Resolved = string(to)
+		}
+		v.Links = append(v.Links, lv)
+	}
+	v.Backlinks = a.backlinks(l, p)
+	return v, nil
+}
+
+func (a *API) backlinks(l *library.Library, p vpath.Path) []BacklinkView {
+	out := []BacklinkView{}
+	lines := map[vpath.Path][][]byte{}
+	for _, e := range l.Graph().Backlinks(p) {
+		if e.From == p {
+			continue
+		}
+		bv := BacklinkView{Path: string(e.From), Name: e.From.Name()}
+		if e.Link != nil {
+			bv.Line = e.Link.Line
+			src, ok := lines[e.From]
+			if !ok {
+				if b, err := l.Vault().ReadFile(e.From); err == nil {
+					src = bytes.Split(b, []byte("\n"))
+				}
+				lines[e.From] = src
+			}
+			if bv.Line >= 1 && bv.Line <= len(src) {
+				bv.Context = string(bytes.TrimSpace(src[bv.Line-1]))
+			}
+		}
+		out = append(out, bv)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out
+}
+
+// GraphNode is a node of the graph view: a note, an attachment or an unresolved name.
+type GraphNode struct {
+	ID         string `json:"id"`
+	Label      string `json:"label"`
+	Type       string `json:"type"`
+	Unresolved bool   `json:"unresolved"`
+}
+
+// GraphEdge is a link or typed relation between two nodes.
+type GraphEdge struct {
+	Source string `json:"source"`
+	Target string `json:"target"`
+	Type   string `json:"type"`
+}
+
+// GraphData is the whole graph of a library.
+type GraphData struct {
+	Nodes []GraphNode `json:"nodes"`
+	Edges []GraphEdge `json:"edges"`
+}
+
+// Graph returns the library's notes and the edges between them; unresolved link
+// targets are nodes too, as in Obsidian's graph with "existing files only" off.
+func (a *API) Graph(libraryName string) (GraphData, error) {
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return GraphData{}, err
+	}
+	g := l.Graph()
+	out := GraphData{Nodes: []GraphNode{}, Edges: []GraphEdge{}}
+	for _, p := range g.Notes() {
+		n, _ := g.Note(p)
+		t := ""
+		if n != nil {
+			t = n.EntityType
+		}
+		out.Nodes = append(out.Nodes, GraphNode{ID: string(p), Label: p.Base()[:len(p.Base())-len(p.Ext())], Type: t})
+	}
+	seen := map[string]bool{}
+	for _, e := range g.Edges() {
+		if e.From == e.To || !e.To.IsNote() {
+			continue
+		}
+		out.Edges = append(out.Edges, GraphEdge{Source: string(e.From), Target: string(e.To), Type: e.Type})
+	}
+	for _, e := range g.Unresolved() {
+		if e.Target == "" {
+			continue
+		}
+		id := "unresolved:" + e.Target
+		if !seen[id] {
+			seen[id] = true
+			out.Nodes = append(out.Nodes, GraphNode{ID: id, Label: e.Target, Unresolved: true})
+		}
+		out.Edges = append(out.Edges, GraphEdge{Source: string(e.From), Target: id, Type: e.Type})
+	}
+	return out, nil
+}
+
+// ReportRendered is called by the window once it has rendered the file tree; the
+// desktop smoke test waits for it to prove that the window and the bridge work.
+func (a *API) ReportRendered(count int) error {
+	if a.rendered != nil {
+		a.rendered(count)
+	}
+	return nil
+}
+
+func (a *API) resolvePath(libraryName, path string) (*library.Library, vpath.Path, error) {
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return nil, "", err
+	}
+	p, err := vpath.Parse(path)
+	if err != nil {
+		return nil, "", err
+	}
+	if p.Ignored() {
+		return nil, "", fmt.Errorf("%s: %w", p, vpath.ErrInvalid)
+	}
+	return l, p, nil
+}
+
+func kindName(k note.LinkKind) string {
+	switch k {
+	case note.Embed:
+		return "embed"
+	case note.MarkdownLink:
+		return "markdown"
+	}
+	return "wiki"
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,94 @@
+package vault
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+func BenchmarkWrite(b *testing.B) {
+	dir := b.TempDir()
+	v, err := Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer v.Close()
+	note := bytes.Repeat([]byte("0123456789\n"), 1000)[:10_000]
+	ctx := b.Context()
+	b.SetBytes(int64(len(note)))
+	for i := 0; b.Loop(); i++ {
+		if _, err := v.Write(ctx, "notes/bench.md", note, WriteOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWalk(b *testing.B) {
+	for _, n := range []int{10_000, 50_000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dir := b.TempDir()
+			makeTree(b, dir, 100, n)
+			v, err := Open(dir)
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer v.Close()
+			b.Run("vault", func(b *testing.B) {
+				cpu := cpuTime()
+				defer func() { reportCPU(b, cpu) }()
+				for b.Loop() {
+					got, err := v.Walk(b.Context())
+					if err != nil || len(got) != n {
+						b.Fatalf("Walk = %d files, %v", len(got), err)
+					}
+				}
+			})
+			b.Run("filepath.WalkDir", func(b *testing.B) { // the baseline: sequential, same stat per file
+				cpu := cpuTime()
+				defer func() { reportCPU(b, cpu) }()
+				for b.Loop() {
+					walkDirBaseline(b, dir, n)
+				}
+			})
+		})
+	}
+}
+
+func BenchmarkAppendJourney(b *testing.B) {
+	dir := b.TempDir()
+	v, err := Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer v.Close()
+	e := Entry{Actor: "agent", Op: "update_entity", Entities: []string{"people/Ada Lovelace"}, Args: "mode: append", Turn: "turn-42"}
+	for b.Loop() {
+		if err := v.AppendJourney(b.Context(), e); err != nil {
+			b.Fatal(err)
+		}
+	}
+	st, _ := os.Stat(dir + "/journey.yaml")
+	b.ReportMetric(float64(st.Size())/float64(b.N), "B/entry")
+}
+
+func walkDirBaseline(b *testing.B, dir string, n int) {
+	var got []FileInfo
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			got = append(got, FileInfo{Path: vpath.Path(p), Size: info.Size(), ModTime: info.ModTime()})
+		}
+		return err
+	})
+	if err != nil || len(got) != n {
+		b.Fatalf("WalkDir = %d files, %v", len(got), err)
+	}
+}

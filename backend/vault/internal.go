@@ -1,0 +1,116 @@
+package vault
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// ensureInternal creates .memotree, with a .gitignore that keeps it out of git, if it
+// does not exist yet.
+func (v *Vault) ensureInternal() error {
+	v.internMu.Lock()
+	defer v.internMu.Unlock()
+	if v.internOK {
+		return nil
+	}
+	if err := v.root.MkdirAll(internalDir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", internalDir, mapErr(err))
+	}
+	ign := internalDir + "/.gitignore"
+	if _, err := v.root.Lstat(ign); errors.Is(err, fs.ErrNotExist) {
+		if err := v.root.WriteFile(ign, []byte("*\n"), 0o644); err != nil {
+			return fmt.Errorf("create %s: %w", ign, mapErr(err))
+		}
+	}
+	v.internOK = true
+	return nil
+}
+
+// resetInternal forgets that .memotree exists (someone removed it).
+func (v *Vault) resetInternal() {
+	v.internMu.Lock()
+	v.internOK = false
+	v.internMu.Unlock()
+}
+
+// internalPath validates name, a slash-separated path inside .memotree, and returns
+// its vault path.
+func internalPath(name string) (vpath.Path, error) {
+	p, err := vpath.Parse(name)
+	if err != nil {
+		return "", fmt.Errorf("%w: %w", ErrOutside, err)
+	}
+	if p == "" {
+		return "", fmt.Errorf("%w: empty internal name", ErrOutside)
+	}
+	return vpath.Path(internalDir).Join(string(p)), nil
+}
+
+// WriteInternal atomically replaces the file name inside the app's own .memotree folder
+// (indexes, views, sessions), creating folders as needed. It does not take the vault
+// lock, so it may be called while holding it; callers that need cross-process
+// exclusion take Lock themselves.
+func (v *Vault) WriteInternal(name string, data []byte) error {
+	p, err := internalPath(name)
+	if err != nil {
+		return fmt.Errorf("write internal %s: %w", name, err)
+	}
+	if err := v.ensureInternal(); err != nil {
+		return fmt.Errorf("write internal %s: %w", name, err)
+	}
+	perm, exists := fs.FileMode(0o644), false
+	if st, err := v.root.Stat(osName(p)); err == nil && st.Mode().IsRegular() {
+		perm, exists = st.Mode().Perm(), true
+	}
+	if err := v.atomicWrite(p, data, perm, exists, false); err != nil {
+		return fmt.Errorf("write internal %s: %w", name, err)
+	}
+	return nil
+}
+
+// ReadInternal returns the content of the file name inside .memotree.
+func (v *Vault) ReadInternal(name string) ([]byte, error) {
+	p, err := internalPath(name)
+	if err != nil {
+		return nil, fmt.Errorf("read internal %s: %w", name, err)
+	}
+	b, err := v.root.ReadFile(osName(p))
+	if err != nil {
+		return nil, fmt.Errorf("read internal %s: %w", name, mapErr(err))
+	}
+	return b, nil
+}
+
+// RemoveInternal removes the file or empty folder name inside .memotree; a missing
+// file is not an error.
+func (v *Vault) RemoveInternal(name string) error {
+	p, err := internalPath(name)
+	if err != nil {
+		return fmt.Errorf("remove internal %s: %w", name, err)
+	}
+	if err := v.root.Remove(osName(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("remove internal %s: %w", name, mapErr(err))
+	}
+	return nil
+}
+
+// InternalPath returns the absolute OS path of name inside .memotree, creating its
+// parent folder, for libraries that must open files themselves (a database, say).
+// What they do there escapes the Vault's checks; keep it to .memotree.
+func (v *Vault) InternalPath(name string) (string, error) {
+	p, err := internalPath(name)
+	if err != nil {
+		return "", fmt.Errorf("internal path %s: %w", name, err)
+	}
+	if err := v.ensureInternal(); err != nil {
+		return "", fmt.Errorf("internal path %s: %w", name, err)
+	}
+	if err := v.root.MkdirAll(osName(p.Dir()), 0o755); err != nil {
+		return "", fmt.Errorf("internal path %s: %w", name, mapErr(err))
+	}
+	return filepath.Join(v.dir, filepath.FromSlash(string(p))), nil
+}

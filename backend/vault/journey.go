@@ -1,0 +1,206 @@
+package vault
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"time"
+
+	"gopkg.in/yaml.v3"
+)
+
+// Entry is one operation in the journey.
+type Entry struct {
+	Time     time.Time `yaml:"time"`
+	Actor    string    `yaml:"actor"` // "user", "agent", "mcp:<client>", "external"
+	Op       string    `yaml:"op"`    // the tool or operation
+	Entities []string  `yaml:"entities,omitempty"`
+	Args     string    `yaml:"args,omitempty"` // the arguments, in short
+	Outcome  string    `yaml:"outcome"`        // "ok" or the error
+	Turn     string    `yaml:"turn,omitempty"` // the agent turn id
+}
+
+// AppendJourney appends e to journey.yaml, creating the file if missing, and syncs it.
+// It takes the vault lock (see Lock for ctx). A zero e.Time means now, an empty
+// e.Outcome means "ok"; e.Actor and e.Op are required. The file is only ever appended
+// to: one write per entry, never rewritten.
+func (v *Vault) AppendJourney(ctx context.Context, e Entry) error {
+	unlock, err := v.Lock(ctx)
+	if err != nil {
+		return fmt.Errorf("append journey: %w", err)
+	}
+	defer unlock()
+	return v.appendLocked(e)
+}
+
+// journal records an operation of Write, Remove or Rename when actor is set.
+func (v *Vault) journal(actor, op string, ents []string, args string, opErr error) error {
+	if actor == "" {
+		return nil
+	}
+	e := Entry{Actor: actor, Op: op, Entities: ents, Args: args, Outcome: "ok"}
+	if opErr != nil {
+		e.Outcome = opErr.Error()
+	}
+	return v.appendLocked(e)
+}
+
+// appendLocked appends e; the caller holds the vault lock.
+func (v *Vault) appendLocked(e Entry) error {
+	if e.Actor == "" || e.Op == "" {
+		return errors.New("append journey: actor and op are required")
+	}
+	if e.Time.IsZero() {
+		e.Time = time.Now()
+	}
+	e.Time = e.Time.Round(0).Truncate(time.Millisecond)
+	if e.Outcome == "" {
+		e.Outcome = "ok"
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode([]Entry{e}); err != nil {
+		return fmt.Errorf("append journey: %w", err)
+	}
+	if err := v.appendFile(buf.Bytes()); err != nil {
+		return fmt.Errorf("append journey: %w", err)
+	}
+	return nil
+}
+
+// appendFile appends b to the journey with one write and syncs it. If the file does not
+// end with a newline (a torn entry after a crash), a newline goes first so that the
+// torn entry cannot swallow this one.
+func (v *Vault) appendFile(b []byte) error {
+	f, err := v.root.OpenFile(osName(JourneyPath), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		return mapErr(err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	if n := st.Size(); n > 0 {
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], n-1); err != nil {
+			return err
+		}
+		if last[0] != '\n' {
+			b = append([]byte{'\n'}, b...)
+		}
+	}
+	if _, err := f.Write(b); err != nil {
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		return err
+	}
+	if st.Size() == 0 {
+		return v.syncDir("")
+	}
+	return nil
+}
+
+// Journey reads and parses journey.yaml; a missing file is an empty journey.
+func (v *Vault) Journey() ([]Entry, []string, error) {
+	b, err := v.root.ReadFile(osName(JourneyPath))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read journey: %w", mapErr(err))
+	}
+	es, warns := ParseJourney(b)
+	return es, warns, nil
+}
+
+// ParseJourney parses the content of journey.yaml. It never fails: an entry that does
+// not parse or lacks its time, actor, op or outcome (typically the last one, torn by a
+// crash) is dropped with a warning naming its line.
+func ParseJourney(b []byte) ([]Entry, []string) {
+	var all []Entry
+	err := yaml.Unmarshal(b, &all)
+	if err == nil && allValid(all) {
+		return all, nil
+	}
+	var (
+		out   []Entry
+		warns []string
+	)
+	items := splitItems(b)
+	if len(items) == 0 && err != nil {
+		return nil, []string{fmt.Sprintf("journey.yaml is not a list of entries: %v", err)}
+	}
+	for _, c := range items {
+		var one []Entry
+		err := yaml.Unmarshal(c.text, &one)
+		switch {
+		case err != nil:
+			warns = append(warns, fmt.Sprintf("journey.yaml line %d: dropped an entry that does not parse: %v", c.line, err))
+		case len(one) == 1 && !valid(one[0]):
+			warns = append(warns, fmt.Sprintf("journey.yaml line %d: dropped an incomplete entry", c.line))
+		default:
+			out = append(out, one...)
+		}
+	}
+	return out, warns
+}
+
+func allValid(es []Entry) bool {
+	for _, e := range es {
+		if !valid(e) {
+			return false
+		}
+	}
+	return true
+}
+
+func valid(e Entry) bool {
+	return !e.Time.IsZero() && e.Actor != "" && e.Op != "" && e.Outcome != ""
+}
+
+type chunk struct {
+	line int // 1-based line of the chunk's first line
+	text []byte
+}
+
+// splitItems cuts a YAML sequence into its top-level items: each starts at a line
+// beginning with "-" in the first column. Text before the first item (comments) is
+// not returned.
+func splitItems(b []byte) []chunk {
+	var (
+		out   []chunk
+		start = -1
+		first int
+	)
+	line := 1
+	for i := 0; i < len(b); {
+		end := bytes.IndexByte(b[i:], '\n')
+		if end < 0 {
+			end = len(b)
+		} else {
+			end += i + 1
+		}
+		if isItemStart(b[i:end]) {
+			if start >= 0 {
+				out = append(out, chunk{line: first, text: b[start:i]})
+			}
+			start, first = i, line
+		}
+		i = end
+		line++
+	}
+	if start >= 0 {
+		out = append(out, chunk{line: first, text: b[start:]})
+	}
+	return out
+}
+
+func isItemStart(l []byte) bool {
+	return len(l) > 0 && l[0] == '-' && (len(l) == 1 || l[1] == ' ' || l[1] == '\n' || l[1] == '\r')
+}

@@ -1,0 +1,86 @@
+package vault
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+	"time"
+)
+
+// lockName is the lock file, relative to the internal folder.
+const lockName = "lock"
+
+// Lock takes the vault's exclusive lock, shared with every other Vault on the same
+// folder in this process or another (flock on .memotree/lock where available). It
+// waits until the lock is free or ctx is done, which gives ErrLocked. The returned
+// function releases the lock; calling it more than once is harmless. The lock is not
+// reentrant: a goroutine holding it must not call Write, Remove, Rename or
+// AppendJourney.
+func (v *Vault) Lock(ctx context.Context) (unlock func(), err error) {
+	select {
+	case v.sem <- struct{}{}:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("lock %s: %w: %w", v.dir, ErrLocked, context.Cause(ctx))
+	}
+	f, err := v.openLockFile()
+	if err == nil {
+		err = waitLock(ctx, f)
+		if err != nil {
+			f.Close()
+		}
+	}
+	if err != nil {
+		<-v.sem
+		return nil, fmt.Errorf("lock %s: %w", v.dir, err)
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			_ = unlockFile(f)
+			f.Close()
+			<-v.sem
+		})
+	}, nil
+}
+
+// waitLock polls tryLockFile with a growing pause until it succeeds or ctx is done.
+func waitLock(ctx context.Context, f *os.File) error {
+	pause := 500 * time.Microsecond
+	for {
+		ok, err := tryLockFile(f)
+		if err != nil || ok {
+			return err
+		}
+		t := time.NewTimer(pause)
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("%w: %w", ErrLocked, context.Cause(ctx))
+		}
+		pause = min(2*pause, 20*time.Millisecond)
+	}
+}
+
+// openLockFile opens (creating if needed) the lock file; each Lock opens its own, so a
+// lock file removed while the app runs is simply recreated.
+func (v *Vault) openLockFile() (*os.File, error) {
+	name := internalDir + "/" + lockName
+	for attempt := 0; ; attempt++ {
+		if err := v.ensureInternal(); err != nil {
+			return nil, err
+		}
+		f, err := v.root.OpenFile(name, os.O_RDWR|os.O_CREATE, 0o644)
+		if errors.Is(err, fs.ErrNotExist) && attempt == 0 {
+			v.resetInternal()
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("open lock file: %w", mapErr(err))
+		}
+		return f, nil
+	}
+}

@@ -1,0 +1,232 @@
+// Package vault is the vault on disk: every file access of MemoTree goes through it.
+//
+// A Vault wraps an os.Root opened on the vault folder, so no path can leave the
+// folder, and symbolic links are followed only when they are relative and stay inside
+// it. Paths are vpath.Path values. Content writes are atomic (temporary file, fsync, rename, fsync of
+// the folder), serialised across processes by an exclusive lock on .memotree/lock, and
+// can be made conditional (CreateOnly, or a compare-and-swap on the content Hash).
+// Every write made with an Actor is recorded in journey.yaml, the append-only log of
+// operations at the vault root.
+//
+// Concurrency: a *Vault is safe for concurrent use by many goroutines. Writes, removes,
+// renames and journey appends take the vault lock, which excludes every other Vault on
+// the same folder, in this process or another. Reads take no lock: they see either the
+// old or the new content of a file, never a mix, because writes replace files by rename.
+package vault
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// Errors returned by this package, wrapped with the operation and the path; check them
+// with errors.Is.
+var (
+	// ErrNotFound means the file or folder does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrExists means a file that must not exist yet (CreateOnly, a rename target) exists.
+	ErrExists = errors.New("already exists")
+	// ErrConflict means the file changed since the version named by IfHash was read.
+	ErrConflict = errors.New("changed since it was read")
+	// ErrLocked means the vault lock could not be taken before the context was done.
+	ErrLocked = errors.New("vault is locked by another writer")
+	// ErrOutside means the path leaves the vault, goes through a symbolic link that
+	// points outside it, or names a file that is not content (.git, .obsidian, .trash,
+	// .memotree, journey.yaml, temporary files).
+	ErrOutside = errors.New("not a content path of the vault")
+)
+
+// JourneyPath is the vault-relative path of the journey, the append-only operation log.
+const JourneyPath vpath.Path = "journey.yaml"
+
+// TempPrefix starts the name of every temporary file a write creates next to its
+// target. A file with this prefix that outlives its write is an orphan of a crash.
+const TempPrefix = ".memotree-tmp-"
+
+// internalDir is the app's own folder inside the vault.
+const internalDir = ".memotree"
+
+// Hash is the lowercase hexadecimal SHA-256 of a file's content.
+type Hash string
+
+// HashOf returns the Hash of b.
+func HashOf(b []byte) Hash {
+	s := sha256.Sum256(b)
+	return Hash(hex.EncodeToString(s[:]))
+}
+
+// FileInfo describes a file or folder of the vault.
+type FileInfo struct {
+	Path    vpath.Path
+	Size    int64
+	ModTime time.Time
+	IsDir   bool
+}
+
+// Vault is an open vault folder. Create it with Open and release it with Close.
+type Vault struct {
+	dir  string
+	root *os.Root
+	sem  chan struct{} // in-process half of the vault lock
+	own  ownWrites
+
+	internMu sync.Mutex
+	internOK bool // .memotree exists
+
+	// beforeRename, when set (by tests), runs after the temporary file is written and
+	// synced and before it replaces the target; an error aborts the write.
+	beforeRename func(tmp string) error
+}
+
+// Open opens the vault in dir, which must be an existing folder. The .memotree folder
+// is created only when first needed.
+func Open(dir string) (*Vault, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open vault %s: %w", dir, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open vault %s: %w", dir, mapErr(err))
+	}
+	if !st.IsDir() {
+		return nil, fmt.Errorf("open vault %s: not a folder", dir)
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("open vault %s: %w", dir, err)
+	}
+	captureEscape(root)
+	return &Vault{dir: abs, root: root, sem: make(chan struct{}, 1)}, nil
+}
+
+// Close releases the vault. Pending operations must have returned.
+func (v *Vault) Close() error {
+	if err := v.root.Close(); err != nil {
+		return fmt.Errorf("close vault %s: %w", v.dir, err)
+	}
+	return nil
+}
+
+// Dir returns the absolute path of the vault folder.
+func (v *Vault) Dir() string { return v.dir }
+
+// ReadFile returns the content of the file at p.
+func (v *Vault) ReadFile(p vpath.Path) ([]byte, error) {
+	if err := checkPath(p); err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, err)
+	}
+	b, err := v.root.ReadFile(osName(p))
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", p, mapErr(err))
+	}
+	return b, nil
+}
+
+// Read returns the content of the file at p and its Hash, to pass later as
+// WriteOptions.IfHash.
+func (v *Vault) Read(p vpath.Path) ([]byte, Hash, error) {
+	b, err := v.ReadFile(p)
+	if err != nil {
+		return nil, "", err
+	}
+	return b, HashOf(b), nil
+}
+
+// Stat describes the file or folder at p, following symbolic links inside the vault.
+// The empty path is the vault folder itself.
+func (v *Vault) Stat(p vpath.Path) (FileInfo, error) {
+	if err := checkPath(p); err != nil {
+		return FileInfo{}, fmt.Errorf("stat %s: %w", p, err)
+	}
+	st, err := v.root.Stat(osName(p))
+	if err != nil {
+		return FileInfo{}, fmt.Errorf("stat %s: %w", p, mapErr(err))
+	}
+	return FileInfo{Path: p, Size: st.Size(), ModTime: st.ModTime(), IsDir: st.IsDir()}, nil
+}
+
+// checkPath validates p as a vault path (it may come from a cast rather than Parse).
+func checkPath(p vpath.Path) error {
+	if p == "" {
+		return nil
+	}
+	q, err := vpath.Parse(string(p))
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrOutside, err)
+	}
+	if q != p {
+		return fmt.Errorf("%w: %q is not a clean vault path", ErrOutside, string(p))
+	}
+	return nil
+}
+
+// checkContent validates p as the target of a content write, remove or rename.
+func checkContent(p vpath.Path) error {
+	if err := checkPath(p); err != nil {
+		return err
+	}
+	switch {
+	case p == "":
+		return fmt.Errorf("%w: the vault folder itself", ErrOutside)
+	case p.Ignored():
+		return fmt.Errorf("%w: %s is inside a folder reserved for git, Obsidian or MemoTree", ErrOutside, p)
+	case p == JourneyPath:
+		return fmt.Errorf("%w: %s is append-only, use AppendJourney", ErrOutside, p)
+	case strings.HasPrefix(p.Base(), TempPrefix):
+		return fmt.Errorf("%w: %s is a temporary file name", ErrOutside, p)
+	}
+	return nil
+}
+
+// osName converts p to a name for os.Root ("." for the root).
+func osName(p vpath.Path) string {
+	if p == "" {
+		return "."
+	}
+	return filepath.FromSlash(string(p))
+}
+
+// errEscape is the error os.Root reports for a path or link leaving the root. The os
+// package does not export it, so Open captures it once from a lexical check that does
+// no I/O.
+var (
+	errEscape  error
+	escapeOnce sync.Once
+)
+
+func captureEscape(r *os.Root) {
+	escapeOnce.Do(func() {
+		_, err := r.Lstat("/")
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			errEscape = pe.Err
+		}
+	})
+}
+
+// mapErr adds this package's sentinels to errors from os.Root, keeping the cause.
+func mapErr(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %w", ErrNotFound, err)
+	case errors.Is(err, fs.ErrExist):
+		return fmt.Errorf("%w: %w", ErrExists, err)
+	}
+	if errEscape != nil && errors.Is(err, errEscape) {
+		return fmt.Errorf("%w: %w", ErrOutside, err)
+	}
+	return err
+}

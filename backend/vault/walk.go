@@ -1,0 +1,146 @@
+package vault
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"unicode/utf8"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// maxLinkHops bounds how many symbolic links to folders one walked path may cross.
+const maxLinkHops = 8
+
+// Walk lists every regular file of the vault (notes and attachments), sorted by path.
+// It skips the folders vpath.Ignored names, temporary files of writes in progress, and
+// names that are not valid vault paths (not UTF-8, or holding a backslash). Symbolic
+// links are followed only when they stay inside the vault; a link to a folder that
+// contains it is not followed again. Folders are read in parallel.
+func (v *Vault) Walk(ctx context.Context) ([]FileInfo, error) {
+	w := &walker{v: v, ctx: ctx, sem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
+	w.wg.Add(1)
+	go w.dir("", 0)
+	w.wg.Wait()
+	if w.err != nil {
+		return nil, fmt.Errorf("walk %s: %w", v.dir, w.err)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("walk %s: %w", v.dir, err)
+	}
+	slices.SortFunc(w.out, func(a, b FileInfo) int { return strings.Compare(string(a.Path), string(b.Path)) })
+	return w.out, nil
+}
+
+type walker struct {
+	v   *Vault
+	ctx context.Context
+	sem chan struct{} // bounds the folders read at once
+	wg  sync.WaitGroup
+
+	mu  sync.Mutex
+	out []FileInfo
+	err error
+}
+
+// dir lists one folder, records its files and starts a goroutine per subfolder.
+// hops counts the symbolic links to folders crossed to get here.
+func (w *walker) dir(d vpath.Path, hops int) {
+	defer w.wg.Done()
+	if w.ctx.Err() != nil {
+		return
+	}
+	w.sem <- struct{}{}
+	files, subs, err := w.read(d, hops)
+	<-w.sem
+	w.mu.Lock()
+	w.out = append(w.out, files...)
+	if err != nil && w.err == nil && d == "" {
+		w.err = err // an unreadable subfolder is skipped; an unreadable vault is not
+	}
+	w.mu.Unlock()
+	for _, s := range subs {
+		w.wg.Add(1)
+		go w.dir(s.p, s.hops)
+	}
+}
+
+type sub struct {
+	p    vpath.Path
+	hops int
+}
+
+func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
+	f, err := w.v.root.Open(osName(d))
+	if err != nil {
+		return nil, nil, mapErr(err)
+	}
+	ents, err := f.ReadDir(-1)
+	f.Close()
+	if err != nil {
+		return nil, nil, err
+	}
+	var (
+		files []FileInfo
+		subs  []sub
+	)
+	for _, e := range ents {
+		name := e.Name()
+		if !validName(name) {
+			continue
+		}
+		p := d.Join(name)
+		switch t := e.Type(); {
+		case t.IsDir():
+			if !p.Ignored() {
+				subs = append(subs, sub{p, hops})
+			}
+		case t.IsRegular():
+			if strings.HasPrefix(name, TempPrefix) {
+				continue
+			}
+			if info, err := e.Info(); err == nil {
+				files = append(files, FileInfo{Path: p, Size: info.Size(), ModTime: info.ModTime()})
+			}
+		case t&fs.ModeSymlink != 0:
+			files, subs = w.link(p, hops, files, subs)
+		}
+	}
+	return files, subs, nil
+}
+
+// link follows the symbolic link at p if it stays inside the vault.
+func (w *walker) link(p vpath.Path, hops int, files []FileInfo, subs []sub) ([]FileInfo, []sub) {
+	st, err := w.v.root.Stat(osName(p)) // fails if the link leaves the vault
+	switch {
+	case err != nil || p.Ignored():
+	case st.Mode().IsRegular():
+		files = append(files, FileInfo{Path: p, Size: st.Size(), ModTime: st.ModTime()})
+	case st.IsDir() && hops < maxLinkHops && !w.isAncestor(p, st):
+		subs = append(subs, sub{p, hops + 1})
+	}
+	return files, subs
+}
+
+// isAncestor reports whether the folder st is one of the folders holding p, which
+// would make following it a cycle.
+func (w *walker) isAncestor(p vpath.Path, st os.FileInfo) bool {
+	for d := p.Dir(); ; d = d.Dir() {
+		if a, err := w.v.root.Stat(osName(d)); err == nil && os.SameFile(a, st) {
+			return true
+		}
+		if d == "" {
+			return false
+		}
+	}
+}
+
+// validName reports whether a file name can be part of a vault path.
+func validName(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsAny(s, "\\\x00")
+}

@@ -1,0 +1,95 @@
+package vault
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+func TestWalk(t *testing.T) {
+	v, dir := openTemp(t)
+	outside := t.TempDir()
+	for _, name := range []string{
+		"a.md", "b/c.md", "b/d/e.png", ".git/HEAD", ".obsidian/app.json", ".memotree/lock",
+		".trash/old.md", "b/" + TempPrefix + "x", "journey.yaml", "sub/.hidden.md",
+	} {
+		mustWrite(t, filepath.Join(dir, filepath.FromSlash(name)), name)
+	}
+	mustWrite(t, filepath.Join(outside, "secret.md"), "s")
+	links := map[string]string{
+		"in.md":    "b/c.md", // file inside: followed
+		"loop":     ".",      // the vault itself: a cycle, not followed
+		"b/up":     "..",     // an ancestor: not followed
+		"linkdir":  "b/d",    // a folder inside: followed
+		"out.md":   outside + "/secret.md",
+		"outdir":   outside,
+		"rel.md":   "../" + filepath.Base(outside) + "/secret.md",
+		"dangling": "nowhere.md",
+		"gitlink":  ".git",
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(dir, name)); err != nil {
+			t.Skip("no symlinks:", err)
+		}
+	}
+	got, err := v.Walk(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []vpath.Path
+	for _, f := range got {
+		paths = append(paths, f.Path)
+		if f.Size == 0 || f.ModTime.IsZero() || f.IsDir {
+			t.Errorf("%s: %+v", f.Path, f)
+		}
+	}
+	want := []vpath.Path{"a.md", "b/c.md", "b/d/e.png", "gitlink/HEAD", "in.md", "journey.yaml", "linkdir/e.png", "sub/.hidden.md"}
+	if diff := cmp.Diff(want, paths); diff != "" {
+		t.Errorf("Walk (-want +got):\n%s", diff)
+	}
+}
+
+func TestWalkCancelled(t *testing.T) {
+	v, dir := openTemp(t)
+	mustWrite(t, filepath.Join(dir, "a.md"), "a")
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	if _, err := v.Walk(ctx); err == nil {
+		t.Error("Walk with a cancelled context succeeded")
+	}
+}
+
+// makeTree writes files notes spread over folders folders.
+func makeTree(tb testing.TB, dir string, folders, files int) {
+	tb.Helper()
+	body := make([]byte, 512)
+	for i := range folders {
+		d := filepath.Join(dir, fmt.Sprintf("folder%03d", i))
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			tb.Fatal(err)
+		}
+		for j := range files / folders {
+			if err := os.WriteFile(filepath.Join(d, fmt.Sprintf("note%05d.md", j)), body, 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+}
+
+func TestWalkLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("large tree")
+	}
+	v, dir := openTemp(t)
+	makeTree(t, dir, 100, 10_000)
+	got, err := v.Walk(t.Context())
+	if err != nil || len(got) != 10_000 {
+		t.Fatalf("Walk = %d files, %v", len(got), err)
+	}
+}

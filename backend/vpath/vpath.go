@@ -1,0 +1,100 @@
+// Package vpath defines Path, the one vault-relative path type that crosses package
+// boundaries. It does no I/O.
+package vpath
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"unicode/utf8"
+)
+
+// Path is a vault-relative, slash-separated, cleaned path such as "people/Ada.md".
+// The zero value is the vault root.
+type Path string
+
+// ErrInvalid is returned by Parse for a path that is absolute, escapes the vault,
+// is not valid UTF-8, or contains a NUL byte.
+var ErrInvalid = errors.New("invalid vault path")
+
+// MaxLen is the longest path, in bytes, that Parse accepts.
+const MaxLen = 1024
+
+// Parse validates s as a vault-relative path and returns it cleaned. Backslashes are
+// treated as separators so that Windows-style input cannot smuggle in a "..".
+func Parse(s string) (Path, error) {
+	if s == "" {
+		return "", fmt.Errorf("%w: empty path", ErrInvalid)
+	}
+	if len(s) > MaxLen {
+		return "", fmt.Errorf("%w: longer than %d bytes", ErrInvalid, MaxLen)
+	}
+	if !utf8.ValidString(s) || strings.ContainsRune(s, 0) {
+		return "", fmt.Errorf("%w: %q is not valid UTF-8 or contains NUL", ErrInvalid, s)
+	}
+	s = strings.ReplaceAll(s, `\`, "/")
+	if strings.HasPrefix(s, "/") || (len(s) > 1 && s[1] == ':') {
+		return "", fmt.Errorf("%w: %q is absolute", ErrInvalid, s)
+	}
+	c := path.Clean(s)
+	if c == ".." || strings.HasPrefix(c, "../") {
+		return "", fmt.Errorf("%w: %q leaves the vault", ErrInvalid, s)
+	}
+	if c == "." {
+		return "", nil
+	}
+	return Path(c), nil
+}
+
+// String returns the path as a string.
+func (p Path) String() string { return string(p) }
+
+// Dir returns the folder holding p ("" for the root).
+func (p Path) Dir() Path {
+	d := path.Dir(string(p))
+	if d == "." || d == "/" {
+		return ""
+	}
+	return Path(d)
+}
+
+// Base returns the last element of p.
+func (p Path) Base() string { return path.Base(string(p)) }
+
+// Ext returns the extension of p, including the dot, in its original case.
+func (p Path) Ext() string { return path.Ext(string(p)) }
+
+// IsNote reports whether p names a Markdown note.
+func (p Path) IsNote() bool { return strings.EqualFold(p.Ext(), ".md") }
+
+// Name returns the entity name of a note: the path without ".md" (other files keep
+// their extension, as Obsidian names them).
+func (p Path) Name() string {
+	if p.IsNote() {
+		return string(p[:len(p)-3])
+	}
+	return string(p)
+}
+
+// Join appends slash-separated elements to p. The result is not validated: callers
+// joining untrusted input must Parse it.
+func (p Path) Join(elem ...string) Path {
+	all := append([]string{string(p)}, elem...)
+	j := path.Join(all...)
+	if j == "." {
+		return ""
+	}
+	return Path(strings.TrimPrefix(j, "/"))
+}
+
+// Ignored reports whether p lies in a folder that is not part of the vault's content:
+// .git, .obsidian, .trash or the app's own .memotree.
+func (p Path) Ignored() bool {
+	first, _, _ := strings.Cut(string(p), "/")
+	switch first {
+	case ".git", ".obsidian", ".trash", ".memotree":
+		return true
+	}
+	return false
+}

@@ -1,0 +1,283 @@
+package watch
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+func TestTempPrefixMatchesVault(t *testing.T) {
+	if tempPrefix != vault.TempPrefix {
+		t.Errorf("tempPrefix = %q, vault.TempPrefix = %q", tempPrefix, vault.TempPrefix)
+	}
+}
+
+func start(t *testing.T, dir string, o Options) *Watcher {
+	t.Helper()
+	w, err := New(dir, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	return w
+}
+
+// collect gathers batches until every path in want has been seen (or a Rescan came),
+// then waits quiet for more batches, and returns the union.
+func collect(t *testing.T, w *Watcher, want ...vpath.Path) (seen map[vpath.Path]bool, rescan bool) {
+	t.Helper()
+	seen = map[vpath.Path]bool{}
+	timeout := time.After(5 * time.Second)
+	quiet := 150 * time.Millisecond
+	for {
+		done := rescan
+		if !done {
+			done = true
+			for _, p := range want {
+				done = done && seen[p]
+			}
+		}
+		var wait <-chan time.Time
+		if done {
+			wait = time.After(quiet)
+		}
+		select {
+		case b, ok := <-w.Batches():
+			if !ok {
+				t.Fatal("Batches closed")
+			}
+			if !slices.IsSorted(b.Paths) || len(slices.Compact(slices.Clone(b.Paths))) != len(b.Paths) {
+				t.Errorf("batch not sorted or has duplicates: %v", b.Paths)
+			}
+			for _, p := range b.Paths {
+				seen[p] = true
+			}
+			rescan = rescan || b.Rescan
+		case <-wait:
+			return seen, rescan
+		case <-timeout:
+			t.Fatalf("timed out; seen %v, want %v", keys(seen), want)
+		}
+	}
+}
+
+func keys(m map[vpath.Path]bool) []vpath.Path {
+	var ks []vpath.Path
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+func write(t *testing.T, dir, name, content string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestNoteLifecycle(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "people"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := start(t, dir, Options{Debounce: 5 * time.Millisecond})
+	steps := []struct {
+		name string
+		do   func()
+		want []vpath.Path
+	}{
+		{"create", func() { write(t, dir, "people/Ada.md", "a") }, []vpath.Path{"people/Ada.md"}},
+		{"modify", func() { write(t, dir, "people/Ada.md", "b") }, []vpath.Path{"people/Ada.md"}},
+		{"rename", func() {
+			os.Rename(filepath.Join(dir, "people", "Ada.md"), filepath.Join(dir, "Ada.md"))
+		}, []vpath.Path{"Ada.md", "people/Ada.md"}},
+		{"delete", func() { os.Remove(filepath.Join(dir, "Ada.md")) }, []vpath.Path{"Ada.md"}},
+		{"rename folder", func() {
+			os.Rename(filepath.Join(dir, "people"), filepath.Join(dir, "persons"))
+		}, []vpath.Path{"people", "persons"}},
+		{"write in renamed folder", func() { write(t, dir, "persons/Bob.md", "b") }, []vpath.Path{"persons/Bob.md"}},
+		{"move a full folder in", func() {
+			src := filepath.Join(t.TempDir(), "import")
+			os.MkdirAll(filepath.Join(src, "sub"), 0o755)
+			write(t, src, "one.md", "1")
+			write(t, src, "sub/two.md", "2")
+			if err := os.Rename(src, filepath.Join(dir, "import")); err != nil {
+				t.Skip("cannot move across file systems:", err)
+			}
+		}, []vpath.Path{"import", "import/one.md", "import/sub", "import/sub/two.md"}},
+		{"ignored folders", func() {
+			os.MkdirAll(filepath.Join(dir, ".git", "objects"), 0o755)
+			write(t, dir, ".git/objects/x", "x")
+			write(t, dir, "visible.md", "v")
+		}, []vpath.Path{"visible.md"}},
+	}
+	for _, s := range steps {
+		t.Run(s.name, func(t *testing.T) {
+			s.do()
+			seen, rescan := collect(t, w, s.want...)
+			if diff := cmp.Diff(s.want, keys(seen)); diff != "" || rescan {
+				t.Errorf("paths (-want +got):\n%s rescan=%v", diff, rescan)
+			}
+		})
+	}
+}
+
+func TestNestedFolders(t *testing.T) {
+	dir := t.TempDir()
+	w := start(t, dir, Options{Debounce: 5 * time.Millisecond})
+	if err := os.MkdirAll(filepath.Join(dir, "a", "b", "c"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "a/b/c/x.md", "x")
+	want := []vpath.Path{"a", "a/b", "a/b/c", "a/b/c/x.md"}
+	seen, _ := collect(t, w, want...)
+	if diff := cmp.Diff(want, keys(seen)); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+	// The new folders are watched too.
+	write(t, dir, "a/b/c/y.md", "y")
+	if seen, _ := collect(t, w, "a/b/c/y.md"); !seen["a/b/c/y.md"] {
+		t.Error("write in a new nested folder not seen")
+	}
+}
+
+func TestAtomicWriteHidesTemp(t *testing.T) {
+	dir := t.TempDir()
+	w := start(t, dir, Options{Debounce: 5 * time.Millisecond})
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for i := range 3 {
+		if _, err := v.Write(t.Context(), "notes/n.md", []byte(fmt.Sprint(i)), vault.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(t, dir, tempPrefix+"orphan", "x")
+	want := []vpath.Path{"notes", "notes/n.md"}
+	seen, rescan := collect(t, w, want...)
+	if diff := cmp.Diff(want, keys(seen)); diff != "" || rescan {
+		t.Errorf("paths (-want +got):\n%s rescan=%v", diff, rescan)
+	}
+}
+
+func TestBurst(t *testing.T) {
+	dir := t.TempDir()
+	w := start(t, dir, Options{Debounce: 10 * time.Millisecond})
+	const n = 2000
+	var want []vpath.Path
+	if err := os.Mkdir(filepath.Join(dir, "burst"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, "burst")
+	for i := range n {
+		name := fmt.Sprintf("burst/n%04d.md", i)
+		write(t, dir, name, "x")
+		want = append(want, vpath.Path(name))
+	}
+	seen, rescan := collect(t, w, want...)
+	if rescan {
+		t.Log("burst reported as a rescan")
+		return
+	}
+	if diff := cmp.Diff(want, keys(seen)); diff != "" {
+		t.Errorf("paths (-want +got):\n%s", diff)
+	}
+}
+
+func TestMaxPathsRescan(t *testing.T) {
+	dir := t.TempDir()
+	w := start(t, dir, Options{Debounce: 20 * time.Millisecond, MaxPaths: 10})
+	for i := range 50 {
+		write(t, dir, fmt.Sprintf("n%02d.md", i), "x")
+	}
+	if _, rescan := collect(t, w); !rescan {
+		t.Error("no Rescan after more than MaxPaths paths")
+	}
+}
+
+func TestCloseLeaksNothing(t *testing.T) {
+	before := runtime.NumGoroutine()
+	for range 5 {
+		dir := t.TempDir()
+		w, err := New(dir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		write(t, dir, "x.md", "x") // leave a batch unread
+		time.Sleep(50 * time.Millisecond)
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.Close(); err != nil {
+			t.Fatal(err)
+		}
+		for range w.Batches() { // closed after Close
+		}
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		buf := make([]byte, 1<<16)
+		t.Errorf("%d goroutines after Close, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
+	}
+}
+
+func TestDebounceLimit(t *testing.T) {
+	dir := t.TempDir()
+	const d = 20 * time.Millisecond
+	w := start(t, dir, Options{Debounce: d})
+	stop := make(chan struct{})
+	go func() { // an event every 5ms: never quiet for 20ms
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(5 * time.Millisecond):
+				os.WriteFile(filepath.Join(dir, "busy.md"), []byte(fmt.Sprint(i)), 0o644)
+			}
+		}
+	}()
+	defer close(stop)
+	begin := time.Now()
+	select {
+	case <-w.Batches():
+		if el := time.Since(begin); el > 20*d {
+			t.Errorf("first batch after %v under constant events, want about %v", el, 4*d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no batch while events keep coming")
+	}
+}
+
+func BenchmarkEventLatency(b *testing.B) {
+	dir := b.TempDir()
+	w, err := New(dir, Options{Debounce: time.Millisecond})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer w.Close()
+	for i := 0; b.Loop(); i++ {
+		p := vpath.Path(fmt.Sprintf("n%d.md", i)) // a new name: no earlier batch can match
+		if err := os.WriteFile(filepath.Join(dir, string(p)), []byte("x"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		for got := false; !got; {
+			got = slices.Contains((<-w.Batches()).Paths, p)
+		}
+	}
+}

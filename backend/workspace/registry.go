@@ -1,0 +1,64 @@
+package workspace
+
+import (
+	"strings"
+	"sync"
+
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/tools"
+)
+
+// historyTools commit or discard: with PermPropose the agent and MCP clients may look,
+// but these stay with the person.
+var historyTools = map[string]bool{"git_commit": true, "git_checkout": true}
+
+// registry is built once per workspace.
+type registry struct {
+	once sync.Once
+	reg  *tool.Registry
+	err  error
+}
+
+// Registry returns the one tool registry of the workspace, with every tool of the
+// catalogue and the library permissions enforced for the agent, scripts and MCP clients.
+func (w *Workspace) Registry() (*tool.Registry, error) {
+	w.registry.once.Do(func() {
+		r := tool.NewRegistry()
+		r.SetGuard(w.guard)
+		w.registry.reg, w.registry.err = r, tools.Register(r, tools.Deps{Libraries: w})
+	})
+	return w.registry.reg, w.registry.err
+}
+
+// guard enforces the permission of the library a call acts on. The person (actor user
+// or cli) is never restricted.
+func (w *Workspace) guard(call *tool.Call, t *tool.Tool) *tool.Result {
+	if call.Actor == tool.ActorUser || call.Actor == tool.ActorCLI {
+		return nil
+	}
+	perm := w.Permission(call.Library)
+	var r tool.Result
+	switch {
+	case perm == PermRead && t.Class() != tool.ReadOnly:
+		r = tool.Fail(tool.CodePermissionDenied, "library %q is read-only for %s: %s changes notes and was not run; tell the person what you would change instead", w.libName(call.Library), actorKind(call.Actor), t.Name())
+	case perm != PermWrite && historyTools[t.Name()]:
+		r = tool.Fail(tool.CodePermissionDenied, "in library %q only the person commits or discards (permission %s): %s was not run; the changes wait in the git panel for review", w.libName(call.Library), perm, t.Name())
+	default:
+		return nil
+	}
+	return &r
+}
+
+func (w *Workspace) libName(name string) string {
+	if l, err := w.Library(name); err == nil {
+		return l.Name()
+	}
+	return name
+}
+
+func actorKind(actor string) string {
+	if strings.HasPrefix(actor, "mcp:") {
+		return "MCP clients"
+	}
+	return "the agent"
+}

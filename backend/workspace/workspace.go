@@ -1,0 +1,172 @@
+// Package workspace is the composition root: it mounts the libraries a process works
+// on, wires each to the shared event bus, and closes everything in one call. Faces (the
+// desktop app, `memotree serve`, the CLI, MCP) build one Workspace and talk to it.
+//
+// Concurrency: a Workspace is safe for concurrent use once Open has returned.
+package workspace
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/library"
+)
+
+// ErrNoLibrary is returned when a library name is not mounted.
+var ErrNoLibrary = errors.New("no such library")
+
+// Permission is what the agent and MCP clients may do in a library. The person, through
+// the window or `memotree call`, may always do everything.
+type Permission string
+
+// The permissions, from least to most.
+const (
+	// PermRead allows read-only tools only.
+	PermRead Permission = "read"
+	// PermPropose allows writes to the working tree, but nothing is committed or
+	// discarded without the person.
+	PermPropose Permission = "propose"
+	// PermWrite allows everything, commits and discards included.
+	PermWrite Permission = "write"
+)
+
+// ParsePermission parses read, propose or write.
+func ParsePermission(s string) (Permission, error) {
+	switch p := Permission(strings.ToLower(strings.TrimSpace(s))); p {
+	case PermRead, PermPropose, PermWrite:
+		return p, nil
+	}
+	return "", fmt.Errorf("permission %q: want read, propose or write", s)
+}
+
+// Spec names a folder to mount as a library.
+type Spec struct {
+	Name string `json:"name"`
+	Path string `json:"path"`
+	// Permission of the agent and MCP clients; empty means PermPropose.
+	Permission Permission `json:"permission,omitempty"`
+}
+
+var specName = regexp.MustCompile(`^[\p{L}\p{N}_.-]{1,64}$`)
+
+// ParseSpec parses the NAME=PATH form of the --library flag. A bare PATH is named after
+// its folder. Permissions are set apart (the --permission NAME=LEVEL flag).
+func ParseSpec(s string) (Spec, error) {
+	name, path, ok := strings.Cut(s, "=")
+	if !ok {
+		path = s
+		name = filepath.Base(filepath.Clean(s))
+	}
+	if path == "" {
+		return Spec{}, fmt.Errorf("library %q: empty path (use NAME=PATH)", s)
+	}
+	if !specName.MatchString(name) {
+		return Spec{}, fmt.Errorf("library %q: name %q must be 1-64 letters, digits, '_', '-' or '.'", s, name)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return Spec{}, fmt.Errorf("library %q: %w", s, err)
+	}
+	return Spec{Name: name, Path: abs}, nil
+}
+
+// Options configure Open.
+type Options struct {
+	// Watch keeps every library current as files change (the app, serve, MCP).
+	Watch bool
+	// Debounce overrides the watcher's debounce interval.
+	Debounce time.Duration
+	// Lazy defers each library's full scan until something needs its graph (one-shot
+	// commands). Ignored when Watch is set.
+	Lazy bool
+}
+
+// Workspace is the set of mounted libraries and the bus they publish on.
+type Workspace struct {
+	bus   *event.Bus
+	libs  []*library.Library
+	perms map[string]Permission
+
+	registry registry
+}
+
+// Open mounts every spec, in order; the first is the default library.
+func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
+	if len(specs) == 0 {
+		return nil, errors.New("open workspace: no library given (use --library NAME=PATH)")
+	}
+	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}}
+	seen := map[string]bool{}
+	for _, s := range specs {
+		if seen[s.Name] {
+			w.Close()
+			return nil, fmt.Errorf("open workspace: library name %q given twice", s.Name)
+		}
+		seen[s.Name] = true
+		if fi, err := os.Stat(s.Path); err != nil || !fi.IsDir() {
+			w.Close()
+			return nil, fmt.Errorf("open library %s: %s is not a folder", s.Name, s.Path)
+		}
+		l, err := library.Open(ctx, s.Name, s.Path, library.Options{Watch: o.Watch, Bus: w.bus, Debounce: o.Debounce, Lazy: o.Lazy})
+		if err != nil {
+			w.Close()
+			return nil, err
+		}
+		w.libs = append(w.libs, l)
+		w.perms[s.Name] = s.Permission
+		if s.Permission == "" {
+			w.perms[s.Name] = PermPropose
+		}
+	}
+	return w, nil
+}
+
+// Permission returns the permission of the agent and MCP clients in the library named
+// name ("" for the default).
+func (w *Workspace) Permission(name string) Permission {
+	l, err := w.Library(name)
+	if err != nil {
+		return PermRead
+	}
+	return w.perms[l.Name()]
+}
+
+// Bus returns the event bus every library publishes on.
+func (w *Workspace) Bus() *event.Bus { return w.bus }
+
+// Libraries returns the mounted libraries, the default first.
+func (w *Workspace) Libraries() []*library.Library { return w.libs }
+
+// Library returns the library mounted under name; "" means the default library.
+func (w *Workspace) Library(name string) (*library.Library, error) {
+	if name == "" {
+		return w.libs[0], nil
+	}
+	for _, l := range w.libs {
+		if l.Name() == name {
+			return l, nil
+		}
+	}
+	names := make([]string, len(w.libs))
+	for i, l := range w.libs {
+		names[i] = l.Name()
+	}
+	return nil, fmt.Errorf("%w %q (mounted: %s)", ErrNoLibrary, name, strings.Join(names, ", "))
+}
+
+// Close closes every library.
+func (w *Workspace) Close() error {
+	var errs []error
+	for _, l := range w.libs {
+		errs = append(errs, l.Close())
+	}
+	w.libs = nil
+	return errors.Join(errs...)
+}

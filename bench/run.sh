@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# bench/run.sh — measure MemoTree beside ripgrep on synthetic vaults; writes bench/RESULTS.md.
+#
+#   bench/run.sh [SIZE...]        sizes in notes, default: 1000 10000 50000
+#
+# Environment:
+#   MEMOTREE_BENCH_DIR   cache for vaults, binaries and raw results
+#                        (default ~/.cache/memotree-bench); vaults are reused while their
+#                        stamp (size, seed, generator source hash) matches
+#   MEMOTREE_BENCH_SEED  vault seed (default 1)
+#   MEMOTREE_BENCH_RUNS  hyperfine runs per warm measurement (default 10; 5 for cold)
+#   MEMOTREE_BENCH_GO    set to 0 to skip the Go micro-benchmarks
+#   MEMOTREE_BENCH_OUT   the Markdown report (default bench/RESULTS.md)
+#   MEMOTREE_BIN         an already built memotree to measure (default: build one with
+#                        CGO_ENABLED=0 go build from the repository root)
+#
+# The Go benchmarks of ./backend/... can find the 10k vault in MEMOTREE_BENCH_VAULT.
+set -euo pipefail
+
+ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$ROOT"
+
+CACHE=${MEMOTREE_BENCH_DIR:-$HOME/.cache/memotree-bench}
+SEED=${MEMOTREE_BENCH_SEED:-1}
+RUNS=${MEMOTREE_BENCH_RUNS:-10}
+COLD_RUNS=$(( RUNS < 5 ? RUNS : 5 ))
+OUT=${MEMOTREE_BENCH_OUT:-$ROOT/bench/RESULTS.md}
+SIZES=("$@")
+[[ ${#SIZES[@]} -gt 0 ]] || SIZES=(1000 10000 50000)
+
+say() { printf '\033[1m== %s\033[0m\n' "$*" >&2; }
+die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+
+for tool in go hyperfine rg; do
+	if ! command -v "$tool" >/dev/null; then
+		case $tool in
+		hyperfine) die "hyperfine is not installed: 'sudo apt-get install hyperfine' (Debian/Ubuntu), 'brew install hyperfine' or 'cargo install hyperfine'" ;;
+		rg) die "ripgrep (rg) is not installed: 'sudo apt-get install ripgrep' or 'brew install ripgrep'" ;;
+		*) die "$tool is not installed" ;;
+		esac
+	fi
+done
+TIME=/usr/bin/time
+[[ -x $TIME ]] || { say "no $TIME (GNU time): peak memory will not be measured"; TIME=; }
+
+mkdir -p "$CACHE/bin" "$CACHE/results"
+BIN=${MEMOTREE_BIN:-$CACHE/bin/memotree}
+RAW=$CACHE/results
+rm -f "$RAW"/*.json "$RAW"/*.err "$RAW"/*.txt "$RAW"/rows.tsv
+
+say "building memotree and the bench tools"
+if [[ -z ${MEMOTREE_BIN:-} ]]; then
+	CGO_ENABLED=0 go build -o "$BIN" .
+fi
+[[ -x $BIN ]] || die "$BIN is not an executable"
+for cmd in vaultgen evict table; do
+	go build -o "$CACHE/bin/$cmd" "./bench/cmd/$cmd"
+done
+GEN_HASH=$(find bench/vaultgen -name '*.go' ! -name '*_test.go' | sort | xargs cat | sha256sum | cut -c1-16)
+LOAD=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+
+label() { # 1000 -> 1k, 50000 -> 50k
+	if (( $1 % 1000 == 0 )); then echo "$(( $1 / 1000 ))k"; else echo "$1"; fi
+}
+
+# vault SIZE: prints the path of a generated vault, generating it when its stamp differs.
+vault() {
+	local n=$1 dir="$CACHE/vault-$1-s$SEED"
+	local stamp="vaultgen n=$n seed=$SEED src=$GEN_HASH"
+	if [[ -d $dir && -f $dir.stamp && $(cat "$dir.stamp") == "$stamp" ]]; then
+		say "reusing $dir"
+	else
+		say "generating $n notes into $dir"
+		rm -rf "$dir" "$dir.stamp" "$dir.summary.json"
+		"$CACHE/bin/vaultgen" -n "$n" -seed "$SEED" -out "$dir" >"$dir.summary.json"
+		echo "$stamp" >"$dir.stamp"
+	fi
+	echo "$dir"
+}
+
+# How to start a run with a cold page cache: drop every cache as root, or else evict the
+# vault's files one by one (bench/cmd/evict, no privileges needed).
+if [[ $EUID -eq 0 ]] && (sync && echo 3 >/proc/sys/vm/drop_caches) 2>/dev/null; then
+	COLD_HOW="dropping the whole page cache (echo 3 > /proc/sys/vm/drop_caches)"
+	cold_prepare() { echo "sync; echo 3 > /proc/sys/vm/drop_caches"; }
+else
+	COLD_HOW="evicting the vault's files with posix_fadvise(DONTNEED) (bench/cmd/evict); directory entries stay cached"
+	cold_prepare() { printf '%q %q' "$CACHE/bin/evict" "$1"; }
+fi
+
+ROWS=$RAW/rows.tsv
+{
+	echo "# rows for bench/cmd/table"
+	echo -e "note\tCold runs start from a cold page cache by $COLD_HOW."
+} >"$ROWS"
+
+# index_ok VAULT: runs memotree index once, keeping its stats for the correctness table.
+index_ok() {
+	local v=$1 out=$2
+	if ! "$BIN" index --library "v=$v" --stats >"$out" 2>"$out.err"; then
+		say "memotree index failed on $v: $(head -c 500 "$out.err")"
+		return 1
+	fi
+}
+
+# peak PROGRAM...: peak resident set size in KB.
+peak() {
+	local f
+	f=$(mktemp)
+	"$TIME" -f %M -o "$f" "$@" >/dev/null 2>&1 || true
+	tail -n1 "$f"
+	rm -f "$f"
+}
+
+for n in "${SIZES[@]}"; do
+	v=$(vault "$n")
+	l=$(label "$n")
+	mt="$(printf '%q' "$BIN") index --library $(printf '%q' "v=$v") --stats"
+	rg="rg -c '\[\[' $(printf '%q' "$v")"
+	if ! index_ok "$v" "$RAW/stats-$l.json"; then
+		echo -e "note\tThe $l vault was skipped: \`memotree index\` failed." >>"$ROWS"
+		continue
+	fi
+	echo -e "check\t$l\t$v.summary.json\t$RAW/stats-$l.json" >>"$ROWS"
+
+	# Big vaults take seconds per run: fewer runs keep the whole bench in minutes.
+	runs=$RUNS warmup=2 cold=$COLD_RUNS
+	if (( n >= 50000 )); then runs=$(( RUNS < 3 ? RUNS : 3 )) warmup=1 cold=$(( COLD_RUNS < 3 ? COLD_RUNS : 3 )); fi
+
+	say "warm cache, $l notes"
+	if hyperfine --style basic --warmup "$warmup" --runs "$runs" \
+		-n memotree "$mt" -n rg "$rg" --export-json "$RAW/warm-$l.json"; then
+		echo -e "time\tindex, warm cache\t$l\t$RAW/warm-$l.json" >>"$ROWS"
+	else
+		echo -e "note\tWarm-cache runs on the $l vault failed." >>"$ROWS"
+	fi
+
+	say "cold cache, $l notes"
+	prep=$(cold_prepare "$v")
+	if hyperfine --style basic --runs "$cold" --prepare "$prep" \
+		-n memotree "$mt" -n rg "$rg" --export-json "$RAW/cold-$l.json"; then
+		echo -e "time\tindex, cold cache\t$l\t$RAW/cold-$l.json" >>"$ROWS"
+	else
+		echo -e "note\tCold-cache runs on the $l vault failed." >>"$ROWS"
+	fi
+
+	if [[ -n $TIME ]]; then
+		say "peak memory, $l notes"
+		m=$(peak "$BIN" index --library "v=$v" --stats)
+		r=$(peak rg -c '\[\[' "$v")
+		if [[ $m =~ ^[0-9]+$ && $r =~ ^[0-9]+$ ]]; then
+			echo -e "value\tpeak memory\t$l\t$m\trg\t$r\tKB" >>"$ROWS"
+		fi
+	fi
+done
+
+GOBENCH=()
+if [[ ${MEMOTREE_BENCH_GO:-1} != 0 ]]; then
+	say "Go benchmarks"
+	for n in "${SIZES[@]}"; do [[ $n == 10000 ]] && export MEMOTREE_BENCH_VAULT="$CACHE/vault-$n-s$SEED"; done
+	if go test -run '^$' -bench . -benchmem ./backend/... 2>&1 | tee "$RAW/gobench.txt"; then
+		GOBENCH=(-gobench "$RAW/gobench.txt")
+	else
+		say "go test -bench failed; see $RAW/gobench.txt"
+		echo -e "note\tThe Go benchmarks failed; their output is in the cache folder." >>"$ROWS"
+		GOBENCH=(-gobench "$RAW/gobench.txt")
+	fi
+fi
+
+CPU=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || true)
+RGV=$(rg --version)
+RGV=${RGV%%$'\n'*}
+"$CACHE/bin/table" -o "$OUT" \
+	-note "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -sr), ${CPU:-unknown CPU}, $(nproc) CPUs (load average $LOAD at start), $(go version | cut -d' ' -f3), hyperfine $(hyperfine --version | cut -d' ' -f2), $RGV." \
+	-note "Vaults: \`bench/cmd/vaultgen -seed $SEED\`; reference: \`rg -c '\\[\\['\` over the same folder. Raw data: \`${RAW/#$HOME/\~}\`." \
+	"${GOBENCH[@]}" "$ROWS"
+say "wrote $OUT"

@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/workspace"
+)
+
+// maxCallInput bounds the JSON read from standard input.
+const maxCallInput = 16 << 20
+
+func runCall(ctx context.Context, env Env, args []string) int {
+	fs := flag.NewFlagSet("call", flag.ContinueOnError)
+	specs := libraryFlags(fs)
+	asJSON := fs.Bool("json", false, "print the result as JSON instead of YAML")
+	list := fs.Bool("list", false, "list the tools and exit")
+	fs.Usage = func() {
+		fmt.Fprint(env.Stderr, "usage: memotree call [--library NAME=PATH]... [--json] TOOL [JSON | -]\n       memotree call --library NAME=PATH --list\n\n")
+		fs.PrintDefaults()
+	}
+	fs.SetOutput(env.Stderr)
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0
+		}
+		return 2
+	}
+	rest := fs.Args()
+	if !requireLibraries(env, "call", *specs) {
+		return 2
+	}
+	if !*list && (len(rest) < 1 || len(rest) > 2) {
+		fs.Usage()
+		return 2
+	}
+	input, err := callInput(env, rest)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "memotree call: %v\n", err)
+		return 2
+	}
+	// A one-shot call does only the work it needs: libraries are scanned lazily, the
+	// first time a tool needs the link graph.
+	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true})
+	if err != nil {
+		return fail(env, "call", err)
+	}
+	defer ws.Close()
+	reg, err := ws.Registry()
+	if err != nil {
+		return fail(env, "call", err)
+	}
+	if *list {
+		for _, t := range reg.List() {
+			fmt.Fprintf(env.Stdout, "%-28s %s\n", t.Name(), t.Class())
+		}
+		return 0
+	}
+	res, err := reg.Call(ctx, &tool.Call{Actor: tool.ActorCLI}, rest[0], input)
+	if *asJSON {
+		env.Stdout.Write(append(res.JSON(), '\n'))
+	} else {
+		fmt.Fprint(env.Stdout, res.YAML())
+	}
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "memotree call: %s: %v\n", rest[0], err)
+	}
+	if res.IsError() {
+		return 1
+	}
+	return 0
+}
+
+// callInput returns the tool's JSON arguments: the second argument, standard input
+// when it is "-", or {} when absent.
+func callInput(env Env, rest []string) (json.RawMessage, error) {
+	if len(rest) < 2 {
+		return json.RawMessage(`{}`), nil
+	}
+	var raw []byte
+	if rest[1] == "-" {
+		if env.Stdin == nil {
+			return nil, fmt.Errorf("no standard input to read the arguments from")
+		}
+		b, err := io.ReadAll(io.LimitReader(env.Stdin, maxCallInput+1))
+		if err != nil {
+			return nil, fmt.Errorf("read arguments: %w", err)
+		}
+		if len(b) > maxCallInput {
+			return nil, fmt.Errorf("arguments on standard input are larger than %d MB", maxCallInput>>20)
+		}
+		raw = b
+	} else {
+		raw = []byte(rest[1])
+	}
+	if strings.TrimSpace(string(raw)) == "" {
+		return json.RawMessage(`{}`), nil
+	}
+	if !json.Valid(raw) {
+		return nil, fmt.Errorf("the arguments are not valid JSON: write them as an object, e.g. '{\"entity_names\": [\"Welcome\"]}'")
+	}
+	return raw, nil
+}

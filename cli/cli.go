@@ -1,0 +1,143 @@
+// Package cli implements memotree's subcommands. Each works without a display and in a
+// build without cgo.
+package cli
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/memotree/memotree/backend/workspace"
+)
+
+// Env is what a subcommand runs with.
+type Env struct {
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Assets is the built frontend (index.html at its root), served by `serve`.
+	Assets fs.FS
+}
+
+type command struct {
+	summary string
+	run     func(ctx context.Context, env Env, args []string) int
+}
+
+var commands = map[string]command{
+	"index": {"index libraries and print statistics as JSON", runIndex},
+	"serve": {"serve the app to a browser on 127.0.0.1 (token-protected)", runServe},
+	"call":  {"run one tool and print its result (YAML, or JSON with --json)", runCall},
+	"mcp":   {"serve the tools over MCP: stdio, or streamable HTTP on loopback with --http", runMCP},
+	"chat":  {"chat with the agent in the terminal (arrives with the agent)", notYet("the agent (issue 6)")},
+}
+
+// IsCommand reports whether arg names a subcommand or asks for help.
+func IsCommand(arg string) bool {
+	_, ok := commands[arg]
+	return ok || arg == "help" || arg == "-h" || arg == "--help" || arg == "-help"
+}
+
+// Main runs the subcommand named by args[0] and returns the process exit code:
+// 0 success, 1 failure, 2 usage error.
+func Main(ctx context.Context, env Env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || strings.TrimLeft(args[0], "-") == "help" || args[0] == "-h" {
+		Usage(env.Stdout)
+		return 0
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(env.Stderr, "memotree: unknown command %q\n\n", args[0])
+		Usage(env.Stderr)
+		return 2
+	}
+	return c.run(ctx, env, args[1:])
+}
+
+// Usage prints the list of subcommands.
+func Usage(w io.Writer) {
+	fmt.Fprint(w, `MemoTree: a Markdown knowledge vault shared by you and an LLM agent.
+
+Usage:
+  memotree [--library NAME=PATH]...        open the desktop app
+  memotree <command> [flags]
+
+Commands:
+`)
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprint(w, "\nRun `memotree <command> -h` for a command's flags.\n")
+}
+
+func notYet(what string) func(context.Context, Env, []string) int {
+	return func(_ context.Context, env Env, _ []string) int {
+		fmt.Fprintf(env.Stderr, "memotree: not yet: this command arrives with %s\n", what)
+		return 2
+	}
+}
+
+// libraryFlags registers the repeatable --library flag on fs.
+func libraryFlags(fs *flag.FlagSet) *[]workspace.Spec {
+	var specs []workspace.Spec
+	fs.Func("library", "mount a vault as `NAME=PATH` (repeatable; the first is the default)", func(s string) error {
+		sp, err := workspace.ParseSpec(s)
+		if err != nil {
+			return err
+		}
+		specs = append(specs, sp)
+		return nil
+	})
+	return &specs
+}
+
+// parseFlags parses args, printing errors to env.Stderr; ok is false on a usage error
+// (or -h, with code 0).
+func parseFlags(fs *flag.FlagSet, env Env, args []string) (code int, ok bool) {
+	fs.SetOutput(env.Stderr)
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return 0, false
+		}
+		return 2, false
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(env.Stderr, "memotree %s: unexpected argument %q\n", fs.Name(), fs.Arg(0))
+		return 2, false
+	}
+	return 0, true
+}
+
+// fail prints an error for command name and returns exit code 1.
+func fail(env Env, name string, err error) int {
+	fmt.Fprintf(env.Stderr, "memotree %s: %v\n", name, err)
+	return 1
+}
+
+// defaultSpecs returns specs, or a clear error when none were given.
+func requireLibraries(env Env, name string, specs []workspace.Spec) bool {
+	if len(specs) == 0 {
+		fmt.Fprintf(env.Stderr, "memotree %s: no library: pass --library NAME=PATH\n", name)
+		return false
+	}
+	return true
+}
+
+// stdoutIsTerminal reports whether w is a terminal (for friendlier output).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}

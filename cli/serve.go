@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/memotree/memotree/backend/httpapi"
+	"github.com/memotree/memotree/backend/uiapi"
+	"github.com/memotree/memotree/backend/workspace"
+)
+
+func runServe(ctx context.Context, env Env, args []string) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	specs := libraryFlags(fs)
+	addr := fs.String("addr", "127.0.0.1:0", "listen `address`; must be a loopback address")
+	if code, ok := parseFlags(fs, env, args); !ok {
+		return code
+	}
+	if !requireLibraries(env, "serve", *specs) {
+		return 2
+	}
+	ln, err := listenLoopback(*addr)
+	if err != nil {
+		return fail(env, "serve", err)
+	}
+	defer ln.Close()
+	token, err := httpapi.NewToken()
+	if err != nil {
+		return fail(env, "serve", err)
+	}
+	ws, err := workspace.Open(ctx, *specs, workspace.Options{Watch: true})
+	if err != nil {
+		return fail(env, "serve", err)
+	}
+	defer ws.Close()
+	h := httpapi.Handler(httpapi.Deps{API: uiapi.NewAPI(ws, uiapi.Options{}), Bus: ws.Bus(), Assets: env.Assets, Token: token})
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(env.Stdout, "http://%s/?token=%s\n", ln.Addr(), token)
+	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token). Ctrl-C stops.\n", len(ws.Libraries()))
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case <-ctx.Done():
+		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+		return 0
+	case err := <-errc:
+		if errors.Is(err, http.ErrServerClosed) {
+			return 0
+		}
+		return fail(env, "serve", err)
+	}
+}
+
+// listenLoopback listens on addr, refusing any address that is not loopback.
+func listenLoopback(addr string) (net.Listener, error) {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return nil, fmt.Errorf("address %q: %w", addr, err)
+	}
+	ip := net.ParseIP(host)
+	if host != "localhost" && (ip == nil || !ip.IsLoopback()) {
+		return nil, fmt.Errorf("address %q is not a loopback address: MemoTree serves only 127.0.0.1 or ::1", addr)
+	}
+	return net.Listen("tcp", addr)
+}

@@ -1,0 +1,183 @@
+// End-to-end helpers: a real `memotree serve` on a copy of a fixture vault, and a real
+// Chromium (Debian's, through playwright-core). Every process started here is stopped
+// by the returned stop()/close(), and, as a safety net, when node exits.
+import { spawn } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import readline from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { chromium } from 'playwright-core'
+
+const here = path.dirname(fileURLToPath(import.meta.url))
+
+/** The frontend folder. */
+export const frontendDir = path.resolve(here, '..')
+/** Where tests may write screenshots (git-ignored). */
+export const artifactsDir = path.join(here, 'artifacts')
+/** Our own small fixture vault (with a Chinese note name). */
+export const basicVault = path.join(here, 'fixtures/basic')
+/** The default fixture vault: $MEMOTREE_E2E_VAULT, else the product's demo vault, else ours. */
+export const defaultVault =
+  process.env.MEMOTREE_E2E_VAULT ??
+  (fs.existsSync(path.resolve(frontendDir, '../demo/vault')) ? path.resolve(frontendDir, '../demo/vault') : basicVault)
+
+const binary = path.resolve(frontendDir, process.env.MEMOTREE_BIN ?? '../build/bin/memotree-headless')
+const live = new Set()
+process.on('exit', () => {
+  for (const p of live) p.kill('SIGKILL')
+})
+
+function tempDir(prefix) {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix))
+}
+
+/**
+ * startServer copies `vault` to a fresh temp dir and serves it as library "demo".
+ * Resolves once the server printed its URL (which carries ?token=).
+ * @param {{vault?: string, timeoutMs?: number}} [opts]
+ * @returns {Promise<{url: string, origin: string, vaultDir: string, stop: () => Promise<void>}>}
+ */
+export async function startServer({ vault = defaultVault, timeoutMs = 20000 } = {}) {
+  if (!fs.existsSync(binary)) throw new Error(`no memotree binary at ${binary}: build it (make headless) or set MEMOTREE_BIN`)
+  const root = tempDir('memotree-e2e-')
+  const vaultDir = path.join(root, 'vault')
+  fs.cpSync(vault, vaultDir, { recursive: true })
+  const child = spawn(binary, ['serve', '--library', `demo=${vaultDir}`, '--addr', '127.0.0.1:0'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NO_COLOR: '1' },
+  })
+  live.add(child)
+  let stderr = ''
+  child.stderr.on('data', (b) => {
+    stderr += b
+    if (process.env.MEMOTREE_E2E_VERBOSE) process.stderr.write(b)
+  })
+  const exited = new Promise((resolve) => child.once('exit', resolve))
+
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGTERM')
+      const t = setTimeout(() => child.kill('SIGKILL'), 3000)
+      await exited
+      clearTimeout(t)
+    }
+    live.delete(child)
+    fs.rmSync(root, { recursive: true, force: true })
+  }
+
+  try {
+    const url = await new Promise((resolve, reject) => {
+      const lines = readline.createInterface({ input: child.stdout })
+      const timer = setTimeout(() => reject(new Error(`memotree serve printed no URL in ${timeoutMs} ms; stderr:\n${stderr}`)), timeoutMs)
+      lines.on('line', (line) => {
+        if (line.startsWith('http://')) {
+          clearTimeout(timer)
+          resolve(line.trim())
+        }
+      })
+      child.once('exit', (code) => {
+        clearTimeout(timer)
+        reject(new Error(`memotree serve exited (${code}) before printing its URL; stderr:\n${stderr}`))
+      })
+    })
+    return { url, origin: new URL(url).origin, vaultDir, stop }
+  } catch (e) {
+    await stop()
+    throw e
+  }
+}
+
+/**
+ * openBrowser launches headless Chromium with a fresh profile.
+ * @returns {Promise<{page: import('playwright-core').Page, context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
+ */
+export async function openBrowser({ width = 1280, height = 800 } = {}) {
+  const profile = tempDir('memotree-chromium-')
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM_BIN ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width, height },
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      // WebGL (sigma's renderer) in software, since there is no GPU.
+      '--enable-unsafe-swiftshader',
+    ],
+  })
+  const page = context.pages()[0] ?? (await context.newPage())
+  const errors = []
+  page.on('pageerror', (e) => errors.push(e))
+  const close = async () => {
+    await context.close().catch(() => {})
+    fs.rmSync(profile, { recursive: true, force: true })
+  }
+  return { page, context, errors, close }
+}
+
+/** Lists the notes of a vault folder as vault paths, skipping dot folders. */
+export function vaultNotes(dir) {
+  const out = []
+  const walk = (rel) => {
+    for (const e of fs.readdirSync(path.join(dir, rel), { withFileTypes: true })) {
+      if (e.name.startsWith('.')) continue
+      const p = rel ? `${rel}/${e.name}` : e.name
+      if (e.isDirectory()) walk(p)
+      else if (e.name.toLowerCase().endsWith('.md')) out.push(p)
+    }
+  }
+  walk('')
+  return out.sort()
+}
+
+/**
+ * findLinkingNote picks a note with a heading in its body and a [[wikilink]] (outside
+ * code) to another note that exists, so the tests do not depend on one fixture's text.
+ * @returns {{path: string, heading: string, linkText: string, targetPath: string}}
+ */
+export function findLinkingNote(dir) {
+  const notes = vaultNotes(dir)
+  const byBase = new Map()
+  for (const n of notes) {
+    const base = n.slice(n.lastIndexOf('/') + 1, -3).toLowerCase()
+    byBase.set(base, byBase.has(base) ? null : n)
+  }
+  for (const n of notes) {
+    const text = fs.readFileSync(path.join(dir, n), 'utf8').replace(/^---\n[\s\S]*?\n---\n/, '').replace(/```[\s\S]*?```/g, '')
+    // A heading other than the title (a leading "# Title" is shown as the title).
+    const title = n.slice(n.lastIndexOf('/') + 1, -3).toLowerCase()
+    const heading = [...text.matchAll(/^#{1,3} +(.+)$/gm)].map((h) => h[1].trim()).find((h) => h.toLowerCase() !== title)
+    if (!heading) continue
+    for (const m of text.matchAll(/(?<!!)\[\[([^\]|#\n]+)(?:\|([^\]\n]+))?\]\]/g)) {
+      const target = byBase.get(m[1].trim().toLowerCase()) ?? (notes.includes(`${m[1].trim()}.md`) ? `${m[1].trim()}.md` : null)
+      if (target && target !== n) return { path: n, heading, linkText: (m[2] ?? m[1]).trim(), targetPath: target }
+    }
+  }
+  throw new Error(`no note in ${dir} has a heading and a wikilink to another note`)
+}
+
+/** Counts the pixels of a PNG that differ from its top-left pixel, in the page's canvas. */
+export async function paintedPixels(page, png) {
+  return page.evaluate(async (b64) => {
+    const img = new Image()
+    img.src = `data:image/png;base64,${b64}`
+    await img.decode()
+    const c = document.createElement('canvas')
+    c.width = img.width
+    c.height = img.height
+    const ctx = c.getContext('2d')
+    ctx.drawImage(img, 0, 0)
+    const d = ctx.getImageData(0, 0, c.width, c.height).data
+    let n = 0
+    for (let i = 0; i < d.length; i += 4) {
+      if (Math.abs(d[i] - d[0]) + Math.abs(d[i + 1] - d[1]) + Math.abs(d[i + 2] - d[2]) > 24) n++
+    }
+    return n
+  }, png.toString('base64'))
+}

@@ -1,0 +1,21 @@
+// Event topics, mirrored from backend/event/event.go (a test checks the two agree).
+
+/** Every topic the backend publishes. */
+export const TOPICS = ['vault:changed'] as const
+
+export type Topic = (typeof TOPICS)[number]
+
+/** Payload of "vault:changed": files of a library changed on disk. */
+export interface VaultChange {
+  library: string
+  paths: string[]
+  /** The whole library was re-read: refetch everything. */
+  rescan: boolean
+}
+
+/** The payload type of each topic. */
+export interface EventPayloads {
+  'vault:changed': VaultChange
+}
+
+export type Unsubscribe = () => void

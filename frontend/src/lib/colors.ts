@@ -1,0 +1,58 @@
+// Colours per entity type, shared by the graph and the file tree. Mid-tone, muted hues
+// that read on both the light and the dark background.
+
+const PALETTE = [
+  '#5b8def', // blue
+  '#e0795b', // terracotta
+  '#4fae8a', // green
+  '#b57edc', // violet
+  '#d9a93f', // ochre
+  '#4fa8c2', // teal
+  '#d96f9c', // rose
+  '#8a9a5b', // olive
+  '#9b7b61', // brown
+  '#6c7fd8', // indigo
+] as const
+
+/** Well-known types get fixed colours so they look the same in every vault. */
+const KNOWN: Record<string, string> = {
+  person: PALETTE[0],
+  people: PALETTE[0],
+  project: PALETTE[1],
+  concept: PALETTE[2],
+  idea: PALETTE[2],
+  organization: PALETTE[3],
+  organisation: PALETTE[3],
+  company: PALETTE[3],
+  event: PALETTE[4],
+  place: PALETTE[5],
+  location: PALETTE[5],
+  book: PALETTE[6],
+  source: PALETTE[6],
+  paper: PALETTE[6],
+  topic: PALETTE[7],
+  tool: PALETTE[8],
+  meeting: PALETTE[9],
+}
+
+/** The colour of notes without an entity type. */
+export const UNTYPED_COLOR = '#8b93a1'
+/** The colour of link targets that do not exist. */
+export const UNRESOLVED_COLOR = '#c4c8cf'
+
+/** hashString is a small, stable string hash (FNV-1a). */
+export function hashString(s: string): number {
+  let h = 0x811c9dc5
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i)
+    h = Math.imul(h, 0x01000193)
+  }
+  return h >>> 0
+}
+
+/** colorForType returns the colour of an entity type ("" for untyped notes). */
+export function colorForType(type: string): string {
+  const t = type.trim().toLowerCase()
+  if (t === '') return UNTYPED_COLOR
+  return KNOWN[t] ?? PALETTE[hashString(t) % PALETTE.length] ?? UNTYPED_COLOR
+}

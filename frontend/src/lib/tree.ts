@@ -1,0 +1,131 @@
+// The file tree: built from the flat, path-sorted file list, flattened into the rows
+// that are visible given which folders are collapsed, and navigated by keyboard.
+import type { FileEntry } from '../api/types'
+
+export interface TreeFolder {
+  kind: 'folder'
+  /** Folder path without a trailing slash ("people"), "" for the root. */
+  path: string
+  name: string
+  children: TreeNode[]
+}
+
+export interface TreeFile {
+  kind: 'file'
+  path: string
+  /** Display name: the base name, without ".md" for notes. */
+  name: string
+  isNote: boolean
+  entityType: string
+}
+
+export type TreeNode = TreeFolder | TreeFile
+
+const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
+
+function compareNodes(a: TreeNode, b: TreeNode): number {
+  if (a.kind !== b.kind) return a.kind === 'folder' ? -1 : 1
+  return collator.compare(a.name, b.name) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)
+}
+
+function baseName(path: string): string {
+  const i = path.lastIndexOf('/')
+  return i < 0 ? path : path.slice(i + 1)
+}
+
+/** buildTree turns the flat file list into a tree, folders first, names in natural order. */
+export function buildTree(files: readonly FileEntry[]): TreeFolder {
+  const root: TreeFolder = { kind: 'folder', path: '', name: '', children: [] }
+  const folders = new Map<string, TreeFolder>([['', root]])
+  const folderFor = (dir: string): TreeFolder => {
+    const existing = folders.get(dir)
+    if (existing) return existing
+    const slash = dir.lastIndexOf('/')
+    const parent = folderFor(slash < 0 ? '' : dir.slice(0, slash))
+    const f: TreeFolder = { kind: 'folder', path: dir, name: baseName(dir), children: [] }
+    parent.children.push(f)
+    folders.set(dir, f)
+    return f
+  }
+  for (const e of files) {
+    const slash = e.path.lastIndexOf('/')
+    const parent = folderFor(slash < 0 ? '' : e.path.slice(0, slash))
+    const base = baseName(e.path)
+    parent.children.push({
+      kind: 'file',
+      path: e.path,
+      name: e.is_note ? base.replace(/\.md$/i, '') : base,
+      isNote: e.is_note,
+      entityType: e.entity_type,
+    })
+  }
+  for (const f of folders.values()) f.children.sort(compareNodes)
+  return root
+}
+
+/** A visible row of the tree. */
+export interface TreeRow {
+  node: TreeNode
+  depth: number
+  /** Path of the parent folder ("" at the top level). */
+  parent: string
+}
+
+/** visibleRows flattens the tree into the rows shown when `collapsed` folders are shut. */
+export function visibleRows(root: TreeFolder, collapsed: ReadonlySet<string>): TreeRow[] {
+  const rows: TreeRow[] = []
+  const walk = (f: TreeFolder, depth: number) => {
+    for (const n of f.children) {
+      rows.push({ node: n, depth, parent: f.path })
+      if (n.kind === 'folder' && !collapsed.has(n.path)) walk(n, depth + 1)
+    }
+  }
+  walk(root, 1)
+  return rows
+}
+
+/** ancestors lists the folder paths that contain a file path, outermost first. */
+export function ancestors(path: string): string[] {
+  const parts = path.split('/').slice(0, -1)
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'))
+}
+
+/** What a key press in the tree asks for. */
+export type TreeAction =
+  | { kind: 'focus'; index: number }
+  | { kind: 'expand'; path: string }
+  | { kind: 'collapse'; path: string }
+  | { kind: 'open'; path: string }
+  | { kind: 'toggle'; path: string }
+  | { kind: 'none' }
+
+/** treeKey maps a key press on row `index` to an action, following the ARIA tree pattern. */
+export function treeKey(rows: readonly TreeRow[], index: number, key: string, collapsed: ReadonlySet<string>): TreeAction {
+  const row = rows[index]
+  if (!row) return rows.length > 0 ? { kind: 'focus', index: 0 } : { kind: 'none' }
+  const n = row.node
+  switch (key) {
+    case 'ArrowDown':
+      return index + 1 < rows.length ? { kind: 'focus', index: index + 1 } : { kind: 'none' }
+    case 'ArrowUp':
+      return index > 0 ? { kind: 'focus', index: index - 1 } : { kind: 'none' }
+    case 'Home':
+      return { kind: 'focus', index: 0 }
+    case 'End':
+      return { kind: 'focus', index: rows.length - 1 }
+    case 'ArrowRight':
+      if (n.kind !== 'folder') return { kind: 'none' }
+      if (collapsed.has(n.path)) return { kind: 'expand', path: n.path }
+      return rows[index + 1]?.parent === n.path ? { kind: 'focus', index: index + 1 } : { kind: 'none' }
+    case 'ArrowLeft': {
+      if (n.kind === 'folder' && !collapsed.has(n.path)) return { kind: 'collapse', path: n.path }
+      const p = rows.findIndex((r) => r.node.kind === 'folder' && r.node.path === row.parent)
+      return p >= 0 ? { kind: 'focus', index: p } : { kind: 'none' }
+    }
+    case 'Enter':
+    case ' ':
+      if (n.kind === 'folder') return { kind: 'toggle', path: n.path }
+      return n.isNote ? { kind: 'open', path: n.path } : { kind: 'none' }
+  }
+  return { kind: 'none' }
+}

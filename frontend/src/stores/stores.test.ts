@@ -1,0 +1,127 @@
+import { afterEach, beforeEach, expect, test, vi } from 'vitest'
+import type { Api } from '../api'
+import type { EventPayloads } from '../api/events'
+import type { FileEntry, GraphData, NoteView } from '../api/types'
+import { note } from '../lib/testdata'
+import { GraphStore } from './graph.svelte'
+import { connectLive, LIVE_DEBOUNCE_MS } from './live'
+import { VaultStore } from './vault.svelte'
+
+/** A hand-written fake of the backend over an in-memory vault. */
+class FakeApi implements Api {
+  notes = new Map<string, NoteView>()
+  calls: string[] = []
+  rendered: number[] = []
+  listeners: ((e: EventPayloads['vault:changed']) => void)[] = []
+
+  put(n: NoteView) {
+    this.notes.set(n.path, n)
+  }
+  async libraries() {
+    return [{ name: 'demo', path: '/v', notes: this.notes.size, is_default: true }]
+  }
+  async files(): Promise<FileEntry[]> {
+    this.calls.push('files')
+    return [...this.notes.keys()].sort().map((path) => ({ path, name: path.replace(/\.md$/, ''), is_note: true, entity_type: '' }))
+  }
+  async note(_lib: string, path: string): Promise<NoteView> {
+    this.calls.push(`note ${path}`)
+    const n = this.notes.get(path)
+    if (!n) throw new Error(`read note ${path}: not found`)
+    return n
+  }
+  async graph(): Promise<GraphData> {
+    this.calls.push('graph')
+    return { nodes: [...this.notes.keys()].map((id) => ({ id, label: id, type: '', unresolved: false })), edges: [] }
+  }
+  async reportRendered(count: number) {
+    this.rendered.push(count)
+  }
+  on<T extends keyof EventPayloads>(_topic: T, cb: (e: EventPayloads[T]) => void) {
+    const l = cb as (e: EventPayloads['vault:changed']) => void
+    this.listeners.push(l)
+    return () => {
+      this.listeners = this.listeners.filter((x) => x !== l)
+    }
+  }
+  emit(e: EventPayloads['vault:changed']) {
+    for (const l of this.listeners) l(e)
+  }
+}
+
+let api: FakeApi
+beforeEach(() => {
+  api = new FakeApi()
+  api.put(note('a.md', 'A links [[b]] and embeds\n\n![[b]]', { b: 'b.md' }))
+  api.put(note('b.md', 'Bee'))
+})
+afterEach(() => {
+  vi.useRealTimers()
+})
+
+test('init loads the default library and opens the initial note with its embeds', async () => {
+  const v = new VaultStore(api)
+  await v.init('a.md')
+  expect(v.library).toBe('demo')
+  expect(v.files.map((f) => f.path)).toEqual(['a.md', 'b.md'])
+  expect(v.note?.path).toBe('a.md')
+  expect([...v.embeds.keys()]).toEqual(['b.md'])
+  expect(v.resolver('b')).toBe('b.md')
+})
+
+test('a note that fails to load shows an error, not a stale note', async () => {
+  const v = new VaultStore(api)
+  await v.init()
+  await v.open('missing.md')
+  expect(v.note).toBeNull()
+  expect(v.noteError).toContain('not found')
+})
+
+test('the slower of two opens does not win', async () => {
+  const v = new VaultStore(api)
+  await v.init()
+  const first = v.open('a.md')
+  const second = v.open('b.md')
+  await Promise.all([first, second])
+  expect(v.note?.path).toBe('b.md')
+})
+
+test('a deleted open note is reported', async () => {
+  const v = new VaultStore(api)
+  await v.init('b.md')
+  api.notes.delete('b.md')
+  await v.applyChange({ library: 'demo', rescan: false })
+  expect(v.note).toBeNull()
+  expect(v.noteError).toContain('b.md')
+})
+
+test('reportRendered reports once', () => {
+  const v = new VaultStore(api)
+  v.reportRendered(2)
+  v.reportRendered(3)
+  expect(api.rendered).toEqual([2])
+})
+
+test('a burst of vault:changed events refetches files, note and graph once', async () => {
+  vi.useFakeTimers()
+  const v = new VaultStore(api)
+  const g = new GraphStore(api)
+  await v.init('a.md')
+  const off = connectLive(api, v, g)
+  api.calls = []
+  api.put(note('a.md', 'A changed'))
+  api.emit({ library: 'demo', paths: ['a.md'], rescan: false })
+  api.emit({ library: 'demo', paths: ['a.md'], rescan: false })
+  api.emit({ library: 'other', paths: ['x.md'], rescan: false })
+  await vi.advanceTimersByTimeAsync(LIVE_DEBOUNCE_MS + 1)
+  expect(api.calls.filter((c) => c === 'files')).toHaveLength(1)
+  expect(api.calls.filter((c) => c === 'graph')).toHaveLength(1)
+  expect(v.note?.content).toBe('A changed')
+  expect(g.data?.nodes).toHaveLength(2)
+  api.calls = []
+  api.emit({ library: 'other', paths: ['x.md'], rescan: false })
+  await vi.advanceTimersByTimeAsync(LIVE_DEBOUNCE_MS + 1)
+  expect(api.calls).toEqual([])
+  off()
+  expect(api.listeners).toHaveLength(0)
+})

