@@ -88,7 +88,9 @@ func (f *file) fdir() string {
 
 func newFile(p vpath.Path) *file {
 	key := fold(string(p))
-	return &file{path: p, key: key, hash: hashKey(key), stem: stemOf(string(p)), len16: len16(string(p))}
+	// The stem is a substring of the key: folding keeps every '/' in place.
+	stem := strings.TrimSuffix(key[strings.LastIndexByte(key, '/')+1:], ".md")
+	return &file{path: p, key: key, hash: hashKey(key), stem: stem, len16: len16(string(p))}
 }
 
 func byPathOrder(a, b *file) int { return strings.Compare(string(a.path), string(b.path)) }

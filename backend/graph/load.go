@@ -16,7 +16,8 @@ import (
 // ownership of the notes, as SetNote does.
 func (g *Graph) Load(notes map[vpath.Path]*note.Note, files []vpath.Path) {
 	fresh := New()
-	fresh.byStem = make(map[string]*bucket, len(notes)+len(files))
+	// Room for the stems of files and about as many of unresolved targets.
+	fresh.byStem = make(map[string]*bucket, 2*(len(notes)+len(files)))
 	all := make([]*file, 0, len(notes)+len(files))
 	for p, n := range notes {
 		if p == "" || p.Ignored() {
