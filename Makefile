@@ -83,8 +83,9 @@ test-go: headless
 	go test -race -count=1 ./...
 
 # Every parser's fuzz target, briefly; `make fuzz FUZZTIME=10m` runs them longer.
-FUZZTIME ?= 8s
-FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties
+FUZZTIME ?= 5s
+FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/note:FuzzFastYAML \
+                backend/graph:FuzzResolve backend/vault:FuzzParseJourney backend/tool:FuzzCall
 test-fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \

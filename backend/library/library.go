@@ -74,6 +74,12 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open library %s: %w", name, err)
 	}
+	// A batch of writes that a crash interrupted after it was decided is finished
+	// before anything reads the vault (see vault.Apply).
+	if _, err := v.Recover(ctx); err != nil {
+		v.Close()
+		return nil, fmt.Errorf("open library %s: %w", name, err)
+	}
 	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}}
 	if o.Watch {
 		// Watch before the scan so that no edit made during the scan is missed.

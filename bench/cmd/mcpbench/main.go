@@ -1,0 +1,170 @@
+// Command mcpbench drives MemoTree's MCP server and the official
+// @modelcontextprotocol/server-memory over stdio with the same work — create entities
+// with relations in batches, then searches and reads — and prints the time of each step
+// for both as JSON lines, for bench/run.sh to tabulate.
+//
+//	mcpbench -memotree BIN -memory 'node .../server-memory/dist/index.js' -n 10000
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// server is one MCP server under test and how its tools are called.
+type server struct {
+	name    string
+	session *mcp.ClientSession
+	// args build each step's tool call for this server.
+	createEntities  func(batch []int) (string, any)
+	createRelations func(batch []int, n int) (string, any)
+	search          func(i int) (string, any)
+	read            func(i int) (string, any)
+}
+
+func entityName(i int) string { return fmt.Sprintf("Entity %05d", i) }
+
+func observation(i int) string {
+	return fmt.Sprintf("Entity %d was observed working on topic-%d with colleague %d in year %d.", i, i%97, (i*7)%1000, 1900+i%120)
+}
+
+func memotree(s *mcp.ClientSession) *server {
+	return &server{name: "memotree", session: s,
+		createEntities: func(batch []int) (string, any) {
+			es := make([]map[string]any, len(batch))
+			for k, i := range batch {
+				es[k] = map[string]any{"entity_name": "bench/" + entityName(i), "entity_type": "person", "content": observation(i)}
+			}
+			return "add_entities", map[string]any{"entities": es}
+		},
+		createRelations: func(batch []int, n int) (string, any) {
+			rs := make([]map[string]any, len(batch))
+			for k, i := range batch {
+				rs[k] = map[string]any{"from": "bench/" + entityName(i), "to": "bench/" + entityName((i+1)%n), "type": "knows"}
+			}
+			return "create_relations", map[string]any{"relations": rs}
+		},
+		search: func(i int) (string, any) {
+			return "search_anywhere", map[string]any{"pattern_glob": fmt.Sprintf("*topic-%d *", i%97), "max_results": 20}
+		},
+		read: func(i int) (string, any) {
+			return "read_entities", map[string]any{"entity_names": []string{"bench/" + entityName(i)}}
+		},
+	}
+}
+
+func memory(s *mcp.ClientSession) *server {
+	return &server{name: "server-memory", session: s,
+		createEntities: func(batch []int) (string, any) {
+			es := make([]map[string]any, len(batch))
+			for k, i := range batch {
+				es[k] = map[string]any{"name": entityName(i), "entityType": "person", "observations": []string{observation(i)}}
+			}
+			return "create_entities", map[string]any{"entities": es}
+		},
+		createRelations: func(batch []int, n int) (string, any) {
+			rs := make([]map[string]any, len(batch))
+			for k, i := range batch {
+				rs[k] = map[string]any{"from": entityName(i), "to": entityName((i + 1) % n), "relationType": "knows"}
+			}
+			return "create_relations", map[string]any{"relations": rs}
+		},
+		search: func(i int) (string, any) {
+			return "search_nodes", map[string]any{"query": fmt.Sprintf("topic-%d ", i%97)}
+		},
+		read: func(i int) (string, any) {
+			return "open_nodes", map[string]any{"names": []string{entityName(i)}}
+		},
+	}
+}
+
+// result is one measured step.
+type result struct {
+	Server string  `json:"server"`
+	Step   string  `json:"step"`
+	Calls  int     `json:"calls"`
+	Items  int     `json:"items"`
+	MS     float64 `json:"ms"`
+}
+
+func main() {
+	bin := flag.String("memotree", "", "the memotree binary")
+	vault := flag.String("vault", "", "an empty folder for MemoTree's vault")
+	memCmd := flag.String("memory", "", "command line of @modelcontextprotocol/server-memory")
+	memFile := flag.String("memory-file", "", "the JSONL file server-memory stores its graph in")
+	n := flag.Int("n", 10000, "entities (and relations) to create")
+	batch := flag.Int("batch", 100, "entities per create call")
+	queries := flag.Int("queries", 1000, "searches and reads")
+	flag.Parse()
+	if *bin == "" || *vault == "" || *memCmd == "" || *memFile == "" {
+		flag.Usage()
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	enc := json.NewEncoder(os.Stdout)
+	mt := exec.Command(*bin, "mcp", "--library", "bench="+*vault, "--permission", "bench=write")
+	parts := strings.Fields(*memCmd)
+	mem := exec.Command(parts[0], parts[1:]...)
+	mem.Env = append(os.Environ(), "MEMORY_FILE_PATH="+*memFile)
+	for _, c := range []struct {
+		cmd  *exec.Cmd
+		make func(*mcp.ClientSession) *server
+	}{{mt, memotree}, {mem, memory}} {
+		c.cmd.Stderr = os.Stderr
+		s, err := mcp.NewClient(&mcp.Implementation{Name: "mcpbench", Version: "1"}, nil).Connect(ctx, &mcp.CommandTransport{Command: c.cmd}, nil)
+		if err != nil {
+			fail("connect %s: %v", c.cmd.Path, err)
+		}
+		for _, r := range run(ctx, c.make(s), *n, *batch, *queries) {
+			enc.Encode(r)
+		}
+		s.Close()
+	}
+}
+
+func run(ctx context.Context, s *server, n, batch, queries int) []result {
+	var out []result
+	step := func(name string, calls, items int, f func(i int) (string, any)) {
+		start := time.Now()
+		for i := range calls {
+			tool, args := f(i)
+			res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+			if err != nil {
+				fail("%s %s: %v", s.name, tool, err)
+			}
+			if res.IsError {
+				b, _ := json.Marshal(res.Content)
+				fail("%s %s: %s", s.name, tool, b)
+			}
+		}
+		out = append(out, result{Server: s.name, Step: name, Calls: calls, Items: items, MS: float64(time.Since(start).Microseconds()) / 1000})
+	}
+	batches := func(f func([]int) (string, any)) func(int) (string, any) {
+		return func(b int) (string, any) {
+			ids := make([]int, 0, batch)
+			for i := b * batch; i < min(n, (b+1)*batch); i++ {
+				ids = append(ids, i)
+			}
+			return f(ids)
+		}
+	}
+	nb := (n + batch - 1) / batch
+	step("create entities", nb, n, batches(s.createEntities))
+	step("create relations", nb, n, batches(func(ids []int) (string, any) { return s.createRelations(ids, n) }))
+	step("search", queries, queries, s.search)
+	step("read", queries, queries, func(i int) (string, any) { return s.read((i * 7919) % n) })
+	return out
+}
+
+func fail(format string, args ...any) {
+	fmt.Fprintf(os.Stderr, "mcpbench: "+format+"\n", args...)
+	os.Exit(1)
+}
