@@ -9,8 +9,10 @@ package library
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"runtime"
+	"hash/maphash"
+	"io/fs"
 	"slices"
 	"sort"
 	"strings"
@@ -59,7 +61,8 @@ type Library struct {
 
 	mu       sync.Mutex
 	warnings map[vpath.Path][]note.Warning
-	hashes   map[vpath.Path]vault.Hash // content hash of every indexed note
+	sums     map[vpath.Path]uint64 // content fingerprint of every indexed note
+	seed     maphash.Seed
 
 	watcher *watch.Watcher
 	done    chan struct{}
@@ -80,7 +83,7 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 		v.Close()
 		return nil, fmt.Errorf("open library %s: %w", name, err)
 	}
-	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}}
+	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}, seed: maphash.MakeSeed()}
 	if o.Watch {
 		// Watch before the scan so that no edit made during the scan is missed.
 		w, err := watch.New(v.Dir(), watch.Options{Debounce: o.Debounce})
@@ -173,7 +176,8 @@ func (l *Library) Warnings() []FileWarning {
 type parsed struct {
 	path  vpath.Path
 	note  *note.Note // nil for attachments and unreadable notes
-	hash  vault.Hash
+	sum   uint64     // fingerprint of a note's content, to skip unchanged notes
+	hash  vault.Hash // content hash of a note read for a change (not during a scan)
 	warns []note.Warning
 	gone  bool // the file no longer exists
 }
@@ -190,14 +194,14 @@ func (l *Library) scan(ctx context.Context) error {
 			paths = append(paths, f.Path)
 		}
 	}
-	results, err := l.readAll(ctx, paths)
+	results, err := l.readAll(ctx, paths, true)
 	if err != nil {
 		return err
 	}
 	notes := make(map[vpath.Path]*note.Note, len(results))
 	var others []vpath.Path
 	warnings := map[vpath.Path][]note.Warning{}
-	hashes := make(map[vpath.Path]vault.Hash, len(results))
+	sums := make(map[vpath.Path]uint64, len(results))
 	for _, r := range results {
 		if r.gone {
 			continue
@@ -207,70 +211,56 @@ func (l *Library) scan(ctx context.Context) error {
 		}
 		if r.note != nil {
 			notes[r.path] = r.note
-			hashes[r.path] = r.hash
+			sums[r.path] = r.sum
 		} else {
 			others = append(others, r.path)
 		}
 	}
 	l.graph.Load(notes, others)
 	l.mu.Lock()
-	l.warnings, l.hashes = warnings, hashes
+	l.warnings, l.sums = warnings, sums
 	l.mu.Unlock()
 	return nil
 }
 
-// readAll reads and parses paths on every core.
-func (l *Library) readAll(ctx context.Context, paths []vpath.Path) ([]parsed, error) {
+// readAll reads and parses the notes among paths on every core. listed says the paths
+// were just listed by a walk, so attachments need no check and no content hash is
+// needed; otherwise (a change) attachments are checked and notes hashed.
+func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool) ([]parsed, error) {
 	out := make([]parsed, len(paths))
-	workers := min(runtime.GOMAXPROCS(0), max(1, len(paths)))
-	var wg sync.WaitGroup
-	next := make(chan int, workers)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i] = l.read(paths[i])
+	var notes []vpath.Path
+	var idx []int
+	for i, p := range paths {
+		out[i].path = p
+		if p.IsNote() {
+			notes, idx = append(notes, p), append(idx, i)
+			continue
+		}
+		if !listed {
+			if info, err := l.vault.Stat(p); err != nil || info.IsDir {
+				out[i].gone = true
 			}
-		}()
-	}
-	var err error
-	for i := range paths {
-		if err = ctx.Err(); err != nil {
-			break
 		}
-		next <- i
 	}
-	close(next)
-	wg.Wait()
+	err := l.vault.ReadMany(ctx, notes, vault.ReadManyOptions{MaxSize: MaxNoteBytes}, func(k int, data []byte, err error) {
+		r := &out[idx[k]]
+		switch {
+		case errors.Is(err, vault.ErrTooLarge):
+			msg := fmt.Sprintf("note is larger than the %d MB indexing limit: not indexed", MaxNoteBytes>>20)
+			r.note, r.warns = &note.Note{}, []note.Warning{{Message: msg}}
+		case errors.Is(err, vault.ErrNotFound) || errors.Is(err, fs.ErrNotExist):
+			r.gone = true
+		case err != nil:
+			r.note, r.warns = &note.Note{}, []note.Warning{{Message: "cannot be read: " + err.Error()}}
+		default:
+			n := note.Parse(data) // Parse copies what it keeps: data may be reused
+			r.note, r.warns, r.sum = n, n.Warnings, maphash.Bytes(l.seed, data)
+			if !listed {
+				r.hash = vault.HashOf(data)
+			}
+		}
+	})
 	return out, err
-}
-
-// read reads one file; notes are parsed, other files only checked for existence.
-func (l *Library) read(p vpath.Path) parsed {
-	if !p.IsNote() {
-		if _, err := l.vault.Stat(p); err != nil {
-			return parsed{path: p, gone: true}
-		}
-		return parsed{path: p}
-	}
-	info, err := l.vault.Stat(p)
-	if err != nil {
-		return parsed{path: p, gone: true}
-	}
-	if info.IsDir {
-		return parsed{path: p, gone: true}
-	}
-	if info.Size > MaxNoteBytes {
-		msg := fmt.Sprintf("note is %d MB, larger than the %d MB indexing limit: not indexed", info.Size>>20, MaxNoteBytes>>20)
-		return parsed{path: p, note: &note.Note{}, warns: []note.Warning{{Message: msg}}}
-	}
-	b, err := l.vault.ReadFile(p)
-	if err != nil {
-		return parsed{path: p, gone: true}
-	}
-	n := note.Parse(b)
-	return parsed{path: p, note: n, hash: vault.HashOf(b), warns: n.Warnings}
 }
 
 // follow applies the watcher's batches until the watcher closes.
@@ -312,25 +302,25 @@ func (l *Library) apply(ctx context.Context, paths []vpath.Path) []vpath.Path {
 	}
 	slices.Sort(files)
 	files = slices.Compact(files)
-	results, _ := l.readAll(ctx, files)
+	results, _ := l.readAll(ctx, files, false)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	changed := files[:0]
 	for _, r := range results {
-		old, had := l.hashes[r.path]
+		old, had := l.sums[r.path]
 		switch {
 		case r.gone:
 			if !had && !l.graph.Has(r.path) {
 				continue
 			}
 			l.graph.Remove(r.path)
-			delete(l.hashes, r.path)
+			delete(l.sums, r.path)
 		case r.note != nil:
-			if had && old == r.hash {
+			if had && old == r.sum {
 				continue // already indexed (our own write, refreshed before its event)
 			}
 			l.graph.SetNote(r.path, r.note)
-			l.hashes[r.path] = r.hash
+			l.sums[r.path] = r.sum
 			l.journalExternal(ctx, r)
 		default:
 			if l.graph.Has(r.path) {

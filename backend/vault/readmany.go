@@ -1,0 +1,163 @@
+package vault
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"sort"
+	"sync"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// ReadManyOptions qualify ReadMany.
+type ReadManyOptions struct {
+	// MaxSize skips (with ErrTooLarge) files larger than this many bytes; 0 means no
+	// limit.
+	MaxSize int64
+	// Workers is the number of files read at once; 0 means GOMAXPROCS.
+	Workers int
+}
+
+// ErrTooLarge is given to ReadMany's callback for a file over the size limit.
+var ErrTooLarge = errors.New("file too large")
+
+// ReadMany reads the files at paths on several goroutines and calls fn for each, in no
+// particular order, with the file's content or the error reading it. data is valid only
+// during the call: its buffer is reused, so fn must copy what it keeps. fn runs on
+// several goroutines at once. Files of one folder are read through one handle on the
+// folder, which saves resolving the folder again for every file; the same escape checks
+// as ReadFile apply. ReadMany returns ctx's error if it was cancelled.
+func (v *Vault) ReadMany(ctx context.Context, paths []vpath.Path, o ReadManyOptions, fn func(i int, data []byte, err error)) error {
+	groups := groupByDir(paths)
+	workers := o.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	next := make(chan []int, workers)
+	var wg sync.WaitGroup
+	for range min(workers, max(1, len(groups))) {
+		wg.Go(func() {
+			var buf []byte
+			for g := range next {
+				buf = v.readGroup(paths, g, o.MaxSize, buf, fn)
+			}
+		})
+	}
+	var err error
+	for _, g := range groups {
+		if err = ctx.Err(); err != nil {
+			break
+		}
+		next <- g
+	}
+	close(next)
+	wg.Wait()
+	return err
+}
+
+// groupByDir returns the indexes of paths grouped by folder, large folders split so
+// that work spreads over the workers.
+func groupByDir(paths []vpath.Path) [][]int {
+	byDir := map[vpath.Path][]int{}
+	for i, p := range paths {
+		byDir[p.Dir()] = append(byDir[p.Dir()], i)
+	}
+	dirs := make([]vpath.Path, 0, len(byDir))
+	for d := range byDir {
+		dirs = append(dirs, d)
+	}
+	sort.Slice(dirs, func(a, b int) bool { return dirs[a] < dirs[b] })
+	const chunk = 64
+	var out [][]int
+	for _, d := range dirs {
+		idx := byDir[d]
+		for len(idx) > chunk {
+			out = append(out, idx[:chunk])
+			idx = idx[chunk:]
+		}
+		out = append(out, idx)
+	}
+	return out
+}
+
+// errSlowPath tells readGroup to read a file through os.Root: a symbolic link, or a
+// system without the fast path.
+var errSlowPath = errors.New("read through os.Root")
+
+// readGroup reads files of one folder through one handle on that folder.
+func (v *Vault) readGroup(paths []vpath.Path, idx []int, maxSize int64, buf []byte, fn func(int, []byte, error)) []byte {
+	dir := paths[idx[0]].Dir()
+	var dr *dirReader
+	if checkPath(dir) == nil {
+		name := "."
+		if dir != "" {
+			name = osName(dir)
+		}
+		if r, err := v.openDirReader(name); err == nil {
+			dr = r
+			defer r.close()
+		}
+	}
+	for _, i := range idx {
+		p := paths[i]
+		if err := checkPath(p); err != nil {
+			fn(i, nil, fmt.Errorf("read %s: %w", p, err))
+			continue
+		}
+		err := errSlowPath
+		if dr != nil {
+			buf, err = dr.read(p.Base(), maxSize, buf)
+		}
+		if errors.Is(err, errSlowPath) {
+			// A symbolic link (followed only inside the vault), or no fast path.
+			buf, err = readInto(v.root, osName(p), maxSize, buf)
+		}
+		if err != nil {
+			fn(i, nil, fmt.Errorf("read %s: %w", p, mapErr(err)))
+			continue
+		}
+		fn(i, buf, nil)
+	}
+	return buf
+}
+
+// readInto reads the file name of r into buf, growing it as needed.
+func readInto(r *os.Root, name string, maxSize int64, buf []byte) ([]byte, error) {
+	f, err := r.Open(name)
+	if err != nil {
+		return buf, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return buf, err
+	}
+	if st.IsDir() {
+		return buf, fmt.Errorf("is a folder")
+	}
+	if maxSize > 0 && st.Size() > maxSize {
+		return buf, fmt.Errorf("%w: %d bytes", ErrTooLarge, st.Size())
+	}
+	n := int(st.Size()) + 1 // one more byte to see a file that grew since the stat
+	if cap(buf) < n {
+		buf = make([]byte, 0, n+n/4)
+	}
+	buf = buf[:0]
+	for {
+		if len(buf) == cap(buf) {
+			buf = append(buf, 0)[:len(buf)]
+		}
+		m, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+m]
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
