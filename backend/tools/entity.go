@@ -94,9 +94,20 @@ func entFailWrite(p vpath.Path, err error) (tool.Result, error) {
 	return tool.Result{}, err
 }
 
+// entNewPath is newPath for a name a note will take: it also refuses characters that
+// a wikilink cannot carry ([ ] | # ^) and control characters, so that every note a
+// tool names can be linked to.
+func entNewPath(name string) (vpath.Path, *tool.Result) {
+	if i := strings.IndexFunc(name, func(r rune) bool { return strings.ContainsRune("[]|#^", r) || r < ' ' || r == 0x7f }); i >= 0 {
+		r := tool.Fail(tool.CodeInvalidArguments, "entity name %q: %q cannot be used in a name, since links could not reach the note; leave it out", entClip(name), name[i:i+1])
+		return "", &r
+	}
+	return newPath(name)
+}
+
 // buildEntity checks a new entity and returns its path and file content.
 func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) {
-	p, res := newPath(in.EntityName)
+	p, res := entNewPath(in.EntityName)
 	if res != nil {
 		return "", nil, res
 	}
@@ -257,4 +268,12 @@ func entResult(r *tool.Result) tool.Result {
 func entityExists(l *library.Library, p vpath.Path) bool {
 	_, err := l.Vault().Stat(p)
 	return err == nil || !errors.Is(err, vault.ErrNotFound)
+}
+
+// entClip shortens a name for a message.
+func entClip(s string) string {
+	if c, clipped := tool.Clip(s, 80); clipped {
+		return c + "…"
+	}
+	return s
 }

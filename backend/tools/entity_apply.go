@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/memotree/memotree/backend/library"
@@ -40,10 +41,11 @@ func (s step) touched() []vpath.Path {
 	return []vpath.Path{s.path}
 }
 
-// applySteps runs steps in order, each a compare-and-swap against what was read. If
-// one fails, the steps already done are undone, newest first (best effort), and the
-// failure is answered: a result when the caller can act on it (a file changed, a name
-// is taken), a Go error when the infrastructure broke. The library is refreshed on
+// applySteps applies steps as one batch, all or nothing (vault.Apply): every
+// compare-and-swap is checked under the vault lock before any file changes, the batch is
+// made durable together, and a crash in the middle is finished by the next open. A
+// failure is answered as a result when the caller can act on it (a file changed, a name
+// is taken), as a Go error when the infrastructure broke. The library is refreshed on
 // every path touched either way. Both nil means every step was applied.
 func applySteps(ctx context.Context, l *library.Library, call *tool.Call, op string, steps []step) (*tool.Result, error) {
 	var paths []vpath.Path
@@ -51,77 +53,94 @@ func applySteps(ctx context.Context, l *library.Library, call *tool.Call, op str
 		paths = append(paths, s.touched()...)
 	}
 	defer l.Refresh(context.WithoutCancel(ctx), paths...)
-	o := writeOpts(call, op)
-	for i, s := range steps {
-		err := doStep(ctx, l.Vault(), s, o)
-		if err == nil {
-			continue
-		}
-		undoErrs := undoSteps(context.WithoutCancel(ctx), l.Vault(), steps[:i], writeOpts(call, op+" (undo)"))
-		r, ok := writeFailure(s.path, err)
-		if !ok {
-			return nil, errors.Join(fmt.Errorf("%s: %w", op, err), errors.Join(undoErrs...))
-		}
-		r.Message += fmt.Sprintf("; %s was not applied", op)
-		if len(undoErrs) > 0 {
-			r.Message = fmt.Sprintf("%s; undoing the %d files already changed failed: check git status", r.Message, i)
-			for _, u := range undoErrs {
-				r = r.WithWarning("%v", u)
+	changes, res, err := batchOf(l.Vault(), steps)
+	if res != nil || err != nil {
+		return res, err
+	}
+	_, err = l.Vault().Apply(ctx, changes, writeOpts(call, op))
+	if err == nil {
+		return nil, nil
+	}
+	failed := steps[0].path
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		failed = vpath.Path(pe.Path)
+	}
+	r, ok := writeFailure(failed, err)
+	if !ok {
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	r.Message += fmt.Sprintf("; %s was not applied and no file changed", op)
+	return &r, nil
+}
+
+// batchOf turns ordered steps into one batch of changes, one per file: a rename is the
+// removal of the old path and the creation of the new one, and a later step on a path
+// the batch already changes folds into that change.
+func batchOf(v *vault.Vault, steps []step) ([]vault.Change, *tool.Result, error) {
+	var changes []vault.Change
+	at := map[vpath.Path]int{}
+	put := func(c vault.Change) {
+		if i, ok := at[c.Path]; ok {
+			prev := changes[i]
+			switch {
+			case c.Delete && prev.CreateOnly: // created then removed in one batch
+				prev = vault.Change{Path: c.Path, Delete: true, IfHash: "none"}
+			case c.Delete:
+				prev.Delete, prev.Data = true, nil
+			default:
+				prev.Data, prev.Delete = c.Data, false
 			}
-		} else if i > 0 {
-			r.Message += fmt.Sprintf(" (the %d files already changed were restored)", i)
+			changes[i] = prev
+			return
 		}
-		return &r, nil
+		at[c.Path] = len(changes)
+		changes = append(changes, c)
 	}
-	return nil, nil
-}
-
-// doStep applies one step.
-func doStep(ctx context.Context, v *vault.Vault, s step, o vault.WriteOptions) error {
-	switch s.kind {
-	case stepWrite:
-		o.IfHash = s.hash
-		_, err := v.Write(ctx, s.path, s.data, o)
-		return err
-	case stepCreate:
-		o.CreateOnly = true
-		_, err := v.Write(ctx, s.path, s.data, o)
-		return err
-	case stepRemove:
-		o.IfHash = s.hash
-		return v.RemoveWith(ctx, s.path, o)
-	case stepRename:
-		o.IfHash = s.hash
-		return v.RenameWith(ctx, s.path, s.to, o)
-	}
-	return fmt.Errorf("unknown step kind %d", s.kind)
-}
-
-// undoSteps reverts done steps, newest first, each only if its file still holds what
-// the step wrote, and returns what could not be undone.
-func undoSteps(ctx context.Context, v *vault.Vault, done []step, o vault.WriteOptions) []error {
-	var errs []error
-	for i := len(done) - 1; i >= 0; i-- {
-		s, u := done[i], o
-		var err error
+	for _, s := range steps {
 		switch s.kind {
 		case stepWrite:
-			u.IfHash = vault.HashOf(s.data)
-			_, err = v.Write(ctx, s.path, s.old, u)
+			put(vault.Change{Path: s.path, Data: s.data, IfHash: s.hash})
 		case stepCreate:
-			u.IfHash = vault.HashOf(s.data)
-			err = v.RemoveWith(ctx, s.path, u)
+			put(vault.Change{Path: s.path, Data: s.data, CreateOnly: true})
 		case stepRemove:
-			u.CreateOnly = true
-			_, err = v.Write(ctx, s.path, s.old, u)
+			put(vault.Change{Path: s.path, Delete: true, IfHash: s.hash})
 		case stepRename:
-			err = v.RenameWith(ctx, s.to, s.path, u)
-		}
-		if err != nil {
-			errs = append(errs, fmt.Errorf("undo %s: %w", s.path, err))
+			data := s.old
+			if i, ok := at[s.path]; ok && !changes[i].Delete {
+				// Renaming a file this batch already rewrites: move the new content.
+				if vault.HashOf(changes[i].Data) != s.hash {
+					return nil, nil, fmt.Errorf("rename %s: the batch's hash does not match its own write", s.path)
+				}
+				data = changes[i].Data
+			} else if data == nil {
+				b, h, err := v.Read(s.path)
+				if err != nil {
+					if r, ok := writeFailure(s.path, err); ok {
+						return nil, &r, nil
+					}
+					return nil, nil, err
+				}
+				if h != s.hash {
+					r, _ := writeFailure(s.path, vault.ErrConflict)
+					return nil, &r, nil
+				}
+				data = b
+			}
+			put(vault.Change{Path: s.path, Delete: true, IfHash: s.hash})
+			put(vault.Change{Path: s.to, Data: data, CreateOnly: true})
+		default:
+			return nil, nil, fmt.Errorf("unknown step kind %d", s.kind)
 		}
 	}
-	return errs
+	// A path created and removed again in one batch is no change at all.
+	out := changes[:0]
+	for _, c := range changes {
+		if c.IfHash != "none" {
+			out = append(out, c)
+		}
+	}
+	return out, nil, nil
 }
 
 // findEntity resolves an entity name to an existing note. A name that is the note's

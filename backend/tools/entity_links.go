@@ -57,7 +57,9 @@ func (r relinker) relink(from, at vpath.Path, src []byte, n *note.Note, bodyOnly
 		if l.InFrontMatter {
 			d.heading = ""
 		}
-		edits = append(edits, note.Edit{Start: l.Start, End: l.End, New: rewriteLink(src[l.Start:l.End], l, r.text(d, l.Target), d.heading)})
+		if text := rewriteLink(src[l.Start:l.End], l, r.text(d, l.Target), d.heading); text != string(src[l.Start:l.End]) {
+			edits = append(edits, note.Edit{Start: l.Start, End: l.End, New: text})
+		}
 	}
 	if bodyOnly {
 		return edits, problems
@@ -71,7 +73,9 @@ func (r relinker) relink(from, at vpath.Path, src []byte, n *note.Note, bodyOnly
 			continue
 		}
 		if e, ok := relationEdit(src, rel, r.text(linkDest{path: d.path, short: d.short}, rel.To)); ok {
-			edits = append(edits, e)
+			if e.New != string(src[e.Start:e.End]) {
+				edits = append(edits, e)
+			}
 		} else {
 			problems = append(problems, fmt.Sprintf("%s line %d: the relation to %s could not be located to rewrite", from.Name(), rel.Line, d.path.Name()))
 		}
@@ -139,7 +143,7 @@ func rewriteWiki(span []byte, l *note.Link, target, heading string) string {
 	sub, display := l.Subpath, l.Display
 	if heading != "" && sub == "" {
 		sub = heading
-		if display == "" {
+		if display == "" && l.Kind != note.Embed {
 			display = l.Target
 		}
 	}

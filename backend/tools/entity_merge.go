@@ -55,7 +55,7 @@ func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntiti
 	if res != nil || err != nil {
 		return entResult(res), err
 	}
-	others, count, w2, err := relinkSources(l, r, backlinkSources(l, append(paths, target)...))
+	others, count, w2, err := relinkSources(l, r, backlinkSources(l, append(paths, target), paths...))
 	if err != nil {
 		return tool.Result{}, err
 	}

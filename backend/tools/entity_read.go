@@ -211,6 +211,7 @@ func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (to
 	}
 	var out []tocEntry
 	var warns []string
+	var firstFail *tool.Result
 	for _, name := range in.EntityNames {
 		p, data, _, res, err := readEntity(l, name)
 		if err != nil {
@@ -219,6 +220,7 @@ func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (to
 		if res != nil {
 			out = append(out, tocEntry{EntityName: name, Error: res.Message})
 			warns = append(warns, res.Message)
+			firstFail = cmpOrResult(firstFail, res)
 			continue
 		}
 		out = append(out, tocEntry{EntityName: p.Name(), TOC: note.Parse(data).Headings})
@@ -226,9 +228,17 @@ func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (to
 	data := map[string]any{"entities": out}
 	switch {
 	case len(warns) == len(out):
-		return tool.Fail(tool.CodeNotFound, "%s", strings.Join(warns, "; ")).WithData(data), nil
+		return tool.Fail(firstFail.ErrorCode, "%s", strings.Join(warns, "; ")).WithData(data), nil
 	case len(warns) > 0:
 		return tool.Partial(fmt.Sprintf("headings of %d of %d entities", len(out)-len(warns), len(out)), data, warns...), nil
 	}
 	return tool.OK(fmt.Sprintf("headings of %d entities", len(out)), data), nil
+}
+
+// cmpOrResult returns first, or r when first is nil.
+func cmpOrResult(first, r *tool.Result) *tool.Result {
+	if first != nil {
+		return first
+	}
+	return r
 }

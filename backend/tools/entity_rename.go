@@ -34,7 +34,7 @@ func (e *env) renameEntity(ctx context.Context, call *tool.Call, in renameEntity
 	if name != "" && !strings.ContainsAny(name, `/\`) && oldP.Dir() != "" {
 		name = string(oldP.Dir()) + "/" + name
 	}
-	newP, res := newPath(name)
+	newP, res := entNewPath(name)
 	if res != nil {
 		return *res, nil
 	}
@@ -67,7 +67,7 @@ func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) 
 		}
 		folder = string(f) + "/"
 	}
-	newP, res := newPath(folder + oldP.Base())
+	newP, res := entNewPath(folder + oldP.Base())
 	if res != nil {
 		return *res, nil
 	}
@@ -85,13 +85,27 @@ func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library,
 		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; choose another name, or merge_entities to join the two", newP.Name()), nil
 	}
 	g := l.Graph()
-	r := relinker{g: g, moved: map[vpath.Path]linkDest{oldP: {path: newP, short: uniqueBase(g, newP, oldP)}}}
+	short := uniqueBase(g, newP, oldP)
+	r := relinker{g: g, moved: map[vpath.Path]linkDest{oldP: {path: newP, short: short}}}
+	if !short {
+		// Other notes share the new basename: their links by basename would become
+		// ambiguous, so they are written as full names too.
+		for _, p := range g.Notes() {
+			if p != oldP && strings.EqualFold(entBase(p), entBase(newP)) {
+				r.moved[p] = linkDest{path: p}
+			}
+		}
+	}
 	own, warns, res, err := ownRelocation(l, r, oldP, newP)
 	if res != nil || err != nil {
 		return entResult(res), err
 	}
 	steps := own
-	others, count, w2, err := relinkSources(l, r, backlinkSources(l, oldP))
+	targets := make([]vpath.Path, 0, len(r.moved))
+	for p := range r.moved {
+		targets = append(targets, p)
+	}
+	others, count, w2, err := relinkSources(l, r, backlinkSources(l, []vpath.Path{oldP}, targets...))
 	if err != nil {
 		return tool.Result{}, err
 	}
@@ -109,11 +123,11 @@ func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library,
 	return res2, nil
 }
 
-// backlinkSources lists, sorted, the other notes with links or relations to the
-// notes in ps.
-func backlinkSources(l *library.Library, ps ...vpath.Path) []vpath.Path {
+// backlinkSources lists, sorted, the notes with links or relations to the notes in
+// ps, leaving out the notes in skip (whose links the caller rewrites itself).
+func backlinkSources(l *library.Library, skip []vpath.Path, ps ...vpath.Path) []vpath.Path {
 	seen := map[vpath.Path]bool{}
-	for _, p := range ps {
+	for _, p := range skip {
 		seen[p] = true
 	}
 	var out []vpath.Path

@@ -46,12 +46,19 @@ func TestRenameEntityAmbiguousBasename(t *testing.T) {
 	files := map[string]string{
 		"a/Note.md":   "x\n",
 		"b/Other.md":  "[[Note]] and [[Note#H|h]]\n",
-		"c/Target.md": "y\n",
+		"c/Target.md": "y [[Note]]\n",
+		"d/Linker.md": "[[Target]] [[c/Target|t]]\n",
 	}
 	h := entNew(t, files, workspace.Options{})
 	h.ok("rename_entity", `{"old_name":"a/Note","new_name":"Target"}`)
 	if got, want := h.read("b/Other.md"), "[[a/Target]] and [[a/Target#H|h]]\n"; got != want {
 		t.Errorf("short link to a name no longer unique: got %q, want %q", got, want)
+	}
+	if got, want := h.read("c/Target.md"), "y [[a/Target]]\n"; got != want {
+		t.Errorf("the namesake's own link: got %q, want %q", got, want)
+	}
+	if got, want := h.read("d/Linker.md"), "[[c/Target]] [[c/Target|t]]\n"; got != want {
+		t.Errorf("links to the other note of that basename: got %q, want %q", got, want)
 	}
 	if res := h.call("rename_entity", `{"old_name":"a/Target","new_name":"c/Target"}`); res.ErrorCode != tool.CodeAlreadyExists {
 		t.Errorf("onto an existing name = %s", res.ErrorCode)

@@ -254,3 +254,33 @@ func TestDeleteEntities(t *testing.T) {
 		t.Error("graph still has it")
 	}
 }
+
+// TestEditEntityConcurrent proves the compare-and-swap: edits racing from the same
+// base_hash, exactly one wins and the others change nothing.
+func TestEditEntityConcurrent(t *testing.T) {
+	h := entNew(t, entFixture, workspace.Options{})
+	hash := h.ok("read_entities", `{"entity_names":["Ada"]}`)["entities"].([]any)[0].(map[string]any)["hash"].(string)
+	const n = 8
+	results := make(chan tool.Result, n)
+	for i := range n {
+		go func() {
+			results <- h.call("edit_entity", fmt.Sprintf(`{"entity_name":"Ada","old_content":"born in 1816","new_content":"born in year %d","base_hash":%q}`, i, hash))
+		}()
+	}
+	wins := 0
+	for range n {
+		res := <-results
+		switch {
+		case res.Status == tool.StatusSuccess:
+			wins++
+		case res.ErrorCode != tool.CodeConflict && res.ErrorCode != tool.CodeNoMatch:
+			t.Errorf("loser = %s %s", res.ErrorCode, res.Message)
+		}
+	}
+	if wins != 1 {
+		t.Errorf("%d edits won, want 1", wins)
+	}
+	if got := strings.Count(h.read("people/Ada Lovelace.md"), "born in year"); got != 1 {
+		t.Errorf("the note holds %d edits", got)
+	}
+}

@@ -258,7 +258,7 @@ func nearestSpot(text, old string) (int, string) {
 	at := slices.Index(trimmed, best[0])
 	var b strings.Builder
 	for i := max(at-2, 0); i < min(at+3+strings.Count(old, "\n"), len(lines)); i++ {
-		fmt.Fprintf(&b, "%d| %s\n", i+1, lines[i])
+		fmt.Fprintf(&b, "%s\n", strings.TrimRight(fmt.Sprintf("%d| %s", i+1, lines[i]), " \t\r"))
 	}
 	return at + 1, b.String()
 }

@@ -116,9 +116,10 @@ func (e *env) createRelations(ctx context.Context, call *tool.Call, in relations
 	}
 	g := l.Graph()
 	var created []relationOut
+	w := &relWrites{}
 	for _, from := range b.order {
 		var added []relationOut
-		_, fail, err := editRelations(ctx, call, l, from, "create_relations", func(seq *yaml.Node) bool {
+		_, fail, err := editRelations(l, from, w, func(seq *yaml.Node) bool {
 			added = nil
 			for _, r := range b.byNote[from] {
 				if hasRelation(g, from, seq, r) {
@@ -140,6 +141,11 @@ func (e *env) createRelations(ctx context.Context, call *tool.Call, in relations
 			continue
 		}
 		created = append(created, added...)
+	}
+	if r, err := w.commit(ctx, call, l, "create_relations"); err != nil {
+		return tool.Result{}, err
+	} else if r != nil {
+		return *r, nil
 	}
 	for _, r := range created {
 		if _, ok := g.Resolve(vpath.Path(r.From+".md"), r.To); !ok {
@@ -183,9 +189,10 @@ func (e *env) deleteRelations(ctx context.Context, call *tool.Call, in relations
 	}
 	g := l.Graph()
 	var deleted []relationOut
+	w := &relWrites{}
 	for _, from := range b.order {
 		var removed []relationOut
-		_, fail, err := editRelations(ctx, call, l, from, "delete_relations", func(seq *yaml.Node) bool {
+		_, fail, err := editRelations(l, from, w, func(seq *yaml.Node) bool {
 			removed = nil
 			for _, r := range b.byNote[from] {
 				kept := seq.Content[:0:0]
@@ -218,6 +225,11 @@ func (e *env) deleteRelations(ctx context.Context, call *tool.Call, in relations
 			continue
 		}
 		deleted = append(deleted, removed...)
+	}
+	if r, err := w.commit(ctx, call, l, "delete_relations"); err != nil {
+		return tool.Result{}, err
+	} else if r != nil {
+		return *r, nil
 	}
 	if len(deleted) == 0 && b.firstErr == nil {
 		r := tool.Fail(tool.CodeNoMatch, "none of the relations exists; find_relations lists the existing ones")

@@ -32,7 +32,7 @@ func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelatio
 	if len(typ) > maxRelationType || hasControl(typ) {
 		return tool.Fail(tool.CodeInvalidArguments, "relation_type must be one line of at most %d bytes", maxRelationType), nil
 	}
-	edges, fail := relationEdges(l, in.From, in.ToEntity)
+	edges, fail := relationEdges(l, in.From, in.ToEntity, typ)
 	if fail != nil {
 		return *fail, nil
 	}
@@ -62,7 +62,7 @@ func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelatio
 // relationEdges returns the edges a find_relations call starts from: the note's
 // outgoing edges, the incoming edges of the target (or the dangling edges naming it),
 // or every edge of the library.
-func relationEdges(l *library.Library, from, to string) ([]graph.Edge, *tool.Result) {
+func relationEdges(l *library.Library, from, to, typ string) ([]graph.Edge, *tool.Result) {
 	g := l.Graph()
 	var fromPath vpath.Path
 	if strings.TrimSpace(from) != "" {
@@ -75,6 +75,9 @@ func relationEdges(l *library.Library, from, to string) ([]graph.Edge, *tool.Res
 	if strings.TrimSpace(to) == "" {
 		if fromPath != "" {
 			return g.Outlinks(fromPath), nil
+		}
+		if !strings.EqualFold(typ, graph.TypeLink) && !strings.EqualFold(typ, graph.TypeEmbed) {
+			return allRelations(g), nil // without copying every body link
 		}
 		return append(g.Edges(), g.Unresolved()...), nil
 	}
@@ -98,6 +101,26 @@ func relationEdges(l *library.Library, from, to string) ([]graph.Edge, *tool.Res
 		}
 	}
 	return kept, nil
+}
+
+// allRelations returns the typed relations of every note as edges, in path order.
+func allRelations(g *graph.Graph) []graph.Edge {
+	var out []graph.Edge
+	for _, p := range g.Notes() {
+		n, ok := g.Note(p)
+		if !ok {
+			continue
+		}
+		for _, r := range n.Relations {
+			ed := graph.Edge{From: p, Target: r.To, Type: r.Type}
+			if ed.Type == "" {
+				ed.Type = graph.TypeRelation
+			}
+			ed.To, ed.Resolved = g.Resolve(p, r.To)
+			out = append(out, ed)
+		}
+	}
+	return out
 }
 
 // danglingTo returns the unresolved edges whose target is name.
@@ -206,9 +229,10 @@ func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, not
 	count := 0
 	affected := []string{}
 	var warnings []string
+	w := &relWrites{}
 	for _, p := range notes {
 		removed := 0
-		changed, fail, err := editRelations(ctx, call, l, p, "garbage_collect_relations", func(seq *yaml.Node) bool {
+		changed, fail, err := editRelations(l, p, w, func(seq *yaml.Node) bool {
 			removed = 0
 			kept := seq.Content[:0:0]
 			for _, item := range seq.Content {
@@ -234,6 +258,11 @@ func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, not
 			count += removed
 			affected = append(affected, p.Name())
 		}
+	}
+	if r, err := w.commit(ctx, call, l, "garbage_collect_relations"); err != nil {
+		return tool.Result{}, err
+	} else if r != nil {
+		return *r, nil
 	}
 	data := map[string]any{"cleaned_relations_count": count, "affected_entities": affected}
 	msg := fmt.Sprintf("removed %d dangling relation(s) from %d note(s)", count, len(affected))

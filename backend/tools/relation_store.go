@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"unicode"
 
@@ -62,8 +63,8 @@ func checkRelationText(r relationSpec) (to, typ, problem string) {
 		return "", "", fmt.Sprintf("%q is the type of body links; write a [[link]] in the text instead, or choose another type", typ)
 	case to == "":
 		return "", "", "to is empty: give the name of the note the relation points to"
-	case len(to) > maxRelationTarget || hasControl(to) || strings.ContainsAny(to, "[]|^"):
-		return "", "", fmt.Sprintf("to %q is not a note name (one line, at most %d bytes, without [ ] | ^)", clipName(to), maxRelationTarget)
+	case len(to) > maxRelationTarget || hasControl(to) || strings.ContainsAny(to, badNameChars):
+		return "", "", fmt.Sprintf("to %q is not a note name (one line, at most %d bytes, without any of %s)", clipName(to), maxRelationTarget, badNameChars)
 	}
 	p, err := vpath.Parse(to)
 	if err != nil || p.Ignored() || p == "" {
@@ -71,6 +72,10 @@ func checkRelationText(r relationSpec) (to, typ, problem string) {
 	}
 	return to, typ, ""
 }
+
+// badNameChars are the characters Obsidian does not allow in a note's name, and those
+// that would break the "[[...]]" form of a relation.
+const badNameChars = `[]|^*"<>:?\`
 
 // hasControl reports whether s holds a control character (line breaks, NUL).
 func hasControl(s string) bool {
@@ -165,11 +170,11 @@ func itemFields(item *yaml.Node) (typ, to string) {
 // anything.
 type relSeqEdit func(seq *yaml.Node) bool
 
-// editRelations reads the note at p, applies edit to its relations list and writes
-// it back with a compare-and-swap, changing only the "relations" key. It returns
+// editRelations reads the note at p, applies edit to its relations list and adds
+// the rewritten note to w, changing only the "relations" key. It returns
 // whether the note changed, or the result to answer for this note; a Go error means
 // the infrastructure failed.
-func editRelations(ctx context.Context, call *tool.Call, l *library.Library, p vpath.Path, op string, edit relSeqEdit) (bool, *tool.Result, error) {
+func editRelations(l *library.Library, p vpath.Path, w *relWrites, edit relSeqEdit) (bool, *tool.Result, error) {
 	src, hash, err := l.Vault().Read(p)
 	if err != nil {
 		if r, ok := writeFailure(p, err); ok {
@@ -200,15 +205,38 @@ func editRelations(ctx context.Context, call *tool.Call, l *library.Library, p v
 		}
 		return false, nil, fmt.Errorf("rewrite relations of %s: %w", p, err)
 	}
-	out = dropEmptyFrontMatter(out)
-	if _, err := l.Vault().Write(ctx, p, out, vault.WriteOptions{IfHash: hash, Actor: actorOf(call), Op: op}); err != nil {
-		if r, ok := writeFailure(p, err); ok {
-			return false, &r, nil
-		}
-		return false, nil, fmt.Errorf("write %s: %w", p, err)
-	}
-	l.Refresh(ctx, p)
+	w.changes = append(w.changes, vault.Change{Path: p, Data: dropEmptyFrontMatter(out), IfHash: hash})
 	return true, nil, nil
+}
+
+// relWrites collects the notes a relation tool rewrites, so that they are written as
+// one batch, all or nothing, each a compare-and-swap on the content read.
+type relWrites struct{ changes []vault.Change }
+
+// commit writes the batch and refreshes the library; the result is the answer when
+// the batch was refused (a note changed meanwhile), nothing having been written.
+func (w *relWrites) commit(ctx context.Context, call *tool.Call, l *library.Library, op string) (*tool.Result, error) {
+	if len(w.changes) == 0 {
+		return nil, nil
+	}
+	paths := make([]vpath.Path, len(w.changes))
+	for i, c := range w.changes {
+		paths[i] = c.Path
+	}
+	defer l.Refresh(context.WithoutCancel(ctx), paths...)
+	if _, err := l.Vault().Apply(ctx, w.changes, writeOpts(call, op)); err != nil {
+		failed := paths[0]
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			failed = vpath.Path(pe.Path)
+		}
+		if r, ok := writeFailure(failed, err); ok {
+			r.Message += "; no relation was changed"
+			return &r, nil
+		}
+		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	return nil, nil
 }
 
 // dropEmptyFrontMatter removes a front matter block left with no keys at all (after

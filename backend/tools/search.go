@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
@@ -16,11 +18,18 @@ func init() { families = append(families, searchTools) }
 // searchTools declares the pattern searches (search_nodes comes with the full-text
 // index).
 func searchTools(e *env) []*tool.Tool {
+	s := &searcher{env: e}
 	return []*tool.Tool{
-		tool.New("search_in_names", tool.ReadOnly, desc("search_in_names"), e.searchInNames),
-		tool.New("search_in_contents", tool.ReadOnly, desc("search_in_contents"), e.searchInContents),
-		tool.New("search_anywhere", tool.ReadOnly, desc("search_anywhere"), e.searchAnywhere),
+		tool.New("search_in_names", tool.ReadOnly, desc("search_in_names"), s.searchInNames),
+		tool.New("search_in_contents", tool.ReadOnly, desc("search_in_contents"), s.searchInContents),
+		tool.New("search_anywhere", tool.ReadOnly, desc("search_anywhere"), s.searchAnywhere),
 	}
+}
+
+// searcher runs the pattern searches of one registry, with a text cache per library.
+type searcher struct {
+	*env
+	caches searchCaches
 }
 
 type searchInNamesIn struct {
@@ -51,7 +60,7 @@ type nameHit struct {
 	Alias      string `json:"matched_alias,omitempty"`
 }
 
-func (e *env) searchInNames(ctx context.Context, call *tool.Call, in searchInNamesIn) (tool.Result, error) {
+func (e *searcher) searchInNames(ctx context.Context, call *tool.Call, in searchInNamesIn) (tool.Result, error) {
 	l, fail := e.library(call)
 	if fail != nil {
 		return *fail, nil
@@ -105,6 +114,9 @@ func patternFailure(arg string, err error) tool.Result {
 	return tool.Fail(tool.CodeInvalidArguments, "%s: %v", arg, err)
 }
 
+// searchTimeout bounds one content search; what was found by then is answered.
+const searchTimeout = 10 * time.Second
+
 // contentQuery is one content search: what to look for, where, and in which parts.
 type contentQuery struct {
 	pattern    *searchPattern
@@ -115,7 +127,7 @@ type contentQuery struct {
 	paging     tool.Paging
 }
 
-func (e *env) searchInContents(ctx context.Context, call *tool.Call, in searchInContentsIn) (tool.Result, error) {
+func (e *searcher) searchInContents(ctx context.Context, call *tool.Call, in searchInContentsIn) (tool.Result, error) {
 	q, fail := newContentQuery(in.ContentGlob, "content_glob", in.EntityGlob, in.MaxResults, in.Paging)
 	if fail != nil {
 		return *fail, nil
@@ -123,7 +135,7 @@ func (e *env) searchInContents(ctx context.Context, call *tool.Call, in searchIn
 	return e.runContentQuery(ctx, call, q)
 }
 
-func (e *env) searchAnywhere(ctx context.Context, call *tool.Call, in searchAnywhereIn) (tool.Result, error) {
+func (e *searcher) searchAnywhere(ctx context.Context, call *tool.Call, in searchAnywhereIn) (tool.Result, error) {
 	q, fail := newContentQuery(in.PatternGlob, "pattern_glob", in.EntityGlob, in.MaxResults, in.Paging)
 	if fail != nil {
 		return *fail, nil
@@ -153,15 +165,21 @@ func newContentQuery(pattern, arg, entityGlob string, maxResults int, pg tool.Pa
 	return q, nil
 }
 
-func (e *env) runContentQuery(ctx context.Context, call *tool.Call, q contentQuery) (tool.Result, error) {
+func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q contentQuery) (tool.Result, error) {
 	l, fail := e.library(call)
 	if fail != nil {
 		return *fail, nil
 	}
 	paths := candidateNotes(l, q.names)
-	found, problems, err := searchNotes(ctx, diskCorpus{l.Vault()}, paths, q)
+	sctx, cancel := context.WithTimeout(ctx, searchTimeout)
+	defer cancel()
+	found, problems, err := searchNotes(sctx, e.caches.corpus(l), paths, q)
+	timedOut := err != nil
 	if err != nil {
-		return tool.Result{}, fmt.Errorf("search %s: %w", l.Name(), err)
+		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
+			return tool.Result{}, fmt.Errorf("search %s: %w", l.Name(), err)
+		}
+		problems = append(problems, fmt.Sprintf("the search stopped after %v, so the results are incomplete; search for a word (a literal) or narrow entity_glob", searchTimeout))
 	}
 	if len(found) == 0 {
 		r := tool.Fail(tool.CodeNoMatch, "nothing matches %q in %d notes; try a shorter pattern, wildcards (\"*engine*\") or search_in_names", q.pattern.src, len(paths))
@@ -172,12 +190,18 @@ func (e *env) runContentQuery(ctx context.Context, call *tool.Call, q contentQue
 	}
 	page, info := tool.Paginate(found, q.paging)
 	page, cut := capMatches(page, q.maxResults)
+	for i := range page {
+		renderAll(page[i].Matches)
+	}
 	res := tool.OK(info.Hint("notes with matches"), map[string]any{"results": page, "page": info})
 	if cut {
 		res = res.WithWarning("only the first %d matching lines are shown; narrow the pattern or entity_glob, or page with a smaller limit", q.maxResults)
 	}
 	for _, p := range problems {
 		res = res.WithWarning("%s", p)
+	}
+	if timedOut {
+		res.Status = tool.StatusPartial
 	}
 	return res, nil
 }
@@ -258,7 +282,7 @@ func capMatches(page []noteMatches, maxLines int) ([]noteMatches, bool) {
 			break
 		}
 		if len(nm.Matches) > left {
-			nm.Matches, cut = nm.Matches[:left], true
+			nm.Matches, cut = slices.Clone(nm.Matches[:left]), true
 		}
 		left -= len(nm.Matches)
 		out = append(out, nm)

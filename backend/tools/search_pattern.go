@@ -42,7 +42,13 @@ func compileSearchPattern(s string) (*searchPattern, error) {
 		}
 		return newSearchPattern(s, "(?m)"+expr)
 	}
-	return newSearchPattern(s, "(?im)"+globExpr(s, false))
+	// A content glob matches anywhere in a line, so stars at its ends add nothing
+	// but cost: "*engine*" searches for "engine".
+	g := strings.Trim(s, "*")
+	if g == "" {
+		g = s
+	}
+	return newSearchPattern(s, "(?im)"+globExpr(g, false))
 }
 
 // compileNamePattern compiles a name pattern: a /regular expression/ searched in the
@@ -58,7 +64,8 @@ func compileNamePattern(s string) (*searchPattern, error) {
 		}
 		return newSearchPattern(s, expr)
 	}
-	return newSearchPattern(s, "(?is)^"+globExpr(s, true)+"$")
+	g := strings.TrimPrefix(s, "/") // names have no leading slash: "/people/*" means "people/*"
+	return newSearchPattern(s, "(?is)^"+globExpr(g, true)+"$")
 }
 
 // checkPatternText refuses empty, oversized and binary patterns.
@@ -126,9 +133,13 @@ func globExpr(g string, names bool) string {
 			for j < len(g) && g[j] == '*' {
 				j++
 			}
-			if j-i >= 2 {
+			switch {
+			case j-i >= 2 && names && j < len(g) && g[j] == '/':
+				b.WriteString(`(?:.*/)?`) // "**/" also matches no folder at all
+				j++
+			case j-i >= 2:
 				b.WriteString(anyRun)
-			} else {
+			default:
 				b.WriteString(star)
 			}
 			i = j
@@ -197,9 +208,29 @@ func newSearchPattern(src, expr string) (*searchPattern, error) {
 	}
 	p := &searchPattern{src: src, re: re}
 	if tree, err := syntax.Parse(expr, syntax.Perl); err == nil {
+		if n := largestRepeat(tree); n > maxRepeat {
+			return nil, fmt.Errorf("%w: a repetition count of %d is more than a search allows (%d); use * or + instead", errPattern, n, maxRepeat)
+		}
 		p.lit, p.fold = requiredLiteral(tree.Simplify())
 	}
 	return p, nil
+}
+
+// maxRepeat bounds counted repetitions ({n,m}): the regexp's cost on every byte grows
+// with them, so "[\s\S]{1000}" would take seconds per megabyte.
+const maxRepeat = 100
+
+// largestRepeat returns the largest repetition count in re, nested counts multiplied
+// ("(a{50}){3}" counts 150). The parser already refuses products above 1000.
+func largestRepeat(re *syntax.Regexp) int {
+	n := 1
+	for _, s := range re.Sub {
+		n = max(n, largestRepeat(s))
+	}
+	if re.Op == syntax.OpRepeat {
+		n *= max(re.Min, re.Max, 1)
+	}
+	return n
 }
 
 // requiredLiteral returns the longest literal that every match of re contains, and

@@ -82,6 +82,28 @@ type lineMatch struct {
 	LineNumber  int      `json:"line_number"`
 	MatchedText string   `json:"matched_text"`
 	Context     []string `json:"context,omitempty"`
+	// data[s:e] is the match, kept until render formats the text and context, so
+	// that only the matches of the page shown cost any formatting.
+	data []byte
+	s, e int
+}
+
+// render fills the matched text and the context of a line match found by findLines.
+func (m *lineMatch) render() {
+	if m.data == nil {
+		return
+	}
+	m.MatchedText = matchedText(m.data, m.s, m.e)
+	m.Context = contextLines(m.data, m.s, m.LineNumber)
+	m.data = nil
+}
+
+// renderAll renders every match of ms and returns ms.
+func renderAll(ms []lineMatch) []lineMatch {
+	for i := range ms {
+		ms[i].render()
+	}
+	return ms
 }
 
 // noteMatches is what a content search found in one note.
@@ -94,32 +116,79 @@ type noteMatches struct {
 
 // findLines finds the lines of data[from:to] that p matches, with one line of context
 // on each side, labelled with where. It returns up to maxLinesPerNote lines and the
-// number of matching lines (counted up to maxCountPerNote).
+// number of matching lines (counted up to maxCountPerNote). A match is reported at the
+// line where it starts.
 func findLines(p *searchPattern, data []byte, from, to int, where string) ([]lineMatch, int) {
 	if from >= to {
 		return nil, 0
 	}
-	locs := p.re.FindAllIndex(data[from:to], maxCountPerNote)
-	var out []lineMatch
-	count, lastLine, line, pos := 0, -1, 1+bytes.Count(data[:from], nl), 0
-	for _, loc := range locs {
-		s, e := from+loc[0], from+loc[1]
-		line += bytes.Count(data[from+pos:s], nl)
-		pos = s - from
-		if line == lastLine {
-			continue
-		}
-		lastLine = line
-		count++
-		if len(out) < maxLinesPerNote {
-			out = append(out, lineMatch{
-				MatchedIn: where, LineNumber: line,
-				MatchedText: matchedText(data, s, e),
-				Context:     contextLines(data, s, line),
-			})
+	var ml matchedLines
+	ml.line, ml.pos = 1+bytes.Count(data[:from], nl), from
+	if len(p.lit) > 0 && !(p.fold && hasFoldTrap(data[from:to])) {
+		ml.byLiteral(p, data, from, to, where)
+	} else {
+		for _, loc := range p.re.FindAllIndex(data[from:to], maxCountPerNote) {
+			ml.add(data, from+loc[0], from+loc[1], where)
 		}
 	}
-	return out, count
+	return ml.out, ml.count
+}
+
+// matchedLines collects the matching lines of one region, in order.
+type matchedLines struct {
+	out             []lineMatch
+	count, lastLine int
+	line, pos       int // the line number at offset pos
+}
+
+// byLiteral visits only the lines holding p's literal and runs the regexp on each:
+// the literal is found with bytes.Index, far faster than the regexp over the file.
+func (ml *matchedLines) byLiteral(p *searchPattern, data []byte, from, to int, where string) {
+	for pos := from; pos < to && ml.count < maxCountPerNote; {
+		var i int
+		if p.fold {
+			i = indexFoldASCII(data[pos:to], p.lit)
+		} else {
+			i = bytes.Index(data[pos:to], p.lit)
+		}
+		if i < 0 {
+			return
+		}
+		s, e := lineBounds(data, pos+i)
+		s, e = max(s, from), min(e, to)
+		if loc := p.re.FindIndex(data[s:e]); loc != nil {
+			ml.add(data, s+loc[0], s+loc[1], where)
+		}
+		next := bytes.IndexByte(data[pos+i:to], '\n')
+		if next < 0 {
+			return
+		}
+		pos += i + next + 1
+	}
+}
+
+// add records the match data[s:e], once per line.
+func (ml *matchedLines) add(data []byte, s, e int, where string) {
+	ml.line += bytes.Count(data[ml.pos:s], nl)
+	ml.pos = s
+	if ml.line == ml.lastLine {
+		return
+	}
+	ml.lastLine = ml.line
+	ml.count++
+	if len(ml.out) < maxLinesPerNote {
+		ml.out = append(ml.out, lineMatch{MatchedIn: where, LineNumber: ml.line, data: data, s: s, e: e})
+	}
+}
+
+// hasFoldTrap reports whether data holds a letter that folds to ASCII from outside it.
+func hasFoldTrap(data []byte) bool {
+	for _, t := range foldTraps {
+		if bytes.Contains(data, t) {
+			return true
+		}
+	}
+	return false
 }
 
 var nl = []byte{'\n'}

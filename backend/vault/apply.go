@@ -87,28 +87,28 @@ func (v *Vault) checkBatch(changes []Change) ([]vpath.Path, error) {
 	targets := make([]vpath.Path, len(changes))
 	for i, c := range changes {
 		if err := checkContent(c.Path); err != nil {
-			return nil, fmt.Errorf("apply: %s: %w", c.Path, err)
+			return nil, pathErr(c.Path, err)
 		}
 		t, err := v.resolve(c.Path)
 		if err != nil {
-			return nil, fmt.Errorf("apply: %s: %w", c.Path, err)
+			return nil, pathErr(c.Path, err)
 		}
 		if seen[t] {
-			return nil, fmt.Errorf("apply: %s is changed twice in one batch", c.Path)
+			return nil, pathErr(c.Path, errors.New("changed twice in one batch"))
 		}
 		seen[t], targets[i] = true, t
 		st, err := v.root.Stat(osName(t))
 		exists := err == nil
 		switch {
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return nil, fmt.Errorf("apply: %s: %w", c.Path, mapErr(err))
+			return nil, pathErr(c.Path, mapErr(err))
 		case exists && st.IsDir():
-			return nil, fmt.Errorf("apply: %s: %w: a folder has this name", c.Path, ErrExists)
+			return nil, pathErr(c.Path, fmt.Errorf("%w: a folder has this name", ErrExists))
 		case c.CreateOnly && exists:
-			return nil, fmt.Errorf("apply: %s: %w", c.Path, ErrExists)
+			return nil, pathErr(c.Path, ErrExists)
 		case c.IfHash != "":
 			if err := v.checkHash(t, c.IfHash); err != nil {
-				return nil, fmt.Errorf("apply: %s: %w", c.Path, err)
+				return nil, pathErr(c.Path, err)
 			}
 		}
 	}
@@ -137,7 +137,7 @@ func (v *Vault) stageBatch(changes []Change, targets []vpath.Path) ([]Hash, []st
 		}
 		tmp, err := v.writeTemp(targets[i], c.Data)
 		if err != nil {
-			return nil, nil, fmt.Errorf("apply: %s: %w", c.Path, err)
+			return nil, nil, pathErr(c.Path, err)
 		}
 		steps = append(steps, step{Temp: tmp, Target: targets[i]})
 		hashes[i] = HashOf(c.Data)
@@ -266,6 +266,11 @@ func (v *Vault) Recover(ctx context.Context) (bool, error) {
 		return false, fmt.Errorf("recover: %w", err)
 	}
 	return true, v.RemoveInternal(intentName)
+}
+
+// pathErr names the file of a batch that failed; errors.As to *fs.PathError gives it.
+func pathErr(p vpath.Path, err error) error {
+	return &fs.PathError{Op: "apply", Path: string(p), Err: err}
 }
 
 func isTemp(p vpath.Path) bool { return bytes.HasPrefix([]byte(p.Base()), []byte(TempPrefix)) }
