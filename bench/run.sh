@@ -144,15 +144,42 @@ for n in "${SIZES[@]}"; do
 		echo -e "note\tCold-cache runs on the $l vault failed." >>"$ROWS"
 	fi
 
+	say "cold cache, $l notes, beside reading every note"
+	cat="find $(printf '%q' "$v") -name '*.md' -exec cat {} + >/dev/null"
+	if hyperfine --style basic --runs "$cold" --prepare "$prep" \
+		-n memotree "$mt" -n "read every note" "$cat" --export-json "$RAW/coldread-$l.json"; then
+		echo -e "time\tindex, cold cache, vs reading the files\t$l\t$RAW/coldread-$l.json" >>"$ROWS"
+	fi
+
 	if [[ -n $TIME ]]; then
 		say "peak memory, $l notes"
 		m=$(peak "$BIN" index --library "v=$v" --stats)
 		r=$(peak rg -c '\[\[' "$v")
 		if [[ $m =~ ^[0-9]+$ && $r =~ ^[0-9]+$ ]]; then
 			echo -e "value\tpeak memory\t$l\t$m\trg\t$r\tKB" >>"$ROWS"
+			md=$(find "$v" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print int(s/1024)}')
+			echo -e "value\tpeak memory vs the vault's Markdown bytes (target ≤ 2.5×)\t$l\t$m\tMarkdown bytes\t$md\tKB" >>"$ROWS"
 		fi
 	fi
 done
+
+# MCP: MemoTree's server beside the official memory server, same work over stdio.
+MEMSRV=$ROOT/bench/node/node_modules/@modelcontextprotocol/server-memory/dist/index.js
+if [[ ${MEMOTREE_BENCH_MCP:-1} != 0 ]]; then
+	if [[ ! -f $MEMSRV ]]; then
+		say "installing @modelcontextprotocol/server-memory (bench/node)"
+		(cd "$ROOT/bench/node" && npm ci --no-audit --no-fund >/dev/null)
+	fi
+	say "MCP servers, ${MEMOTREE_BENCH_MCP_N:-10000} entities"
+	go build -o "$CACHE/bin/mcpbench" ./bench/cmd/mcpbench
+	mcpdir=$(mktemp -d)
+	mkdir -p "$mcpdir/vault"
+	if ! "$CACHE/bin/mcpbench" -memotree "$BIN" -vault "$mcpdir/vault" -memory "node $MEMSRV" \
+		-memory-file "$mcpdir/memory.jsonl" -n "${MEMOTREE_BENCH_MCP_N:-10000}" -queries 1000 -rows "$ROWS" >"$RAW/mcp.jsonl"; then
+		echo -e "note\tThe MCP benchmark failed." >>"$ROWS"
+	fi
+	rm -rf "$mcpdir"
+fi
 
 GOBENCH=()
 if [[ ${MEMOTREE_BENCH_GO:-1} != 0 ]]; then

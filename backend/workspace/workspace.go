@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/memotree/memotree/backend/event"
@@ -95,6 +96,9 @@ type Workspace struct {
 	perms map[string]Permission
 
 	registry registry
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // Open mounts every spec, in order; the first is the default library.
@@ -161,12 +165,16 @@ func (w *Workspace) Library(name string) (*library.Library, error) {
 	return nil, fmt.Errorf("%w %q (mounted: %s)", ErrNoLibrary, name, strings.Join(names, ", "))
 }
 
-// Close closes every library.
+// Close closes every library. It is safe to call more than once; the workspace must
+// not be used afterwards, though a straggling reader of Libraries or Library still sees
+// the (closed) libraries rather than racing with Close.
 func (w *Workspace) Close() error {
-	var errs []error
-	for _, l := range w.libs {
-		errs = append(errs, l.Close())
-	}
-	w.libs = nil
-	return errors.Join(errs...)
+	w.closeOnce.Do(func() {
+		var errs []error
+		for _, l := range w.libs {
+			errs = append(errs, l.Close())
+		}
+		w.closeErr = errors.Join(errs...)
+	})
+	return w.closeErr
 }

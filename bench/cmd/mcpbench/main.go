@@ -103,6 +103,7 @@ func main() {
 	n := flag.Int("n", 10000, "entities (and relations) to create")
 	batch := flag.Int("batch", 100, "entities per create call")
 	queries := flag.Int("queries", 1000, "searches and reads")
+	rows := flag.String("rows", "", "also append the results as value rows for bench/cmd/table to this file")
 	flag.Parse()
 	if *bin == "" || *vault == "" || *memCmd == "" || *memFile == "" {
 		flag.Usage()
@@ -114,6 +115,7 @@ func main() {
 	parts := strings.Fields(*memCmd)
 	mem := exec.Command(parts[0], parts[1:]...)
 	mem.Env = append(os.Environ(), "MEMORY_FILE_PATH="+*memFile)
+	var all [][]result
 	for _, c := range []struct {
 		cmd  *exec.Cmd
 		make func(*mcp.ClientSession) *server
@@ -123,10 +125,31 @@ func main() {
 		if err != nil {
 			fail("connect %s: %v", c.cmd.Path, err)
 		}
-		for _, r := range run(ctx, c.make(s), *n, *batch, *queries) {
+		rs := run(ctx, c.make(s), *n, *batch, *queries)
+		for _, r := range rs {
 			enc.Encode(r)
 		}
+		all = append(all, rs)
 		s.Close()
+	}
+	if *rows != "" {
+		writeRows(*rows, all[0], all[1], *batch)
+	}
+}
+
+// writeRows appends one value row per step: MemoTree beside server-memory.
+func writeRows(path string, mt, mem []result, batch int) {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	if err != nil {
+		fail("%v", err)
+	}
+	defer f.Close()
+	for i, r := range mt {
+		what := fmt.Sprintf("MCP over stdio: %s", r.Step)
+		if r.Step == "create entities" || r.Step == "create relations" {
+			what += fmt.Sprintf(" (batches of %d)", batch)
+		}
+		fmt.Fprintf(f, "value\t%s\t%d items\t%.1f\tserver-memory\t%.1f\tms\n", what, r.Items, r.MS, mem[i].MS)
 	}
 }
 

@@ -1,0 +1,101 @@
+package workspace
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memotree/memotree/backend/tool"
+)
+
+func TestParseSpec(t *testing.T) {
+	dir := t.TempDir()
+	tests := []struct {
+		in       string
+		wantName string
+		wantErr  bool
+	}{
+		{"notes=" + dir, "notes", false},
+		{dir, filepath.Base(dir), false},
+		{"=" + dir, "", true},
+		{"notes=", "", true},
+		{"bad name=" + dir, "", true},
+		{"../x=" + dir, "", true},
+	}
+	for _, tt := range tests {
+		s, err := ParseSpec(tt.in)
+		if (err != nil) != tt.wantErr || (err == nil && (s.Name != tt.wantName || !filepath.IsAbs(s.Path))) {
+			t.Errorf("ParseSpec(%q) = %+v, %v", tt.in, s, err)
+		}
+	}
+	for in, want := range map[string]Permission{"read": PermRead, " Propose ": PermPropose, "write": PermWrite} {
+		if got, err := ParsePermission(in); err != nil || got != want {
+			t.Errorf("ParsePermission(%q) = %q, %v", in, got, err)
+		}
+	}
+	if _, err := ParsePermission("admin"); err == nil {
+		t.Error("ParsePermission accepted admin")
+	}
+}
+
+func TestOpenRefusesBadLibraries(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "f")
+	os.WriteFile(file, nil, 0o644)
+	for _, specs := range [][]Spec{
+		nil,
+		{{Name: "a", Path: filepath.Join(dir, "missing")}},
+		{{Name: "a", Path: file}},
+		{{Name: "a", Path: dir}, {Name: "a", Path: dir}},
+	} {
+		if ws, err := Open(t.Context(), specs, Options{}); err == nil {
+			ws.Close()
+			t.Errorf("Open(%+v) succeeded", specs)
+		}
+	}
+}
+
+// TestPermissions checks the guard: the agent and MCP clients are held to the
+// library's permission, the person is not.
+func TestPermissions(t *testing.T) {
+	ro, rw := t.TempDir(), t.TempDir()
+	ws, err := Open(t.Context(), []Spec{{Name: "ro", Path: ro, Permission: PermRead}, {Name: "rw", Path: rw}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	if ws.Permission("rw") != PermPropose || ws.Permission("") != PermRead {
+		t.Fatalf("permissions: rw=%s default=%s", ws.Permission("rw"), ws.Permission(""))
+	}
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	create := func(actor, lib, name string) tool.Result {
+		args, _ := json.Marshal(map[string]any{"entity_name": name, "content": "x", "library_name": lib})
+		res, err := reg.Call(t.Context(), &tool.Call{Actor: actor}, "create_entity", args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if r := create(tool.ActorAgent, "ro", "a"); r.ErrorCode != tool.CodePermissionDenied {
+		t.Errorf("agent writing a read library: %+v", r)
+	}
+	if r := create(tool.MCPActor("c"), "ro", "a"); r.ErrorCode != tool.CodePermissionDenied {
+		t.Errorf("MCP client writing a read library: %+v", r)
+	}
+	if r := create(tool.ActorCLI, "ro", "a"); r.IsError() {
+		t.Errorf("the person writing a read library: %+v", r)
+	}
+	if r := create(tool.ActorAgent, "rw", "b"); r.IsError() {
+		t.Errorf("agent writing a propose library: %+v", r)
+	}
+	if _, err := os.Stat(filepath.Join(rw, "b.md")); err != nil {
+		t.Errorf("the agent's note was not written: %v", err)
+	}
+	if entries, _ := os.ReadDir(ro); len(entries) != 3 { // a.md from the person, journey.yaml, .memotree
+		t.Errorf("read library holds %d entries, want the person's note only", len(entries))
+	}
+}
