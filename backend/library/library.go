@@ -184,7 +184,7 @@ type parsed struct {
 
 // scan reads every file of the vault and replaces the graph's content.
 func (l *Library) scan(ctx context.Context) error {
-	files, err := l.vault.Walk(ctx)
+	files, err := l.vault.WalkPaths(ctx)
 	if err != nil {
 		return err
 	}

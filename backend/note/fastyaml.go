@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -16,28 +17,70 @@ import (
 // yaml.Node tree YAML v3 would. Anything else, however harmless, makes it give up, and
 // YAML v3 reads the block instead. FuzzFastYAML checks the two agree.
 
-// fastParser holds the state of one fast front matter parse.
+// fastParser holds the state of one fast front matter parse. Its nodes come from
+// slabs that are reused from parse to parse (see release): no node outlives the parse,
+// since the Note keeps only values copied out of them.
 type fastParser struct {
 	src   []byte
 	lines [][2]int // start and end (without line break) of each YAML line
 	i     int      // index of the next line to read
-	slab  []yaml.Node
+	slabs [][]yaml.Node
+	cur   int // index of the slab being filled
+}
+
+// slabSize is the number of nodes per slab: most front matter fits in one.
+const slabSize = 64
+
+var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
+
+// release clears the parser's nodes (so they hold no strings) and returns it to the
+// pool. The tree it built must not be used afterwards.
+func (p *fastParser) release() {
+	for i := range p.slabs[:min(p.cur+1, len(p.slabs))] {
+		clear(p.slabs[i])
+		p.slabs[i] = p.slabs[i][:0]
+	}
+	p.src, p.lines, p.i, p.cur = nil, p.lines[:0], 0, 0
+	fastParsers.Put(p)
 }
 
 // fastFrontMatter parses the YAML in src[from:to], whose first line is file line 2. It
-// returns nil when the block is outside the fast path's subset.
+// returns nil when the block is outside the fast path's subset. The tree is valid until
+// release is called on the returned parser (nil when the tree is nil).
 func fastFrontMatter(src []byte, from, to int) *yaml.Node {
-	if !fastBytesOK(src[from:to]) {
-		return nil
+	root, p := fastFrontMatterPooled(src, from, to)
+	if p != nil {
+		// Callers that keep the tree must not release it: detach it from the pool.
+		p.slabs = nil
 	}
-	p := fastParser{src: src, lines: make([][2]int, 0, bytes.Count(src[from:to], []byte{'\n'})+1)}
+	return root
+}
+
+// fastFrontMatterPooled is fastFrontMatter with a pooled parser the caller releases.
+func fastFrontMatterPooled(src []byte, from, to int) (*yaml.Node, *fastParser) {
+	if !fastBytesOK(src[from:to]) {
+		return nil, nil
+	}
+	p := fastParsers.Get().(*fastParser)
+	p.src = src
+	root := p.parse(from, to)
+	if root == nil {
+		p.release()
+		return nil, nil
+	}
+	return root, p
+}
+
+func (p *fastParser) parse(from, to int) *yaml.Node {
+	src := p.src
 	for pos := from; pos < to; {
 		end, next := lineBounds(src, pos)
 		end = min(end, to)
 		p.lines = append(p.lines, [2]int{pos, end})
 		pos = next
 	}
-	root := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	root := p.alloc()
+	root.Kind, root.Tag = yaml.MappingNode, "!!map"
 	for p.skipEmpty() {
 		line := p.line()
 		if len(line) == 0 || line[0] == ' ' {
@@ -75,13 +118,27 @@ func (p *fastParser) line() []byte {
 	return p.src[l[0]:l[1]]
 }
 
+// alloc returns a zeroed node from the parser's slabs.
+func (p *fastParser) alloc() *yaml.Node {
+	if len(p.slabs) == 0 {
+		p.slabs = append(p.slabs, make([]yaml.Node, 0, slabSize))
+	}
+	if len(p.slabs[p.cur]) == cap(p.slabs[p.cur]) {
+		p.cur++
+		if p.cur == len(p.slabs) {
+			p.slabs = append(p.slabs, make([]yaml.Node, 0, slabSize))
+		}
+	}
+	s := &p.slabs[p.cur]
+	*s = append(*s, yaml.Node{})
+	return &(*s)[len(*s)-1]
+}
+
 // node makes a node of kind k at byte column col of the current line.
 func (p *fastParser) node(k yaml.Kind, col int) *yaml.Node {
-	if len(p.slab) == cap(p.slab) {
-		p.slab = make([]yaml.Node, 0, 32)
-	}
-	p.slab = append(p.slab, yaml.Node{Kind: k, Line: p.i + 1, Column: utf8.RuneCount(p.line()[:col]) + 1})
-	return &p.slab[len(p.slab)-1]
+	n := p.alloc()
+	n.Kind, n.Line, n.Column = k, p.i+1, utf8.RuneCount(p.line()[:col])+1
+	return n
 }
 
 // pair reads "key: value" starting at byte column col of the current line, with a

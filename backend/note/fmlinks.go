@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"sort"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
@@ -18,9 +19,12 @@ func frontMatterLinks(n *Note, src []byte, fm fmBounds, root *yaml.Node) {
 	if !bytes.Contains(src[fm.yamlStart:fm.yamlEnd], []byte("[[")) {
 		return
 	}
-	starts := lineStarts(src, fm.yamlStart, fm.yamlEnd)
-	var nodes, keys []*yaml.Node
-	collectNodes(root, &nodes, &keys)
+	sc := fmScratchPool.Get().(*fmScratch)
+	defer sc.release()
+	sc.starts = appendLineStarts(sc.starts, src, fm.yamlStart, fm.yamlEnd)
+	starts := sc.starts
+	collectNodes(root, &sc.nodes, &sc.keys)
+	nodes, keys := sc.nodes, sc.keys
 	for i, nd := range nodes {
 		if nd.Kind != yaml.ScalarNode || !strings.Contains(nd.Value, "[[") || isKeyNode(keys, nd) {
 			continue
@@ -52,10 +56,29 @@ func frontMatterLinks(n *Note, src []byte, fm fmBounds, root *yaml.Node) {
 	}
 }
 
+// fmScratch holds the temporary lists of one frontMatterLinks call, reused from call
+// to call.
+type fmScratch struct {
+	nodes, keys []*yaml.Node
+	starts      []int
+}
+
+var fmScratchPool = sync.Pool{New: func() any { return new(fmScratch) }}
+
+func (sc *fmScratch) release() {
+	clear(sc.nodes)
+	clear(sc.keys)
+	sc.nodes, sc.keys, sc.starts = sc.nodes[:0], sc.keys[:0], sc.starts[:0]
+	fmScratchPool.Put(sc)
+}
+
 // lineStarts returns the offsets where the lines of src[from:to] start; entry i is
 // file line i+2 (the YAML begins on line 2).
-func lineStarts(src []byte, from, to int) []int {
-	starts := []int{from}
+func lineStarts(src []byte, from, to int) []int { return appendLineStarts(nil, src, from, to) }
+
+// appendLineStarts is lineStarts appending to starts[:0].
+func appendLineStarts(starts []int, src []byte, from, to int) []int {
+	starts = append(starts[:0], from)
 	for p := from; p < to; {
 		i := bytes.IndexByte(src[p:to], '\n')
 		if i < 0 {

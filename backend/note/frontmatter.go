@@ -110,7 +110,10 @@ func yamlErrLine(err error) int {
 // parseFrontMatter decodes the front matter into n, or records why it cannot.
 func parseFrontMatter(n *Note, src []byte, fm fmBounds) {
 	var props map[string]any
-	root := fastFrontMatter(src, fm.yamlStart, fm.yamlEnd)
+	root, fp := fastFrontMatterPooled(src, fm.yamlStart, fm.yamlEnd)
+	if fp != nil {
+		defer fp.release() // nothing below keeps a node: values are copied out
+	}
 	if root != nil {
 		var ok bool
 		if props, ok = fastProps(root); !ok {

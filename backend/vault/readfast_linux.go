@@ -50,12 +50,18 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) ([]byte, error)
 	if maxSize > 0 && st.Size > maxSize {
 		return buf, fmt.Errorf("%w: %d bytes", ErrTooLarge, st.Size)
 	}
-	n := int(st.Size) + 1 // one more byte to see a file that grew since the stat
+	size := int(st.Size)
+	n := size + 1 // one more byte to see a file that grew since the stat
 	if cap(buf) < n {
 		buf = make([]byte, 0, n+n/4)
 	}
 	buf = buf[:0]
 	for {
+		if len(buf) == size && size > 0 {
+			// As long as fstat said: stop without one more read for the end of the
+			// file. A write racing this read is seen by the watcher and read again.
+			return buf, nil
+		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}

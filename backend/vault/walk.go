@@ -22,8 +22,14 @@ const maxLinkHops = 8
 // names that are not valid vault paths (not UTF-8, or holding a backslash). Symbolic
 // links are followed only when they stay inside the vault; a link to a folder that
 // contains it is not followed again. Folders are read in parallel.
-func (v *Vault) Walk(ctx context.Context) ([]FileInfo, error) {
-	w := &walker{v: v, ctx: ctx, sem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
+func (v *Vault) Walk(ctx context.Context) ([]FileInfo, error) { return v.walk(ctx, true) }
+
+// WalkPaths is Walk without the stat of every file: Size and ModTime are zero. It is
+// what a full index needs, which reads every file anyway.
+func (v *Vault) WalkPaths(ctx context.Context) ([]FileInfo, error) { return v.walk(ctx, false) }
+
+func (v *Vault) walk(ctx context.Context, stat bool) ([]FileInfo, error) {
+	w := &walker{v: v, ctx: ctx, stat: stat, sem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
 	w.wg.Add(1)
 	go w.dir("", 0)
 	w.wg.Wait()
@@ -38,10 +44,11 @@ func (v *Vault) Walk(ctx context.Context) ([]FileInfo, error) {
 }
 
 type walker struct {
-	v   *Vault
-	ctx context.Context
-	sem chan struct{} // bounds the folders read at once
-	wg  sync.WaitGroup
+	v    *Vault
+	ctx  context.Context
+	stat bool          // fill in Size and ModTime
+	sem  chan struct{} // bounds the folders read at once
+	wg   sync.WaitGroup
 
 	mu  sync.Mutex
 	out []FileInfo
@@ -104,7 +111,9 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 			if strings.HasPrefix(name, TempPrefix) {
 				continue
 			}
-			if info, err := e.Info(); err == nil {
+			if !w.stat {
+				files = append(files, FileInfo{Path: p})
+			} else if info, err := e.Info(); err == nil {
 				files = append(files, FileInfo{Path: p, Size: info.Size(), ModTime: info.ModTime()})
 			}
 		case t&fs.ModeSymlink != 0:
