@@ -111,9 +111,14 @@ describe('the window', () => {
     fs.writeFileSync(path.join(server.vaultDir, n.path), `# ${marker}\n\nNew body with [[${n.linkText}]].\n`)
     await page.waitForFunction((m) => document.querySelector('[data-testid="note-view"]')?.textContent?.includes(m), marker, { timeout: 2000 })
 
+    const order = await page.evaluate(() => window.__memotreeGraph?.order ?? 0)
     const created = 'Fresh note 新笔记.md'
     fs.writeFileSync(path.join(server.vaultDir, created), '# Fresh\n\nCreated while the window was open.\n')
     await page.waitForSelector(entry(created), { timeout: 2000 })
+    // The graph follows too: the new note is a node.
+    await page.waitForFunction(
+      ([before, id]) => (window.__memotreeGraph?.order ?? 0) > before && window.__memotreeGraph?.hasNode(id),
+      [order, created], { timeout: 3000 })
   })
 
   test('a request without the token is refused', async () => {
