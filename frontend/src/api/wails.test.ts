@@ -1,9 +1,9 @@
 import { expect, test, vi } from 'vitest'
 import { boundApi, wailsApi, type WailsBindings, type WailsRuntime } from './wails'
 
-test('calls window.go.app.API.<Method> and listens through the runtime', async () => {
+test('calls window.go.uiapi.API.<Method> and listens through the runtime', async () => {
   const Files = vi.fn(async (lib: unknown) => [{ path: `${String(lib)}.md` }])
-  const go: WailsBindings = { app: { API: { Files: Files as (...a: unknown[]) => Promise<unknown> } } }
+  const go: WailsBindings = { uiapi: { API: { Files: Files as (...a: unknown[]) => Promise<unknown> } } }
   const off = vi.fn()
   const runtime: WailsRuntime = { EventsOn: vi.fn(() => off), EventsOff: vi.fn(), BrowserOpenURL: vi.fn() }
   const api = wailsApi(go, runtime)
@@ -15,10 +15,9 @@ test('calls window.go.app.API.<Method> and listens through the runtime', async (
   expect(off).toHaveBeenCalled()
 })
 
-test('the API is found under app, uiapi or any package', () => {
+test('the API is the one backend/uiapi binds (the desktop smoke test proves the name)', () => {
   const m = { Files: async () => [] }
-  expect(boundApi({ app: { API: m } })).toBe(m)
   expect(boundApi({ uiapi: { API: m } })).toBe(m)
-  expect(boundApi({ other: { API: m } })).toBe(m)
+  expect(boundApi({ app: { API: m } })).toBeUndefined()
   expect(boundApi({ main: {} })).toBeUndefined()
 })

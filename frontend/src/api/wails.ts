@@ -13,14 +13,14 @@ export type BoundMethods = Record<string, ((...args: unknown[]) => Promise<unkno
 
 /**
  * The bindings Wails injects as window.go, by Go package then type:
- * window.go.<package>.API.<Method>. The API struct is looked for in package "app",
- * then "uiapi" (where backend/uiapi declares it), then any package binding an API.
+ * window.go.<package>.API.<Method>. The desktop app binds backend/uiapi's API, so it
+ * is window.go.uiapi.API.
  */
 export type WailsBindings = Record<string, { API?: BoundMethods } | undefined>
 
 /** boundApi finds the bound API struct, or undefined. */
 export function boundApi(go: WailsBindings): BoundMethods | undefined {
-  return go.app?.API ?? go.uiapi?.API ?? Object.values(go).find((ns) => ns?.API)?.API
+  return go.uiapi?.API
 }
 
 declare global {
