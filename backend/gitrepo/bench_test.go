@@ -1,0 +1,129 @@
+package gitrepo_test
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/bench/vaultgen"
+)
+
+// benchNotes is the size of the benchmark vault: 1,000 notes, or MEMOTREE_BENCH_NOTES.
+func benchNotes() int {
+	if n, err := strconv.Atoi(os.Getenv("MEMOTREE_BENCH_NOTES")); err == nil && n >= 10 {
+		return n
+	}
+	return 1000
+}
+
+// benchVault generates benchNotes() notes, commits them with git, and returns the folder, the
+// repository and ten notes to modify.
+func benchVault(b *testing.B) (string, *gitrepo.Repo, []vpath.Path) {
+	b.Helper()
+	dir := filepath.Join(b.TempDir(), "vault")
+	if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: benchNotes(), Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	write(b, dir, map[string]string{".gitignore": ".memotree/\n"})
+	run(b, dir, "init", "-q")
+	run(b, dir, "add", "-A")
+	run(b, dir, "commit", "-q", "-m", "vault")
+	var notes []vpath.Path
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || filepath.Ext(p) != ".md" {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		notes = append(notes, vpath.Path(filepath.ToSlash(rel)))
+		return nil
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	sort.Slice(notes, func(i, j int) bool { return notes[i] < notes[j] })
+	return dir, open(b, dir), notes[:10]
+}
+
+// touch appends a line to each note.
+func touch(b *testing.B, dir string, notes []vpath.Path, tag string) {
+	b.Helper()
+	for _, n := range notes {
+		f, err := os.OpenFile(filepath.Join(dir, filepath.FromSlash(string(n))), os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := f.WriteString("\nedit " + tag + "\n"); err != nil {
+			b.Fatal(err)
+		}
+		f.Close()
+	}
+}
+
+// timeGit returns the mean wall time of a git command over n runs.
+func timeGit(b *testing.B, dir string, n int, args ...string) time.Duration {
+	var total time.Duration
+	for range n {
+		start := time.Now()
+		run(b, dir, args...)
+		total += time.Since(start)
+	}
+	return total / time.Duration(n)
+}
+
+// BenchmarkStatus measures Status on 1,000 notes with 10 modified, beside
+// `git status --porcelain` on the same tree.
+func BenchmarkStatus(b *testing.B) {
+	dir, r, notes := benchVault(b)
+	touch(b, dir, notes, "x")
+	if _, err := r.Status(b.Context()); err != nil { // warm the cache like git's first run
+		b.Fatal(err)
+	}
+	gitNS := timeGit(b, dir, 10, "status", "--porcelain")
+	b.ResetTimer()
+	for b.Loop() {
+		st, err := r.Status(b.Context())
+		if err != nil || len(st) != 10 {
+			b.Fatalf("status = %d changes, %v", len(st), err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(gitNS.Nanoseconds()), "git-ns/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(gitNS.Nanoseconds()), "x-git")
+}
+
+// BenchmarkCommit10 measures a commit of 10 modified notes out of 1,000, beside
+// `git add` of the 10 and `git commit` on a twin repository.
+func BenchmarkCommit10(b *testing.B) {
+	dir, r, notes := benchVault(b)
+	twin, _, _ := benchVault(b)
+	args := []string{"add", "--"}
+	for _, n := range notes {
+		args = append(args, string(n))
+	}
+	var gitTotal time.Duration
+	i := 0
+	for b.Loop() {
+		i++
+		b.StopTimer()
+		tag := strconv.Itoa(i)
+		touch(b, dir, notes, tag)
+		touch(b, twin, notes, tag)
+		start := time.Now()
+		run(b, twin, args...)
+		run(b, twin, "commit", "-q", "-m", "edit "+tag)
+		gitTotal += time.Since(start)
+		b.StartTimer()
+		if _, err := r.Commit(b.Context(), gitrepo.CommitOptions{Message: "edit " + tag, Paths: notes}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	gitNS := float64(gitTotal.Nanoseconds()) / float64(i)
+	b.ReportMetric(gitNS, "git-ns/op")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(i)/gitNS, "x-git")
+}

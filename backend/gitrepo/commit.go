@@ -1,0 +1,267 @@
+package gitrepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// Signature names the author of a commit.
+type Signature struct {
+	Name  string
+	Email string
+}
+
+// CommitOptions say what to commit and how.
+type CommitOptions struct {
+	// Message is the commit message; trailers are appended to it.
+	Message string
+	// Paths are the paths to commit; empty commits every pending change. A rename
+	// is two paths (Change.From and Change.Path): name both to commit it whole.
+	Paths []vpath.Path
+	// Tag, when set, names a lightweight tag created on the new commit.
+	Tag string
+	// Author signs the commit; nil takes user.name and user.email from git's
+	// configuration, or MemoTree's own identity when they are unset.
+	Author *Signature
+	// Trailers are appended to the message as "Key: value" lines, sorted by key.
+	Trailers map[string]string
+}
+
+// Commit stages exactly the chosen paths (their working-tree content, or their
+// removal) in one update of the index and commits them. Other staged changes are
+// committed too, as git does. It returns ErrNothingToCommit when HEAD would not change.
+func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, error) {
+	if strings.TrimSpace(o.Message) == "" {
+		return plumbing.ZeroHash, errors.New("git commit: empty message")
+	}
+	if err := checkPaths(o.Paths); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	if err := validTag(o.Tag); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	unlock, err := r.w.Lock(ctx)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	defer unlock()
+	if err := r.checkTag(o.Tag); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	paths := o.Paths
+	if len(paths) == 0 {
+		changes, err := r.Status(ctx)
+		if err != nil {
+			return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		}
+		for _, c := range changes {
+			paths = append(paths, c.Path)
+			if c.From != "" {
+				paths = append(paths, c.From)
+			}
+		}
+	}
+	if err := r.stage(ctx, paths); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	return r.commitIndex(o)
+}
+
+// commitIndex commits the index and creates the tag.
+func (r *Repo) commitIndex(o CommitOptions) (plumbing.Hash, error) {
+	wt, err := r.repo.Worktree()
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	sig := r.signature(o.Author)
+	h, err := wt.Commit(withTrailers(o.Message, o.Trailers), &git.CommitOptions{Author: sig, Committer: sig})
+	if errors.Is(err, git.ErrEmptyCommit) {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", ErrNothingToCommit)
+	}
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	if o.Tag != "" {
+		if _, err := r.repo.CreateTag(o.Tag, h, nil); err != nil {
+			return h, fmt.Errorf("git commit: committed %s, but tag %s: %w", h, o.Tag, err)
+		}
+	}
+	return h, nil
+}
+
+// validTag refuses a tag name git would not accept.
+func validTag(name string) error {
+	if name == "" {
+		return nil
+	}
+	if strings.ContainsAny(name, " \t\n\x00") || plumbing.NewTagReferenceName(name).Validate() != nil {
+		return fmt.Errorf("%w: %q", ErrInvalidTag, name)
+	}
+	return nil
+}
+
+// checkTag refuses an existing tag name before anything is committed.
+func (r *Repo) checkTag(name string) error {
+	if name == "" {
+		return nil
+	}
+	if _, err := r.repo.Reference(plumbing.NewTagReferenceName(name), false); err == nil {
+		return fmt.Errorf("%w: %s", ErrTagExists, name)
+	}
+	return nil
+}
+
+// signature returns the author: the given one, git's configured user, or MemoTree.
+func (r *Repo) signature(a *Signature) *object.Signature {
+	s := &object.Signature{Name: "MemoTree", Email: "memotree@localhost", When: time.Now()}
+	if a != nil && a.Name != "" {
+		s.Name, s.Email = a.Name, a.Email
+		return s
+	}
+	if c, err := r.repo.ConfigScoped(config.GlobalScope); err == nil && c.User.Name != "" {
+		s.Name, s.Email = c.User.Name, c.User.Email
+	}
+	return s
+}
+
+// withTrailers appends "Key: value" trailers to msg, sorted by key.
+func withTrailers(msg string, trailers map[string]string) string {
+	msg = strings.TrimRight(msg, "\n\t ") + "\n"
+	if len(trailers) == 0 {
+		return msg
+	}
+	keys := make([]string, 0, len(trailers))
+	for k := range trailers {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var b strings.Builder
+	b.WriteString(msg + "\n")
+	for _, k := range keys {
+		b.WriteString(k + ": " + trailers[k] + "\n")
+	}
+	return b.String()
+}
+
+// stage reads the index once, replaces the entries of paths by their working-tree
+// content (or drops them when the file is gone; a conflicted path loses all its
+// stages, as with git add), and writes the index once.
+func (r *Repo) stage(ctx context.Context, paths []vpath.Path) error {
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	chosen := make(map[string]bool, len(paths))
+	var fresh []*index.Entry
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if chosen[string(p)] {
+			continue
+		}
+		chosen[string(p)] = true
+		e, err := r.entry(p)
+		if err != nil {
+			return err
+		}
+		if e != nil {
+			fresh = append(fresh, e)
+		}
+	}
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if !chosen[e.Name] {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = append(kept, fresh...)
+	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
+	// The cached trees would describe the old entries: drop them, git rebuilds them.
+	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
+	if err := r.writeIndex(idx); err != nil {
+		return fmt.Errorf("write index: %w", err)
+	}
+	return nil
+}
+
+// entry writes the blob of a working-tree file and returns its index entry, or nil
+// when the file does not exist.
+func (r *Repo) entry(p vpath.Path) (*index.Entry, error) {
+	full := filepath.Join(r.dir, filepath.FromSlash(string(p)))
+	fi, err := os.Lstat(full)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("stat %s: %w", p, err)
+	}
+	if fi.IsDir() {
+		return nil, fmt.Errorf("stage %s: %w: a folder", p, ErrInvalidPath)
+	}
+	data, mode, err := r.readEntry(p, full, fi)
+	if err != nil {
+		return nil, err
+	}
+	h, err := r.writeBlob(data)
+	if err != nil {
+		return nil, fmt.Errorf("stage %s: %w", p, err)
+	}
+	e := &index.Entry{Name: string(p), Hash: h, Mode: mode, ModifiedAt: fi.ModTime(), Size: uint32(fi.Size())}
+	fillStat(e, fi)
+	return e, nil
+}
+
+// readEntry returns what git stores for a file: its content, or a link's target.
+func (r *Repo) readEntry(p vpath.Path, full string, fi os.FileInfo) ([]byte, filemode.FileMode, error) {
+	if fi.Mode()&os.ModeSymlink != 0 {
+		t, err := os.Readlink(full)
+		if err != nil {
+			return nil, 0, fmt.Errorf("read link %s: %w", p, err)
+		}
+		return []byte(filepath.ToSlash(t)), filemode.Symlink, nil
+	}
+	data, ok, err := r.readWork(p)
+	if err != nil || !ok {
+		return nil, 0, fmt.Errorf("read %s: %w", p, errors.Join(err, os.ErrNotExist))
+	}
+	mode := filemode.Regular
+	if fi.Mode()&0o111 != 0 {
+		mode = filemode.Executable
+	}
+	return data, mode, nil
+}
+
+// writeBlob stores data as a blob object and returns its hash.
+func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
+	obj := r.repo.Storer.NewEncodedObject()
+	obj.SetType(plumbing.BlobObject)
+	obj.SetSize(int64(len(data)))
+	w, err := obj.Writer()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	if _, err := w.Write(data); err != nil {
+		w.Close()
+		return plumbing.ZeroHash, err
+	}
+	if err := w.Close(); err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return r.repo.Storer.SetEncodedObject(obj)
+}

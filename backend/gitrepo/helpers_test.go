@@ -1,0 +1,125 @@
+package gitrepo_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/vault"
+)
+
+// gitEnv isolates the git command from the user's configuration.
+func gitEnv(home string) []string {
+	return append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+home, "GIT_CONFIG_GLOBAL="+filepath.Join(home, "no-gitconfig"))
+}
+
+// run runs git in dir and returns its output; a failure fails the test.
+func run(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	out, err := tryGit(dir, args...)
+	if err != nil {
+		t.Fatalf("git %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return out
+}
+
+// tryGit runs git in dir with a fixed identity.
+func tryGit(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", append([]string{"-c", "user.name=Test", "-c", "user.email=test@example.com",
+		"-c", "core.quotepath=off", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
+	cmd.Dir = dir
+	cmd.Env = gitEnv(dir)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// write writes files under dir, creating folders.
+func write(t testing.TB, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// read returns a file's content, or "<absent>".
+func read(t testing.TB, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+	if os.IsNotExist(err) {
+		return "<absent>"
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// base is the committed content of the test repositories.
+var base = map[string]string{
+	"a.md":              "# A\n\nfirst line\nsecond line\n",
+	"b.md":              "# B\r\n\r\nwindows line endings\r\nno final newline",
+	"people/Ada.md":     "---\nentity type: person\n---\n\n# Ada\n",
+	"people/Charles.md": "# Charles\n",
+	"attachments/x.png": "\x89PNG\x00\x01binary",
+}
+
+// newRepo commits base with the git command and opens it through a vault.
+func newRepo(t testing.TB) (string, *gitrepo.Repo) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "vault")
+	write(t, dir, base)
+	run(t, dir, "init", "-q")
+	run(t, dir, "add", "-A")
+	run(t, dir, "commit", "-q", "-m", "initial")
+	return dir, open(t, dir)
+}
+
+// open opens dir as a vault and a repository.
+func open(t testing.TB, dir string) *gitrepo.Repo {
+	t.Helper()
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	r, err := gitrepo.Open(dir, v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// porcelain returns git status --porcelain as sorted lines, .memotree excluded.
+func porcelain(t testing.TB, dir string) []string {
+	t.Helper()
+	var out []string
+	for _, l := range strings.Split(run(t, dir, "status", "--porcelain", "-uall"), "\n") {
+		if l != "" && !strings.Contains(l, ".memotree/") {
+			out = append(out, l)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// lines splits output into its non-empty lines, sorted.
+func lines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	sort.Strings(out)
+	return out
+}

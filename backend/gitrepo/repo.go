@@ -1,0 +1,178 @@
+// Package gitrepo is the vault's version control: status, diff, selective commit,
+// discard and history of a git repository whose working tree is the vault, built on
+// go-git (no git binary needed).
+//
+// Reading goes through go-git. Writing to the working tree (discard, the .gitignore
+// written by Init) goes through a Writer, the vault, so that those writes are atomic,
+// journaled and recognised by the watcher as the app's own. Staging never calls
+// go-git's Worktree.Add, which runs a full status per file: Commit reads the index once,
+// updates the entries of the chosen paths, and writes it back once.
+//
+// Paths are vault-relative vpath.Path values; the vault folder must be the root of the
+// repository. The folders vpath.Path.Ignored names (.git, .obsidian, .trash, .memotree)
+// are never reported, staged or restored.
+//
+// Concurrency: a *Repo is safe for concurrent use. Commit, and the index update of
+// Discard, run under the vault's cross-process write lock, so two MemoTree processes
+// (the app and an MCP server) or two Repos on one vault never interleave them, and no
+// vault write lands between staging and committing. The index is replaced as git does,
+// through .git/index.lock, so a git command running at the same moment is excluded too
+// (the loser gets ErrIndexLocked).
+package gitrepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// Errors returned by this package, wrapped with the operation; check them with
+// errors.Is.
+var (
+	// ErrNotRepository means the folder is not the root of a git repository.
+	ErrNotRepository = errors.New("not a git repository")
+	// ErrNothingToCommit means the chosen paths have no change to commit.
+	ErrNothingToCommit = errors.New("nothing to commit")
+	// ErrInvalidPath means a path is not a content path of the vault (it leaves the
+	// vault or lies in .git, .obsidian, .trash or .memotree).
+	ErrInvalidPath = errors.New("not a content path")
+	// ErrInvalidTag means a tag name is not a valid git reference name.
+	ErrInvalidTag = errors.New("invalid tag name")
+	// ErrTagExists means a tag of that name exists already.
+	ErrTagExists = errors.New("tag already exists")
+	// ErrUntracked means a discard named an untracked file without RemoveUntracked.
+	ErrUntracked = errors.New("untracked file")
+)
+
+// Writer writes the working tree; *vault.Vault implements it.
+type Writer interface {
+	// Apply makes a batch of changes all or nothing (see vault.Vault.Apply).
+	Apply(ctx context.Context, changes []vault.Change, o vault.WriteOptions) ([]vault.Hash, error)
+	// Lock takes the vault's cross-process write lock (see vault.Vault.Lock); Apply
+	// takes it too, so it must not be called while holding it.
+	Lock(ctx context.Context) (unlock func(), err error)
+}
+
+// Repo is a git repository whose working tree is a vault.
+type Repo struct {
+	dir  string
+	repo *git.Repository
+	w    Writer
+}
+
+// Open opens the repository whose root is dir. It returns an error wrapping
+// ErrNotRepository when dir has no .git.
+func Open(dir string, w Writer) (*Repo, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open repository %s: %w", dir, err)
+	}
+	r, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
+	if errors.Is(err, git.ErrRepositoryNotExists) {
+		return nil, fmt.Errorf("open repository %s: %w", dir, ErrNotRepository)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open repository %s: %w", dir, err)
+	}
+	return &Repo{dir: abs, repo: r, w: w}, nil
+}
+
+// Init creates a repository in dir (branch main) unless one exists, and makes sure
+// .gitignore ignores .memotree/, keeping whatever else it holds. It then opens it.
+func Init(ctx context.Context, dir string, w Writer) (*Repo, error) {
+	_, err := git.PlainInitWithOptions(dir, &git.PlainInitOptions{
+		InitOptions: git.InitOptions{DefaultBranch: plumbing.NewBranchReferenceName("main")},
+	})
+	if err != nil && !errors.Is(err, git.ErrRepositoryAlreadyExists) {
+		return nil, fmt.Errorf("init repository %s: %w", dir, err)
+	}
+	if err := ensureIgnored(ctx, dir, w); err != nil {
+		return nil, fmt.Errorf("init repository %s: %w", dir, err)
+	}
+	return Open(dir, w)
+}
+
+// gitignorePath is the repository's own ignore file.
+const gitignorePath vpath.Path = ".gitignore"
+
+// ensureIgnored appends ".memotree/" to .gitignore unless a line already ignores it.
+func ensureIgnored(ctx context.Context, dir string, w Writer) error {
+	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("read .gitignore: %w", err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		switch strings.TrimSpace(line) {
+		case ".memotree", ".memotree/", "/.memotree", "/.memotree/":
+			return nil
+		}
+	}
+	next := string(b)
+	if next != "" && !strings.HasSuffix(next, "\n") {
+		next += "\n"
+	}
+	next += ".memotree/\n"
+	ch := vault.Change{Path: gitignorePath, Data: []byte(next), IfHash: vault.HashOf(b)}
+	if err != nil { // no .gitignore yet
+		ch.IfHash, ch.CreateOnly = "", true
+	}
+	if _, err := w.Apply(ctx, []vault.Change{ch}, vault.WriteOptions{Actor: "user", Op: "git_init"}); err != nil {
+		return fmt.Errorf("write .gitignore: %w", err)
+	}
+	return nil
+}
+
+// Dir returns the absolute path of the working tree.
+func (r *Repo) Dir() string { return r.dir }
+
+// checkPaths validates paths given by a caller as content paths.
+func checkPaths(paths []vpath.Path) error {
+	for _, p := range paths {
+		q, err := vpath.Parse(string(p))
+		switch {
+		case err != nil:
+			return fmt.Errorf("%w: %w", ErrInvalidPath, err)
+		case q != p || q == "":
+			return fmt.Errorf("%w: %q is not a clean vault path", ErrInvalidPath, string(p))
+		case q.Ignored():
+			return fmt.Errorf("%w: %s is inside a folder reserved for git, Obsidian or MemoTree", ErrInvalidPath, p)
+		}
+	}
+	return nil
+}
+
+// content reports whether a repository path is vault content worth reporting.
+func content(name string) bool {
+	p := vpath.Path(name)
+	return !p.Ignored() && !strings.HasPrefix(p.Base(), vault.TempPrefix)
+}
+
+// headTree returns the tree of HEAD's commit, or nil for a repository with no commit.
+func (r *Repo) headTree() (*plumbing.Hash, *treeReader, error) {
+	ref, err := r.repo.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return nil, &treeReader{}, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("read HEAD: %w", err)
+	}
+	c, err := r.repo.CommitObject(ref.Hash())
+	if err != nil {
+		return nil, nil, fmt.Errorf("read HEAD commit: %w", err)
+	}
+	t, err := c.Tree()
+	if err != nil {
+		return nil, nil, fmt.Errorf("read HEAD tree: %w", err)
+	}
+	h := ref.Hash()
+	return &h, &treeReader{tree: t}, nil
+}

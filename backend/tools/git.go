@@ -1,0 +1,223 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+func init() { families = append(families, gitTools) }
+
+// CodeNotRepository answers a git tool called on a library that is not a git
+// repository.
+const CodeNotRepository tool.Code = "not_a_repository"
+
+const (
+	maxDiffBytes   = 60_000 // a full diff is clipped here; brief or entity_name narrow it
+	maxListed      = 500    // pending changes listed by git_status
+	defaultLog     = 20
+	maxLog         = 200
+	maxMessageSize = 10_000
+)
+
+// gitTools declares the git family.
+func gitTools(e *env) []*tool.Tool {
+	return []*tool.Tool{
+		tool.New("git_status", tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
+		tool.New("git_diff", tool.ReadOnly, desc("git_diff"), e.gitDiff).WithTitle("Diff against the last commit"),
+		tool.New("git_commit", tool.Write, desc("git_commit"), e.gitCommit).WithTitle("Commit changes"),
+		tool.New("git_checkout", tool.Destructive, desc("git_checkout"), e.gitCheckout).WithTitle("Discard changes"),
+		tool.New("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
+	}
+}
+
+// gitCtx is what every git handler starts from: the library, its repository and its
+// pending changes.
+type gitCtx struct {
+	lib     *library.Library
+	repo    *gitrepo.Repo
+	changes []gitrepo.Change
+}
+
+// change returns the pending change of p (as its new or, for a rename, its old
+// path), or nil when it has none.
+func (g *gitCtx) change(p vpath.Path) *gitrepo.Change {
+	i := sort.Search(len(g.changes), func(i int) bool { return g.changes[i].Path >= p })
+	if i < len(g.changes) && g.changes[i].Path == p {
+		return &g.changes[i]
+	}
+	for i := range g.changes {
+		if g.changes[i].From == p {
+			return &g.changes[i]
+		}
+	}
+	return nil
+}
+
+// state returns the pending state of p, or "" when it has none.
+func (g *gitCtx) state(p vpath.Path) gitrepo.State {
+	if c := g.change(p); c != nil {
+		return c.State
+	}
+	return ""
+}
+
+// withRenames returns the paths to hand to git for changes: both sides of a rename.
+func withRenames(changes []*gitrepo.Change) []vpath.Path {
+	var out []vpath.Path
+	for _, c := range changes {
+		out = append(out, c.Path)
+		if c.From != "" {
+			out = append(out, c.From)
+		}
+	}
+	return out
+}
+
+// gitOpen opens the repository of the call's library and, with status, reads its
+// pending changes; res is the result to answer instead (no such library, not a
+// repository).
+func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCtx, *tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return nil, res, nil
+	}
+	r, err := gitrepo.Open(l.Vault().Dir(), l.Vault())
+	if errors.Is(err, gitrepo.ErrNotRepository) {
+		f := tool.Fail(CodeNotRepository, "library %q (%s) is not a git repository, so it has no pending changes or history; "+
+			"ask the person to initialise one from the git panel, or to run `git init` in that folder", l.Name(), l.Vault().Dir())
+		return nil, &f, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	g := &gitCtx{lib: l, repo: r}
+	if status {
+		if g.changes, err = r.Status(ctx); err != nil {
+			return nil, nil, err
+		}
+	}
+	return g, nil, nil
+}
+
+// gitPath resolves an entity name for a git tool: a note of the graph, or failing
+// that a path (".md" added when missing) that has a pending change — a deleted note
+// is no longer in the graph. anyPath accepts any content path (for history).
+func (g *gitCtx) gitPath(name string, anyPath bool) (vpath.Path, *tool.Result) {
+	p, res := lookup(g.lib, name)
+	if res == nil || res.ErrorCode == tool.CodeAmbiguous {
+		return p, res
+	}
+	for _, cand := range []string{name, strings.TrimSpace(name)} {
+		if q, err := vpath.Parse(cand); err == nil && q != "" && !q.Ignored() && g.state(q) != "" {
+			return q, nil
+		}
+	}
+	q, bad := newPath(name)
+	if bad != nil {
+		return "", bad
+	}
+	if g.state(q) != "" || anyPath {
+		return q, nil
+	}
+	return "", res
+}
+
+// gitPaths resolves several names, dropping duplicates.
+func (g *gitCtx) gitPaths(names []string) ([]vpath.Path, *tool.Result) {
+	seen := map[vpath.Path]bool{}
+	var out []vpath.Path
+	for _, n := range names {
+		p, res := g.gitPath(n, false)
+		if res != nil {
+			return nil, res
+		}
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}
+
+// gitChange is one pending change as the tools show it.
+type gitChange struct {
+	Entity string        `json:"entity"`
+	Path   vpath.Path    `json:"path"`
+	State  gitrepo.State `json:"state"`
+	From   string        `json:"renamed_from,omitempty"`
+}
+
+type gitStatusIn struct {
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+}
+
+func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (tool.Result, error) {
+	g, res, err := e.gitOpen(ctx, call, true)
+	if res != nil || err != nil {
+		return deref(res), err
+	}
+	if len(g.changes) == 0 {
+		return tool.OK("no pending changes: the notes match the last commit", map[string]any{"changes": []gitChange{}, "total": 0}), nil
+	}
+	groups := map[gitrepo.State][]string{}
+	list := make([]gitChange, 0, min(len(g.changes), maxListed))
+	for i, c := range g.changes {
+		groups[c.State] = append(groups[c.State], c.Path.Name())
+		if i < maxListed {
+			list = append(list, gitChange{Entity: c.Path.Name(), Path: c.Path, State: c.State, From: c.From.Name()})
+		}
+	}
+	var parts []string
+	for _, s := range []gitrepo.State{gitrepo.Modified, gitrepo.Added, gitrepo.Untracked, gitrepo.Deleted, gitrepo.Renamed} {
+		if n := len(groups[s]); n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n, s))
+		}
+	}
+	r := tool.OK(fmt.Sprintf("%s (%s); git_diff shows them, git_commit records them", plural(len(g.changes), "pending change"), strings.Join(parts, ", ")),
+		map[string]any{"changes": list, "groups": groups, "total": len(g.changes)})
+	if len(g.changes) > maxListed {
+		r = r.WithWarning("only the first %d changes are listed; the groups name them all", maxListed)
+	}
+	return r, nil
+}
+
+// deref returns *r, or the zero Result for nil.
+func deref(r *tool.Result) tool.Result {
+	if r == nil {
+		return tool.Result{}
+	}
+	return *r
+}
+
+// cleanText says what is wrong with a free text argument, or "".
+func cleanText(what, s string, maxLen int) string {
+	switch {
+	case strings.TrimSpace(s) == "":
+		return what + " is empty"
+	case len(s) > maxLen:
+		return fmt.Sprintf("%s is longer than %d bytes", what, maxLen)
+	case !utf8.ValidString(s) || strings.IndexFunc(s, func(r rune) bool {
+		return unicode.IsControl(r) && r != '\n' && r != '\t'
+	}) >= 0:
+		return what + " holds control characters or invalid UTF-8"
+	}
+	return ""
+}
+
+// plural writes a count and a noun, adding "s" unless the count is one.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}

@@ -1,0 +1,125 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+type gitDiffIn struct {
+	EntityName  string `json:"entity_name,omitempty" jsonschema:"the note to diff; every pending change when absent"`
+	Brief       bool   `json:"brief,omitempty" jsonschema:"true for names and counts of added and deleted lines only"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+}
+
+// diffFile is one changed note in a diff's summary.
+type diffFile struct {
+	Entity  string `json:"entity"`
+	Added   int    `json:"lines_added"`
+	Deleted int    `json:"lines_deleted"`
+	Binary  bool   `json:"binary,omitempty"`
+}
+
+func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.Result, error) {
+	g, res, err := e.gitOpen(ctx, call, true)
+	if res != nil || err != nil {
+		return deref(res), err
+	}
+	var names []string
+	if in.EntityName != "" {
+		names = []string{in.EntityName}
+	}
+	chosen, _, res := g.pending(names)
+	if res != nil {
+		return *res, nil
+	}
+	if len(chosen) == 0 {
+		what := "no pending changes"
+		if in.EntityName != "" {
+			what = in.EntityName + " has no pending change"
+		}
+		return tool.OK(what, map[string]any{"files": []diffFile{}}), nil
+	}
+	changes := make([]gitrepo.Change, len(chosen))
+	for i, c := range chosen {
+		changes[i] = *c
+	}
+	text, stats, err := g.repo.DiffChanges(ctx, changes)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	files := make([]diffFile, len(stats))
+	added, deleted := 0, 0
+	for i, s := range stats {
+		files[i] = diffFile{Entity: s.Path.Name(), Added: s.Added, Deleted: s.Deleted, Binary: s.Binary}
+		added, deleted = added+s.Added, deleted+s.Deleted
+	}
+	msg := fmt.Sprintf("%s changed, %s added, %d deleted", plural(len(files), "file"), plural(added, "line"), deleted)
+	if in.Brief {
+		return tool.OK(msg, map[string]any{"files": files}), nil
+	}
+	clipped, cut := tool.Clip(text, maxDiffBytes)
+	r := tool.OK(msg, map[string]any{"files": files, "diff": clipped})
+	if cut {
+		r = r.WithWarning("the diff is clipped at %d bytes; call git_diff with one entity_name at a time for the rest", maxDiffBytes)
+	}
+	return r, nil
+}
+
+type gitLogIn struct {
+	EntityName  string `json:"entity_name,omitempty" jsonschema:"the note whose history to show; the whole library's when absent"`
+	Limit       int    `json:"limit,omitempty" jsonschema:"how many commits, newest first (default 20, at most 200)"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+}
+
+// logEntry is one commit as git_log shows it.
+type logEntry struct {
+	Commit   string            `json:"commit"`
+	Subject  string            `json:"subject"`
+	Author   string            `json:"author"`
+	When     string            `json:"when"`
+	Trailers map[string]string `json:"trailers,omitempty"`
+	Tags     []string          `json:"tags,omitempty"`
+}
+
+func (e *env) gitLog(ctx context.Context, call *tool.Call, in gitLogIn) (tool.Result, error) {
+	if in.Limit < 0 {
+		return tool.Fail(tool.CodeInvalidArguments, "limit is negative; give a number of commits from 1 to %d", maxLog), nil
+	}
+	g, res, err := e.gitOpen(ctx, call, false)
+	if res != nil || err != nil {
+		return deref(res), err
+	}
+	var p vpath.Path
+	if in.EntityName != "" {
+		if p, res = g.gitPath(in.EntityName, true); res != nil {
+			return *res, nil
+		}
+	}
+	limit := in.Limit
+	if limit == 0 {
+		limit = defaultLog
+	}
+	limit = min(limit, maxLog)
+	commits, err := g.repo.Log(ctx, p, limit)
+	if err != nil {
+		return tool.Result{}, err
+	}
+	out := make([]logEntry, len(commits))
+	for i, c := range commits {
+		out[i] = logEntry{Commit: c.Hash[:12], Subject: c.Subject, Author: c.Author, When: c.When.Format(time.RFC3339), Trailers: c.Trailers, Tags: c.Tags}
+	}
+	scope := "the library"
+	if p != "" {
+		scope = p.Name()
+	}
+	r := tool.OK(fmt.Sprintf("%s of %s, newest first", plural(len(out), "commit"), scope), map[string]any{"commits": out})
+	if in.Limit > maxLog {
+		r = r.WithWarning("limit is capped at %d", maxLog)
+	}
+	return r, nil
+}
