@@ -142,6 +142,47 @@ func (l *Library) Refresh(ctx context.Context, paths ...vpath.Path) {
 	}
 }
 
+// RefreshCreated indexes notes that this process has just created through the vault,
+// from the content it wrote, without reading them back; a path that is not a note, or
+// too large to index, is refreshed from disk as Refresh does.
+func (l *Library) RefreshCreated(ctx context.Context, created map[vpath.Path][]byte) {
+	if err := l.ensureScanned(ctx); err != nil {
+		return
+	}
+	var other []vpath.Path
+	results := make([]parsed, 0, len(created))
+	for p, data := range created {
+		if !p.IsNote() || p.Ignored() || len(data) > MaxNoteBytes {
+			other = append(other, p)
+			continue
+		}
+		n := note.Parse(data)
+		results = append(results, parsed{path: p, note: n, warns: n.Warnings, sum: maphash.Bytes(l.seed, data)})
+	}
+	slices.SortFunc(results, func(a, b parsed) int { return strings.Compare(string(a.path), string(b.path)) })
+	changed := make([]vpath.Path, 0, len(results))
+	l.mu.Lock()
+	for _, r := range results {
+		if old, had := l.sums[r.path]; had && old == r.sum {
+			continue // already indexed
+		}
+		l.graph.SetNote(r.path, r.note)
+		l.sums[r.path] = r.sum
+		delete(l.warnings, r.path)
+		if len(r.warns) > 0 {
+			l.warnings[r.path] = r.warns
+		}
+		changed = append(changed, r.path)
+	}
+	l.mu.Unlock()
+	if len(changed) > 0 {
+		l.publish(changed, false)
+	}
+	if len(other) > 0 {
+		l.Refresh(ctx, other...)
+	}
+}
+
 // Close stops watching and releases the vault.
 func (l *Library) Close() error {
 	if l.watcher != nil {

@@ -118,29 +118,36 @@ func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) 
 		}
 	}
 	stamp := now.Truncate(time.Second)
-	var props []note.Property
-	if t := strings.TrimSpace(in.EntityType); t != "" {
-		props = append(props, note.Property{Key: "entity type", Value: t})
-	}
-	if a := entCleanList(in.Aliases, false); len(a) > 0 {
-		props = append(props, note.Property{Key: "aliases", Value: a})
-	}
-	props = append(props, note.Property{Key: "date created", Value: stamp}, note.Property{Key: "date modified", Value: stamp})
-	if len(in.Relations) > 0 {
-		props = append(props, note.Property{Key: "relations", Value: relationsNode(in.Relations)})
-	}
-	if t := entCleanList(in.Tags, true); len(t) > 0 {
-		props = append(props, note.Property{Key: "tags", Value: t})
-	}
-	if s := strings.TrimSpace(in.Summary); s != "" {
-		props = append(props, note.Property{Key: "summary", Value: s})
-	}
 	body := in.Content
 	if body != "" && !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
 	if !strings.HasPrefix(body, "---") && body != "" {
 		body = "\n" + body
+	}
+	typ, aliases, tags := strings.TrimSpace(in.EntityType), entCleanList(in.Aliases, false), entCleanList(in.Tags, true)
+	summary := strings.TrimSpace(in.Summary)
+	if len(in.Relations) == 0 {
+		if data, ok := emitEntity(typ, aliases, stamp, tags, summary, body); ok {
+			return p, data, nil
+		}
+	}
+	var props []note.Property
+	if typ != "" {
+		props = append(props, note.Property{Key: "entity type", Value: typ})
+	}
+	if len(aliases) > 0 {
+		props = append(props, note.Property{Key: "aliases", Value: aliases})
+	}
+	props = append(props, note.Property{Key: "date created", Value: stamp}, note.Property{Key: "date modified", Value: stamp})
+	if len(in.Relations) > 0 {
+		props = append(props, note.Property{Key: "relations", Value: relationsNode(in.Relations)})
+	}
+	if len(tags) > 0 {
+		props = append(props, note.Property{Key: "tags", Value: tags})
+	}
+	if summary != "" {
+		props = append(props, note.Property{Key: "summary", Value: summary})
 	}
 	data, err := note.SetProperties([]byte(body), props, nil)
 	if err != nil {

@@ -49,16 +49,31 @@ func (s step) touched() []vpath.Path {
 // every path touched either way. Both nil means every step was applied.
 func applySteps(ctx context.Context, l *library.Library, call *tool.Call, op string, steps []step) (*tool.Result, error) {
 	var paths []vpath.Path
+	created := map[vpath.Path][]byte{}
 	for _, s := range steps {
 		paths = append(paths, s.touched()...)
+		if s.kind == stepCreate {
+			created[s.path] = s.data
+		}
 	}
-	defer l.Refresh(context.WithoutCancel(ctx), paths...)
+	refreshed := false
+	defer func() {
+		if !refreshed {
+			l.Refresh(context.WithoutCancel(ctx), paths...)
+		}
+	}()
 	changes, res, err := batchOf(l.Vault(), steps)
 	if res != nil || err != nil {
 		return res, err
 	}
 	_, err = l.Vault().Apply(ctx, changes, writeOpts(call, op))
 	if err == nil {
+		if len(created) == len(steps) {
+			// Only new files, which Apply created as given: index what was written
+			// rather than read it back.
+			l.RefreshCreated(context.WithoutCancel(ctx), created)
+			refreshed = true
+		}
 		return nil, nil
 	}
 	failed := steps[0].path

@@ -115,27 +115,30 @@ func frontMatterRoot(src []byte, n *note.Note) (*yaml.Node, error) {
 }
 
 // relationsSeq returns the "relations" list of the front matter of src (a new empty
-// one when absent), which the caller may change and store with storeRelations.
-func relationsSeq(src []byte, n *note.Note) (*yaml.Node, error) {
+// one when absent), which the caller may change and store with storeRelations. absent
+// says the front matter is a non-empty mapping without a "relations" key at all.
+func relationsSeq(src []byte, n *note.Note) (seq *yaml.Node, absent bool, err error) {
 	root, err := frontMatterRoot(src, n)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
+	absent = root != nil
 	if root != nil {
 		for i := 0; i+1 < len(root.Content); i += 2 {
 			if root.Content[i].Value == relationsKey {
+				absent = false
 				v := root.Content[i+1]
 				if v.Kind == yaml.SequenceNode {
-					return v, nil
+					return v, false, nil
 				}
 				if v.Kind == yaml.ScalarNode && (v.Tag == "!!null" || v.Value == "") {
 					break
 				}
-				return nil, fmt.Errorf("%w: %q is not a list", note.ErrBrokenFrontMatter, relationsKey)
+				return nil, false, fmt.Errorf("%w: %q is not a list", note.ErrBrokenFrontMatter, relationsKey)
 			}
 		}
 	}
-	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}, nil
+	return &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}, absent, nil
 }
 
 // relationItem builds a block-style relation item with the target in Obsidian's link
@@ -182,13 +185,20 @@ func editRelations(l *library.Library, p vpath.Path, w *relWrites, edit relSeqEd
 		}
 		return false, nil, fmt.Errorf("read %s: %w", p, err)
 	}
-	seq, err := relationsSeq(src, note.Parse(src))
+	n := note.Parse(src)
+	seq, absent, err := relationsSeq(src, n)
 	if err != nil {
 		r := tool.Fail(tool.CodeConflict, "%s: the front matter cannot be read (%v); fix it by hand first", p.Name(), err)
 		return false, &r, nil
 	}
 	if !edit(seq) {
 		return false, nil, nil
+	}
+	if absent {
+		if out, ok := appendRelationsKey(src, n, seq); ok {
+			w.changes = append(w.changes, vault.Change{Path: p, Data: out, IfHash: hash})
+			return true, nil, nil
+		}
 	}
 	var set []note.Property
 	var remove []string

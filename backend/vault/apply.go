@@ -9,10 +9,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"slices"
 	"sort"
 	"time"
-
-	"gopkg.in/yaml.v3"
 
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -47,10 +46,11 @@ type step struct {
 
 // Apply makes a batch of changes all or nothing. Under the vault lock it first checks
 // every precondition (content paths, CreateOnly, IfHash) and writes nothing if one
-// fails. It then writes each new content to a temporary file beside its target, makes
-// them durable together, records the intent, and only then replaces and removes the
-// targets; a crash after the intent is recorded is finished by the next Open (see
-// Recover), a crash before leaves the vault as it was. With o.Actor set, one journey
+// fails. It then writes each new content to a temporary file beside its target and the
+// intent to a temporary file in .memotree, makes them all durable with one sync,
+// renames the intent into place and syncs its folder, and only then replaces and
+// removes the targets; a crash after the intent is recorded is finished by the next
+// Open (see Recover), a crash before leaves the vault as it was. With o.Actor set, one journey
 // entry per changed file is appended in one write. It returns the new content hashes,
 // "" for deletes.
 func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]Hash, error) {
@@ -63,16 +63,16 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 	if err != nil {
 		return nil, err
 	}
-	hashes, steps, err := v.stageBatch(changes, targets)
+	hashes, steps, itmp, err := v.stageBatch(changes, targets)
 	if err != nil {
 		return nil, err
 	}
-	if err := v.commitBatch(steps); err != nil {
+	if err := v.commitBatch(steps, itmp); err != nil {
 		return nil, err
 	}
 	for i, c := range changes {
 		v.own.record(c.Path, hashes[i])
-		v.own.record(targets[i], hashes[i])
+		v.own.record(targets[i].path, hashes[i])
 	}
 	if err := v.journalBatch(changes, o); err != nil {
 		return hashes, fmt.Errorf("apply %d changes: written, but %w", len(changes), err)
@@ -80,11 +80,17 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 	return hashes, nil
 }
 
-// checkBatch validates every change under the lock and returns the paths finally
-// written (symbolic links followed).
-func (v *Vault) checkBatch(changes []Change) ([]vpath.Path, error) {
+// target is where a change of a batch lands, as checkBatch found it under the lock.
+type target struct {
+	path   vpath.Path  // the path finally written (symbolic links followed)
+	exists bool        // a file is there
+	perm   fs.FileMode // its permissions, when it exists
+}
+
+// checkBatch validates every change under the lock and returns where each lands.
+func (v *Vault) checkBatch(changes []Change) ([]target, error) {
 	seen := map[vpath.Path]bool{}
-	targets := make([]vpath.Path, len(changes))
+	targets := make([]target, len(changes))
 	for i, c := range changes {
 		if err := checkContent(c.Path); err != nil {
 			return nil, pathErr(c.Path, err)
@@ -96,9 +102,13 @@ func (v *Vault) checkBatch(changes []Change) ([]vpath.Path, error) {
 		if seen[t] {
 			return nil, pathErr(c.Path, errors.New("changed twice in one batch"))
 		}
-		seen[t], targets[i] = true, t
+		seen[t] = true
 		st, err := v.root.Stat(osName(t))
 		exists := err == nil
+		targets[i] = target{path: t, exists: exists && st.Mode().IsRegular()}
+		if targets[i].exists {
+			targets[i].perm = st.Mode().Perm()
+		}
 		switch {
 		case err != nil && !errors.Is(err, fs.ErrNotExist):
 			return nil, pathErr(c.Path, mapErr(err))
@@ -115,9 +125,10 @@ func (v *Vault) checkBatch(changes []Change) ([]vpath.Path, error) {
 	return targets, nil
 }
 
-// stageBatch writes every new content to a temporary file and makes them all durable.
-// On failure it removes what it wrote.
-func (v *Vault) stageBatch(changes []Change, targets []vpath.Path) ([]Hash, []step, error) {
+// stageBatch writes every new content to a temporary file, and the intent of the
+// batch to another, and makes them all durable; it returns the intent's temporary
+// file. On failure it removes what it wrote.
+func (v *Vault) stageBatch(changes []Change, targets []target) ([]Hash, []step, vpath.Path, error) {
 	hashes := make([]Hash, len(changes))
 	steps := make([]step, 0, len(changes))
 	ok := false
@@ -130,43 +141,81 @@ func (v *Vault) stageBatch(changes []Change, targets []vpath.Path) ([]Hash, []st
 			}
 		}
 	}()
+	made := map[vpath.Path]bool{} // folders known to exist
 	for i, c := range changes {
+		t := targets[i]
 		if c.Delete {
-			steps = append(steps, step{Target: targets[i]})
+			steps = append(steps, step{Target: t.path})
 			continue
 		}
-		tmp, err := v.writeTemp(targets[i], c.Data)
-		if err != nil {
-			return nil, nil, pathErr(c.Path, err)
+		if dir := t.path.Dir(); !t.exists && !made[dir] {
+			if err := v.root.MkdirAll(osName(dir), 0o755); err != nil {
+				return nil, nil, "", pathErr(c.Path, fmt.Errorf("create folder %s: %w", dir, mapErr(err)))
+			}
+			made[dir] = true
 		}
-		steps = append(steps, step{Temp: tmp, Target: targets[i]})
+		tmp, err := v.writeTemp(t, c.Data)
+		if err != nil {
+			return nil, nil, "", pathErr(c.Path, err)
+		}
+		steps = append(steps, step{Temp: tmp, Target: t.path})
 		hashes[i] = HashOf(c.Data)
 	}
-	if err := syncAll(v, steps); err != nil {
-		return nil, nil, fmt.Errorf("apply: %w", err)
+	itmp, err := v.stageIntent(steps)
+	if err != nil {
+		return nil, nil, "", err
+	}
+	// One sync makes the contents and the intent durable together; the intent is
+	// published (renamed into place) only after it, so it never names a temporary file
+	// that is not durable.
+	if err := syncAll(v, slices.Concat(steps, []step{{Temp: itmp}})); err != nil {
+		_ = v.root.Remove(osName(itmp))
+		return nil, nil, "", fmt.Errorf("apply: %w", err)
 	}
 	ok = true
-	return hashes, steps, nil
+	return hashes, steps, itmp, nil
 }
 
-// writeTemp writes data, unsynced, to a new temporary file beside target, with the
-// mode of the file it will replace.
-func (v *Vault) writeTemp(target vpath.Path, data []byte) (vpath.Path, error) {
-	dir := target.Dir()
-	if err := v.root.MkdirAll(osName(dir), 0o755); err != nil {
-		return "", fmt.Errorf("create folder %s: %w", dir, mapErr(err))
+// stageIntent writes the intent of steps, unsynced, to a temporary file inside
+// .memotree and returns its path.
+func (v *Vault) stageIntent(steps []step) (vpath.Path, error) {
+	b, err := json.Marshal(intent{Steps: steps})
+	if err != nil {
+		return "", fmt.Errorf("apply: %w", err)
 	}
-	perm, exact := fs.FileMode(0o644), false
-	if st, err := v.root.Stat(osName(target)); err == nil {
-		perm, exact = st.Mode().Perm(), true
+	if err := v.ensureInternal(); err != nil {
+		return "", fmt.Errorf("apply: record intent: %w", err)
 	}
-	tmp := dir.Join(TempPrefix + rand.Text())
+	tmp := vpath.Path(internalDir).Join(TempPrefix + rand.Text())
+	f, err := v.root.OpenFile(osName(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return "", fmt.Errorf("apply: record intent: %w", mapErr(err))
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		_ = v.root.Remove(osName(tmp))
+		return "", fmt.Errorf("apply: record intent: %w", err)
+	}
+	return tmp, nil
+}
+
+// writeTemp writes data, unsynced, to a new temporary file beside t, whose folder
+// exists, with the mode of the file it will replace (0644 for a new file).
+func (v *Vault) writeTemp(t target, data []byte) (vpath.Path, error) {
+	perm := fs.FileMode(0o644)
+	if t.exists {
+		perm = t.perm
+	}
+	tmp := t.path.Dir().Join(TempPrefix + rand.Text())
 	f, err := v.root.OpenFile(osName(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return "", fmt.Errorf("create temporary file: %w", mapErr(err))
 	}
-	if exact {
-		err = f.Chmod(perm)
+	if t.exists {
+		err = f.Chmod(perm) // exactly, whatever the umask
 	}
 	if err == nil {
 		_, err = f.Write(data)
@@ -181,13 +230,15 @@ func (v *Vault) writeTemp(target vpath.Path, data []byte) (vpath.Path, error) {
 	return tmp, nil
 }
 
-// commitBatch records the intent durably, applies every step, and clears the intent.
-func (v *Vault) commitBatch(steps []step) error {
-	b, err := json.Marshal(intent{Steps: steps})
-	if err != nil {
-		return fmt.Errorf("apply: %w", err)
+// commitBatch publishes the intent staged (and synced) at itmp, makes that durable,
+// applies every step, and clears the intent.
+func (v *Vault) commitBatch(steps []step, itmp vpath.Path) error {
+	in := vpath.Path(internalDir).Join(intentName)
+	if err := v.root.Rename(osName(itmp), osName(in)); err != nil {
+		_ = v.root.Remove(osName(itmp))
+		return fmt.Errorf("apply: record intent: %w", mapErr(err))
 	}
-	if err := v.WriteInternal(intentName, b); err != nil {
+	if err := v.syncDir(in.Dir()); err != nil {
 		return fmt.Errorf("apply: record intent: %w", err)
 	}
 	if err := v.finish(steps); err != nil {
@@ -292,13 +343,11 @@ func (v *Vault) journalBatch(changes []Change, o WriteOptions) error {
 		}
 		entries[i] = Entry{Time: now, Actor: o.Actor, Op: op, Entities: []string{string(c.Path)}, Outcome: "ok"}
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode(entries); err != nil {
+	b, err := encodeEntries(entries)
+	if err != nil {
 		return fmt.Errorf("append journey: %w", err)
 	}
-	if err := v.appendFile(buf.Bytes()); err != nil {
+	if err := v.appendFile(b); err != nil {
 		return fmt.Errorf("append journey: %w", err)
 	}
 	return nil

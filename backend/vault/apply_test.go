@@ -95,6 +95,9 @@ func TestApplyAllOrNothing(t *testing.T) {
 			if _, err := v.ReadInternal(intentName); !errors.Is(err, ErrNotFound) {
 				t.Errorf("intent left behind: %v", err)
 			}
+			if left, _ := filepath.Glob(filepath.Join(dir, internalDir, TempPrefix+"*")); len(left) > 0 {
+				t.Errorf("staged intent left behind: %v", left)
+			}
 		})
 	}
 }
@@ -125,11 +128,11 @@ func TestApplyJournalsEveryFile(t *testing.T) {
 // and one of three steps was done: the next Recover finishes the rest.
 func TestRecoverFinishesADecidedBatch(t *testing.T) {
 	v, dir := openWith(t, map[string]string{"a.md": "old A", "b.md": "old B", "c.md": "C"})
-	tmpA, err := v.writeTemp("a.md", []byte("new A"))
+	tmpA, err := v.writeTemp(target{path: "a.md", exists: true, perm: 0o644}, []byte("new A"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpB, err := v.writeTemp("b.md", []byte("new B"))
+	tmpB, err := v.writeTemp(target{path: "b.md", exists: true, perm: 0o644}, []byte("new B"))
 	if err != nil {
 		t.Fatal(err)
 	}

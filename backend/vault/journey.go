@@ -60,16 +60,28 @@ func (v *Vault) appendLocked(e Entry) error {
 	if e.Outcome == "" {
 		e.Outcome = "ok"
 	}
-	var buf bytes.Buffer
-	enc := yaml.NewEncoder(&buf)
-	enc.SetIndent(2)
-	if err := enc.Encode([]Entry{e}); err != nil {
+	b, err := encodeEntries([]Entry{e})
+	if err != nil {
 		return fmt.Errorf("append journey: %w", err)
 	}
-	if err := v.appendFile(buf.Bytes()); err != nil {
+	if err := v.appendFile(b); err != nil {
 		return fmt.Errorf("append journey: %w", err)
 	}
 	return nil
+}
+
+// encodeEntries writes entries as a YAML list, the way journey.yaml holds them.
+func encodeEntries(entries []Entry) ([]byte, error) {
+	if b, ok := formatEntries(entries); ok {
+		return b, nil
+	}
+	var buf bytes.Buffer
+	enc := yaml.NewEncoder(&buf)
+	enc.SetIndent(2)
+	if err := enc.Encode(entries); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // appendFile appends b to the journey with one write and syncs it. If the file does not

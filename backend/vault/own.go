@@ -12,9 +12,13 @@ const OwnWindow = 5 * time.Second
 
 // ownWrites remembers the last content this Vault put at each path, for OwnWindow.
 type ownWrites struct {
-	mu sync.Mutex
-	m  map[vpath.Path]ownRec
+	mu    sync.Mutex
+	m     map[vpath.Path]ownRec
+	prune int // the size at which the map is next pruned
 }
+
+// ownPruneMin is the smallest size at which ownWrites prunes.
+const ownPruneMin = 1024
 
 type ownRec struct {
 	h  Hash
@@ -28,12 +32,16 @@ func (o *ownWrites) record(p vpath.Path, h Hash) {
 	if o.m == nil {
 		o.m = make(map[vpath.Path]ownRec)
 	}
-	if len(o.m) >= 1024 { // prune, amortised: the map holds only recent writes
+	// Prune, amortised: the map holds only recent writes. The next prune waits until
+	// the map has doubled, so that a burst of more than ownPruneMin writes within
+	// OwnWindow does not scan the whole map on every record.
+	if len(o.m) >= max(o.prune, ownPruneMin) {
 		for k, r := range o.m {
 			if now.Sub(r.at) > OwnWindow {
 				delete(o.m, k)
 			}
 		}
+		o.prune = 2 * len(o.m)
 	}
 	o.m[p] = ownRec{h: h, at: now}
 }
