@@ -106,46 +106,25 @@ func (b *relationBatch) outcome(key, verb string, done []relationOut) tool.Resul
 }
 
 func (e *env) createRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil
-	}
-	b, fail := newRelationBatch(l, in.Relations)
+	l, b, fail := e.relationBatchFor(call, in)
 	if fail != nil {
 		return *fail, nil
 	}
 	g := l.Graph()
-	var created []relationOut
-	w := &relWrites{}
-	for _, from := range b.order {
+	created, fail, err := b.editEach(ctx, call, l, "create_relations", func(from vpath.Path, seq *yaml.Node) []relationOut {
 		var added []relationOut
-		_, fail, err := editRelations(l, from, w, func(seq *yaml.Node) bool {
-			added = nil
-			for _, r := range b.byNote[from] {
-				if hasRelation(g, from, seq, r) {
-					b.warnings = append(b.warnings, fmt.Sprintf("%s already has %q → %s; skipped", r.From, r.Type, r.To))
-					continue
-				}
-				seq.Content = append(seq.Content, relationItem(r.Type, r.To))
-				added = append(added, r)
+		for _, r := range b.byNote[from] {
+			if hasRelation(g, from, seq, r) {
+				b.warnings = append(b.warnings, fmt.Sprintf("%s already has %q → %s; skipped", r.From, r.Type, r.To))
+				continue
 			}
-			return len(added) > 0
-		})
-		if err != nil {
-			return tool.Result{}, err
+			seq.Content = append(seq.Content, relationItem(r.Type, r.To))
+			added = append(added, r)
 		}
-		if fail != nil {
-			b.failed += len(b.byNote[from])
-			b.warnings = append(b.warnings, fail.Message)
-			b.firstErr = fail
-			continue
-		}
-		created = append(created, added...)
-	}
-	if r, err := w.commit(ctx, call, l, "create_relations"); err != nil {
-		return tool.Result{}, err
-	} else if r != nil {
-		return *r, nil
+		return added
+	})
+	if err != nil || fail != nil {
+		return derefResult(fail), err
 	}
 	for _, r := range created {
 		if _, ok := g.Resolve(vpath.Path(r.From+".md"), r.To); !ok {
@@ -153,6 +132,54 @@ func (e *env) createRelations(ctx context.Context, call *tool.Call, in relations
 		}
 	}
 	return b.outcome("created_relations", "created", created), nil
+}
+
+// relationBatchFor opens the library of a call and groups its relations by note; fail
+// is the answer when either is refused.
+func (e *env) relationBatchFor(call *tool.Call, in relationsIn) (*library.Library, *relationBatch, *tool.Result) {
+	l, fail := e.library(call)
+	if fail != nil {
+		return nil, nil, fail
+	}
+	b, fail := newRelationBatch(l, in.Relations)
+	return l, b, fail
+}
+
+// editEach runs edit on the relations list of every note of the batch, in order, and
+// writes the notes it changed as one all-or-nothing batch. edit returns the relations
+// it changed in that note (none: the note is left as it is). A note that cannot be
+// edited counts its relations as failed, with its reason in the warnings. fail is the
+// answer when the write was refused (a note changed meanwhile); nothing was written then.
+func (b *relationBatch) editEach(ctx context.Context, call *tool.Call, l *library.Library, op string,
+	edit func(from vpath.Path, seq *yaml.Node) []relationOut) (done []relationOut, fail *tool.Result, err error) {
+	w := &relWrites{}
+	for _, from := range b.order {
+		var changed []relationOut
+		_, res, err := editRelations(l, from, w, func(seq *yaml.Node) bool {
+			changed = edit(from, seq)
+			return len(changed) > 0
+		})
+		if err != nil {
+			return nil, nil, err
+		}
+		if res != nil {
+			b.failed += len(b.byNote[from])
+			b.warnings = append(b.warnings, res.Message)
+			b.firstErr = res
+			continue
+		}
+		done = append(done, changed...)
+	}
+	fail, err = w.commit(ctx, call, l, op)
+	return done, fail, err
+}
+
+// derefResult returns *r, or the zero Result for nil (returned with an error).
+func derefResult(r *tool.Result) tool.Result {
+	if r == nil {
+		return tool.Result{}
+	}
+	return *r
 }
 
 // hasRelation reports whether seq already holds r (same type ignoring case, same
@@ -179,57 +206,36 @@ func targetsEqual(g *graph.Graph, from vpath.Path, a, b string) bool {
 }
 
 func (e *env) deleteRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil
-	}
-	b, fail := newRelationBatch(l, in.Relations)
+	l, b, fail := e.relationBatchFor(call, in)
 	if fail != nil {
 		return *fail, nil
 	}
 	g := l.Graph()
-	var deleted []relationOut
-	w := &relWrites{}
-	for _, from := range b.order {
+	deleted, fail, err := b.editEach(ctx, call, l, "delete_relations", func(from vpath.Path, seq *yaml.Node) []relationOut {
 		var removed []relationOut
-		_, fail, err := editRelations(l, from, w, func(seq *yaml.Node) bool {
-			removed = nil
-			for _, r := range b.byNote[from] {
-				kept := seq.Content[:0:0]
-				hit := false
-				for _, item := range seq.Content {
-					typ, to := itemFields(item)
-					if strings.EqualFold(typ, r.Type) && targetsEqual(g, from, to, r.To) {
-						hit = true
-						continue
-					}
-					kept = append(kept, item)
+		for _, r := range b.byNote[from] {
+			kept := seq.Content[:0:0]
+			hit := false
+			for _, item := range seq.Content {
+				typ, to := itemFields(item)
+				if strings.EqualFold(typ, r.Type) && targetsEqual(g, from, to, r.To) {
+					hit = true
+					continue
 				}
-				seq.Content = kept
-				if hit {
-					removed = append(removed, r)
-				} else {
-					b.failed++
-					b.warnings = append(b.warnings, fmt.Sprintf("%s has no %q relation to %s; find_relations(from=%q) lists its relations", r.From, r.Type, r.To, r.From))
-				}
+				kept = append(kept, item)
 			}
-			return len(removed) > 0
-		})
-		if err != nil {
-			return tool.Result{}, err
+			seq.Content = kept
+			if hit {
+				removed = append(removed, r)
+			} else {
+				b.failed++
+				b.warnings = append(b.warnings, fmt.Sprintf("%s has no %q relation to %s; find_relations(from=%q) lists its relations", r.From, r.Type, r.To, r.From))
+			}
 		}
-		if fail != nil {
-			b.failed += len(b.byNote[from])
-			b.warnings = append(b.warnings, fail.Message)
-			b.firstErr = fail
-			continue
-		}
-		deleted = append(deleted, removed...)
-	}
-	if r, err := w.commit(ctx, call, l, "delete_relations"); err != nil {
-		return tool.Result{}, err
-	} else if r != nil {
-		return *r, nil
+		return removed
+	})
+	if err != nil || fail != nil {
+		return derefResult(fail), err
 	}
 	if len(deleted) == 0 && b.firstErr == nil {
 		r := tool.Fail(tool.CodeNoMatch, "none of the relations exists; find_relations lists the existing ones")
