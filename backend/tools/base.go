@@ -42,6 +42,9 @@ type Libraries interface {
 	Library(name string) (*library.Library, error)
 	// Libraries returns every mounted library, the default first.
 	Libraries() []*library.Library
+	// PermissionOf names what the agent and MCP clients may do in the library named
+	// name: read, propose or write.
+	PermissionOf(name string) string
 }
 
 // Deps are what the catalogue needs.

@@ -1,7 +1,6 @@
 package tools
 
 import (
-	"reflect"
 	"sort"
 	"strings"
 
@@ -159,19 +158,4 @@ func childrenOf(g *graph.Graph, fi *folderIndex, f, skip vpath.Path) []childOut 
 		out = append(out, c)
 	}
 	return out
-}
-
-// permissionOf asks the workspace for a library's permission when it has one (a
-// Permission(name) method returning a string kind), without importing the workspace,
-// which sits outside this package.
-func permissionOf(ws Libraries, name string) string {
-	m := reflect.ValueOf(ws).MethodByName("Permission")
-	if !m.IsValid() {
-		return ""
-	}
-	t := m.Type()
-	if t.NumIn() != 1 || t.In(0).Kind() != reflect.String || t.NumOut() != 1 || t.Out(0).Kind() != reflect.String {
-		return ""
-	}
-	return m.Call([]reflect.Value{reflect.ValueOf(name).Convert(t.In(0))})[0].String()
 }

@@ -132,6 +132,9 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 	return w, nil
 }
 
+// PermissionOf is Permission as a string, for packages that do not import this one.
+func (w *Workspace) PermissionOf(name string) string { return string(w.Permission(name)) }
+
 // Permission returns the permission of the agent and MCP clients in the library named
 // name ("" for the default).
 func (w *Workspace) Permission(name string) Permission {
