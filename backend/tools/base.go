@@ -183,3 +183,11 @@ func quoteAll(s []string) []string {
 	}
 	return out
 }
+
+// deref returns *r, or the zero Result for nil.
+func deref(r *tool.Result) tool.Result {
+	if r == nil {
+		return tool.Result{}
+	}
+	return *r
+}

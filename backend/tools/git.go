@@ -191,14 +191,6 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (to
 	return r, nil
 }
 
-// deref returns *r, or the zero Result for nil.
-func deref(r *tool.Result) tool.Result {
-	if r == nil {
-		return tool.Result{}
-	}
-	return *r
-}
-
 // cleanText says what is wrong with a free text argument, or "".
 func cleanText(what, s string, maxLen int) string {
 	switch {

@@ -124,7 +124,7 @@ func (e *env) createRelations(ctx context.Context, call *tool.Call, in relations
 		return added
 	})
 	if err != nil || fail != nil {
-		return derefResult(fail), err
+		return deref(fail), err
 	}
 	for _, r := range created {
 		if _, ok := g.Resolve(vpath.Path(r.From+".md"), r.To); !ok {
@@ -172,14 +172,6 @@ func (b *relationBatch) editEach(ctx context.Context, call *tool.Call, l *librar
 	}
 	fail, err = w.commit(ctx, call, l, op)
 	return done, fail, err
-}
-
-// derefResult returns *r, or the zero Result for nil (returned with an error).
-func derefResult(r *tool.Result) tool.Result {
-	if r == nil {
-		return tool.Result{}
-	}
-	return *r
 }
 
 // hasRelation reports whether seq already holds r (same type ignoring case, same
@@ -235,7 +227,7 @@ func (e *env) deleteRelations(ctx context.Context, call *tool.Call, in relations
 		return removed
 	})
 	if err != nil || fail != nil {
-		return derefResult(fail), err
+		return deref(fail), err
 	}
 	if len(deleted) == 0 && b.firstErr == nil {
 		r := tool.Fail(tool.CodeNoMatch, "none of the relations exists; find_relations lists the existing ones")
