@@ -27,8 +27,10 @@ help:
 run: deps build
 	./$(APP)
 
-test: deps lint test-go test-fuzz test-frontend test-mcp test-e2e test-smoke
+SUITES := lint test-go test-fuzz test-frontend test-mcp test-e2e test-smoke
+test: deps $(SUITES)
 	@echo "make test: every suite passed"
+	@echo "suites: $(words $(SUITES)) passed, 0 failed"
 
 # --- installing what is missing ------------------------------------------------------
 deps: deps-apt deps-wails deps-npm
