@@ -33,7 +33,7 @@ var commands = map[string]command{
 	"serve": {"serve the app to a browser on 127.0.0.1 (token-protected)", runServe},
 	"call":  {"run one tool and print its result (YAML, or JSON with --json)", runCall},
 	"mcp":   {"serve the tools over MCP: stdio, or streamable HTTP on loopback with --http", runMCP},
-	"chat":  {"chat with the agent in the terminal (arrives with the agent)", notYet("the agent (issue 6)")},
+	"chat":  {"chat with the agent in the terminal, or answer one prompt with -p", runChat},
 }
 
 // IsCommand reports whether arg names a subcommand or asks for help.
@@ -77,13 +77,6 @@ Commands:
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprint(w, "\nRun `memotree <command> -h` for a command's flags.\n")
-}
-
-func notYet(what string) func(context.Context, Env, []string) int {
-	return func(_ context.Context, env Env, _ []string) int {
-		fmt.Fprintf(env.Stderr, "memotree: not yet: this command arrives with %s\n", what)
-		return 2
-	}
 }
 
 // libraryFlags registers the repeatable --library flag on fs.

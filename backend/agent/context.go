@@ -1,0 +1,81 @@
+package agent
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/memotree/memotree/backend/llm"
+	"github.com/memotree/memotree/backend/tool"
+)
+
+// SystemInstruction tells the model how to read what follows.
+const SystemInstruction = `You are the agent of MemoTree, a Markdown knowledge vault you share with a person.
+You work on the vault only through the tools. What follows this instruction is the
+library's manual (meta.md): follow its conventions. The person's latest message ends
+with two blocks that are not from the person: <memory_notebook>, your own notes kept
+across conversations (edit them with memory_notebook_replace), and <sensory>, facts
+about the moment (the current time). Tool results are YAML with a status and a
+message; when a call fails, read the message and act on it.`
+
+// context builds the messages of one model call: the system instruction with the
+// manual, then the history, with the memory notebook and the sensory block added to
+// the last user message only. hist is not changed.
+func (a *Agent) context(ctx context.Context, hist []llm.Message) ([]llm.Message, error) {
+	system := SystemInstruction + "\n\n<manual>\n" + a.manual(ctx) + "\n</manual>"
+	msgs := make([]llm.Message, 0, len(hist)+1)
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: system})
+	msgs = append(msgs, hist...)
+	last := -1
+	for i := len(msgs) - 1; i > 0; i-- {
+		if msgs[i].Role == llm.RoleUser {
+			last = i
+			break
+		}
+	}
+	if last < 0 {
+		return msgs, nil
+	}
+	inject, err := a.injection(ctx)
+	if err != nil {
+		return nil, err
+	}
+	m := msgs[last]
+	m.Content += inject
+	msgs[last] = m
+	return msgs, nil
+}
+
+// injection returns the memory notebook and sensory blocks.
+func (a *Agent) injection(ctx context.Context) (string, error) {
+	mem := ""
+	if a.Memory != nil {
+		var err error
+		if mem, err = a.Memory(ctx); err != nil {
+			return "", fmt.Errorf("read the memory notebook: %w", err)
+		}
+	}
+	now := time.Now
+	if a.Now != nil {
+		now = a.Now
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "\n\n<memory_notebook>\n%s\n</memory_notebook>", strings.TrimSpace(mem))
+	fmt.Fprintf(&b, "\n\n<sensory>\ntime: %s\n</sensory>", now().Format("Monday 2006-01-02 15:04:05 MST (-07:00)"))
+	return b.String(), nil
+}
+
+// manual returns the text of read_manual, or what went wrong in its place.
+func (a *Agent) manual(ctx context.Context) string {
+	res, err := a.Registry.Call(ctx, &tool.Call{Actor: tool.ActorAgent, Session: a.Session}, "read_manual", []byte(`{}`))
+	if err != nil || res.IsError() {
+		return "(no manual: " + res.Message + ")"
+	}
+	if m, ok := res.Data.(map[string]any); ok {
+		if s, ok := m["content"].(string); ok {
+			return s
+		}
+	}
+	return res.YAML()
+}

@@ -1,0 +1,185 @@
+// Package llm is the one gateway to OpenAI-compatible chat endpoints (OpenAI, Ollama,
+// LM Studio, llama.cpp servers, proxies). It streams replies, assembles tool calls from
+// their deltas, retries what may succeed on a second try, and turns failures into errors
+// a person can act on. Its types are its own: go-openai stays inside this package.
+package llm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// The roles of a message.
+const (
+	RoleSystem    = "system"
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleTool      = "tool"
+)
+
+// Message is one message of a conversation.
+type Message struct {
+	Role    string
+	Content string
+	// ToolCalls are the calls an assistant message asks for.
+	ToolCalls []ToolCall
+	// ToolCallID names the call a tool message answers.
+	ToolCallID string
+}
+
+// ToolCall is one call a model asks for; Arguments is the JSON text the model wrote.
+type ToolCall struct {
+	ID        string
+	Name      string
+	Arguments string
+}
+
+// ToolDef declares a tool to the model; Parameters is its JSON Schema.
+type ToolDef struct {
+	Name        string
+	Description string
+	Parameters  []byte
+}
+
+// Request is one call to the model.
+type Request struct {
+	Messages []Message
+	Tools    []ToolDef
+	// OnDelta, when set, is called with each piece of streamed text, in order.
+	OnDelta func(text string)
+}
+
+// Config says where the model is and how to call it.
+type Config struct {
+	// BaseURL is the endpoint, e.g. http://127.0.0.1:11434/v1 for Ollama.
+	BaseURL string
+	// APIKey is the bearer key; it never appears in an error or a log.
+	APIKey string
+	// Model is the model name the endpoint knows.
+	Model string
+	// Timeout bounds one request, streaming included; 0 means 5 minutes.
+	Timeout time.Duration
+	// Tries bounds the attempts of one request; 0 means 3.
+	Tries int
+	// Backoff is the wait before the second try, doubled after; 0 means 500 ms.
+	Backoff time.Duration
+	// HTTPClient, when set, replaces the default client.
+	HTTPClient *http.Client
+}
+
+// DefaultBaseURL is OpenAI's endpoint, used when Config.BaseURL is empty.
+const DefaultBaseURL = "https://api.openai.com/v1"
+
+// emptyMessagesLimit tolerates servers that send many keep-alive lines.
+const emptyMessagesLimit = 100000
+
+// Client calls one model at one endpoint. It is safe for concurrent use.
+type Client struct {
+	cfg Config
+	api *openai.Client
+}
+
+// New returns a client for cfg.
+func New(cfg Config) (*Client, error) {
+	if strings.TrimSpace(cfg.Model) == "" {
+		return nil, errors.New("no model: set MEMOTREE_MODEL or pass --model")
+	}
+	if cfg.BaseURL == "" {
+		cfg.BaseURL = DefaultBaseURL
+	}
+	cfg.BaseURL = strings.TrimRight(cfg.BaseURL, "/")
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 5 * time.Minute
+	}
+	if cfg.Tries <= 0 {
+		cfg.Tries = 3
+	}
+	if cfg.Backoff <= 0 {
+		cfg.Backoff = 500 * time.Millisecond
+	}
+	oc := openai.DefaultConfig(cfg.APIKey)
+	oc.BaseURL = cfg.BaseURL
+	oc.EmptyMessagesLimit = emptyMessagesLimit
+	if cfg.HTTPClient != nil {
+		oc.HTTPClient = cfg.HTTPClient
+	}
+	return &Client{cfg: cfg, api: openai.NewClientWithConfig(oc)}, nil
+}
+
+// Model returns the model name.
+func (c *Client) Model() string { return c.cfg.Model }
+
+// Stream sends req and returns the assembled assistant message, calling req.OnDelta
+// with the text as it arrives. It retries on 429, 5xx and connection errors as long
+// as no text has been streamed yet.
+func (c *Client) Stream(ctx context.Context, req Request) (Message, error) {
+	wait := c.cfg.Backoff
+	var err error
+	for try := 1; ; try++ {
+		var msg Message
+		var started bool
+		msg, started, err = c.streamOnce(ctx, req)
+		if err == nil {
+			return msg, nil
+		}
+		if started || try >= c.cfg.Tries || !retryable(err) || ctx.Err() != nil {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return Message{}, c.explain(ctx.Err())
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+	return Message{}, c.explain(err)
+}
+
+// streamOnce makes one attempt; started reports whether any text reached OnDelta.
+func (c *Client) streamOnce(ctx context.Context, req Request) (Message, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	s, err := c.api.CreateChatCompletionStream(ctx, c.wireRequest(req))
+	if err != nil {
+		return Message{}, false, fmt.Errorf("start stream: %w", err)
+	}
+	defer s.Close()
+	var a assembler
+	started := false
+	onDelta := func(t string) {
+		started = true
+		if req.OnDelta != nil {
+			req.OnDelta(t)
+		}
+	}
+	if err := a.read(s, onDelta); err != nil {
+		return Message{}, started, err
+	}
+	msg, err := a.message()
+	return msg, started, err
+}
+
+// wireRequest converts req to go-openai's request.
+func (c *Client) wireRequest(req Request) openai.ChatCompletionRequest {
+	out := openai.ChatCompletionRequest{Model: c.cfg.Model, Stream: true}
+	for _, m := range req.Messages {
+		wm := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+		for _, tc := range m.ToolCalls {
+			// Index stays nil: it belongs to stream chunks, and some servers refuse it.
+			wm.ToolCalls = append(wm.ToolCalls, openai.ToolCall{ID: tc.ID, Type: openai.ToolTypeFunction,
+				Function: openai.FunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
+		}
+		out.Messages = append(out.Messages, wm)
+	}
+	for _, t := range req.Tools {
+		out.Tools = append(out.Tools, openai.Tool{Type: openai.ToolTypeFunction, Function: &openai.FunctionDefinition{
+			Name: t.Name, Description: t.Description, Parameters: rawSchema(t.Parameters)}})
+	}
+	return out
+}

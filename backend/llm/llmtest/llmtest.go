@@ -1,0 +1,143 @@
+// Package llmtest is a local OpenAI-compatible server for tests: it answers each chat
+// request with the next scripted reply (a recorded SSE stream or an error status) and
+// keeps the requests it received.
+package llmtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Reply is one scripted answer.
+type Reply struct {
+	// Status is the HTTP status; 0 means 200.
+	Status int
+	// Body is the response body: SSE lines for a 200, a JSON error otherwise.
+	Body string
+	// Delay holds the answer back this long (for timeouts).
+	Delay time.Duration
+	// Hangup closes the connection without answering (a connection error).
+	Hangup bool
+}
+
+// Server replays Replies in order; after the last one it repeats it.
+type Server struct {
+	*httptest.Server
+	mu       sync.Mutex
+	replies  []Reply
+	requests []Request
+}
+
+// Request is what the server received: the decoded JSON body and the auth header.
+type Request struct {
+	Body          map[string]any
+	Authorization string
+}
+
+// New starts a server that answers with replies; it stops when the test ends.
+func New(t testing.TB, replies ...Reply) *Server {
+	t.Helper()
+	s := &Server{replies: replies}
+	s.Server = httptest.NewServer(http.HandlerFunc(s.serve))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// URL returns the base URL to give a client (…/v1).
+func (s *Server) URL() string { return s.Server.URL + "/v1" }
+
+// Requests returns the requests received so far.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	body, _ := io.ReadAll(r.Body)
+	var m map[string]any
+	_ = json.Unmarshal(body, &m)
+	s.mu.Lock()
+	n := len(s.requests)
+	s.requests = append(s.requests, Request{Body: m, Authorization: r.Header.Get("Authorization")})
+	rep := Reply{Status: 500, Body: `{"error":{"message":"no scripted reply"}}`}
+	if len(s.replies) > 0 {
+		rep = s.replies[min(n, len(s.replies)-1)]
+	}
+	s.mu.Unlock()
+	if rep.Delay > 0 {
+		select {
+		case <-time.After(rep.Delay):
+		case <-r.Context().Done():
+			return
+		}
+	}
+	if rep.Hangup {
+		if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+			conn.Close()
+		}
+		return
+	}
+	if rep.Status != 0 && rep.Status != http.StatusOK {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(rep.Status)
+		io.WriteString(w, rep.Body)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	io.WriteString(w, rep.Body)
+}
+
+// Error returns an error reply in OpenAI's shape.
+func Error(status int, msg string) Reply {
+	b, _ := json.Marshal(map[string]any{"error": map[string]any{"message": msg, "type": "invalid_request_error"}})
+	return Reply{Status: status, Body: string(b)}
+}
+
+// Text returns a streamed reply of plain text, one chunk per word.
+func Text(text string) Reply {
+	var b strings.Builder
+	for i, w := range strings.SplitAfter(text, " ") {
+		chunk(&b, map[string]any{"content": w}, "", i)
+	}
+	chunk(&b, map[string]any{}, "stop", 1)
+	b.WriteString("data: [DONE]\n\n")
+	return Reply{Body: b.String()}
+}
+
+// ToolCall returns a streamed reply that calls tool name with args, the arguments
+// split into pieces of three characters.
+func ToolCall(id, name, args string) Reply {
+	var b strings.Builder
+	chunk(&b, map[string]any{"tool_calls": []any{map[string]any{"index": 0, "id": id, "type": "function",
+		"function": map[string]any{"name": name, "arguments": ""}}}}, "", 0)
+	runes := []rune(args)
+	for i := 0; i < len(runes); i += 3 {
+		piece := string(runes[i:min(i+3, len(runes))])
+		chunk(&b, map[string]any{"tool_calls": []any{map[string]any{"index": 0,
+			"function": map[string]any{"arguments": piece}}}}, "", 1)
+	}
+	chunk(&b, map[string]any{}, "tool_calls", 1)
+	b.WriteString("data: [DONE]\n\n")
+	return Reply{Body: b.String()}
+}
+
+// chunk writes one chat.completion.chunk event.
+func chunk(b *strings.Builder, delta map[string]any, finish string, i int) {
+	if i == 0 {
+		delta["role"] = "assistant"
+	}
+	choice := map[string]any{"index": 0, "delta": delta, "finish_reason": nil}
+	if finish != "" {
+		choice["finish_reason"] = finish
+	}
+	raw, _ := json.Marshal(map[string]any{"id": "chatcmpl-test", "object": "chat.completion.chunk", "choices": []any{choice}})
+	fmt.Fprintf(b, "data: %s\n\n", raw)
+}

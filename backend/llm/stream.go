@@ -1,0 +1,114 @@
+package llm
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	openai "github.com/sashabaranov/go-openai"
+)
+
+// ErrIncomplete says the stream ended before the model finished its reply.
+var ErrIncomplete = errors.New("the model's reply was cut off before it finished")
+
+// assembler builds one assistant message from stream chunks.
+type assembler struct {
+	text     strings.Builder
+	calls    []*ToolCall
+	byIndex  map[int]*ToolCall
+	finished bool
+}
+
+// read consumes the stream until it ends, passing text to onDelta.
+func (a *assembler) read(s *openai.ChatCompletionStream, onDelta func(string)) error {
+	for {
+		chunk, err := s.Recv()
+		if errors.Is(err, io.EOF) {
+			if !a.finished {
+				return ErrIncomplete
+			}
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("read stream: %w", err)
+		}
+		a.add(chunk, onDelta)
+	}
+}
+
+// add merges one chunk. A usage chunk has no choices and adds nothing.
+func (a *assembler) add(chunk openai.ChatCompletionStreamResponse, onDelta func(string)) {
+	for _, ch := range chunk.Choices {
+		if ch.Delta.Content != "" {
+			a.text.WriteString(ch.Delta.Content)
+			onDelta(ch.Delta.Content)
+		}
+		for _, d := range ch.Delta.ToolCalls {
+			a.merge(d)
+		}
+		if ch.FinishReason != "" {
+			a.finished = true
+		}
+	}
+}
+
+// merge adds one tool-call delta: by index when the server sends one (a different id
+// at a known index starts a new call), else a new id starts a new call and a delta
+// without id continues the last one.
+func (a *assembler) merge(d openai.ToolCall) {
+	if a.byIndex == nil {
+		a.byIndex = map[int]*ToolCall{}
+	}
+	var tc *ToolCall
+	switch {
+	case d.Index != nil:
+		tc = a.byIndex[*d.Index]
+		// Some servers (older Ollama) give every call index 0: a new id is a new call.
+		if tc == nil || d.ID != "" && tc.ID != "" && d.ID != tc.ID {
+			tc = &ToolCall{}
+			a.byIndex[*d.Index] = tc
+			a.calls = append(a.calls, tc)
+		}
+	case d.ID != "" || len(a.calls) == 0:
+		tc = &ToolCall{}
+		a.calls = append(a.calls, tc)
+	default:
+		tc = a.calls[len(a.calls)-1]
+	}
+	if d.ID != "" {
+		tc.ID = d.ID
+	}
+	if d.Function.Name != "" {
+		tc.Name = d.Function.Name
+	}
+	tc.Arguments += d.Function.Arguments
+}
+
+// message returns the assembled reply. Whether it asks for tools is decided by the
+// calls that arrived, not by finish_reason (some servers say "stop" with calls).
+func (a *assembler) message() (Message, error) {
+	m := Message{Role: RoleAssistant, Content: a.text.String()}
+	for i, tc := range a.calls {
+		if tc.Name == "" {
+			return Message{}, fmt.Errorf("%w: tool call %d has no name", ErrIncomplete, i+1)
+		}
+		if tc.ID == "" {
+			tc.ID = fmt.Sprintf("call_%d", i+1)
+		}
+		if strings.TrimSpace(tc.Arguments) == "" {
+			tc.Arguments = "{}"
+		}
+		m.ToolCalls = append(m.ToolCalls, *tc)
+	}
+	return m, nil
+}
+
+// rawSchema returns a tool's JSON Schema for the wire; an empty one takes no input.
+func rawSchema(b []byte) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage(`{"type":"object","properties":{}}`)
+	}
+	return json.RawMessage(b)
+}

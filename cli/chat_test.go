@@ -1,0 +1,95 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memotree/memotree/backend/llm/llmtest"
+	"github.com/memotree/memotree/demo"
+)
+
+// demoCopy copies the demo vault into a temporary folder and returns its path.
+func demoCopy(t *testing.T) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "vault")
+	if err := demo.CopyTo(dir); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// chatEnv points the chat command at srv.
+func chatEnv(t *testing.T, url string) {
+	t.Setenv("OPENAI_BASE_URL", url)
+	t.Setenv("OPENAI_API_KEY", "sk-cli-secret-key")
+	t.Setenv("MEMOTREE_MODEL", "test-model")
+}
+
+func TestChatPromptEndToEnd(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.ToolCall("call_1", "create_entity", `{"entity_name":"people/Mary Somerville","entity_type":"person"}`),
+		llmtest.ToolCall("call_2", "create_relations", `{"relations":[{"from":"people/Mary Somerville","to":"Ada Lovelace","type":"mentor of"}]}`),
+		llmtest.Text("Added Mary Somerville."))
+	chatEnv(t, srv.URL())
+	dir := demoCopy(t)
+	code, stdout, stderr := runCLI(t, "chat", "--library", "demo="+dir, "-p", "Add Mary Somerville")
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if stdout != "Added Mary Somerville.\n" {
+		t.Errorf("stdout = %q", stdout)
+	}
+	if strings.Count(stderr, "· ") != 2 || !strings.Contains(stderr, "create_entity") || !strings.Contains(stderr, "create_relations") {
+		t.Errorf("stderr = %q, want one line per call", stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "people", "Mary Somerville.md"))
+	if err != nil || !strings.Contains(string(b), "mentor of") {
+		t.Errorf("note = %q, %v", b, err)
+	}
+}
+
+func TestChatErrors(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Error(401, "Incorrect API key provided: sk-cli-secret-key"))
+	chatEnv(t, srv.URL())
+	dir := demoCopy(t)
+	code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "-p", "hi")
+	if code != 1 || !strings.Contains(stderr, "OPENAI_API_KEY") || strings.Contains(stderr, "sk-cli-secret-key") {
+		t.Errorf("401: exit %d, stderr %q", code, stderr)
+	}
+	for _, args := range [][]string{{"chat"}, {"chat", "--library", "demo=" + dir, "stray"}} {
+		if code, _, _ := runCLI(t, args...); code != 2 {
+			t.Errorf("%q: exit %d, want 2", args, code)
+		}
+	}
+	t.Setenv("MEMOTREE_MODEL", "")
+	if code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "-p", "hi"); code != 2 || !strings.Contains(stderr, "MEMOTREE_MODEL") {
+		t.Errorf("no model: exit %d, stderr %q", code, stderr)
+	}
+}
+
+func TestChatREPL(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Text("Hello there."))
+	chatEnv(t, srv.URL())
+	dir := demoCopy(t)
+	var out, errOut bytes.Buffer
+	in := strings.NewReader("hi\n/history\n/memory\n/system\n/bogus\n/clear\n/history\n/exit\nnever sent\n")
+	code := Main(t.Context(), Env{Stdin: in, Stdout: &out, Stderr: &errOut}, []string{"chat", "--library", "demo=" + dir})
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, errOut.String())
+	}
+	got := out.String()
+	for _, want := range []string{"Hello there.\n", "user:     hi", "assistant: Hello there.", "entity type: memory", "<memory_notebook>"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "user:") != 1 {
+		t.Errorf("/clear did not clear the history:\n%s", got)
+	}
+	if !strings.Contains(errOut.String(), "unknown command /bogus") || len(srv.Requests()) != 1 {
+		t.Errorf("stderr %q, %d requests", errOut.String(), len(srv.Requests()))
+	}
+}
