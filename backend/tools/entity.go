@@ -132,6 +132,21 @@ func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) 
 			return p, data, nil
 		}
 	}
+	var rels any
+	if len(in.Relations) > 0 {
+		rels = relationsNode(in.Relations)
+	}
+	data, err := note.SetProperties([]byte(body), entityProps(typ, aliases, stamp, rels, tags, summary), nil)
+	if err != nil {
+		f := tool.Fail(tool.CodeInvalidArguments, "the content's front matter cannot be used: %v; give the body only and pass properties as arguments", err)
+		return "", nil, &f
+	}
+	return p, data, nil
+}
+
+// entityProps lists the front matter of a new note in DESIGN's order, leaving out what
+// is empty; rels is the relations list (nil for none).
+func entityProps(typ string, aliases []string, stamp time.Time, rels any, tags []string, summary string) []note.Property {
 	var props []note.Property
 	if typ != "" {
 		props = append(props, note.Property{Key: "entity type", Value: typ})
@@ -140,8 +155,8 @@ func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) 
 		props = append(props, note.Property{Key: "aliases", Value: aliases})
 	}
 	props = append(props, note.Property{Key: "date created", Value: stamp}, note.Property{Key: "date modified", Value: stamp})
-	if len(in.Relations) > 0 {
-		props = append(props, note.Property{Key: "relations", Value: relationsNode(in.Relations)})
+	if rels != nil {
+		props = append(props, note.Property{Key: "relations", Value: rels})
 	}
 	if len(tags) > 0 {
 		props = append(props, note.Property{Key: "tags", Value: tags})
@@ -149,12 +164,7 @@ func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) 
 	if summary != "" {
 		props = append(props, note.Property{Key: "summary", Value: summary})
 	}
-	data, err := note.SetProperties([]byte(body), props, nil)
-	if err != nil {
-		f := tool.Fail(tool.CodeInvalidArguments, "the content's front matter cannot be used: %v; give the body only and pass properties as arguments", err)
-		return "", nil, &f
-	}
-	return p, data, nil
+	return props
 }
 
 // cleanList trims, drops empty and duplicate (case-insensitive) items; for tags a

@@ -73,21 +73,7 @@ func TestEmitEntityMatchesSetProperties(t *testing.T) {
 // setPropertiesEntity builds the note as buildEntity did with SetProperties only.
 func setPropertiesEntity(t *testing.T, typ string, aliases []string, stamp time.Time, tags []string, summary, body string) []byte {
 	t.Helper()
-	var props []note.Property
-	if typ != "" {
-		props = append(props, note.Property{Key: "entity type", Value: typ})
-	}
-	if len(aliases) > 0 {
-		props = append(props, note.Property{Key: "aliases", Value: aliases})
-	}
-	props = append(props, note.Property{Key: "date created", Value: stamp}, note.Property{Key: "date modified", Value: stamp})
-	if len(tags) > 0 {
-		props = append(props, note.Property{Key: "tags", Value: tags})
-	}
-	if summary != "" {
-		props = append(props, note.Property{Key: "summary", Value: summary})
-	}
-	b, err := note.SetProperties([]byte(body), props, nil)
+	b, err := note.SetProperties([]byte(body), entityProps(typ, aliases, stamp, nil, tags, summary), nil)
 	if err != nil {
 		t.Fatal(err)
 	}

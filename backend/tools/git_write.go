@@ -21,16 +21,10 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	if bad := cleanText("message", in.Message, maxMessageSize); bad != "" {
 		return tool.Fail(tool.CodeInvalidArguments, "%s; write a short message saying what changed", bad), nil
 	}
-	g, res, err := e.gitOpen(ctx, call, true)
+	g, chosen, warnings, res, err := e.gitPending(ctx, call, in.EntityNames,
+		"nothing to commit: no pending change among the named notes; git_status lists the ones that have one")
 	if res != nil || err != nil {
 		return deref(res), err
-	}
-	chosen, warnings, res := g.pending(in.EntityNames)
-	if res != nil {
-		return *res, nil
-	}
-	if len(chosen) == 0 {
-		return tool.Fail(tool.CodeNoMatch, "nothing to commit: no pending change among the named notes; git_status lists the ones that have one"), nil
 	}
 	paths := withRenames(chosen)
 	trailers := map[string]string{"MemoTree-Actor": call.Actor}
@@ -84,16 +78,9 @@ func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn
 	if len(in.EntityNames) == 0 {
 		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: name the notes whose changes to discard"), nil
 	}
-	g, res, err := e.gitOpen(ctx, call, true)
+	g, chosen, warnings, res, err := e.gitPending(ctx, call, in.EntityNames, "nothing to discard: the named notes have no pending change")
 	if res != nil || err != nil {
 		return deref(res), err
-	}
-	chosen, warnings, res := g.pending(in.EntityNames)
-	if res != nil {
-		return *res, nil
-	}
-	if len(chosen) == 0 {
-		return tool.Fail(tool.CodeNoMatch, "nothing to discard: the named notes have no pending change"), nil
 	}
 	items, err := g.discardPlan(ctx, chosen)
 	if err != nil {
@@ -126,6 +113,25 @@ func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn
 
 // pending returns the pending changes named (every one when names is empty), with a
 // warning for each named note that has none, or the result to answer.
+// gitPending opens the library's repository and picks the pending changes of the named
+// notes (every pending change when names is empty); res is the answer when that fails
+// or, with the message nothing, when none of the notes has a pending change.
+func (e *env) gitPending(ctx context.Context, call *tool.Call, names []string, nothing string) (*gitCtx, []*gitrepo.Change, []string, *tool.Result, error) {
+	g, res, err := e.gitOpen(ctx, call, true)
+	if res != nil || err != nil {
+		return nil, nil, nil, res, err
+	}
+	chosen, warnings, res := g.pending(names)
+	if res != nil {
+		return nil, nil, nil, res, nil
+	}
+	if len(chosen) == 0 {
+		r := tool.Fail(tool.CodeNoMatch, "%s", nothing)
+		return nil, nil, nil, &r, nil
+	}
+	return g, chosen, warnings, nil, nil
+}
+
 func (g *gitCtx) pending(names []string) ([]*gitrepo.Change, []string, *tool.Result) {
 	var out []*gitrepo.Change
 	if len(names) == 0 {
