@@ -401,16 +401,13 @@ func (l *Library) under(p vpath.Path) []vpath.Path {
 
 // walkFolder lists the files below folder p (a folder moved or created in one step).
 func (l *Library) walkFolder(ctx context.Context, p vpath.Path) []vpath.Path {
-	files, err := l.vault.Walk(ctx)
+	files, err := l.vault.WalkUnder(ctx, p)
 	if err != nil {
 		return nil
 	}
-	var out []vpath.Path
-	prefix := string(p) + "/"
+	out := make([]vpath.Path, 0, len(files))
 	for _, f := range files {
-		if !f.IsDir && strings.HasPrefix(string(f.Path), prefix) {
-			out = append(out, f.Path)
-		}
+		out = append(out, f.Path)
 	}
 	return out
 }

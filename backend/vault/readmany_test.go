@@ -52,3 +52,23 @@ func TestReadMany(t *testing.T) {
 		}
 	}
 }
+
+func TestWalkUnder(t *testing.T) {
+	v, _ := openWith(t, map[string]string{"a.md": "A", "d/b.md": "B", "d/e/c.md": "C", "dd/x.md": "X"})
+	files, err := v.WalkUnder(t.Context(), "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []vpath.Path
+	for _, f := range files {
+		got = append(got, f.Path)
+	}
+	if diff := cmp.Diff([]vpath.Path{"d/b.md", "d/e/c.md"}, got); diff != "" {
+		t.Errorf("WalkUnder(d) (-want +got):\n%s", diff)
+	}
+	for _, bad := range []vpath.Path{"../x", ".git", "missing"} {
+		if _, err := v.WalkUnder(t.Context(), bad); err == nil {
+			t.Errorf("WalkUnder(%q) gave no error", bad)
+		}
+	}
+}

@@ -22,16 +22,25 @@ const maxLinkHops = 8
 // names that are not valid vault paths (not UTF-8, or holding a backslash). Symbolic
 // links are followed only when they stay inside the vault; a link to a folder that
 // contains it is not followed again. Folders are read in parallel.
-func (v *Vault) Walk(ctx context.Context) ([]FileInfo, error) { return v.walk(ctx, true) }
+func (v *Vault) Walk(ctx context.Context) ([]FileInfo, error) { return v.walk(ctx, "", true) }
 
 // WalkPaths is Walk without the stat of every file: Size and ModTime are zero. It is
 // what a full index needs, which reads every file anyway.
-func (v *Vault) WalkPaths(ctx context.Context) ([]FileInfo, error) { return v.walk(ctx, false) }
+func (v *Vault) WalkPaths(ctx context.Context) ([]FileInfo, error) { return v.walk(ctx, "", false) }
 
-func (v *Vault) walk(ctx context.Context, stat bool) ([]FileInfo, error) {
-	w := &walker{v: v, ctx: ctx, stat: stat, sem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
+// WalkUnder is WalkPaths for the files below the folder dir only (a folder that
+// appeared or moved in one step).
+func (v *Vault) WalkUnder(ctx context.Context, dir vpath.Path) ([]FileInfo, error) {
+	if err := checkPath(dir); err != nil || dir.Ignored() {
+		return nil, fmt.Errorf("walk %s: %w", dir, ErrOutside)
+	}
+	return v.walk(ctx, dir, false)
+}
+
+func (v *Vault) walk(ctx context.Context, from vpath.Path, stat bool) ([]FileInfo, error) {
+	w := &walker{v: v, ctx: ctx, stat: stat, from: from, sem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
 	w.wg.Add(1)
-	go w.dir("", 0)
+	go w.dir(from, 0)
 	w.wg.Wait()
 	if w.err != nil {
 		return nil, fmt.Errorf("walk %s: %w", v.dir, w.err)
@@ -47,6 +56,7 @@ type walker struct {
 	v    *Vault
 	ctx  context.Context
 	stat bool          // fill in Size and ModTime
+	from vpath.Path    // the folder the walk starts at
 	sem  chan struct{} // bounds the folders read at once
 	wg   sync.WaitGroup
 
@@ -67,8 +77,8 @@ func (w *walker) dir(d vpath.Path, hops int) {
 	<-w.sem
 	w.mu.Lock()
 	w.out = append(w.out, files...)
-	if err != nil && w.err == nil && d == "" {
-		w.err = err // an unreadable subfolder is skipped; an unreadable vault is not
+	if err != nil && w.err == nil && d == w.from {
+		w.err = err // an unreadable subfolder is skipped; an unreadable start is not
 	}
 	w.mu.Unlock()
 	for _, s := range subs {
