@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"sort"
+	"time"
 
-	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -38,24 +40,21 @@ type Change struct {
 
 // Status returns the pending changes of the working tree and the index against HEAD,
 // sorted by path, content paths only.
+//
+// It works as git does rather than as go-git's Worktree.Status: the index against
+// HEAD by tree hashes computed in memory (see indextree.go), the working tree
+// against the index by stat data, hashing only files whose stat data changed.
 func (r *Repo) Status(ctx context.Context) ([]Change, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("git status: %w", err)
 	}
-	wt, err := r.repo.Worktree()
+	states, err := r.status(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("git status: %w", err)
 	}
-	st, err := wt.Status()
-	if err != nil {
-		return nil, fmt.Errorf("git status: %w", err)
-	}
-	out := make([]Change, 0, len(st))
-	for name, fs := range st {
-		if !content(name) {
-			continue
-		}
-		if s := stateOf(fs); s != "" {
+	out := make([]Change, 0, len(states))
+	for name, s := range states {
+		if content(name) {
 			out = append(out, Change{Path: vpath.Path(name), State: s})
 		}
 	}
@@ -65,6 +64,56 @@ func (r *Repo) Status(ctx context.Context) ([]Change, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// status returns the state of every path that differs, before renames are paired.
+func (r *Repo) status(ctx context.Context) (map[string]State, error) {
+	indexTime := time.Now()
+	if fi, err := os.Stat(filepath.Join(r.dir, ".git", "index")); err == nil {
+		indexTime = fi.ModTime()
+	}
+	entries, err := r.readIndexFile()
+	if errors.Is(err, errIndexFormat) {
+		idx, gerr := r.repo.Storer.Index()
+		if gerr != nil {
+			return nil, fmt.Errorf("read index: %w", gerr)
+		}
+		entries, err = fromIndex(idx), nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	head, err := r.headTreeHash()
+	if err != nil {
+		return nil, err
+	}
+	trees := hashIndexTrees(entries)
+	states := map[string]State{}
+	if err := r.stagedChanges(trees, head, states); err != nil {
+		return nil, err
+	}
+	work, err := r.walkWork(ctx, trees, indexTime)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range entries {
+		if e.stage != 0 {
+			work[e.name] = Modified // a conflict: git shows it as unmerged
+		}
+	}
+	for p, s := range work {
+		switch staged := states[p]; {
+		case staged == Deleted || s == Deleted:
+			// removed from the index but on disk (git rm --cached), or gone from disk
+			states[p] = Deleted
+		case staged == Added:
+		case s == Untracked && staged == "":
+			states[p] = Untracked
+		default:
+			states[p] = Modified
+		}
+	}
+	return states, nil
 }
 
 // pairRenames folds a deleted path and a new path with the same content into one
@@ -119,22 +168,6 @@ func (r *Repo) pairRenames(changes []Change) ([]Change, error) {
 		}
 	}
 	return out, nil
-}
-
-// stateOf folds go-git's staging and worktree codes into one State ("" when clean).
-func stateOf(fs *git.FileStatus) State {
-	switch {
-	case fs.Worktree == git.Untracked && fs.Staging == git.Untracked:
-		return Untracked
-	case fs.Worktree == git.Deleted || fs.Staging == git.Deleted:
-		return Deleted
-	case fs.Staging == git.Added:
-		return Added
-	case fs.Worktree == git.Modified || fs.Staging == git.Modified ||
-		fs.Worktree == git.Added || fs.Worktree == git.Copied || fs.Staging == git.Copied:
-		return Modified
-	}
-	return ""
 }
 
 // treeReader reads files of a tree; its zero value is the empty tree.

@@ -69,6 +69,10 @@ func (e *PanicError) Error() string { return fmt.Sprintf("tool %s panicked: %v",
 // prepare parses, validates and decodes the arguments. It returns the decoded input
 // (a pointer to the tool's In), the argument map, or the invalid_arguments result.
 func (t *Tool) prepare(raw json.RawMessage) (any, map[string]any, *Result) {
+	t.ready()
+	if t.err != nil {
+		return nil, nil, t.invalid([]string{"the tool's schema is broken (" + t.err.Error() + "); report this to the MemoTree developers"})
+	}
 	m, problem := parseArgs(raw)
 	if problem != "" {
 		return nil, nil, t.invalid([]string{problem})

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 )
@@ -62,8 +63,11 @@ type Tool struct {
 	usage      string
 	backstop   bool
 	err        error
-	newIn      func() any
-	run        func(ctx context.Context, call *Call, in any) (Result, error)
+	// finished guards the derived forms of the schema (resolved, raw, usage, backstop),
+	// computed on first use: a one-shot `memotree call` needs them for one tool only.
+	finished sync.Once
+	newIn    func() any
+	run      func(ctx context.Context, call *Call, in any) (Result, error)
 }
 
 // namePattern is what MCP clients and model providers accept as a function name.
@@ -93,12 +97,20 @@ func New[In any](name string, class Class, desc string, h Handler[In]) *Tool {
 		return t
 	}
 	t.schema = s
-	t.finish()
 	return t
 }
 
-// finish resolves the schema and renders it, after New or a change.
+// ready computes the derived forms of the schema once, after the last Tune.
+func (t *Tool) ready() *Tool {
+	t.finished.Do(t.finish)
+	return t
+}
+
+// finish resolves the schema and renders it.
 func (t *Tool) finish() {
+	if t.err != nil {
+		return
+	}
 	rs, err := t.schema.Resolve(nil)
 	if err != nil {
 		t.err = fmt.Errorf("resolve schema: %w", err)
@@ -137,9 +149,7 @@ func (t *Tool) Tune(f func(s *jsonschema.Schema) error) *Tool {
 	}
 	if err := f(t.schema); err != nil {
 		t.err = fmt.Errorf("tune schema: %w", err)
-		return t
 	}
-	t.finish()
 	return t
 }
 
@@ -169,17 +179,17 @@ func (t *Tool) Description() string { return t.desc }
 func (t *Tool) Title() string { return t.title }
 
 // InputSchema returns the input JSON schema as JSON. The caller must not modify it.
-func (t *Tool) InputSchema() json.RawMessage { return t.raw }
+func (t *Tool) InputSchema() json.RawMessage { return t.ready().raw }
 
 // Schema returns the input schema. The caller must not modify it.
 func (t *Tool) Schema() *jsonschema.Schema { return t.schema }
 
 // Usage returns a one-line signature such as
 // read_entities(entity_names: array of strings, library_name?: string).
-func (t *Tool) Usage() string { return t.usage }
+func (t *Tool) Usage() string { return t.ready().usage }
 
 // Err returns the problem found while declaring the tool, if any.
-func (t *Tool) Err() error { return t.err }
+func (t *Tool) Err() error { return t.ready().err }
 
 // Annotations are the hints MCP clients show about a tool.
 type Annotations struct {

@@ -166,10 +166,10 @@ func TestBackstopValidator(t *testing.T) {
 		s.Properties["tags"].UniqueItems = true
 		return nil
 	})
-	if !tl.backstop {
+	if !tl.ready().backstop {
 		t.Fatal("a schema with a pattern does not use the full validator")
 	}
-	if New("echo", ReadOnly, "d", nop[echoIn]).backstop {
+	if New("echo", ReadOnly, "d", nop[echoIn]).ready().backstop {
 		t.Error("a derived schema uses the full validator")
 	}
 	r := NewRegistry()

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/memotree/memotree/backend/tool"
@@ -97,5 +98,33 @@ func TestPermissions(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(ro); len(entries) != 3 { // a.md from the person, journey.yaml, .memotree
 		t.Errorf("read library holds %d entries, want the person's note only", len(entries))
+	}
+}
+
+// TestEveryToolSchemaResolves: schemas are resolved on first use (a one-shot call
+// needs one), so this resolves every tool's schema of the real catalogue once.
+func TestEveryToolSchemaResolves(t *testing.T) {
+	ws, err := Open(t.Context(), []Spec{{Name: "v", Path: t.TempDir()}}, Options{Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(reg.List()) < 30 {
+		t.Fatalf("the catalogue has %d tools", len(reg.List()))
+	}
+	for _, tl := range reg.List() {
+		if err := tl.Err(); err != nil {
+			t.Errorf("%s: %v", tl.Name(), err)
+		}
+		if s := tl.InputSchema(); !strings.Contains(string(s), `"type":"object"`) {
+			t.Errorf("%s: input schema %s", tl.Name(), s)
+		}
+		if u := tl.Usage(); !strings.HasPrefix(u, tl.Name()+"(") {
+			t.Errorf("%s: usage %q", tl.Name(), u)
+		}
 	}
 }

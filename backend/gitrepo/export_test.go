@@ -1,0 +1,27 @@
+package gitrepo
+
+import "fmt"
+
+// IndexTreeHash returns the hash of the tree the index would commit, computed in
+// memory, for tests to compare with `git write-tree`.
+func IndexTreeHash(r *Repo) (string, error) {
+	entries, err := r.readIndexFile()
+	if err != nil {
+		return "", err
+	}
+	return hashIndexTrees(entries).root().String(), nil
+}
+
+// IndexEntries returns the entries the lean index reader sees, as `git ls-files -s`
+// prints them: "mode hash stage\tpath".
+func IndexEntries(r *Repo) ([]string, error) {
+	entries, err := r.readIndexFile()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]string, len(entries))
+	for i, e := range entries {
+		out[i] = fmt.Sprintf("%06o %s %d\t%s", uint32(e.mode), e.hash, e.stage, e.name)
+	}
+	return out, nil
+}

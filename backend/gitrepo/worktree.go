@@ -1,0 +1,269 @@
+package gitrepo
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// The working tree against the index, the way git does it: a file whose size,
+// modification and change times and inode match its index entry is unchanged without being read; only the
+// others are hashed. Untracked files are what the walk finds and the index lacks,
+// minus what .gitignore files and .git/info/exclude ignore; an ignored folder is not
+// entered.
+
+// workFile is one file of the working tree with the stat data git compares.
+type workFile struct {
+	size  int64
+	mtime unixTime
+	ctime unixTime // zero where the platform does not give it
+	ino   uint64
+	mode  fs.FileMode
+}
+
+// unixTime is a time as seconds and nanoseconds, as stat and the index give it.
+type unixTime struct{ sec, nsec int64 }
+
+// walkWork compares the working tree with the index. It returns Modified for tracked
+// files whose content differs, Deleted for tracked files gone, and Untracked for
+// files the index lacks and git does not ignore; content paths only. Folders are
+// read in parallel (stat calls dominate, as in git's preload-index); each carries
+// the ignore patterns of its ancestors, so a folder's patterns never leak to its
+// siblings.
+func (r *Repo) walkWork(ctx context.Context, t *indexTrees, indexTime time.Time) (map[string]State, error) {
+	entries := t.entries
+	byName := make(map[string]int32, len(entries))
+	for i := range entries {
+		byName[entries[i].name] = int32(i)
+	}
+	seen := make([]bool, len(entries)) // each element written by one goroutine only
+	var base []gitignore.Pattern
+	if b, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
+		base = parseIgnore(b, nil)
+	}
+	type task struct {
+		dir      string // slash path, "" for the root
+		patterns []gitignore.Pattern
+	}
+	var (
+		mu       sync.Mutex
+		out      = map[string]State{}
+		firstErr error
+		wg       sync.WaitGroup
+		pending  sync.WaitGroup // folders queued and not yet read
+	)
+	fail := func(err error) {
+		mu.Lock()
+		firstErr = cmp.Or(firstErr, err)
+		mu.Unlock()
+	}
+	tasks := make(chan task, 1024)
+	var visit func(t task)
+	visit = func(tk task) {
+		defer pending.Done()
+		if ctx.Err() != nil {
+			return
+		}
+		ents, err := readDir(filepath.Join(r.dir, filepath.FromSlash(tk.dir)))
+		if err != nil {
+			if tk.dir == "" || !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
+				fail(fmt.Errorf("read folder %q: %w", tk.dir, err))
+			}
+			return // a folder gone since listed, or unreadable: skipped, as git does
+		}
+		var domain []string
+		if tk.dir != "" {
+			domain = strings.Split(tk.dir, "/")
+		}
+		patterns := tk.patterns
+		for _, e := range ents {
+			if e.name == ".gitignore" && e.mode.IsRegular() {
+				if b, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(tk.dir), ".gitignore")); err == nil {
+					patterns = append(patterns[:len(patterns):len(patterns)], parseIgnore(b, domain)...)
+				}
+			}
+		}
+		m := gitignore.NewMatcher(patterns)
+		var local map[string]State
+		note := func(p string, s State) {
+			if local == nil {
+				local = map[string]State{}
+			}
+			local[p] = s
+		}
+		var subdirs []string
+		for _, e := range ents {
+			p := e.name
+			if tk.dir != "" {
+				p = tk.dir + "/" + e.name
+			}
+			if e.mode.IsDir() {
+				_, tracked := t.dirs[p]
+				if !vpath.Path(p).Ignored() && (tracked || !m.Match(append(domain[:len(domain):len(domain)], e.name), true)) {
+					subdirs = append(subdirs, p)
+				}
+				continue
+			}
+			if !content(p) {
+				continue
+			}
+			i, tracked := byName[p]
+			if !tracked {
+				if !m.Match(append(domain[:len(domain):len(domain)], e.name), false) {
+					note(p, Untracked)
+				}
+				continue
+			}
+			seen[i] = true
+			ie := &entries[i]
+			if ie.stage != 0 || ie.mode == filemode.Submodule || unchanged(ie, e.workFile, indexTime) {
+				continue
+			}
+			same, err := r.sameContent(p, ie, e.workFile)
+			if err != nil {
+				fail(err)
+				return
+			}
+			if !same {
+				note(p, Modified)
+			}
+		}
+		if local != nil {
+			mu.Lock()
+			for p, s := range local {
+				out[p] = s
+			}
+			mu.Unlock()
+		}
+		for _, d := range subdirs {
+			pending.Add(1)
+			select {
+			case tasks <- task{dir: d, patterns: patterns}:
+			default: // the queue is full: read it here rather than block a worker
+				visit(task{dir: d, patterns: patterns})
+			}
+		}
+	}
+	pending.Add(1)
+	tasks <- task{patterns: base}
+	for range max(1, runtime.GOMAXPROCS(0)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for tk := range tasks {
+				visit(tk)
+			}
+		}()
+	}
+	pending.Wait()
+	close(tasks)
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	for i := range entries {
+		if e := &entries[i]; !seen[i] && e.stage == 0 && !e.intentToAdd && content(e.name) {
+			if e.mode != filemode.Submodule {
+				out[e.name] = Deleted
+			}
+		}
+	}
+	return out, nil
+}
+
+// parseIgnore reads the patterns of an ignore file in the folder domain.
+func parseIgnore(b []byte, domain []string) []gitignore.Pattern {
+	var out []gitignore.Pattern
+	for _, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		out = append(out, gitignore.ParsePattern(line, domain))
+	}
+	return out
+}
+
+// dirEnt is one entry of a folder with its lstat data.
+type dirEnt struct {
+	name string
+	workFile
+}
+
+// unchanged reports whether the working-tree file matches its index entry by stat
+// data alone, compared as git compares them (32-bit fields). A file modified in the
+// same instant the index was written is "racily clean" and must be hashed, as git
+// does.
+func unchanged(e *ientry, f workFile, indexTime time.Time) bool {
+	if uint32(f.size) != e.size || uint32(f.mtime.sec) != e.mtimeS || uint32(f.mtime.nsec) != e.mtimeN || !modeMatches(e.mode, f.mode) {
+		return false
+	}
+	if e.ino != 0 && f.ino != 0 && uint32(f.ino) != e.ino {
+		return false
+	}
+	if f.ctime != (unixTime{}) && (e.ctimeS != 0 || e.ctimeN != 0) &&
+		(uint32(f.ctime.sec) != e.ctimeS || uint32(f.ctime.nsec) != e.ctimeN) {
+		return false // git compares the change time too (core.trustctime)
+	}
+	return time.Unix(f.mtime.sec, f.mtime.nsec).Before(indexTime)
+}
+
+// modeMatches reports whether a working-tree file's type and executable bit are
+// those of the index entry.
+func modeMatches(m filemode.FileMode, fm fs.FileMode) bool {
+	switch {
+	case fm&fs.ModeSymlink != 0:
+		return m == filemode.Symlink
+	case fm.IsRegular():
+		if fm&0o111 != 0 {
+			return m == filemode.Executable
+		}
+		return m == filemode.Regular
+	}
+	return false
+}
+
+// sameContent hashes the working-tree file at p as git would and compares it with
+// the index entry.
+func (r *Repo) sameContent(p string, e *ientry, f workFile) (bool, error) {
+	if !modeMatches(e.mode, f.mode) {
+		return false, nil
+	}
+	full := filepath.Join(r.dir, filepath.FromSlash(p))
+	var data []byte
+	var err error
+	if f.mode&fs.ModeSymlink != 0 {
+		var t string
+		t, err = os.Readlink(full)
+		data = []byte(filepath.ToSlash(t))
+	} else {
+		data, err = os.ReadFile(full)
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, fmt.Errorf("read %s: %w", p, err)
+	}
+	if uint32(len(data)) != e.size && e.size != 0 {
+		return false, nil
+	}
+	return plumbing.ComputeHash(plumbing.BlobObject, data) == e.hash, nil
+}
