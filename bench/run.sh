@@ -163,6 +163,46 @@ for n in "${SIZES[@]}"; do
 	fi
 done
 
+# git: status and a commit of 10 notes, whole processes, beside the git command line, on
+# a committed copy of the 10k vault with 10 notes modified.
+for n in "${SIZES[@]}"; do
+	[[ $n == 10000 ]] || continue
+	l=$(label "$n")
+	src="$CACHE/vault-$n-s$SEED"
+	[[ -d $src ]] || continue
+	say "git, $l notes"
+	gitdir=$(mktemp -d)
+	for side in memotree git; do
+		cp -r "$src" "$gitdir/$side"
+		(cd "$gitdir/$side" && printf '.memotree/\n' >.gitignore && git init -q && git add -A &&
+			git -c user.name=bench -c user.email=bench@invalid commit -qm vault)
+	done
+	mapfile -d '' ten < <(cd "$gitdir/git" && git ls-files -z '*.md' | head -z -n 10)
+	edit="" names=""
+	for f in "${ten[@]}"; do
+		edit+="; echo edit >>$(printf '%q' "$f")"
+		names+="\"$(basename "${f%.md}")\","
+	done
+	edit=${edit#; }
+	(cd "$gitdir/memotree" && eval "$edit") && (cd "$gitdir/git" && eval "$edit")
+	if hyperfine --style basic --warmup 3 --runs "$RUNS" \
+		-n memotree "$(printf '%q' "$BIN") call --library $(printf '%q' "v=$gitdir/memotree") git_status" \
+		-n git "git -C $(printf '%q' "$gitdir/git") status --porcelain" --export-json "$RAW/gitstatus-$l.json"; then
+		echo -e "time\tgit status, 10 notes modified (target ≤ 1.5×)\t$l\t$RAW/gitstatus-$l.json" >>"$ROWS"
+	fi
+	commit_args="{\"message\":\"bench\",\"entity_names\":[${names%,}]}"
+	files=$(printf ' %q' "${ten[@]}")
+	if hyperfine --style basic --runs "$RUNS" \
+		--prepare "cd $(printf '%q' "$gitdir/memotree") && $edit" \
+		--prepare "cd $(printf '%q' "$gitdir/git") && $edit" \
+		-n memotree "$(printf '%q' "$BIN") call --library $(printf '%q' "v=$gitdir/memotree") git_commit $(printf '%q' "$commit_args")" \
+		-n git "cd $(printf '%q' "$gitdir/git") && git add --$files && git -c user.name=bench -c user.email=bench@invalid commit -qm bench" \
+		--export-json "$RAW/gitcommit-$l.json"; then
+		echo -e "time\tgit commit of 10 notes (target ≤ 2×)\t$l\t$RAW/gitcommit-$l.json" >>"$ROWS"
+	fi
+	rm -rf "$gitdir"
+done
+
 # MCP: MemoTree's server beside the official memory server, same work over stdio.
 MEMSRV=$ROOT/bench/node/node_modules/@modelcontextprotocol/server-memory/dist/index.js
 if [[ ${MEMOTREE_BENCH_MCP:-1} != 0 ]]; then

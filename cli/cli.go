@@ -29,11 +29,12 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"index": {"index libraries and print statistics as JSON", runIndex},
-	"serve": {"serve the app to a browser on 127.0.0.1 (token-protected)", runServe},
-	"call":  {"run one tool and print its result (YAML, or JSON with --json)", runCall},
-	"mcp":   {"serve the tools over MCP: stdio, or streamable HTTP on loopback with --http", runMCP},
-	"chat":  {"chat with the agent in the terminal, or answer one prompt with -p", runChat},
+	"index":  {"index libraries and print statistics as JSON", runIndex},
+	"serve":  {"serve the app to a browser on 127.0.0.1 (token-protected)", runServe},
+	"call":   {"run one tool and print its result (YAML, or JSON with --json)", runCall},
+	"mcp":    {"serve the tools over MCP: stdio, or streamable HTTP on loopback with --http", runMCP},
+	"chat":   {"chat with the agent in the terminal, or answer one prompt with -p", runChat},
+	"doctor": {"check a vault: interrupted writes, broken notes and links, shared names (--repair)", runDoctor},
 }
 
 // IsCommand reports whether arg names a subcommand or asks for help.

@@ -39,18 +39,43 @@ func readDir(dir string) ([]dirEnt, error) {
 		if err := unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 			continue // removed since listed
 		}
-		e := dirEnt{name: n, workFile: workFile{size: st.Size, ino: st.Ino, mtime: unixTime{int64(st.Mtim.Sec), int64(st.Mtim.Nsec)}, ctime: unixTime{int64(st.Ctim.Sec), int64(st.Ctim.Nsec)}}}
-		switch st.Mode & unix.S_IFMT {
-		case unix.S_IFDIR:
-			e.mode = fs.ModeDir
-		case unix.S_IFLNK:
-			e.mode = fs.ModeSymlink
-		case unix.S_IFREG:
-			e.mode = fs.FileMode(st.Mode & 0o777)
-		default:
+		f, ok := fromStat(&st)
+		if !ok {
 			continue // sockets, fifos, devices: git ignores them too
 		}
+		e := dirEnt{name: n, workFile: f}
 		out = append(out, e)
 	}
 	return out, nil
+}
+
+// statFile returns the lstat data of one file.
+func statFile(path string) (workFile, error) {
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil {
+		return workFile{}, &os.PathError{Op: "lstat", Path: path, Err: err}
+	}
+	f, ok := fromStat(&st)
+	if !ok {
+		f.mode = fs.ModeIrregular
+	}
+	return f, nil
+}
+
+// fromStat keeps what git compares of stat data; ok is false for what is neither a
+// file, a folder nor a link.
+func fromStat(st *unix.Stat_t) (workFile, bool) {
+	f := workFile{size: st.Size, ino: st.Ino,
+		mtime: unixTime{int64(st.Mtim.Sec), int64(st.Mtim.Nsec)}, ctime: unixTime{int64(st.Ctim.Sec), int64(st.Ctim.Nsec)}}
+	switch st.Mode & unix.S_IFMT {
+	case unix.S_IFDIR:
+		f.mode = fs.ModeDir
+	case unix.S_IFLNK:
+		f.mode = fs.ModeSymlink
+	case unix.S_IFREG:
+		f.mode = fs.FileMode(st.Mode & 0o777)
+	default:
+		return f, false
+	}
+	return f, true
 }

@@ -32,3 +32,12 @@ func readDir(dir string) ([]dirEnt, error) {
 	}
 	return out, nil
 }
+
+// statFile returns the lstat data of one file.
+func statFile(path string) (workFile, error) {
+	fi, err := os.Lstat(path)
+	if err != nil {
+		return workFile{}, err
+	}
+	return workFile{size: fi.Size(), mtime: unixTime{fi.ModTime().Unix(), int64(fi.ModTime().Nanosecond())}, mode: fi.Mode()}, nil
+}

@@ -43,22 +43,28 @@ type Change struct {
 //
 // It works as git does rather than as go-git's Worktree.Status: the index against
 // HEAD by tree hashes computed in memory (see indextree.go), the working tree
-// against the index by stat data, hashing only files whose stat data changed.
+// against the index by stat data, hashing only files whose stat data changed. A
+// Tracker keeps the answer current from the watcher's paths instead.
 func (r *Repo) Status(ctx context.Context) ([]Change, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("git status: %w", err)
 	}
-	states, err := r.status(ctx)
+	snap, err := r.snapshot(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("git status: %w", err)
 	}
+	return r.changes(snap.merged())
+}
+
+// changes turns states into the sorted list of content changes, renames paired.
+func (r *Repo) changes(states map[string]State) ([]Change, error) {
 	out := make([]Change, 0, len(states))
 	for name, s := range states {
 		if content(name) {
 			out = append(out, Change{Path: vpath.Path(name), State: s})
 		}
 	}
-	out, err = r.pairRenames(out)
+	out, err := r.pairRenames(out)
 	if err != nil {
 		return nil, fmt.Errorf("git status: %w", err)
 	}
@@ -66,11 +72,44 @@ func (r *Repo) Status(ctx context.Context) ([]Change, error) {
 	return out, nil
 }
 
-// status returns the state of every path that differs, before renames are paired.
-func (r *Repo) status(ctx context.Context) (map[string]State, error) {
-	indexTime := time.Now()
+// snapshot is one full status: the index it was computed from, the staged changes
+// (index against HEAD) and the working tree's (against the index), kept apart so a
+// Tracker can redo the second for a few paths.
+type snapshot struct {
+	stamp     stamp
+	indexTime time.Time
+	entries   []ientry
+	byName    map[string]int32
+	trees     *indexTrees
+	staged    map[string]State
+	work      map[string]State
+}
+
+// stamp identifies the index and HEAD a snapshot was computed from.
+type stamp struct {
+	indexSize  int64
+	indexMtime time.Time
+	head       string
+}
+
+// currentStamp reads the index's stat data and the commit HEAD names.
+func (r *Repo) currentStamp() stamp {
+	var s stamp
 	if fi, err := os.Stat(filepath.Join(r.dir, ".git", "index")); err == nil {
-		indexTime = fi.ModTime()
+		s.indexSize, s.indexMtime = fi.Size(), fi.ModTime()
+	}
+	if ref, err := r.repo.Head(); err == nil {
+		s.head = ref.Hash().String()
+	}
+	return s
+}
+
+// snapshot computes a full status.
+func (r *Repo) snapshot(ctx context.Context) (*snapshot, error) {
+	st := r.currentStamp()
+	indexTime := st.indexMtime
+	if indexTime.IsZero() {
+		indexTime = time.Now()
 	}
 	entries, err := r.readIndexFile()
 	if errors.Is(err, errIndexFormat) {
@@ -87,33 +126,44 @@ func (r *Repo) status(ctx context.Context) (map[string]State, error) {
 	if err != nil {
 		return nil, err
 	}
-	trees := hashIndexTrees(entries)
-	states := map[string]State{}
-	if err := r.stagedChanges(trees, head, states); err != nil {
+	snap := &snapshot{stamp: st, indexTime: indexTime, entries: entries, trees: hashIndexTrees(entries), staged: map[string]State{}}
+	snap.byName = make(map[string]int32, len(entries))
+	for i := range entries {
+		snap.byName[entries[i].name] = int32(i)
+	}
+	if err := r.stagedChanges(snap.trees, head, snap.staged); err != nil {
 		return nil, err
 	}
-	work, err := r.walkWork(ctx, trees, indexTime)
-	if err != nil {
+	if snap.work, err = r.walkWork(ctx, snap); err != nil {
 		return nil, err
 	}
 	for _, e := range entries {
 		if e.stage != 0 {
-			work[e.name] = Modified // a conflict: git shows it as unmerged
+			snap.work[e.name] = Modified // a conflict: git shows it as unmerged
 		}
 	}
-	for p, s := range work {
-		switch staged := states[p]; {
-		case staged == Deleted || s == Deleted:
+	return snap, nil
+}
+
+// merged folds the staged and working-tree states of each path into one.
+func (s *snapshot) merged() map[string]State {
+	states := make(map[string]State, len(s.staged)+len(s.work))
+	for p, st := range s.staged {
+		states[p] = st
+	}
+	for p, w := range s.work {
+		switch staged := s.staged[p]; {
+		case staged == Deleted || w == Deleted:
 			// removed from the index but on disk (git rm --cached), or gone from disk
 			states[p] = Deleted
 		case staged == Added:
-		case s == Untracked && staged == "":
+		case w == Untracked && staged == "":
 			states[p] = Untracked
 		default:
 			states[p] = Modified
 		}
 	}
-	return states, nil
+	return states
 }
 
 // pairRenames folds a deleted path and a new path with the same content into one

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ import (
 func gitStates(t *testing.T, dir string) map[string]gitrepo.State {
 	t.Helper()
 	out := map[string]gitrepo.State{}
-	for _, l := range strings.Split(run(t, dir, "status", "--porcelain", "-z", "-uall", "--no-renames"), "\x00") {
+	for _, l := range strings.Split(run(t, dir, "--no-optional-locks", "status", "--porcelain", "-z", "-uall", "--no-renames"), "\x00") {
 		if len(l) < 4 || strings.HasPrefix(l[3:], ".memotree/") {
 			continue
 		}
@@ -49,6 +50,12 @@ func ourStates(t *testing.T, r *gitrepo.Repo) map[string]gitrepo.State {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return statesOf(st)
+}
+
+// statesOf maps each path of a status to its state, a rename unfolded into the
+// deletion of From and "renamed-to" at Path.
+func statesOf(st []gitrepo.Change) map[string]gitrepo.State {
 	out := map[string]gitrepo.State{}
 	for _, c := range st {
 		if c.State == gitrepo.Renamed {
@@ -67,20 +74,49 @@ func ourStates(t *testing.T, r *gitrepo.Repo) map[string]gitrepo.State {
 // compares Status with `git status` after each step.
 func TestStatusRandomAgainstGit(t *testing.T) {
 	dir, r := newRepo(t)
+	randomEdits(t, dir, 120, func(step int, what string, _ string) {
+		compareWithGit(t, dir, fmt.Sprintf("step %d (%s)", step, what), ourStates(t, r))
+	})
+}
+
+// TestTrackerRandomAgainstGit does the same through a Tracker told only the path
+// each step touched, as the watcher tells it in the app.
+func TestTrackerRandomAgainstGit(t *testing.T) {
+	dir, r := newRepo(t)
+	tr := gitrepo.NewTracker(r)
+	randomEdits(t, dir, 120, func(step int, what, name string) {
+		tr.Touch(name)
+		st, err := tr.Status(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		compareWithGit(t, dir, fmt.Sprintf("step %d (%s)", step, what), statesOf(st))
+	})
+}
+
+// randomEdits commits ignore files, then applies steps random edits, calling check
+// after each with the step, a description and the path it touched (twice when an
+// edit through a link touched two).
+func randomEdits(t *testing.T, dir string, steps int, check func(step int, what, name string)) {
+	t.Helper()
 	write(t, dir, map[string]string{".gitignore": ".memotree/\n*.tmp\nbuild/\n", "deep/x/.gitignore": "secret.md\n!keep.tmp\n"})
 	run(t, dir, "add", "-A")
 	run(t, dir, "commit", "-q", "-m", "ignores")
 	rng := rand.New(rand.NewPCG(7, 11))
 	names := []string{"a.md", "b.md", "people/Ada.md", "people/Charles.md", "n1.md", "deep/x/y.md",
 		"deep/x/secret.md", "deep/x/keep.tmp", "deep/x/drop.tmp", "build/out.md", "sp ace/ü.md"}
-	pick := func() string { return names[rng.IntN(len(names))] }
 	ops := []string{"edit", "revert", "delete", "stage", "unstage", "rmcached", "chmod", "symlink", "commit", "touch"}
-	for step := range 120 {
-		name, op := pick(), ops[rng.IntN(len(ops))]
+	for step := range steps {
+		name, op := names[rng.IntN(len(names))], ops[rng.IntN(len(ops))]
 		full := filepath.Join(dir, filepath.FromSlash(name))
 		switch op {
 		case "edit":
+			touched := name
+			if target, err := os.Readlink(full); err == nil { // writing through a link creates its target
+				touched = path.Join(path.Dir(name), target)
+			}
 			write(t, dir, map[string]string{name: fmt.Sprintf("step %d\n", step)})
+			check(step, op+" "+name, touched)
 		case "revert":
 			if out, err := tryGit(dir, "checkout", "HEAD", "--", name); err != nil && !strings.Contains(out, "did not match") {
 				t.Fatalf("checkout %s: %v %s", name, err, out)
@@ -109,19 +145,25 @@ func TestStatusRandomAgainstGit(t *testing.T) {
 			now := time.Now().Add(time.Duration(rng.IntN(5)) * time.Second)
 			os.Chtimes(full, now, now)
 		}
-		want, got := gitStates(t, dir), ourStates(t, r)
-		// A rename Status pairs is a deletion and an untracked or added file to git.
-		for p, s := range got {
-			if s == "renamed-to" {
-				if w := want[p]; w != gitrepo.Untracked && w != gitrepo.Added {
-					t.Fatalf("step %d (%s %s): %s paired as a rename, git says %q", step, op, name, p, w)
-				}
-				got[p] = want[p]
+		check(step, op+" "+name, name)
+	}
+}
+
+// compareWithGit fails the test when got differs from git's own status. A rename
+// Status pairs is a deletion and an untracked or added file to git.
+func compareWithGit(t *testing.T, dir, when string, got map[string]gitrepo.State) {
+	t.Helper()
+	want := gitStates(t, dir)
+	for p, s := range got {
+		if s == "renamed-to" {
+			if w := want[p]; w != gitrepo.Untracked && w != gitrepo.Added {
+				t.Fatalf("%s: %s paired as a rename, git says %q", when, p, w)
 			}
+			got[p] = want[p]
 		}
-		if d := cmp.Diff(want, got); d != "" {
-			t.Fatalf("step %d (%s %s): Status differs from git status (-git +ours):\n%s", step, op, name, d)
-		}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Fatalf("%s: status differs from git status (-git +ours):\n%s", when, d)
 	}
 }
 

@@ -44,12 +44,8 @@ type unixTime struct{ sec, nsec int64 }
 // read in parallel (stat calls dominate, as in git's preload-index); each carries
 // the ignore patterns of its ancestors, so a folder's patterns never leak to its
 // siblings.
-func (r *Repo) walkWork(ctx context.Context, t *indexTrees, indexTime time.Time) (map[string]State, error) {
-	entries := t.entries
-	byName := make(map[string]int32, len(entries))
-	for i := range entries {
-		byName[entries[i].name] = int32(i)
-	}
+func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, error) {
+	entries, byName, t, indexTime := snap.entries, snap.byName, snap.trees, snap.indexTime
 	seen := make([]bool, len(entries)) // each element written by one goroutine only
 	var base []gitignore.Pattern
 	if b, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {

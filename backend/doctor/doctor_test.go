@@ -1,0 +1,104 @@
+package doctor_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memotree/memotree/backend/doctor"
+	"github.com/memotree/memotree/backend/vault"
+)
+
+func write(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, text := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestCheckFindsEveryKind(t *testing.T) {
+	dir := t.TempDir()
+	orphan := "notes/" + vault.TempPrefix + "crashed"
+	write(t, dir, map[string]string{
+		"good.md":                        "# Good\n\nSee [[Missing note]] and [[b/same]].\n",
+		"a/Same.md":                      "# Same A\n",
+		"b/same.md":                      "# Same B\n",
+		"bad.md":                         "---\ntags: [unclosed\n---\n\nbody\n",
+		orphan:                           "half a note",
+		".git/" + vault.TempPrefix + "x": "not ours to judge",
+	})
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := v.AppendJourney(t.Context(), vault.Entry{Actor: "user", Op: "write"}); err != nil {
+		t.Fatal(err)
+	}
+	v.Close()
+	f, err := os.OpenFile(filepath.Join(dir, "journey.yaml"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("- {time: nonsense\n")
+	f.Close()
+	r, err := doctor.Check(t.Context(), "v", dir, doctor.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Notes != 4 {
+		t.Errorf("notes = %d, want 4", r.Notes)
+	}
+	if r.TempFiles.Count != 1 || r.TempFiles.Examples[0].Path != orphan || r.TempFiles.Examples[0].Removed {
+		t.Errorf("temp files = %+v, want %s, kept", r.TempFiles, orphan)
+	}
+	if r.BrokenNotes.Count != 1 || r.BrokenNotes.Examples[0].Path != "bad.md" {
+		t.Errorf("broken notes = %+v, want bad.md", r.BrokenNotes)
+	}
+	if r.BrokenLinks.Count != 1 || r.BrokenLinks.Examples[0].Target != "Missing note" || r.BrokenLinks.Examples[0].From != "good.md" {
+		t.Errorf("broken links = %+v, want Missing note from good.md", r.BrokenLinks)
+	}
+	if r.DuplicateNames.Count != 1 || len(r.DuplicateNames.Examples[0].Paths) != 2 {
+		t.Errorf("duplicate names = %+v, want Same twice", r.DuplicateNames)
+	}
+	if r.JourneyErrors.Count != 1 {
+		t.Errorf("journey errors = %+v, want the one bad line", r.JourneyErrors)
+	}
+	if r.Healthy() {
+		t.Error("a vault with an orphan, a broken note and a bad journey line is reported healthy")
+	}
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(orphan))); err != nil {
+		t.Errorf("a check without Repair removed the orphan: %v", err)
+	}
+
+	r, err = doctor.Check(t.Context(), "v", dir, doctor.Options{Repair: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.TempFiles.Count != 1 || !r.TempFiles.Examples[0].Removed {
+		t.Errorf("repair: temp files = %+v", r.TempFiles)
+	}
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(orphan))); !os.IsNotExist(err) {
+		t.Errorf("repair left the orphan: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".git", vault.TempPrefix+"x")); err != nil {
+		t.Errorf("repair touched .git: %v", err)
+	}
+}
+
+func TestCheckHealthyVault(t *testing.T) {
+	dir := t.TempDir()
+	write(t, dir, map[string]string{"a.md": "# A\n\n[[b]]\n", "b.md": "---\ntags: [x]\n---\n# B\n"})
+	r, err := doctor.Check(t.Context(), "v", dir, doctor.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Healthy() || r.BrokenLinks.Count != 0 || r.DuplicateNames.Count != 0 || r.Notes != 2 || r.Links != 1 {
+		t.Errorf("healthy vault reported as %+v", r)
+	}
+}

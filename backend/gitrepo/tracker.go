@@ -1,0 +1,175 @@
+package gitrepo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// Tracker keeps the status of a repository current for a running app. The watcher
+// already knows which files changed, so after one full status a Tracker re-examines
+// only the paths it is told about (Touch); it computes a full status again when the
+// index or HEAD changed (a commit, a checkout, a git command), when a folder or an
+// ignore file changed, or after Rescan.
+//
+// Concurrency: a Tracker is safe for concurrent use.
+type Tracker struct {
+	r *Repo
+
+	mu    sync.Mutex
+	snap  *snapshot
+	dirty map[string]bool
+	full  bool
+}
+
+// NewTracker returns a Tracker of r; its first Status is a full one.
+func NewTracker(r *Repo) *Tracker {
+	return &Tracker{r: r, dirty: map[string]bool{}}
+}
+
+// Repo returns the repository tracked.
+func (t *Tracker) Repo() *Repo { return t.r }
+
+// Touch records that the files at paths (slash paths relative to the vault) may
+// have changed.
+func (t *Tracker) Touch(paths ...string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, p := range paths {
+		if p == "" || p == "." || strings.HasSuffix(p, "/") || filepath.Base(p) == ".gitignore" {
+			t.full = true
+			continue
+		}
+		t.dirty[p] = true
+	}
+}
+
+// Rescan makes the next Status a full one.
+func (t *Tracker) Rescan() {
+	t.mu.Lock()
+	t.full = true
+	t.mu.Unlock()
+}
+
+// errNeedFull says a path cannot be re-examined alone (it is a folder now).
+var errNeedFull = errors.New("a full status is needed")
+
+// Status returns the pending changes, as Repo.Status does.
+func (t *Tracker) Status(ctx context.Context) ([]Change, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("git status: %w", err)
+	}
+	if t.snap == nil || t.full || t.r.currentStamp() != t.snap.stamp {
+		if err := t.refresh(ctx); err != nil {
+			return nil, err
+		}
+	} else {
+		for p := range t.dirty {
+			s, err := t.r.workState(t.snap, p)
+			if errors.Is(err, errNeedFull) {
+				if err := t.refresh(ctx); err != nil {
+					return nil, err
+				}
+				break
+			}
+			if err != nil {
+				return nil, fmt.Errorf("git status: %w", err)
+			}
+			if s == "" {
+				delete(t.snap.work, p)
+			} else {
+				t.snap.work[p] = s
+			}
+		}
+		clear(t.dirty)
+	}
+	return t.r.changes(t.snap.merged())
+}
+
+// refresh computes a full status; the caller holds the lock.
+func (t *Tracker) refresh(ctx context.Context) error {
+	snap, err := t.r.snapshot(ctx)
+	if err != nil {
+		t.snap = nil
+		return fmt.Errorf("git status: %w", err)
+	}
+	t.snap, t.full = snap, false
+	clear(t.dirty)
+	return nil
+}
+
+// workState examines one path of the working tree against the snapshot's index:
+// Modified, Deleted, Untracked, or "" when it matches the index (or is ignored).
+func (r *Repo) workState(snap *snapshot, p string) (State, error) {
+	if !content(p) {
+		return "", nil
+	}
+	i, tracked := snap.byName[p]
+	f, err := statFile(filepath.Join(r.dir, filepath.FromSlash(p)))
+	if errors.Is(err, fs.ErrNotExist) {
+		if tracked {
+			if e := &snap.entries[i]; e.stage == 0 && !e.intentToAdd && e.mode != filemode.Submodule {
+				return Deleted, nil
+			}
+		}
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("stat %s: %w", p, err)
+	}
+	if f.mode.IsDir() {
+		return "", errNeedFull
+	}
+	if !tracked {
+		if r.ignored(p) {
+			return "", nil
+		}
+		return Untracked, nil
+	}
+	e := &snap.entries[i]
+	switch {
+	case e.stage != 0:
+		return Modified, nil
+	case e.mode == filemode.Submodule || unchanged(e, f, snap.indexTime):
+		return "", nil
+	}
+	same, err := r.sameContent(p, e, f)
+	if err != nil || same {
+		return "", err
+	}
+	return Modified, nil
+}
+
+// ignored reports whether git ignores the untracked file p, reading the ignore
+// files on its way down from the root.
+func (r *Repo) ignored(p string) bool {
+	var patterns []gitignore.Pattern
+	if b, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
+		patterns = parseIgnore(b, nil)
+	}
+	parts := strings.Split(p, "/")
+	for depth := range len(parts) {
+		domain := parts[:depth]
+		if b, err := os.ReadFile(filepath.Join(r.dir, filepath.Join(domain...), ".gitignore")); err == nil {
+			patterns = append(patterns, parseIgnore(b, domain)...)
+		}
+		m := gitignore.NewMatcher(patterns)
+		if depth < len(parts)-1 && m.Match(parts[:depth+1], true) {
+			return true // an ignored folder
+		}
+		if depth == len(parts)-1 {
+			return m.Match(parts, false)
+		}
+	}
+	return false
+}

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memotree/memotree/backend/vault"
+)
+
+func TestDoctorReportsAndRepairs(t *testing.T) {
+	dir := t.TempDir()
+	orphan := filepath.Join(dir, vault.TempPrefix+"abc")
+	for name, text := range map[string]string{"a.md": "# A\n\n[[Nowhere]]\n", orphan: "torn"} {
+		p := name
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := runCLI(t, "doctor", "--library", "v="+dir)
+	if code != 1 || !strings.Contains(out, "1 temporary files left") || !strings.Contains(out, "doctor --repair") || !strings.Contains(out, "[[Nowhere]]") {
+		t.Fatalf("doctor: exit %d\n%s%s", code, out, errOut)
+	}
+	code, out, errOut = runCLI(t, "doctor", "--repair", "--library", "v="+dir)
+	if code != 0 || !strings.Contains(out, "removed") || !strings.Contains(out, "healthy") {
+		t.Fatalf("doctor --repair: exit %d\n%s%s", code, out, errOut)
+	}
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
+		t.Errorf("the orphan is still there: %v", err)
+	}
+	code, out, _ = runCLI(t, "doctor", "--json", "--library", "v="+dir)
+	if code != 0 || !strings.Contains(out, `"broken_links":{"count":1`) {
+		t.Errorf("doctor --json: exit %d\n%s", code, out)
+	}
+}
