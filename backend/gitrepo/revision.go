@@ -117,3 +117,19 @@ func (r *Repo) Restore(ctx context.Context, o RestoreOptions) (bool, error) {
 	}
 	return true, nil
 }
+
+// Head returns the checked-out branch ("" when HEAD is detached) and the hash of the
+// last commit ("" before the first commit).
+func (r *Repo) Head() (branch, hash string) {
+	ref, err := r.repo.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return "", ""
+	}
+	if ref.Type() == plumbing.SymbolicReference {
+		branch = ref.Target().Short()
+	}
+	if h, err := r.repo.ResolveRevision(plumbing.Revision("HEAD")); err == nil {
+		hash = h.String()
+	}
+	return branch, hash
+}
