@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -51,6 +52,26 @@ func fromItemStart(b []byte) []byte {
 		if isItemStart(b[i:]) {
 			return b[i:]
 		}
+	}
+	return nil
+}
+
+// AppendJourneyEntries appends entries given as journey.yaml text (what another copy
+// of the vault appended, brought in by a git pull) to journey.yaml. The text must
+// parse whole, as ParseJourney reads it, with at least one entry. It takes the vault
+// lock (see Lock for ctx); the journey stays append-only.
+func (v *Vault) AppendJourneyEntries(ctx context.Context, text []byte) error {
+	es, warns := ParseJourney(text)
+	if len(es) == 0 || len(warns) > 0 {
+		return fmt.Errorf("append journey: not whole journey entries: %v", warns)
+	}
+	unlock, err := v.Lock(ctx)
+	if err != nil {
+		return fmt.Errorf("append journey: %w", err)
+	}
+	defer unlock()
+	if err := v.appendFile(text); err != nil {
+		return fmt.Errorf("append journey: %w", err)
 	}
 	return nil
 }
