@@ -17,10 +17,18 @@ type Topic string
 const (
 	// VaultChanged carries a VaultChange: files of a library changed on disk.
 	VaultChanged Topic = "vault:changed"
+	// GitChanged carries a GitChange: a library's repository changed (a commit, a
+	// checkout, the index, or the repository was just created): refetch its status.
+	GitChanged Topic = "git:changed"
 )
 
 // Topics lists every declared topic.
-var Topics = []Topic{VaultChanged}
+var Topics = []Topic{VaultChanged, GitChanged}
+
+// GitChange is the payload of GitChanged.
+type GitChange struct {
+	Library string `json:"library"`
+}
 
 // VaultChange is the payload of VaultChanged.
 type VaultChange struct {

@@ -89,12 +89,19 @@ func (r *Repo) commitIndex(o CommitOptions) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
 	sig := r.signature(o.Author)
-	h, err := wt.Commit(withTrailers(o.Message, o.Trailers), &git.CommitOptions{Author: sig, Committer: sig})
+	co := &git.CommitOptions{Author: sig, Committer: sig}
+	if parents := r.mergeParents(); parents != nil { // completes a pull that met conflicts
+		co.Parents, co.AllowEmptyCommits = parents, true
+	}
+	h, err := wt.Commit(withTrailers(o.Message, o.Trailers), co)
 	if errors.Is(err, git.ErrEmptyCommit) {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", ErrNothingToCommit)
 	}
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	if co.Parents != nil {
+		r.endMerge()
 	}
 	if o.Tag != "" {
 		if _, err := r.repo.CreateTag(o.Tag, h, nil); err != nil {

@@ -60,6 +60,9 @@ type Writer interface {
 	// Lock takes the vault's cross-process write lock (see vault.Vault.Lock); Apply
 	// takes it too, so it must not be called while holding it.
 	Lock(ctx context.Context) (unlock func(), err error)
+	// AppendJourneyEntries appends journey entries given as text (see
+	// vault.Vault.AppendJourneyEntries); a pull brings in another copy's entries so.
+	AppendJourneyEntries(ctx context.Context, text []byte) error
 }
 
 // Repo is a git repository whose working tree is a vault.

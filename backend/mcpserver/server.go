@@ -104,7 +104,9 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		if req.Params != nil {
 			args = req.Params.Arguments
 		}
-		call := &tool.Call{Actor: tool.MCPActor(clientName(req.Session)), Session: sessionID(req.Session)}
+		// One MCP session is one change set: its id is the call's turn.
+		sid := sessionID(req.Session)
+		call := &tool.Call{Actor: tool.MCPActor(clientName(req.Session)), Turn: sid, Session: sid}
 		res, err := s.deps.Registry.Call(ctx, call, name, args)
 		if err != nil {
 			// The registry already turned the failure into a result the model can read;

@@ -184,11 +184,35 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (to
 		}
 	}
 	r := tool.OK(fmt.Sprintf("%s (%s); git_diff shows them, git_commit records them", plural(len(g.changes), "pending change"), strings.Join(parts, ", ")),
-		map[string]any{"changes": list, "groups": groups, "total": len(g.changes)})
+		map[string]any{"changes": list, "groups": groups, "change_sets": g.changeSets(), "total": len(g.changes)})
 	if len(g.changes) > maxListed {
 		r = r.WithWarning("only the first %d changes are listed; the groups name them all", maxListed)
 	}
 	return r, nil
+}
+
+// changeSet is one change set as git_status shows it: who made which changes.
+type changeSet struct {
+	ChangeSet string   `json:"change_set"`
+	Entities  []string `json:"entities"`
+}
+
+// changeSets groups the pending changes by the actor and turn that made them, from the
+// journey; an unreadable journey leaves every change an outside edit.
+func (g *gitCtx) changeSets() []changeSet {
+	journey, _, _ := g.lib.Vault().JourneyTail(gitrepo.JourneyTailBytes)
+	var out []changeSet
+	for _, s := range gitrepo.GroupChanges(g.changes, journey, g.repo.Stamp) {
+		cs := changeSet{ChangeSet: s.ID}
+		for _, c := range s.Changes {
+			if len(cs.Entities) == maxListed {
+				break
+			}
+			cs.Entities = append(cs.Entities, c.Path.Name())
+		}
+		out = append(out, cs)
+	}
+	return out
 }
 
 // cleanText says what is wrong with a free text argument, or "".

@@ -262,3 +262,18 @@ func TestGitToolsRename(t *testing.T) {
 		t.Errorf("git_log of the old name = %v, want the rename and the first commit", commits)
 	}
 }
+
+func TestGitStatusChangeSets(t *testing.T) {
+	h := gitHarness(t)
+	entWrite(t, filepath.Join(h.dir, "Engine.md"), "rewritten outside\n")
+	h.ok("create_entity", `{"entity_name":"drafts/By the agent","content":"from turn t1"}`)
+	sets := h.ok("git_status", `{}`)["change_sets"]
+	want := []any{
+		map[string]any{"change_set": "agent@t1", "entities": []any{"drafts/By the agent"}},
+		map[string]any{"change_set": "external", "entities": []any{"Engine"}},
+		map[string]any{"change_set": "journey", "entities": []any{"journey.yaml"}},
+	}
+	if d := cmp.Diff(want, sets); d != "" {
+		t.Errorf("git_status change sets (-want +got):\n%s", d)
+	}
+}

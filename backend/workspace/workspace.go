@@ -109,6 +109,8 @@ type Workspace struct {
 	perms map[string]Permission
 
 	registry registry
+	watch    bool        // Options.Watch
+	git      gitWatchers // HEAD watchers (gitwatch.go)
 
 	closeOnce sync.Once
 	closeErr  error
@@ -119,7 +121,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 	if len(specs) == 0 {
 		return nil, errors.New("open workspace: no library given (use --library NAME=PATH)")
 	}
-	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}}
+	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}, watch: o.Watch}
 	seen := map[string]bool{}
 	for _, s := range specs {
 		if seen[s.Name] {
@@ -137,6 +139,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 			return nil, err
 		}
 		w.libs = append(w.libs, l)
+		w.WatchGit(l.Name())
 		w.perms[s.Name] = s.Permission
 		if s.Permission == "" {
 			w.perms[s.Name] = PermPropose
@@ -186,6 +189,7 @@ func (w *Workspace) Library(name string) (*library.Library, error) {
 // the (closed) libraries rather than racing with Close.
 func (w *Workspace) Close() error {
 	w.closeOnce.Do(func() {
+		w.closeGit()
 		var errs []error
 		for _, l := range w.libs {
 			errs = append(errs, l.Close())

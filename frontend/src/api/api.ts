@@ -1,4 +1,5 @@
 import type { EventPayloads, Topic, Unsubscribe } from './events'
+import { gitFromCaller, type GitApi, type GitMethod } from './git'
 import type { FileEntry, GraphData, LibraryInfo, NoteView } from './types'
 
 /**
@@ -13,6 +14,8 @@ export interface Api {
   graph(library: string): Promise<GraphData>
   /** Tells a waiting smoke test that the file tree rendered with `count` notes. */
   reportRendered(count: number): Promise<void>
+  /** The source-control panel's methods. */
+  git: GitApi
   /** Subscribes to a topic; returns the function that unsubscribes. */
   on<T extends Topic>(topic: T, cb: (e: EventPayloads[T]) => void): Unsubscribe
 }
@@ -24,9 +27,9 @@ export const GO_METHODS = {
   note: 'Note',
   graph: 'Graph',
   reportRendered: 'ReportRendered',
-} as const satisfies Record<Exclude<keyof Api, 'on'>, string>
+} as const satisfies Record<Exclude<keyof Api, 'on' | 'git'>, string>
 
-export type GoMethod = (typeof GO_METHODS)[keyof typeof GO_METHODS]
+export type GoMethod = (typeof GO_METHODS)[keyof typeof GO_METHODS] | GitMethod
 
 /** Builds an Api from a function that calls a Go method with positional arguments. */
 export function apiFromCaller(
@@ -41,6 +44,7 @@ export function apiFromCaller(
     reportRendered: async (count) => {
       await call(GO_METHODS.reportRendered, [count])
     },
+    git: gitFromCaller(call),
     on,
   }
 }

@@ -1,7 +1,7 @@
 // Event topics, mirrored from backend/event/event.go (a test checks the two agree).
 
 /** Every topic the backend publishes. */
-export const TOPICS = ['vault:changed'] as const
+export const TOPICS = ['vault:changed', 'git:changed'] as const
 
 export type Topic = (typeof TOPICS)[number]
 
@@ -13,9 +13,15 @@ export interface VaultChange {
   rescan: boolean
 }
 
+/** Payload of "git:changed": a library's repository changed (commit, checkout, index). */
+export interface GitChange {
+  library: string
+}
+
 /** The payload type of each topic. */
 export interface EventPayloads {
   'vault:changed': VaultChange
+  'git:changed': GitChange
 }
 
 export type Unsubscribe = () => void

@@ -6,6 +6,8 @@ import { wailsApi } from './wails'
 export type { Api } from './api'
 export * from './events'
 export type * from './types'
+export type * from './gitTypes'
+export type { GitApi } from './git'
 
 /** pickApi chooses the transport: the Wails bindings when present, else HTTP. */
 export function pickApi(w: Window): Api {

@@ -11,6 +11,8 @@ export interface GraphTheme {
   accent: string
   edge: string
   edgeTyped: string
+  /** Nodes with pending changes. */
+  pending: string
 }
 
 /** readTheme reads the theme from CSS variables on an element (document root by default). */
@@ -25,6 +27,7 @@ export function readTheme(el: Element = document.documentElement): GraphTheme {
     accent: v('--accent', '#5b6ee1'),
     edge: v('--graph-edge', '#d9dce2'),
     edgeTyped: v('--graph-edge-typed', '#b3b9c5'),
+    pending: v('--pending', '#c98a1b'),
   }
 }
 

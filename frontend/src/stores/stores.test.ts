@@ -13,6 +13,8 @@ class FakeApi implements Api {
   calls: string[] = []
   rendered: number[] = []
   listeners: ((e: EventPayloads['vault:changed']) => void)[] = []
+  // The git panel has its own store and tests (git.test.ts).
+  git = {} as Api['git']
 
   put(n: NoteView) {
     this.notes.set(n.path, n)

@@ -1,0 +1,394 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// The outcomes of a pull.
+const (
+	PullUpToDate    = "up_to_date"   // nothing new on the remote
+	PullFastForward = "fast_forward" // the branch moved to the remote's commit
+	PullMerged      = "merged"       // a merge commit joins both histories
+	PullConflict    = "conflict"     // both changed the same lines: resolve, then commit
+)
+
+// PullResult says what a pull did.
+type PullResult struct {
+	Remote  string `json:"remote"`
+	Branch  string `json:"branch"`
+	Outcome string `json:"outcome"`
+	// Head is the branch's commit afterwards.
+	Head string `json:"head"`
+	// Updated are the working-tree files the pull wrote or removed.
+	Updated []vpath.Path `json:"updated"`
+	// Conflicts are the files where both sides changed the same lines: they hold both
+	// versions between conflict markers (or, for a file deleted on one side and edited
+	// on the other, the local version) and wait for the person.
+	Conflicts []vpath.Path `json:"conflicts"`
+}
+
+// Pull fetches the remote's copy of the checked-out branch and brings it in without
+// losing anything on either side. Files the remote changed are merged, line by line,
+// with the working tree (uncommitted edits included) and with the local commits:
+// when the branch has no commits of its own it moves to the remote's commit (fast
+// forward); otherwise a merge commit joins both histories. Where both sides changed the
+// same lines the file keeps both versions between conflict markers; if that happens in
+// committed content, the merge waits (PullConflict) and the next Commit completes it.
+// Working-tree writes go through the vault, atomically, as one batch.
+func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
+	br, err := r.branch()
+	if err != nil {
+		return PullResult{}, fmt.Errorf("git pull: %w", err)
+	}
+	if r.merging() {
+		return PullResult{}, fmt.Errorf("git pull: %w", ErrMerging)
+	}
+	res := PullResult{Remote: o.remoteName(), Branch: br.Short(), Outcome: PullUpToDate, Updated: []vpath.Path{}, Conflicts: []vpath.Path{}}
+	theirs, ok, err := r.fetch(ctx, o, br)
+	if err != nil {
+		return res, fmt.Errorf("git pull: %w", err)
+	}
+	head := plumbing.ZeroHash
+	if ref, err := r.repo.Reference(br, true); err == nil {
+		head = ref.Hash()
+	}
+	res.Head = head.String()
+	if !ok || theirs == head {
+		return res, nil
+	}
+	p, err := r.plan(head, theirs)
+	if err != nil || p.upToDate {
+		return res, wrapPull(err)
+	}
+	label := res.Remote + "/" + res.Branch
+	m, err := r.mergeFiles(ctx, p, label)
+	if err != nil {
+		return res, wrapPull(err)
+	}
+	res.Updated, res.Conflicts = m.updated, m.conflicts
+	if err := r.apply(ctx, m); err != nil {
+		return res, wrapPull(err)
+	}
+	switch {
+	case p.fastForward:
+		if err := r.repo.Storer.SetReference(plumbing.NewHashReference(br, theirs)); err != nil {
+			return res, wrapPull(err)
+		}
+		res.Outcome, res.Head = PullFastForward, theirs.String()
+	case m.indexConflict:
+		if err := r.startMerge(theirs, "Merge "+label); err != nil {
+			return res, wrapPull(err)
+		}
+		res.Outcome = PullConflict
+	default:
+		h, err := r.commitMerge(head, theirs, "Merge "+label)
+		if err != nil {
+			return res, wrapPull(err)
+		}
+		res.Outcome, res.Head = PullMerged, h.String()
+	}
+	return res, nil
+}
+
+func wrapPull(err error) error {
+	if err == nil {
+		return nil
+	}
+	return fmt.Errorf("git pull: %w", err)
+}
+
+// pullPlan is the three trees of a pull and the paths the remote changed.
+type pullPlan struct {
+	upToDate, fastForward bool
+	base, head, theirs    *treeReader
+	paths                 []vpath.Path
+}
+
+// plan finds the merge base of head and theirs and what the remote changed since.
+func (r *Repo) plan(head, theirs plumbing.Hash) (*pullPlan, error) {
+	tc, err := r.repo.CommitObject(theirs)
+	if err != nil {
+		return nil, fmt.Errorf("read %s: %w", theirs, err)
+	}
+	tt, err := tc.Tree()
+	if err != nil {
+		return nil, err
+	}
+	p := &pullPlan{base: &treeReader{}, head: &treeReader{}, theirs: &treeReader{tree: tt}, fastForward: true}
+	if head != plumbing.ZeroHash {
+		hc, err := r.repo.CommitObject(head)
+		if err != nil {
+			return nil, fmt.Errorf("read %s: %w", head, err)
+		}
+		if ahead, err := tc.IsAncestor(hc); err != nil || ahead {
+			p.upToDate = true
+			return p, err
+		}
+		if p.fastForward, err = hc.IsAncestor(tc); err != nil {
+			return nil, err
+		}
+		if p.head.tree, err = hc.Tree(); err != nil {
+			return nil, err
+		}
+		bases, err := hc.MergeBase(tc)
+		if err != nil {
+			return nil, err
+		}
+		if len(bases) > 0 {
+			if p.base.tree, err = bases[0].Tree(); err != nil {
+				return nil, err
+			}
+		}
+	}
+	changes, err := object.DiffTree(p.base.tree, tt)
+	if err != nil {
+		return nil, fmt.Errorf("compare with the remote: %w", err)
+	}
+	seen := map[string]bool{}
+	for _, c := range changes {
+		for _, name := range []string{c.From.Name, c.To.Name} {
+			if name != "" && !seen[name] && content(name) {
+				seen[name] = true
+				p.paths = append(p.paths, vpath.Path(name))
+			}
+		}
+	}
+	sort.Slice(p.paths, func(i, j int) bool { return p.paths[i] < p.paths[j] })
+	return p, nil
+}
+
+// version is a file's content on one side, or its absence.
+type version struct {
+	data []byte
+	ok   bool
+}
+
+func (a version) same(b version) bool { return a.ok == b.ok && bytes.Equal(a.data, b.data) }
+
+// merge joins ours and theirs, both descended from base; clean is false for a
+// conflict, whose result keeps both versions (text) or ours (a deletion or binary).
+func merge(base, ours, theirs version, oursLabel, theirsLabel string) (version, bool) {
+	switch {
+	case ours.same(theirs):
+		return ours, true
+	case base.same(ours):
+		return theirs, true
+	case base.same(theirs):
+		return ours, true
+	case !ours.ok || !theirs.ok || isBinary(ours.data) || isBinary(theirs.data) || isBinary(base.data):
+		return ours, false
+	}
+	m, clean := Merge3(string(base.data), string(ours.data), string(theirs.data), oursLabel, theirsLabel)
+	return version{data: []byte(m), ok: true}, clean
+}
+
+// mergeLog merges an append-only log (journey.yaml) as the union of what each side
+// appended to the base, ours first; anything else is merged as text.
+func mergeLog(base, ours, theirs version, oursLabel, theirsLabel string) (version, bool) {
+	if ours.ok && theirs.ok && bytes.HasPrefix(ours.data, base.data) && bytes.HasPrefix(theirs.data, base.data) {
+		out := append([]byte{}, ours.data...)
+		if len(out) > 0 && out[len(out)-1] != '\n' {
+			out = append(out, '\n')
+		}
+		return version{data: append(out, theirs.data[len(base.data):]...), ok: true}, true
+	}
+	return merge(base, ours, theirs, oursLabel, theirsLabel)
+}
+
+// merged is what a pull writes: working-tree files and index entries.
+type merged struct {
+	work          []vault.Change
+	index         map[vpath.Path]version
+	updated       []vpath.Path
+	conflicts     []vpath.Path
+	indexConflict bool
+	journey       []byte // entries to append to journey.yaml
+}
+
+// mergeFiles merges each path the remote changed: the working tree with the remote
+// (base: the merge base), and the local commit with the remote for the index.
+func (r *Repo) mergeFiles(ctx context.Context, p *pullPlan, label string) (*merged, error) {
+	m := &merged{index: map[vpath.Path]version{}}
+	for _, path := range p.paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var b, h, t, w version
+		var err error
+		for _, s := range []struct {
+			tr *treeReader
+			v  *version
+		}{{p.base, &b}, {p.head, &h}, {p.theirs, &t}} {
+			var bl blob
+			if bl, s.v.ok, err = s.tr.file(path); err != nil {
+				return nil, err
+			}
+			s.v.data = bl.data
+		}
+		if w.data, w.ok, err = r.readWork(path); err != nil {
+			return nil, err
+		}
+		mergeFn := merge
+		if path == vault.JourneyPath {
+			mergeFn = mergeLog
+		}
+		work, wClean := mergeFn(b, w, t, "your version", label)
+		idx, iClean := mergeFn(b, h, t, "your version", label)
+		if !iClean {
+			idx = h
+			m.indexConflict = true
+		}
+		if !idx.same(h) {
+			m.index[path] = idx
+		}
+		if !wClean || !iClean {
+			m.conflicts = append(m.conflicts, path)
+		}
+		if work.same(w) {
+			continue
+		}
+		if path == vault.JourneyPath { // append-only: only what the remote appended goes in
+			if !w.ok || !work.ok || !bytes.HasPrefix(work.data, w.data) {
+				m.conflicts = append(m.conflicts, path)
+				continue
+			}
+			m.journey = work.data[len(w.data):]
+			m.updated = append(m.updated, path)
+			continue
+		}
+		ch := vault.Change{Path: path, Data: work.data, Delete: !work.ok}
+		if w.ok {
+			ch.IfHash = vault.HashOf(w.data)
+		} else {
+			ch.CreateOnly = true
+		}
+		m.work = append(m.work, ch)
+		m.updated = append(m.updated, path)
+	}
+	return m, nil
+}
+
+// apply writes the working tree through the vault, then the index.
+func (r *Repo) apply(ctx context.Context, m *merged) error {
+	if len(m.work) > 0 {
+		if _, err := r.w.Apply(ctx, m.work, vault.WriteOptions{Actor: "user", Op: "git_pull"}); err != nil {
+			return err
+		}
+	}
+	if len(m.journey) > 0 {
+		if err := r.w.AppendJourneyEntries(ctx, m.journey); err != nil {
+			return err
+		}
+	}
+	if len(m.index) == 0 {
+		return nil
+	}
+	unlock, err := r.w.Lock(ctx)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return r.setEntries(m.index)
+}
+
+// setEntries points the index entries of paths at the given contents (removing the
+// absent ones) in one write of the index.
+func (r *Repo) setEntries(set map[vpath.Path]version) error {
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if _, ok := set[vpath.Path(e.Name)]; !ok {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = kept
+	for p, v := range set {
+		if !v.ok {
+			continue
+		}
+		h, err := r.writeBlob(v.data)
+		if err != nil {
+			return fmt.Errorf("store %s: %w", p, err)
+		}
+		e := &index.Entry{Name: string(p), Hash: h, Mode: filemode.Regular, Size: uint32(len(v.data))}
+		full := filepath.Join(r.dir, filepath.FromSlash(string(p)))
+		if fi, err := os.Lstat(full); err == nil {
+			if cur, ok, _ := r.readWork(p); ok && bytes.Equal(cur, v.data) {
+				e.ModifiedAt = fi.ModTime()
+				fillStat(e, fi)
+			}
+			if fi.Mode()&0o111 != 0 {
+				e.Mode = filemode.Executable
+			}
+		}
+		idx.Entries = append(idx.Entries, e)
+	}
+	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
+	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
+	return r.writeIndex(idx)
+}
+
+// commitMerge commits the index with both parents.
+func (r *Repo) commitMerge(head, theirs plumbing.Hash, msg string) (plumbing.Hash, error) {
+	wt, err := r.repo.Worktree()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	sig := r.signature(nil)
+	return wt.Commit(msg+"\n", &git.CommitOptions{Author: sig, Committer: sig, Parents: []plumbing.Hash{head, theirs}, AllowEmptyCommits: true})
+}
+
+// mergeHead is where git records the other parent of a merge that awaits its commit.
+func (r *Repo) mergeHead() string { return filepath.Join(r.dir, ".git", "MERGE_HEAD") }
+
+// merging reports whether a merge awaits its commit.
+func (r *Repo) merging() bool {
+	_, err := os.Stat(r.mergeHead())
+	return err == nil
+}
+
+// startMerge records a merge with conflicts as git does (MERGE_HEAD, MERGE_MSG).
+func (r *Repo) startMerge(theirs plumbing.Hash, msg string) error {
+	if err := os.WriteFile(r.mergeHead(), []byte(theirs.String()+"\n"), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(r.dir, ".git", "MERGE_MSG"), []byte(msg+"\n"), 0o644)
+}
+
+// mergeParents returns HEAD and MERGE_HEAD when a merge awaits its commit, else nil.
+func (r *Repo) mergeParents() []plumbing.Hash {
+	b, err := os.ReadFile(r.mergeHead())
+	if err != nil {
+		return nil
+	}
+	other := plumbing.NewHash(string(bytes.TrimSpace(b)))
+	head, err := r.repo.Head()
+	if err != nil || other.IsZero() {
+		return nil
+	}
+	return []plumbing.Hash{head.Hash(), other}
+}
+
+// endMerge forgets a merge once it is committed.
+func (r *Repo) endMerge() {
+	for _, name := range []string{"MERGE_HEAD", "MERGE_MSG", "MERGE_MODE"} {
+		_ = os.Remove(filepath.Join(r.dir, ".git", name)) // absent is fine
+	}
+}

@@ -1,0 +1,241 @@
+package gitrepo
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+
+	git "github.com/go-git/go-git/v5"
+	"github.com/go-git/go-git/v5/config"
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/transport"
+	githttp "github.com/go-git/go-git/v5/plumbing/transport/http"
+	gitssh "github.com/go-git/go-git/v5/plumbing/transport/ssh"
+)
+
+// Errors of Push and Pull.
+var (
+	// ErrNoRemote means the repository has no remote of that name.
+	ErrNoRemote = errors.New("no such remote")
+	// ErrDetached means HEAD is not on a branch, so there is nothing to push or pull.
+	ErrDetached = errors.New("HEAD is not on a branch")
+	// ErrRejected means the remote has commits the local branch lacks: pull first.
+	ErrRejected = errors.New("the remote has commits this branch does not have; pull first")
+	// ErrMerging means a merge with conflicts awaits its commit.
+	ErrMerging = errors.New("a merge is in progress: resolve the conflicts and commit first")
+)
+
+// Remote is a configured remote repository.
+type Remote struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+}
+
+// Remotes lists the configured remotes, origin first.
+func (r *Repo) Remotes() ([]Remote, error) {
+	rs, err := r.repo.Remotes()
+	if err != nil {
+		return nil, fmt.Errorf("list remotes: %w", err)
+	}
+	var out []Remote
+	for _, rm := range rs {
+		c := rm.Config()
+		u := ""
+		if len(c.URLs) > 0 {
+			u = c.URLs[0]
+		}
+		out = append(out, Remote{Name: c.Name, URL: u})
+	}
+	for i := range out {
+		if out[i].Name == "origin" {
+			out[0], out[i] = out[i], out[0]
+		}
+	}
+	return out, nil
+}
+
+// SyncOptions say which remote to push to or pull from, and how to sign in.
+type SyncOptions struct {
+	// Remote names the remote; "" means origin.
+	Remote string
+	// Token, when set, signs in to an HTTPS remote (as the password of basic
+	// authentication, which is how hosting services take access tokens). Without it an
+	// HTTPS remote uses git's credential helper, and an SSH remote the SSH agent.
+	Token string
+	// Progress receives the remote's progress messages; may be nil.
+	Progress io.Writer
+}
+
+// remoteName returns the remote to use.
+func (o SyncOptions) remoteName() string {
+	if o.Remote == "" {
+		return "origin"
+	}
+	return o.Remote
+}
+
+// remote returns the remote's URL and the sign-in to use for it.
+func (r *Repo) remote(ctx context.Context, o SyncOptions) (string, transport.AuthMethod, error) {
+	rm, err := r.repo.Remote(o.remoteName())
+	if errors.Is(err, git.ErrRemoteNotFound) {
+		return "", nil, fmt.Errorf("%w: %s (add one with git remote add %s URL)", ErrNoRemote, o.remoteName(), o.remoteName())
+	}
+	if err != nil {
+		return "", nil, err
+	}
+	urls := rm.Config().URLs
+	if len(urls) == 0 {
+		return "", nil, fmt.Errorf("%w: %s has no URL", ErrNoRemote, o.remoteName())
+	}
+	auth, err := authFor(ctx, urls[0], o.Token)
+	return urls[0], auth, err
+}
+
+// authFor chooses how to sign in to a remote: nothing for a local path or file://; a
+// token or git's credential helper for HTTP(S); the SSH agent for SSH.
+func authFor(ctx context.Context, rawURL, token string) (transport.AuthMethod, error) {
+	ep, err := transport.NewEndpoint(rawURL)
+	if err != nil {
+		return nil, fmt.Errorf("remote URL %q: %w", rawURL, err)
+	}
+	switch ep.Protocol {
+	case "http", "https":
+		if token != "" {
+			user := ep.User
+			if user == "" {
+				user = "memotree"
+			}
+			return &githttp.BasicAuth{Username: user, Password: token}, nil
+		}
+		if user, pass, ok := credentialFill(ctx, ep); ok {
+			return &githttp.BasicAuth{Username: user, Password: pass}, nil
+		}
+		return nil, nil // a public remote needs none
+	case "ssh":
+		if os.Getenv("SSH_AUTH_SOCK") == "" {
+			return nil, nil // go-git falls back to its defaults and says what failed
+		}
+		user := ep.User
+		if user == "" {
+			user = "git"
+		}
+		a, err := gitssh.NewSSHAgentAuth(user)
+		if err != nil {
+			return nil, fmt.Errorf("ssh agent: %w", err)
+		}
+		return a, nil
+	}
+	return nil, nil
+}
+
+// credentialFill asks git's credential helper (`git credential fill`) for the
+// credentials of an HTTP(S) remote, without prompting; ok is false when there are none
+// or git is not installed.
+func credentialFill(ctx context.Context, ep *transport.Endpoint) (user, pass string, ok bool) {
+	if _, err := exec.LookPath("git"); err != nil {
+		return "", "", false
+	}
+	host := ep.Host
+	if ep.Port != 0 && ep.Port != 443 && ep.Port != 80 {
+		host = fmt.Sprintf("%s:%d", ep.Host, ep.Port)
+	}
+	in := fmt.Sprintf("protocol=%s\nhost=%s\npath=%s\n", ep.Protocol, host, strings.TrimPrefix(ep.Path, "/"))
+	if ep.User != "" {
+		in += "username=" + ep.User + "\n"
+	}
+	cmd := exec.CommandContext(ctx, "git", "credential", "fill")
+	cmd.Stdin = strings.NewReader(in + "\n")
+	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=")
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return "", "", false
+	}
+	for _, line := range strings.Split(out.String(), "\n") {
+		k, v, _ := strings.Cut(line, "=")
+		switch k {
+		case "username":
+			user = v
+		case "password":
+			pass = v
+		}
+	}
+	return user, pass, pass != ""
+}
+
+// branch returns the checked-out branch's reference name.
+func (r *Repo) branch() (plumbing.ReferenceName, error) {
+	ref, err := r.repo.Storer.Reference(plumbing.HEAD)
+	if err != nil {
+		return "", fmt.Errorf("read HEAD: %w", err)
+	}
+	if ref.Type() != plumbing.SymbolicReference {
+		return "", ErrDetached
+	}
+	return ref.Target(), nil
+}
+
+// PushResult says what a push did.
+type PushResult struct {
+	Remote   string `json:"remote"`
+	Branch   string `json:"branch"`
+	UpToDate bool   `json:"up_to_date"`
+}
+
+// Push sends the checked-out branch to the remote's branch of the same name. It fails
+// with ErrRejected when the remote has commits the branch lacks (pull first).
+func (r *Repo) Push(ctx context.Context, o SyncOptions) (PushResult, error) {
+	br, err := r.branch()
+	if err != nil {
+		return PushResult{}, fmt.Errorf("git push: %w", err)
+	}
+	if r.merging() {
+		return PushResult{}, fmt.Errorf("git push: %w", ErrMerging)
+	}
+	_, auth, err := r.remote(ctx, o)
+	if err != nil {
+		return PushResult{}, fmt.Errorf("git push: %w", err)
+	}
+	res := PushResult{Remote: o.remoteName(), Branch: br.Short()}
+	spec := config.RefSpec(br.String() + ":" + br.String())
+	err = r.repo.PushContext(ctx, &git.PushOptions{RemoteName: res.Remote, RefSpecs: []config.RefSpec{spec}, Auth: auth, Progress: o.Progress})
+	switch {
+	case errors.Is(err, git.NoErrAlreadyUpToDate):
+		res.UpToDate = true
+	case errors.Is(err, git.ErrNonFastForwardUpdate), errors.Is(err, git.ErrForceNeeded):
+		return res, fmt.Errorf("git push: %w", ErrRejected)
+	case err != nil && strings.Contains(err.Error(), "non-fast-forward"):
+		return res, fmt.Errorf("git push: %w", ErrRejected)
+	case err != nil:
+		return res, fmt.Errorf("git push to %s: %w", res.Remote, err)
+	}
+	return res, nil
+}
+
+// fetch brings the remote's branches into refs/remotes/<remote>/ and returns the hash
+// of the remote's copy of branch, or ok false when the remote has no such branch.
+func (r *Repo) fetch(ctx context.Context, o SyncOptions, br plumbing.ReferenceName) (plumbing.Hash, bool, error) {
+	_, auth, err := r.remote(ctx, o)
+	if err != nil {
+		return plumbing.ZeroHash, false, err
+	}
+	name := o.remoteName()
+	spec := config.RefSpec("+refs/heads/*:refs/remotes/" + name + "/*")
+	err = r.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: name, RefSpecs: []config.RefSpec{spec}, Auth: auth, Progress: o.Progress, Tags: git.AllTags})
+	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
+		return plumbing.ZeroHash, false, fmt.Errorf("fetch %s: %w", name, err)
+	}
+	ref, err := r.repo.Reference(plumbing.NewRemoteReferenceName(name, br.Short()), true)
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return plumbing.ZeroHash, false, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, false, fmt.Errorf("fetch %s: %w", name, err)
+	}
+	return ref.Hash(), true, nil
+}

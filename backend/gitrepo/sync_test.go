@@ -1,0 +1,238 @@
+package gitrepo_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// clones makes a bare remote with base committed and two clones of it over file://.
+func clones(t *testing.T) (remote, a, b string) {
+	t.Helper()
+	root := t.TempDir()
+	seed := filepath.Join(root, "seed")
+	notes := map[string]string{".gitignore": ".memotree/\njourney.yaml\n"}
+	for i, name := range []string{"n1.md", "n2.md", "n3.md", "p.md", "q.md", "r.md"} {
+		notes[name] = strings.Repeat(name+" line\n", i+1) + "one\ntwo\nthree\nfour\nfive\nsix\nseven\n"
+	}
+	write(t, seed, notes)
+	run(t, seed, "init", "-q", "-b", "main")
+	run(t, seed, "add", "-A")
+	run(t, seed, "commit", "-q", "-m", "seed")
+	remote = filepath.Join(root, "remote.git")
+	run(t, root, "clone", "-q", "--bare", seed, remote)
+	a, b = filepath.Join(root, "a"), filepath.Join(root, "b")
+	run(t, root, "clone", "-q", "file://"+remote, a)
+	run(t, root, "clone", "-q", "file://"+remote, b)
+	return remote, a, b
+}
+
+func edit(t *testing.T, dir, name, old, new string) {
+	t.Helper()
+	text := read(t, dir, name)
+	if !strings.Contains(text, old) {
+		t.Fatalf("%s has no %q", name, old)
+	}
+	write(t, dir, map[string]string{name: strings.Replace(text, old, new, 1)})
+}
+
+func commitAll(t *testing.T, r *gitrepo.Repo, msg string, paths ...vpath.Path) {
+	t.Helper()
+	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: msg, Paths: paths}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func head(t *testing.T, dir string) string {
+	return strings.TrimSpace(run(t, dir, "rev-parse", "HEAD"))
+}
+
+func TestPushAndFastForwardPull(t *testing.T) {
+	remote, a, b := clones(t)
+	ra, rb := open(t, a), open(t, b)
+	ctx := t.Context()
+	if rs, err := ra.Remotes(); err != nil || len(rs) != 1 || rs[0].Name != "origin" || rs[0].URL != "file://"+remote {
+		t.Fatalf("Remotes = %v, %v", rs, err)
+	}
+	if res, err := ra.Push(ctx, gitrepo.SyncOptions{}); err != nil || !res.UpToDate {
+		t.Fatalf("Push with nothing new = %+v, %v", res, err)
+	}
+	edit(t, a, "n1.md", "one", "ONE from A")
+	edit(t, a, "n2.md", "two", "TWO from A")
+	edit(t, a, "n3.md", "three", "THREE from A")
+	commitAll(t, ra, "A's edits")
+	if res, err := ra.Push(ctx, gitrepo.SyncOptions{}); err != nil || res.UpToDate || res.Branch != "main" {
+		t.Fatalf("Push = %+v, %v", res, err)
+	}
+	if got := strings.TrimSpace(run(t, remote, "rev-parse", "main")); got != head(t, a) {
+		t.Fatalf("the remote's main = %s, want A's HEAD %s", got, head(t, a))
+	}
+
+	// B edits other lines of n2 and the same line of n3, without committing.
+	edit(t, b, "n2.md", "six", "six from B")
+	edit(t, b, "n3.md", "three", "three from B")
+	res, err := rb.Pull(ctx, gitrepo.SyncOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Outcome != gitrepo.PullFastForward || res.Head != head(t, a) || head(t, b) != head(t, a) {
+		t.Errorf("Pull = %+v; B at %s, A at %s", res, head(t, b), head(t, a))
+	}
+	if d := cmp.Diff([]vpath.Path{"n3.md"}, res.Conflicts); d != "" {
+		t.Errorf("conflicts (-want +got):\n%s", d)
+	}
+	if got := read(t, b, "n1.md"); !strings.Contains(got, "ONE from A") {
+		t.Errorf("n1.md not updated: %q", got)
+	}
+	n2 := read(t, b, "n2.md")
+	if !strings.Contains(n2, "TWO from A") || !strings.Contains(n2, "six from B") || strings.Contains(n2, "<<<<<<<") {
+		t.Errorf("n2.md should hold both edits, merged cleanly:\n%s", n2)
+	}
+	n3 := read(t, b, "n3.md")
+	if !strings.Contains(n3, "<<<<<<< your version\nthree from B\n=======\nTHREE from A\n>>>>>>> origin/main\n") {
+		t.Errorf("n3.md should keep both versions:\n%s", n3)
+	}
+	// git agrees: B's edits are pending against A's commit, nothing else.
+	if d := cmp.Diff([]string{" M n2.md", " M n3.md"}, porcelain(t, b)); d != "" {
+		t.Errorf("git status in B (-want +got):\n%s", d)
+	}
+	if d := run(t, b, "diff", "--", "n2.md"); !strings.Contains(d, "-six\n+six from B\n") || strings.Contains(d, "\n+TWO") || strings.Contains(d, "\n-two") {
+		t.Errorf("B's pending diff of n2.md:\n%s", d)
+	}
+	run(t, b, "fsck", "--strict", "--no-progress")
+	if res, err := rb.Pull(ctx, gitrepo.SyncOptions{}); err != nil || res.Outcome != gitrepo.PullUpToDate {
+		t.Errorf("a second Pull = %+v, %v", res, err)
+	}
+}
+
+func TestDivergedPullMergesOrWaits(t *testing.T) {
+	_, a, b := clones(t)
+	ra, rb := open(t, a), open(t, b)
+	ctx := t.Context()
+
+	// Different files on each side: a merge commit with two parents.
+	edit(t, a, "p.md", "four", "four from A")
+	commitAll(t, ra, "A edits p")
+	if _, err := ra.Push(ctx, gitrepo.SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, b, "q.md", "four", "four from B")
+	commitAll(t, rb, "B edits q")
+	if _, err := rb.Push(ctx, gitrepo.SyncOptions{}); !errors.Is(err, gitrepo.ErrRejected) {
+		t.Fatalf("Push of a diverged branch = %v, want ErrRejected", err)
+	}
+	res, err := rb.Pull(ctx, gitrepo.SyncOptions{})
+	if err != nil || res.Outcome != gitrepo.PullMerged || len(res.Conflicts) != 0 {
+		t.Fatalf("Pull = %+v, %v", res, err)
+	}
+	if parents := strings.Fields(run(t, b, "rev-list", "--parents", "-1", "HEAD")); len(parents) != 3 {
+		t.Errorf("the merge commit has parents %v", parents[1:])
+	}
+	if !strings.Contains(read(t, b, "p.md"), "four from A") || !strings.Contains(read(t, b, "q.md"), "four from B") {
+		t.Error("the merge lost a side")
+	}
+	if got := porcelain(t, b); len(got) != 0 {
+		t.Errorf("git status after the merge = %q", got)
+	}
+	run(t, b, "fsck", "--strict", "--no-progress")
+	if _, err := rb.Push(ctx, gitrepo.SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := ra.Pull(ctx, gitrepo.SyncOptions{}); err != nil || res.Outcome != gitrepo.PullFastForward {
+		t.Fatalf("A's Pull = %+v, %v", res, err)
+	}
+	if head(t, a) != head(t, b) {
+		t.Error("A and B differ after syncing")
+	}
+
+	// The same line committed on both sides: the merge waits for the person.
+	edit(t, a, "r.md", "five", "five from A")
+	commitAll(t, ra, "A edits r")
+	if _, err := ra.Push(ctx, gitrepo.SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, b, "r.md", "five", "five from B")
+	commitAll(t, rb, "B edits r")
+	res, err = rb.Pull(ctx, gitrepo.SyncOptions{})
+	if err != nil || res.Outcome != gitrepo.PullConflict || !cmp.Equal(res.Conflicts, []vpath.Path{"r.md"}) {
+		t.Fatalf("Pull = %+v, %v", res, err)
+	}
+	r := read(t, b, "r.md")
+	if !strings.Contains(r, "five from B\n=======\nfive from A\n") {
+		t.Errorf("r.md:\n%s", r)
+	}
+	if strings.TrimSpace(read(t, b, ".git/MERGE_HEAD")) != head(t, a) {
+		t.Error("MERGE_HEAD does not name A's commit")
+	}
+	if _, err := rb.Push(ctx, gitrepo.SyncOptions{}); !errors.Is(err, gitrepo.ErrMerging) {
+		t.Errorf("Push during a merge = %v", err)
+	}
+	// The person resolves and commits: a merge commit that git accepts.
+	write(t, b, map[string]string{"r.md": strings.Replace(read(t, a, "r.md"), "five from A", "five from A and B", 1)})
+	commitAll(t, rb, "Resolve r", "r.md")
+	if parents := strings.Fields(run(t, b, "rev-list", "--parents", "-1", "HEAD")); len(parents) != 3 || parents[2] != head(t, a) {
+		t.Errorf("the resolving commit's parents = %v", parents)
+	}
+	if _, err := os.Stat(filepath.Join(b, ".git", "MERGE_HEAD")); !os.IsNotExist(err) {
+		t.Error("MERGE_HEAD left after the commit")
+	}
+	if got := porcelain(t, b); len(got) != 0 {
+		t.Errorf("git status after resolving = %q", got)
+	}
+	run(t, b, "fsck", "--strict", "--no-progress")
+	if _, err := rb.Push(ctx, gitrepo.SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := ra.Pull(ctx, gitrepo.SyncOptions{}); err != nil || res.Outcome != gitrepo.PullFastForward || !strings.Contains(read(t, a, "r.md"), "five from A and B") {
+		t.Errorf("A's Pull = %+v, %v", res, err)
+	}
+}
+
+func TestSyncWithoutRemote(t *testing.T) {
+	_, r := newRepo(t)
+	if _, err := r.Pull(t.Context(), gitrepo.SyncOptions{}); !errors.Is(err, gitrepo.ErrNoRemote) {
+		t.Errorf("Pull without a remote = %v", err)
+	}
+	if _, err := r.Push(t.Context(), gitrepo.SyncOptions{Remote: "backup"}); !errors.Is(err, gitrepo.ErrNoRemote) {
+		t.Errorf("Push to a missing remote = %v", err)
+	}
+}
+
+func TestPullUnitesTheJourneys(t *testing.T) {
+	_, a, b := clones(t)
+	// journey.yaml tracked, as in a real vault: both machines append to it.
+	write(t, a, map[string]string{".gitignore": ".memotree/\n", "journey.yaml": entry("first")})
+	run(t, a, "add", "-A")
+	run(t, a, "commit", "-q", "-m", "track the journey")
+	run(t, a, "push", "-q", "origin", "main")
+	run(t, b, "pull", "-q", "origin", "main")
+	ra, rb := open(t, a), open(t, b)
+	write(t, a, map[string]string{"journey.yaml": entry("first") + entry("on A")})
+	commitAll(t, ra, "A works")
+	if _, err := ra.Push(t.Context(), gitrepo.SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	write(t, b, map[string]string{"journey.yaml": entry("first") + entry("on B")})
+	commitAll(t, rb, "B works")
+	res, err := rb.Pull(t.Context(), gitrepo.SyncOptions{})
+	if err != nil || res.Outcome != gitrepo.PullMerged {
+		t.Fatalf("Pull = %+v, %v", res, err)
+	}
+	// B's own pull appends its entry too; both machines' entries are kept, none torn.
+	j := read(t, b, "journey.yaml")
+	if !strings.HasPrefix(j, entry("first")+entry("on B")+entry("on A")) {
+		t.Errorf("journey.yaml after the pull:\n%s", j)
+	}
+}
+
+// entry is one journey entry as journey.yaml holds it.
+func entry(op string) string {
+	return "- time: 2026-11-22T10:00:00Z\n  actor: user\n  op: " + op + "\n  outcome: ok\n"
+}

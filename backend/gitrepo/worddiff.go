@@ -1,0 +1,333 @@
+package gitrepo
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/go-git/go-git/v5/utils/diff"
+	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// MaxDiffBytes is the largest file side FileDiff compares line by line; a larger one
+// is reported TooLarge.
+const MaxDiffBytes = 2 << 20
+
+// LineKind says whether a diff line is unchanged, added or deleted.
+type LineKind string
+
+// The kinds of diff lines.
+const (
+	Context LineKind = "context"
+	Add     LineKind = "add"
+	Del     LineKind = "del"
+)
+
+// Segment is a piece of a changed line: Changed marks the words that differ from the
+// line it is paired with (inserted in an added line, deleted in a deleted one).
+type Segment struct {
+	Text    string `json:"text"`
+	Changed bool   `json:"changed,omitempty"`
+}
+
+// DiffLine is one line of a hunk.
+type DiffLine struct {
+	Kind LineKind `json:"kind"`
+	// Old and New are the 1-based line numbers in HEAD and in the working tree; 0 on
+	// the side the line is not on.
+	Old  int    `json:"old,omitempty"`
+	New  int    `json:"new,omitempty"`
+	Text string `json:"text"` // without its newline
+	// Segments split Text into unchanged and changed words when the line replaces (or
+	// is replaced by) a similar line; empty otherwise.
+	Segments []Segment `json:"segments,omitempty"`
+}
+
+// Hunk is a run of changed lines with their context, as in a unified diff.
+type Hunk struct {
+	OldStart int        `json:"old_start"`
+	OldLines int        `json:"old_lines"`
+	NewStart int        `json:"new_start"`
+	NewLines int        `json:"new_lines"`
+	Lines    []DiffLine `json:"lines"`
+}
+
+// FileDiff is the diff of one pending change, structured for a viewer.
+type FileDiff struct {
+	Path     vpath.Path `json:"path"`
+	From     vpath.Path `json:"from,omitempty"`
+	Binary   bool       `json:"binary,omitempty"`
+	TooLarge bool       `json:"too_large,omitempty"`
+	Added    int        `json:"added"`
+	Deleted  int        `json:"deleted"`
+	Hunks    []Hunk     `json:"hunks"`
+}
+
+// FileDiff compares a change's file in HEAD (its From path for a rename) with the
+// working tree, line by line with three lines of context, and word by word within
+// changed lines.
+func (r *Repo) FileDiff(ctx context.Context, c Change) (FileDiff, error) {
+	from := c.Path
+	if c.From != "" {
+		from = c.From
+	}
+	if err := checkPaths([]vpath.Path{from, c.Path}); err != nil {
+		return FileDiff{}, fmt.Errorf("git diff: %w", err)
+	}
+	_, head, err := r.headTree()
+	if err != nil {
+		return FileDiff{}, fmt.Errorf("git diff: %w", err)
+	}
+	old, _, err := head.file(from)
+	if err != nil {
+		return FileDiff{}, fmt.Errorf("git diff: %w", err)
+	}
+	cur, _, err := r.readWork(c.Path)
+	if err != nil {
+		return FileDiff{}, fmt.Errorf("git diff: %w", err)
+	}
+	if err := ctx.Err(); err != nil {
+		return FileDiff{}, fmt.Errorf("git diff: %w", err)
+	}
+	out := FileDiff{Path: c.Path, From: c.From, Hunks: []Hunk{}}
+	switch {
+	case isBinary(old.data) || isBinary(cur):
+		out.Binary = true
+	case len(old.data) > MaxDiffBytes || len(cur) > MaxDiffBytes:
+		out.TooLarge = true
+	default:
+		out.Hunks = DiffText(string(old.data), string(cur), 3)
+		for _, h := range out.Hunks {
+			for _, l := range h.Lines {
+				switch l.Kind {
+				case Add:
+					out.Added++
+				case Del:
+					out.Deleted++
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// DiffText diffs two texts by lines into hunks with context lines around each change,
+// and marks the changed words of paired deleted and added lines.
+func DiffText(old, cur string, context int) []Hunk {
+	var lines []DiffLine
+	o, n := 0, 0
+	for _, d := range diff.Do(old, cur) {
+		kind := Context
+		switch d.Type {
+		case diffmatchpatch.DiffInsert:
+			kind = Add
+		case diffmatchpatch.DiffDelete:
+			kind = Del
+		}
+		for _, text := range splitLines(d.Text) {
+			l := DiffLine{Kind: kind, Text: text}
+			if kind != Add {
+				o++
+				l.Old = o
+			}
+			if kind != Del {
+				n++
+				l.New = n
+			}
+			lines = append(lines, l)
+		}
+	}
+	hunks := cutHunks(lines, context)
+	for i := range hunks {
+		pairWords(hunks[i].Lines)
+	}
+	return hunks
+}
+
+// splitLines splits text into lines without their newlines.
+func splitLines(s string) []string {
+	s = strings.TrimSuffix(s, "\n")
+	if s == "" {
+		return []string{""}
+	}
+	return strings.Split(s, "\n")
+}
+
+// cutHunks keeps the changed lines and up to context lines around them, in hunks.
+func cutHunks(lines []DiffLine, context int) []Hunk {
+	var out []Hunk
+	for i := 0; i < len(lines); {
+		if lines[i].Kind == Context {
+			i++
+			continue
+		}
+		start := max(i-context, 0)
+		end := i // one past the last changed line of the hunk
+		for j := i; j < len(lines); j++ {
+			if lines[j].Kind != Context {
+				end = j + 1
+			} else if j-end >= 2*context {
+				break
+			}
+		}
+		stop := min(end+context, len(lines))
+		out = append(out, hunkOf(lines[start:stop]))
+		i = stop
+	}
+	return out
+}
+
+// hunkOf computes a hunk's header from its lines.
+func hunkOf(lines []DiffLine) Hunk {
+	h := Hunk{Lines: lines}
+	for _, l := range lines {
+		if l.Old > 0 {
+			if h.OldLines == 0 {
+				h.OldStart = l.Old
+			}
+			h.OldLines++
+		}
+		if l.New > 0 {
+			if h.NewLines == 0 {
+				h.NewStart = l.New
+			}
+			h.NewLines++
+		}
+	}
+	return h
+}
+
+// pairWords pairs each run of deleted lines with the run of added lines after it, line
+// by line, and gives each pair of similar lines its word segments.
+func pairWords(lines []DiffLine) {
+	for i := 0; i < len(lines); {
+		if lines[i].Kind != Del {
+			i++
+			continue
+		}
+		d := i
+		for i < len(lines) && lines[i].Kind == Del {
+			i++
+		}
+		a := i
+		for i < len(lines) && lines[i].Kind == Add {
+			i++
+		}
+		for k := 0; k < min(a-d, i-a); k++ {
+			lines[d+k].Segments, lines[a+k].Segments = wordDiff(lines[d+k].Text, lines[a+k].Text)
+		}
+	}
+}
+
+// wordDiff splits two lines into segments, marking the words that differ; nil, nil
+// when the lines have too little in common for word marks to help.
+func wordDiff(old, cur string) ([]Segment, []Segment) {
+	ta, tb := tokens(old), tokens(cur)
+	code := map[string]rune{}
+	var words []string
+	encode := func(ts []string) []rune {
+		out := make([]rune, len(ts))
+		for i, t := range ts {
+			r, ok := code[t]
+			if !ok {
+				r = tokenRune(len(words))
+				code[t] = r
+				words = append(words, t)
+			}
+			out[i] = r
+		}
+		return out
+	}
+	ra, rb := encode(ta), encode(tb)
+	dmp := diffmatchpatch.New()
+	diffs := dmp.DiffCleanupSemantic(dmp.DiffMainRunes(ra, rb, false))
+	var segA, segB []Segment
+	same := 0
+	for _, d := range diffs {
+		var b strings.Builder
+		for _, r := range d.Text {
+			b.WriteString(words[runeToken(r)])
+		}
+		text := b.String()
+		switch d.Type {
+		case diffmatchpatch.DiffEqual:
+			segA, segB = appendSeg(segA, text, false), appendSeg(segB, text, false)
+			same += len(strings.TrimSpace(text))
+		case diffmatchpatch.DiffDelete:
+			segA = appendSeg(segA, text, true)
+		case diffmatchpatch.DiffInsert:
+			segB = appendSeg(segB, text, true)
+		}
+	}
+	if 4*same < len(strings.TrimSpace(old))+len(strings.TrimSpace(cur)) {
+		return nil, nil // less than half of each line in common: a rewrite, not an edit
+	}
+	return segA, segB
+}
+
+// appendSeg appends text as a segment, merging it with the last one of the same kind.
+func appendSeg(s []Segment, text string, changed bool) []Segment {
+	if text == "" {
+		return s
+	}
+	if n := len(s); n > 0 && s[n-1].Changed == changed {
+		s[n-1].Text += text
+		return s
+	}
+	return append(s, Segment{Text: text, Changed: changed})
+}
+
+// tokenRune and runeToken map token numbers to runes that are valid in a string
+// (surrogates skipped), so the rune diff can run on whole words.
+func tokenRune(i int) rune {
+	r := rune(0x100 + i)
+	if r >= 0xD800 {
+		r += 0x800
+	}
+	return r
+}
+
+func runeToken(r rune) int {
+	if r >= 0xE000 {
+		r -= 0x800
+	}
+	return int(r - 0x100)
+}
+
+// tokens splits a line into words (runs of letters, digits and marks), runs of
+// spaces, and single other characters; each Han, kana or hangul character is a word of
+// its own, since those scripts do not separate words by spaces.
+func tokens(s string) []string {
+	var out []string
+	start := -1
+	class := 0 // 1 word, 2 space
+	flush := func(i int) {
+		if start >= 0 {
+			out = append(out, s[start:i])
+			start = -1
+		}
+	}
+	for i, r := range s {
+		c := 3
+		switch {
+		case unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul):
+			c = 4
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.IsMark(r) || r == '_':
+			c = 1
+		case unicode.IsSpace(r):
+			c = 2
+		}
+		if c != class || c >= 3 {
+			flush(i)
+		}
+		if start < 0 {
+			start = i
+		}
+		class = c
+	}
+	flush(len(s))
+	return out
+}

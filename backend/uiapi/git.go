@@ -1,0 +1,352 @@
+package uiapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// gitTimeout bounds one git operation of the window.
+const gitTimeout = 2 * time.Minute
+
+// The journey records the window's git writes under this actor and these operations.
+const (
+	gitActor     = "user"
+	opGitDiscard = "git_discard"
+	opGitRestore = "git_restore"
+)
+
+// GitStatus is what the source-control panel shows of a library.
+type GitStatus struct {
+	Library string `json:"library"`
+	// IsRepo is false when the library's folder is not a git repository; the panel
+	// then offers GitInit, and the other fields are empty.
+	IsRepo bool `json:"is_repo"`
+	// Branch is the checked-out branch, "" when HEAD is detached.
+	Branch string `json:"branch"`
+	// Head is the hash of the last commit, "" before the first one.
+	Head string `json:"head"`
+	// ChangeSets are the pending changes grouped by who made them, newest first.
+	ChangeSets []gitrepo.ChangeSet `json:"change_sets"`
+	// Total counts the pending changes.
+	Total int `json:"total"`
+}
+
+// GitStatus returns a library's pending changes grouped by change set.
+func (a *API) GitStatus(libraryName string) (GitStatus, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return GitStatus{}, err
+	}
+	out := GitStatus{Library: l.Name(), ChangeSets: []gitrepo.ChangeSet{}}
+	r, err := a.repo(l)
+	if errors.Is(err, gitrepo.ErrNotRepository) {
+		return out, nil
+	}
+	if err != nil {
+		return out, err
+	}
+	out.IsRepo = true
+	out.Branch, out.Head = r.Head()
+	sets, err := a.changeSets(ctx, l, r)
+	if err != nil {
+		return out, err
+	}
+	out.ChangeSets = sets
+	for _, s := range sets {
+		out.Total += len(s.Changes)
+	}
+	return out, nil
+}
+
+// GitDiff returns the diff of one pending change against the last commit, with the
+// changed words of each edited line marked; from is the old path of a rename, or "".
+func (a *API) GitDiff(libraryName, path, from string) (gitrepo.FileDiff, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	l, p, err := a.resolvePath(libraryName, path)
+	if err != nil {
+		return gitrepo.FileDiff{}, err
+	}
+	c := gitrepo.Change{Path: p}
+	if from != "" {
+		if c.From, err = vpath.Parse(from); err != nil {
+			return gitrepo.FileDiff{}, fmt.Errorf("git diff: %w", err)
+		}
+	}
+	r, err := a.repo(l)
+	if err != nil {
+		return gitrepo.FileDiff{}, err
+	}
+	return r.FileDiff(ctx, c)
+}
+
+// GitCommitRequest says what the panel commits.
+type GitCommitRequest struct {
+	// Paths are the changes to commit (their Change.Path); empty commits them all.
+	Paths   []string `json:"paths"`
+	Message string   `json:"message"`
+	// Tag, when not empty, tags the new commit.
+	Tag string `json:"tag"`
+}
+
+// GitCommitResult describes a commit the panel made.
+type GitCommitResult struct {
+	Hash     string            `json:"hash"`
+	Paths    []string          `json:"paths"`
+	Trailers map[string]string `json:"trailers"`
+}
+
+// GitCommit commits the chosen pending changes (both sides of a rename) with the
+// message, trailers naming the actors and turns that made them, and an optional tag.
+func (a *API) GitCommit(libraryName string, req GitCommitRequest) (GitCommitResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	if strings.TrimSpace(req.Message) == "" {
+		return GitCommitResult{}, errors.New("git commit: write a commit message first")
+	}
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return GitCommitResult{}, err
+	}
+	r, err := a.repo(l)
+	if err != nil {
+		return GitCommitResult{}, err
+	}
+	sets, err := a.changeSets(ctx, l, r)
+	if err != nil {
+		return GitCommitResult{}, err
+	}
+	chosen, err := pick(sets, req.Paths)
+	if err != nil {
+		return GitCommitResult{}, fmt.Errorf("git commit: %w", err)
+	}
+	if len(chosen) == 0 {
+		return GitCommitResult{}, fmt.Errorf("git commit: %w: the chosen notes match the last commit", gitrepo.ErrNothingToCommit)
+	}
+	paths := withRenames(chosen)
+	trailers := gitrepo.Trailers(sets, paths)
+	h, err := r.Commit(ctx, gitrepo.CommitOptions{Message: req.Message, Paths: paths, Tag: strings.TrimSpace(req.Tag), Trailers: trailers})
+	if err != nil {
+		return GitCommitResult{}, err
+	}
+	a.gitChanged(l)
+	return GitCommitResult{Hash: h.String(), Paths: pathStrings(paths), Trailers: trailers}, nil
+}
+
+// GitDiscard throws away the pending changes of the chosen paths: each comes back as
+// last committed, and a file never committed is deleted. The window asks the person
+// first. It returns the paths that changed on disk.
+func (a *API) GitDiscard(libraryName string, paths []string) ([]string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	if len(paths) == 0 {
+		return nil, errors.New("git discard: choose the notes whose changes to discard")
+	}
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return nil, err
+	}
+	r, err := a.repo(l)
+	if err != nil {
+		return nil, err
+	}
+	changes, err := r.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	chosen, err := pick([]gitrepo.ChangeSet{{Changes: changes}}, paths)
+	if err != nil {
+		return nil, fmt.Errorf("git discard: %w", err)
+	}
+	all := withRenames(chosen)
+	done, err := r.Discard(ctx, gitrepo.DiscardOptions{Paths: all, RemoveUntracked: true, Actor: gitActor, Op: opGitDiscard})
+	l.Refresh(ctx, all...)
+	a.gitChanged(l)
+	if err != nil {
+		return pathStrings(done), err
+	}
+	return pathStrings(done), nil
+}
+
+// GitLog returns up to limit commits that changed path (every commit when path is ""),
+// newest first.
+func (a *API) GitLog(libraryName, path string, limit int) ([]gitrepo.Commit, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return nil, err
+	}
+	var p vpath.Path
+	if path != "" {
+		if _, p, err = a.resolvePath(libraryName, path); err != nil {
+			return nil, err
+		}
+	}
+	r, err := a.repo(l)
+	if err != nil {
+		return nil, err
+	}
+	out, err := r.Log(ctx, p, max(limit, 0))
+	if out == nil {
+		out = []gitrepo.Commit{}
+	}
+	return out, err
+}
+
+// GitRevision is a note's content at a revision.
+type GitRevision struct {
+	Path string `json:"path"`
+	Rev  string `json:"rev"`
+	// Exists is false when the note did not exist at that revision.
+	Exists  bool   `json:"exists"`
+	Content string `json:"content"`
+}
+
+// GitShow returns a note's content at a revision (a commit hash, a tag, HEAD~1...).
+func (a *API) GitShow(libraryName, path, rev string) (GitRevision, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	l, p, err := a.resolvePath(libraryName, path)
+	if err != nil {
+		return GitRevision{}, err
+	}
+	r, err := a.repo(l)
+	if err != nil {
+		return GitRevision{}, err
+	}
+	out := GitRevision{Path: string(p), Rev: rev}
+	b, err := r.Show(ctx, p, rev)
+	if errors.Is(err, gitrepo.ErrNotInRevision) {
+		return out, nil
+	}
+	if err != nil {
+		return out, err
+	}
+	out.Exists, out.Content = true, string(b)
+	return out, nil
+}
+
+// GitRestore brings a note back as it was at a revision, as a pending change to review
+// and commit. It reports whether the note changed.
+func (a *API) GitRestore(libraryName, path, rev string) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	l, p, err := a.resolvePath(libraryName, path)
+	if err != nil {
+		return false, err
+	}
+	r, err := a.repo(l)
+	if err != nil {
+		return false, err
+	}
+	changed, err := r.Restore(ctx, gitrepo.RestoreOptions{Path: p, Rev: rev, Actor: gitActor, Op: opGitRestore})
+	if changed {
+		l.Refresh(ctx, p)
+		a.gitChanged(l)
+	}
+	return changed, err
+}
+
+// GitInit makes a library's folder a git repository (branch main, .memotree/ ignored)
+// unless it is one already, and returns its status.
+func (a *API) GitInit(libraryName string) (GitStatus, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
+	defer cancel()
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return GitStatus{}, err
+	}
+	if _, err := gitrepo.Init(ctx, l.Vault().Dir(), l.Vault()); err != nil {
+		return GitStatus{}, err
+	}
+	l.Refresh(ctx, ".gitignore")
+	a.ws.WatchGit(l.Name())
+	a.gitChanged(l)
+	return a.GitStatus(l.Name())
+}
+
+// repo opens a library's repository.
+func (a *API) repo(l *library.Library) (*gitrepo.Repo, error) {
+	r, err := gitrepo.Open(l.Vault().Dir(), l.Vault())
+	if errors.Is(err, gitrepo.ErrNotRepository) {
+		return nil, fmt.Errorf("library %s (%s) is %w yet: initialise one from the git panel", l.Name(), l.Vault().Dir(), err)
+	}
+	return r, err
+}
+
+// changeSets reads the status and the journey's tail and groups the one by the other.
+func (a *API) changeSets(ctx context.Context, l *library.Library, r *gitrepo.Repo) ([]gitrepo.ChangeSet, error) {
+	journey, _, err := l.Vault().JourneyTail(gitrepo.JourneyTailBytes)
+	if err != nil {
+		journey = nil // an unreadable journey makes every change an outside edit
+	}
+	sets, err := r.ChangeSets(ctx, journey)
+	if sets == nil {
+		sets = []gitrepo.ChangeSet{}
+	}
+	return sets, err
+}
+
+// gitChanged tells the windows that a library's repository changed.
+func (a *API) gitChanged(l *library.Library) {
+	a.ws.Bus().Publish(event.Event{Topic: event.GitChanged, Data: event.GitChange{Library: l.Name()}})
+}
+
+// pick returns the changes of sets named by paths (by their path or a rename's old
+// path), or every change when paths is empty. A path without a pending change is an
+// error naming it.
+func pick(sets []gitrepo.ChangeSet, paths []string) ([]gitrepo.Change, error) {
+	var all []gitrepo.Change
+	for _, s := range sets {
+		all = append(all, s.Changes...)
+	}
+	if len(paths) == 0 {
+		return all, nil
+	}
+	var out []gitrepo.Change
+	for _, p := range paths {
+		found := false
+		for _, c := range all {
+			if string(c.Path) == p || (c.From != "" && string(c.From) == p) {
+				out = append(out, c)
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("%s has no pending change (refresh the panel)", p)
+		}
+	}
+	return out, nil
+}
+
+// withRenames returns the paths of changes, both sides of each rename.
+func withRenames(changes []gitrepo.Change) []vpath.Path {
+	var out []vpath.Path
+	for _, c := range changes {
+		out = append(out, c.Path)
+		if c.From != "" {
+			out = append(out, c.From)
+		}
+	}
+	return out
+}
+
+func pathStrings(ps []vpath.Path) []string {
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = string(p)
+	}
+	return out
+}

@@ -1,0 +1,162 @@
+// The source-control panel in a real browser against a real `memotree serve` on a vault
+// that is a real git repository, checked with the real git command line.
+import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { artifactsDir, basicVault, openBrowser, startServer } from './harness.mjs'
+
+const panel = '[data-testid="git-panel"]'
+const change = (p) => `${panel} [data-change="${p.replace(/"/g, '\\"')}"]`
+
+/** git runs the git command in dir with a fixed identity and no user configuration. */
+function git(dir, ...args) {
+  return execFileSync(
+    'git',
+    ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.com', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=off', ...args],
+    { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } },
+  )
+}
+
+/** waitFor polls fn until it returns true. */
+async function waitFor(fn, what, timeoutMs = 5000) {
+  const end = Date.now() + timeoutMs
+  while (Date.now() < end) {
+    if (fn()) return
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  assert.fail(`timed out waiting for ${what}`)
+}
+
+describe('the source-control panel', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server
+  /** @type {Awaited<ReturnType<typeof openBrowser>>} */
+  let browser
+  let page
+  let repo // the fixture committed by git, which the server copies (.git included)
+
+  before(async () => {
+    repo = fs.mkdtempSync(path.join(os.tmpdir(), 'memotree-e2e-git-'))
+    fs.cpSync(basicVault, repo, { recursive: true })
+    fs.writeFileSync(path.join(repo, '.gitignore'), '.memotree/\n')
+    git(repo, 'init', '-q', '-b', 'main')
+    git(repo, 'add', '-A')
+    git(repo, 'commit', '-q', '-m', 'The fixture')
+    server = await startServer({ vault: repo })
+    browser = await openBrowser()
+    page = browser.page
+    await page.goto(server.url)
+    await page.waitForSelector('[data-testid="file-tree"] [data-path]', { timeout: 10000 })
+  })
+
+  after(async () => {
+    await browser?.close()
+    await server?.stop()
+    if (repo) fs.rmSync(repo, { recursive: true, force: true })
+  })
+
+  test('the panel opens from the toolbar with nothing pending', async () => {
+    await page.getByRole('button', { name: /^Changes/ }).click()
+    await page.waitForSelector(panel)
+    assert.equal(await page.getAttribute('[data-testid="toggle-git"]', 'aria-pressed'), 'true')
+    await page.waitForSelector(`${panel} >> text=No pending changes`)
+    assert.equal(await page.locator(`${panel} [data-change]`).count(), 0)
+  })
+
+  test('an edit on disk appears, marked in the tree and the graph, with its diff', async () => {
+    const line = `A line typed in another editor ${Date.now()}`
+    fs.appendFileSync(path.join(server.vaultDir, 'Home.md'), `\n${line}\n`)
+    await page.waitForSelector(change('Home.md'), { timeout: 5000 })
+    // Made outside MemoTree: the "Outside edits" change set.
+    assert.equal(await page.getAttribute(`${panel} [data-changeset="external"] [data-change="Home.md"]`, 'data-state'), 'modified')
+    await page.waitForSelector('[data-testid="file-tree"] [data-path="Home.md"][data-pending="modified"]')
+    const marked = await page.evaluate(() => {
+      const s = window.__memotreeSigma
+      const want = getComputedStyle(document.documentElement).getPropertyValue('--pending').trim()
+      return s ? s.getNodeDisplayData('Home.md')?.color === want : null
+    })
+    assert.equal(marked, true, 'the graph draws Home.md in the pending colour')
+
+    await page.getByRole('button', { name: 'Home.md, modified: show the diff' }).click()
+    const diff = page.locator('[data-testid="diff-view"][data-path="Home.md"]')
+    await diff.waitFor()
+    const added = await diff.locator('tr.line.add').allTextContents()
+    assert.ok(added.some((t) => t.includes(line)), `the diff's added lines hold the new line: ${JSON.stringify(added)}`)
+  })
+
+  test('a word changed inside a line is highlighted on its own', async () => {
+    const file = path.join(server.vaultDir, 'people/Charles Babbage.md')
+    const text = fs.readFileSync(file, 'utf8')
+    const words = text.match(/^[^\n#-][^\n]*\b([A-Za-z]{4,})\b[^\n]*$/m)
+    assert.ok(words, 'Charles Babbage.md has a line with a word to change')
+    const edited = text.replace(words[0], words[0].replace(words[1], 'Zwischenwort'))
+    fs.writeFileSync(file, edited)
+    await page.waitForSelector(change('people/Charles Babbage.md'))
+    await page.getByRole('button', { name: 'people/Charles Babbage.md, modified: show the diff' }).click()
+    const diff = page.locator('[data-testid="diff-view"][data-path="people/Charles Babbage.md"]')
+    await diff.waitFor()
+    assert.deepEqual(await diff.locator('tr.line.add mark.word').allTextContents(), ['Zwischenwort'])
+    assert.deepEqual(await diff.locator('tr.line.del mark.word').allTextContents(), [words[1]])
+  })
+
+  test('committing the chosen note with a message: git log has it, the rest stays pending', async () => {
+    await page.getByRole('checkbox', { name: 'Select Home.md' }).check()
+    await page.fill('[data-testid="commit-message"]', 'Note a line typed elsewhere')
+    await page.click('[data-testid="commit"]')
+    await page.waitForSelector(change('Home.md'), { state: 'detached', timeout: 5000 })
+    assert.equal(git(server.vaultDir, 'log', '-1', '--format=%s'), 'Note a line typed elsewhere\n')
+    assert.equal(git(server.vaultDir, 'show', '--name-only', '--format=', 'HEAD'), 'Home.md\n')
+    assert.match(git(server.vaultDir, 'log', '-1', '--format=%(trailers:only,unfold)'), /^MemoTree-Actor: external$/m)
+    const porcelain = git(server.vaultDir, 'status', '--porcelain', '-z').split('\0').filter(Boolean)
+    assert.ok(porcelain.includes(' M people/Charles Babbage.md'), porcelain.join('\n'))
+    assert.ok(!porcelain.some((l) => l.endsWith('Home.md')), porcelain.join('\n'))
+    git(server.vaultDir, 'fsck', '--strict', '--no-progress')
+  })
+
+  test('discarding asks first, then restores the note on disk', async () => {
+    const rel = 'people/Ada Lovelace.md'
+    const file = path.join(server.vaultDir, rel)
+    const committed = fs.readFileSync(file, 'utf8')
+    fs.writeFileSync(file, '# Scribbled over\n')
+    await page.waitForSelector(change(rel))
+    await page.getByRole('button', { name: `Discard the changes of ${rel}` }).click()
+    const dialog = page.locator('[data-testid="confirm-discard"]')
+    await dialog.waitFor({ state: 'visible' })
+    assert.match(await dialog.textContent(), /restored as last committed/)
+    // Escape cancels: nothing changes.
+    await page.keyboard.press('Escape')
+    await dialog.waitFor({ state: 'hidden' })
+    assert.equal(fs.readFileSync(file, 'utf8'), '# Scribbled over\n')
+
+    await page.getByRole('button', { name: `Discard the changes of ${rel}` }).click()
+    await dialog.waitFor({ state: 'visible' })
+    await page.click('[data-testid="confirm-discard-confirm"]')
+    await waitFor(() => fs.readFileSync(file, 'utf8') === committed, 'the note restored on disk')
+    await page.waitForSelector(change(rel), { state: 'detached', timeout: 5000 })
+    const porcelain = git(server.vaultDir, 'status', '--porcelain')
+    assert.ok(!porcelain.includes('Ada Lovelace'), porcelain)
+  })
+
+  test('the history of a note lists its commits and restores an old version', async () => {
+    await page.getByRole('button', { name: 'people/Charles Babbage.md, modified: show the diff' }).click()
+    const history = page.locator('[data-testid="note-history"]')
+    await history.waitFor()
+    await page.waitForSelector('[data-testid="note-history"] [data-commit]')
+    assert.equal(await history.locator('[data-commit]').count(), 1)
+    await history.getByRole('button', { name: /^View/ }).first().click()
+    await page.waitForSelector('[data-testid="revision-preview"]')
+    const file = path.join(server.vaultDir, 'people/Charles Babbage.md')
+    const old = git(server.vaultDir, 'show', 'HEAD:people/Charles Babbage.md')
+    assert.equal(await page.textContent('[data-testid="revision-preview"] pre'), old)
+    await history.locator('[data-testid="restore"]').first().click()
+    await history.locator('[data-testid="restore-confirm"]').click()
+    await waitFor(() => fs.readFileSync(file, 'utf8') === old, 'the old version restored on disk')
+    await page.waitForSelector(change('people/Charles Babbage.md'), { state: 'detached', timeout: 5000 })
+    fs.mkdirSync(artifactsDir, { recursive: true })
+    await page.screenshot({ path: path.join(artifactsDir, 'git-panel.png') })
+    assert.deepEqual(browser.errors, [], 'no uncaught errors in the page')
+  })
+})

@@ -1,0 +1,45 @@
+import type { Commit, FileDiff, GitCommitRequest, GitCommitResult, GitRevision, GitStatus } from './gitTypes'
+
+/** The source-control panel's part of the Api (Go: backend/uiapi/git.go). */
+export interface GitApi {
+  status(library: string): Promise<GitStatus>
+  /** `from` is a rename's old path, or "". */
+  diff(library: string, path: string, from: string): Promise<FileDiff>
+  commit(library: string, req: GitCommitRequest): Promise<GitCommitResult>
+  /** Returns the paths that changed on disk. The caller confirms first. */
+  discard(library: string, paths: string[]): Promise<string[]>
+  log(library: string, path: string, limit: number): Promise<Commit[]>
+  show(library: string, path: string, rev: string): Promise<GitRevision>
+  /** Reports whether the note changed. */
+  restore(library: string, path: string, rev: string): Promise<boolean>
+  init(library: string): Promise<GitStatus>
+}
+
+/** The Go method name of each GitApi method. */
+export const GIT_METHODS = {
+  status: 'GitStatus',
+  diff: 'GitDiff',
+  commit: 'GitCommit',
+  discard: 'GitDiscard',
+  log: 'GitLog',
+  show: 'GitShow',
+  restore: 'GitRestore',
+  init: 'GitInit',
+} as const satisfies Record<keyof GitApi, string>
+
+export type GitMethod = (typeof GIT_METHODS)[keyof typeof GIT_METHODS]
+
+/** Builds the GitApi from a function that calls a Go method with positional arguments. */
+export function gitFromCaller(call: (method: GitMethod, args: unknown[]) => Promise<unknown>): GitApi {
+  const m = GIT_METHODS
+  return {
+    status: (lib) => call(m.status, [lib]) as Promise<GitStatus>,
+    diff: (lib, path, from) => call(m.diff, [lib, path, from]) as Promise<FileDiff>,
+    commit: (lib, req) => call(m.commit, [lib, req]) as Promise<GitCommitResult>,
+    discard: async (lib, paths) => ((await call(m.discard, [lib, paths])) as string[] | null) ?? [],
+    log: async (lib, path, limit) => ((await call(m.log, [lib, path, limit])) as Commit[] | null) ?? [],
+    show: (lib, path, rev) => call(m.show, [lib, path, rev]) as Promise<GitRevision>,
+    restore: (lib, path, rev) => call(m.restore, [lib, path, rev]) as Promise<boolean>,
+    init: (lib) => call(m.init, [lib]) as Promise<GitStatus>,
+  }
+}

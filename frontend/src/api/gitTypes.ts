@@ -1,0 +1,110 @@
+// Shapes of the source-control panel's API (Go: backend/uiapi/git.go and the types it
+// returns from backend/gitrepo), written by hand to match their json tags.
+
+/** How a path differs from the last commit. */
+export type ChangeState = 'added' | 'modified' | 'deleted' | 'renamed' | 'untracked'
+
+/** One path with pending changes. */
+export interface Change {
+  path: string
+  state: ChangeState
+  /** For a rename, the path in the last commit. */
+  from?: string
+}
+
+/** The pending changes one actor made in one turn (or session): reviewed together. */
+export interface ChangeSet {
+  /** "actor" or "actor@turn", or "external" (outside edits), or "journey". */
+  id: string
+  /** "agent", "user", "mcp:<client>", "script", "cli", "external" or "journey". */
+  actor: string
+  turn?: string
+  /** RFC 3339 time of the newest journey entry; the zero time for outside edits. */
+  latest: string
+  changes: Change[]
+}
+
+/** What the panel shows of a library. */
+export interface GitStatus {
+  library: string
+  /** False when the folder is not a git repository yet (offer GitInit). */
+  is_repo: boolean
+  /** The checked-out branch, "" when HEAD is detached. */
+  branch: string
+  /** The last commit's hash, "" before the first commit. */
+  head: string
+  change_sets: ChangeSet[]
+  total: number
+}
+
+/** A piece of a changed line; `changed` marks words that differ from its pair. */
+export interface Segment {
+  text: string
+  changed?: boolean
+}
+
+export type LineKind = 'context' | 'add' | 'del'
+
+export interface DiffLine {
+  kind: LineKind
+  /** 1-based line number in the last commit; absent on added lines. */
+  old?: number
+  /** 1-based line number in the working tree; absent on deleted lines. */
+  new?: number
+  text: string
+  /** Word-level pieces, when the line replaces (or is replaced by) a similar one. */
+  segments?: Segment[]
+}
+
+export interface Hunk {
+  old_start: number
+  old_lines: number
+  new_start: number
+  new_lines: number
+  lines: DiffLine[]
+}
+
+/** The diff of one pending change. */
+export interface FileDiff {
+  path: string
+  from?: string
+  binary?: boolean
+  too_large?: boolean
+  added: number
+  deleted: number
+  hunks: Hunk[]
+}
+
+export interface GitCommitRequest {
+  /** Change paths to commit; empty commits every pending change. */
+  paths: string[]
+  message: string
+  /** A tag for the new commit, or "". */
+  tag: string
+}
+
+export interface GitCommitResult {
+  hash: string
+  paths: string[]
+  trailers: Record<string, string>
+}
+
+/** One commit of a history. */
+export interface Commit {
+  hash: string
+  subject: string
+  message: string
+  author: string
+  email: string
+  when: string
+  trailers?: Record<string, string>
+  tags?: string[]
+}
+
+/** A note's content at a revision. */
+export interface GitRevision {
+  path: string
+  rev: string
+  exists: boolean
+  content: string
+}

@@ -1,0 +1,168 @@
+// The git store: the open library's pending changes by change set, the chosen ones, the
+// diff and history of the focused change. Talks only to src/api.
+import type { Api, Change, ChangeState, Commit, FileDiff, GitRevision, GitStatus } from '../api'
+import { allChanges, pendingMap, pruneChoice } from '../lib/changesets'
+
+/** How many commits of a note's history the panel lists. */
+export const HISTORY_LIMIT = 50
+
+export class GitStore {
+  library = $state('')
+  status = $state.raw<GitStatus | null>(null)
+  /** Paths chosen for commit or discard. */
+  chosen = $state.raw<ReadonlySet<string>>(new Set())
+  /** The change whose diff is shown. */
+  focused = $state.raw<Change | null>(null)
+  diff = $state.raw<FileDiff | null>(null)
+  /** The note whose history is shown, and its commits. */
+  historyPath = $state<string | null>(null)
+  history = $state.raw<Commit[]>([])
+  /** A revision being previewed from the history. */
+  preview = $state.raw<GitRevision | null>(null)
+  busy = $state(false)
+  error = $state<string | null>(null)
+  /** The last thing done, for a polite live region. */
+  notice = $state('')
+  pending = $derived<ReadonlyMap<string, ChangeState>>(pendingMap(this.status?.change_sets ?? []))
+
+  private seq = 0
+  private diffSeq = 0
+  private historySeq = 0
+
+  constructor(private readonly api: Api) {}
+
+  /** refresh refetches the status of a library (the current one when omitted). */
+  async refresh(library = this.library): Promise<void> {
+    if (library !== this.library) {
+      this.library = library
+      this.chosen = new Set()
+      this.focused = null
+      this.diff = null
+      this.historyPath = null
+      this.history = []
+      this.preview = null
+    }
+    if (!library) return
+    const seq = ++this.seq
+    try {
+      const st = await this.api.git.status(library)
+      if (seq !== this.seq) return
+      this.status = st
+      this.chosen = pruneChoice(st.change_sets, this.chosen)
+      this.error = null
+      const f = this.focused
+      const still = f && allChanges(st.change_sets).find((c) => c.path === f.path)
+      if (still) void this.focus(still)
+      else {
+        this.focused = null
+        this.diff = null
+      }
+      if (this.historyPath) void this.loadHistory(this.historyPath)
+    } catch (e) {
+      if (seq === this.seq) this.error = message(e)
+    }
+  }
+
+  /** choose sets which paths are chosen. */
+  choose(paths: Iterable<string>): void {
+    this.chosen = new Set(paths)
+  }
+
+  /** toggle chooses or unchooses one path. */
+  toggle(path: string): void {
+    const next = new Set(this.chosen)
+    if (next.has(path)) next.delete(path)
+    else next.add(path)
+    this.chosen = next
+  }
+
+  /** focus shows the diff of a change and the history of its note. */
+  async focus(c: Change): Promise<void> {
+    this.focused = c
+    const seq = ++this.diffSeq
+    try {
+      const d = await this.api.git.diff(this.library, c.path, c.from ?? '')
+      if (seq !== this.diffSeq) return
+      this.diff = d
+      this.error = null
+    } catch (e) {
+      if (seq === this.diffSeq) this.error = message(e)
+    }
+  }
+
+  /** loadHistory lists the commits that changed a note. */
+  async loadHistory(path: string): Promise<void> {
+    if (path !== this.historyPath) this.preview = null
+    this.historyPath = path
+    const seq = ++this.historySeq
+    try {
+      const h = this.status?.head ? await this.api.git.log(this.library, path, HISTORY_LIMIT) : []
+      if (seq !== this.historySeq) return
+      this.history = h
+    } catch (e) {
+      if (seq === this.historySeq) this.error = message(e)
+    }
+  }
+
+  /** showRevision previews a note as it was at a commit. */
+  async showRevision(path: string, rev: string): Promise<void> {
+    await this.run(async () => {
+      this.preview = await this.api.git.show(this.library, path, rev)
+    })
+  }
+
+  /** commit records the chosen changes (all of them when none is chosen). */
+  async commit(message: string, tag: string): Promise<boolean> {
+    const paths = [...this.chosen]
+    return this.run(async () => {
+      const r = await this.api.git.commit(this.library, { paths, message, tag })
+      this.notice = `Committed ${r.paths.length} ${r.paths.length === 1 ? 'file' : 'files'} as ${r.hash.slice(0, 7)}${tag ? `, tagged ${tag}` : ''}.`
+      this.chosen = new Set()
+    })
+  }
+
+  /** discard throws away the changes of paths; the caller has confirmed. */
+  async discard(paths: string[]): Promise<boolean> {
+    return this.run(async () => {
+      const done = await this.api.git.discard(this.library, paths)
+      this.notice = `Discarded the changes of ${done.length} ${done.length === 1 ? 'file' : 'files'}.`
+      this.chosen = new Set([...this.chosen].filter((p) => !paths.includes(p)))
+    })
+  }
+
+  /** restore brings a note back as it was at a commit, as a pending change. */
+  async restore(path: string, rev: string): Promise<boolean> {
+    return this.run(async () => {
+      const changed = await this.api.git.restore(this.library, path, rev)
+      this.notice = changed ? `Restored ${path} from ${rev.slice(0, 7)}; review and commit it.` : `${path} already matches ${rev.slice(0, 7)}.`
+      this.preview = null
+    })
+  }
+
+  /** init makes the library a git repository. */
+  async init(): Promise<boolean> {
+    return this.run(async () => {
+      this.status = await this.api.git.init(this.library)
+      this.notice = 'Created a git repository for this library.'
+    })
+  }
+
+  /** run does one write, then refreshes; it reports success and keeps the write's error. */
+  private async run(fn: () => Promise<void>): Promise<boolean> {
+    this.busy = true
+    let failure: string | null = null
+    try {
+      await fn()
+    } catch (e) {
+      failure = message(e)
+    }
+    this.busy = false
+    await this.refresh()
+    if (failure !== null) this.error = failure
+    return failure === null
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e)
+}
