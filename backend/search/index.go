@@ -73,19 +73,20 @@ type postings struct {
 	lists  [][]posting
 	// raw holds the persisted form of lists not decoded yet (lists[t] is then nil);
 	// list decodes them, and writers decode a list before changing it.
-	raw   [][]byte
-	names []string // term id → term
-	live  int
-	total float64 // sum of live documents' lengths
-	dead  int
-	grams trigrams
+	raw    [][]byte
+	names  []string // term id → term
+	live   int
+	total  float64 // sum of live documents' lengths
+	dead   int
+	grams  trigrams
+	byName map[string][]uint32 // term of a title or alias → documents (dead ones too)
 
 	sortMu sync.Mutex
 	sorted []string // terms in order, for prefix queries; nil when stale (guarded by sortMu)
 }
 
 func newPostings() *postings {
-	return &postings{byPath: map[vpath.Path]uint32{}, terms: map[string]uint32{}, grams: newTrigrams()}
+	return &postings{byPath: map[vpath.Path]uint32{}, terms: map[string]uint32{}, grams: newTrigrams(), byName: map[string][]uint32{}}
 }
 
 // add enters a document (which must not be present).
@@ -108,6 +109,7 @@ func (x *postings) add(a analyzed, grams bloom) {
 		x.lists[tid] = append(x.lists[tid], posting{doc: id, tf: t.tf})
 	}
 	x.grams.add(id, grams)
+	x.addNames(id)
 	x.live++
 	x.total += float64(a.info.length)
 }
@@ -144,6 +146,13 @@ func (x *postings) decode(tid uint32) {
 	}
 }
 
+// addNames enters document id's name terms in byName.
+func (x *postings) addNames(id uint32) {
+	for _, t := range x.docs[id].named {
+		x.byName[t] = append(x.byName[t], id)
+	}
+}
+
 // needsCompaction reports whether dead documents take too much room.
 func (x *postings) needsCompaction() bool { return x.dead > 1000 && x.dead > x.live/4 }
 
@@ -159,6 +168,7 @@ func (x *postings) compact() *postings {
 		remap[i] = uint32(len(y.docs))
 		y.byPath[d.path] = remap[i]
 		y.docs = append(y.docs, d)
+		y.addNames(remap[i])
 		y.total += float64(d.length)
 	}
 	y.live = len(y.docs)

@@ -225,6 +225,7 @@ func load(v *vault.Vault) (*postings, error) {
 		x.docs = append(x.docs, doc)
 		x.grams.filters = append(x.grams.filters, g)
 		x.byPath[p] = uint32(i)
+		x.addNames(uint32(i))
 		x.total += float64(doc.length)
 	}
 	x.live = len(x.docs)

@@ -54,6 +54,7 @@ type Hit struct {
 type clause struct {
 	terms   []string // index terms (all required for a phrase or a CJK run)
 	words   []string // the word sequence, for phrase checks and highlights
+	raw     string // the query text of an unquoted clause ("bench/misil")
 	phrase  bool
 	prefix  bool
 	exclude bool
@@ -89,6 +90,9 @@ func parseQuery(q string) []clause {
 			}
 		}
 		c.terms, c.words = queryTerms(raw)
+		if !c.phrase {
+			c.raw = strings.ToLower(raw)
+		}
 		if len(c.terms) == 0 {
 			continue
 		}
@@ -236,6 +240,7 @@ func (ix *Index) rank(clauses []clause, r Request) []scored {
 			matched[doc]++
 		}
 	}
+	nameScore, nameHits := x.nameMatches(clauses, idfs)
 	var out []scored
 	for doc := range n {
 		s := score[doc]
@@ -248,54 +253,71 @@ func (ix *Index) rank(clauses []clause, r Request) []scored {
 		}
 		// Coordination: a note holding more of the query's words ranks higher.
 		coord := float64(matched[doc]) / float64(positive)
-		out = append(out, scored{uint32(doc), (s + nameBonus(d, clauses, idfs)) * coord * coord})
-	}
-	slices.SortFunc(out, func(a, b scored) int {
-		if a.score != b.score {
-			if a.score > b.score {
-				return -1
-			}
-			return 1
+		bonus := 1.5 * nameScore[doc]
+		if int(nameHits[doc]) == positive {
+			bonus *= 2 // the name holds the whole query
 		}
-		return strings.Compare(string(x.docs[a.doc].path), string(x.docs[b.doc].path))
-	})
+		out = append(out, scored{uint32(doc), (s + bonus) * coord * coord})
+	}
+	better := func(a, b scored) bool {
+		if a.score != b.score {
+			return a.score > b.score
+		}
+		return x.docs[a.doc].path < x.docs[b.doc].path
+	}
 	limit := r.Limit
 	if hasPhrase(clauses) {
-		out = phraseOrder(x, out, clauses)
 		limit = max(limit*5, 300) // phrases are checked against the text of this many
 	}
-	if len(out) > limit {
-		out = out[:limit]
+	out = topK(out, limit, better)
+	if hasPhrase(clauses) {
+		out = phraseOrder(x, out, clauses)
 	}
 	return out
 }
 
-// nameBonus rewards the clauses found in a note's title or aliases, the more so when
-// the name holds the whole query.
-func nameBonus(d *docInfo, clauses []clause, idfs []float64) float64 {
-	bonus, all := 0.0, true
+// nameMatches finds the clauses held by each document's title or aliases: the sum
+// of their weights and their number, by document.
+func (x *postings) nameMatches(clauses []clause, idfs []float64) ([]float64, []uint16) {
+	score := make([]float64, len(x.docs))
+	hits := make([]uint16, len(x.docs))
+	count := make([]uint16, len(x.docs))
 	for ci, c := range clauses {
 		if c.exclude {
 			continue
 		}
-		in := true
+		var touched []uint32
 		for i, t := range c.terms {
+			var lists [][]uint32
 			if c.prefix && i == len(c.terms)-1 {
-				in = in && slices.ContainsFunc(d.named, func(n string) bool { return strings.HasPrefix(n, t) })
+				for name, l := range x.byName {
+					if strings.HasPrefix(name, t) {
+						lists = append(lists, l)
+					}
+				}
 			} else {
-				in = in && d.names(t)
+				lists = [][]uint32{x.byName[t]}
+			}
+			for _, l := range lists {
+				for _, d := range l {
+					if count[d] == uint16(i) { // each term once, in order
+						count[d]++
+						if i == 0 {
+							touched = append(touched, d)
+						}
+					}
+				}
 			}
 		}
-		if in {
-			bonus += 1.5 * idfs[ci]
-		} else {
-			all = false
+		for _, d := range touched {
+			if int(count[d]) == len(c.terms) && x.docs[d].alive {
+				score[d] += idfs[ci]
+				hits[d]++
+			}
+			count[d] = 0
 		}
 	}
-	if all {
-		bonus *= 2
-	}
-	return bonus
+	return score, hits
 }
 
 // phraseUnlikely is how many of the best candidates are checked for a phrase even
@@ -314,11 +336,13 @@ func phraseOrder(x *postings, cands []scored, clauses []clause) []scored {
 			continue
 		}
 		terms = append(terms, c.terms...)
-		sep := " "
-		if allCJK(c.words) {
-			sep = ""
+		text := c.raw // as written: "bench/misil", "e-mail"
+		if text == "" && allCJK(c.words) {
+			text = strings.Join(c.words, "")
+		} else if text == "" {
+			text = strings.Join(c.words, " ")
 		}
-		grams = append(grams, trigramsOf(strings.Join(c.words, sep))...)
+		grams = append(grams, trigramsOf(text)...)
 	}
 	if len(grams) == 0 {
 		return cands
@@ -335,6 +359,55 @@ func phraseOrder(x *postings, cands []scored, clauses []clause) []scored {
 		}
 	}
 	return append(likely, unlikely...)
+}
+
+// topK returns the k best of s, best first (s is reordered).
+func topK(s []scored, k int, better func(a, b scored) bool) []scored {
+	if len(s) > 4*k {
+		// Keep a bounded heap of the best k (worst on top), then sort it.
+		h := s[:0:0]
+		worse := func(i, j int) bool { return better(h[j], h[i]) }
+		down := func(i int) {
+			for {
+				l := 2*i + 1
+				if l >= len(h) {
+					return
+				}
+				m := l
+				if r := l + 1; r < len(h) && worse(r, l) {
+					m = r
+				}
+				if !worse(m, i) {
+					return
+				}
+				h[i], h[m] = h[m], h[i]
+				i = m
+			}
+		}
+		for _, c := range s {
+			switch {
+			case len(h) < k:
+				h = append(h, c)
+				for i := len(h) - 1; i > 0 && worse(i, (i-1)/2); i = (i - 1) / 2 {
+					h[i], h[(i-1)/2] = h[(i-1)/2], h[i]
+				}
+			case better(c, h[0]):
+				h[0] = c
+				down(0)
+			}
+		}
+		s = h
+	}
+	slices.SortFunc(s, func(a, b scored) int {
+		if better(a, b) {
+			return -1
+		}
+		if better(b, a) {
+			return 1
+		}
+		return 0
+	})
+	return s[:min(k, len(s))]
 }
 
 func hasPhrase(cs []clause) bool {

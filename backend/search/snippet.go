@@ -44,9 +44,20 @@ type tokens struct {
 
 func (ts *tokens) word(i int) []byte { t := ts.list[i]; return ts.buf[t.ws:t.we] }
 
+var tokensPool = sync.Pool{New: func() any { return &tokens{} }}
+
+// release returns ts to the pool; it must not be used afterwards.
+func (ts *tokens) release() {
+	if cap(ts.buf) <= 1<<20 {
+		tokensPool.Put(ts)
+	}
+}
+
+// tokenize splits data into words; release the result when done.
 func tokenize(data []byte) *tokens {
 	s := wordScanner{text: data}
-	ts := &tokens{list: make([]token, 0, len(data)/6), buf: make([]byte, 0, len(data))}
+	ts := tokensPool.Get().(*tokens)
+	ts.list, ts.buf = ts.list[:0], ts.buf[:0]
 	for {
 		w, start, end, cjk, ok := s.next()
 		if !ok {
@@ -123,8 +134,10 @@ func (ix *Index) finish(ctx context.Context, hits []Hit, clauses []clause, r Req
 					keepHit[i] = !phrases
 					return
 				}
-				toks := tokenize(data)
-				spans := findSpans(toks, clauses)
+				if phrases && !phrasesInName(hits[i], clauses) && !phrasesLikely(data, clauses) {
+					return
+				}
+				spans := spansOf(data, clauses)
 				if phrases && !phrasesFound(spans, clauses) && !phrasesInName(hits[i], clauses) {
 					return
 				}
@@ -162,8 +175,83 @@ func phrasesInName(h Hit, clauses []clause) bool {
 			continue
 		}
 		if !slices.ContainsFunc(names, func(n string) bool {
-			return len(findSpans(tokenize([]byte(n)), []clause{c})[0]) > 0
+			ts := tokenize([]byte(n))
+			defer ts.release()
+			return len(findSpans(ts, []clause{c})[0]) > 0
 		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// firstPart is how much of a note is searched for matches first; the rest is read
+// only when some clause is not found there.
+const firstPart = 8 << 10
+
+// spansOf finds the clauses' matches in the first part of data, or in all of it when
+// a clause is missing there.
+func spansOf(data []byte, clauses []clause) [][][2]int {
+	if len(data) > 2*firstPart {
+		cut := firstPart
+		if i := bytes.IndexByte(data[cut:], '\n'); i >= 0 {
+			cut += i
+			toks := tokenize(data[:cut])
+			spans := findSpans(toks, clauses)
+			toks.release()
+			if allFound(spans, clauses) {
+				return spans
+			}
+		}
+	}
+	toks := tokenize(data)
+	defer toks.release()
+	return findSpans(toks, clauses)
+}
+
+func allFound(spans [][][2]int, clauses []clause) bool {
+	for ci, c := range clauses {
+		if !c.exclude && len(spans[ci]) == 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// phrasesLikely is a quick test that rules out notes lacking a Latin phrase: each
+// phrase's first word must occur, case-folded, somewhere followed by the next word
+// within a few bytes. Phrases with non-ASCII words are not ruled out here.
+func phrasesLikely(data []byte, clauses []clause) bool {
+	var lower []byte
+	for _, c := range clauses {
+		if !c.phrase || c.exclude || len(c.words) < 2 || !isASCII(strings.Join(c.words, "")) {
+			continue
+		}
+		if lower == nil {
+			lower = bytes.ToLower(data)
+		}
+		first, second := []byte(c.words[0]), []byte(c.words[1])
+		ok := false
+		for pos := 0; pos < len(lower) && !ok; {
+			i := bytes.Index(lower[pos:], first)
+			if i < 0 {
+				break
+			}
+			after := pos + i + len(first)
+			window := lower[after:min(len(lower), after+8+len(second))]
+			ok = bytes.Contains(window, second)
+			pos = after
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}
