@@ -54,7 +54,7 @@ type Hit struct {
 type clause struct {
 	terms   []string // index terms (all required for a phrase or a CJK run)
 	words   []string // the word sequence, for phrase checks and highlights
-	raw     string // the query text of an unquoted clause ("bench/misil")
+	raw     string   // the query text of an unquoted clause ("bench/misil")
 	phrase  bool
 	prefix  bool
 	exclude bool
