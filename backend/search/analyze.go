@@ -85,7 +85,13 @@ func (a *analyzer) analyze(p vpath.Path, data []byte) analyzed {
 	if n.FrontMatterEnd > n.FrontMatterStart {
 		a.text(data[n.FrontMatterStart:n.FrontMatterEnd], wProperty)
 	}
-	a.text(data[min(n.BodyStart, len(data)):], wBody)
+	// Everything after the front matter is body, so that every word of the file is a
+	// term (the pattern search relies on it).
+	body := data
+	if n.FrontMatterEnd > n.FrontMatterStart {
+		body = data[min(n.FrontMatterEnd, len(data)):]
+	}
+	a.text(body, wBody)
 	info.length = a.length
 	info.named = nameTerms(info.title, info.aliases)
 	terms := make([]termFreq, 0, len(a.counts))

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // corpus copies a shared Obsidian Help vault into a temporary folder, or skips the
@@ -74,3 +75,5 @@ func openIndex(t testing.TB, dir string, o Options) (*vault.Vault, *Index, Stats
 	})
 	return v, ix, st
 }
+
+func pathOf(name string) vpath.Path { return vpath.Path(name) }

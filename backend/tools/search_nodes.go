@@ -42,8 +42,6 @@ func RegisterScope(name string, r ScopeResolver) {
 type nodeSearcher struct {
 	*env
 	patterns *searcher
-	mu       sync.Mutex
-	indexes  map[*library.Library]*search.Index
 }
 
 type searchNodesIn struct {
@@ -68,47 +66,6 @@ type nodeHit struct {
 	Preview    string   `json:"preview,omitempty"`
 	Line       int      `json:"line,omitempty"`
 	Via        string   `json:"via,omitempty"` // relation search: the match it neighbours
-}
-
-// index returns the library's index, opening (or building) it on first use.
-func (s *nodeSearcher) index(ctx context.Context, l *library.Library) (*search.Index, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if ix, ok := s.indexes[l]; ok {
-		return ix, nil
-	}
-	var ix *search.Index
-	var early [][]vpath.Path
-	rescan := false
-	var emu sync.Mutex
-	// Subscribe first, so that no change made while the index opens is missed.
-	l.Subscribe(func(paths []vpath.Path, all bool) {
-		emu.Lock()
-		defer emu.Unlock()
-		if ix == nil {
-			early, rescan = append(early, paths), rescan || all
-			return
-		}
-		ix.Changed(paths, all)
-	})
-	opened, _, err := search.Open(ctx, l.Vault(), search.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("open search index of %s: %w", l.Name(), err)
-	}
-	emu.Lock()
-	ix = opened
-	for _, ps := range early {
-		ix.Changed(ps, false)
-	}
-	if rescan {
-		ix.Changed(nil, true)
-	}
-	emu.Unlock()
-	if s.indexes == nil {
-		s.indexes = map[*library.Library]*search.Index{}
-	}
-	s.indexes[l] = ix
-	return ix, nil
 }
 
 func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in searchNodesIn) (tool.Result, error) {
@@ -142,7 +99,7 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 	if fail != nil {
 		return *fail, nil
 	}
-	ix, err := s.index(ctx, l)
+	ix, err := s.indexes.get(ctx, l)
 	if err != nil {
 		return tool.Result{}, err
 	}
