@@ -63,6 +63,16 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 	}
 	ix := &Index{v: v, opts: o, pending: map[vpath.Path]bool{}}
 	var st Stats
+	// Walk the vault while the persisted index is read: the two are independent.
+	type walked struct {
+		files []vault.FileInfo
+		err   error
+	}
+	walk := make(chan walked, 1)
+	go func() {
+		files, err := v.Walk(ctx)
+		walk <- walked{files, err}
+	}()
 	x, err := load(v)
 	switch {
 	case err == nil:
@@ -70,10 +80,15 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, vault.ErrNotFound) || errors.Is(err, errFormat):
 		x = newPostings()
 	default:
+		<-walk
 		return nil, st, err
 	}
 	ix.x = x
-	if err := ix.reconcile(ctx, &st); err != nil {
+	w := <-walk
+	if w.err != nil {
+		return nil, st, fmt.Errorf("search index: %w", w.err)
+	}
+	if err := ix.reconcileWith(ctx, &st, w.files); err != nil {
 		return nil, st, err
 	}
 	if ix.version > 0 || !st.Loaded {
@@ -147,6 +162,11 @@ func (ix *Index) reconcile(ctx context.Context, st *Stats) error {
 	if err != nil {
 		return fmt.Errorf("search index: %w", err)
 	}
+	return ix.reconcileWith(ctx, st, files)
+}
+
+// reconcileWith is reconcile with the vault's files already listed.
+func (ix *Index) reconcileWith(ctx context.Context, st *Stats, files []vault.FileInfo) error {
 	ix.mu.RLock()
 	seen := make(map[vpath.Path]bool, len(files))
 	var changed []vault.FileInfo
