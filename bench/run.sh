@@ -203,6 +203,37 @@ for n in "${SIZES[@]}"; do
 	rm -rf "$gitdir"
 done
 
+# Search on the 10k vault, whole process against whole process: a ranked query and a
+# regular expression through `memotree call` (the persisted index under .memotree is
+# built once before timing, as it is after the first search) beside ripgrep over the
+# same notes. A copy of the vault keeps the shared one free of index files.
+for n in "${SIZES[@]}"; do
+	[[ $n == 10000 ]] || continue
+	v=$(vault "$n")
+	l=$(label "$n")
+	sv=$(mktemp -d)
+	cp -r "$v/." "$sv/"
+	say "search, $l notes: building the index once"
+	"$BIN" call --library "v=$sv" search_nodes '{"query":"warmup"}' >/dev/null 2>&1 || true # no_match is fine
+	q=$(printf '%q' "$BIN")" call --library $(printf '%q' "v=$sv")"
+	say "search, $l notes: ranked query"
+	if hyperfine --style basic --warmup 2 --runs "$RUNS" \
+		-n memotree "$q search_nodes '{\"query\":\"gallolum thijomor\"}'" \
+		-n rg "rg -c -i gallolum --glob '*.md' $(printf '%q' "$sv")" --export-json "$RAW/search-ranked-$l.json"; then
+		echo -e "time\tsearch_nodes, ranked with snippets, vs rg one word\t$l\t$RAW/search-ranked-$l.json" >>"$ROWS"
+	fi
+	for pat in 'Gallolum thijomor' 'zunar pelcoster'; do
+		say "search, $l notes: /$pat/"
+		slug=${pat// /-}
+		if hyperfine --style basic --warmup 2 --runs "$RUNS" \
+			-n memotree "$q search_in_contents '{\"content_glob\":\"/$pat/\",\"limit\":500}'" \
+			-n rg "rg -c '$pat' --glob '*.md' $(printf '%q' "$sv")" --export-json "$RAW/search-regex-$slug-$l.json"; then
+			echo -e "time\tregex content search /$pat/ vs rg\t$l\t$RAW/search-regex-$slug-$l.json" >>"$ROWS"
+		fi
+	done
+	rm -rf "$sv"
+done
+
 # MCP: MemoTree's server beside the official memory server, same work over stdio.
 MEMSRV=$ROOT/bench/node/node_modules/@modelcontextprotocol/server-memory/dist/index.js
 if [[ ${MEMOTREE_BENCH_MCP:-1} != 0 ]]; then

@@ -69,6 +69,30 @@ type Library struct {
 
 	scanOnce sync.Once
 	scanErr  error
+
+	subMu  sync.Mutex
+	subs   map[int]func(paths []vpath.Path, rescan bool)
+	nextID int
+}
+
+// Subscribe registers fn to be called, synchronously and in order, after every change
+// the library applies: with the changed file paths, or rescan set when anything may
+// have changed. fn must be quick and must not call back into the library (derived
+// indexes note the paths and do the work later). cancel unregisters it.
+func (l *Library) Subscribe(fn func(paths []vpath.Path, rescan bool)) (cancel func()) {
+	l.subMu.Lock()
+	defer l.subMu.Unlock()
+	if l.subs == nil {
+		l.subs = map[int]func([]vpath.Path, bool){}
+	}
+	id := l.nextID
+	l.nextID++
+	l.subs[id] = fn
+	return func() {
+		l.subMu.Lock()
+		delete(l.subs, id)
+		l.subMu.Unlock()
+	}
 }
 
 // Open mounts the vault at dir under name and indexes it.
@@ -413,6 +437,11 @@ func (l *Library) walkFolder(ctx context.Context, p vpath.Path) []vpath.Path {
 }
 
 func (l *Library) publish(paths []vpath.Path, rescan bool) {
+	l.subMu.Lock()
+	for _, fn := range l.subs {
+		fn(slices.Clone(paths), rescan)
+	}
+	l.subMu.Unlock()
 	if l.bus == nil {
 		return
 	}

@@ -54,7 +54,8 @@ type Deps struct {
 
 // env is shared by every handler of the catalogue.
 type env struct {
-	ws Libraries
+	ws      Libraries
+	indexes searchIndexes // the full-text and pattern index of each library
 }
 
 // family registers one family of tools.

@@ -8,7 +8,10 @@ import (
 	"strings"
 	"time"
 
+	"regexp/syntax"
+
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -170,10 +173,31 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	if fail != nil {
 		return *fail, nil
 	}
-	paths := candidateNotes(l, q.names)
 	sctx, cancel := context.WithTimeout(ctx, searchTimeout)
 	defer cancel()
-	found, problems, err := searchNotes(sctx, e.caches.corpus(l), paths, q)
+	var (
+		paths    []vpath.Path
+		found    []noteMatches
+		problems []string
+		err      error
+	)
+	if c, ok := e.patternCandidates(ctx, l, q); ok {
+		// The trigram filters ruled out the notes in c.Others: only the candidates
+		// are read (from disk: they are few), the others can match by name only.
+		paths = append(c.Notes, c.Others...)
+		found, problems, err = searchNotes(sctx, diskCorpus{l.Vault()}, c.Notes, q)
+		if q.nameInc {
+			for _, p := range c.Others {
+				if nm := matchNote(q, p, nil); nm != nil {
+					found = append(found, *nm)
+				}
+			}
+			slices.SortFunc(found, func(a, b noteMatches) int { return strings.Compare(a.FilePath, b.FilePath) })
+		}
+	} else {
+		paths = candidateNotes(l, q.names)
+		found, problems, err = searchNotes(sctx, e.caches.corpus(l), paths, q)
+	}
 	timedOut := err != nil
 	if err != nil {
 		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
@@ -204,6 +228,29 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 		res.Status = tool.StatusPartial
 	}
 	return res, nil
+}
+
+// patternCandidates asks the library's index which notes may match q's pattern; ok
+// is false when the index cannot narrow the search (the pattern requires no
+// trigram) or is unavailable, and the caller reads every note.
+func (e *searcher) patternCandidates(ctx context.Context, l *library.Library, q contentQuery) (search.Candidates, bool) {
+	tree, err := syntax.Parse(q.pattern.re.String(), syntax.Perl)
+	if err != nil || search.RequiredTrigrams(tree) == nil {
+		return search.Candidates{}, false
+	}
+	ix, err := e.indexes.get(ctx, l)
+	if err != nil {
+		return search.Candidates{}, false
+	}
+	c, err := ix.PatternCandidates(ctx, tree)
+	if err != nil {
+		return search.Candidates{}, false
+	}
+	if q.names != nil {
+		c.Notes = slices.DeleteFunc(c.Notes, func(p vpath.Path) bool { return !nameMatches(q.names, p) })
+		c.Others = slices.DeleteFunc(c.Others, func(p vpath.Path) bool { return !nameMatches(q.names, p) })
+	}
+	return c, true
 }
 
 // candidateNotes lists the notes whose names match names (all when nil).

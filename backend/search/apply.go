@@ -1,0 +1,107 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sync"
+
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// entry is one file read for the index: analysed, or only re-stamped when its
+// content did not change, or gone.
+type entry struct {
+	a      analyzed
+	grams  bloom
+	stamp  bool // same content: update size and time only
+	gone   bool
+	failed bool
+}
+
+// readAndApply reads files on every core, analyses those whose content changed, and
+// applies them and the removals to the index. It returns how many files were read.
+func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone []vpath.Path) (int, error) {
+	if len(gone) > 0 {
+		ix.mu.Lock()
+		for _, p := range gone {
+			ix.x.remove(p)
+		}
+		ix.version++
+		ix.mu.Unlock()
+	}
+	if len(files) == 0 {
+		return 0, nil
+	}
+	paths := make([]vpath.Path, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	out := make(chan entry, 64)
+	var merged sync.WaitGroup
+	merged.Go(func() {
+		for e := range out {
+			ix.mu.Lock()
+			ix.applyEntry(e)
+			ix.mu.Unlock()
+		}
+	})
+	err := ix.v.ReadMany(ctx, paths, vault.ReadManyOptions{MaxSize: MaxNoteBytes}, func(i int, data []byte, err error) {
+		f := files[i]
+		var e entry
+		switch {
+		case errors.Is(err, vault.ErrNotFound) || errors.Is(err, fs.ErrNotExist):
+			e.gone, e.a.info.path = true, f.Path
+		case err != nil:
+			data = nil // too large or unreadable: indexed by name only
+			e.failed = true
+			fallthrough
+		default:
+			sum := sumOf(data)
+			ix.mu.RLock()
+			id, ok := ix.x.byPath[f.Path]
+			same := ok && ix.x.docs[id].sum == sum && !e.failed
+			ix.mu.RUnlock()
+			if same {
+				e.stamp = true
+				e.a.info = docInfo{path: f.Path}
+			} else {
+				an := analyzerPool.Get().(*analyzer)
+				e.a = an.analyze(f.Path, data)
+				analyzerPool.Put(an)
+				e.grams = bloomFor(data)
+			}
+			e.a.info.size, e.a.info.mtime, e.a.info.sum = f.Size, f.ModTime.UnixNano(), sum
+		}
+		out <- e
+	})
+	close(out)
+	merged.Wait()
+	if err != nil {
+		return len(files), fmt.Errorf("search index: %w", err)
+	}
+	return len(files), nil
+}
+
+// applyEntry applies one read file; the caller holds mu for writing.
+func (ix *Index) applyEntry(e entry) {
+	p := e.a.info.path
+	ix.version++
+	switch {
+	case e.gone:
+		ix.x.remove(p)
+	case e.stamp:
+		if id, ok := ix.x.byPath[p]; ok {
+			d := &ix.x.docs[id]
+			d.size, d.mtime = e.a.info.size, e.a.info.mtime
+		}
+	default:
+		ix.x.remove(p)
+		ix.x.add(e.a, e.grams)
+	}
+	if ix.x.needsCompaction() {
+		ix.x = ix.x.compact()
+	}
+}

@@ -1,0 +1,154 @@
+package search
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// benchVault is the 10k-note vault of bench/run.sh (MEMOTREE_BENCH_VAULT), copied
+// once per process so that the index files it writes do not touch the shared one;
+// benchmarks skip without it.
+func benchVault(b *testing.B) string {
+	b.Helper()
+	src := os.Getenv("MEMOTREE_BENCH_VAULT")
+	if src == "" {
+		b.Skip("MEMOTREE_BENCH_VAULT is not set: bench/run.sh sets it to the generated 10k-note vault")
+	}
+	if benchCopy == "" {
+		dst, err := os.MkdirTemp("", "memotree-search-bench-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+			b.Fatal(err)
+		}
+		os.RemoveAll(filepath.Join(dst, ".memotree"))
+		benchCopy = dst
+	}
+	return benchCopy
+}
+
+var benchCopy string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if benchCopy != "" {
+		os.RemoveAll(benchCopy)
+	}
+	os.Exit(code)
+}
+
+// BenchmarkBuild builds the index of the 10k vault from nothing (warm page cache).
+func BenchmarkBuild(b *testing.B) {
+	dir := benchVault(b)
+	v, err := vault.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer v.Close()
+	for b.Loop() {
+		v.RemoveInternal(indexFile)
+		ix, _, err := Open(b.Context(), v, Options{SaveDelay: -1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ix.Close()
+	}
+}
+
+// BenchmarkReopen opens the persisted index of an unchanged 10k vault.
+func BenchmarkReopen(b *testing.B) {
+	dir := benchVault(b)
+	v, err := vault.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer v.Close()
+	ix, _, err := Open(b.Context(), v, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	ix.Close()
+	for b.Loop() {
+		ix, st, err := Open(b.Context(), v, Options{})
+		if err != nil || !st.Loaded || st.Reread != 0 {
+			b.Fatal(st, err)
+		}
+		ix.Close()
+	}
+}
+
+// BenchmarkQuery runs ranked queries with snippets on the 10k vault and reports the
+// 50th and 99th percentile latencies.
+func BenchmarkQuery(b *testing.B) {
+	dir := benchVault(b)
+	v, err := vault.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer v.Close()
+	ix, _, err := Open(b.Context(), v, Options{SaveDelay: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	queries := []string{"galvex", "zunar pelcoster", `"zunar pelcoster"`, "gal*", "thihesel lozu thifipel", "overview", "bench/misil", "morriras -panar"}
+	var lat []time.Duration
+	worst := map[string]time.Duration{}
+	i := 0
+	for b.Loop() {
+		start := time.Now()
+		q := queries[i%len(queries)]
+		if _, err := ix.Search(b.Context(), Request{Query: q, Limit: 20}); err != nil {
+			b.Fatal(err)
+		}
+		d := time.Since(start)
+		lat = append(lat, d)
+		worst[q] = max(worst[q], d)
+		i++
+	}
+	if testing.Verbose() {
+		b.Logf("slowest run of each query: %v", worst)
+	}
+	reportPercentiles(b, lat)
+}
+
+func reportPercentiles(b *testing.B, lat []time.Duration) {
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+}
+
+// BenchmarkReindexOne changes one note and re-indexes it, as after a watcher event.
+func BenchmarkReindexOne(b *testing.B) {
+	dir := benchVault(b)
+	v, err := vault.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer v.Close()
+	ix, _, err := Open(b.Context(), v, Options{SaveDelay: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer ix.Close()
+	p := ix.x.docs[0].path
+	orig, _ := os.ReadFile(filepath.Join(dir, string(p)))
+	defer os.WriteFile(filepath.Join(dir, string(p)), orig, 0o644)
+	n := 0
+	for b.Loop() {
+		n++
+		os.WriteFile(filepath.Join(dir, string(p)), fmt.Appendf(slices.Clone(orig), "\nedit%d\n", n), 0o644)
+		ix.Changed([]vpath.Path{p}, false)
+		if err := ix.Refresh(b.Context()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

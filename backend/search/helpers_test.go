@@ -1,0 +1,79 @@
+package search
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// corpus copies a shared Obsidian Help vault into a temporary folder, or skips the
+// test saying where the corpus was looked for.
+func corpus(t testing.TB, name string) string {
+	t.Helper()
+	src := filepath.Join("/work/shared/corpora", name)
+	if dir := os.Getenv("MEMOTREE_CORPORA"); dir != "" {
+		src = filepath.Join(dir, name)
+	}
+	if _, err := os.Stat(src); err != nil {
+		t.Skipf("corpus %s is absent (%v); set MEMOTREE_CORPORA to the folder holding it", name, err)
+	}
+	dst := t.TempDir()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+// writeVault creates a vault from name → content.
+func writeVault(t testing.TB, files map[string]string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, content := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// openIndex opens the vault at dir and its index.
+func openIndex(t testing.TB, dir string, o Options) (*vault.Vault, *Index, Stats) {
+	t.Helper()
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, st, err := Open(t.Context(), v, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		ix.Close()
+		v.Close()
+	})
+	return v, ix, st
+}
+
+func pathOf(name string) vpath.Path { return vpath.Path(name) }

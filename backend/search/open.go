@@ -1,0 +1,244 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"sync"
+	"time"
+
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// MaxNoteBytes is the largest note indexed; larger notes are listed by name only.
+const MaxNoteBytes = 64 << 20
+
+// Options configure Open.
+type Options struct {
+	// SaveDelay is how long after a change the index is saved in the background;
+	// 0 means 5 seconds. A negative value disables saving (tests of the in-memory
+	// index).
+	SaveDelay time.Duration
+}
+
+// Stats describe what Open and Refresh did.
+type Stats struct {
+	Notes    int           `json:"notes"`
+	Loaded   bool          `json:"loaded"`  // the persisted index was read
+	Reread   int           `json:"reread"`  // files read again because they changed
+	Removed  int           `json:"removed"` // notes gone since the index was saved
+	Terms    int           `json:"terms"`   // distinct terms
+	Saved    bool          `json:"saved"`   // the index was written back
+	Duration time.Duration `json:"duration_ns"`
+}
+
+// Index is the full-text and pattern index of one vault.
+type Index struct {
+	v    *vault.Vault
+	opts Options
+
+	mu sync.RWMutex
+	x  *postings
+
+	pendMu  sync.Mutex
+	pending map[vpath.Path]bool // paths changed since the last apply
+	rescan  bool                // the whole vault must be reconciled
+
+	saveMu    sync.Mutex // serialises saves
+	saveTimer *time.Timer
+	version   uint64 // bumped by every applied change (guarded by mu)
+	savedVer  uint64 // the version last written (guarded by saveMu)
+	closed    bool
+}
+
+// Open loads the persisted index of v, brings it up to date with the files (reading
+// only those whose size, time or content changed) and returns it. Without a usable
+// persisted index, it builds one from every note.
+func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error) {
+	start := time.Now()
+	if o.SaveDelay == 0 {
+		o.SaveDelay = 5 * time.Second
+	}
+	ix := &Index{v: v, opts: o, pending: map[vpath.Path]bool{}}
+	var st Stats
+	// Walk the vault while the persisted index is read: the two are independent.
+	type walked struct {
+		files []vault.FileInfo
+		err   error
+	}
+	walk := make(chan walked, 1)
+	go func() {
+		files, err := v.Walk(ctx)
+		walk <- walked{files, err}
+	}()
+	x, err := load(v)
+	switch {
+	case err == nil:
+		st.Loaded = true
+	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, vault.ErrNotFound) || errors.Is(err, errFormat):
+		x = newPostings()
+	default:
+		<-walk
+		return nil, st, err
+	}
+	ix.x = x
+	w := <-walk
+	if w.err != nil {
+		return nil, st, fmt.Errorf("search index: %w", w.err)
+	}
+	if err := ix.reconcileWith(ctx, &st, w.files); err != nil {
+		return nil, st, err
+	}
+	if ix.version > 0 || !st.Loaded {
+		if err := ix.Save(); err != nil {
+			return nil, st, err
+		}
+		st.Saved = true
+	}
+	st.Notes, st.Terms = ix.x.live, len(ix.x.terms)
+	st.Duration = time.Since(start)
+	return ix, st, nil
+}
+
+// Close saves pending changes and stops the background saver.
+func (ix *Index) Close() error {
+	ix.saveMu.Lock()
+	ix.closed = true
+	if ix.saveTimer != nil {
+		ix.saveTimer.Stop()
+	}
+	ix.saveMu.Unlock()
+	return ix.Save()
+}
+
+// Changed tells the index that the files or folders at paths changed (rescan: that
+// anything may have changed). It is cheap and never blocks on I/O: the next query
+// applies the changes. Wire it to the library's change notifications.
+func (ix *Index) Changed(paths []vpath.Path, rescan bool) {
+	ix.pendMu.Lock()
+	defer ix.pendMu.Unlock()
+	if rescan {
+		ix.rescan = true
+	}
+	for _, p := range paths {
+		ix.pending[p] = true
+	}
+}
+
+// Refresh applies the changes reported through Changed. Queries call it first.
+func (ix *Index) Refresh(ctx context.Context) error {
+	ix.pendMu.Lock()
+	rescan, paths := ix.rescan, ix.pending
+	ix.rescan, ix.pending = false, map[vpath.Path]bool{}
+	ix.pendMu.Unlock()
+	if !rescan && len(paths) == 0 {
+		return nil
+	}
+	var st Stats
+	var err error
+	if rescan {
+		err = ix.reconcile(ctx, &st)
+	} else {
+		list := make([]vpath.Path, 0, len(paths))
+		for p := range paths {
+			list = append(list, p)
+		}
+		err = ix.update(ctx, list)
+	}
+	if err != nil {
+		ix.Changed(nil, true) // try again next time
+		return err
+	}
+	ix.scheduleSave()
+	return nil
+}
+
+// reconcile walks the vault and re-reads every note whose size or time differs from
+// the index, removing the notes that are gone.
+func (ix *Index) reconcile(ctx context.Context, st *Stats) error {
+	files, err := ix.v.Walk(ctx)
+	if err != nil {
+		return fmt.Errorf("search index: %w", err)
+	}
+	return ix.reconcileWith(ctx, st, files)
+}
+
+// reconcileWith is reconcile with the vault's files already listed.
+func (ix *Index) reconcileWith(ctx context.Context, st *Stats, files []vault.FileInfo) error {
+	ix.mu.RLock()
+	seen := make(map[vpath.Path]bool, len(files))
+	var changed []vault.FileInfo
+	for _, f := range files {
+		if f.IsDir || !f.Path.IsNote() || f.Path.Ignored() {
+			continue
+		}
+		seen[f.Path] = true
+		id, ok := ix.x.byPath[f.Path]
+		if ok {
+			d := ix.x.docs[id]
+			if d.size == f.Size && d.mtime == f.ModTime.UnixNano() {
+				continue
+			}
+		}
+		changed = append(changed, f)
+	}
+	var gone []vpath.Path
+	for p := range ix.x.byPath {
+		if !seen[p] {
+			gone = append(gone, p)
+		}
+	}
+	ix.mu.RUnlock()
+	reread, err := ix.readAndApply(ctx, changed, gone)
+	st.Reread, st.Removed = reread, len(gone)
+	return err
+}
+
+// update re-reads the given files or folders.
+func (ix *Index) update(ctx context.Context, paths []vpath.Path) error {
+	var files []vault.FileInfo
+	var gone []vpath.Path
+	for _, p := range paths {
+		if p == "" || p.Ignored() {
+			continue
+		}
+		info, err := ix.v.Stat(p)
+		switch {
+		case err != nil:
+			gone = append(gone, ix.under(p)...)
+		case info.IsDir:
+			gone = append(gone, ix.under(p)...) // re-added below if still there
+			sub, err := ix.v.WalkUnder(ctx, p)
+			if err != nil {
+				return fmt.Errorf("search index: %w", err)
+			}
+			for _, f := range sub {
+				if f.Path.IsNote() {
+					if st, err := ix.v.Stat(f.Path); err == nil {
+						files = append(files, vault.FileInfo{Path: f.Path, Size: st.Size, ModTime: st.ModTime})
+					}
+				}
+			}
+		case p.IsNote():
+			files = append(files, vault.FileInfo{Path: p, Size: info.Size, ModTime: info.ModTime})
+		}
+	}
+	_, err := ix.readAndApply(ctx, files, gone)
+	return err
+}
+
+// under lists the indexed notes at or below p.
+func (ix *Index) under(p vpath.Path) []vpath.Path {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out []vpath.Path
+	prefix := string(p) + "/"
+	for q := range ix.x.byPath {
+		if q == p || len(q) > len(prefix) && string(q[:len(prefix)]) == prefix {
+			out = append(out, q)
+		}
+	}
+	return out
+}

@@ -1,0 +1,274 @@
+package search
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// indexFile is where the index is persisted, inside the vault's .memotree folder.
+const indexFile = "search/index.bin"
+
+// magic starts the file; the last byte is the format version.
+var magic = []byte("MTSEARCH\x03")
+
+// errFormat reports a persisted index this version cannot read; it is rebuilt.
+var errFormat = errors.New("search index: unknown or damaged file format")
+
+// Save writes the index to .memotree atomically, if it changed since the last save.
+func (ix *Index) Save() error {
+	if ix.opts.SaveDelay < 0 {
+		return nil
+	}
+	ix.saveMu.Lock()
+	defer ix.saveMu.Unlock()
+	ix.mu.RLock()
+	ver := ix.version
+	if ver == ix.savedVer && ver != 0 {
+		ix.mu.RUnlock()
+		return nil
+	}
+	data := encode(ix.x)
+	ix.mu.RUnlock()
+	if err := ix.v.WriteInternal(indexFile, data); err != nil {
+		return fmt.Errorf("save search index: %w", err)
+	}
+	ix.savedVer = ver
+	return nil
+}
+
+// scheduleSave saves in the background SaveDelay after the last change.
+func (ix *Index) scheduleSave() {
+	if ix.opts.SaveDelay < 0 {
+		return
+	}
+	ix.saveMu.Lock()
+	defer ix.saveMu.Unlock()
+	if ix.closed {
+		return
+	}
+	if ix.saveTimer != nil {
+		ix.saveTimer.Stop()
+	}
+	ix.saveTimer = time.AfterFunc(ix.opts.SaveDelay, func() { _ = ix.Save() }) // best effort: a reopen reconciles
+}
+
+// encoder appends the binary form.
+type encoder struct{ b []byte }
+
+func (e *encoder) uvarint(v uint64) { e.b = binary.AppendUvarint(e.b, v) }
+func (e *encoder) varint(v int64)   { e.b = binary.AppendVarint(e.b, v) }
+func (e *encoder) str(s string)     { e.uvarint(uint64(len(s))); e.b = append(e.b, s...) }
+func (e *encoder) strs(ss []string) {
+	e.uvarint(uint64(len(ss)))
+	for _, s := range ss {
+		e.str(s)
+	}
+}
+
+// encode writes the live documents (renumbered) and their postings.
+func encode(x *postings) []byte {
+	e := &encoder{b: make([]byte, 0, 1<<20)}
+	e.b = append(e.b, magic...)
+	remap := make([]uint32, len(x.docs))
+	e.uvarint(uint64(x.live))
+	n := uint32(0)
+	for i, d := range x.docs {
+		if !d.alive {
+			remap[i] = ^uint32(0)
+			continue
+		}
+		remap[i] = n
+		n++
+		e.str(string(d.path))
+		e.str(d.entityType)
+		e.strs(d.aliases)
+		e.strs(d.tags)
+		e.varint(d.size)
+		e.varint(d.mtime)
+		e.uvarint(d.sum)
+		e.uvarint(uint64(math.Float32bits(d.length)))
+		var g bloom
+		if i < len(x.grams.filters) {
+			g = x.grams.filters[i]
+		}
+		e.uvarint(uint64(len(g)))
+		for _, w := range g {
+			e.b = binary.LittleEndian.AppendUint64(e.b, w)
+		}
+	}
+	e.uvarint(uint64(len(x.lists)))
+	var scratch []byte
+	for tid := range x.lists {
+		list := x.list(tid)
+		live := 0
+		for _, p := range list {
+			if remap[p.doc] != ^uint32(0) {
+				live++
+			}
+		}
+		e.str(x.names[tid])
+		pe := &encoder{b: scratch[:0]}
+		pe.uvarint(uint64(live))
+		prev := uint32(0)
+		for _, p := range list {
+			r := remap[p.doc]
+			if r == ^uint32(0) {
+				continue
+			}
+			pe.uvarint(uint64(r - prev))
+			pe.uvarint(uint64(p.tf))
+			prev = r
+		}
+		scratch = pe.b
+		e.uvarint(uint64(len(pe.b)))
+		e.b = append(e.b, pe.b...)
+	}
+	return e.b
+}
+
+// decoder reads the binary form; any error sticks.
+type decoder struct {
+	b   []byte
+	err error
+}
+
+func (d *decoder) uvarint() uint64 {
+	v, n := binary.Uvarint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) varint() int64 {
+	v, n := binary.Varint(d.b)
+	if n <= 0 {
+		d.fail()
+		return 0
+	}
+	d.b = d.b[n:]
+	return v
+}
+
+func (d *decoder) fail() {
+	d.err = errFormat
+	d.b = nil
+}
+
+func (d *decoder) str() string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return ""
+	}
+	s := string(d.b[:n])
+	d.b = d.b[n:]
+	return s
+}
+
+func (d *decoder) strs() []string {
+	n := d.uvarint()
+	if n > uint64(len(d.b)) {
+		d.fail()
+		return nil
+	}
+	var out []string
+	for range n {
+		out = append(out, d.str())
+	}
+	return out
+}
+
+// load reads the persisted index of v.
+func load(v *vault.Vault) (*postings, error) {
+	data, err := v.ReadInternal(indexFile)
+	if err != nil {
+		return nil, err
+	}
+	if len(data) < len(magic) || string(data[:len(magic)]) != string(magic) {
+		return nil, errFormat
+	}
+	d := &decoder{b: data[len(magic):]}
+	x := newPostings()
+	nd := d.uvarint()
+	if nd > uint64(len(d.b)) {
+		return nil, errFormat
+	}
+	x.docs = make([]docInfo, 0, nd)
+	x.grams.filters = make([]bloom, 0, nd)
+	for i := range nd {
+		p := vpath.Path(d.str())
+		doc := docInfo{path: p, title: titleOf(p), entityType: d.str(), aliases: d.strs(), tags: d.strs(), alive: true}
+		doc.size, doc.mtime, doc.sum = d.varint(), d.varint(), d.uvarint()
+		doc.length = math.Float32frombits(uint32(d.uvarint()))
+		doc.named = nameTerms(doc.title, doc.aliases)
+		nw := d.uvarint()
+		if nw*8 > uint64(len(d.b)) {
+			return nil, errFormat
+		}
+		g := make(bloom, nw)
+		for k := range g {
+			g[k] = binary.LittleEndian.Uint64(d.b[8*k:])
+		}
+		d.b = d.b[8*nw:]
+		if d.err != nil {
+			return nil, d.err
+		}
+		x.docs = append(x.docs, doc)
+		x.grams.filters = append(x.grams.filters, g)
+		x.byPath[p] = uint32(i)
+		x.addNames(uint32(i))
+		x.total += float64(doc.length)
+	}
+	x.live = len(x.docs)
+	nt := d.uvarint()
+	if nt > uint64(len(d.b)) {
+		return nil, errFormat
+	}
+	x.lists = make([][]posting, nt)
+	x.raw = make([][]byte, 0, nt)
+	x.names = make([]string, 0, nt)
+	x.terms = make(map[string]uint32, nt)
+	for range nt {
+		term := d.str()
+		n := d.uvarint()
+		if n > uint64(len(d.b)) || d.err != nil {
+			return nil, errFormat
+		}
+		x.terms[term] = uint32(len(x.names))
+		x.raw = append(x.raw, d.b[:n:n]) // decoded when first needed (decodeList)
+		x.names = append(x.names, term)
+		d.b = d.b[n:]
+	}
+	if d.err != nil || len(d.b) != 0 {
+		return nil, errFormat
+	}
+	return x, nil
+}
+
+// decodeList decodes a persisted posting list; nil if it is damaged.
+func decodeList(raw []byte, docs int) []posting {
+	d := &decoder{b: raw}
+	np := d.uvarint()
+	if np > uint64(len(raw)) {
+		return nil
+	}
+	list := make([]posting, np)
+	doc := uint32(0)
+	for k := range list {
+		doc += uint32(d.uvarint())
+		list[k] = posting{doc: doc, tf: float32(d.uvarint())}
+	}
+	if d.err != nil || np > 0 && int(doc) >= docs {
+		return nil
+	}
+	return list
+}

@@ -1,0 +1,300 @@
+package search
+
+import (
+	"regexp/syntax"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// The pattern index: for every note, a Bloom filter of the trigrams (three
+// consecutive bytes, ASCII letters lower-cased) of its whole content. A regular
+// expression is reduced to trigrams every match must contain (requiredTrigrams); a
+// note whose filter lacks one of them cannot match and is never read. With about one
+// bit per byte of text and one hash, a filter answers "maybe" for an absent trigram
+// about a fifth of the time, so five required trigrams leave well under one note in a
+// thousand to read in vain.
+
+// bloom is one note's trigram filter; its length is a power of two of 64-bit words.
+type bloom []uint64
+
+// bloomFor builds the filter of data.
+func bloomFor(data []byte) bloom {
+	words := 8
+	for words*64 < len(data) && words < 1<<12 {
+		words *= 2
+	}
+	b := make(bloom, words)
+	mask := uint32(words*64 - 1)
+	if len(data) < 3 {
+		return b
+	}
+	g := uint32(lowerASCII(data[0]))<<8 | uint32(lowerASCII(data[1]))
+	for _, c := range data[2:] {
+		g = (g<<8 | uint32(lowerASCII(c))) & 0xFFFFFF
+		h := mixTrigram(g) & mask
+		b[h>>6] |= 1 << (h & 63)
+	}
+	return b
+}
+
+// mixTrigram scatters a trigram's 24 bits over 32.
+func mixTrigram(g uint32) uint32 {
+	g *= 0x9E3779B1
+	return g ^ g>>15
+}
+
+// has reports whether the filter may hold trigram g.
+func (b bloom) has(g uint32) bool {
+	if len(b) == 0 {
+		return true
+	}
+	h := mixTrigram(g) & uint32(len(b)*64-1)
+	return b[h>>6]&(1<<(h&63)) != 0
+}
+
+func lowerASCII(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+// trigrams holds the filter of every document, by document id.
+type trigrams struct{ filters []bloom }
+
+func newTrigrams() trigrams { return trigrams{} }
+
+func (t *trigrams) add(id uint32, b bloom) {
+	for uint32(len(t.filters)) <= id {
+		t.filters = append(t.filters, nil)
+	}
+	t.filters[id] = b
+}
+
+func (t trigrams) remap(remap []uint32) trigrams {
+	var out trigrams
+	for old, b := range t.filters {
+		if r := remap[old]; r != ^uint32(0) {
+			out.add(r, b)
+		}
+	}
+	return out
+}
+
+// mayMatch reports whether the document may contain every trigram of q: q is a
+// disjunction of conjunctions (one alternative must hold all its trigrams); nil means
+// anything may match.
+func (t trigrams) mayMatch(id uint32, q [][]uint32) bool {
+	if q == nil || int(id) >= len(t.filters) {
+		return true
+	}
+	b := t.filters[id]
+	for _, alt := range q {
+		ok := true
+		for _, g := range alt {
+			if !b.has(g) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// maxAlternatives caps how many alternative literal sets a regexp is reduced to;
+// past it the regexp is treated as able to match anything.
+const maxAlternatives = 64
+
+// literalSet is what every match of a regexp fragment contains: one of several
+// alternatives, each a list of literal strings that all occur. exact is set when the
+// fragment matches exactly one of the strings in alts (each alternative then being a
+// single string), so that concatenation can join them.
+type literalSet struct {
+	alts  [][]string
+	exact bool
+	any   bool // nothing is known: the fragment may match anything
+}
+
+// RequiredTrigrams reduces a parsed regular expression to trigrams: a match must
+// contain every trigram of at least one returned alternative. It returns nil when
+// nothing is required (every note is a candidate). Case is folded: the filters hold
+// lower-cased ASCII letters.
+func RequiredTrigrams(re *syntax.Regexp) [][]uint32 {
+	ls := literalsOf(re.Simplify())
+	if ls.any || len(ls.alts) == 0 {
+		return nil
+	}
+	var out [][]uint32
+	for _, alt := range ls.alts {
+		var gs []uint32
+		for _, s := range alt {
+			gs = append(gs, trigramsOf(s)...)
+		}
+		if len(gs) == 0 {
+			return nil // this alternative requires nothing: anything may match
+		}
+		out = append(out, gs)
+	}
+	return out
+}
+
+func trigramsOf(s string) []uint32 {
+	var gs []uint32
+	for i := 0; i+3 <= len(s); i++ {
+		gs = append(gs, uint32(lowerASCII(s[i]))<<16|uint32(lowerASCII(s[i+1]))<<8|uint32(lowerASCII(s[i+2])))
+	}
+	return gs
+}
+
+var anyLits = literalSet{any: true}
+
+// literalsOf computes the literal set of a regexp fragment.
+func literalsOf(re *syntax.Regexp) literalSet {
+	switch re.Op {
+	case syntax.OpLiteral:
+		if re.Flags&syntax.FoldCase != 0 {
+			if segs := foldSegments(re.Rune); len(segs) != 1 || segs[0] != string(re.Rune) {
+				return literalSet{alts: [][]string{segs}}
+			}
+		}
+		return literalSet{alts: [][]string{{string(re.Rune)}}, exact: true}
+	case syntax.OpEmptyMatch, syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText, syntax.OpWordBoundary, syntax.OpNoWordBoundary:
+		return literalSet{alts: [][]string{{""}}, exact: true}
+	case syntax.OpCapture:
+		return literalsOf(re.Sub[0])
+	case syntax.OpPlus:
+		s := literalsOf(re.Sub[0])
+		s.exact = false
+		return s
+	case syntax.OpRepeat:
+		if re.Min == 0 {
+			return anyLits
+		}
+		s := literalsOf(re.Sub[0])
+		s.exact = s.exact && re.Min == 1 && re.Max == 1
+		return s
+	case syntax.OpCharClass:
+		return classLiterals(re)
+	case syntax.OpConcat:
+		acc := literalSet{alts: [][]string{{""}}, exact: true}
+		for _, sub := range re.Sub {
+			acc = concatLits(acc, literalsOf(sub))
+		}
+		return acc
+	case syntax.OpAlternate:
+		var out literalSet
+		out.exact = true
+		for _, sub := range re.Sub {
+			s := literalsOf(sub)
+			if s.any {
+				return anyLits
+			}
+			out.alts = append(out.alts, s.alts...)
+			out.exact = out.exact && s.exact
+			if len(out.alts) > maxAlternatives {
+				return anyLits
+			}
+		}
+		return out
+	}
+	return anyLits // star, quest, any char, …
+}
+
+// foldSegments splits a case-insensitive literal into the pieces whose matches the
+// filters model exactly: ASCII folding only. Runes with other folds (k and s have
+// non-ASCII ones, K and ſ; é has É) separate the pieces.
+func foldSegments(runes []rune) []string {
+	var segs []string
+	start := 0
+	for i, r := range runes {
+		safe := r < utf8.RuneSelf && r != 'k' && r != 'K' && r != 's' && r != 'S' || r >= utf8.RuneSelf && unicode.SimpleFold(r) == r
+		if !safe {
+			segs = append(segs, string(runes[start:i]))
+			start = i + 1
+		}
+	}
+	return append(segs, string(runes[start:]))
+}
+
+// classLiterals turns a small character class into alternatives.
+func classLiterals(re *syntax.Regexp) literalSet {
+	var out literalSet
+	out.exact = true
+	n := 0
+	for i := 0; i+1 < len(re.Rune); i += 2 {
+		n += int(re.Rune[i+1]-re.Rune[i]) + 1
+		if n > 8 {
+			return anyLits
+		}
+	}
+	for i := 0; i+1 < len(re.Rune); i += 2 {
+		for r := re.Rune[i]; r <= re.Rune[i+1]; r++ {
+			if r >= utf8.RuneSelf {
+				return anyLits
+			}
+			out.alts = append(out.alts, []string{string(r)})
+		}
+	}
+	// [Aa] folds to one trigram byte: collapse case pairs.
+	seen := map[string]bool{}
+	var alts [][]string
+	for _, a := range out.alts {
+		k := strings.ToLower(a[0])
+		if !seen[k] {
+			seen[k] = true
+			alts = append(alts, []string{k})
+		}
+	}
+	out.alts = alts
+	return out
+}
+
+// concatLits joins what two consecutive fragments require.
+func concatLits(a, b literalSet) literalSet {
+	switch {
+	case a.any && b.any:
+		return anyLits
+	case a.any:
+		b.exact = false
+		return b
+	case b.any:
+		a.exact = false
+		return a
+	}
+	if a.exact && b.exact && len(a.alts)*len(b.alts) <= maxAlternatives {
+		var alts [][]string
+		for _, x := range a.alts {
+			for _, y := range b.alts {
+				alts = append(alts, []string{x[0] + y[0]})
+			}
+		}
+		return literalSet{alts: alts, exact: true}
+	}
+	// Not joinable: every match holds one alternative of a and one of b. Keep the
+	// side with more trigrams in its weakest alternative.
+	if weakest(a) >= weakest(b) {
+		a.exact = false
+		return a
+	}
+	b.exact = false
+	return b
+}
+
+// weakest is the fewest trigrams any alternative of s gives.
+func weakest(s literalSet) int {
+	m := -1
+	for _, alt := range s.alts {
+		n := 0
+		for _, l := range alt {
+			n += max(len(l)-2, 0)
+		}
+		if m < 0 || n < m {
+			m = n
+		}
+	}
+	return max(m, 0)
+}

@@ -1,0 +1,149 @@
+package search
+
+import (
+	"regexp/syntax"
+	"strings"
+)
+
+// The word filter: a literal that every match of a regular expression contains is
+// split into words as the index splits text. A word enclosed by other characters of
+// the literal is a whole term of every matching note; the word at the literal's
+// start ends a term, the word at its end begins one, and a literal that is one
+// partial word lies inside a term. CJK characters give their exact bigrams. The
+// notes holding such terms for every word of a literal are the candidates, which on
+// real text (and on vaults whose words all share a few syllables, where trigrams say
+// little) leaves a handful of notes to read.
+
+// wordNeed is one word a literal requires.
+type wordNeed struct {
+	w              string
+	atStart, atEnd bool // the word touches the literal's start / end: it may continue
+}
+
+// minPartial is the shortest partial word used as a constraint; shorter ones match
+// too many terms to be worth it.
+const minPartial = 3
+
+// maxTermsPerWord caps how many index terms one partial word may expand to.
+const maxTermsPerWord = 4096
+
+// literalWords splits a literal into the words it requires.
+func literalWords(lit string) []wordNeed {
+	lower := []byte(lit)
+	s := wordScanner{text: lower}
+	var out []wordNeed
+	var cjkRun []string
+	prevEnd := -1
+	flushCJK := func() {
+		for i := 1; i < len(cjkRun); i++ {
+			out = append(out, wordNeed{w: cjkRun[i-1] + cjkRun[i]})
+		}
+		if len(cjkRun) == 1 {
+			out = append(out, wordNeed{w: cjkRun[0]})
+		}
+		cjkRun = cjkRun[:0]
+	}
+	for {
+		w, start, end, cjk, ok := s.next()
+		if !ok {
+			break
+		}
+		if cjk {
+			if start != prevEnd {
+				flushCJK()
+			}
+			cjkRun = append(cjkRun, string(w))
+			prevEnd = end
+			continue
+		}
+		flushCJK()
+		prevEnd = -1
+		if end-start > maxWordBytes-4 {
+			continue // cut in the index: no exact form to look for
+		}
+		out = append(out, wordNeed{w: string(w), atStart: start == 0, atEnd: end == len(lower)})
+	}
+	flushCJK()
+	return out
+}
+
+// literalAlternatives reduces re to alternatives of literals (nil: no constraint).
+func literalAlternatives(re *syntax.Regexp) [][]string {
+	ls := literalsOf(re.Simplify())
+	if ls.any || len(ls.alts) == 0 {
+		return nil
+	}
+	return ls.alts
+}
+
+// wordCandidates marks the documents that may match by the words of the literals;
+// ok is false when the literals give no usable word. The caller holds mu.
+func (x *postings) wordCandidates(alts [][]string) (cand []bool, ok bool) {
+	n := len(x.docs)
+	cand = make([]bool, n)
+	for _, alt := range alts {
+		var needs []wordNeed
+		for _, lit := range alt {
+			needs = append(needs, literalWords(lit)...)
+		}
+		var acc []bool // documents holding every word so far; nil: no constraint yet
+		for _, nd := range needs {
+			docs := x.docsWith(nd)
+			if docs == nil {
+				continue
+			}
+			if acc == nil {
+				acc = docs
+				continue
+			}
+			for i := range acc {
+				acc[i] = acc[i] && docs[i]
+			}
+		}
+		if acc == nil {
+			return nil, false // this alternative may match anywhere
+		}
+		for i, v := range acc {
+			cand[i] = cand[i] || v
+		}
+	}
+	return cand, true
+}
+
+// docsWith marks the documents holding a term that satisfies nd, or nil when nd is
+// too vague to be a constraint.
+func (x *postings) docsWith(nd wordNeed) []bool {
+	var tids []uint32
+	switch {
+	case !nd.atStart && !nd.atEnd:
+		if id, ok := x.terms[nd.w]; ok {
+			tids = []uint32{id}
+		}
+	case len(nd.w) < minPartial:
+		return nil
+	case nd.atStart && nd.atEnd: // inside a term
+		for t, id := range x.terms {
+			if strings.Contains(t, nd.w) {
+				tids = append(tids, id)
+			}
+		}
+	case nd.atStart: // ends a term
+		for t, id := range x.terms {
+			if strings.HasSuffix(t, nd.w) {
+				tids = append(tids, id)
+			}
+		}
+	default: // begins a term
+		tids = x.withPrefix(nd.w, maxTermsPerWord+1)
+	}
+	if len(tids) > maxTermsPerWord {
+		return nil
+	}
+	docs := make([]bool, len(x.docs))
+	for _, id := range tids {
+		for _, p := range x.list(int(id)) {
+			docs[p.doc] = true
+		}
+	}
+	return docs
+}

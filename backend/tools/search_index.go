@@ -1,0 +1,60 @@
+package tools
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/search"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// searchIndexes holds one search.Index per library, opened on first use (reading the
+// persisted index and only the files changed since) and kept current through the
+// library's change notifications.
+//
+// Concurrency: safe for concurrent use; opening an index holds the mutex, so a second
+// caller waits for the first instead of building twice.
+type searchIndexes struct {
+	mu      sync.Mutex
+	indexes map[*library.Library]*search.Index
+}
+
+// get returns the index of l, opening it on first use.
+func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.Index, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ix, ok := s.indexes[l]; ok {
+		return ix, nil
+	}
+	var (
+		emu    sync.Mutex
+		ix     *search.Index
+		early  []vpath.Path
+		rescan bool
+	)
+	// Subscribe first, so that no change applied while the index opens is missed.
+	l.Subscribe(func(paths []vpath.Path, all bool) {
+		emu.Lock()
+		defer emu.Unlock()
+		if ix == nil {
+			early, rescan = append(early, paths...), rescan || all
+			return
+		}
+		ix.Changed(paths, all)
+	})
+	opened, _, err := search.Open(ctx, l.Vault(), search.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("open search index of %s: %w", l.Name(), err)
+	}
+	emu.Lock()
+	ix = opened
+	ix.Changed(early, rescan)
+	emu.Unlock()
+	if s.indexes == nil {
+		s.indexes = map[*library.Library]*search.Index{}
+	}
+	s.indexes[l] = ix
+	return ix, nil
+}
