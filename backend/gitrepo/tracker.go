@@ -117,6 +117,9 @@ func (r *Repo) workState(snap *snapshot, p string) (State, error) {
 	i, tracked := snap.byName[p]
 	f, err := statFile(filepath.Join(r.dir, filepath.FromSlash(p)))
 	if errors.Is(err, fs.ErrNotExist) {
+		if _, folder := snap.trees.dirs[p]; folder {
+			return "", errNeedFull // a tracked folder is gone
+		}
 		if tracked {
 			if e := &snap.entries[i]; e.stage == 0 && !e.intentToAdd && e.mode != filemode.Submodule {
 				return Deleted, nil

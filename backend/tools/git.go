@@ -83,6 +83,12 @@ func withRenames(changes []*gitrepo.Change) []vpath.Path {
 	return out
 }
 
+// GitTrackers is implemented by a workspace that keeps each repository's status
+// current (workspace.Workspace): the git tools then use its trackers.
+type GitTrackers interface {
+	GitTracker(library string) (*gitrepo.Tracker, error)
+}
+
 // gitOpen opens the repository of the call's library and, with status, reads its
 // pending changes; res is the result to answer instead (no such library, not a
 // repository).
@@ -91,7 +97,16 @@ func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCt
 	if res != nil {
 		return nil, res, nil
 	}
-	r, err := gitrepo.Open(l.Vault().Dir(), l.Vault())
+	var r *gitrepo.Repo
+	var tr *gitrepo.Tracker
+	var err error
+	if gt, ok := e.ws.(GitTrackers); ok {
+		if tr, err = gt.GitTracker(l.Name()); err == nil {
+			r = tr.Repo()
+		}
+	} else {
+		r, err = gitrepo.Open(l.Vault().Dir(), l.Vault())
+	}
 	if errors.Is(err, gitrepo.ErrNotRepository) {
 		f := tool.Fail(CodeNotRepository, "library %q (%s) is not a git repository, so it has no pending changes or history; "+
 			"ask the person to initialise one from the git panel, or to run `git init` in that folder", l.Name(), l.Vault().Dir())
@@ -102,7 +117,12 @@ func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCt
 	}
 	g := &gitCtx{lib: l, repo: r}
 	if status {
-		if g.changes, err = r.Status(ctx); err != nil {
+		if tr != nil {
+			g.changes, err = tr.Status(ctx)
+		} else {
+			g.changes, err = r.Status(ctx)
+		}
+		if err != nil {
 			return nil, nil, err
 		}
 	}

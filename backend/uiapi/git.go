@@ -160,7 +160,7 @@ func (a *API) GitDiscard(libraryName string, paths []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	changes, err := r.Status(ctx)
+	changes, err := a.status(ctx, l)
 	if err != nil {
 		return nil, err
 	}
@@ -276,13 +276,32 @@ func (a *API) GitInit(libraryName string) (GitStatus, error) {
 	return a.GitStatus(l.Name())
 }
 
-// repo opens a library's repository.
+// repo returns a library's repository; its status comes from a.status.
 func (a *API) repo(l *library.Library) (*gitrepo.Repo, error) {
-	r, err := gitrepo.Open(l.Vault().Dir(), l.Vault())
+	t, err := a.tracker(l)
+	if err != nil {
+		return nil, err
+	}
+	return t.Repo(), nil
+}
+
+// tracker returns the workspace's status tracker of a library's repository.
+func (a *API) tracker(l *library.Library) (*gitrepo.Tracker, error) {
+	t, err := a.ws.GitTracker(l.Name())
 	if errors.Is(err, gitrepo.ErrNotRepository) {
 		return nil, fmt.Errorf("library %s (%s) is %w yet: initialise one from the git panel", l.Name(), l.Vault().Dir(), err)
 	}
-	return r, err
+	return t, err
+}
+
+// status returns a library's pending changes through its tracker: after an edit in a
+// watched workspace, only the edited files are examined again.
+func (a *API) status(ctx context.Context, l *library.Library) ([]gitrepo.Change, error) {
+	t, err := a.tracker(l)
+	if err != nil {
+		return nil, err
+	}
+	return t.Status(ctx)
 }
 
 // changeSets reads the status and the journey's tail and groups the one by the other.
@@ -291,11 +310,15 @@ func (a *API) changeSets(ctx context.Context, l *library.Library, r *gitrepo.Rep
 	if err != nil {
 		journey = nil // an unreadable journey makes every change an outside edit
 	}
-	sets, err := r.ChangeSets(ctx, journey)
+	changes, err := a.status(ctx, l)
+	if err != nil {
+		return []gitrepo.ChangeSet{}, err
+	}
+	sets := gitrepo.GroupChanges(changes, journey, r.Stamp)
 	if sets == nil {
 		sets = []gitrepo.ChangeSet{}
 	}
-	return sets, err
+	return sets, nil
 }
 
 // gitChanged tells the windows that a library's repository changed.

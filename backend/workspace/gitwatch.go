@@ -6,15 +6,68 @@ import (
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // gitDebounce is how long a burst of changes under .git may last before one event.
 const gitDebounce = 150 * time.Millisecond
 
-// gitWatchers are the HEAD watchers of the libraries that are repositories.
+// gitWatchers are the HEAD watchers and status trackers of the libraries that are
+// repositories.
 type gitWatchers struct {
-	mu sync.Mutex
-	by map[string]*gitrepo.HeadWatcher
+	mu       sync.Mutex
+	by       map[string]*gitrepo.HeadWatcher
+	trackers map[string]*tracked
+}
+
+// tracked is a library's status Tracker and the cancel of its subscription.
+type tracked struct {
+	t      *gitrepo.Tracker
+	cancel func()
+}
+
+// GitTracker returns the status tracker of the repository of library name ("" for
+// the default). In a watched workspace there is one per library, told of every path
+// the library applies, so a status after an edit re-examines only the edited files;
+// elsewhere each call returns a fresh Tracker, whose first status is a full one. It
+// returns an error wrapping gitrepo.ErrNotRepository when the folder has no
+// repository.
+func (w *Workspace) GitTracker(name string) (*gitrepo.Tracker, error) {
+	l, err := w.Library(name)
+	if err != nil {
+		return nil, err
+	}
+	w.git.mu.Lock()
+	defer w.git.mu.Unlock()
+	if tr := w.git.trackers[l.Name()]; tr != nil {
+		if gitrepo.IsRepository(l.Vault().Dir()) {
+			return tr.t, nil
+		}
+		tr.cancel() // the repository was removed: forget it
+		delete(w.git.trackers, l.Name())
+	}
+	r, err := gitrepo.Open(l.Vault().Dir(), l.Vault())
+	if err != nil {
+		return nil, err
+	}
+	t := gitrepo.NewTracker(r)
+	if !w.watch {
+		return t, nil
+	}
+	cancel := l.Subscribe(func(paths []vpath.Path, rescan bool) {
+		if rescan {
+			t.Rescan()
+			return
+		}
+		for _, p := range paths {
+			t.Touch(string(p))
+		}
+	})
+	if w.git.trackers == nil {
+		w.git.trackers = map[string]*tracked{}
+	}
+	w.git.trackers[l.Name()] = &tracked{t: t, cancel: cancel}
+	return t, nil
 }
 
 // WatchGit publishes event.GitChanged for library name whenever its repository's HEAD,
@@ -50,5 +103,8 @@ func (w *Workspace) closeGit() {
 	for _, h := range w.git.by {
 		h.Close()
 	}
-	w.git.by = nil
+	for _, tr := range w.git.trackers {
+		tr.cancel()
+	}
+	w.git.by, w.git.trackers = nil, nil
 }
