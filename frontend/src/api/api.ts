@@ -1,6 +1,6 @@
 import type { EventPayloads, Topic, Unsubscribe } from './events'
 import { gitFromCaller, type GitApi, type GitMethod } from './git'
-import type { FileEntry, GraphData, LibraryInfo, NoteView } from './types'
+import type { FileEntry, GraphData, LibraryInfo, NoteView, SaveResult } from './types'
 
 /**
  * Api is everything the window asks of the backend. Two transports implement it: the
@@ -12,6 +12,11 @@ export interface Api {
   files(library: string): Promise<FileEntry[]>
   note(library: string, path: string): Promise<NoteView>
   graph(library: string): Promise<GraphData>
+  /**
+   * Saves a note's text if it still has the hash it was loaded with (`baseHash`; ""
+   * creates a note that must not exist). On a conflict nothing is written.
+   */
+  saveNote(library: string, path: string, content: string, baseHash: string): Promise<SaveResult>
   /** Tells a waiting smoke test that the file tree rendered with `count` notes. */
   reportRendered(count: number): Promise<void>
   /** The source-control panel's methods. */
@@ -26,6 +31,7 @@ export const GO_METHODS = {
   files: 'Files',
   note: 'Note',
   graph: 'Graph',
+  saveNote: 'SaveNote',
   reportRendered: 'ReportRendered',
 } as const satisfies Record<Exclude<keyof Api, 'on' | 'git'>, string>
 
@@ -41,6 +47,8 @@ export function apiFromCaller(
     files: (library) => call(GO_METHODS.files, [library]) as Promise<FileEntry[]>,
     note: (library, path) => call(GO_METHODS.note, [library, path]) as Promise<NoteView>,
     graph: (library) => call(GO_METHODS.graph, [library]) as Promise<GraphData>,
+    saveNote: (library, path, content, baseHash) =>
+      call(GO_METHODS.saveNote, [library, path, content, baseHash]) as Promise<SaveResult>,
     reportRendered: async (count) => {
       await call(GO_METHODS.reportRendered, [count])
     },

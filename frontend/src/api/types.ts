@@ -78,6 +78,18 @@ export interface NoteView {
   warnings: Warning[]
 }
 
+/** The outcome of saving the editor's text (Go: uiapi.SaveResult). */
+export interface SaveResult {
+  /** The note's hash after the save, or, on a conflict, of the version on disk. */
+  hash: string
+  /** True when the note changed on disk since it was loaded: nothing was written. */
+  conflict: boolean
+  /** The text on disk, on a conflict. */
+  current?: string
+  /** True, with conflict, when the note was deleted meanwhile. */
+  deleted?: boolean
+}
+
 export interface GraphNode {
   /** The note's vault path, or "unresolved:<name>" for a missing link target. */
   id: string

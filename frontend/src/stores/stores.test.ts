@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { Api } from '../api'
 import type { EventPayloads } from '../api/events'
-import type { FileEntry, GraphData, NoteView } from '../api/types'
+import type { FileEntry, GraphData, NoteView, SaveResult } from '../api/types'
 import { note } from '../lib/testdata'
 import { GraphStore } from './graph.svelte'
 import { connectLive, LIVE_DEBOUNCE_MS } from './live'
@@ -38,6 +38,10 @@ class FakeApi implements Api {
   }
   async reportRendered(count: number) {
     this.rendered.push(count)
+  }
+  // The editor has its own store and tests (editor.test.ts).
+  async saveNote(): Promise<SaveResult> {
+    throw new Error('not used here')
   }
   on<T extends keyof EventPayloads>(_topic: T, cb: (e: EventPayloads[T]) => void) {
     const l = cb as (e: EventPayloads['vault:changed']) => void

@@ -1,0 +1,74 @@
+package uiapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+	"unicode/utf8"
+
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/vault"
+)
+
+// saveTimeout bounds one save from the editor.
+const saveTimeout = 30 * time.Second
+
+// SaveResult is the outcome of SaveNote.
+type SaveResult struct {
+	// Hash is the content hash of the note after the save (or, on a conflict, of the
+	// note as it is on disk).
+	Hash string `json:"hash"`
+	// Conflict is true when the note changed on disk since the editor loaded it: the
+	// save wrote nothing, and Current holds what is on disk now.
+	Conflict bool   `json:"conflict"`
+	Current  string `json:"current,omitempty"`
+	// Deleted is true, with Conflict, when the note was deleted meanwhile.
+	Deleted bool `json:"deleted,omitempty"`
+}
+
+// SaveNote writes the editor's text to a note through the vault's compare-and-swap
+// path: baseHash is the hash of the version the editor loaded ("" to create the note,
+// which must not exist yet). If the file changed since, nothing is written and the
+// result says so, with the current text, so that the window can offer to reload,
+// compare or overwrite (a save with the new hash). The write is atomic, journaled as
+// the person's, and reaches the graph before SaveNote returns.
+func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), saveTimeout)
+	defer cancel()
+	l, p, err := a.resolvePath(libraryName, path)
+	if err != nil {
+		return SaveResult{}, err
+	}
+	if !p.IsNote() {
+		return SaveResult{}, fmt.Errorf("save %s: only Markdown notes (.md) are edited here", p)
+	}
+	if !utf8.ValidString(content) {
+		return SaveResult{}, fmt.Errorf("save %s: the text is not valid UTF-8", p)
+	}
+	if len(content) > library.MaxNoteBytes {
+		return SaveResult{}, fmt.Errorf("save %s: %d bytes is more than a note may hold (%d)", p, len(content), library.MaxNoteBytes)
+	}
+	o := vault.WriteOptions{IfHash: vault.Hash(baseHash), Actor: "user", Op: "edit"}
+	if baseHash == "" {
+		o.CreateOnly = true
+	}
+	h, err := l.Vault().Write(ctx, p, []byte(content), o)
+	switch {
+	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrExists):
+		cur, curHash, rerr := l.Vault().Read(p)
+		if errors.Is(rerr, vault.ErrNotFound) {
+			return SaveResult{Conflict: true, Deleted: true}, nil
+		}
+		if rerr != nil {
+			return SaveResult{}, fmt.Errorf("save %s: it changed on disk, and reading it again failed: %w", p, rerr)
+		}
+		return SaveResult{Conflict: true, Current: string(cur), Hash: string(curHash)}, nil
+	case errors.Is(err, vault.ErrNotFound) && baseHash != "":
+		return SaveResult{Conflict: true, Deleted: true}, nil
+	case err != nil:
+		return SaveResult{}, fmt.Errorf("save %s: %w", p, err)
+	}
+	l.Refresh(ctx, p)
+	return SaveResult{Hash: string(h)}, nil
+}

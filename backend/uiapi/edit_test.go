@@ -1,0 +1,105 @@
+package uiapi_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestSaveNoteCompareAndSwap(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.md": "# A\n\nfirst\n"})
+	api, _ := openAPI(t, dir)
+	v, err := api.Note("v", "a.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := api.SaveNote("v", "a.md", "# A\n\nsecond [[B]]\n", v.Hash)
+	if err != nil || res.Conflict || res.Hash == "" || res.Hash == v.Hash {
+		t.Fatalf("save on the loaded version: %+v, %v", res, err)
+	}
+	if got := readFile(t, dir, "a.md"); got != "# A\n\nsecond [[B]]\n" {
+		t.Fatalf("on disk after save: %q", got)
+	}
+	after, err := api.Note("v", "a.md")
+	if err != nil || len(after.Links) != 1 || after.Links[0].Target != "B" {
+		t.Errorf("the graph did not follow the save: %+v, %v", after.Links, err)
+	}
+
+	// Someone else writes; a save from the old version must not overwrite it.
+	writeFiles(t, dir, map[string]string{"a.md": "# A\n\nfrom Obsidian\n"})
+	res2, err := api.SaveNote("v", "a.md", "# A\n\nmine\n", res.Hash)
+	if err != nil || !res2.Conflict || res2.Current != "# A\n\nfrom Obsidian\n" {
+		t.Fatalf("stale save: %+v, %v", res2, err)
+	}
+	if got := readFile(t, dir, "a.md"); got != "# A\n\nfrom Obsidian\n" {
+		t.Fatalf("a stale save changed the file: %q", got)
+	}
+	// Overwriting on purpose is a save against the version now on disk.
+	if res3, err := api.SaveNote("v", "a.md", "# A\n\nmine\n", res2.Hash); err != nil || res3.Conflict {
+		t.Fatalf("overwrite: %+v, %v", res3, err)
+	}
+
+	// Deleted meanwhile.
+	os.Remove(filepath.Join(dir, "a.md"))
+	if res4, err := api.SaveNote("v", "a.md", "x", res2.Hash); err != nil || !res4.Conflict || !res4.Deleted {
+		t.Errorf("save of a deleted note: %+v, %v", res4, err)
+	}
+	// A new note: created only if absent.
+	if res5, err := api.SaveNote("v", "new/N.md", "# N\n", ""); err != nil || res5.Conflict {
+		t.Errorf("create: %+v, %v", res5, err)
+	}
+	if res6, err := api.SaveNote("v", "new/N.md", "# other\n", ""); err != nil || !res6.Conflict {
+		t.Errorf("a create over an existing note: %+v, %v", res6, err)
+	}
+}
+
+func TestSaveNoteRefusesBadInput(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.md": "# A\n"})
+	api, _ := openAPI(t, dir)
+	for _, tc := range []struct{ path, content, want string }{
+		{"../escape.md", "x", "invalid"},
+		{".git/config.md", "x", "invalid"},
+		{"image.png", "x", "only Markdown"},
+		{"a.md", "\xff\xfe", "UTF-8"},
+	} {
+		_, err := api.SaveNote("v", tc.path, tc.content, "")
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("SaveNote(%q) = %v, want an error saying %q", tc.path, err, tc.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "escape.md")); !os.IsNotExist(err) {
+		t.Error("a path escaped the vault")
+	}
+}
+
+func readFile(t *testing.T, dir, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(name)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// TestSaveNoteHashIsTheNotesHash: the hash a save returns is the one the note then
+// reads with, so the window recognises its own save coming back.
+func TestSaveNoteHashIsTheNotesHash(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.md": "# A\n"})
+	api, _ := openAPI(t, dir)
+	v, err := api.Note("v", "a.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := api.SaveNote("v", "a.md", "# A\n\nnew\n", v.Hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := api.Note("v", "a.md")
+	if err != nil || again.Hash != res.Hash {
+		t.Fatalf("saved with hash %q, reads with %q (%v)", res.Hash, again.Hash, err)
+	}
+}
