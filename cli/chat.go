@@ -25,6 +25,10 @@ type chatSession struct {
 	agent   *agent.Agent
 	history []llm.Message
 	memory  func(ctx context.Context) (string, error)
+	// in reads the REPL's lines; approvals read their answer from it too.
+	in *bufio.Scanner
+	// yes approves every destructive call without asking (--yes).
+	yes bool
 }
 
 func runChat(ctx context.Context, env Env, args []string) int {
@@ -32,8 +36,10 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	specs := libraryFlags(fs)
 	prompt := fs.String("p", "", "answer this `PROMPT` and exit (the answer on stdout, tool activity on stderr)")
 	model := fs.String("model", os.Getenv("MEMOTREE_MODEL"), "the model `NAME` (default $MEMOTREE_MODEL)")
+	perms := permissionFlags(fs)
+	yes := fs.Bool("yes", false, "approve every destructive call (delete, merge, discard) without asking")
 	fs.Usage = func() {
-		fmt.Fprint(env.Stderr, "usage: memotree chat --library NAME=PATH [-p PROMPT] [--model M]\n\n"+
+		fmt.Fprint(env.Stderr, "usage: memotree chat --library NAME=PATH [--permission NAME=LEVEL] [-p PROMPT [--yes]] [--model M]\n\n"+
 			"The endpoint comes from OPENAI_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)\nand the key from OPENAI_API_KEY.\n\n")
 		fs.PrintDefaults()
 	}
@@ -41,6 +47,10 @@ func runChat(ctx context.Context, env Env, args []string) int {
 		return code
 	}
 	if !requireLibraries(env, "chat", *specs) {
+		return 2
+	}
+	if err := applyPermissions(*specs, *perms); err != nil {
+		fmt.Fprintf(env.Stderr, "memotree chat: %v\n", err)
 		return 2
 	}
 	if strings.TrimSpace(*model) == "" {
@@ -60,6 +70,7 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(env, "chat", err)
 	}
+	s.yes = *yes
 	if *prompt != "" {
 		return s.once(ctx, *prompt)
 	}
@@ -74,7 +85,9 @@ func newChatSession(env Env, ws *workspace.Workspace, model agent.Model) (*chatS
 	}
 	s := &chatSession{env: env, memory: memoryReader(ws)}
 	s.agent = &agent.Agent{Registry: reg, Model: model, Memory: s.memory,
-		Session: fmt.Sprintf("cli-%d", time.Now().UnixNano()),
+		Session:    fmt.Sprintf("cli-%d", time.Now().UnixNano()),
+		Permission: ws.PermissionOf,
+		Approve:    s.approve,
 		OnTool: func(name, args string, res tool.Result) {
 			shown, _ := tool.Clip(args, 120)
 			fmt.Fprintf(env.Stderr, "· %s %s → %s: %s\n", name, shown, res.Status, firstLine(res.Message))
@@ -135,6 +148,7 @@ func (s *chatSession) repl(ctx context.Context) int {
 	}
 	in := bufio.NewScanner(s.env.Stdin)
 	in.Buffer(make([]byte, 64<<10), 1<<20)
+	s.in = in
 	fmt.Fprintln(s.env.Stderr, "memotree chat: /exit to leave, /clear, /history, /memory, /system")
 	for {
 		fmt.Fprint(s.env.Stderr, "> ")
@@ -182,6 +196,27 @@ func (s *chatSession) command(ctx context.Context, line string) (done bool) {
 		fmt.Fprintf(s.env.Stderr, "unknown command %s: /exit, /quit, /clear, /history, /memory, /system\n", line)
 	}
 	return false
+}
+
+// approve asks the person on the terminal whether a destructive call may run: y
+// approves, anything else (end of input included) declines. With -p there is no one to
+// ask, so only --yes approves.
+func (s *chatSession) approve(_ context.Context, name, args string) (bool, error) {
+	shown, _ := tool.Clip(args, 300)
+	if s.yes {
+		fmt.Fprintf(s.env.Stderr, "· approved by --yes: %s %s\n", name, shown)
+		return true, nil
+	}
+	if s.in == nil {
+		fmt.Fprintf(s.env.Stderr, "· refused %s %s: it needs approval; pass --yes to allow it\n", name, shown)
+		return false, nil
+	}
+	fmt.Fprintf(s.env.Stderr, "The agent wants to run %s %s\nAllow? [y/N] ", name, shown)
+	if !s.in.Scan() {
+		return false, nil
+	}
+	a := strings.ToLower(strings.TrimSpace(s.in.Text()))
+	return a == "y" || a == "yes", nil
 }
 
 // describeMessage renders one history message on one line.

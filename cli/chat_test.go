@@ -93,3 +93,51 @@ func TestChatREPL(t *testing.T) {
 		t.Errorf("stderr %q, %d requests", errOut.String(), len(srv.Requests()))
 	}
 }
+
+func TestChatApprovals(t *testing.T) {
+	del := llmtest.ToolCall("call_1", "delete_entities", `{"entity_names":["Welcome"]}`)
+	gone := func(dir string) bool {
+		_, err := os.Stat(filepath.Join(dir, "Welcome.md"))
+		return os.IsNotExist(err)
+	}
+	t.Run("-p refuses", func(t *testing.T) {
+		srv := llmtest.New(t, del, llmtest.Text("Could not."))
+		chatEnv(t, srv.URL())
+		dir := demoCopy(t)
+		code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "-p", "delete Welcome")
+		if code != 0 || gone(dir) || !strings.Contains(stderr, "pass --yes") {
+			t.Errorf("exit %d, deleted %v, stderr %q", code, gone(dir), stderr)
+		}
+	})
+	t.Run("-p --yes", func(t *testing.T) {
+		srv := llmtest.New(t, del, llmtest.Text("Deleted."))
+		chatEnv(t, srv.URL())
+		dir := demoCopy(t)
+		code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "-p", "delete Welcome", "--yes")
+		if code != 0 || !gone(dir) {
+			t.Errorf("exit %d, deleted %v, stderr %q", code, gone(dir), stderr)
+		}
+	})
+	t.Run("permission write asks nothing", func(t *testing.T) {
+		srv := llmtest.New(t, del, llmtest.Text("Deleted."))
+		chatEnv(t, srv.URL())
+		dir := demoCopy(t)
+		code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "--permission", "demo=write", "-p", "delete Welcome")
+		if code != 0 || !gone(dir) {
+			t.Errorf("exit %d, deleted %v, stderr %q", code, gone(dir), stderr)
+		}
+	})
+	for _, answer := range []string{"y", "n"} {
+		t.Run("repl "+answer, func(t *testing.T) {
+			srv := llmtest.New(t, del, llmtest.Text("Ok."))
+			chatEnv(t, srv.URL())
+			dir := demoCopy(t)
+			var out, errOut bytes.Buffer
+			in := strings.NewReader("delete Welcome\n" + answer + "\n/exit\n")
+			code := Main(t.Context(), Env{Stdin: in, Stdout: &out, Stderr: &errOut}, []string{"chat", "--library", "demo=" + dir})
+			if code != 0 || gone(dir) != (answer == "y") || !strings.Contains(errOut.String(), "Allow? [y/N]") {
+				t.Errorf("exit %d, deleted %v, stderr %q", code, gone(dir), errOut.String())
+			}
+		})
+	}
+}

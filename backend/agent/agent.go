@@ -42,6 +42,15 @@ type Agent struct {
 	OnDelta func(text string)
 	// OnTool is told about each finished tool call, one call at a time.
 	OnTool func(name, args string, res tool.Result)
+	// OnCall is told when a tool call starts, waits for approval and ends, one event
+	// at a time.
+	OnCall func(CallEvent)
+	// Permission returns the agent's permission (PermRead, PermPropose, PermWrite) in
+	// the library named ("" for the default); nil means PermPropose everywhere.
+	Permission func(library string) string
+	// Approve asks the person about a destructive call where the permission is
+	// PermPropose; nil refuses such calls.
+	Approve Approver
 	// Session identifies the chat session in tool calls.
 	Session string
 
