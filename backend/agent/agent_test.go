@@ -62,6 +62,7 @@ func TestTurnCreatesAndRelates(t *testing.T) {
 	a, ws := setup(t, srv)
 	var tools []string
 	a.OnTool = func(name, _ string, res tool.Result) { tools = append(tools, name+":"+string(res.Status)) }
+	a.Session = "s-test"
 	hist, answer, err := a.Turn(context.Background(), nil, "Add Mary Somerville, Ada's mentor.")
 	if err != nil {
 		t.Fatal(err)
@@ -82,18 +83,18 @@ func TestTurnCreatesAndRelates(t *testing.T) {
 		t.Fatal(err)
 	}
 	turns := map[string]bool{}
+	writes := 0
 	for _, e := range entries {
 		if strings.HasPrefix(e.Actor, "agent") {
-			turns[e.Actor+"|"+e.Turn] = true
+			writes++
+			turns[e.Turn] = true
+			if e.Session != "s-test" || !strings.HasPrefix(e.Turn, "t-") || e.Actor != "agent@"+e.Turn {
+				t.Errorf("journey entry without its change set: %+v", e)
+			}
 		}
 	}
-	if len(turns) != 1 {
-		t.Errorf("agent journey entries of %d turns, want 1: %v", len(turns), turns)
-	}
-	for k := range turns {
-		if !strings.Contains(k, "t-") {
-			t.Errorf("journey entry without the turn: %q", k)
-		}
+	if len(turns) != 1 || writes < 2 {
+		t.Errorf("%d agent writes in %d turns, want one turn: %v", writes, len(turns), turns)
 	}
 	checkHistory(t, hist, 6)
 	checkInjection(t, srv.Requests())
