@@ -21,10 +21,12 @@ import (
 
 // chatSession is one terminal conversation.
 type chatSession struct {
-	env     Env
-	agent   *agent.Agent
-	history []llm.Message
-	memory  func(ctx context.Context) (string, error)
+	env   Env
+	agent *agent.Agent
+	// sessions keeps the conversations in the default library; sess is this one.
+	sessions *agent.Sessions
+	sess     *agent.Session
+	memory   func(ctx context.Context) (string, error)
 	// in reads the REPL's lines; approvals read their answer from it too.
 	in *bufio.Scanner
 	// yes approves every destructive call without asking (--yes).
@@ -37,6 +39,7 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	prompt := fs.String("p", "", "answer this `PROMPT` and exit (the answer on stdout, tool activity on stderr)")
 	model := fs.String("model", os.Getenv("MEMOTREE_MODEL"), "the model `NAME` (default $MEMOTREE_MODEL)")
 	perms := permissionFlags(fs)
+	resume := fs.String("resume", "", "continue the saved session `ID` (see /sessions in the REPL)")
 	yes := fs.Bool("yes", false, "approve every destructive call (delete, merge, discard) without asking")
 	fs.Usage = func() {
 		fmt.Fprint(env.Stderr, "usage: memotree chat --library NAME=PATH [--permission NAME=LEVEL] [-p PROMPT [--yes]] [--model M]\n\n"+
@@ -71,6 +74,11 @@ func runChat(ctx context.Context, env Env, args []string) int {
 		return fail(env, "chat", err)
 	}
 	s.yes = *yes
+	if *resume != "" {
+		if err := s.resumeSession(*resume); err != nil {
+			return fail(env, "chat", err)
+		}
+	}
 	if *prompt != "" {
 		return s.once(ctx, *prompt)
 	}
@@ -83,9 +91,12 @@ func newChatSession(env Env, ws *workspace.Workspace, model agent.Model) (*chatS
 	if err != nil {
 		return nil, err
 	}
-	s := &chatSession{env: env, memory: memoryReader(ws)}
+	l, err := ws.Library("")
+	if err != nil {
+		return nil, err
+	}
+	s := &chatSession{env: env, memory: memoryReader(ws), sessions: agent.NewSessions(l.Vault()), sess: agent.NewSession(time.Now())}
 	s.agent = &agent.Agent{Registry: reg, Model: model, Memory: s.memory,
-		Session:    fmt.Sprintf("cli-%d", time.Now().UnixNano()),
 		Permission: ws.PermissionOf,
 		Approve:    s.approve,
 		OnTool: func(name, args string, res tool.Result) {
@@ -129,8 +140,7 @@ func (s *chatSession) turn(ctx context.Context, prompt string) error {
 		streamed = true
 		io.WriteString(s.env.Stdout, t)
 	}
-	hist, answer, err := s.agent.Turn(ctx, s.history, prompt)
-	s.history = hist
+	answer, err := s.agent.TurnIn(ctx, s.sessions, s.sess, prompt)
 	if !streamed && answer != "" {
 		io.WriteString(s.env.Stdout, answer)
 	}
@@ -149,7 +159,7 @@ func (s *chatSession) repl(ctx context.Context) int {
 	in := bufio.NewScanner(s.env.Stdin)
 	in.Buffer(make([]byte, 64<<10), 1<<20)
 	s.in = in
-	fmt.Fprintln(s.env.Stderr, "memotree chat: /exit to leave, /clear, /history, /memory, /system")
+	fmt.Fprintln(s.env.Stderr, "memotree chat: /exit to leave, /clear, /history, /sessions, /resume ID, /memory, /system")
 	for {
 		fmt.Fprint(s.env.Stderr, "> ")
 		if !in.Scan() {
@@ -178,11 +188,28 @@ func (s *chatSession) command(ctx context.Context, line string) (done bool) {
 	case "/exit", "/quit":
 		return true
 	case "/clear":
-		s.history = nil
-		fmt.Fprintln(s.env.Stderr, "(conversation cleared)")
+		s.sess = agent.NewSession(time.Now())
+		fmt.Fprintln(s.env.Stderr, "(conversation cleared; the old one stays in /sessions)")
 	case "/history":
-		for _, m := range s.history {
+		for _, m := range s.sess.History() {
 			fmt.Fprintln(w, describeMessage(m))
+		}
+	case "/sessions":
+		list, err := s.sessions.List()
+		if err != nil {
+			fmt.Fprintf(s.env.Stderr, "error: %v\n", err)
+		}
+		for _, i := range list {
+			fmt.Fprintf(w, "%s  %s  %3d messages  %s\n", i.ID, i.Updated.Local().Format("2006-01-02 15:04"), i.Messages, i.Title)
+		}
+	case "/resume":
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			fmt.Fprintln(s.env.Stderr, "usage: /resume ID (see /sessions)")
+			break
+		}
+		if err := s.resumeSession(f[1]); err != nil {
+			fmt.Fprintf(s.env.Stderr, "error: %v\n", err)
 		}
 	case "/memory":
 		mem, err := s.memory(ctx)
@@ -193,9 +220,20 @@ func (s *chatSession) command(ctx context.Context, line string) (done bool) {
 	case "/system":
 		fmt.Fprintln(w, agent.SystemInstruction)
 	default:
-		fmt.Fprintf(s.env.Stderr, "unknown command %s: /exit, /quit, /clear, /history, /memory, /system\n", line)
+		fmt.Fprintf(s.env.Stderr, "unknown command %s: /exit, /quit, /clear, /history, /sessions, /resume ID, /memory, /system\n", line)
 	}
 	return false
+}
+
+// resumeSession continues the saved session id.
+func (s *chatSession) resumeSession(id string) error {
+	sess, err := s.sessions.Load(id)
+	if err != nil {
+		return err
+	}
+	s.sess = sess
+	fmt.Fprintf(s.env.Stderr, "(resumed %s: %d messages, %q)\n", sess.ID, len(sess.Messages), sess.Title)
+	return nil
 }
 
 // approve asks the person on the terminal whether a destructive call may run: y

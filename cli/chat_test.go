@@ -141,3 +141,30 @@ func TestChatApprovals(t *testing.T) {
 		})
 	}
 }
+
+func TestChatSessionsResume(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Text("One."), llmtest.Text("Two."))
+	chatEnv(t, srv.URL())
+	dir := demoCopy(t)
+	if code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "-p", "first question"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out, errOut bytes.Buffer
+	code := Main(t.Context(), Env{Stdin: strings.NewReader("/sessions\n/exit\n"), Stdout: &out, Stderr: &errOut}, []string{"chat", "--library", "demo=" + dir})
+	if code != 0 || !strings.Contains(out.String(), "first question") {
+		t.Fatalf("exit %d, /sessions printed %q", code, out.String())
+	}
+	id := strings.Fields(out.String())[0]
+	code, stdout, stderr := runCLI(t, "chat", "--library", "demo="+dir, "--resume", id, "-p", "second question")
+	if code != 0 || stdout != "Two.\n" || !strings.Contains(stderr, "resumed "+id) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	reqs := srv.Requests()
+	msgs := reqs[len(reqs)-1].Body["messages"].([]any)
+	if len(msgs) != 4 || !strings.Contains(msgs[1].(map[string]any)["content"].(string), "first question") {
+		t.Errorf("the resumed call did not carry the first exchange: %v", msgs)
+	}
+	if code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "--resume", "s-nope", "-p", "x"); code != 1 || !strings.Contains(stderr, "no such chat session") {
+		t.Errorf("unknown session: exit %d, %q", code, stderr)
+	}
+}
