@@ -37,7 +37,7 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("chat", flag.ContinueOnError)
 	specs := libraryFlags(fs)
 	prompt := fs.String("p", "", "answer this `PROMPT` and exit (the answer on stdout, tool activity on stderr)")
-	model := fs.String("model", os.Getenv("MEMOTREE_MODEL"), "the model `NAME` (default $MEMOTREE_MODEL)")
+	model := fs.String("model", "", "the model `NAME` (default $MEMOTREE_MODEL, then the saved settings)")
 	perms := permissionFlags(fs)
 	resume := fs.String("resume", "", "continue the saved session `ID` (see /sessions in the REPL)")
 	yes := fs.Bool("yes", false, "approve every destructive call (delete, merge, discard) without asking")
@@ -56,11 +56,12 @@ func runChat(ctx context.Context, env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "memotree chat: %v\n", err)
 		return 2
 	}
-	if strings.TrimSpace(*model) == "" {
-		fmt.Fprintln(env.Stderr, "memotree chat: no model: set MEMOTREE_MODEL or pass --model")
+	settings, err := endpointSettings(ctx, env, *model)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "memotree chat: %v\n", err)
 		return 2
 	}
-	client, err := llm.New(llm.Config{BaseURL: os.Getenv("OPENAI_BASE_URL"), APIKey: os.Getenv("OPENAI_API_KEY"), Model: *model})
+	client, err := llm.New(settings.Config())
 	if err != nil {
 		return fail(env, "chat", err)
 	}
@@ -83,6 +84,34 @@ func runChat(ctx context.Context, env Env, args []string) int {
 		return s.once(ctx, *prompt)
 	}
 	return s.repl(ctx)
+}
+
+// endpointSettings merges the --model flag, the environment and the saved settings, in
+// that order. With no endpoint and no model anywhere it looks for a local Ollama or LM
+// Studio and uses the first that answers.
+func endpointSettings(ctx context.Context, env Env, model string) (llm.Settings, error) {
+	path, err := llm.SettingsPath()
+	if err != nil {
+		return llm.Settings{}, err
+	}
+	saved, err := llm.LoadSettings(path)
+	if err != nil {
+		return llm.Settings{}, err
+	}
+	s := llm.Settings{Model: model}.Merge(llm.FromEnv(os.Getenv)).Merge(saved)
+	if s.Empty() {
+		if found := llm.Detect(ctx, llm.KnownLocals, time.Second); len(found) > 0 {
+			s.BaseURL = found[0].BaseURL
+			if len(found[0].Models) > 0 {
+				s.Model = found[0].Models[0]
+			}
+			fmt.Fprintf(env.Stderr, "memotree chat: using %s at %s, model %q (set MEMOTREE_MODEL or --model to choose another)\n", found[0].Name, s.BaseURL, s.Model)
+		}
+	}
+	if strings.TrimSpace(s.Model) == "" {
+		return s, fmt.Errorf("no model: set MEMOTREE_MODEL or pass --model (and OPENAI_BASE_URL for a server other than OpenAI), or save them in the chat panel's settings (%s); no local Ollama (:11434) or LM Studio (:1234) answered", path)
+	}
+	return s, nil
 }
 
 // newChatSession wires an agent to the workspace's registry and the model.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
 	"github.com/memotree/memotree/demo"
 )
@@ -23,6 +24,7 @@ func demoCopy(t *testing.T) string {
 
 // chatEnv points the chat command at srv.
 func chatEnv(t *testing.T, url string) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("OPENAI_BASE_URL", url)
 	t.Setenv("OPENAI_API_KEY", "sk-cli-secret-key")
 	t.Setenv("MEMOTREE_MODEL", "test-model")
@@ -166,5 +168,27 @@ func TestChatSessionsResume(t *testing.T) {
 	}
 	if code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "--resume", "s-nope", "-p", "x"); code != 1 || !strings.Contains(stderr, "no such chat session") {
 		t.Errorf("unknown session: exit %d, %q", code, stderr)
+	}
+}
+
+func TestChatSavedSettings(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Text("From the file."))
+	chatEnv(t, "")
+	t.Setenv("MEMOTREE_MODEL", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	path, err := llm.SettingsPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := llm.SaveSettings(path, llm.Settings{BaseURL: srv.URL(), Model: "saved-model", APIKey: "sk-saved-secret"}); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "chat", "--library", "demo="+demoCopy(t), "-p", "hi")
+	if code != 0 || stdout != "From the file.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	r := srv.Requests()[0]
+	if r.Body["model"] != "saved-model" || r.Authorization != "Bearer sk-saved-secret" {
+		t.Errorf("request used model %v, auth %q", r.Body["model"], r.Authorization)
 	}
 }
