@@ -58,6 +58,9 @@ type Agent struct {
 	// PendingChanges, when set, counts the changes not yet committed, for the
 	// sensory block. It runs on every model call, so it must be quick (cached).
 	PendingChanges func(ctx context.Context) (int, error)
+	// TurnID, when set, is the id of the next turn (for faces that announce a turn
+	// before it starts); otherwise each turn gets a fresh one. It names the change set.
+	TurnID string
 	// HistoryTokens is the budget of the conversation sent to the model; the oldest
 	// exchanges go first. 0 means DefaultHistoryTokens.
 	HistoryTokens int
@@ -94,7 +97,10 @@ func (a *Agent) TurnIn(ctx context.Context, ss *Sessions, s *Session, prompt str
 // turn is the loop: build the context, stream the reply, run its calls, repeat.
 // times[i] is when the i-th new message of hist was made.
 func (a *Agent) turn(ctx context.Context, history []llm.Message, prompt string) (hist []llm.Message, times []time.Time, answer string, err error) {
-	id := newTurnID()
+	id := a.TurnID
+	if id == "" {
+		id = NewTurnID()
+	}
 	hist = append(append([]llm.Message(nil), history...), llm.Message{Role: llm.RoleUser, Content: prompt})
 	times = append(times, a.now())
 	tools := a.toolDefs()
@@ -144,8 +150,8 @@ func (a *Agent) toolDefs() []llm.ToolDef {
 	return defs
 }
 
-// newTurnID returns a short random id for one turn.
-func newTurnID() string {
+// NewTurnID returns a short random id for one turn.
+func NewTurnID() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	return "t-" + hex.EncodeToString(b[:])
