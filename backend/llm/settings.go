@@ -112,7 +112,9 @@ func FromEnv(getenv func(string) string) Settings {
 func (s Settings) Empty() bool { return s.BaseURL == "" && s.Model == "" }
 
 // Config returns the client configuration of s.
-func (s Settings) Config() Config { return Config{BaseURL: s.BaseURL, Model: s.Model, APIKey: s.APIKey} }
+func (s Settings) Config() Config {
+	return Config{BaseURL: s.BaseURL, Model: s.Model, APIKey: s.APIKey}
+}
 
 // MaskKey shows a key the way a window may: its last four characters, or nothing.
 func MaskKey(key string) string {
