@@ -1,5 +1,17 @@
 import type { EventPayloads, Topic, Unsubscribe } from './events'
-import type { FileEntry, GraphData, LibraryInfo, NoteView } from './types'
+import type {
+  ChatCheck,
+  ChatSendInput,
+  ChatSessionInfo,
+  ChatSessionView,
+  ChatSettingsInput,
+  ChatSettingsView,
+  ChatTurn,
+  FileEntry,
+  GraphData,
+  LibraryInfo,
+  NoteView,
+} from './types'
 
 /**
  * Api is everything the window asks of the backend. Two transports implement it: the
@@ -13,6 +25,17 @@ export interface Api {
   graph(library: string): Promise<GraphData>
   /** Tells a waiting smoke test that the file tree rendered with `count` notes. */
   reportRendered(count: number): Promise<void>
+  /** Starts an agent turn; its progress arrives as chat:* events. */
+  chatSend(input: ChatSendInput): Promise<ChatTurn>
+  /** Stops a turn ("" for the running one). */
+  chatStop(turn: string): Promise<void>
+  /** Answers an approval request from a chat:approval event. */
+  chatApprove(id: string, approve: boolean): Promise<void>
+  chatSessions(): Promise<ChatSessionInfo[]>
+  chatSession(id: string): Promise<ChatSessionView>
+  chatSettings(): Promise<ChatSettingsView>
+  saveChatSettings(input: ChatSettingsInput): Promise<ChatSettingsView>
+  testChatConnection(input: ChatSettingsInput): Promise<ChatCheck>
   /** Subscribes to a topic; returns the function that unsubscribes. */
   on<T extends Topic>(topic: T, cb: (e: EventPayloads[T]) => void): Unsubscribe
 }
@@ -24,6 +47,14 @@ export const GO_METHODS = {
   note: 'Note',
   graph: 'Graph',
   reportRendered: 'ReportRendered',
+  chatSend: 'ChatSend',
+  chatStop: 'ChatStop',
+  chatApprove: 'ChatApprove',
+  chatSessions: 'ChatSessions',
+  chatSession: 'ChatSession',
+  chatSettings: 'ChatSettings',
+  saveChatSettings: 'SaveChatSettings',
+  testChatConnection: 'TestChatConnection',
 } as const satisfies Record<Exclude<keyof Api, 'on'>, string>
 
 export type GoMethod = (typeof GO_METHODS)[keyof typeof GO_METHODS]
@@ -41,6 +72,18 @@ export function apiFromCaller(
     reportRendered: async (count) => {
       await call(GO_METHODS.reportRendered, [count])
     },
+    chatSend: (input) => call(GO_METHODS.chatSend, [input]) as Promise<ChatTurn>,
+    chatStop: async (turn) => {
+      await call(GO_METHODS.chatStop, [turn])
+    },
+    chatApprove: async (id, approve) => {
+      await call(GO_METHODS.chatApprove, [id, approve])
+    },
+    chatSessions: () => call(GO_METHODS.chatSessions, []) as Promise<ChatSessionInfo[]>,
+    chatSession: (id) => call(GO_METHODS.chatSession, [id]) as Promise<ChatSessionView>,
+    chatSettings: () => call(GO_METHODS.chatSettings, []) as Promise<ChatSettingsView>,
+    saveChatSettings: (input) => call(GO_METHODS.saveChatSettings, [input]) as Promise<ChatSettingsView>,
+    testChatConnection: (input) => call(GO_METHODS.testChatConnection, [input]) as Promise<ChatCheck>,
     on,
   }
 }
