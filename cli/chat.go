@@ -40,6 +40,7 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	model := fs.String("model", "", "the model `NAME` (default $MEMOTREE_MODEL, then the saved settings)")
 	perms := permissionFlags(fs)
 	resume := fs.String("resume", "", "continue the saved session `ID` (see /sessions in the REPL)")
+	noStream := fs.Bool("no-stream", false, "ask for whole replies, for servers that cannot stream tool calls")
 	yes := fs.Bool("yes", false, "approve every destructive call (delete, merge, discard) without asking")
 	fs.Usage = func() {
 		fmt.Fprint(env.Stderr, "usage: memotree chat --library NAME=PATH [--permission NAME=LEVEL] [-p PROMPT [--yes]] [--model M]\n\n"+
@@ -61,7 +62,9 @@ func runChat(ctx context.Context, env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "memotree chat: %v\n", err)
 		return 2
 	}
-	client, err := llm.New(settings.Config())
+	cfg := settings.Config()
+	cfg.NoStream = *noStream
+	client, err := llm.New(cfg)
 	if err != nil {
 		return fail(env, "chat", err)
 	}
