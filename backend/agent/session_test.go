@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
 )
 
@@ -91,4 +92,41 @@ func TestSensoryBlock(t *testing.T) {
 			t.Errorf("sensory lacks %q: %q", want, last)
 		}
 	}
+}
+
+// A memory update reaches the very next model call, in the last user message only.
+func TestMemoryUpdateReachesTheNextCall(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.ToolCall("m1", "memory_notebook_replace", `{"old_text":"","new_text":"The person calls Ada 'the Enchantress'."}`),
+		llmtest.Text("Noted."))
+	a, _ := setup(t, srv)
+	if _, _, err := a.Turn(context.Background(), []llm.Message{{Role: llm.RoleUser, Content: "earlier"}, {Role: llm.RoleAssistant, Content: "ok"}}, "Remember what I call Ada."); err != nil {
+		t.Fatal(err)
+	}
+	reqs := srv.Requests()
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests", len(reqs))
+	}
+	msgs := reqs[1].Body["messages"].([]any)
+	for i, m := range msgs {
+		mm := m.(map[string]any)
+		content, _ := mm["content"].(string)
+		has := strings.Contains(content, "the Enchantress")
+		isLastUser := mm["role"] == "user" && i == lastUser(msgs)
+		if isLastUser && !has {
+			t.Errorf("the last user message lacks the new memory: %q", content)
+		}
+		if !isLastUser && has && mm["role"] != "tool" && mm["role"] != "assistant" {
+			t.Errorf("message %d (%v) carries the memory too", i, mm["role"])
+		}
+	}
+}
+
+func lastUser(msgs []any) int {
+	for i := len(msgs) - 1; i >= 0; i-- {
+		if msgs[i].(map[string]any)["role"] == "user" {
+			return i
+		}
+	}
+	return -1
 }

@@ -32,9 +32,12 @@ type ChatSettingsInput struct {
 	ClearKey bool   `json:"clear_key"`
 }
 
+// The chat's methods take no context: the desktop bindings pass none, so each bounds
+// its own work.
+
 // ChatSettings returns the endpoint settings in effect; with nothing configured it
 // looks for a local Ollama or LM Studio.
-func (a *API) ChatSettings(ctx context.Context) (ChatSettingsView, error) {
+func (a *API) ChatSettings() (ChatSettingsView, error) {
 	s, err := a.chat.effective()
 	if err != nil {
 		return ChatSettingsView{}, err
@@ -47,7 +50,7 @@ func (a *API) ChatSettings(ctx context.Context) (ChatSettingsView, error) {
 		}
 	}
 	if s.Empty() {
-		if found := llm.Detect(ctx, llm.KnownLocals, 700*time.Millisecond); found != nil {
+		if found := llm.Detect(context.Background(), llm.KnownLocals, 700*time.Millisecond); found != nil {
 			v.Detected = found
 		}
 	}
@@ -56,7 +59,7 @@ func (a *API) ChatSettings(ctx context.Context) (ChatSettingsView, error) {
 
 // SaveChatSettings saves the endpoint settings (mode 0600) and returns them as the
 // window shows them.
-func (a *API) SaveChatSettings(ctx context.Context, in ChatSettingsInput) (ChatSettingsView, error) {
+func (a *API) SaveChatSettings(in ChatSettingsInput) (ChatSettingsView, error) {
 	s, err := a.chat.merged(in, false)
 	if err != nil {
 		return ChatSettingsView{}, err
@@ -64,12 +67,12 @@ func (a *API) SaveChatSettings(ctx context.Context, in ChatSettingsInput) (ChatS
 	if err := llm.SaveSettings(a.chat.path(), s); err != nil {
 		return ChatSettingsView{}, err
 	}
-	return a.ChatSettings(ctx)
+	return a.ChatSettings()
 }
 
 // TestChatConnection tries the settings of the form (saved or not): it lists the
 // endpoint's models and checks the model, and says what to fix when it fails.
-func (a *API) TestChatConnection(ctx context.Context, in ChatSettingsInput) (llm.Check, error) {
+func (a *API) TestChatConnection(in ChatSettingsInput) (llm.Check, error) {
 	s, err := a.chat.merged(in, true)
 	if err != nil {
 		return llm.Check{}, err
@@ -81,7 +84,7 @@ func (a *API) TestChatConnection(ctx context.Context, in ChatSettingsInput) (llm
 	if err != nil {
 		return llm.Check{Message: err.Error()}, nil
 	}
-	check := c.Test(ctx)
+	check := c.Test(context.Background())
 	if check.Models == nil {
 		check.Models = []string{}
 	}

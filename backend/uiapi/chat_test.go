@@ -190,8 +190,7 @@ func TestChatSettingsKeepTheKey(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", "")
 	t.Setenv("MEMOTREE_MODEL", "")
 	t.Setenv("OPENAI_API_KEY", "")
-	ctx := context.Background()
-	v, err := f.api.SaveChatSettings(ctx, ChatSettingsInput{BaseURL: srv.URL(), Model: "qwen3:8b", APIKey: "sk-saved-secret-7777"})
+	v, err := f.api.SaveChatSettings(ChatSettingsInput{BaseURL: srv.URL(), Model: "qwen3:8b", APIKey: "sk-saved-secret-7777"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -204,20 +203,20 @@ func TestChatSettingsKeepTheKey(t *testing.T) {
 		t.Errorf("settings file %o: %s", fi.Mode().Perm(), raw)
 	}
 	// Saving again without a key keeps it.
-	if _, err := f.api.SaveChatSettings(ctx, ChatSettingsInput{BaseURL: srv.URL(), Model: "qwen3:8b"}); err != nil {
+	if _, err := f.api.SaveChatSettings(ChatSettingsInput{BaseURL: srv.URL(), Model: "qwen3:8b"}); err != nil {
 		t.Fatal(err)
 	}
 	if raw, _ := os.ReadFile(f.api.chat.path()); !strings.Contains(string(raw), "sk-saved-secret-7777") {
 		t.Errorf("saving without a key dropped it: %s", raw)
 	}
-	check, err := f.api.TestChatConnection(ctx, ChatSettingsInput{BaseURL: srv.URL(), Model: "qwen3:8b"})
+	check, err := f.api.TestChatConnection(ChatSettingsInput{BaseURL: srv.URL(), Model: "qwen3:8b"})
 	if err != nil || !check.OK {
 		t.Errorf("test: %+v, %v", check, err)
 	}
 	if r := srv.Requests(); len(r) != 0 {
 		t.Errorf("listing models sent chat requests: %d", len(r))
 	}
-	check, _ = f.api.TestChatConnection(ctx, ChatSettingsInput{BaseURL: srv.URL(), Model: "nope"})
+	check, _ = f.api.TestChatConnection(ChatSettingsInput{BaseURL: srv.URL(), Model: "nope"})
 	if check.OK || !strings.Contains(check.Message, "qwen3:8b") {
 		t.Errorf("unknown model: %+v", check)
 	}
