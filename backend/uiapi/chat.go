@@ -93,7 +93,7 @@ func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
 	}
 	out := newChatOut(a.ws.Bus(), sess.ID, rt.turn)
 	ag := &agent.Agent{Registry: reg, Model: client, Memory: a.memory, TurnID: rt.turn,
-		Permission: a.ws.PermissionOf, Approve: a.chat.approver(a.ws.Bus(), sess.ID, rt.turn),
+		Permission: a.ws.PermissionOf, Outline: a.outline, Approve: a.chat.approver(a.ws.Bus(), sess.ID, rt.turn),
 		ActiveNote:     func() string { return activeNote(in.Library, in.ActiveNote) },
 		PendingChanges: func(ctx context.Context) (int, error) { return a.chat.pending.count(ctx, reg) },
 		OnDelta:        out.delta, OnCall: out.call}
@@ -197,6 +197,15 @@ func (a *API) memory(context.Context) (string, error) {
 		return "", nil
 	}
 	return string(b), err
+}
+
+// outline outlines the default library's notes for the system message.
+func (a *API) outline(context.Context) (string, error) {
+	l, err := a.ws.Library("")
+	if err != nil {
+		return "", err
+	}
+	return agent.CompactOutline(l.Graph().Notes(), agent.DefaultOutlineBytes), nil
 }
 
 // activeNote names the open note for the sensory block.
