@@ -8,7 +8,8 @@
 #   usage: tests/llm/run.sh MEMOTREE_BINARY VAULT_TO_COPY
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-bin=$1 src=$2
+# Absolute paths: the script works from its own folder.
+bin=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") src=$(cd "$2" && pwd)
 work=$(mktemp -d)
 pid=
 cleanup() { [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; rm -rf "$work"; }
