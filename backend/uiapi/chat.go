@@ -87,18 +87,14 @@ func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
 	if err != nil {
 		return ChatTurn{}, err
 	}
-	rt, err := a.chat.begin(sess.ID)
+	ctx, cancel := context.WithCancel(context.Background())
+	rt, err := a.chat.begin(sess.ID, cancel)
 	if err != nil {
+		cancel()
 		return ChatTurn{}, err
 	}
 	out := newChatOut(a.ws.Bus(), sess.ID, rt.turn)
-	ag := &agent.Agent{Registry: reg, Model: client, Memory: a.memory, TurnID: rt.turn,
-		Permission: a.ws.PermissionOf, Outline: a.outline, Approve: a.chat.approver(a.ws.Bus(), sess.ID, rt.turn),
-		ActiveNote:     func() string { return activeNote(in.Library, in.ActiveNote) },
-		PendingChanges: func(ctx context.Context) (int, error) { return a.chat.pending.count(ctx, reg) },
-		OnDelta:        out.delta, OnCall: out.call}
-	ctx, cancel := context.WithCancel(context.Background())
-	rt.cancel = cancel
+	ag := a.turnAgent(reg, client, in, rt, out)
 	go func() {
 		defer cancel()
 		answer, err := ag.TurnIn(ctx, sessions, sess, in.Prompt)
@@ -106,6 +102,18 @@ func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
 		out.done(answer, err, ctx.Err() != nil)
 	}()
 	return ChatTurn{Session: sess.ID, Turn: rt.turn}, nil
+}
+
+// turnAgent wires an agent for one turn of the window: the registry and model, the
+// library's permissions and the window's approvals, the outline and sensory data, and
+// the events of out.
+func (a *API) turnAgent(reg *tool.Registry, model agent.Model, in ChatSendInput, rt *runningTurn, out *chatOut) *agent.Agent {
+	return &agent.Agent{Registry: reg, Model: model, Memory: a.memory, TurnID: rt.turn, Session: rt.session,
+		Permission: a.ws.PermissionOf, Approve: a.chat.approver(a.ws.Bus(), rt.session, rt.turn),
+		Outline:        a.outline,
+		ActiveNote:     func() string { return activeNote(in.Library, in.ActiveNote) },
+		PendingChanges: func(ctx context.Context) (int, error) { return a.chat.pending.count(ctx, reg) },
+		OnDelta:        out.delta, OnCall: out.call}
 }
 
 // ChatStop stops the turn turn (or the running one when turn is empty). The history
@@ -219,14 +227,15 @@ func activeNote(library, path string) string {
 	return strings.TrimSuffix(path, ".md")
 }
 
-// begin registers a new running turn in session, or says one is running.
-func (c *chat) begin(session string) (*runningTurn, error) {
+// begin registers a new running turn in session, stopped by cancel, or says one is
+// running.
+func (c *chat) begin(session string, cancel context.CancelFunc) (*runningTurn, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.running != nil {
 		return nil, fmt.Errorf("the agent is still working on turn %s: wait for it or press Stop", c.running.turn)
 	}
-	c.running = &runningTurn{session: session, turn: agent.NewTurnID(), done: make(chan struct{})}
+	c.running = &runningTurn{session: session, turn: agent.NewTurnID(), cancel: cancel, done: make(chan struct{})}
 	return c.running, nil
 }
 
