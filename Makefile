@@ -17,7 +17,7 @@ APT_BUILD := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 APT_TEST  := xvfb xauth xdotool imagemagick chromium fonts-dejavu-core fonts-noto-cjk ripgrep hyperfine git
 
 .PHONY: help run test deps deps-apt deps-wails deps-npm build headless frontend \
-        test-go test-fuzz test-frontend test-mcp test-e2e test-smoke bench lint
+        test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke bench lint
 
 help:
 	@echo "make run    build the desktop app and open it on the demo vault"
@@ -27,7 +27,7 @@ help:
 run: deps build
 	./$(APP)
 
-SUITES := lint test-go test-fuzz test-frontend test-mcp test-e2e test-smoke
+SUITES := lint test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke
 test: deps $(SUITES)
 	@echo "make test: every suite passed"
 	@echo "suites: $(words $(SUITES)) passed, 0 failed"
@@ -51,7 +51,7 @@ deps-wails:
 	  go install github.com/wailsapp/wails/v2/cmd/wails@$(WAILS_VERSION); \
 	fi
 
-deps-npm: frontend/node_modules/.package-lock.json tests/mcp/node_modules/.package-lock.json
+deps-npm: frontend/node_modules/.package-lock.json tests/mcp/node_modules/.package-lock.json tests/llm/node_modules/.package-lock.json
 
 frontend/node_modules/.package-lock.json: frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund
@@ -60,6 +60,11 @@ frontend/node_modules/.package-lock.json: frontend/package-lock.json
 # Real MCP clients (the conformance suite, the inspector) and the Node 22 they need.
 tests/mcp/node_modules/.package-lock.json: tests/mcp/package-lock.json
 	cd tests/mcp && npm ci --no-audit --no-fund
+	@touch $@
+
+# A real OpenAI-compatible server nobody here wrote (@dwmkerr/mock-llm) for memotree chat.
+tests/llm/node_modules/.package-lock.json: tests/llm/package-lock.json
+	cd tests/llm && npm ci --no-audit --no-fund
 	@touch $@
 
 # --- building ------------------------------------------------------------------------
@@ -101,6 +106,9 @@ test-frontend: deps-npm
 
 test-mcp: headless deps-npm
 	tests/mcp/run.sh $(CURDIR)/$(HEADLESS) demo/vault
+
+test-llm: headless deps-npm
+	tests/llm/run.sh $(CURDIR)/$(HEADLESS) demo/vault
 
 test-e2e: headless
 	cd frontend && MEMOTREE_BIN=$(CURDIR)/$(HEADLESS) npm run e2e

@@ -21,19 +21,29 @@ import (
 
 // chatSession is one terminal conversation.
 type chatSession struct {
-	env     Env
-	agent   *agent.Agent
-	history []llm.Message
-	memory  func(ctx context.Context) (string, error)
+	env   Env
+	agent *agent.Agent
+	// sessions keeps the conversations in the default library; sess is this one.
+	sessions *agent.Sessions
+	sess     *agent.Session
+	memory   func(ctx context.Context) (string, error)
+	// in reads the REPL's lines; approvals read their answer from it too.
+	in *bufio.Scanner
+	// yes approves every destructive call without asking (--yes).
+	yes bool
 }
 
 func runChat(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("chat", flag.ContinueOnError)
 	specs := libraryFlags(fs)
 	prompt := fs.String("p", "", "answer this `PROMPT` and exit (the answer on stdout, tool activity on stderr)")
-	model := fs.String("model", os.Getenv("MEMOTREE_MODEL"), "the model `NAME` (default $MEMOTREE_MODEL)")
+	model := fs.String("model", "", "the model `NAME` (default $MEMOTREE_MODEL, then the saved settings)")
+	perms := permissionFlags(fs)
+	resume := fs.String("resume", "", "continue the saved session `ID` (see /sessions in the REPL)")
+	noStream := fs.Bool("no-stream", false, "ask for whole replies, for servers that cannot stream tool calls")
+	yes := fs.Bool("yes", false, "approve every destructive call (delete, merge, discard) without asking")
 	fs.Usage = func() {
-		fmt.Fprint(env.Stderr, "usage: memotree chat --library NAME=PATH [-p PROMPT] [--model M]\n\n"+
+		fmt.Fprint(env.Stderr, "usage: memotree chat --library NAME=PATH [--permission NAME=LEVEL] [-p PROMPT [--yes]] [--model M]\n\n"+
 			"The endpoint comes from OPENAI_BASE_URL (e.g. http://127.0.0.1:11434/v1 for Ollama)\nand the key from OPENAI_API_KEY.\n\n")
 		fs.PrintDefaults()
 	}
@@ -43,11 +53,18 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	if !requireLibraries(env, "chat", *specs) {
 		return 2
 	}
-	if strings.TrimSpace(*model) == "" {
-		fmt.Fprintln(env.Stderr, "memotree chat: no model: set MEMOTREE_MODEL or pass --model")
+	if err := applyPermissions(*specs, *perms); err != nil {
+		fmt.Fprintf(env.Stderr, "memotree chat: %v\n", err)
 		return 2
 	}
-	client, err := llm.New(llm.Config{BaseURL: os.Getenv("OPENAI_BASE_URL"), APIKey: os.Getenv("OPENAI_API_KEY"), Model: *model})
+	settings, err := endpointSettings(ctx, env, *model)
+	if err != nil {
+		fmt.Fprintf(env.Stderr, "memotree chat: %v\n", err)
+		return 2
+	}
+	cfg := settings.Config()
+	cfg.NoStream = *noStream
+	client, err := llm.New(cfg)
 	if err != nil {
 		return fail(env, "chat", err)
 	}
@@ -60,10 +77,44 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(env, "chat", err)
 	}
+	s.yes = *yes
+	if *resume != "" {
+		if err := s.resumeSession(*resume); err != nil {
+			return fail(env, "chat", err)
+		}
+	}
 	if *prompt != "" {
 		return s.once(ctx, *prompt)
 	}
 	return s.repl(ctx)
+}
+
+// endpointSettings merges the --model flag, the environment and the saved settings, in
+// that order. With no endpoint and no model anywhere it looks for a local Ollama or LM
+// Studio and uses the first that answers.
+func endpointSettings(ctx context.Context, env Env, model string) (llm.Settings, error) {
+	path, err := llm.SettingsPath()
+	if err != nil {
+		return llm.Settings{}, err
+	}
+	saved, err := llm.LoadSettings(path)
+	if err != nil {
+		return llm.Settings{}, err
+	}
+	s := llm.Settings{Model: model}.Merge(llm.FromEnv(os.Getenv)).Merge(saved)
+	if s.Empty() {
+		if found := llm.Detect(ctx, llm.KnownLocals, time.Second); len(found) > 0 {
+			s.BaseURL = found[0].BaseURL
+			if len(found[0].Models) > 0 {
+				s.Model = found[0].Models[0]
+			}
+			fmt.Fprintf(env.Stderr, "memotree chat: using %s at %s, model %q (set MEMOTREE_MODEL or --model to choose another)\n", found[0].Name, s.BaseURL, s.Model)
+		}
+	}
+	if strings.TrimSpace(s.Model) == "" {
+		return s, fmt.Errorf("no model: set MEMOTREE_MODEL or pass --model (and OPENAI_BASE_URL for a server other than OpenAI), or save them in the chat panel's settings (%s); no local Ollama (:11434) or LM Studio (:1234) answered", path)
+	}
+	return s, nil
 }
 
 // newChatSession wires an agent to the workspace's registry and the model.
@@ -72,9 +123,15 @@ func newChatSession(env Env, ws *workspace.Workspace, model agent.Model) (*chatS
 	if err != nil {
 		return nil, err
 	}
-	s := &chatSession{env: env, memory: memoryReader(ws)}
+	l, err := ws.Library("")
+	if err != nil {
+		return nil, err
+	}
+	s := &chatSession{env: env, memory: memoryReader(ws), sessions: agent.NewSessions(l.Vault()), sess: agent.NewSession(time.Now())}
 	s.agent = &agent.Agent{Registry: reg, Model: model, Memory: s.memory,
-		Session: fmt.Sprintf("cli-%d", time.Now().UnixNano()),
+		Permission: ws.PermissionOf,
+		Outline:    outlineReader(ws),
+		Approve:    s.approve,
 		OnTool: func(name, args string, res tool.Result) {
 			shown, _ := tool.Clip(args, 120)
 			fmt.Fprintf(env.Stderr, "· %s %s → %s: %s\n", name, shown, res.Status, firstLine(res.Message))
@@ -97,6 +154,17 @@ func memoryReader(ws *workspace.Workspace) func(context.Context) (string, error)
 	}
 }
 
+// outlineReader outlines the default library's notes for the system message.
+func outlineReader(ws *workspace.Workspace) func(context.Context) (string, error) {
+	return func(context.Context) (string, error) {
+		l, err := ws.Library("")
+		if err != nil {
+			return "", err
+		}
+		return agent.CompactOutline(l.Graph().Notes(), agent.DefaultOutlineBytes), nil
+	}
+}
+
 // once answers one prompt: streamed text goes to stdout as it arrives.
 func (s *chatSession) once(ctx context.Context, prompt string) int {
 	if err := s.turn(ctx, prompt); err != nil {
@@ -116,8 +184,7 @@ func (s *chatSession) turn(ctx context.Context, prompt string) error {
 		streamed = true
 		io.WriteString(s.env.Stdout, t)
 	}
-	hist, answer, err := s.agent.Turn(ctx, s.history, prompt)
-	s.history = hist
+	answer, err := s.agent.TurnIn(ctx, s.sessions, s.sess, prompt)
 	if !streamed && answer != "" {
 		io.WriteString(s.env.Stdout, answer)
 	}
@@ -135,7 +202,8 @@ func (s *chatSession) repl(ctx context.Context) int {
 	}
 	in := bufio.NewScanner(s.env.Stdin)
 	in.Buffer(make([]byte, 64<<10), 1<<20)
-	fmt.Fprintln(s.env.Stderr, "memotree chat: /exit to leave, /clear, /history, /memory, /system")
+	s.in = in
+	fmt.Fprintln(s.env.Stderr, "memotree chat: /exit to leave, /clear, /history, /sessions, /resume ID, /memory, /system")
 	for {
 		fmt.Fprint(s.env.Stderr, "> ")
 		if !in.Scan() {
@@ -164,11 +232,28 @@ func (s *chatSession) command(ctx context.Context, line string) (done bool) {
 	case "/exit", "/quit":
 		return true
 	case "/clear":
-		s.history = nil
-		fmt.Fprintln(s.env.Stderr, "(conversation cleared)")
+		s.sess = agent.NewSession(time.Now())
+		fmt.Fprintln(s.env.Stderr, "(conversation cleared; the old one stays in /sessions)")
 	case "/history":
-		for _, m := range s.history {
+		for _, m := range s.sess.History() {
 			fmt.Fprintln(w, describeMessage(m))
+		}
+	case "/sessions":
+		list, err := s.sessions.List()
+		if err != nil {
+			fmt.Fprintf(s.env.Stderr, "error: %v\n", err)
+		}
+		for _, i := range list {
+			fmt.Fprintf(w, "%s  %s  %3d messages  %s\n", i.ID, i.Updated.Local().Format("2006-01-02 15:04"), i.Messages, i.Title)
+		}
+	case "/resume":
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			fmt.Fprintln(s.env.Stderr, "usage: /resume ID (see /sessions)")
+			break
+		}
+		if err := s.resumeSession(f[1]); err != nil {
+			fmt.Fprintf(s.env.Stderr, "error: %v\n", err)
 		}
 	case "/memory":
 		mem, err := s.memory(ctx)
@@ -179,9 +264,41 @@ func (s *chatSession) command(ctx context.Context, line string) (done bool) {
 	case "/system":
 		fmt.Fprintln(w, agent.SystemInstruction)
 	default:
-		fmt.Fprintf(s.env.Stderr, "unknown command %s: /exit, /quit, /clear, /history, /memory, /system\n", line)
+		fmt.Fprintf(s.env.Stderr, "unknown command %s: /exit, /quit, /clear, /history, /sessions, /resume ID, /memory, /system\n", line)
 	}
 	return false
+}
+
+// resumeSession continues the saved session id.
+func (s *chatSession) resumeSession(id string) error {
+	sess, err := s.sessions.Load(id)
+	if err != nil {
+		return err
+	}
+	s.sess = sess
+	fmt.Fprintf(s.env.Stderr, "(resumed %s: %d messages, %q)\n", sess.ID, len(sess.Messages), sess.Title)
+	return nil
+}
+
+// approve asks the person on the terminal whether a destructive call may run: y
+// approves, anything else (end of input included) declines. With -p there is no one to
+// ask, so only --yes approves.
+func (s *chatSession) approve(_ context.Context, name, args string) (bool, error) {
+	shown, _ := tool.Clip(args, 300)
+	if s.yes {
+		fmt.Fprintf(s.env.Stderr, "· approved by --yes: %s %s\n", name, shown)
+		return true, nil
+	}
+	if s.in == nil {
+		fmt.Fprintf(s.env.Stderr, "· refused %s %s: it needs approval; pass --yes to allow it\n", name, shown)
+		return false, nil
+	}
+	fmt.Fprintf(s.env.Stderr, "The agent wants to run %s %s\nAllow? [y/N] ", name, shown)
+	if !s.in.Scan() {
+		return false, nil
+	}
+	a := strings.ToLower(strings.TrimSpace(s.in.Text()))
+	return a == "y" || a == "yes", nil
 }
 
 // describeMessage renders one history message on one line.

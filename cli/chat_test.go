@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
 	"github.com/memotree/memotree/demo"
 )
@@ -23,6 +24,7 @@ func demoCopy(t *testing.T) string {
 
 // chatEnv points the chat command at srv.
 func chatEnv(t *testing.T, url string) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("OPENAI_BASE_URL", url)
 	t.Setenv("OPENAI_API_KEY", "sk-cli-secret-key")
 	t.Setenv("MEMOTREE_MODEL", "test-model")
@@ -91,5 +93,102 @@ func TestChatREPL(t *testing.T) {
 	}
 	if !strings.Contains(errOut.String(), "unknown command /bogus") || len(srv.Requests()) != 1 {
 		t.Errorf("stderr %q, %d requests", errOut.String(), len(srv.Requests()))
+	}
+}
+
+func TestChatApprovals(t *testing.T) {
+	del := llmtest.ToolCall("call_1", "delete_entities", `{"entity_names":["Welcome"]}`)
+	gone := func(dir string) bool {
+		_, err := os.Stat(filepath.Join(dir, "Welcome.md"))
+		return os.IsNotExist(err)
+	}
+	t.Run("-p refuses", func(t *testing.T) {
+		srv := llmtest.New(t, del, llmtest.Text("Could not."))
+		chatEnv(t, srv.URL())
+		dir := demoCopy(t)
+		code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "-p", "delete Welcome")
+		if code != 0 || gone(dir) || !strings.Contains(stderr, "pass --yes") {
+			t.Errorf("exit %d, deleted %v, stderr %q", code, gone(dir), stderr)
+		}
+	})
+	t.Run("-p --yes", func(t *testing.T) {
+		srv := llmtest.New(t, del, llmtest.Text("Deleted."))
+		chatEnv(t, srv.URL())
+		dir := demoCopy(t)
+		code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "-p", "delete Welcome", "--yes")
+		if code != 0 || !gone(dir) {
+			t.Errorf("exit %d, deleted %v, stderr %q", code, gone(dir), stderr)
+		}
+	})
+	t.Run("permission write asks nothing", func(t *testing.T) {
+		srv := llmtest.New(t, del, llmtest.Text("Deleted."))
+		chatEnv(t, srv.URL())
+		dir := demoCopy(t)
+		code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "--permission", "demo=write", "-p", "delete Welcome")
+		if code != 0 || !gone(dir) {
+			t.Errorf("exit %d, deleted %v, stderr %q", code, gone(dir), stderr)
+		}
+	})
+	for _, answer := range []string{"y", "n"} {
+		t.Run("repl "+answer, func(t *testing.T) {
+			srv := llmtest.New(t, del, llmtest.Text("Ok."))
+			chatEnv(t, srv.URL())
+			dir := demoCopy(t)
+			var out, errOut bytes.Buffer
+			in := strings.NewReader("delete Welcome\n" + answer + "\n/exit\n")
+			code := Main(t.Context(), Env{Stdin: in, Stdout: &out, Stderr: &errOut}, []string{"chat", "--library", "demo=" + dir})
+			if code != 0 || gone(dir) != (answer == "y") || !strings.Contains(errOut.String(), "Allow? [y/N]") {
+				t.Errorf("exit %d, deleted %v, stderr %q", code, gone(dir), errOut.String())
+			}
+		})
+	}
+}
+
+func TestChatSessionsResume(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Text("One."), llmtest.Text("Two."))
+	chatEnv(t, srv.URL())
+	dir := demoCopy(t)
+	if code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "-p", "first question"); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out, errOut bytes.Buffer
+	code := Main(t.Context(), Env{Stdin: strings.NewReader("/sessions\n/exit\n"), Stdout: &out, Stderr: &errOut}, []string{"chat", "--library", "demo=" + dir})
+	if code != 0 || !strings.Contains(out.String(), "first question") {
+		t.Fatalf("exit %d, /sessions printed %q", code, out.String())
+	}
+	id := strings.Fields(out.String())[0]
+	code, stdout, stderr := runCLI(t, "chat", "--library", "demo="+dir, "--resume", id, "-p", "second question")
+	if code != 0 || stdout != "Two.\n" || !strings.Contains(stderr, "resumed "+id) {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	reqs := srv.Requests()
+	msgs := reqs[len(reqs)-1].Body["messages"].([]any)
+	if len(msgs) != 4 || !strings.Contains(msgs[1].(map[string]any)["content"].(string), "first question") {
+		t.Errorf("the resumed call did not carry the first exchange: %v", msgs)
+	}
+	if code, _, stderr := runCLI(t, "chat", "--library", "demo="+dir, "--resume", "s-nope", "-p", "x"); code != 1 || !strings.Contains(stderr, "no such chat session") {
+		t.Errorf("unknown session: exit %d, %q", code, stderr)
+	}
+}
+
+func TestChatSavedSettings(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Text("From the file."))
+	chatEnv(t, "")
+	t.Setenv("MEMOTREE_MODEL", "")
+	t.Setenv("OPENAI_API_KEY", "")
+	path, err := llm.SettingsPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := llm.SaveSettings(path, llm.Settings{BaseURL: srv.URL(), Model: "saved-model", APIKey: "sk-saved-secret"}); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "chat", "--library", "demo="+demoCopy(t), "-p", "hi")
+	if code != 0 || stdout != "From the file.\n" {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	r := srv.Requests()[0]
+	if r.Body["model"] != "saved-model" || r.Authorization != "Bearer sk-saved-secret" {
+		t.Errorf("request used model %v, auth %q", r.Body["model"], r.Authorization)
 	}
 }

@@ -42,10 +42,37 @@ type Agent struct {
 	OnDelta func(text string)
 	// OnTool is told about each finished tool call, one call at a time.
 	OnTool func(name, args string, res tool.Result)
+	// OnCall is told when a tool call starts, waits for approval and ends, one event
+	// at a time.
+	OnCall func(CallEvent)
+	// Permission returns the agent's permission (PermRead, PermPropose, PermWrite) in
+	// the library named ("" for the default); nil means PermPropose everywhere.
+	Permission func(library string) string
+	// Approve asks the person about a destructive call where the permission is
+	// PermPropose; nil refuses such calls.
+	Approve Approver
 	// Session identifies the chat session in tool calls.
 	Session string
+	// Outline, when set, describes the vault in the system message (CompactOutline
+	// of the default library's notes, until the canvas takes its place).
+	Outline func(ctx context.Context) (string, error)
+	// ActiveNote, when set, names the note open in the window, for the sensory block.
+	ActiveNote func() string
+	// PendingChanges, when set, counts the changes not yet committed, for the
+	// sensory block. It runs on every model call, so it must be quick (cached).
+	PendingChanges func(ctx context.Context) (int, error)
+	// TurnID, when set, is the id of the next turn (for faces that announce a turn
+	// before it starts); otherwise each turn gets a fresh one. It names the change set.
+	TurnID string
+	// HistoryTokens is the budget of the conversation sent to the model; the oldest
+	// exchanges go first. 0 means DefaultHistoryTokens.
+	HistoryTokens int
 
 	toolMu sync.Mutex
+	tokens tokenCounter
+	// The outline of this turn, valid until a write (see outline).
+	outlineText string
+	outlineOK   bool
 }
 
 // Turn answers prompt given the stored history and returns the new history (the old
@@ -53,8 +80,36 @@ type Agent struct {
 // answer. On an error or a stop the history is still consistent: every tool call of
 // an assistant message has its tool message.
 func (a *Agent) Turn(ctx context.Context, history []llm.Message, prompt string) ([]llm.Message, string, error) {
-	turn := newTurnID()
-	hist := append(append([]llm.Message(nil), history...), llm.Message{Role: llm.RoleUser, Content: prompt})
+	hist, _, answer, err := a.turn(ctx, history, prompt)
+	return hist, answer, err
+}
+
+// TurnIn runs a turn on session s and saves it in ss, before the model is called (so
+// the prompt survives a crash) and after the turn, whatever its end.
+func (a *Agent) TurnIn(ctx context.Context, ss *Sessions, s *Session, prompt string) (string, error) {
+	a.Session = s.ID
+	history := s.History()
+	if err := ss.Save(s); err != nil && len(history) > 0 {
+		return "", err
+	}
+	hist, times, answer, err := a.turn(ctx, history, prompt)
+	s.Append(hist[len(history):], times)
+	if serr := ss.Save(s); serr != nil {
+		return answer, errors.Join(err, serr)
+	}
+	return answer, err
+}
+
+// turn is the loop: build the context, stream the reply, run its calls, repeat.
+// times[i] is when the i-th new message of hist was made.
+func (a *Agent) turn(ctx context.Context, history []llm.Message, prompt string) (hist []llm.Message, times []time.Time, answer string, err error) {
+	id := a.TurnID
+	if id == "" {
+		id = NewTurnID()
+	}
+	a.staleOutline()
+	hist = append(append([]llm.Message(nil), history...), llm.Message{Role: llm.RoleUser, Content: prompt})
+	times = append(times, a.now())
 	tools := a.toolDefs()
 	maxRounds := a.MaxRounds
 	if maxRounds <= 0 {
@@ -63,22 +118,34 @@ func (a *Agent) Turn(ctx context.Context, history []llm.Message, prompt string) 
 	for range maxRounds {
 		msgs, err := a.context(ctx, hist)
 		if err != nil {
-			return hist, "", err
+			return hist, times, "", err
 		}
 		reply, err := a.Model.Stream(ctx, llm.Request{Messages: msgs, Tools: tools, OnDelta: a.OnDelta})
 		if err != nil {
-			return hist, "", fmt.Errorf("model: %w", err)
+			return hist, times, "", fmt.Errorf("model: %w", err)
 		}
-		hist = append(hist, reply)
+		hist, times = append(hist, reply), append(times, a.now())
 		if len(reply.ToolCalls) == 0 {
-			return hist, reply.Content, nil
+			return hist, times, reply.Content, nil
 		}
-		hist = append(hist, a.runCalls(ctx, turn, reply.ToolCalls)...)
+		results := a.runCalls(ctx, id, reply.ToolCalls)
+		hist = append(hist, results...)
+		for range results {
+			times = append(times, a.now())
+		}
 		if err := ctx.Err(); err != nil {
-			return hist, "", fmt.Errorf("stopped: %w", err)
+			return hist, times, "", fmt.Errorf("stopped: %w", err)
 		}
 	}
-	return hist, "", fmt.Errorf("%w (%d rounds)", ErrRoundLimit, maxRounds)
+	return hist, times, "", fmt.Errorf("%w (%d rounds)", ErrRoundLimit, maxRounds)
+}
+
+// now is the agent's clock.
+func (a *Agent) now() time.Time {
+	if a.Now != nil {
+		return a.Now()
+	}
+	return time.Now()
 }
 
 // toolDefs declares every tool of the registry to the model.
@@ -90,8 +157,8 @@ func (a *Agent) toolDefs() []llm.ToolDef {
 	return defs
 }
 
-// newTurnID returns a short random id for one turn.
-func newTurnID() string {
+// NewTurnID returns a short random id for one turn.
+func NewTurnID() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	return "t-" + hex.EncodeToString(b[:])

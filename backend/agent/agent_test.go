@@ -20,12 +20,18 @@ import (
 // setup opens a copy of the demo vault and an agent talking to srv.
 func setup(t *testing.T, srv *llmtest.Server) (*agent.Agent, *workspace.Workspace) {
 	t.Helper()
+	return setupPerm(t, srv, agent.PermWrite)
+}
+
+// setupPerm is setup with the agent's permission in the library.
+func setupPerm(t *testing.T, srv *llmtest.Server, perm string) (*agent.Agent, *workspace.Workspace) {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "vault")
 	if err := demo.CopyTo(dir); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	ws, err := workspace.Open(ctx, []workspace.Spec{{Name: "demo", Path: dir, Permission: workspace.PermWrite}}, workspace.Options{Lazy: true})
+	ws, err := workspace.Open(ctx, []workspace.Spec{{Name: "demo", Path: dir, Permission: workspace.Permission(perm)}}, workspace.Options{Lazy: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +44,7 @@ func setup(t *testing.T, srv *llmtest.Server) (*agent.Agent, *workspace.Workspac
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &agent.Agent{Registry: reg, Model: model,
+	a := &agent.Agent{Registry: reg, Model: model, Permission: ws.PermissionOf,
 		Now: func() time.Time { return time.Date(2026, 11, 22, 9, 30, 0, 0, time.FixedZone("CST", 8*3600)) },
 		Memory: func(context.Context) (string, error) {
 			l, _ := ws.Library("")
@@ -56,6 +62,7 @@ func TestTurnCreatesAndRelates(t *testing.T) {
 	a, ws := setup(t, srv)
 	var tools []string
 	a.OnTool = func(name, _ string, res tool.Result) { tools = append(tools, name+":"+string(res.Status)) }
+	a.Session = "s-test"
 	hist, answer, err := a.Turn(context.Background(), nil, "Add Mary Somerville, Ada's mentor.")
 	if err != nil {
 		t.Fatal(err)
@@ -76,18 +83,18 @@ func TestTurnCreatesAndRelates(t *testing.T) {
 		t.Fatal(err)
 	}
 	turns := map[string]bool{}
+	writes := 0
 	for _, e := range entries {
 		if strings.HasPrefix(e.Actor, "agent") {
-			turns[e.Actor+"|"+e.Turn] = true
+			writes++
+			turns[e.Turn] = true
+			if e.Session != "s-test" || !strings.HasPrefix(e.Turn, "t-") || e.Actor != "agent@"+e.Turn {
+				t.Errorf("journey entry without its change set: %+v", e)
+			}
 		}
 	}
-	if len(turns) != 1 {
-		t.Errorf("agent journey entries of %d turns, want 1: %v", len(turns), turns)
-	}
-	for k := range turns {
-		if !strings.Contains(k, "t-") {
-			t.Errorf("journey entry without the turn: %q", k)
-		}
+	if len(turns) != 1 || writes < 2 {
+		t.Errorf("%d agent writes in %d turns, want one turn: %v", writes, len(turns), turns)
 	}
 	checkHistory(t, hist, 6)
 	checkInjection(t, srv.Requests())

@@ -2,23 +2,42 @@ package agent
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/workspace"
-	"github.com/memotree/memotree/demo"
+	"github.com/memotree/memotree/bench/vaultgen"
 )
 
-// BenchmarkRound measures the agent's own work in one round on the demo vault:
-// building the context and dispatching one read-only call (no model).
+// benchNotes is the size of the benchmark vault: 10,000 notes, or
+// $MEMOTREE_BENCH_NOTES.
+func benchNotes() int {
+	if n, err := strconv.Atoi(os.Getenv("MEMOTREE_BENCH_NOTES")); err == nil && n >= 10 {
+		return n
+	}
+	return 10000
+}
+
+// BenchmarkRound measures the agent's own work in one round on a generated vault of
+// benchNotes() notes, without the model: building the context (the manual, the memory
+// notebook, the outline, the sensory block, a 24-message conversation trimmed to its
+// budget),
+// declaring the tools, and dispatching two read-only calls; the outline of the vault
+// reused (after reads) or rebuilt (after a write). It reports the median round as
+// ms-median/round; the issue's target is under 5 ms.
 func BenchmarkRound(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "vault")
-	if err := demo.CopyTo(dir); err != nil {
+	if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: benchNotes(), Seed: 1}); err != nil {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	ws, err := workspace.Open(ctx, []workspace.Spec{{Name: "demo", Path: dir}}, workspace.Options{})
+	ws, err := workspace.Open(ctx, []workspace.Spec{{Name: "bench", Path: dir}}, workspace.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -27,16 +46,63 @@ func BenchmarkRound(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	a := &Agent{Registry: reg, Memory: func(context.Context) (string, error) { return "notes", nil }}
-	hist := []llm.Message{{Role: llm.RoleUser, Content: "hello"}}
-	calls := []llm.ToolCall{{ID: "c", Name: "read_entities", Arguments: `{"entity_names":["Welcome"]}`}}
-	for b.Loop() {
-		if _, err := a.context(ctx, hist); err != nil {
-			b.Fatal(err)
-		}
-		a.toolDefs()
-		if out := a.runCalls(ctx, "t", calls); len(out) != 1 {
-			b.Fatal("no result")
-		}
+	l, _ := ws.Library("")
+	notes := l.Graph().Notes()
+	if len(notes) < 2 {
+		b.Fatalf("the vault has %d notes", len(notes))
 	}
+	a := &Agent{Registry: reg, Memory: func(context.Context) (string, error) { return strings.Repeat("I remember. ", 200), nil },
+		Outline: func(context.Context) (string, error) {
+			return CompactOutline(l.Graph().Notes(), DefaultOutlineBytes), nil
+		},
+		ActiveNote: func() string { return notes[0].Name() }, PendingChanges: func(context.Context) (int, error) { return 3, nil }}
+	hist := benchHistory(notes[0].Name())
+	calls := []llm.ToolCall{
+		{ID: "c1", Name: "read_entities", Arguments: `{"entity_names":["` + notes[0].Name() + `"]}`},
+		{ID: "c2", Name: "get_backlinks", Arguments: `{"entity_name":"` + notes[1].Name() + `"}`},
+	}
+	// After a round of reads the outline is reused; after a write (and in a turn's
+	// first round) it is built again.
+	for _, afterWrite := range []bool{false, true} {
+		name := "after-reads"
+		if afterWrite {
+			name = "after-a-write"
+		}
+		b.Run(name, func(b *testing.B) {
+			var rounds []time.Duration
+			for b.Loop() {
+				if afterWrite {
+					a.staleOutline()
+				}
+				start := time.Now()
+				if _, err := a.context(ctx, hist); err != nil {
+					b.Fatal(err)
+				}
+				a.toolDefs()
+				out := a.runCalls(ctx, "t", calls)
+				rounds = append(rounds, time.Since(start))
+				if len(out) != 2 || !strings.Contains(out[0].Content, "status: success") {
+					b.Fatalf("calls failed: %v", out)
+				}
+			}
+			slices.Sort(rounds)
+			b.ReportMetric(float64(rounds[len(rounds)/2].Microseconds())/1000, "ms-median/round")
+		})
+	}
+}
+
+// benchHistory is a conversation of 24 messages: prompts, tool calls with results of
+// a few hundred words, and answers.
+func benchHistory(name string) []llm.Message {
+	long := strings.Repeat("The note says something about the history of computing. ", 40)
+	var h []llm.Message
+	for i := range 6 {
+		id := "call_" + strconv.Itoa(i)
+		h = append(h,
+			llm.Message{Role: llm.RoleUser, Content: "Tell me more about " + name + " and what links to it."},
+			llm.Message{Role: llm.RoleAssistant, ToolCalls: []llm.ToolCall{{ID: id, Name: "read_entities", Arguments: `{"entity_names":["` + name + `"]}`}}},
+			llm.Message{Role: llm.RoleTool, ToolCallID: id, Content: "status: success\ndata:\n  content: " + long},
+			llm.Message{Role: llm.RoleAssistant, Content: long})
+	}
+	return h
 }

@@ -22,6 +22,8 @@ func (a *Agent) runCalls(ctx context.Context, turn string, calls []llm.ToolCall)
 			for j < len(calls) && a.readOnly(calls[j].Name) {
 				j++
 			}
+		} else {
+			a.staleOutline() // the write may change what the outline shows
 		}
 		var wg sync.WaitGroup
 		for k := i; k < j; k++ {
@@ -39,21 +41,29 @@ func (a *Agent) readOnly(name string) bool {
 	return ok && t.Class() == tool.ReadOnly
 }
 
-// runOne runs one call and returns its tool message.
+// runOne runs one call and returns its tool message. A destructive call first passes
+// the person's approval (gate); a refusal is the result the model reads.
 func (a *Agent) runOne(ctx context.Context, turn string, c llm.ToolCall) llm.Message {
 	msg := llm.Message{Role: llm.RoleTool, ToolCallID: c.ID}
 	if ctx.Err() != nil {
 		msg.Content = stoppedResult
 		return msg
 	}
-	call := &tool.Call{Actor: tool.ActorAgent, Turn: turn, Session: a.Session}
-	res, _ := a.Registry.Call(ctx, call, c.Name, []byte(c.Arguments))
-	// The registry renders an infrastructure error into res; its YAML says it.
-	msg.Content = res.YAML()
-	if a.OnTool != nil {
-		a.toolMu.Lock()
-		a.OnTool(c.Name, c.Arguments, res)
-		a.toolMu.Unlock()
+	approved, refused := a.gate(ctx, c)
+	var res tool.Result
+	switch {
+	case refused != nil:
+		res = *refused
+	case ctx.Err() != nil:
+		msg.Content = stoppedResult
+		return msg
+	default:
+		a.emit(CallEvent{Phase: PhaseStart, ID: c.ID, Name: c.Name, Args: c.Arguments})
+		call := &tool.Call{Actor: tool.ActorAgent, Turn: turn, Session: a.Session, Approved: approved}
+		// The registry renders an infrastructure error into res; its YAML says it.
+		res, _ = a.Registry.Call(ctx, call, c.Name, []byte(c.Arguments))
 	}
+	msg.Content = res.YAML()
+	a.emit(CallEvent{Phase: PhaseEnd, ID: c.ID, Name: c.Name, Args: c.Arguments, Result: &res})
 	return msg
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/tool"
@@ -13,17 +12,20 @@ import (
 // SystemInstruction tells the model how to read what follows.
 const SystemInstruction = `You are the agent of MemoTree, a Markdown knowledge vault you share with a person.
 You work on the vault only through the tools. What follows this instruction is the
-library's manual (meta.md): follow its conventions. The person's latest message ends
+library's manual (meta.md): follow its conventions; then, when present, an outline of
+the vault's folders and notes. The person's latest message ends
 with two blocks that are not from the person: <memory_notebook>, your own notes kept
 across conversations (edit them with memory_notebook_replace), and <sensory>, facts
-about the moment (the current time). Tool results are YAML with a status and a
+about the moment (the current time, the note the person has open, the changes
+waiting for the person's review). Tool results are YAML with a status and a
 message; when a call fails, read the message and act on it.`
 
 // context builds the messages of one model call: the system instruction with the
 // manual, then the history, with the memory notebook and the sensory block added to
 // the last user message only. hist is not changed.
 func (a *Agent) context(ctx context.Context, hist []llm.Message) ([]llm.Message, error) {
-	system := SystemInstruction + "\n\n<manual>\n" + a.manual(ctx) + "\n</manual>"
+	system := SystemInstruction + "\n\n<manual>\n" + a.manual(ctx) + "\n</manual>" + a.outline(ctx)
+	hist = a.tokens.trim(hist, a.historyBudget())
 	msgs := make([]llm.Message, 0, len(hist)+1)
 	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: system})
 	msgs = append(msgs, hist...)
@@ -56,14 +58,31 @@ func (a *Agent) injection(ctx context.Context) (string, error) {
 			return "", fmt.Errorf("read the memory notebook: %w", err)
 		}
 	}
-	now := time.Now
-	if a.Now != nil {
-		now = a.Now
-	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "\n\n<memory_notebook>\n%s\n</memory_notebook>", strings.TrimSpace(mem))
-	fmt.Fprintf(&b, "\n\n<sensory>\ntime: %s\n</sensory>", now().Format("Monday 2006-01-02 15:04:05 MST (-07:00)"))
+	fmt.Fprintf(&b, "\n\n<sensory>\ntime: %s\n", a.now().Format("Monday 2006-01-02 15:04:05 MST (-07:00)"))
+	if a.ActiveNote != nil {
+		if n := a.ActiveNote(); n != "" {
+			fmt.Fprintf(&b, "note open in the window: %s\n", n)
+		} else {
+			b.WriteString("note open in the window: none\n")
+		}
+	}
+	if a.PendingChanges != nil {
+		if n, err := a.PendingChanges(ctx); err == nil {
+			fmt.Fprintf(&b, "pending changes (not committed): %d\n", n)
+		}
+	}
+	b.WriteString("</sensory>")
 	return b.String(), nil
+}
+
+// historyBudget is the token budget of the conversation.
+func (a *Agent) historyBudget() int {
+	if a.HistoryTokens > 0 {
+		return a.HistoryTokens
+	}
+	return DefaultHistoryTokens
 }
 
 // manual returns the text of read_manual, or what went wrong in its place.

@@ -20,10 +20,19 @@ const (
 	// GitChanged carries a GitChange: a library's repository changed (a commit, a
 	// checkout, the index, or the repository was just created): refetch its status.
 	GitChanged Topic = "git:changed"
+
+	// ChatDelta carries a ChatDeltaEvent: streamed text of the agent's reply.
+	ChatDelta Topic = "chat:delta"
+	// ChatTool carries a ChatToolEvent: a tool call of the agent started or finished.
+	ChatTool Topic = "chat:tool"
+	// ChatApproval carries a ChatApprovalEvent: a destructive call waits for the person.
+	ChatApproval Topic = "chat:approval"
+	// ChatDone carries a ChatDoneEvent: a turn ended (answered, failed or stopped).
+	ChatDone Topic = "chat:done"
 )
 
 // Topics lists every declared topic.
-var Topics = []Topic{VaultChanged, GitChanged}
+var Topics = []Topic{VaultChanged, GitChanged, ChatDelta, ChatTool, ChatApproval, ChatDone}
 
 // GitChange is the payload of GitChanged.
 type GitChange struct {
@@ -37,6 +46,54 @@ type VaultChange struct {
 	// Rescan is true when the whole library was re-read (after a watcher overflow):
 	// consumers should refetch everything.
 	Rescan bool `json:"rescan"`
+}
+
+// ChatDeltaEvent is the payload of ChatDelta. Deltas of a turn are numbered from 1; a
+// subscriber that sees a gap refetches the session when the turn is done.
+type ChatDeltaEvent struct {
+	Session string `json:"session"`
+	Turn    string `json:"turn"`
+	Seq     int    `json:"seq"`
+	Text    string `json:"text"`
+}
+
+// ChatToolEvent is the payload of ChatTool.
+type ChatToolEvent struct {
+	Session string `json:"session"`
+	Turn    string `json:"turn"`
+	// ID is the model's id of the call.
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	// Args is the JSON the model wrote.
+	Args string `json:"args"`
+	// Phase is "start" or "end".
+	Phase string `json:"phase"`
+	// Status, Message and Result (the YAML the model reads) are set at "end".
+	Status  string `json:"status"`
+	Message string `json:"message"`
+	Result  string `json:"result"`
+}
+
+// ChatApprovalEvent is the payload of ChatApproval: answer it with the API's ChatApprove.
+type ChatApprovalEvent struct {
+	Session string `json:"session"`
+	Turn    string `json:"turn"`
+	// ID names this request in ChatApprove.
+	ID     string `json:"id"`
+	CallID string `json:"call_id"`
+	Name   string `json:"name"`
+	Args   string `json:"args"`
+}
+
+// ChatDoneEvent is the payload of ChatDone.
+type ChatDoneEvent struct {
+	Session string `json:"session"`
+	Turn    string `json:"turn"`
+	Answer  string `json:"answer"`
+	// Error says what went wrong and what to do; empty when the turn answered.
+	Error string `json:"error"`
+	// Stopped is true when the person stopped the turn.
+	Stopped bool `json:"stopped"`
 }
 
 // Event is one published message.

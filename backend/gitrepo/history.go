@@ -23,8 +23,9 @@ type DiscardOptions struct {
 	// RemoveUntracked allows removing paths HEAD does not have; without it such a
 	// path fails the whole discard with ErrUntracked.
 	RemoveUntracked bool
-	// Actor and Op are recorded in the journey for the restoring write.
-	Actor, Op string
+	// Actor and Op are recorded in the journey for the restoring write, with the
+	// Turn and Session of the change set when set.
+	Actor, Op, Turn, Session string
 }
 
 // Discard restores paths to their content in HEAD through the vault's atomic batch
@@ -43,7 +44,7 @@ func (r *Repo) Discard(ctx context.Context, o DiscardOptions) ([]vpath.Path, err
 		done = append(done, c.Path)
 	}
 	if len(changes) > 0 {
-		wo := vault.WriteOptions{Actor: o.Actor, Op: o.Op}
+		wo := vault.WriteOptions{Actor: o.Actor, Op: o.Op, Turn: o.Turn, Session: o.Session}
 		if _, err := r.w.Apply(ctx, changes, wo); err != nil {
 			return nil, fmt.Errorf("git discard: %w", err)
 		}

@@ -24,15 +24,34 @@ var (
 	ErrMalformed     = errors.New("the endpoint's reply is not an OpenAI-compatible stream")
 )
 
-// status returns the HTTP status of err, or 0.
+// status returns the HTTP status of err, or 0. An error sent inside a stream (after
+// a 200) has no status: its code or type stands for one.
 func status(err error) int {
 	var ae *openai.APIError
 	if errors.As(err, &ae) {
-		return ae.HTTPStatusCode
+		if ae.HTTPStatusCode != 0 {
+			return ae.HTTPStatusCode
+		}
+		return statusOfCode(fmt.Sprint(ae.Code), ae.Type)
 	}
 	var re *openai.RequestError
 	if errors.As(err, &re) {
 		return re.HTTPStatusCode
+	}
+	return 0
+}
+
+// statusOfCode maps OpenAI's error codes and types to the status they stand for.
+func statusOfCode(code, typ string) int {
+	switch {
+	case code == "invalid_api_key" || typ == "authentication_error":
+		return http.StatusUnauthorized
+	case code == "model_not_found":
+		return http.StatusNotFound
+	case code == "rate_limit_exceeded" || typ == "rate_limit_error" || typ == "insufficient_quota":
+		return http.StatusTooManyRequests
+	case typ == "server_error" || typ == "api_error":
+		return http.StatusInternalServerError
 	}
 	return 0
 }

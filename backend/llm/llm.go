@@ -71,6 +71,9 @@ type Config struct {
 	Backoff time.Duration
 	// HTTPClient, when set, replaces the default client.
 	HTTPClient *http.Client
+	// NoStream asks for whole replies instead of streams, for servers that cannot
+	// stream tool calls; the text then reaches OnDelta in one piece.
+	NoStream bool
 }
 
 // DefaultBaseURL is OpenAI's endpoint, used when Config.BaseURL is empty.
@@ -124,7 +127,11 @@ func (c *Client) Stream(ctx context.Context, req Request) (Message, error) {
 	for try := 1; ; try++ {
 		var msg Message
 		var started bool
-		msg, started, err = c.streamOnce(ctx, req)
+		if c.cfg.NoStream {
+			msg, started, err = c.completeOnce(ctx, req)
+		} else {
+			msg, started, err = c.streamOnce(ctx, req)
+		}
 		if err == nil {
 			return msg, nil
 		}
@@ -163,6 +170,32 @@ func (c *Client) streamOnce(ctx context.Context, req Request) (Message, bool, er
 	}
 	msg, err := a.message()
 	return msg, started, err
+}
+
+// completeOnce makes one attempt without streaming.
+func (c *Client) completeOnce(ctx context.Context, req Request) (Message, bool, error) {
+	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
+	defer cancel()
+	wr := c.wireRequest(req)
+	wr.Stream = false
+	resp, err := c.api.CreateChatCompletion(ctx, wr)
+	if err != nil {
+		return Message{}, false, fmt.Errorf("complete: %w", err)
+	}
+	if len(resp.Choices) == 0 {
+		return Message{}, false, fmt.Errorf("%w: the reply has no choices", ErrIncomplete)
+	}
+	var a assembler
+	m := resp.Choices[0].Message
+	a.text.WriteString(m.Content)
+	for _, tc := range m.ToolCalls {
+		a.calls = append(a.calls, &ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+	}
+	msg, err := a.message()
+	if err == nil && msg.Content != "" && req.OnDelta != nil {
+		req.OnDelta(msg.Content)
+	}
+	return msg, msg.Content != "", err
 }
 
 // wireRequest converts req to go-openai's request.

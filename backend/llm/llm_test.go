@@ -214,3 +214,36 @@ func mustRead(t *testing.T, name string) string {
 	t.Helper()
 	return recorded(t, name).Body
 }
+
+func TestNoStreamToolLoop(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply{Body: `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":null,` +
+		`"tool_calls":[{"id":"call_9","type":"function","function":{"name":"read_manual","arguments":"{}"}}]},"finish_reason":"tool_calls"}]}`},
+		llmtest.Reply{Body: `{"id":"y","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"Whole answer."},"finish_reason":"stop"}]}`})
+	c, err := llm.New(llm.Config{BaseURL: srv.URL(), Model: "m", NoStream: true, Backoff: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := c.Stream(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}})
+	if err != nil || len(m.ToolCalls) != 1 || m.ToolCalls[0].ID != "call_9" || m.ToolCalls[0].Name != "read_manual" {
+		t.Fatalf("tool reply: %+v, %v", m, err)
+	}
+	var deltas []string
+	m, err = c.Stream(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}, OnDelta: func(s string) { deltas = append(deltas, s) }})
+	if err != nil || m.Content != "Whole answer." || strings.Join(deltas, "|") != "Whole answer." {
+		t.Fatalf("text reply: %+v, %v, deltas %q", m, err, deltas)
+	}
+	for _, r := range srv.Requests() {
+		if r.Body["stream"] == true {
+			t.Error("a request asked for a stream")
+		}
+	}
+}
+
+// Some servers report an error inside a 200 stream; its code says what it is.
+func TestErrorInsideStream(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Reply{Body: `data: {"error":{"message":"Incorrect API key provided.","type":"invalid_request_error","code":"invalid_api_key"}}` + "\n\n"})
+	_, _, err := ask(t, client(t, srv.URL()))
+	if !errors.Is(err, llm.ErrUnauthorized) || !strings.Contains(err.Error(), "OPENAI_API_KEY") {
+		t.Errorf("err = %v", err)
+	}
+}

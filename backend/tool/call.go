@@ -40,6 +40,9 @@ type Call struct {
 	// Via names the tool that made this call on the caller's behalf (run_starlark),
 	// or is empty for a direct call.
 	Via string
+	// Approved says the person approved this very call when it was proposed (a
+	// destructive call of the agent in a library with permission propose).
+	Approved bool
 }
 
 // Guard decides whether a call may run. It sees the call (with Library resolved) and

@@ -148,7 +148,14 @@ func newPath(name string) (vpath.Path, *tool.Result) {
 
 // writeOpts returns the vault write options for a call.
 func writeOpts(call *tool.Call, op string) vault.WriteOptions {
-	return vault.WriteOptions{Actor: actorOf(call), Op: op}
+	return vault.WriteOptions{Actor: actorOf(call), Op: op, Turn: call.Turn, Session: call.Session}
+}
+
+// createOpts is writeOpts for a write that must not overwrite.
+func createOpts(call *tool.Call, op string) vault.WriteOptions {
+	o := writeOpts(call, op)
+	o.CreateOnly = true
+	return o
 }
 
 // actorOf names the caller in the journey: the actor, with the turn when there is one.

@@ -73,7 +73,7 @@ func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntity
 	if entityExists(l, p) {
 		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; update_entity or edit_entity change it, or choose another name", p.Name()), nil
 	}
-	h, err := l.Vault().Write(ctx, p, data, vault.WriteOptions{CreateOnly: true, Actor: actorOf(call), Op: "create_entity"})
+	h, err := l.Vault().Write(ctx, p, data, createOpts(call, "create_entity"))
 	if err != nil {
 		return entFailWrite(p, err)
 	}

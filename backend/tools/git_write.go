@@ -96,7 +96,7 @@ func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn
 		return tool.Fail(tool.CodeConfirmationRequired, "not discarded yet; this would:\n%s\nAsk the person, then call again with confirmed=true",
 			strings.Join(lines, "\n")).WithData(data), nil
 	}
-	_, err = g.repo.Discard(ctx, gitrepo.DiscardOptions{Paths: paths, RemoveUntracked: true, Actor: actorOf(call), Op: "git_checkout"})
+	_, err = g.repo.Discard(ctx, gitrepo.DiscardOptions{Paths: paths, RemoveUntracked: true, Actor: actorOf(call), Op: "git_checkout", Turn: call.Turn, Session: call.Session})
 	if err != nil {
 		for _, p := range paths {
 			if r, ok := writeFailure(p, err); ok {

@@ -123,7 +123,7 @@ func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManua
 	}
 	out, created := addToSection(string(data), toc, in.NewContent)
 	if res != nil { // no manual yet
-		nh, err := l.Vault().Write(ctx, manualPath, []byte(out), vault.WriteOptions{CreateOnly: true, Actor: actorOf(call), Op: "add_manual_section"})
+		nh, err := l.Vault().Write(ctx, manualPath, []byte(out), createOpts(call, "add_manual_section"))
 		if err != nil {
 			return entFailWrite(manualPath, err)
 		}

@@ -63,7 +63,8 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 		return tool.Fail(tool.CodeTooLarge, "the notebook would be %d characters, over its budget of %d (it is %d now); condense it first: replace older or less useful entries with a shorter summary, then retry",
 			size, MemoryBudget, before).WithData(map[string]any{"size": before, "budget": MemoryBudget}), nil
 	}
-	opts := vault.WriteOptions{IfHash: hash, CreateOnly: !exists, Actor: actorOf(call), Op: "memory_notebook_replace"}
+	opts := writeOpts(call, "memory_notebook_replace")
+	opts.IfHash, opts.CreateOnly = hash, !exists
 	if _, err := l.Vault().Write(ctx, memoryPath, []byte(next), opts); err != nil {
 		if r, ok := writeFailure(memoryPath, err); ok {
 			return r, nil

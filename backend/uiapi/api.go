@@ -20,17 +20,21 @@ type API struct {
 	ws *workspace.Workspace
 
 	rendered func(count int) // nil unless a smoke test waits for the first render
+	chat     chat
 }
 
 // Options configure NewAPI.
 type Options struct {
 	// OnRendered, when set, is called by ReportRendered.
 	OnRendered func(count int)
+	// SettingsPath overrides where the model endpoint settings are kept (the
+	// user's config directory by default).
+	SettingsPath string
 }
 
 // NewAPI returns the API over ws.
 func NewAPI(ws *workspace.Workspace, o Options) *API {
-	return &API{ws: ws, rendered: o.OnRendered}
+	return &API{ws: ws, rendered: o.OnRendered, chat: chat{settingsPath: o.SettingsPath}}
 }
 
 // LibraryInfo describes a mounted library.

@@ -341,7 +341,7 @@ func (v *Vault) journalBatch(changes []Change, o WriteOptions) error {
 				op = "delete"
 			}
 		}
-		entries[i] = Entry{Time: now, Actor: o.Actor, Op: op, Entities: []string{string(c.Path)}, Outcome: "ok"}
+		entries[i] = Entry{Time: now, Actor: o.Actor, Op: op, Entities: []string{string(c.Path)}, Outcome: "ok", Turn: o.Turn, Session: o.Session}
 	}
 	b, err := encodeEntries(entries)
 	if err != nil {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -113,4 +115,34 @@ func (v *Vault) InternalPath(name string) (string, error) {
 		return "", fmt.Errorf("internal path %s: %w", name, mapErr(err))
 	}
 	return filepath.Join(v.dir, filepath.FromSlash(string(p))), nil
+}
+
+// ListInternal returns the names of the regular files in the folder dir inside
+// .memotree, sorted, without the temporary files of writes in progress; a missing
+// folder has none.
+func (v *Vault) ListInternal(dir string) ([]string, error) {
+	p, err := internalPath(dir)
+	if err != nil {
+		return nil, fmt.Errorf("list internal %s: %w", dir, err)
+	}
+	f, err := v.root.Open(osName(p))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("list internal %s: %w", dir, mapErr(err))
+	}
+	defer f.Close()
+	ents, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, fmt.Errorf("list internal %s: %w", dir, mapErr(err))
+	}
+	var out []string
+	for _, e := range ents {
+		if e.Type().IsRegular() && !strings.HasPrefix(e.Name(), TempPrefix) {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out, nil
 }

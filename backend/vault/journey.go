@@ -20,7 +20,9 @@ type Entry struct {
 	Entities []string  `yaml:"entities,omitempty"`
 	Args     string    `yaml:"args,omitempty"` // the arguments, in short
 	Outcome  string    `yaml:"outcome"`        // "ok" or the error
-	Turn     string    `yaml:"turn,omitempty"` // the agent turn id
+	Turn     string    `yaml:"turn,omitempty"` // the agent turn id: one turn is one change set
+	// Session is the chat session (or MCP connection) the turn belongs to.
+	Session string `yaml:"session,omitempty"`
 }
 
 // AppendJourney appends e to journey.yaml, creating the file if missing, and syncs it.
@@ -36,12 +38,12 @@ func (v *Vault) AppendJourney(ctx context.Context, e Entry) error {
 	return v.appendLocked(e)
 }
 
-// journal records an operation of Write, Remove or Rename when actor is set.
-func (v *Vault) journal(actor, op string, ents []string, args string, opErr error) error {
-	if actor == "" {
+// journal records an operation of Write, Remove or Rename when o.Actor is set.
+func (v *Vault) journal(o WriteOptions, op string, ents []string, args string, opErr error) error {
+	if o.Actor == "" {
 		return nil
 	}
-	e := Entry{Actor: actor, Op: op, Entities: ents, Args: args, Outcome: "ok"}
+	e := Entry{Actor: o.Actor, Op: op, Entities: ents, Args: args, Outcome: "ok", Turn: o.Turn, Session: o.Session}
 	if opErr != nil {
 		e.Outcome = opErr.Error()
 	}

@@ -13,7 +13,7 @@ import (
 func formatEntries(entries []Entry) ([]byte, bool) {
 	var b strings.Builder
 	for _, e := range entries {
-		if e.Args != "" || e.Turn != "" || e.Time.IsZero() || !plainJourney(e.Actor) || !plainJourney(e.Op) || !plainJourney(e.Outcome) {
+		if e.Args != "" || e.Turn != "" || e.Session != "" || e.Time.IsZero() || !plainJourney(e.Actor) || !plainJourney(e.Op) || !plainJourney(e.Outcome) {
 			return nil, false
 		}
 		b.WriteString("- time: " + e.Time.Format(time.RFC3339Nano) + "\n  actor: " + e.Actor + "\n  op: " + e.Op + "\n")

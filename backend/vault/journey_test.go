@@ -131,3 +131,32 @@ func FuzzParseJourney(f *testing.F) {
 		ParseJourney(b)
 	})
 }
+
+// The writes of one turn carry its turn and session, in single writes and batches
+// alike, so a reader can group them into one change set.
+func TestJournalTurnAndSession(t *testing.T) {
+	v, _ := openTemp(t)
+	ctx := t.Context()
+	o := WriteOptions{Actor: "agent@t-1", Op: "update_entity", Turn: "t-1", Session: "s-9"}
+	if _, err := v.Write(ctx, "a.md", []byte("1"), o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Apply(ctx, []Change{{Path: "b.md", Data: []byte("2")}, {Path: "c.md", Data: []byte("3")}}, o); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Write(ctx, "d.md", []byte("4"), WriteOptions{Actor: "user"}); err != nil {
+		t.Fatal(err)
+	}
+	got, warns, err := v.Journey()
+	if err != nil || len(warns) > 0 {
+		t.Fatalf("Journey: %v %v", warns, err)
+	}
+	var rows []string
+	for _, e := range got {
+		rows = append(rows, strings.Join(e.Entities, ",")+" "+e.Turn+" "+e.Session)
+	}
+	want := []string{"a.md t-1 s-9", "b.md t-1 s-9", "c.md t-1 s-9", "d.md  "}
+	if diff := cmp.Diff(want, rows); diff != "" {
+		t.Errorf("journey (-want +got):\n%s", diff)
+	}
+}

@@ -30,6 +30,9 @@ type WriteOptions struct {
 	Actor string
 	// Op names the operation in the journey; "write" when empty.
 	Op string
+	// Turn and Session, when set, go into the journey entry: the writes of one turn
+	// are one change set.
+	Turn, Session string
 }
 
 // Write replaces the content of the file at p with data, atomically, creating parent
@@ -53,7 +56,7 @@ func (v *Vault) Write(ctx context.Context, p vpath.Path, data []byte, o WriteOpt
 	if op == "" {
 		op = "write"
 	}
-	jerr := v.journal(o.Actor, op, []string{string(p)}, writeArgs(len(data), o), err)
+	jerr := v.journal(o, op, []string{string(p)}, writeArgs(len(data), o), err)
 	switch {
 	case err != nil:
 		return "", err
@@ -274,7 +277,7 @@ func (v *Vault) RemoveWith(ctx context.Context, p vpath.Path, o WriteOptions) er
 	if op == "" {
 		op = "remove"
 	}
-	if jerr := v.journal(o.Actor, op, []string{string(p)}, "", err); err == nil && jerr != nil {
+	if jerr := v.journal(o, op, []string{string(p)}, "", err); err == nil && jerr != nil {
 		return fmt.Errorf("remove %s: removed, but %w", p, jerr)
 	}
 	return err
@@ -322,7 +325,7 @@ func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOpti
 	if op == "" {
 		op = "rename"
 	}
-	if jerr := v.journal(o.Actor, op, []string{string(from), string(to)}, "", err); err == nil && jerr != nil {
+	if jerr := v.journal(o, op, []string{string(from), string(to)}, "", err); err == nil && jerr != nil {
 		return fmt.Errorf("rename %s to %s: renamed, but %w", from, to, jerr)
 	}
 	return err

@@ -31,7 +31,8 @@ func (w *Workspace) Registry() (*tool.Registry, error) {
 }
 
 // guard enforces the permission of the library a call acts on. The person (actor user
-// or cli) is never restricted.
+// or cli) is never restricted; with PermPropose a call the person approved (the
+// agent's destructive calls wait for that) may commit or discard too.
 func (w *Workspace) guard(call *tool.Call, t *tool.Tool) *tool.Result {
 	if call.Actor == tool.ActorUser || call.Actor == tool.ActorCLI {
 		return nil
@@ -41,7 +42,7 @@ func (w *Workspace) guard(call *tool.Call, t *tool.Tool) *tool.Result {
 	switch {
 	case perm == PermRead && t.Class() != tool.ReadOnly:
 		r = tool.Fail(tool.CodePermissionDenied, "library %q is read-only for %s: %s changes notes and was not run; tell the person what you would change instead", w.libName(call.Library), actorKind(call.Actor), t.Name())
-	case perm != PermWrite && historyTools[t.Name()]:
+	case perm != PermWrite && historyTools[t.Name()] && !(perm == PermPropose && call.Approved):
 		r = tool.Fail(tool.CodePermissionDenied, "in library %q only the person commits or discards (permission %s): %s was not run; the changes wait in the git panel for review", w.libName(call.Library), perm, t.Name())
 	default:
 		return nil

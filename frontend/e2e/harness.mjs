@@ -35,17 +35,17 @@ function tempDir(prefix) {
 /**
  * startServer copies `vault` to a fresh temp dir and serves it as library "demo".
  * Resolves once the server printed its URL (which carries ?token=).
- * @param {{vault?: string, timeoutMs?: number}} [opts]
+ * @param {{vault?: string, timeoutMs?: number, env?: Record<string, string>}} [opts] env adds to the server's environment
  * @returns {Promise<{url: string, origin: string, vaultDir: string, stop: () => Promise<void>}>}
  */
-export async function startServer({ vault = defaultVault, timeoutMs = 20000 } = {}) {
+export async function startServer({ vault = defaultVault, timeoutMs = 20000, env = {} } = {}) {
   if (!fs.existsSync(binary)) throw new Error(`no memotree binary at ${binary}: build it (make headless) or set MEMOTREE_BIN`)
   const root = tempDir('memotree-e2e-')
   const vaultDir = path.join(root, 'vault')
   fs.cpSync(vault, vaultDir, { recursive: true })
   const child = spawn(binary, ['serve', '--library', `demo=${vaultDir}`, '--addr', '127.0.0.1:0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, NO_COLOR: '1', ...env },
   })
   live.add(child)
   let stderr = ''

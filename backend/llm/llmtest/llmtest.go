@@ -33,6 +33,32 @@ type Server struct {
 	mu       sync.Mutex
 	replies  []Reply
 	requests []Request
+	models   []string
+}
+
+// SetModels makes GET /v1/models list ids; before it is called that route answers
+// 404, as on servers that list no models.
+func (s *Server) SetModels(ids ...string) {
+	s.mu.Lock()
+	s.models = append([]string{}, ids...)
+	s.mu.Unlock()
+}
+
+// serveModels answers GET …/models.
+func (s *Server) serveModels(w http.ResponseWriter) {
+	s.mu.Lock()
+	models := s.models
+	s.mu.Unlock()
+	if models == nil {
+		http.NotFound(w, nil)
+		return
+	}
+	data := []any{}
+	for _, id := range models {
+		data = append(data, map[string]any{"id": id, "object": "model", "owned_by": "test"})
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data})
 }
 
 // Request is what the server received: the decoded JSON body and the auth header.
@@ -61,6 +87,10 @@ func (s *Server) Requests() []Request {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
+		s.serveModels(w)
+		return
+	}
 	body, _ := io.ReadAll(r.Body)
 	var m map[string]any
 	_ = json.Unmarshal(body, &m)

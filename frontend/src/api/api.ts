@@ -1,6 +1,19 @@
 import type { EventPayloads, Topic, Unsubscribe } from './events'
 import { gitFromCaller, type GitApi, type GitMethod } from './git'
-import type { FileEntry, GraphData, LibraryInfo, NoteView, SaveResult } from './types'
+import type {
+  ChatCheck,
+  ChatSendInput,
+  ChatSessionInfo,
+  ChatSessionView,
+  ChatSettingsInput,
+  ChatSettingsView,
+  ChatTurn,
+  FileEntry,
+  GraphData,
+  LibraryInfo,
+  NoteView,
+  SaveResult,
+} from './types'
 
 /**
  * Api is everything the window asks of the backend. Two transports implement it: the
@@ -21,6 +34,17 @@ export interface Api {
   reportRendered(count: number): Promise<void>
   /** The source-control panel's methods. */
   git: GitApi
+  /** Starts an agent turn; its progress arrives as chat:* events. */
+  chatSend(input: ChatSendInput): Promise<ChatTurn>
+  /** Stops a turn ("" for the running one). */
+  chatStop(turn: string): Promise<void>
+  /** Answers an approval request from a chat:approval event. */
+  chatApprove(id: string, approve: boolean): Promise<void>
+  chatSessions(): Promise<ChatSessionInfo[]>
+  chatSession(id: string): Promise<ChatSessionView>
+  chatSettings(): Promise<ChatSettingsView>
+  saveChatSettings(input: ChatSettingsInput): Promise<ChatSettingsView>
+  testChatConnection(input: ChatSettingsInput): Promise<ChatCheck>
   /** Subscribes to a topic; returns the function that unsubscribes. */
   on<T extends Topic>(topic: T, cb: (e: EventPayloads[T]) => void): Unsubscribe
 }
@@ -33,6 +57,14 @@ export const GO_METHODS = {
   graph: 'Graph',
   saveNote: 'SaveNote',
   reportRendered: 'ReportRendered',
+  chatSend: 'ChatSend',
+  chatStop: 'ChatStop',
+  chatApprove: 'ChatApprove',
+  chatSessions: 'ChatSessions',
+  chatSession: 'ChatSession',
+  chatSettings: 'ChatSettings',
+  saveChatSettings: 'SaveChatSettings',
+  testChatConnection: 'TestChatConnection',
 } as const satisfies Record<Exclude<keyof Api, 'on' | 'git'>, string>
 
 export type GoMethod = (typeof GO_METHODS)[keyof typeof GO_METHODS] | GitMethod
@@ -53,6 +85,18 @@ export function apiFromCaller(
       await call(GO_METHODS.reportRendered, [count])
     },
     git: gitFromCaller(call),
+    chatSend: (input) => call(GO_METHODS.chatSend, [input]) as Promise<ChatTurn>,
+    chatStop: async (turn) => {
+      await call(GO_METHODS.chatStop, [turn])
+    },
+    chatApprove: async (id, approve) => {
+      await call(GO_METHODS.chatApprove, [id, approve])
+    },
+    chatSessions: () => call(GO_METHODS.chatSessions, []) as Promise<ChatSessionInfo[]>,
+    chatSession: (id) => call(GO_METHODS.chatSession, [id]) as Promise<ChatSessionView>,
+    chatSettings: () => call(GO_METHODS.chatSettings, []) as Promise<ChatSettingsView>,
+    saveChatSettings: (input) => call(GO_METHODS.saveChatSettings, [input]) as Promise<ChatSettingsView>,
+    testChatConnection: (input) => call(GO_METHODS.testChatConnection, [input]) as Promise<ChatCheck>,
     on,
   }
 }

@@ -1,7 +1,7 @@
 // Event topics, mirrored from backend/event/event.go (a test checks the two agree).
 
 /** Every topic the backend publishes. */
-export const TOPICS = ['vault:changed', 'git:changed'] as const
+export const TOPICS = ['vault:changed', 'git:changed', 'chat:delta', 'chat:tool', 'chat:approval', 'chat:done'] as const
 
 export type Topic = (typeof TOPICS)[number]
 
@@ -18,10 +18,58 @@ export interface GitChange {
   library: string
 }
 
+/** Payload of "chat:delta": streamed text of the agent's reply, numbered from 1. */
+export interface ChatDeltaEvent {
+  session: string
+  turn: string
+  seq: number
+  text: string
+}
+
+/** Payload of "chat:tool": a tool call started or finished. */
+export interface ChatToolEvent {
+  session: string
+  turn: string
+  id: string
+  name: string
+  args: string
+  phase: 'start' | 'end'
+  /** At "end": success, partial or error. */
+  status: string
+  message: string
+  /** At "end": the YAML the model reads. */
+  result: string
+}
+
+/** Payload of "chat:approval": a destructive call waits for the person. */
+export interface ChatApprovalEvent {
+  session: string
+  turn: string
+  /** Answer with Api.chatApprove(id, ...). */
+  id: string
+  call_id: string
+  name: string
+  args: string
+}
+
+/** Payload of "chat:done": a turn ended. */
+export interface ChatDoneEvent {
+  session: string
+  turn: string
+  answer: string
+  /** What went wrong and what to do; "" when the turn answered. */
+  error: string
+  stopped: boolean
+}
+
 /** The payload type of each topic. */
 export interface EventPayloads {
   'vault:changed': VaultChange
   'git:changed': GitChange
+  'chat:delta': ChatDeltaEvent
+  'chat:tool': ChatToolEvent
+  'chat:approval': ChatApprovalEvent
+  'chat:done': ChatDoneEvent
 }
 
 export type Unsubscribe = () => void

@@ -110,3 +110,90 @@ export interface GraphData {
   nodes: GraphNode[]
   edges: GraphEdge[]
 }
+
+// The agent's chat (backend/uiapi/chat*.go, backend/agent/session.go).
+
+/** A prompt for the agent. */
+export interface ChatSendInput {
+  /** Continue this session; "" starts a new one. */
+  session: string
+  prompt: string
+  /** The note open in the window, for the agent's sensory block. */
+  library: string
+  active_note: string
+}
+
+/** A turn that started. */
+export interface ChatTurn {
+  session: string
+  turn: string
+}
+
+/** A saved session in a list. */
+export interface ChatSessionInfo {
+  id: string
+  title: string
+  created: string
+  updated: string
+  messages: number
+}
+
+/** One tool call of a stored assistant message. */
+export interface ChatRecordCall {
+  id: string
+  name: string
+  arguments: string
+}
+
+/** One stored message, with the time it was made. */
+export interface ChatRecord {
+  time: string
+  role: 'user' | 'assistant' | 'tool' | 'system'
+  content?: string
+  tool_calls?: ChatRecordCall[]
+  tool_call_id?: string
+}
+
+/** A saved session with every message. */
+export interface ChatSessionView {
+  id: string
+  title: string
+  created: string
+  updated: string
+  messages: ChatRecord[]
+  /** The turn running in this session, or "". */
+  running: string
+}
+
+/** A local model server that answered. */
+export interface LocalServer {
+  name: string
+  base_url: string
+  models: string[] | null
+}
+
+/** The endpoint settings as the window sees them (never the key itself). */
+export interface ChatSettingsView {
+  base_url: string
+  model: string
+  key_set: boolean
+  key_hint: string
+  path: string
+  from_env: string[]
+  detected: LocalServer[]
+}
+
+/** What the settings form sends; an empty api_key keeps the saved key. */
+export interface ChatSettingsInput {
+  base_url: string
+  model: string
+  api_key: string
+  clear_key: boolean
+}
+
+/** The outcome of "test connection". */
+export interface ChatCheck {
+  ok: boolean
+  models: string[]
+  message: string
+}

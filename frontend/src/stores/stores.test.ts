@@ -43,6 +43,15 @@ class FakeApi implements Api {
   async saveNote(): Promise<SaveResult> {
     throw new Error('not used here')
   }
+  // The chat is not exercised here (see chat.test.ts).
+  chatSend = () => Promise.reject(new Error('no chat'))
+  chatStop = async () => {}
+  chatApprove = async () => {}
+  chatSessions = async () => []
+  chatSession = () => Promise.reject(new Error('no chat'))
+  chatSettings = () => Promise.reject(new Error('no chat'))
+  saveChatSettings = () => Promise.reject(new Error('no chat'))
+  testChatConnection = () => Promise.reject(new Error('no chat'))
   on<T extends keyof EventPayloads>(_topic: T, cb: (e: EventPayloads[T]) => void) {
     const l = cb as (e: EventPayloads['vault:changed']) => void
     this.listeners.push(l)

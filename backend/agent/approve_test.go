@@ -1,0 +1,111 @@
+package agent_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/llm/llmtest"
+)
+
+func TestDestructiveCallsWaitForApproval(t *testing.T) {
+	del := llmtest.ToolCall("call_1", "delete_entities", `{"entity_names":["Welcome"]}`)
+	tests := []struct {
+		name       string
+		perm       string
+		approve    agent.Approver
+		wantAsked  bool
+		wantGone   bool
+		wantResult string
+	}{
+		{"approved", agent.PermPropose, func(context.Context, string, string) (bool, error) { return true, nil }, true, true, "status: success"},
+		{"declined", agent.PermPropose, func(context.Context, string, string) (bool, error) { return false, nil }, true, false, "the person declined"},
+		{"no answer", agent.PermPropose, func(context.Context, string, string) (bool, error) { return false, errors.New("window closed") }, true, false, "window closed"},
+		{"no one to ask", agent.PermPropose, nil, false, false, "no one can be asked"},
+		{"write runs", agent.PermWrite, nil, false, true, "status: success"},
+		{"read refuses", agent.PermRead, nil, false, false, "read-only"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			srv := llmtest.New(t, del, llmtest.Text("done"))
+			a, ws := setupPerm(t, srv, tc.perm)
+			asked := false
+			var events []string
+			if tc.approve != nil {
+				a.Approve = func(ctx context.Context, name, args string) (bool, error) {
+					asked = true
+					if name != "delete_entities" || !strings.Contains(args, "Welcome") {
+						t.Errorf("asked about %s %s", name, args)
+					}
+					return tc.approve(ctx, name, args)
+				}
+			}
+			a.OnCall = func(e agent.CallEvent) { events = append(events, e.Phase) }
+			hist, answer, err := a.Turn(context.Background(), nil, "delete Welcome")
+			if err != nil || answer != "done" {
+				t.Fatalf("answer %q, err %v", answer, err)
+			}
+			if asked != tc.wantAsked {
+				t.Errorf("asked = %v, want %v", asked, tc.wantAsked)
+			}
+			checkHistory(t, hist, 4)
+			if !strings.Contains(hist[2].Content, tc.wantResult) {
+				t.Errorf("tool result = %q, want %q", hist[2].Content, tc.wantResult)
+			}
+			l, _ := ws.Library("")
+			_, _, rerr := l.Vault().Read("Welcome.md")
+			if gone := rerr != nil; gone != tc.wantGone {
+				t.Errorf("Welcome deleted = %v, want %v (%v)", gone, tc.wantGone, rerr)
+			}
+			want := "end"
+			switch {
+			case tc.wantAsked && tc.wantGone:
+				want = "approval,start,end"
+			case tc.wantAsked:
+				want = "approval,end"
+			case tc.perm != agent.PermPropose:
+				want = "start,end"
+			}
+			if got := strings.Join(events, ","); got != want {
+				t.Errorf("events = %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// An approved discard passes the guard that keeps git_checkout with the person under
+// propose, and restores the note from git.
+func TestApprovedDiscardPassesTheGuard(t *testing.T) {
+	srv := llmtest.New(t, llmtest.ToolCall("c", "git_checkout", `{"entity_names":["Welcome"],"confirmed":true}`), llmtest.Text("done"))
+	a, ws := setupPerm(t, srv, agent.PermPropose)
+	l, _ := ws.Library("")
+	dir := l.Vault().Dir()
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"}} {
+		if out, err := exec.Command("git", append([]string{"-C", dir}, args...)...).CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	orig, err := os.ReadFile(filepath.Join(dir, "Welcome.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "Welcome.md"), []byte("scribbled"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a.Approve = func(context.Context, string, string) (bool, error) { return true, nil }
+	hist, _, err := a.Turn(context.Background(), nil, "discard")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(hist[2].Content, "status: success") {
+		t.Errorf("approved discard: %q", hist[2].Content)
+	}
+	if now, _ := os.ReadFile(filepath.Join(dir, "Welcome.md")); string(now) != string(orig) {
+		t.Errorf("Welcome.md not restored: %q", now)
+	}
+}

@@ -1,0 +1,196 @@
+package agent
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memotree/memotree/backend/llm"
+)
+
+// SessionsDir is the folder of the chat sessions inside the library's .memotree.
+const SessionsDir = "sessions"
+
+// ErrNoSession says a session id names no saved session.
+var ErrNoSession = errors.New("no such chat session")
+
+// SessionFiles is where sessions are kept: the internal-file API of the default
+// library's vault (*vault.Vault satisfies it), whose writes are atomic.
+type SessionFiles interface {
+	WriteInternal(name string, data []byte) error
+	ReadInternal(name string) ([]byte, error)
+	ListInternal(dir string) ([]string, error)
+}
+
+// Sessions saves, loads and lists chat sessions. It is safe for concurrent use.
+type Sessions struct {
+	files SessionFiles
+	mu    sync.Mutex
+}
+
+// NewSessions returns the sessions kept in files.
+func NewSessions(files SessionFiles) *Sessions { return &Sessions{files: files} }
+
+// Session is one conversation: its messages, each with the time it was made. The
+// times are for the person; the model never sees them.
+type Session struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
+	Messages []Record  `json:"messages"`
+}
+
+// Record is one stored message.
+type Record struct {
+	Time       time.Time    `json:"time"`
+	Role       string       `json:"role"`
+	Content    string       `json:"content,omitempty"`
+	ToolCalls  []RecordCall `json:"tool_calls,omitempty"`
+	ToolCallID string       `json:"tool_call_id,omitempty"`
+}
+
+// RecordCall is one tool call of a stored assistant message.
+type RecordCall struct {
+	ID        string `json:"id"`
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// SessionInfo describes a saved session in a list.
+type SessionInfo struct {
+	ID       string    `json:"id"`
+	Title    string    `json:"title"`
+	Created  time.Time `json:"created"`
+	Updated  time.Time `json:"updated"`
+	Messages int       `json:"messages"`
+}
+
+// NewSession returns an empty session created at now, with a fresh id.
+func NewSession(now time.Time) *Session {
+	var b [3]byte
+	_, _ = rand.Read(b[:])
+	id := "s-" + now.UTC().Format("20060102-150405") + "-" + hex.EncodeToString(b[:])
+	return &Session{ID: id, Created: now, Updated: now}
+}
+
+// History returns the messages as the agent takes them.
+func (s *Session) History() []llm.Message {
+	out := make([]llm.Message, len(s.Messages))
+	for i, r := range s.Messages {
+		m := llm.Message{Role: r.Role, Content: r.Content, ToolCallID: r.ToolCallID}
+		for _, c := range r.ToolCalls {
+			m.ToolCalls = append(m.ToolCalls, llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// Append adds msgs, the i-th made at times[i] (the last time when times is short).
+func (s *Session) Append(msgs []llm.Message, times []time.Time) {
+	for i, m := range msgs {
+		at := s.Updated
+		if len(times) > 0 {
+			at = times[min(i, len(times)-1)]
+		}
+		r := Record{Time: at, Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+		for _, c := range m.ToolCalls {
+			r.ToolCalls = append(r.ToolCalls, RecordCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
+		}
+		s.Messages = append(s.Messages, r)
+		if at.After(s.Updated) {
+			s.Updated = at
+		}
+		if s.Title == "" && m.Role == llm.RoleUser {
+			s.Title = titleOf(m.Content)
+		}
+	}
+}
+
+// titleOf is the first line of a prompt, clipped.
+func titleOf(prompt string) string {
+	t := strings.TrimSpace(prompt)
+	if i := strings.IndexByte(t, '\n'); i >= 0 {
+		t = t[:i]
+	}
+	if r := []rune(t); len(r) > 60 {
+		t = string(r[:59]) + "…"
+	}
+	return t
+}
+
+var sessionID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`)
+
+// fileOf returns the internal file name of session id.
+func fileOf(id string) (string, error) {
+	if !sessionID.MatchString(id) {
+		return "", fmt.Errorf("%w %q: an id has letters, digits, '-' and '_' only", ErrNoSession, id)
+	}
+	return SessionsDir + "/" + id + ".json", nil
+}
+
+// Save writes s atomically, replacing its previous version.
+func (ss *Sessions) Save(s *Session) error {
+	name, err := fileOf(s.ID)
+	if err != nil {
+		return fmt.Errorf("save session: %w", err)
+	}
+	b, err := json.MarshalIndent(s, "", " ")
+	if err != nil {
+		return fmt.Errorf("save session %s: %w", s.ID, err)
+	}
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	if err := ss.files.WriteInternal(name, b); err != nil {
+		return fmt.Errorf("save session %s: %w", s.ID, err)
+	}
+	return nil
+}
+
+// Load reads the session id; ErrNoSession when there is none.
+func (ss *Sessions) Load(id string) (*Session, error) {
+	name, err := fileOf(id)
+	if err != nil {
+		return nil, err
+	}
+	b, err := ss.files.ReadInternal(name)
+	if err != nil {
+		return nil, fmt.Errorf("%w %q (list them with /sessions): %w", ErrNoSession, id, err)
+	}
+	var s Session
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("load session %s: the file .memotree/%s is damaged: %w", id, name, err)
+	}
+	return &s, nil
+}
+
+// List returns every saved session, the most recently updated first. A damaged
+// file is skipped, not fatal.
+func (ss *Sessions) List() ([]SessionInfo, error) {
+	names, err := ss.files.ListInternal(SessionsDir)
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	out := []SessionInfo{}
+	for _, n := range names {
+		id, ok := strings.CutSuffix(n, ".json")
+		if !ok {
+			continue
+		}
+		s, err := ss.Load(id)
+		if err != nil {
+			continue
+		}
+		out = append(out, SessionInfo{ID: s.ID, Title: s.Title, Created: s.Created, Updated: s.Updated, Messages: len(s.Messages)})
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Updated.After(out[j].Updated) })
+	return out, nil
+}

@@ -1,0 +1,128 @@
+package llm
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// Settings are the endpoint settings a person saves: where the model is, which one,
+// and the key. The file holding them is the person's alone (0600).
+type Settings struct {
+	BaseURL string `toml:"base_url" json:"base_url"`
+	Model   string `toml:"model" json:"model"`
+	APIKey  string `toml:"api_key" json:"-"`
+}
+
+// SettingsPath returns the settings file in the user's config directory
+// (~/.config/memotree/settings.toml on Linux).
+func SettingsPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("settings: no config directory for this user (set $XDG_CONFIG_HOME or $HOME): %w", err)
+	}
+	return filepath.Join(dir, "memotree", "settings.toml"), nil
+}
+
+// LoadSettings reads the settings file at path; a missing file is empty settings.
+func LoadSettings(path string) (Settings, error) {
+	var s Settings
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return s, nil
+	}
+	if err != nil {
+		return s, fmt.Errorf("read settings %s: %w", path, err)
+	}
+	if _, err := toml.Decode(string(b), &s); err != nil {
+		return s, fmt.Errorf("read settings %s: %w; fix the file or delete it and save the settings again", path, err)
+	}
+	return s, nil
+}
+
+// SaveSettings writes s to path atomically, readable by the user alone (0600, in a
+// 0700 folder), so the key stays private.
+func SaveSettings(path string, s Settings) error {
+	s.BaseURL = strings.TrimSpace(s.BaseURL)
+	s.Model = strings.TrimSpace(s.Model)
+	s.APIKey = strings.TrimSpace(s.APIKey)
+	var buf bytes.Buffer
+	buf.WriteString("# MemoTree's model endpoint. Written by the app; private to you (mode 0600).\n")
+	if err := toml.NewEncoder(&buf).Encode(s); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	f, err := os.CreateTemp(dir, ".settings-*.toml")
+	if err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	defer os.Remove(f.Name())
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return fmt.Errorf("save settings: %w", err)
+	}
+	if _, err := f.Write(buf.Bytes()); err != nil {
+		f.Close()
+		return fmt.Errorf("save settings: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return fmt.Errorf("save settings: %w", err)
+	}
+	if err := f.Close(); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	if err := os.Rename(f.Name(), path); err != nil {
+		return fmt.Errorf("save settings: %w", err)
+	}
+	return nil
+}
+
+// Merge returns s with every empty field taken from under: the first argument wins.
+// Faces merge flags, then the environment, then the file.
+func (s Settings) Merge(under Settings) Settings {
+	if s.BaseURL == "" {
+		s.BaseURL = under.BaseURL
+	}
+	if s.Model == "" {
+		s.Model = under.Model
+	}
+	if s.APIKey == "" {
+		s.APIKey = under.APIKey
+	}
+	return s
+}
+
+// FromEnv returns the settings of the environment: OPENAI_BASE_URL, OPENAI_API_KEY,
+// MEMOTREE_MODEL.
+func FromEnv(getenv func(string) string) Settings {
+	return Settings{BaseURL: getenv("OPENAI_BASE_URL"), Model: getenv("MEMOTREE_MODEL"), APIKey: getenv("OPENAI_API_KEY")}
+}
+
+// Empty reports whether no endpoint and no model are set.
+func (s Settings) Empty() bool { return s.BaseURL == "" && s.Model == "" }
+
+// Config returns the client configuration of s.
+func (s Settings) Config() Config {
+	return Config{BaseURL: s.BaseURL, Model: s.Model, APIKey: s.APIKey}
+}
+
+// MaskKey shows a key the way a window may: its last four characters, or nothing.
+func MaskKey(key string) string {
+	if key == "" {
+		return ""
+	}
+	if len(key) < 12 {
+		return "…"
+	}
+	return "…" + key[len(key)-4:]
+}

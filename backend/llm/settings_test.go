@@ -1,0 +1,102 @@
+package llm_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memotree/memotree/backend/llm"
+	"github.com/memotree/memotree/backend/llm/llmtest"
+)
+
+func TestSettingsFile(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	path, err := llm.SettingsPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err := llm.LoadSettings(path); err != nil || s != (llm.Settings{}) {
+		t.Fatalf("missing file: %+v, %v", s, err)
+	}
+	want := llm.Settings{BaseURL: "http://127.0.0.1:11434/v1", Model: "qwen3:8b", APIKey: "sk-very-secret-1234"}
+	if err := llm.SaveSettings(path, want); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("settings file mode %v, %v; want 0600", fi.Mode().Perm(), err)
+	}
+	if di, _ := os.Stat(filepath.Dir(path)); di.Mode().Perm() != 0o700 {
+		t.Errorf("settings folder mode %v, want 0700", di.Mode().Perm())
+	}
+	got, err := llm.LoadSettings(path)
+	if err != nil || got != want {
+		t.Errorf("round trip: %+v, %v", got, err)
+	}
+	if err := os.WriteFile(path, []byte("base_url = [broken"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := llm.LoadSettings(path); err == nil || !strings.Contains(err.Error(), "fix the file") {
+		t.Errorf("broken file: %v", err)
+	}
+	env := llm.FromEnv(func(k string) string { return map[string]string{"MEMOTREE_MODEL": "env-model"}[k] })
+	if m := env.Merge(want); m.Model != "env-model" || m.BaseURL != want.BaseURL || m.APIKey != want.APIKey {
+		t.Errorf("merge: %+v", m)
+	}
+	if k := llm.MaskKey(want.APIKey); k != "…1234" {
+		t.Errorf("mask = %q", k)
+	}
+	if k := llm.MaskKey("short"); strings.Contains(k, "short") {
+		t.Errorf("short key shown: %q", k)
+	}
+}
+
+func TestConnectionTest(t *testing.T) {
+	ctx := context.Background()
+	client := func(url, model string) *llm.Client {
+		c, err := llm.New(llm.Config{BaseURL: url, Model: model, APIKey: "sk-secret-key-999", Backoff: time.Millisecond, Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	srv := llmtest.New(t)
+	srv.SetModels("llama3", "qwen3:8b")
+	if c := client(srv.URL(), "qwen3:8b").Test(ctx); !c.OK || len(c.Models) != 2 {
+		t.Errorf("known model: %+v", c)
+	}
+	if c := client(srv.URL(), "gpt-9").Test(ctx); c.OK || !strings.Contains(c.Message, "pick one of: llama3, qwen3:8b") {
+		t.Errorf("unknown model: %+v", c)
+	}
+	// A server without a model list gets a tiny chat request instead.
+	plain := llmtest.New(t, llmtest.Reply{Body: `{"id":"x","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"p"},"finish_reason":"length"}]}`})
+	if c := client(plain.URL(), "m").Test(ctx); !c.OK {
+		t.Errorf("no list, chat ok: %+v", c)
+	}
+	if r := plain.Requests(); len(r) != 1 || r[0].Body["max_tokens"] != float64(1) {
+		t.Errorf("the fallback request: %+v", r)
+	}
+	bad := llmtest.New(t, llmtest.Error(401, "bad key sk-secret-key-999"))
+	if c := client(bad.URL(), "m").Test(ctx); c.OK || !strings.Contains(c.Message, "OPENAI_API_KEY") || strings.Contains(c.Message, "sk-secret-key-999") {
+		t.Errorf("401: %+v", c)
+	}
+	down := client("http://127.0.0.1:1/v1", "m").Test(ctx)
+	if down.OK || !strings.Contains(down.Message, "nothing answers") {
+		t.Errorf("down: %+v", down)
+	}
+}
+
+func TestDetectLocalServers(t *testing.T) {
+	up := llmtest.New(t)
+	up.SetModels("qwen3:8b")
+	found := llm.Detect(context.Background(), []llm.Local{
+		{Name: "Down", BaseURL: "http://127.0.0.1:1/v1"},
+		{Name: "Up", BaseURL: up.URL()},
+	}, 2*time.Second)
+	if len(found) != 1 || found[0].Name != "Up" || len(found[0].Models) != 1 || found[0].Models[0] != "qwen3:8b" {
+		t.Errorf("found = %+v", found)
+	}
+}

@@ -1,0 +1,334 @@
+package uiapi
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/llm"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vault"
+)
+
+// chat is the window's agent: one running turn at a time, its stop function, the
+// approvals it waits for, and the endpoint settings. Safe for concurrent use.
+type chat struct {
+	settingsPath string
+	getenv       func(string) string
+
+	mu        sync.Mutex
+	running   *runningTurn
+	approvals map[string]chan bool
+	pending   pendingCache
+}
+
+// runningTurn is the turn in progress.
+type runningTurn struct {
+	session, turn string
+	cancel        context.CancelFunc
+	done          chan struct{}
+}
+
+// ChatSendInput is a prompt for the agent.
+type ChatSendInput struct {
+	// Session continues this session; empty starts a new one.
+	Session string `json:"session"`
+	Prompt  string `json:"prompt"`
+	// Library and ActiveNote name the note open in the window (for the agent's
+	// sensory block); both may be empty.
+	Library    string `json:"library"`
+	ActiveNote string `json:"active_note"`
+}
+
+// ChatTurn names a turn that started; its progress arrives as chat:* events.
+type ChatTurn struct {
+	Session string `json:"session"`
+	Turn    string `json:"turn"`
+}
+
+// ChatSend starts a turn in the background and returns at once; streamed text,
+// tool calls, approval requests and the end arrive as chat:* events. Only one turn
+// runs at a time.
+func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
+	if strings.TrimSpace(in.Prompt) == "" {
+		return ChatTurn{}, errors.New("the prompt is empty: type a message first")
+	}
+	if a.ws == nil {
+		return ChatTurn{}, errors.New("no library is open")
+	}
+	settings, err := a.chat.effective()
+	if err != nil {
+		return ChatTurn{}, err
+	}
+	if strings.TrimSpace(settings.Model) == "" {
+		return ChatTurn{}, errors.New("no model is configured: open the chat settings, enter the endpoint and model (or start Ollama or LM Studio) and test the connection")
+	}
+	client, err := llm.New(settings.Config())
+	if err != nil {
+		return ChatTurn{}, err
+	}
+	sessions, err := a.sessions()
+	if err != nil {
+		return ChatTurn{}, err
+	}
+	sess := agent.NewSession(time.Now())
+	if in.Session != "" {
+		if sess, err = sessions.Load(in.Session); err != nil {
+			return ChatTurn{}, err
+		}
+	}
+	reg, err := a.ws.Registry()
+	if err != nil {
+		return ChatTurn{}, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	rt, err := a.chat.begin(sess.ID, cancel)
+	if err != nil {
+		cancel()
+		return ChatTurn{}, err
+	}
+	out := newChatOut(a.ws.Bus(), sess.ID, rt.turn)
+	ag := a.turnAgent(reg, client, in, rt, out)
+	go func() {
+		defer cancel()
+		answer, err := ag.TurnIn(ctx, sessions, sess, in.Prompt)
+		a.chat.end(rt)
+		out.done(answer, err, ctx.Err() != nil)
+	}()
+	return ChatTurn{Session: sess.ID, Turn: rt.turn}, nil
+}
+
+// turnAgent wires an agent for one turn of the window: the registry and model, the
+// library's permissions and the window's approvals, the outline and sensory data, and
+// the events of out.
+func (a *API) turnAgent(reg *tool.Registry, model agent.Model, in ChatSendInput, rt *runningTurn, out *chatOut) *agent.Agent {
+	return &agent.Agent{Registry: reg, Model: model, Memory: a.memory, TurnID: rt.turn, Session: rt.session,
+		Permission: a.ws.PermissionOf, Approve: a.chat.approver(a.ws.Bus(), rt.session, rt.turn),
+		Outline:        a.outline,
+		ActiveNote:     func() string { return activeNote(in.Library, in.ActiveNote) },
+		PendingChanges: func(ctx context.Context) (int, error) { return a.chat.pending.count(ctx, reg) },
+		OnDelta:        out.delta, OnCall: out.call}
+}
+
+// ChatStop stops the turn turn (or the running one when turn is empty). The history
+// stays consistent: calls not run answer "stopped", a half-streamed reply is dropped.
+func (a *API) ChatStop(turn string) error {
+	a.chat.mu.Lock()
+	rt := a.chat.running
+	a.chat.mu.Unlock()
+	if rt == nil || (turn != "" && rt.turn != turn) {
+		return nil
+	}
+	rt.cancel()
+	<-rt.done
+	return nil
+}
+
+// ChatApprove answers the approval request id (from a chat:approval event): approve
+// runs the call, deny gives the model a refusal it can read.
+func (a *API) ChatApprove(id string, approve bool) error {
+	a.chat.mu.Lock()
+	ch, ok := a.chat.approvals[id]
+	delete(a.chat.approvals, id)
+	a.chat.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("approval %q is not waiting (the turn ended or it was answered)", id)
+	}
+	ch <- approve
+	return nil
+}
+
+// ChatSessionView is a saved session with the turn running in it, if any.
+type ChatSessionView struct {
+	agent.Session
+	// Running is the id of the turn in progress in this session, or "".
+	Running string `json:"running"`
+}
+
+// ChatSessions lists the saved sessions, the most recent first.
+func (a *API) ChatSessions() ([]agent.SessionInfo, error) {
+	ss, err := a.sessions()
+	if err != nil {
+		return nil, err
+	}
+	return ss.List()
+}
+
+// ChatSession returns a saved session with every message and its time.
+func (a *API) ChatSession(id string) (ChatSessionView, error) {
+	ss, err := a.sessions()
+	if err != nil {
+		return ChatSessionView{}, err
+	}
+	s, err := ss.Load(id)
+	if err != nil {
+		return ChatSessionView{}, err
+	}
+	if s.Messages == nil {
+		s.Messages = []agent.Record{}
+	}
+	v := ChatSessionView{Session: *s}
+	a.chat.mu.Lock()
+	if rt := a.chat.running; rt != nil && rt.session == id {
+		v.Running = rt.turn
+	}
+	a.chat.mu.Unlock()
+	return v, nil
+}
+
+// sessions returns the session store of the default library.
+func (a *API) sessions() (*agent.Sessions, error) {
+	if a.ws == nil {
+		return nil, errors.New("no library is open")
+	}
+	l, err := a.ws.Library("")
+	if err != nil {
+		return nil, err
+	}
+	return agent.NewSessions(l.Vault()), nil
+}
+
+// memory reads memory.md of the default library; a missing notebook is empty.
+func (a *API) memory(context.Context) (string, error) {
+	l, err := a.ws.Library("")
+	if err != nil {
+		return "", err
+	}
+	b, _, err := l.Vault().Read("memory.md")
+	if errors.Is(err, vault.ErrNotFound) {
+		return "", nil
+	}
+	return string(b), err
+}
+
+// outline outlines the default library's notes for the system message.
+func (a *API) outline(context.Context) (string, error) {
+	l, err := a.ws.Library("")
+	if err != nil {
+		return "", err
+	}
+	return agent.CompactOutline(l.Graph().Notes(), agent.DefaultOutlineBytes), nil
+}
+
+// activeNote names the open note for the sensory block.
+func activeNote(library, path string) string {
+	if path == "" {
+		return ""
+	}
+	if library != "" {
+		return library + ": " + strings.TrimSuffix(path, ".md")
+	}
+	return strings.TrimSuffix(path, ".md")
+}
+
+// begin registers a new running turn in session, stopped by cancel, or says one is
+// running.
+func (c *chat) begin(session string, cancel context.CancelFunc) (*runningTurn, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.running != nil {
+		return nil, fmt.Errorf("the agent is still working on turn %s: wait for it or press Stop", c.running.turn)
+	}
+	c.running = &runningTurn{session: session, turn: agent.NewTurnID(), cancel: cancel, done: make(chan struct{})}
+	return c.running, nil
+}
+
+// end forgets rt.
+func (c *chat) end(rt *runningTurn) {
+	c.mu.Lock()
+	if c.running == rt {
+		c.running = nil
+	}
+	c.mu.Unlock()
+	close(rt.done)
+}
+
+// approver asks the window: it publishes chat:approval and waits for ChatApprove or
+// the end of the turn.
+func (c *chat) approver(bus *event.Bus, session, turn string) agent.Approver {
+	n := 0
+	return func(ctx context.Context, name, args string) (bool, error) {
+		ch := make(chan bool, 1)
+		c.mu.Lock()
+		n++
+		id := fmt.Sprintf("%s-a%d", turn, n)
+		if c.approvals == nil {
+			c.approvals = map[string]chan bool{}
+		}
+		c.approvals[id] = ch
+		c.mu.Unlock()
+		defer func() {
+			c.mu.Lock()
+			delete(c.approvals, id)
+			c.mu.Unlock()
+		}()
+		bus.Publish(event.Event{Topic: event.ChatApproval, Data: event.ChatApprovalEvent{Session: session, Turn: turn, ID: id, Name: name, Args: args}})
+		select {
+		case yes := <-ch:
+			return yes, nil
+		case <-ctx.Done():
+			return false, errors.New("the turn was stopped")
+		}
+	}
+}
+
+// pendingCache counts pending changes at most every two seconds: the count is for
+// the agent's sensory block, which runs on every model call.
+type pendingCache struct {
+	mu    sync.Mutex
+	at    time.Time
+	n     int
+	valid bool
+}
+
+func (p *pendingCache) count(ctx context.Context, reg *tool.Registry) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.valid && time.Since(p.at) < 2*time.Second {
+		return p.n, nil
+	}
+	res, err := reg.Call(ctx, &tool.Call{Actor: tool.ActorUser}, "git_status", []byte(`{}`))
+	if err != nil || res.IsError() {
+		return 0, fmt.Errorf("pending changes: %s", res.Message)
+	}
+	m, _ := res.Data.(map[string]any)
+	n, ok := m["total"].(int)
+	if !ok {
+		return 0, errors.New("pending changes: git_status gave no total")
+	}
+	p.n, p.at, p.valid = n, time.Now(), true
+	return n, nil
+}
+
+// effective returns the settings a turn uses: the environment over the saved file.
+func (c *chat) effective() (llm.Settings, error) {
+	saved, err := llm.LoadSettings(c.path())
+	if err != nil {
+		return llm.Settings{}, err
+	}
+	return llm.FromEnv(c.env).Merge(saved), nil
+}
+
+func (c *chat) env(k string) string {
+	if c.getenv != nil {
+		return c.getenv(k)
+	}
+	return os.Getenv(k)
+}
+
+func (c *chat) path() string {
+	if c.settingsPath != "" {
+		return c.settingsPath
+	}
+	p, err := llm.SettingsPath()
+	if err != nil {
+		return ""
+	}
+	return p
+}

@@ -1,0 +1,104 @@
+package uiapi
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/tool"
+)
+
+// deltaEvery is how long streamed text gathers before it is published: a fast
+// server sends hundreds of pieces a second, more than the bus should carry.
+const deltaEvery = 40 * time.Millisecond
+
+// maxResultShown bounds the tool result an event carries.
+const maxResultShown = 16 << 10
+
+// chatOut publishes one turn's progress on the bus, in order: gathered text before
+// each tool event and before the end.
+type chatOut struct {
+	bus           *event.Bus
+	session, turn string
+
+	mu     sync.Mutex
+	buf    strings.Builder
+	seq    int
+	timer  *time.Timer
+	closed bool
+}
+
+func newChatOut(bus *event.Bus, session, turn string) *chatOut {
+	return &chatOut{bus: bus, session: session, turn: turn}
+}
+
+// delta gathers streamed text and schedules its publication.
+func (o *chatOut) delta(text string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.closed {
+		return
+	}
+	o.buf.WriteString(text)
+	if o.timer == nil {
+		o.timer = time.AfterFunc(deltaEvery, o.flush)
+	}
+}
+
+// flush publishes the gathered text.
+func (o *chatOut) flush() {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+}
+
+func (o *chatOut) flushLocked() {
+	if o.timer != nil {
+		o.timer.Stop()
+		o.timer = nil
+	}
+	if o.buf.Len() == 0 {
+		return
+	}
+	o.seq++
+	o.bus.Publish(event.Event{Topic: event.ChatDelta, Data: event.ChatDeltaEvent{Session: o.session, Turn: o.turn, Seq: o.seq, Text: o.buf.String()}})
+	o.buf.Reset()
+}
+
+// call publishes a tool call's start or end (approvals go out through the approver).
+func (o *chatOut) call(e agent.CallEvent) {
+	if e.Phase == agent.PhaseApproval {
+		o.flush()
+		return
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+	ev := event.ChatToolEvent{Session: o.session, Turn: o.turn, ID: e.ID, Name: e.Name, Args: e.Args, Phase: e.Phase}
+	if e.Result != nil {
+		ev.Status, ev.Message = string(e.Result.Status), e.Result.Message
+		ev.Result, _ = tool.Clip(e.Result.YAML(), maxResultShown)
+	}
+	o.bus.Publish(event.Event{Topic: event.ChatTool, Data: ev})
+}
+
+// done publishes the end of the turn with a message a person can act on.
+func (o *chatOut) done(answer string, err error, stopped bool) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+	o.closed = true
+	ev := event.ChatDoneEvent{Session: o.session, Turn: o.turn, Answer: answer}
+	switch {
+	case stopped || errors.Is(err, context.Canceled):
+		ev.Stopped = true
+		ev.Error = "Stopped. Calls that had not run were not run, and the reply in progress was dropped; the conversation is saved as it is."
+	case err != nil:
+		ev.Error = err.Error()
+	}
+	o.bus.Publish(event.Event{Topic: event.ChatDone, Data: ev})
+}

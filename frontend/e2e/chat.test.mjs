@@ -1,0 +1,142 @@
+// The chat panel in a real browser against a real `memotree serve`, whose model is a
+// local OpenAI-compatible server speaking the real streaming protocol (fakellm.mjs).
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { startFakeLLM, text, toolCalls } from './fakellm.mjs'
+import { artifactsDir, openBrowser, startServer } from './harness.mjs'
+
+const tree = '[data-testid="file-tree"]'
+const entry = (p) => `${tree} [data-path="${p.replace(/"/g, '\\"')}"]`
+const chatPane = '#chat-pane'
+const input = `${chatPane} textarea[aria-label="Message the agent"]`
+
+/** The saved sessions of the vault, parsed. */
+function savedSessions(vaultDir) {
+  const dir = path.join(vaultDir, '.memotree', 'sessions')
+  if (!fs.existsSync(dir)) return []
+  return fs
+    .readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => JSON.parse(fs.readFileSync(path.join(dir, n), 'utf8')))
+}
+
+/** Asserts that every tool call of a stored session has its result. */
+function assertConsistent(session) {
+  const answered = new Set(session.messages.filter((m) => m.role === 'tool').map((m) => m.tool_call_id))
+  for (const m of session.messages) for (const c of m.tool_calls ?? []) assert.ok(answered.has(c.id), `call ${c.id} has no result`)
+}
+
+describe('the chat panel', () => {
+  let llm, server, browser, page
+
+  before(async () => {
+    llm = await startFakeLLM()
+    const config = fs.mkdtempSync(path.join(fs.realpathSync('/tmp'), 'memotree-e2e-config-'))
+    server = await startServer({
+      env: { OPENAI_BASE_URL: llm.baseURL, MEMOTREE_MODEL: 'fake-model', OPENAI_API_KEY: 'sk-e2e-secret-4242', XDG_CONFIG_HOME: config },
+    })
+    browser = await openBrowser()
+    page = browser.page
+    await page.goto(server.url)
+    await page.waitForSelector(`${tree} [data-path]`, { timeout: 10000 })
+    await page.getByRole('button', { name: /^Chat/ }).click()
+    await page.waitForSelector(input)
+  })
+
+  after(async () => {
+    await browser?.close()
+    await server?.stop()
+    await llm?.close()
+  })
+
+  test('a turn creates a note and relates it; the note appears in the tree', async () => {
+    llm.script(
+      toolCalls([
+        { id: 'call_1', name: 'create_entity', args: { entity_name: 'people/Mary Somerville', entity_type: 'person', content: 'Scottish scientist and writer.' } },
+        { id: 'call_2', name: 'create_relations', args: { relations: [{ from: 'people/Mary Somerville', to: 'Ada Lovelace', type: 'mentor of' }] } },
+      ]),
+      text('**Mary Somerville** is in the vault now, as mentor of Ada Lovelace.'),
+    )
+    await page.fill(input, 'Add Mary Somerville, who mentored Ada.')
+    await page.press(input, 'Enter')
+    await page.waitForSelector(entry('people/Mary Somerville.md'), { timeout: 10000 })
+    const reply = page.locator(`${chatPane} [data-role="assistant"] strong`, { hasText: 'Mary Somerville' })
+    await reply.waitFor({ timeout: 10000 })
+    await page.waitForSelector(`${chatPane} details[data-tool="create_relations"][data-status="success"]`)
+    assert.equal(await page.locator(`${chatPane} details[data-tool="create_entity"][data-status="success"]`).count(), 1)
+    // A card opens to show its arguments and result.
+    await page.click(`${chatPane} details[data-tool="create_relations"] summary`)
+    const body = await page.textContent(`${chatPane} details[data-tool="create_relations"]`)
+    assert.match(body, /mentor of/)
+    assert.match(body, /status: success/)
+    const note = fs.readFileSync(path.join(server.vaultDir, 'people', 'Mary Somerville.md'), 'utf8')
+    assert.match(note, /mentor of/)
+    // The model got the arguments whole, and the window's open note in its sensory block.
+    const last = llm.requests.at(-1).messages
+    assert.equal(last.find((m) => m.role === 'assistant').tool_calls[1].function.arguments.includes('"mentor of"'), true)
+    assert.match(last.filter((m) => m.role === 'user').at(-1).content, /<sensory>/)
+    fs.mkdirSync(artifactsDir, { recursive: true })
+    await page.screenshot({ path: path.join(artifactsDir, 'chat.png') })
+    // The composer is ready again.
+    assert.equal(await page.isEnabled(`${chatPane} button:has-text("Send")`), false, 'Send waits for text')
+    assert.equal(await page.inputValue(input), '')
+  })
+
+  test('a destructive call waits for approval and runs after Approve', async () => {
+    llm.script(toolCalls([{ id: 'call_del', name: 'delete_entities', args: { entity_names: ['people/Mary Somerville'] } }]), text('Deleted Mary Somerville.'))
+    await page.fill(input, 'Delete Mary Somerville again.')
+    await page.press(input, 'Enter')
+    const ask = page.getByRole('group', { name: /Approval needed for delete_entities/ })
+    await ask.waitFor({ timeout: 10000 })
+    // Nothing is deleted while the person has not answered.
+    await page.waitForTimeout(300)
+    assert.ok(fs.existsSync(path.join(server.vaultDir, 'people', 'Mary Somerville.md')))
+    await ask.getByRole('button', { name: 'Approve' }).click()
+    await page.waitForSelector(`${chatPane} details[data-tool="delete_entities"][data-status="success"]`, { timeout: 10000 })
+    await page.locator(`${chatPane} [data-role="assistant"]`, { hasText: 'Deleted Mary Somerville.' }).waitFor()
+    await page.waitForSelector(entry('people/Mary Somerville.md'), { state: 'detached', timeout: 10000 })
+    assert.equal(fs.existsSync(path.join(server.vaultDir, 'people', 'Mary Somerville.md')), false)
+  })
+
+  test('Stop mid-stream leaves a consistent history and says so', async () => {
+    const long = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ')
+    llm.script(text(long, 50))
+    await page.fill(input, 'Tell me a long story.')
+    await page.press(input, 'Enter')
+    await page.locator(`${chatPane} [data-role="assistant"]`, { hasText: 'word3' }).last().waitFor({ timeout: 10000 })
+    await page.getByRole('button', { name: 'Stop' }).click()
+    const notice = page.locator(`${chatPane} [role="alert"]`)
+    await notice.waitFor({ timeout: 10000 })
+    assert.match(await notice.textContent(), /Stopped/)
+    await page.getByRole('button', { name: 'Send' }).waitFor()
+    // The half reply was dropped: the session ends with the prompt, and every call has
+    // its result.
+    const sessions = savedSessions(server.vaultDir)
+    assert.equal(sessions.length, 1, 'one conversation')
+    const s = sessions[0]
+    assertConsistent(s)
+    assert.equal(s.messages.at(-1).role, 'user')
+    assert.equal(s.messages.at(-1).content, 'Tell me a long story.')
+    assert.ok(s.messages.every((m) => m.time), 'every message has its time')
+    // The conversation goes on after a Stop.
+    llm.script(text('Here again.'))
+    await page.fill(input, 'Still there?')
+    await page.press(input, 'Enter')
+    await page.locator(`${chatPane} [data-role="assistant"]`, { hasText: 'Here again.' }).waitFor({ timeout: 10000 })
+    // The key never reached the page.
+    assert.equal((await page.content()).includes('sk-e2e-secret-4242'), false)
+  })
+
+  test('the settings test the connection and never show the key', async () => {
+    await page.getByRole('button', { name: 'Settings' }).click()
+    const form = page.getByRole('form', { name: 'Model endpoint settings' })
+    await form.waitFor()
+    await form.getByRole('button', { name: 'Test connection' }).click()
+    const check = page.locator('[data-testid="chat-check"]')
+    await check.waitFor({ timeout: 10000 })
+    assert.match(await check.textContent(), /fake-model is available/)
+    assert.equal((await page.content()).includes('sk-e2e-secret-4242'), false)
+  })
+})

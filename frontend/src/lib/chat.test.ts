@@ -1,0 +1,52 @@
+import { expect, test } from 'vitest'
+import type { ChatRecord } from '../api/types'
+import { applyApproval, applyDelta, applyTool, itemsFromRecords, newLive, removeApproval, summarizeArgs, yamlField } from './chat'
+
+const t = '2026-11-22T09:30:00Z'
+
+test('a saved session pairs each call with its result', () => {
+  const records: ChatRecord[] = [
+    { time: t, role: 'user', content: 'Add Mary' },
+    { time: t, role: 'assistant', content: '', tool_calls: [{ id: 'c1', name: 'create_entity', arguments: '{"entity_name":"Mary"}' }] },
+    { time: t, role: 'tool', tool_call_id: 'c1', content: 'status: success\nmessage: "created Mary"\n' },
+    { time: t, role: 'assistant', tool_calls: [{ id: 'c2', name: 'delete_entities', arguments: '{}' }] },
+    { time: t, role: 'tool', tool_call_id: 'c2', content: 'status: error\nerror_code: stopped\nmessage: the person stopped the turn\n' },
+    { time: t, role: 'assistant', content: 'Done.' },
+  ]
+  const items = itemsFromRecords(records)
+  expect(items.map((i) => i.kind)).toEqual(['user', 'tool', 'tool', 'assistant'])
+  const cards = items.flatMap((i) => (i.kind === 'tool' ? [[i.card.status, i.card.message]] : []))
+  expect(cards).toEqual([
+    ['success', 'created Mary'],
+    ['stopped', 'the person stopped the turn'],
+  ])
+})
+
+test('live events build the turn in order', () => {
+  let live = newLive('t-1', 'go', t)
+  live = applyDelta(live, { session: 's', turn: 't-1', seq: 1, text: 'Hel' })
+  live = applyDelta(live, { session: 's', turn: 't-1', seq: 2, text: 'lo' })
+  live = applyDelta(live, { session: 's', turn: 'other', seq: 1, text: 'ignored' })
+  live = applyApproval(live, { session: 's', turn: 't-1', id: 'a1', call_id: 'c1', name: 'delete_entities', args: '{}' })
+  live = applyTool(live, { session: 's', turn: 't-1', id: 'c1', name: 'delete_entities', args: '{}', phase: 'start', status: '', message: '', result: '' })
+  expect(live.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool'])
+  live = applyTool(live, { session: 's', turn: 't-1', id: 'c1', name: 'delete_entities', args: '{}', phase: 'end', status: 'success', message: 'ok', result: 'status: success' })
+  live = applyDelta(live, { session: 's', turn: 't-1', seq: 3, text: 'Bye' })
+  const kinds = live.items.map((i) => (i.kind === 'assistant' ? `a:${i.text}` : i.kind === 'tool' ? `t:${i.card.status}` : i.kind))
+  expect(kinds).toEqual(['user', 'a:Hello', 't:success', 'a:Bye'])
+  expect(live.seq).toBe(4)
+})
+
+test('an answered approval goes away', () => {
+  let live = newLive('t', 'x', t)
+  live = applyApproval(live, { session: 's', turn: 't', id: 'a1', call_id: 'c', name: 'n', args: '{}' })
+  expect(removeApproval(live, 'a1').items.map((i) => i.kind)).toEqual(['user'])
+})
+
+test('small helpers', () => {
+  expect(yamlField('status: error\nmessage: "quoted: yes"\n', 'message')).toBe('quoted: yes')
+  expect(yamlField('status: ok', 'missing')).toBe('')
+  expect(summarizeArgs('{"entity_names":["A","B"],"x":1}')).toBe('entity_names: ["A","B"], x: 1')
+  expect(summarizeArgs('{"a":"' + 'x'.repeat(100) + '"}', 20)).toHaveLength(20)
+  expect(summarizeArgs('{"broken')).toBe('{"broken')
+})
