@@ -20,10 +20,19 @@ const (
 	// GitChanged carries a GitChange: a library's repository changed (a commit, a
 	// checkout, the index, or the repository was just created): refetch its status.
 	GitChanged Topic = "git:changed"
+	// GitProgress carries a GitProgressLine: what a remote says while a push or pull
+	// runs.
+	GitProgress Topic = "git:progress"
 )
 
 // Topics lists every declared topic.
-var Topics = []Topic{VaultChanged, GitChanged}
+var Topics = []Topic{VaultChanged, GitChanged, GitProgress}
+
+// GitProgressLine is the payload of GitProgress.
+type GitProgressLine struct {
+	Library string `json:"library"`
+	Text    string `json:"text"`
+}
 
 // GitChange is the payload of GitChanged.
 type GitChange struct {

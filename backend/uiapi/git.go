@@ -37,6 +37,10 @@ type GitStatus struct {
 	ChangeSets []gitrepo.ChangeSet `json:"change_sets"`
 	// Total counts the pending changes.
 	Total int `json:"total"`
+	// Remotes are the repository's remotes, origin first; push and pull use the first.
+	Remotes []gitrepo.Remote `json:"remotes"`
+	// Merging is true while a pull's conflicts await the person's commit.
+	Merging bool `json:"merging"`
 }
 
 // GitStatus returns a library's pending changes grouped by change set.
@@ -47,7 +51,7 @@ func (a *API) GitStatus(libraryName string) (GitStatus, error) {
 	if err != nil {
 		return GitStatus{}, err
 	}
-	out := GitStatus{Library: l.Name(), ChangeSets: []gitrepo.ChangeSet{}}
+	out := GitStatus{Library: l.Name(), ChangeSets: []gitrepo.ChangeSet{}, Remotes: []gitrepo.Remote{}}
 	r, err := a.repo(l)
 	if errors.Is(err, gitrepo.ErrNotRepository) {
 		return out, nil
@@ -57,6 +61,13 @@ func (a *API) GitStatus(libraryName string) (GitStatus, error) {
 	}
 	out.IsRepo = true
 	out.Branch, out.Head = r.Head()
+	out.Merging = r.Merging()
+	if out.Remotes, err = r.Remotes(); err != nil {
+		return out, err
+	}
+	if out.Remotes == nil {
+		out.Remotes = []gitrepo.Remote{}
+	}
 	sets, err := a.changeSets(ctx, l, r)
 	if err != nil {
 		return out, err

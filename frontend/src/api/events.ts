@@ -1,7 +1,7 @@
 // Event topics, mirrored from backend/event/event.go (a test checks the two agree).
 
 /** Every topic the backend publishes. */
-export const TOPICS = ['vault:changed', 'git:changed'] as const
+export const TOPICS = ['vault:changed', 'git:changed', 'git:progress'] as const
 
 export type Topic = (typeof TOPICS)[number]
 
@@ -18,10 +18,17 @@ export interface GitChange {
   library: string
 }
 
+/** Payload of "git:progress": a line a remote sent during a push or pull. */
+export interface GitProgressLine {
+  library: string
+  text: string
+}
+
 /** The payload type of each topic. */
 export interface EventPayloads {
   'vault:changed': VaultChange
   'git:changed': GitChange
+  'git:progress': GitProgressLine
 }
 
 export type Unsubscribe = () => void
