@@ -21,9 +21,29 @@ const (
 	JourneyID = "journey"
 )
 
-// JourneyTailBytes is how much of the journey's end GroupChanges' callers read: far
-// more than the entries of any pending change, and fast to parse.
-const JourneyTailBytes = 4 << 20
+// JourneyTailBytes is how much of the journey's end ChangeSets reads: the last
+// thousands of operations, scanned in a few milliseconds.
+const JourneyTailBytes = 1 << 20
+
+// Journal reads the journey for ChangeSets; *vault.Vault implements it.
+type Journal interface {
+	// JourneyLatest returns the newest successful entry naming each of names (see
+	// vault.Vault.JourneyLatest).
+	JourneyLatest(maxBytes int64, names []string) ([]vault.Entry, error)
+}
+
+// JourneyNames lists the names under which the journey may record the changes: their
+// paths, and for notes their names without ".md" (as the watcher writes them).
+func JourneyNames(changes []Change) []string {
+	out := make([]string, 0, 2*len(changes))
+	for _, c := range changes {
+		out = append(out, string(c.Path))
+		if c.Path.IsNote() {
+			out = append(out, c.Path.Name())
+		}
+	}
+	return out
+}
 
 // mtimeSlack is how much later than its last journey entry a file may have been
 // modified and still count as that entry's write (clocks and the entry being written
@@ -200,13 +220,15 @@ func Trailers(sets []ChangeSet, paths []vpath.Path) map[string]string {
 	return out
 }
 
-// ChangeSets returns the pending changes (Status) grouped by GroupChanges, with the
-// working tree's modification times as stamps.
-func (r *Repo) ChangeSets(ctx context.Context, journey []vault.Entry) ([]ChangeSet, error) {
+// ChangeSets returns the pending changes (Status) grouped by GroupChanges, from the
+// journey's last JourneyTailBytes bytes and the working tree's modification times. An
+// unreadable journey makes every change an outside edit.
+func (r *Repo) ChangeSets(ctx context.Context, j Journal) ([]ChangeSet, error) {
 	changes, err := r.Status(ctx)
 	if err != nil {
 		return nil, err
 	}
+	journey, _ := j.JourneyLatest(JourneyTailBytes, JourneyNames(changes))
 	return GroupChanges(changes, journey, r.Stamp), nil
 }
 

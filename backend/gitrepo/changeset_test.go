@@ -62,11 +62,7 @@ func TestChangeSetsFromTheJourney(t *testing.T) {
 	if err := v.AppendJourney(ctx, vault.Entry{Actor: "external", Op: "edit", Entities: []string{"a"}}); err != nil {
 		t.Fatal(err)
 	}
-	journey, _, err := v.JourneyTail(gitrepo.JourneyTailBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sets, err := r.ChangeSets(ctx, journey)
+	sets, err := r.ChangeSets(ctx, v)
 	if err != nil {
 		t.Fatal(err)
 	}

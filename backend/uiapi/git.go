@@ -298,11 +298,7 @@ func (a *API) repo(l *library.Library) (*gitrepo.Repo, error) {
 
 // changeSets reads the status and the journey's tail and groups the one by the other.
 func (a *API) changeSets(ctx context.Context, l *library.Library, r *gitrepo.Repo) ([]gitrepo.ChangeSet, error) {
-	journey, _, err := l.Vault().JourneyTail(gitrepo.JourneyTailBytes)
-	if err != nil {
-		journey = nil // an unreadable journey makes every change an outside edit
-	}
-	sets, err := r.ChangeSets(ctx, journey)
+	sets, err := r.ChangeSets(ctx, l.Vault())
 	if sets == nil {
 		sets = []gitrepo.ChangeSet{}
 	}
