@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -162,6 +164,9 @@ func (a *API) GitDiscard(libraryName string, paths []string) ([]string, error) {
 	defer cancel()
 	if len(paths) == 0 {
 		return nil, errors.New("git discard: choose the notes whose changes to discard")
+	}
+	if slices.Contains(paths, string(vault.JourneyPath)) {
+		return nil, fmt.Errorf("git discard: %s is the append-only log of every operation; commit it rather than discard it", vault.JourneyPath)
 	}
 	l, err := a.ws.Library(libraryName)
 	if err != nil {

@@ -71,6 +71,14 @@ export function pendingMap(sets: readonly ChangeSet[]): Map<string, ChangeState>
   return out
 }
 
+/** The journey is append-only: it can be committed, never discarded. */
+export const JOURNEY_PATH = 'journey.yaml'
+
+/** Whether a change may be discarded. */
+export function discardable(c: Change): boolean {
+  return c.path !== JOURNEY_PATH
+}
+
 /** What discarding a change does, in words for the confirmation. */
 export function discardEffect(c: Change): string {
   switch (c.state) {
