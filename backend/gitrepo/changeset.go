@@ -50,6 +50,11 @@ func JourneyNames(changes []Change) []string {
 // after the file).
 const mtimeSlack = 2 * time.Second
 
+// echoWindow is how soon after a write an external edit of the same file is taken for
+// the watcher's echo of that write, made by another MemoTree process (an MCP server,
+// `memotree call`) that this process's watcher cannot tell from an outside editor.
+const echoWindow = 5 * time.Second
+
 // ChangeSet is the pending changes one actor made in one turn (or script run, or MCP
 // session): what the person reviews, commits or discards together.
 type ChangeSet struct {
@@ -133,7 +138,9 @@ func rank(id string) int {
 }
 
 // latestEntries finds, for each changed path, the newest successful journey entry
-// naming it (as a path, or as a note name as the watcher writes them).
+// naming it (as a path, or as a note name as the watcher writes them). An external
+// edit that followed another actor's write within echoWindow is that write's echo:
+// the write counts.
 func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault.Entry {
 	want := make(map[string]vpath.Path, 2*len(changes))
 	for _, c := range changes {
@@ -143,7 +150,8 @@ func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault
 		}
 	}
 	out := map[vpath.Path]vault.Entry{}
-	for i := len(journey) - 1; i >= 0 && len(out) < len(changes); i-- {
+	prior := map[vpath.Path]vault.Entry{} // the newest other actor's entry before an external one
+	for i := len(journey) - 1; i >= 0; i-- {
 		e := journey[i]
 		if e.Outcome != "ok" {
 			continue
@@ -153,9 +161,19 @@ func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault
 			if !ok {
 				continue
 			}
-			if _, seen := out[p]; !seen {
+			newest, seen := out[p]
+			_, hasPrior := prior[p]
+			switch {
+			case !seen:
 				out[p] = e
+			case newest.Actor == OutsideID && e.Actor != OutsideID && !hasPrior:
+				prior[p] = e
 			}
+		}
+	}
+	for p, e := range prior {
+		if out[p].Time.Sub(e.Time) <= echoWindow {
+			out[p] = e
 		}
 	}
 	return out

@@ -17,6 +17,8 @@ func TestJourneyLatest(t *testing.T) {
 		{Time: at.Add(2 * time.Second), Actor: "agent@t-2", Op: "write", Entities: []string{"a.md"}, Outcome: "conflict"},
 		{Time: at.Add(3 * time.Second), Actor: "external", Op: "edit", Entities: []string{"odd: name #1"}, Outcome: "ok"},
 		{Time: at.Add(4 * time.Second), Actor: "mcp:x", Op: "write", Args: "with args\nover lines", Turn: "s-1", Entities: []string{"c.md"}, Outcome: "ok"},
+		// The watcher's echo of mcp:x's write: the write is returned too.
+		{Time: at.Add(5 * time.Second), Actor: "external", Op: "edit", Entities: []string{"c.md"}, Outcome: "ok"},
 	}
 	for _, e := range entries {
 		if err := v.AppendJourney(t.Context(), e); err != nil {
@@ -35,7 +37,7 @@ func TestJourneyLatest(t *testing.T) {
 	for _, e := range got {
 		ids = append(ids, fmt.Sprintf("%s %v", e.Actor, e.Entities))
 	}
-	want := []string{"agent@t-1 [a.md b.md]", "user [a.md]", "external [odd: name #1]", "mcp:x [c.md]", "cli [d.md]"}
+	want := []string{"agent@t-1 [a.md b.md]", "user [a.md]", "external [odd: name #1]", "mcp:x [c.md]", "external [c.md]", "cli [d.md]"}
 	if d := cmp.Diff(want, ids); d != "" {
 		t.Errorf("JourneyLatest (-want +got):\n%s", d)
 	}

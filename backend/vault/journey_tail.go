@@ -90,9 +90,11 @@ func (v *Vault) AppendJourneyEntries(ctx context.Context, text []byte) error {
 
 // JourneyLatest returns, for each of names, the newest successful entry (outcome ok)
 // in the journey's last maxBytes bytes that lists it among its entities, oldest first;
-// one entry may stand for several names, and a name never journaled has none. It
-// reads entries newest first, stops once every name is found, and parses only the
-// entries that name one, so it stays fast on a long journey.
+// one entry may stand for several names, and a name never journaled has none. When
+// that entry is an external edit (which may be the echo of another MemoTree process's
+// write), the newest entry of another actor before it is returned too. It reads entries
+// newest first, stops once every name is found, and parses only the entries that name
+// one, so it stays fast on a long journey.
 func (v *Vault) JourneyLatest(maxBytes int64, names []string) ([]Entry, error) {
 	b, err := v.journeyTail(maxBytes)
 	if err != nil || len(b) == 0 {
@@ -103,6 +105,7 @@ func (v *Vault) JourneyLatest(maxBytes int64, names []string) ([]Entry, error) {
 		want[n] = true
 	}
 	items := splitItems(b)
+	sawExternal := map[string]bool{}
 	var out []Entry
 	for i := len(items) - 1; i >= 0 && len(want) > 0; i-- {
 		if hit, ok := itemNames(items[i].text, want); ok && !hit {
@@ -113,8 +116,14 @@ func (v *Vault) JourneyLatest(maxBytes int64, names []string) ([]Entry, error) {
 			continue
 		}
 		hit := false
+		external := one[0].Actor == "external"
 		for _, e := range one[0].Entities {
-			if want[e] {
+			switch {
+			case !want[e]:
+			case external && !sawExternal[e]:
+				sawExternal[e] = true
+				hit = true
+			case !external:
 				delete(want, e)
 				hit = true
 			}

@@ -87,6 +87,21 @@ describe('the source-control panel', () => {
     assert.ok(added.some((t) => t.includes(line)), `the diff's added lines hold the new line: ${JSON.stringify(added)}`)
   })
 
+  test('a note written through the tools forms its own change set', async () => {
+    // `memotree call` beside the running server, as an MCP client or a script would.
+    const bin = path.resolve(import.meta.dirname, '..', process.env.MEMOTREE_BIN ?? '../build/bin/memotree-headless')
+    execFileSync(bin, ['call', '--library', `demo=${server.vaultDir}`, 'create_entity', JSON.stringify({ entity_name: 'ideas/From the tools', content: 'Written by a tool.' })])
+    const row = `${panel} [data-changeset="cli"] [data-change="ideas/From the tools.md"]`
+    await page.waitForSelector(row, { timeout: 5000 })
+    assert.equal(await page.getAttribute(row, 'data-state'), 'untracked')
+    assert.ok((await page.textContent(`${panel} [data-changeset="cli"]`)).includes('Command line'))
+    // Throw it away again (a file never committed is deleted, after the confirmation).
+    await page.getByRole('button', { name: 'Discard the changes of ideas/From the tools.md' }).click()
+    await page.click('[data-testid="confirm-discard-confirm"]')
+    await page.waitForSelector(row, { state: 'detached', timeout: 5000 })
+    assert.equal(fs.existsSync(path.join(server.vaultDir, 'ideas/From the tools.md')), false)
+  })
+
   test('a word changed inside a line is highlighted on its own', async () => {
     const file = path.join(server.vaultDir, 'people/Charles Babbage.md')
     const text = fs.readFileSync(file, 'utf8')
