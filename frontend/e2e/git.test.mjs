@@ -110,6 +110,8 @@ describe('the source-control panel', () => {
     const edited = text.replace(words[0], words[0].replace(words[1], 'Zwischenwort'))
     fs.writeFileSync(file, edited)
     await page.waitForSelector(change('people/Charles Babbage.md'))
+    // The folder holding it says so, for a collapsed tree and for screen readers.
+    await page.waitForSelector('[data-testid="file-tree"] [data-folder="people"][aria-label="people, holds pending changes"]')
     await page.getByRole('button', { name: 'people/Charles Babbage.md, modified: show the diff' }).click()
     const diff = page.locator('[data-testid="diff-view"][data-path="people/Charles Babbage.md"]')
     await diff.waitFor()

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import type { ChangeSet } from '../api'
-import { changeSetLabel, changeSetTime, discardable, discardEffect, pendingMap, pruneChoice, setChoice, stateLetter, toggleSet } from './changesets'
+import { changeSetLabel, changeSetTime, discardable, discardEffect, pendingFolders, pendingMap, pruneChoice, setChoice, stateLetter, toggleSet } from './changesets'
 
 const agent: ChangeSet = {
   id: 'agent@t-1',
@@ -46,6 +46,10 @@ test('pruning drops paths without a pending change; the map holds renames both w
   expect(m.get('old.md')).toBe('renamed')
   expect(m.get('b.md')).toBe('untracked')
   expect(m.has('c.md')).toBe(false)
+})
+
+test('folders holding pending notes are known at every depth', () => {
+  expect([...pendingFolders(['a/b/c.md', 'top.md', 'a/d.md'])].sort()).toEqual(['a', 'a/b'])
 })
 
 test('the confirmation says what a discard does', () => {
