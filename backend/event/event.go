@@ -20,6 +20,9 @@ const (
 	// GitChanged carries a GitChange: a library's repository changed (a commit, a
 	// checkout, the index, or the repository was just created): refetch its status.
 	GitChanged Topic = "git:changed"
+	// GitProgress carries a GitProgressLine: what a remote says while a push or pull
+	// runs.
+	GitProgress Topic = "git:progress"
 
 	// ChatDelta carries a ChatDeltaEvent: streamed text of the agent's reply.
 	ChatDelta Topic = "chat:delta"
@@ -32,7 +35,13 @@ const (
 )
 
 // Topics lists every declared topic.
-var Topics = []Topic{VaultChanged, GitChanged, ChatDelta, ChatTool, ChatApproval, ChatDone}
+var Topics = []Topic{VaultChanged, GitChanged, GitProgress, ChatDelta, ChatTool, ChatApproval, ChatDone}
+
+// GitProgressLine is the payload of GitProgress.
+type GitProgressLine struct {
+	Library string `json:"library"`
+	Text    string `json:"text"`
+}
 
 // GitChange is the payload of GitChanged.
 type GitChange struct {

@@ -21,14 +21,39 @@ const (
 	JourneyID = "journey"
 )
 
-// JourneyTailBytes is how much of the journey's end GroupChanges' callers read: far
-// more than the entries of any pending change, and fast to parse.
-const JourneyTailBytes = 4 << 20
+// JourneyTailBytes is how much of the journey's end ChangeSets reads: the last
+// thousands of operations, scanned in a few milliseconds.
+const JourneyTailBytes = 1 << 20
+
+// Journal reads the journey for ChangeSets; *vault.Vault implements it.
+type Journal interface {
+	// JourneyLatest returns the newest successful entry naming each of names (see
+	// vault.Vault.JourneyLatest).
+	JourneyLatest(maxBytes int64, names []string) ([]vault.Entry, error)
+}
+
+// JourneyNames lists the names under which the journey may record the changes: their
+// paths, and for notes their names without ".md" (as the watcher writes them).
+func JourneyNames(changes []Change) []string {
+	out := make([]string, 0, 2*len(changes))
+	for _, c := range changes {
+		out = append(out, string(c.Path))
+		if c.Path.IsNote() {
+			out = append(out, c.Path.Name())
+		}
+	}
+	return out
+}
 
 // mtimeSlack is how much later than its last journey entry a file may have been
 // modified and still count as that entry's write (clocks and the entry being written
 // after the file).
 const mtimeSlack = 2 * time.Second
+
+// echoWindow is how soon after a write an external edit of the same file is taken for
+// the watcher's echo of that write, made by another MemoTree process (an MCP server,
+// `memotree call`) that this process's watcher cannot tell from an outside editor.
+const echoWindow = 5 * time.Second
 
 // ChangeSet is the pending changes one actor made in one turn (or script run, or MCP
 // session): what the person reviews, commits or discards together.
@@ -113,7 +138,9 @@ func rank(id string) int {
 }
 
 // latestEntries finds, for each changed path, the newest successful journey entry
-// naming it (as a path, or as a note name as the watcher writes them).
+// naming it (as a path, or as a note name as the watcher writes them). An external
+// edit that followed another actor's write within echoWindow is that write's echo:
+// the write counts.
 func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault.Entry {
 	want := make(map[string]vpath.Path, 2*len(changes))
 	for _, c := range changes {
@@ -123,7 +150,8 @@ func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault
 		}
 	}
 	out := map[vpath.Path]vault.Entry{}
-	for i := len(journey) - 1; i >= 0 && len(out) < len(changes); i-- {
+	prior := map[vpath.Path]vault.Entry{} // the newest other actor's entry before an external one
+	for i := len(journey) - 1; i >= 0; i-- {
 		e := journey[i]
 		if e.Outcome != "ok" {
 			continue
@@ -133,9 +161,19 @@ func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault
 			if !ok {
 				continue
 			}
-			if _, seen := out[p]; !seen {
+			newest, seen := out[p]
+			_, hasPrior := prior[p]
+			switch {
+			case !seen:
 				out[p] = e
+			case newest.Actor == OutsideID && e.Actor != OutsideID && !hasPrior:
+				prior[p] = e
 			}
+		}
+	}
+	for p, e := range prior {
+		if out[p].Time.Sub(e.Time) <= echoWindow {
+			out[p] = e
 		}
 	}
 	return out
@@ -200,14 +238,22 @@ func Trailers(sets []ChangeSet, paths []vpath.Path) map[string]string {
 	return out
 }
 
-// ChangeSets returns the pending changes (Status) grouped by GroupChanges, with the
-// working tree's modification times as stamps.
-func (r *Repo) ChangeSets(ctx context.Context, journey []vault.Entry) ([]ChangeSet, error) {
+// ChangeSets returns the pending changes (Status) grouped by GroupChanges, from the
+// journey's last JourneyTailBytes bytes and the working tree's modification times. An
+// unreadable journey makes every change an outside edit.
+func (r *Repo) ChangeSets(ctx context.Context, j Journal) ([]ChangeSet, error) {
 	changes, err := r.Status(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return GroupChanges(changes, journey, r.Stamp), nil
+	return r.group(changes, j), nil
+}
+
+// group sorts pending changes into change sets with the journey entries that name
+// them.
+func (r *Repo) group(changes []Change, j Journal) []ChangeSet {
+	journey, _ := j.JourneyLatest(JourneyTailBytes, JourneyNames(changes))
+	return GroupChanges(changes, journey, r.Stamp)
 }
 
 // Stamp returns the modification time of a working-tree file (a Stamp).

@@ -58,15 +58,12 @@ func TestChangeSetsFromTheJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A note the watcher saw changing outside the app.
-	// a.md's newest entry is then external: it moves to the outside edits.
-	if err := v.AppendJourney(ctx, vault.Entry{Actor: "external", Op: "edit", Entities: []string{"a"}}); err != nil {
+	// A minute later the watcher saw a.md change outside the app (too late to be the
+	// echo of t-1's write): it moves to the outside edits.
+	if err := v.AppendJourney(ctx, vault.Entry{Time: time.Now().Add(time.Minute), Actor: "external", Op: "edit", Entities: []string{"a"}}); err != nil {
 		t.Fatal(err)
 	}
-	journey, _, err := v.JourneyTail(gitrepo.JourneyTailBytes)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sets, err := r.ChangeSets(ctx, journey)
+	sets, err := r.ChangeSets(ctx, v)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,6 +107,16 @@ func TestGroupChangesTurnField(t *testing.T) {
 	got := summary(gitrepo.GroupChanges(changes, journey, nil))
 	if d := cmp.Diff(map[string][]string{"agent@t-9": {"n.md"}, "script@run-1": {"gone.md"}}, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
+	}
+	// Another process's write, echoed by this one's watcher as an external edit: the
+	// write counts; a real outside edit later does not echo.
+	echo := append(journey, vault.Entry{Time: at.Add(time.Second), Actor: "external", Op: "edit", Entities: []string{"n"}, Outcome: "ok"})
+	if got := summary(gitrepo.GroupChanges(changes, echo, nil)); got["agent@t-9"] == nil {
+		t.Errorf("an echo moved n.md out of its turn: %v", got)
+	}
+	later := append(journey, vault.Entry{Time: at.Add(time.Minute), Actor: "external", Op: "edit", Entities: []string{"n"}, Outcome: "ok"})
+	if got := summary(gitrepo.GroupChanges(changes, later, nil)); got["external"] == nil {
+		t.Errorf("an outside edit a minute later still counts as the turn's: %v", got)
 	}
 	stamp := func(vpath.Path) (time.Time, bool) { return at.Add(time.Hour), true }
 	got = summary(gitrepo.GroupChanges(changes, journey, stamp))

@@ -392,3 +392,6 @@ func (r *Repo) endMerge() {
 		_ = os.Remove(filepath.Join(r.dir, ".git", name)) // absent is fine
 	}
 }
+
+// Merging reports whether a pull left a merge with conflicts that awaits its commit.
+func (r *Repo) Merging() bool { return r.merging() }

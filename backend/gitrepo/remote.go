@@ -187,8 +187,9 @@ type PushResult struct {
 	UpToDate bool   `json:"up_to_date"`
 }
 
-// Push sends the checked-out branch to the remote's branch of the same name. It fails
-// with ErrRejected when the remote has commits the branch lacks (pull first).
+// Push sends the checked-out branch to the remote's branch of the same name, with the
+// tags (those made with a commit from the panel included). It fails with ErrRejected
+// when the remote has commits the branch lacks (pull first).
 func (r *Repo) Push(ctx context.Context, o SyncOptions) (PushResult, error) {
 	br, err := r.branch()
 	if err != nil {
@@ -202,8 +203,8 @@ func (r *Repo) Push(ctx context.Context, o SyncOptions) (PushResult, error) {
 		return PushResult{}, fmt.Errorf("git push: %w", err)
 	}
 	res := PushResult{Remote: o.remoteName(), Branch: br.Short()}
-	spec := config.RefSpec(br.String() + ":" + br.String())
-	err = r.repo.PushContext(ctx, &git.PushOptions{RemoteName: res.Remote, RefSpecs: []config.RefSpec{spec}, Auth: auth, Progress: o.Progress})
+	specs := []config.RefSpec{config.RefSpec(br.String() + ":" + br.String()), "refs/tags/*:refs/tags/*"}
+	err = r.repo.PushContext(ctx, &git.PushOptions{RemoteName: res.Remote, RefSpecs: specs, Auth: auth, Progress: o.Progress})
 	switch {
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
 		res.UpToDate = true

@@ -1,6 +1,9 @@
-// Package gitrepo is the vault's version control: status, diff, selective commit,
-// discard and history of a git repository whose working tree is the vault, built on
-// go-git (no git binary needed).
+// Package gitrepo is the vault's version control: status, change sets (pending
+// changes grouped by who made them, from the journey), diff (with word marks),
+// selective commit, discard, history, show and restore at a revision, and push / pull
+// with a three-way merge that never loses a side, for a git repository whose working
+// tree is the vault, built on go-git (the git binary is used only to reach file://
+// remotes and git's credential helper).
 //
 // Reading goes through go-git. Writing to the working tree (discard, the .gitignore
 // written by Init) goes through a Writer, the vault, so that those writes are atomic,
@@ -17,7 +20,9 @@
 // (the app and an MCP server) or two Repos on one vault never interleave them, and no
 // vault write lands between staging and committing. The index is replaced as git does,
 // through .git/index.lock, so a git command running at the same moment is excluded too
-// (the loser gets ErrIndexLocked).
+// (the loser gets ErrIndexLocked). Pull and Restore write files with compare-and-swap
+// against what they read, so an edit landing meanwhile fails the write rather than
+// being overwritten. A HeadWatcher runs one goroutine of its own (see its doc).
 package gitrepo
 
 import (

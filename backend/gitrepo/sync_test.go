@@ -67,9 +67,14 @@ func TestPushAndFastForwardPull(t *testing.T) {
 	edit(t, a, "n1.md", "one", "ONE from A")
 	edit(t, a, "n2.md", "two", "TWO from A")
 	edit(t, a, "n3.md", "three", "THREE from A")
-	commitAll(t, ra, "A's edits")
+	if _, err := ra.Commit(ctx, gitrepo.CommitOptions{Message: "A's edits", Tag: "from-a"}); err != nil {
+		t.Fatal(err)
+	}
 	if res, err := ra.Push(ctx, gitrepo.SyncOptions{}); err != nil || res.UpToDate || res.Branch != "main" {
 		t.Fatalf("Push = %+v, %v", res, err)
+	}
+	if got := strings.TrimSpace(run(t, remote, "rev-parse", "from-a")); got != head(t, a) {
+		t.Errorf("the tag on the remote = %q, want A's HEAD", got)
 	}
 	if got := strings.TrimSpace(run(t, remote, "rev-parse", "main")); got != head(t, a) {
 		t.Fatalf("the remote's main = %s, want A's HEAD %s", got, head(t, a))

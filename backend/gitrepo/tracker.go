@@ -96,6 +96,16 @@ func (t *Tracker) Status(ctx context.Context) ([]Change, error) {
 	return t.r.changes(t.snap.merged())
 }
 
+// ChangeSets returns the pending changes grouped by change set, as
+// Repo.ChangeSets does, from the tracked status.
+func (t *Tracker) ChangeSets(ctx context.Context, j Journal) ([]ChangeSet, error) {
+	changes, err := t.Status(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return t.r.group(changes, j), nil
+}
+
 // refresh computes a full status; the caller holds the lock.
 func (t *Tracker) refresh(ctx context.Context) error {
 	snap, err := t.r.snapshot(ctx)

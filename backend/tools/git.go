@@ -220,7 +220,7 @@ type changeSet struct {
 // changeSets groups the pending changes by the actor and turn that made them, from the
 // journey; an unreadable journey leaves every change an outside edit.
 func (g *gitCtx) changeSets() []changeSet {
-	journey, _, _ := g.lib.Vault().JourneyTail(gitrepo.JourneyTailBytes)
+	journey, _ := g.lib.Vault().JourneyLatest(gitrepo.JourneyTailBytes, gitrepo.JourneyNames(g.changes))
 	var out []changeSet
 	for _, s := range gitrepo.GroupChanges(g.changes, journey, g.repo.Stamp) {
 		cs := changeSet{ChangeSet: s.ID}

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -37,6 +39,10 @@ type GitStatus struct {
 	ChangeSets []gitrepo.ChangeSet `json:"change_sets"`
 	// Total counts the pending changes.
 	Total int `json:"total"`
+	// Remotes are the repository's remotes, origin first; push and pull use the first.
+	Remotes []gitrepo.Remote `json:"remotes"`
+	// Merging is true while a pull's conflicts await the person's commit.
+	Merging bool `json:"merging"`
 }
 
 // GitStatus returns a library's pending changes grouped by change set.
@@ -47,7 +53,7 @@ func (a *API) GitStatus(libraryName string) (GitStatus, error) {
 	if err != nil {
 		return GitStatus{}, err
 	}
-	out := GitStatus{Library: l.Name(), ChangeSets: []gitrepo.ChangeSet{}}
+	out := GitStatus{Library: l.Name(), ChangeSets: []gitrepo.ChangeSet{}, Remotes: []gitrepo.Remote{}}
 	r, err := a.repo(l)
 	if errors.Is(err, gitrepo.ErrNotRepository) {
 		return out, nil
@@ -57,7 +63,14 @@ func (a *API) GitStatus(libraryName string) (GitStatus, error) {
 	}
 	out.IsRepo = true
 	out.Branch, out.Head = r.Head()
-	sets, err := a.changeSets(ctx, l, r)
+	out.Merging = r.Merging()
+	if out.Remotes, err = r.Remotes(); err != nil {
+		return out, err
+	}
+	if out.Remotes == nil {
+		out.Remotes = []gitrepo.Remote{}
+	}
+	sets, err := a.changeSets(ctx, l)
 	if err != nil {
 		return out, err
 	}
@@ -122,7 +135,7 @@ func (a *API) GitCommit(libraryName string, req GitCommitRequest) (GitCommitResu
 	if err != nil {
 		return GitCommitResult{}, err
 	}
-	sets, err := a.changeSets(ctx, l, r)
+	sets, err := a.changeSets(ctx, l)
 	if err != nil {
 		return GitCommitResult{}, err
 	}
@@ -151,6 +164,9 @@ func (a *API) GitDiscard(libraryName string, paths []string) ([]string, error) {
 	defer cancel()
 	if len(paths) == 0 {
 		return nil, errors.New("git discard: choose the notes whose changes to discard")
+	}
+	if slices.Contains(paths, string(vault.JourneyPath)) {
+		return nil, fmt.Errorf("git discard: %s is the append-only log of every operation; commit it rather than discard it", vault.JourneyPath)
 	}
 	l, err := a.ws.Library(libraryName)
 	if err != nil {
@@ -305,20 +321,16 @@ func (a *API) status(ctx context.Context, l *library.Library) ([]gitrepo.Change,
 }
 
 // changeSets reads the status and the journey's tail and groups the one by the other.
-func (a *API) changeSets(ctx context.Context, l *library.Library, r *gitrepo.Repo) ([]gitrepo.ChangeSet, error) {
-	journey, _, err := l.Vault().JourneyTail(gitrepo.JourneyTailBytes)
-	if err != nil {
-		journey = nil // an unreadable journey makes every change an outside edit
-	}
-	changes, err := a.status(ctx, l)
+func (a *API) changeSets(ctx context.Context, l *library.Library) ([]gitrepo.ChangeSet, error) {
+	t, err := a.tracker(l)
 	if err != nil {
 		return []gitrepo.ChangeSet{}, err
 	}
-	sets := gitrepo.GroupChanges(changes, journey, r.Stamp)
+	sets, err := t.ChangeSets(ctx, l.Vault())
 	if sets == nil {
 		sets = []gitrepo.ChangeSet{}
 	}
-	return sets, nil
+	return sets, err
 }
 
 // gitChanged tells the windows that a library's repository changed.

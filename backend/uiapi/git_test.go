@@ -148,6 +148,9 @@ func TestGitPanelFlow(t *testing.T) {
 		t.Errorf("git status after the commit (-want +got):\n%s", d)
 	}
 
+	if _, err := api.GitDiscard("v", []string{"b.md", "journey.yaml"}); err == nil || !strings.Contains(err.Error(), "append-only") {
+		t.Errorf("discarding the journey = %v, want a refusal", err)
+	}
 	done, err := api.GitDiscard("v", []string{"b.md"})
 	if err != nil || !cmp.Equal(done, []string{"b.md"}) {
 		t.Fatalf("GitDiscard = %v, %v", done, err)

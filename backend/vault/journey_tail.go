@@ -7,6 +7,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
+
+	"gopkg.in/yaml.v3"
 )
 
 // JourneyTail reads the newest entries of journey.yaml: those in its last maxBytes
@@ -14,30 +17,39 @@ import (
 // warnings. An entry cut by the start of the window is left out. It reads the tail only,
 // so it stays fast however long the journey has grown; a missing file is empty.
 func (v *Vault) JourneyTail(maxBytes int64) ([]Entry, []string, error) {
+	b, err := v.journeyTail(maxBytes)
+	if err != nil || len(b) == 0 {
+		return nil, nil, err
+	}
+	es, warns := ParseJourney(b)
+	return es, warns, nil
+}
+
+// journeyTail reads the whole entries in the last maxBytes bytes of journey.yaml.
+func (v *Vault) journeyTail(maxBytes int64) ([]byte, error) {
 	f, err := v.root.Open(osName(JourneyPath))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil, nil
+		return nil, nil
 	}
 	if err != nil {
-		return nil, nil, fmt.Errorf("read journey: %w", mapErr(err))
+		return nil, fmt.Errorf("read journey: %w", mapErr(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, nil, fmt.Errorf("read journey: %w", err)
+		return nil, fmt.Errorf("read journey: %w", err)
 	}
 	// One byte more than the window, so that an entry starting right at its edge is
 	// recognised by the newline before it.
 	start := max(st.Size()-maxBytes-1, 0)
 	b := make([]byte, st.Size()-start)
 	if _, err := f.ReadAt(b, start); err != nil && !errors.Is(err, io.EOF) {
-		return nil, nil, fmt.Errorf("read journey: %w", err)
+		return nil, fmt.Errorf("read journey: %w", err)
 	}
 	if start > 0 {
 		b = fromItemStart(b)
 	}
-	es, warns := ParseJourney(b)
-	return es, warns, nil
+	return b, nil
 }
 
 // fromItemStart drops the bytes before the first line that starts a list item, the
@@ -74,4 +86,83 @@ func (v *Vault) AppendJourneyEntries(ctx context.Context, text []byte) error {
 		return fmt.Errorf("append journey: %w", err)
 	}
 	return nil
+}
+
+// JourneyLatest returns, for each of names, the newest successful entry (outcome ok)
+// in the journey's last maxBytes bytes that lists it among its entities, oldest first;
+// one entry may stand for several names, and a name never journaled has none. When
+// that entry is an external edit (which may be the echo of another MemoTree process's
+// write), the newest entry of another actor before it is returned too. It reads entries
+// newest first, stops once every name is found, and parses only the entries that name
+// one, so it stays fast on a long journey.
+func (v *Vault) JourneyLatest(maxBytes int64, names []string) ([]Entry, error) {
+	b, err := v.journeyTail(maxBytes)
+	if err != nil || len(b) == 0 {
+		return nil, err
+	}
+	want := make(map[string]bool, len(names))
+	for _, n := range names {
+		want[n] = true
+	}
+	items := splitItems(b)
+	sawExternal := map[string]bool{}
+	var out []Entry
+	for i := len(items) - 1; i >= 0 && len(want) > 0; i-- {
+		if hit, ok := itemNames(items[i].text, want); ok && !hit {
+			continue
+		}
+		var one []Entry
+		if yaml.Unmarshal(items[i].text, &one) != nil || len(one) != 1 || !valid(one[0]) || one[0].Outcome != "ok" {
+			continue
+		}
+		hit := false
+		external := one[0].Actor == "external"
+		for _, e := range one[0].Entities {
+			switch {
+			case !want[e]:
+			case external && !sawExternal[e]:
+				sawExternal[e] = true
+				hit = true
+			case !external:
+				delete(want, e)
+				hit = true
+			}
+		}
+		if hit {
+			out = append(out, one[0])
+		}
+	}
+	slices.Reverse(out)
+	return out, nil
+}
+
+// itemNames reports whether one journey entry, written in the usual block style, lists
+// a wanted name among its entities, without a YAML parser; ok is false when the entry
+// is written otherwise (the caller parses it then).
+func itemNames(item []byte, want map[string]bool) (hit, ok bool) {
+	const key = "\n  entities:\n"
+	i := bytes.Index(item, []byte(key))
+	if i < 0 {
+		return false, !bytes.Contains(item, []byte("entities")) // flow style or unusual
+	}
+	rest := item[i+len(key):]
+	for len(rest) > 0 {
+		line := rest
+		if nl := bytes.IndexByte(rest, '\n'); nl >= 0 {
+			line, rest = rest[:nl], rest[nl+1:]
+		} else {
+			rest = nil
+		}
+		v, found := bytes.CutPrefix(line, []byte("    - "))
+		if !found {
+			break
+		}
+		if len(v) == 0 || v[0] == '"' || v[0] == '\'' || bytes.ContainsAny(v, "#:") {
+			return false, false // quoted or unusual: let YAML read it
+		}
+		if want[string(v)] {
+			return true, true
+		}
+	}
+	return false, true
 }

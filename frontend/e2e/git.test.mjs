@@ -87,6 +87,21 @@ describe('the source-control panel', () => {
     assert.ok(added.some((t) => t.includes(line)), `the diff's added lines hold the new line: ${JSON.stringify(added)}`)
   })
 
+  test('a note written through the tools forms its own change set', async () => {
+    // `memotree call` beside the running server, as an MCP client or a script would.
+    const bin = path.resolve(import.meta.dirname, '..', process.env.MEMOTREE_BIN ?? '../build/bin/memotree-headless')
+    execFileSync(bin, ['call', '--library', `demo=${server.vaultDir}`, 'create_entity', JSON.stringify({ entity_name: 'ideas/From the tools', content: 'Written by a tool.' })])
+    const row = `${panel} [data-changeset="cli"] [data-change="ideas/From the tools.md"]`
+    await page.waitForSelector(row, { timeout: 5000 })
+    assert.equal(await page.getAttribute(row, 'data-state'), 'untracked')
+    assert.ok((await page.textContent(`${panel} [data-changeset="cli"]`)).includes('Command line'))
+    // Throw it away again (a file never committed is deleted, after the confirmation).
+    await page.getByRole('button', { name: 'Discard the changes of ideas/From the tools.md' }).click()
+    await page.click('[data-testid="confirm-discard-confirm"]')
+    await page.waitForSelector(row, { state: 'detached', timeout: 5000 })
+    assert.equal(fs.existsSync(path.join(server.vaultDir, 'ideas/From the tools.md')), false)
+  })
+
   test('a word changed inside a line is highlighted on its own', async () => {
     const file = path.join(server.vaultDir, 'people/Charles Babbage.md')
     const text = fs.readFileSync(file, 'utf8')
@@ -95,6 +110,8 @@ describe('the source-control panel', () => {
     const edited = text.replace(words[0], words[0].replace(words[1], 'Zwischenwort'))
     fs.writeFileSync(file, edited)
     await page.waitForSelector(change('people/Charles Babbage.md'))
+    // The folder holding it says so, for a collapsed tree and for screen readers.
+    await page.waitForSelector('[data-testid="file-tree"] [data-folder="people"][aria-label="people, holds pending changes"]')
     await page.getByRole('button', { name: 'people/Charles Babbage.md, modified: show the diff' }).click()
     const diff = page.locator('[data-testid="diff-view"][data-path="people/Charles Babbage.md"]')
     await diff.waitFor()
@@ -155,6 +172,46 @@ describe('the source-control panel', () => {
     await history.locator('[data-testid="restore-confirm"]').click()
     await waitFor(() => fs.readFileSync(file, 'utf8') === old, 'the old version restored on disk')
     await page.waitForSelector(change('people/Charles Babbage.md'), { state: 'detached', timeout: 5000 })
+  })
+
+  test('pull brings in a commit made on another machine; push sends ours (a bare remote over file://)', async () => {
+    const remote = path.join(repo, '..', `${path.basename(repo)}-remote.git`)
+    const other = path.join(repo, '..', `${path.basename(repo)}-other`)
+    try {
+      git(server.vaultDir, 'add', '-A')
+      git(server.vaultDir, 'commit', '-q', '--allow-empty', '-m', 'Before syncing')
+      git(path.dirname(remote), 'clone', '-q', '--bare', server.vaultDir, remote)
+      git(server.vaultDir, 'remote', 'add', 'origin', `file://${remote}`)
+      git(server.vaultDir, 'fetch', '-q', 'origin')
+      git(server.vaultDir, 'branch', '-q', '--set-upstream-to=origin/main')
+      await page.getByRole('button', { name: 'Refresh the changes' }).click()
+      await page.waitForSelector('[data-testid="pull"]')
+
+      git(path.dirname(other), 'clone', '-q', `file://${remote}`, other)
+      const line = `From the other machine ${Date.now()}`
+      fs.appendFileSync(path.join(other, 'Home.md'), `\n${line}\n`)
+      git(other, 'commit', '-q', '-am', 'Other machine')
+      git(other, 'push', '-q', 'origin', 'main')
+
+      await page.click('[data-testid="pull"]')
+      await page.waitForSelector('[data-testid="git-notice"] >> text=Pulled the remote', { timeout: 10000 })
+      assert.ok(fs.readFileSync(path.join(server.vaultDir, 'Home.md'), 'utf8').includes(line))
+      assert.equal(git(server.vaultDir, 'rev-parse', 'HEAD'), git(other, 'rev-parse', 'HEAD'))
+
+      fs.appendFileSync(path.join(server.vaultDir, 'ideas/Binary.md'), '\nPushed from the panel.\n')
+      await page.waitForSelector(change('ideas/Binary.md'))
+      await page.getByRole('checkbox', { name: 'Select ideas/Binary.md' }).check()
+      await page.fill('[data-testid="commit-message"]', 'Push me')
+      await page.click('[data-testid="commit"]')
+      await page.waitForSelector(change('ideas/Binary.md'), { state: 'detached' })
+      await page.click('[data-testid="push"]')
+      await page.waitForSelector('[data-testid="git-notice"] >> text=Pushed main to origin', { timeout: 10000 })
+      assert.equal(git(remote, 'log', '-1', '--format=%s', 'main'), 'Push me\n')
+      git(remote, 'fsck', '--strict', '--no-progress')
+    } finally {
+      fs.rmSync(remote, { recursive: true, force: true })
+      fs.rmSync(other, { recursive: true, force: true })
+    }
     fs.mkdirSync(artifactsDir, { recursive: true })
     await page.screenshot({ path: path.join(artifactsDir, 'git-panel.png') })
     assert.deepEqual(browser.errors, [], 'no uncaught errors in the page')

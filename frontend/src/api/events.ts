@@ -1,7 +1,7 @@
 // Event topics, mirrored from backend/event/event.go (a test checks the two agree).
 
 /** Every topic the backend publishes. */
-export const TOPICS = ['vault:changed', 'git:changed', 'chat:delta', 'chat:tool', 'chat:approval', 'chat:done'] as const
+export const TOPICS = ['vault:changed', 'git:changed', 'git:progress', 'chat:delta', 'chat:tool', 'chat:approval', 'chat:done'] as const
 
 export type Topic = (typeof TOPICS)[number]
 
@@ -16,6 +16,12 @@ export interface VaultChange {
 /** Payload of "git:changed": a library's repository changed (commit, checkout, index). */
 export interface GitChange {
   library: string
+}
+
+/** Payload of "git:progress": a line a remote sent during a push or pull. */
+export interface GitProgressLine {
+  library: string
+  text: string
 }
 
 /** Payload of "chat:delta": streamed text of the agent's reply, numbered from 1. */
@@ -66,6 +72,7 @@ export interface ChatDoneEvent {
 export interface EventPayloads {
   'vault:changed': VaultChange
   'git:changed': GitChange
+  'git:progress': GitProgressLine
   'chat:delta': ChatDeltaEvent
   'chat:tool': ChatToolEvent
   'chat:approval': ChatApprovalEvent

@@ -1,4 +1,4 @@
-import type { Commit, FileDiff, GitCommitRequest, GitCommitResult, GitRevision, GitStatus } from './gitTypes'
+import type { Commit, FileDiff, GitCommitRequest, GitCommitResult, GitRevision, GitStatus, PullResult, PushResult } from './gitTypes'
 
 /** The source-control panel's part of the Api (Go: backend/uiapi/git.go). */
 export interface GitApi {
@@ -13,6 +13,9 @@ export interface GitApi {
   /** Reports whether the note changed. */
   restore(library: string, path: string, rev: string): Promise<boolean>
   init(library: string): Promise<GitStatus>
+  push(library: string): Promise<PushResult>
+  /** Merges the remote's commits with local commits and edits, keeping both sides. */
+  pull(library: string): Promise<PullResult>
 }
 
 /** The Go method name of each GitApi method. */
@@ -25,6 +28,8 @@ export const GIT_METHODS = {
   show: 'GitShow',
   restore: 'GitRestore',
   init: 'GitInit',
+  push: 'GitPush',
+  pull: 'GitPull',
 } as const satisfies Record<keyof GitApi, string>
 
 export type GitMethod = (typeof GIT_METHODS)[keyof typeof GIT_METHODS]
@@ -41,5 +46,7 @@ export function gitFromCaller(call: (method: GitMethod, args: unknown[]) => Prom
     show: (lib, path, rev) => call(m.show, [lib, path, rev]) as Promise<GitRevision>,
     restore: (lib, path, rev) => call(m.restore, [lib, path, rev]) as Promise<boolean>,
     init: (lib) => call(m.init, [lib]) as Promise<GitStatus>,
+    push: (lib) => call(m.push, [lib]) as Promise<PushResult>,
+    pull: (lib) => call(m.pull, [lib]) as Promise<PullResult>,
   }
 }

@@ -35,6 +35,34 @@ export interface GitStatus {
   head: string
   change_sets: ChangeSet[]
   total: number
+  /** The remotes, origin first; push and pull use the first. */
+  remotes: Remote[]
+  /** A pull's conflicts await a commit. */
+  merging: boolean
+}
+
+export interface Remote {
+  name: string
+  url: string
+}
+
+export interface PushResult {
+  remote: string
+  branch: string
+  up_to_date: boolean
+}
+
+export type PullOutcome = 'up_to_date' | 'fast_forward' | 'merged' | 'conflict'
+
+export interface PullResult {
+  remote: string
+  branch: string
+  outcome: PullOutcome
+  head: string
+  /** Files the pull wrote or removed. */
+  updated: string[]
+  /** Files that keep both versions between conflict markers. */
+  conflicts: string[]
 }
 
 /** A piece of a changed line; `changed` marks words that differ from its pair. */

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import type { ChangeSet } from '../api'
-import { changeSetLabel, changeSetTime, discardEffect, pendingMap, pruneChoice, setChoice, stateLetter, toggleSet } from './changesets'
+import { changeSetLabel, changeSetTime, discardable, discardEffect, pendingFolders, pendingMap, pruneChoice, setChoice, stateLetter, toggleSet } from './changesets'
 
 const agent: ChangeSet = {
   id: 'agent@t-1',
@@ -48,8 +48,14 @@ test('pruning drops paths without a pending change; the map holds renames both w
   expect(m.has('c.md')).toBe(false)
 })
 
+test('folders holding pending notes are known at every depth', () => {
+  expect([...pendingFolders(['a/b/c.md', 'top.md', 'a/d.md'])].sort()).toEqual(['a', 'a/b'])
+})
+
 test('the confirmation says what a discard does', () => {
   expect(discardEffect({ path: 'b.md', state: 'untracked' })).toMatch(/deleted/)
   expect(discardEffect({ path: 'n.md', state: 'renamed', from: 'o.md' })).toBe('renamed back to o.md')
   expect(discardEffect({ path: 'a.md', state: 'modified' })).toMatch(/restored/)
+  expect(discardable({ path: 'journey.yaml', state: 'modified' })).toBe(false)
+  expect(discardable({ path: 'a.md', state: 'modified' })).toBe(true)
 })

@@ -71,6 +71,23 @@ export function pendingMap(sets: readonly ChangeSet[]): Map<string, ChangeState>
   return out
 }
 
+/** The folders holding a pending path at any depth: "a/b/c.md" gives "a" and "a/b". */
+export function pendingFolders(paths: Iterable<string>): Set<string> {
+  const out = new Set<string>()
+  for (const p of paths) {
+    for (let i = p.indexOf('/'); i >= 0; i = p.indexOf('/', i + 1)) out.add(p.slice(0, i))
+  }
+  return out
+}
+
+/** The journey is append-only: it can be committed, never discarded. */
+export const JOURNEY_PATH = 'journey.yaml'
+
+/** Whether a change may be discarded. */
+export function discardable(c: Change): boolean {
+  return c.path !== JOURNEY_PATH
+}
+
 /** What discarding a change does, in words for the confirmation. */
 export function discardEffect(c: Change): string {
   switch (c.state) {

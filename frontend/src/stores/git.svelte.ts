@@ -23,6 +23,11 @@ export class GitStore {
   error = $state<string | null>(null)
   /** The last thing done, for a polite live region. */
   notice = $state('')
+  /** What a push or pull is doing ('' when none runs), and the remote's last message. */
+  syncing = $state<'' | 'push' | 'pull'>('')
+  progress = $state('')
+  /** Files a pull left with both versions between conflict markers. */
+  conflicts = $state.raw<string[]>([])
   pending = $derived<ReadonlyMap<string, ChangeState>>(pendingMap(this.status?.change_sets ?? []))
 
   private seq = 0
@@ -147,6 +152,39 @@ export class GitStore {
     })
   }
 
+  /** push sends the branch to the remote. */
+  async push(): Promise<boolean> {
+    return this.sync('push', async () => {
+      const r = await this.api.git.push(this.library)
+      this.notice = r.up_to_date ? `${r.remote}/${r.branch} is up to date.` : `Pushed ${r.branch} to ${r.remote}.`
+    })
+  }
+
+  /** pull brings in the remote's commits, keeping local edits; conflicts are listed. */
+  async pull(): Promise<boolean> {
+    return this.sync('pull', async () => {
+      const r = await this.api.git.pull(this.library)
+      this.conflicts = r.conflicts ?? []
+      this.notice = pullNotice(r.outcome, r.updated?.length ?? 0, this.conflicts.length)
+    })
+  }
+
+  /** progressLine shows a remote's message while a push or pull runs. */
+  progressLine(text: string): void {
+    if (this.syncing) this.progress = text
+  }
+
+  private async sync(kind: 'push' | 'pull', fn: () => Promise<void>): Promise<boolean> {
+    this.syncing = kind
+    this.progress = ''
+    try {
+      return await this.run(fn)
+    } finally {
+      this.syncing = ''
+      this.progress = ''
+    }
+  }
+
   /** run does one write, then refreshes; it reports success and keeps the write's error. */
   private async run(fn: () => Promise<void>): Promise<boolean> {
     this.busy = true
@@ -161,6 +199,21 @@ export class GitStore {
     if (failure !== null) this.error = failure
     return failure === null
   }
+}
+
+/** pullNotice says in words what a pull did. */
+export function pullNotice(outcome: string, updated: number, conflicts: number): string {
+  const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`
+  const base =
+    outcome === 'up_to_date'
+      ? 'Already up to date.'
+      : outcome === 'merged'
+        ? `Merged the remote's commits (${files(updated)} updated).`
+        : outcome === 'conflict'
+          ? 'Merged with conflicts: resolve them, then commit.'
+          : `Pulled the remote's commits (${files(updated)} updated).`
+  const verb = conflicts === 1 ? 'keeps' : 'keep'
+  return conflicts > 0 ? `${base} ${files(conflicts)} ${verb} both versions between <<<<<<< and >>>>>>> markers.` : base
 }
 
 function message(e: unknown): string {

@@ -1,7 +1,7 @@
 import { expect, test, vi } from 'vitest'
 import type { Api, GitApi, GitStatus } from '../api'
 import type { EventPayloads } from '../api/events'
-import { GitStore } from './git.svelte'
+import { GitStore, pullNotice } from './git.svelte'
 import { connectGitLive, GIT_LIVE_DEBOUNCE_MS } from './gitLive'
 
 /** A hand-written fake of the git API over an in-memory list of pending changes. */
@@ -37,6 +37,11 @@ function fakeGit(st: GitStatus) {
     init: async () => {
       throw new Error('already a repository')
     },
+    push: async () => ({ remote: 'origin', branch: 'main', up_to_date: false }),
+    pull: async () => {
+      calls.push('pull')
+      return { remote: 'origin', branch: 'main', outcome: 'fast_forward', head: 'h', updated: ['a.md', 'b.md'], conflicts: ['b.md'] }
+    },
   }
   return { git, calls }
 }
@@ -47,6 +52,8 @@ const status = (): GitStatus => ({
   branch: 'main',
   head: 'abc',
   total: 3,
+  remotes: [{ name: 'origin', url: 'file:///r.git' }],
+  merging: false,
   change_sets: [
     { id: 'agent@t-1', actor: 'agent', turn: 't-1', latest: '2026-11-22T10:00:00Z', changes: [{ path: 'a.md', state: 'modified' }, { path: 'n.md', state: 'renamed', from: 'o.md' }] },
     { id: 'external', actor: 'external', latest: '0001-01-01T00:00:00Z', changes: [{ path: 'b.md', state: 'modified' }] },
@@ -120,4 +127,18 @@ test('vault and git events refresh the status once per burst, for the open libra
   expect(calls.filter((c) => c === 'status')).toHaveLength(1)
   off()
   vi.useRealTimers()
+})
+
+test('a pull lists the files that kept both versions and says what it did', async () => {
+  const { git } = fakeGit(status())
+  const store = new GitStore(apiWith(git).api)
+  await store.refresh('demo')
+  expect(await store.pull()).toBe(true)
+  expect(store.conflicts).toEqual(['b.md'])
+  expect(store.notice).toBe("Pulled the remote's commits (2 files updated). 1 file keeps both versions between <<<<<<< and >>>>>>> markers.")
+  expect(store.syncing).toBe('')
+  expect(await store.push()).toBe(true)
+  expect(store.notice).toBe('Pushed main to origin.')
+  expect(pullNotice('up_to_date', 0, 0)).toBe('Already up to date.')
+  expect(pullNotice('conflict', 1, 2)).toMatch(/^Merged with conflicts/)
 })

@@ -21,7 +21,11 @@ export function connectGitLive(api: Api, git: GitStore): () => void {
   }
   const offVault = api.on('vault:changed', onEvent)
   const offGit = api.on('git:changed', onEvent)
+  const offProgress = api.on('git:progress', (e) => {
+    if (e.library === git.library) git.progressLine(e.text)
+  })
   return () => {
+    offProgress()
     flush.cancel()
     offVault()
     offGit()

@@ -1,0 +1,72 @@
+package vault
+
+import (
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestJourneyLatest(t *testing.T) {
+	v, _ := openTemp(t)
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	entries := []Entry{
+		{Time: at, Actor: "agent@t-1", Op: "create_entity", Entities: []string{"a.md", "b.md"}, Outcome: "ok"},
+		{Time: at.Add(1 * time.Second), Actor: "user", Op: "write", Entities: []string{"a.md"}, Outcome: "ok"},
+		{Time: at.Add(2 * time.Second), Actor: "agent@t-2", Op: "write", Entities: []string{"a.md"}, Outcome: "conflict"},
+		{Time: at.Add(3 * time.Second), Actor: "external", Op: "edit", Entities: []string{"odd: name #1"}, Outcome: "ok"},
+		{Time: at.Add(4 * time.Second), Actor: "mcp:x", Op: "write", Args: "with args\nover lines", Turn: "s-1", Entities: []string{"c.md"}, Outcome: "ok"},
+		// The watcher's echo of mcp:x's write: the write is returned too.
+		{Time: at.Add(5 * time.Second), Actor: "external", Op: "edit", Entities: []string{"c.md"}, Outcome: "ok"},
+	}
+	for _, e := range entries {
+		if err := v.AppendJourney(t.Context(), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A hand-written entry in flow style is read too.
+	if err := v.AppendJourneyEntries(t.Context(), []byte("- {time: 2026-11-22T10:00:05Z, actor: cli, op: write, entities: [d.md], outcome: ok}\n")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := v.JourneyLatest(1<<20, []string{"a.md", "b.md", "c.md", "d.md", "odd: name #1", "never.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, e := range got {
+		ids = append(ids, fmt.Sprintf("%s %v", e.Actor, e.Entities))
+	}
+	want := []string{"agent@t-1 [a.md b.md]", "user [a.md]", "external [odd: name #1]", "mcp:x [c.md]", "external [c.md]", "cli [d.md]"}
+	if d := cmp.Diff(want, ids); d != "" {
+		t.Errorf("JourneyLatest (-want +got):\n%s", d)
+	}
+	// agent@t-1's entry stands for b.md only: a.md's newest is the user's.
+	if got[0].Time != at || got[1].Actor != "user" {
+		t.Errorf("entries %+v", got)
+	}
+}
+
+func BenchmarkJourneyLatest(b *testing.B) {
+	v, err := Open(b.TempDir())
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer v.Close()
+	var es []Entry
+	for i := range 40000 {
+		es = append(es, Entry{Time: time.Now(), Actor: "agent@t-12345678", Op: "update_entity", Entities: []string{fmt.Sprintf("people/Person %d.md", i)}, Outcome: "ok"})
+	}
+	bs, _ := encodeEntries(es)
+	if err := v.appendFile(bs); err != nil {
+		b.Fatal(err)
+	}
+	// Ten pending notes: five written lately, five never journaled (a whole scan).
+	names := []string{"people/Person 39990.md", "people/Person 39000.md", "people/Person 38000.md", "people/Person 30000.md", "people/Person 20000.md",
+		"x1.md", "x2.md", "x3.md", "x4.md", "x5.md"}
+	for b.Loop() {
+		if _, err := v.JourneyLatest(4<<20, names); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
