@@ -40,6 +40,10 @@ type Call struct {
 	// Via names the tool that made this call on the caller's behalf (run_starlark),
 	// or is empty for a direct call.
 	Via string
+	// Origin is the actor of the call that started this one (the caller of
+	// run_starlark), or empty for a direct call. Permission guards judge a call made on
+	// someone's behalf as that someone, so a script never escapes its caller's rights.
+	Origin string
 }
 
 // Guard decides whether a call may run. It sees the call (with Library resolved) and

@@ -45,7 +45,10 @@ func (v *Vault) Write(ctx context.Context, p vpath.Path, data []byte, o WriteOpt
 		return "", fmt.Errorf("write %s: %w", p, err)
 	}
 	defer unlock()
-	h, err := v.writeLocked(p, data, o)
+	h, err := v.undoable(ctx, p)
+	if err == nil {
+		h, err = v.writeLocked(p, data, o)
+	}
 	if err != nil {
 		err = fmt.Errorf("write %s: %w", p, err)
 	}
@@ -61,6 +64,31 @@ func (v *Vault) Write(ctx context.Context, p vpath.Path, data []byte, o WriteOpt
 		return h, fmt.Errorf("write %s: written, but %w", p, jerr)
 	}
 	return h, nil
+}
+
+// undoable records, for the Undo in ctx if any, the pre-images of the files at paths
+// (symbolic links followed) before a Write, RemoveWith or RenameWith changes them; a
+// folder cannot be recorded and is refused. The caller holds the lock. The Hash result
+// is always empty (it keeps the callers' error flow short).
+func (v *Vault) undoable(ctx context.Context, paths ...vpath.Path) (Hash, error) {
+	if undoFrom(ctx) == nil {
+		return "", nil
+	}
+	targets := make([]vpath.Path, 0, len(paths))
+	for _, p := range paths {
+		if err := checkContent(p); err != nil {
+			return "", err
+		}
+		t, err := v.resolve(p)
+		if err != nil {
+			return "", err
+		}
+		if st, err := v.root.Stat(osName(t)); err == nil && st.IsDir() {
+			return "", fmt.Errorf("%s is a folder, which a change set cannot undo", p)
+		}
+		targets = append(targets, t)
+	}
+	return "", v.saveUndo(ctx, targets)
 }
 
 func writeArgs(n int, o WriteOptions) string {
@@ -266,7 +294,10 @@ func (v *Vault) RemoveWith(ctx context.Context, p vpath.Path, o WriteOptions) er
 		return fmt.Errorf("remove %s: %w", p, err)
 	}
 	defer unlock()
-	err = v.removeLocked(p, o.IfHash)
+	_, err = v.undoable(ctx, p)
+	if err == nil {
+		err = v.removeLocked(p, o.IfHash)
+	}
 	if err != nil {
 		err = fmt.Errorf("remove %s: %w", p, err)
 	}
@@ -314,7 +345,10 @@ func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOpti
 		return fmt.Errorf("rename %s to %s: %w", from, to, err)
 	}
 	defer unlock()
-	err = v.renameLocked(from, to, o.IfHash)
+	_, err = v.undoable(ctx, from, to)
+	if err == nil {
+		err = v.renameLocked(from, to, o.IfHash)
+	}
 	if err != nil {
 		err = fmt.Errorf("rename %s to %s: %w", from, to, err)
 	}
