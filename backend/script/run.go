@@ -303,8 +303,13 @@ func (x *run) result(globals starlark.StringDict) (any, error) {
 func (x *run) failure(err error) *Failure {
 	f := &Failure{Code: CodeScriptError}
 	var ee *starlark.EvalError
-	if errors.As(err, &ee) && len(ee.CallStack) > 0 {
-		f.Line = int(ee.CallStack.At(0).Pos.Line)
+	if errors.As(err, &ee) {
+		for i := range ee.CallStack { // innermost first: a builtin's frame has no line
+			if pos := ee.CallStack.At(i).Pos; pos.Line > 0 {
+				f.Line = int(pos.Line)
+				break
+			}
+		}
 	}
 	x.mu.Lock()
 	stopped := x.stopped
