@@ -33,10 +33,10 @@ func (w *libs) Library(name string) (*library.Library, error) {
 
 // seedNotes are the notes of the test vault.
 var seedNotes = map[string]string{
-	"people/Ada Lovelace.md":    "---\nentity type: person\ntags: [history]\n---\n\nFirst algorithm, for the [[Analytical Engine]].\n",
-	"people/Charles Babbage.md": "---\nentity type: person\n---\n\nDesigned the [[Analytical Engine]].\n",
+	"people/Ada Lovelace.md":        "---\nentity type: person\ntags: [history]\n---\n\nFirst algorithm, for the [[Analytical Engine]].\n",
+	"people/Charles Babbage.md":     "---\nentity type: person\n---\n\nDesigned the [[Analytical Engine]].\n",
 	"machines/Analytical Engine.md": "---\nentity type: machine\n---\n\nA mechanical computer.\n",
-	"meta.md":                   "# Manual\n\n## Types\n\nperson, machine\n",
+	"meta.md":                       "# Manual\n\n## Types\n\nperson, machine\n",
 }
 
 // writeVault creates a vault folder with the seed notes, as a git repository with
