@@ -1,13 +1,10 @@
 package script
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
-	"math/big"
 	"sort"
 
 	"go.starlark.net/starlark"
@@ -78,85 +75,57 @@ func seqToJSON(s starlark.Indexable, depth int) (any, error) {
 	return out, nil
 }
 
-// fromJSON decodes JSON into Starlark values: objects become dicts with their keys in
-// the order written, arrays lists, numbers int when integral and float otherwise.
+// fromJSON decodes JSON into Starlark values: objects become dicts with their keys
+// sorted, arrays lists, numbers int when integral and float otherwise.
 func fromJSON(b []byte) (starlark.Value, error) {
-	d := json.NewDecoder(bytes.NewReader(b))
-	d.UseNumber()
-	v, err := decodeValue(d, 0)
-	if err != nil {
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
 		return nil, err
 	}
-	if _, err := d.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after a JSON value")
-	}
-	return v, nil
+	return fromGo(v, 0)
 }
 
-func decodeValue(d *json.Decoder, depth int) (starlark.Value, error) {
+// fromGo converts a decoded JSON value.
+func fromGo(v any, depth int) (starlark.Value, error) {
 	if depth > maxDepth*2 {
 		return nil, errors.New("JSON nested too deeply")
 	}
-	tok, err := d.Token()
-	if err != nil {
-		return nil, err
-	}
-	switch t := tok.(type) {
+	switch t := v.(type) {
 	case nil:
 		return starlark.None, nil
 	case bool:
 		return starlark.Bool(t), nil
 	case string:
 		return starlark.String(t), nil
-	case json.Number:
-		return numberValue(t)
-	case json.Delim:
-		switch t {
-		case '[':
-			var elems []starlark.Value
-			for d.More() {
-				v, err := decodeValue(d, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				elems = append(elems, v)
-			}
-			_, err := d.Token()
-			return starlark.NewList(elems), err
-		case '{':
-			dict := starlark.NewDict(8)
-			for d.More() {
-				kt, err := d.Token()
-				if err != nil {
-					return nil, err
-				}
-				v, err := decodeValue(d, depth+1)
-				if err != nil {
-					return nil, err
-				}
-				if err := dict.SetKey(starlark.String(kt.(string)), v); err != nil {
-					return nil, err
-				}
-			}
-			_, err := d.Token()
-			return dict, err
+	case float64:
+		if t == math.Trunc(t) && math.Abs(t) < 1<<53 {
+			return starlark.MakeInt64(int64(t)), nil
 		}
+		return starlark.Float(t), nil
+	case []any:
+		elems := make([]starlark.Value, len(t))
+		for i, x := range t {
+			e, err := fromGo(x, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			elems[i] = e
+		}
+		return starlark.NewList(elems), nil
+	case map[string]any:
+		dict := starlark.NewDict(len(t))
+		for _, k := range sortedKeys(t) {
+			e, err := fromGo(t[k], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			if err := dict.SetKey(starlark.String(k), e); err != nil {
+				return nil, err
+			}
+		}
+		return dict, nil
 	}
-	return nil, fmt.Errorf("unexpected JSON token %v", tok)
-}
-
-func numberValue(n json.Number) (starlark.Value, error) {
-	if i, err := n.Int64(); err == nil {
-		return starlark.MakeInt64(i), nil
-	}
-	if b, ok := new(big.Int).SetString(string(n), 10); ok {
-		return starlark.MakeBigInt(b), nil
-	}
-	f, err := n.Float64()
-	if err != nil {
-		return nil, fmt.Errorf("number %s: %w", n, err)
-	}
-	return starlark.Float(f), nil
+	return nil, fmt.Errorf("unexpected JSON value %T", v)
 }
 
 // sortedKeys returns the keys of m in order.
