@@ -71,6 +71,10 @@ func (a *Agent) Turn(ctx context.Context, history []llm.Message, prompt string) 
 		}
 		hist = append(hist, reply)
 		if len(reply.ToolCalls) == 0 {
+			if msg, ok := a.textCalls(ctx, turn, reply.Content); ok {
+				hist = append(hist, msg)
+				continue
+			}
 			return hist, reply.Content, nil
 		}
 		hist = append(hist, a.runCalls(ctx, turn, reply.ToolCalls)...)
