@@ -14,6 +14,9 @@ import (
 // builtin per tool of the registry, and the size-checking operators.
 func (x *run) predeclared() starlark.StringDict {
 	pre := x.budget.builtins()
+	for k, v := range x.budget.wrapped(x) {
+		pre[k] = v
+	}
 	for _, t := range x.r.reg.List() {
 		if notInScripts[t.Name()] {
 			continue

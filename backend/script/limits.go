@@ -156,7 +156,7 @@ func (b *budget) builtins() starlark.StringDict {
 			if err != nil {
 				return nil, err
 			}
-			if n, ok := size(z); ok && pre == nil { // % is checked after the fact
+			if n, ok := size(z); ok && op == syntax.PERCENT { // also checked before
 				return z, b.check(z, int64(n))
 			}
 			return z, nil
@@ -167,8 +167,8 @@ func (b *budget) builtins() starlark.StringDict {
 		fnIAdd:   bin(fnIAdd, syntax.PLUS_EQ, b.preAdd),
 		fnMul:    bin(fnMul, syntax.STAR, b.preMul),
 		fnIMul:   bin(fnIMul, syntax.STAR, b.preMul),
-		fnMod:    bin(fnMod, syntax.PERCENT, nil),
-		fnIMod:   bin(fnIMod, syntax.PERCENT, nil),
+		fnMod:    bin(fnMod, syntax.PERCENT, b.preMod),
+		fnIMod:   bin(fnIMod, syntax.PERCENT, b.preMod),
 		fnMethod: starlark.NewBuiltin(fnMethod, b.method),
 		"range":  starlark.NewBuiltin("range", b.rangeFn),
 	}

@@ -10,6 +10,10 @@ import "go.starlark.net/syntax"
 //	a + b, a * b, a % b     ->  _mt_add(a, b), _mt_mul(a, b), _mt_mod(a, b)
 //	x += y (also *=, %=)    ->  x = _mt_iadd(x, y)   (a list is still extended in place)
 //	s.join(l), s.replace(..), s.format(..) -> _mt_method(s, "join", l), ...
+//	x[a:b]                  ->  _mt_sized(x[a:b])
+//
+// Builtins that format or copy (str, repr, print, list, sorted, ...) are replaced
+// by checking versions too (bounds.go), and a heap watch is the backstop.
 //
 // The names start with _mt_, which a script cannot declare (see checkNames).
 
@@ -137,6 +141,7 @@ func rewriteExpr(e syntax.Expr) syntax.Expr {
 				*p = rewriteExpr(*p)
 			}
 		}
+		return sized(e)
 	case *syntax.ListExpr:
 		rewriteExprs(e.List)
 	case *syntax.TupleExpr:

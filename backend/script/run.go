@@ -252,6 +252,7 @@ func (x *run) exec(f *syntax.File) (starlark.StringDict, error) {
 		x.stop(&LimitError{"time", fmt.Sprintf("the script ran longer than %v, the most allowed; do less per script", x.r.lim.Wall)})
 	})
 	defer timer.Stop()
+	defer x.heapWatch()()
 	stopCtx := context.AfterFunc(x.ctx, func() {
 		if errors.Is(x.ctx.Err(), context.DeadlineExceeded) {
 			x.stop(&LimitError{"time", fmt.Sprintf("the script ran longer than %v, the most allowed", x.r.lim.Wall)})
