@@ -3,6 +3,7 @@ package script
 import (
 	"encoding/json"
 	"fmt"
+	"reflect"
 	"sort"
 
 	"go.starlark.net/starlark"
@@ -76,17 +77,12 @@ func (x *run) data(name string, d any) (starlark.Value, error) {
 	if d == nil {
 		return starlark.None, nil
 	}
-	b, err := json.Marshal(d)
+	c := &converter{max: int64(x.r.lim.ToolData), name: name}
+	v, err := c.value(reflect.ValueOf(d), 0)
 	if err != nil {
-		return nil, fmt.Errorf("%s: its data cannot be converted: %w", name, err)
-	}
-	if len(b) > x.r.lim.ToolData {
-		return nil, &LimitError{"tool_data", fmt.Sprintf("%s returned %d bytes, more than the %d one call may return; ask for less (paging, summary mode)", name, len(b), x.r.lim.ToolData)}
-	}
-	if err := x.budget.charge(int64(len(b))); err != nil {
 		return nil, err
 	}
-	return fromJSON(b)
+	return v, x.budget.charge(c.n)
 }
 
 // warn keeps a warning of a tool call, at most 50.
