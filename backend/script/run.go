@@ -182,6 +182,11 @@ func (r *Runner) Run(ctx context.Context, call *tool.Call, in Input) (Outcome, e
 	}
 	restored, err := undo.Rollback(context.WithoutCancel(ctx), journeyActor(&x.call))
 	o.RolledBack = r.refresh(ctx, restored)
+	for _, rs := range restored {
+		for _, p := range rs.Kept {
+			o.Warnings = append(o.Warnings, fmt.Sprintf("%s was changed by someone else while the script ran: their version was kept, not put back", p))
+		}
+	}
 	if err != nil {
 		return o, fmt.Errorf("run_starlark: roll back: %w", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"go.starlark.net/starlark"
 )
 
 func TestResultAndPrintComeBackApart(t *testing.T) {
@@ -194,5 +195,31 @@ func TestCanceledContextStopsTheScript(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(e.dir, "x.md")); !os.IsNotExist(err) {
 		t.Errorf("the canceled script's note stayed: %v", err)
+	}
+}
+
+// TestRollbackKeepsSomeoneElsesEdit: a file the script wrote and someone else changed
+// before the script failed keeps their version; the rest is put back.
+func TestRollbackKeepsSomeoneElsesEdit(t *testing.T) {
+	e := newEnv(t, writeVault(t, false), Limits{})
+	e.run.extra = starlark.StringDict{"outside_edit": starlark.NewBuiltin("outside_edit", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+		p := filepath.Join(e.dir, filepath.FromSlash(string(args[0].(starlark.String))))
+		return starlark.None, os.WriteFile(p, []byte(args[1].(starlark.String)), 0o644)
+	})}
+	o := e.mustRun(t, `
+edit_entity(entity_name="Ada Lovelace", old_content="First", new_content="The first")
+edit_entity(entity_name="Charles Babbage", old_content="Designed", new_content="Drew")
+outside_edit("people/Charles Babbage.md", "the person's own words\n")
+fail("stop")`, false)
+	if o.Failure == nil {
+		t.Fatal("the script did not fail")
+	}
+	ada, _ := os.ReadFile(filepath.Join(e.dir, "people", "Ada Lovelace.md"))
+	charles, _ := os.ReadFile(filepath.Join(e.dir, "people", "Charles Babbage.md"))
+	if string(ada) != seedNotes["people/Ada Lovelace.md"] || string(charles) != "the person's own words\n" {
+		t.Errorf("ada %q\ncharles %q", ada, charles)
+	}
+	if len(o.Warnings) != 1 || !strings.Contains(o.Warnings[0], "Charles Babbage") {
+		t.Errorf("warnings %q", o.Warnings)
 	}
 }

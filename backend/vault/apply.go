@@ -81,6 +81,7 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 		v.own.record(c.Path, hashes[i])
 		v.own.record(targets[i].path, hashes[i])
 	}
+	v.savePost(ctx, paths, hashes)
 	if err := v.journalBatch(changes, o); err != nil {
 		return hashes, fmt.Errorf("apply %d changes: written, but %w", len(changes), err)
 	}

@@ -51,6 +51,9 @@ type undoLog struct {
 	name string
 	pre  []Preimage
 	seen map[vpath.Path]bool
+	// post is the hash of what the change set last wrote at each path ("" for
+	// removed), so that a rollback leaves alone a file someone else changed since.
+	post map[vpath.Path]Hash
 }
 
 // Preimage is the state of a path before a change set first wrote it.
@@ -156,6 +159,22 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path) error {
 	return nil
 }
 
+// savePost notes, for the Undo in ctx if any, what the change set wrote at paths
+// (hashes[i], "" for a removal). The caller holds v's lock.
+func (v *Vault) savePost(ctx context.Context, paths []vpath.Path, hashes []Hash) {
+	u := undoFrom(ctx)
+	if u == nil {
+		return
+	}
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if lg := u.logs[v]; lg != nil {
+		for i, p := range paths {
+			lg.post[p] = hashes[i]
+		}
+	}
+}
+
 // logFor opens (creating and locking) the journal of u in v; the caller holds u.mu.
 func (u *Undo) logFor(v *Vault) (*undoLog, error) {
 	if lg := u.logs[v]; lg != nil {
@@ -179,7 +198,7 @@ func (u *Undo) logFor(v *Vault) (*undoLog, error) {
 		_ = v.root.Remove(name)
 		return nil, fmt.Errorf("undo journal: %w", err)
 	}
-	lg := &undoLog{f: f, name: name, seen: map[vpath.Path]bool{}}
+	lg := &undoLog{f: f, name: name, seen: map[vpath.Path]bool{}, post: map[vpath.Path]Hash{}}
 	u.logs[v] = lg
 	u.order = append(u.order, v)
 	return lg, nil
@@ -205,6 +224,9 @@ func (u *Undo) Commit() error {
 type Restored struct {
 	Vault *Vault
 	Paths []vpath.Path
+	// Kept are the paths left as they are because someone else changed them after the
+	// change set wrote them: their edit wins, and the caller should say so.
+	Kept []vpath.Path
 }
 
 // Rollback ends the change set undoing its writes: in each vault, under its lock, every
@@ -213,7 +235,8 @@ type Restored struct {
 // middle is finished by the next open; then the journal is removed. With actor set,
 // the journey records one "rollback" entry per restored path. Folders the change set
 // created stay, empty. A write made to a touched path by someone else while the change
-// set ran is undone too.
+// set ran is kept instead (Restored.Kept); after a crash (Recover) there is no record
+// of what the change set wrote, and every path is restored.
 func (u *Undo) Rollback(ctx context.Context, actor string) ([]Restored, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -222,13 +245,13 @@ func (u *Undo) Rollback(ctx context.Context, actor string) ([]Restored, error) {
 	var errs []error
 	for _, v := range u.order {
 		lg := u.logs[v]
-		paths, err := v.rollback(ctx, lg.pre, actor)
+		paths, kept, err := v.rollback(ctx, lg.pre, lg.post, actor)
 		if err != nil {
 			errs = append(errs, err) // keep the journal: the next open retries
 			lg.f.Close()
 			continue
 		}
-		out = append(out, Restored{Vault: v, Paths: paths})
+		out = append(out, Restored{Vault: v, Paths: paths, Kept: kept})
 		lg.f.Close()
 		if err := v.root.Remove(lg.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			errs = append(errs, fmt.Errorf("undo journal: remove %s: %w", lg.name, err))
@@ -238,25 +261,37 @@ func (u *Undo) Rollback(ctx context.Context, actor string) ([]Restored, error) {
 }
 
 // rollback restores pre-images under v's lock and returns the paths it changed.
-func (v *Vault) rollback(ctx context.Context, pre []Preimage, actor string) ([]vpath.Path, error) {
+func (v *Vault) rollback(ctx context.Context, pre []Preimage, post map[vpath.Path]Hash, actor string) (paths, kept []vpath.Path, err error) {
 	unlock, err := v.Lock(context.WithoutCancel(ctx))
 	if err != nil {
-		return nil, fmt.Errorf("roll back: %w", err)
+		return nil, nil, fmt.Errorf("roll back: %w", err)
 	}
 	defer unlock()
-	return v.rollbackLocked(pre, actor)
+	return v.rollbackLocked(pre, post, actor)
 }
 
-func (v *Vault) rollbackLocked(pre []Preimage, actor string) ([]vpath.Path, error) {
+// rollbackLocked restores pre; a path whose content is no longer what post says the
+// change set wrote is kept (post nil: restore everything).
+func (v *Vault) rollbackLocked(pre []Preimage, post map[vpath.Path]Hash, actor string) (paths, kept []vpath.Path, err error) {
 	var changes []Change
 	for _, p := range pre {
 		if checkContent(p.Path) != nil {
-			return nil, fmt.Errorf("roll back: the undo journal names %s, which is not content: left as is", p.Path)
+			return nil, nil, fmt.Errorf("roll back: the undo journal names %s, which is not content: left as is", p.Path)
 		}
 		cur, err := v.root.ReadFile(osName(p.Path))
 		exists := err == nil
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("roll back %s: %w", p.Path, mapErr(err))
+			return nil, nil, fmt.Errorf("roll back %s: %w", p.Path, mapErr(err))
+		}
+		if want, known := post[p.Path]; known {
+			now := Hash("")
+			if exists {
+				now = HashOf(cur)
+			}
+			if now != want {
+				kept = append(kept, p.Path)
+				continue
+			}
 		}
 		switch {
 		case p.Existed && exists && bytes.Equal(cur, p.Data), !p.Existed && !exists:
@@ -268,20 +303,20 @@ func (v *Vault) rollbackLocked(pre []Preimage, actor string) ([]vpath.Path, erro
 		}
 	}
 	if len(changes) == 0 {
-		return nil, nil
+		return nil, kept, nil
 	}
 	targets, err := v.checkBatch(changes)
 	if err != nil {
-		return nil, fmt.Errorf("roll back: %w", err)
+		return nil, kept, fmt.Errorf("roll back: %w", err)
 	}
 	hashes, steps, itmp, err := v.stageBatch(changes, targets)
 	if err != nil {
-		return nil, fmt.Errorf("roll back: %w", err)
+		return nil, kept, fmt.Errorf("roll back: %w", err)
 	}
 	if err := v.commitBatch(steps, itmp); err != nil {
-		return nil, fmt.Errorf("roll back: %w", err)
+		return nil, kept, fmt.Errorf("roll back: %w", err)
 	}
-	paths := make([]vpath.Path, len(changes))
+	paths = make([]vpath.Path, len(changes))
 	for i, c := range changes {
 		v.own.record(c.Path, hashes[i])
 		paths[i] = c.Path
@@ -289,7 +324,7 @@ func (v *Vault) rollbackLocked(pre []Preimage, actor string) ([]vpath.Path, erro
 	if actor != "" {
 		_ = v.journalBatch(changes, WriteOptions{Actor: actor, Op: "rollback"}) // best effort
 	}
-	return paths, nil
+	return paths, kept, nil
 }
 
 // recoverUndo rolls back every undo journal in .memotree whose owner is gone (its
@@ -339,7 +374,7 @@ func (v *Vault) recoverOne(ctx context.Context, name string) ([]vpath.Path, erro
 		return nil, fmt.Errorf("recover: %w", err)
 	}
 	defer unlock()
-	paths, err := v.rollbackLocked(pre, "recover")
+	paths, _, err := v.rollbackLocked(pre, nil, "recover")
 	if err != nil {
 		return nil, fmt.Errorf("recover: %w", err)
 	}

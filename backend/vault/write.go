@@ -49,6 +49,9 @@ func (v *Vault) Write(ctx context.Context, p vpath.Path, data []byte, o WriteOpt
 	if err == nil {
 		h, err = v.writeLocked(p, data, o)
 	}
+	if err == nil {
+		v.savePostResolved(ctx, []vpath.Path{p}, []Hash{h})
+	}
 	if err != nil {
 		err = fmt.Errorf("write %s: %w", p, err)
 	}
@@ -89,6 +92,23 @@ func (v *Vault) undoable(ctx context.Context, paths ...vpath.Path) (Hash, error)
 		targets = append(targets, t)
 	}
 	return "", v.saveUndo(ctx, targets)
+}
+
+// savePostResolved is savePost for paths that may be symbolic links (resolved the way
+// undoable resolved them before the write).
+func (v *Vault) savePostResolved(ctx context.Context, paths []vpath.Path, hashes []Hash) {
+	if undoFrom(ctx) == nil {
+		return
+	}
+	resolved := make([]vpath.Path, len(paths))
+	for i, p := range paths {
+		t, err := v.resolve(p)
+		if err != nil {
+			t = p
+		}
+		resolved[i] = t
+	}
+	v.savePost(ctx, resolved, hashes)
 }
 
 func writeArgs(n int, o WriteOptions) string {
@@ -298,6 +318,9 @@ func (v *Vault) RemoveWith(ctx context.Context, p vpath.Path, o WriteOptions) er
 	if err == nil {
 		err = v.removeLocked(p, o.IfHash)
 	}
+	if err == nil {
+		v.savePostResolved(ctx, []vpath.Path{p}, []Hash{""})
+	}
 	if err != nil {
 		err = fmt.Errorf("remove %s: %w", p, err)
 	}
@@ -348,6 +371,10 @@ func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOpti
 	_, err = v.undoable(ctx, from, to)
 	if err == nil {
 		err = v.renameLocked(from, to, o.IfHash)
+	}
+	if err == nil && undoFrom(ctx) != nil {
+		h, _ := v.hashFile(to)
+		v.savePostResolved(ctx, []vpath.Path{from, to}, []Hash{"", h})
 	}
 	if err != nil {
 		err = fmt.Errorf("rename %s to %s: %w", from, to, err)
