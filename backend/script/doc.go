@@ -42,8 +42,9 @@
 // read the disk directly. The journal leaves the tools untouched and reads see the
 // script's own writes naturally. The price: other editors can see a running script's
 // intermediate state, a dry run writes and then restores (its journey records both),
-// a rollback also undoes an edit someone else made to a touched file while the script
-// ran, and folders a script created stay behind, empty (git does not see them).
+// and folders a script created stay behind, empty (git does not see them). A file that
+// someone else changed after the script wrote it keeps their version on a rollback
+// (the result warns); after a crash every touched file is put back.
 // git_commit is not callable from scripts, since no rollback could undo a commit.
 //
 // # Text protocol
