@@ -249,9 +249,9 @@ func (b *budget) method(th *starlark.Thread, _ *starlark.Builtin, args starlark.
 	if err != nil {
 		return nil, err
 	}
-	if n, ok := size(z); ok && isText(z) {
-		if int64(n) > int64(b.lim.String) {
-			return nil, b.check(z, int64(n))
+	if n, ok := size(z); ok {
+		if err := b.check(z, int64(n)); err != nil {
+			return nil, err
 		}
 	}
 	return z, nil

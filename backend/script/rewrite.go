@@ -9,7 +9,7 @@ import "go.starlark.net/syntax"
 //
 //	a + b, a * b, a % b     ->  _mt_add(a, b), _mt_mul(a, b), _mt_mod(a, b)
 //	x += y (also *=, %=)    ->  x = _mt_iadd(x, y)   (a list is still extended in place)
-//	s.join(l), s.replace(..), s.format(..) -> _mt_method(s, "join", l), ...
+//	s.join(l), s.replace(..), s.split(..), ... -> _mt_method(s, "join", l), ...
 //	x[a:b]                  ->  _mt_sized(x[a:b])
 //
 // Builtins that format or copy (str, repr, print, list, sorted, ...) are replaced
@@ -29,8 +29,12 @@ const (
 )
 
 // guardedMethods are the string methods whose result can be much larger than their
-// receiver and arguments together.
-var guardedMethods = map[string]bool{"join": true, "replace": true, "format": true}
+// receiver and arguments together (join, replace, format: checked before they run),
+// or a list far larger in memory than the string it comes from (checked after).
+var guardedMethods = map[string]bool{
+	"join": true, "replace": true, "format": true,
+	"split": true, "rsplit": true, "splitlines": true,
+}
 
 // rewriteFile rewrites every statement of f in place.
 func rewriteFile(f *syntax.File) {
