@@ -71,7 +71,7 @@ func TestSIGKILLMidScriptIsAllOrNothing(t *testing.T) {
 		switch n {
 		case 0:
 			if after := treeHash(t, dir); after != before {
-				t.Errorf("tree changed after recovery")
+				t.Errorf("tree changed after recovery:\n%s", git(t, dir, "status", "--porcelain", "--untracked-files=all"))
 			}
 		case 400:
 		default:

@@ -378,10 +378,32 @@ func (v *Vault) recoverOne(ctx context.Context, name string) ([]vpath.Path, erro
 	if err != nil {
 		return nil, fmt.Errorf("recover: %w", err)
 	}
+	v.removeOrphanTemps(pre)
 	if err := v.root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return paths, fmt.Errorf("recover: remove %s: %w", name, err)
 	}
 	return paths, nil
+}
+
+// removeOrphanTemps removes the temporary files left in the folders of pre by a write
+// that the crash interrupted. The caller holds the lock, under which every write
+// creates and removes its temporary files, so any found now is an orphan.
+func (v *Vault) removeOrphanTemps(pre []Preimage) {
+	dirs := map[vpath.Path]bool{}
+	for _, p := range pre {
+		dirs[p.Path.Dir()] = true
+	}
+	for d := range dirs {
+		entries, err := fs.ReadDir(v.root.FS(), osName(d))
+		if err != nil {
+			continue
+		}
+		for _, e := range entries {
+			if e.Type().IsRegular() && strings.HasPrefix(e.Name(), TempPrefix) {
+				_ = v.root.Remove(osName(d.Join(e.Name())))
+			}
+		}
+	}
 }
 
 // readPreimages parses a journal. A torn last line was never synced, so the write it

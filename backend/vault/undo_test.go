@@ -94,11 +94,18 @@ func TestRecoverLeavesALiveChangeSetAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	lg.f.Close()
+	orphan := filepath.Join(dir, "new", TempPrefix+"orphan") // a write the kill cut short
+	if err := os.WriteFile(orphan, []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if did, err := other.Recover(t.Context()); err != nil || !did {
 		t.Fatalf("recover after the owner died: %v %v", did, err)
 	}
 	if d := cmp.Diff(undoSeed, contents(t, dir)); d != "" {
 		t.Errorf("after recovery (-want +got):\n%s", d)
+	}
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
+		t.Errorf("the orphaned temporary file stayed: %v", err)
 	}
 	assertNoUndoLog(t, dir)
 }
