@@ -44,6 +44,15 @@ func TestCallRunStarlark(t *testing.T) {
 		t.Errorf("the note was not created: %v", err)
 	}
 
+	dry := `{"target": "try", "code": "edit_entity(entity_name=\"Ada\", old_content=\"wrote\", new_content=\"drafted\")", "dry_run": true}`
+	code, stdout, _ = runCLI(t, "call", "--library", "v="+dir, "run_starlark", dry)
+	if code != 0 || !strings.Contains(stdout, "dry run") || !strings.Contains(stdout, "+Ada drafted [[Notes]].") || !strings.Contains(stdout, "applied: false") {
+		t.Errorf("dry run: exit %d\n%s", code, stdout)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "Ada.md")); string(b) != "Ada wrote [[Notes]].\n" {
+		t.Errorf("the dry run changed Ada.md: %q", b)
+	}
+
 	bad := `{"target": "t", "code": "read_entities(entity_names=[\"Nobody\"])"}`
 	if code, stdout, _ := runCLI(t, "call", "--library", "v="+dir, "run_starlark", bad); code != 1 || !strings.Contains(stdout, "not_found") {
 		t.Errorf("failing script: exit %d, %s", code, stdout)
