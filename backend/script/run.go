@@ -79,7 +79,8 @@ type Outcome struct {
 	// Output is what the script printed (capped; OutputTruncated says so).
 	Output          string `json:"output"`
 	OutputTruncated bool   `json:"output_truncated,omitempty"`
-	// Changes is the change set: every file the script changed, with a diff.
+	// Changes is the change set: every file the script changed, with a diff. After a
+	// dry run or a failure it is what the script had changed, now put back.
 	Changes []FileChange `json:"changes"`
 	DryRun  bool         `json:"dry_run"`
 	// Applied says the changes are in the vault (false after a dry run or a failure).
@@ -154,7 +155,7 @@ func (r *Runner) Run(ctx context.Context, call *tool.Call, in Input) (Outcome, e
 	o := Outcome{Target: in.Target, Code: in.Code, DryRun: in.DryRun, Changes: []FileChange{}}
 	f, err := r.compile(in.Code)
 	if err != nil {
-		o.Failure = &Failure{Code: CodeScriptError, Message: "the script does not compile: " + err.Error() + "; nothing was run"}
+		o.Failure = &Failure{Code: CodeScriptError, Message: "the script does not compile: " + err.Error()}
 		return o, nil
 	}
 	id := strings.ToLower(rand.Text()[:16])
