@@ -126,6 +126,10 @@ func (a *Agent) turn(ctx context.Context, history []llm.Message, prompt string) 
 		}
 		hist, times = append(hist, reply), append(times, a.now())
 		if len(reply.ToolCalls) == 0 {
+			if msg, ok := a.textCalls(ctx, id, reply.Content); ok {
+				hist, times = append(hist, msg), append(times, a.now())
+				continue
+			}
 			return hist, times, reply.Content, nil
 		}
 		results := a.runCalls(ctx, id, reply.ToolCalls)

@@ -43,6 +43,10 @@ type Call struct {
 	// Approved says the person approved this very call when it was proposed (a
 	// destructive call of the agent in a library with permission propose).
 	Approved bool
+	// Origin is the actor of the call that started this one (the caller of
+	// run_starlark), or empty for a direct call. Permission guards judge a call made on
+	// someone's behalf as that someone, so a script never escapes its caller's rights.
+	Origin string
 }
 
 // Guard decides whether a call may run. It sees the call (with Library resolved) and

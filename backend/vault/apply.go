@@ -63,6 +63,13 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 	if err != nil {
 		return nil, err
 	}
+	paths := make([]vpath.Path, len(targets))
+	for i, t := range targets {
+		paths[i] = t.path
+	}
+	if err := v.saveUndo(ctx, paths); err != nil {
+		return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
+	}
 	hashes, steps, itmp, err := v.stageBatch(changes, targets)
 	if err != nil {
 		return nil, err
@@ -74,6 +81,7 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 		v.own.record(c.Path, hashes[i])
 		v.own.record(targets[i].path, hashes[i])
 	}
+	v.savePost(ctx, paths, hashes)
 	if err := v.journalBatch(changes, o); err != nil {
 		return hashes, fmt.Errorf("apply %d changes: written, but %w", len(changes), err)
 	}
@@ -284,9 +292,20 @@ func (v *Vault) finish(steps []step) error {
 	return nil
 }
 
-// Recover finishes a batch that a crash interrupted after its intent was recorded, and
-// reports whether there was one. Open calls it; it takes the vault lock.
+// Recover finishes a batch that a crash interrupted after its intent was recorded, then
+// rolls back every change set whose undo journal outlived its owner (see Undo), and
+// reports whether it did either. Library.Open calls it; it takes the vault lock.
 func (v *Vault) Recover(ctx context.Context) (bool, error) {
+	finished, err := v.recoverIntent(ctx)
+	if err != nil {
+		return finished, err
+	}
+	restored, err := v.recoverUndo(ctx)
+	return finished || len(restored) > 0, err
+}
+
+// recoverIntent finishes a batch whose intent was recorded.
+func (v *Vault) recoverIntent(ctx context.Context) (bool, error) {
 	b, err := v.ReadInternal(intentName)
 	if err != nil {
 		if errors.Is(err, ErrNotFound) {

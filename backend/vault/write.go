@@ -48,7 +48,13 @@ func (v *Vault) Write(ctx context.Context, p vpath.Path, data []byte, o WriteOpt
 		return "", fmt.Errorf("write %s: %w", p, err)
 	}
 	defer unlock()
-	h, err := v.writeLocked(p, data, o)
+	h, err := v.undoable(ctx, p)
+	if err == nil {
+		h, err = v.writeLocked(p, data, o)
+	}
+	if err == nil {
+		v.savePostResolved(ctx, []vpath.Path{p}, []Hash{h})
+	}
 	if err != nil {
 		err = fmt.Errorf("write %s: %w", p, err)
 	}
@@ -64,6 +70,48 @@ func (v *Vault) Write(ctx context.Context, p vpath.Path, data []byte, o WriteOpt
 		return h, fmt.Errorf("write %s: written, but %w", p, jerr)
 	}
 	return h, nil
+}
+
+// undoable records, for the Undo in ctx if any, the pre-images of the files at paths
+// (symbolic links followed) before a Write, RemoveWith or RenameWith changes them; a
+// folder cannot be recorded and is refused. The caller holds the lock. The Hash result
+// is always empty (it keeps the callers' error flow short).
+func (v *Vault) undoable(ctx context.Context, paths ...vpath.Path) (Hash, error) {
+	if undoFrom(ctx) == nil {
+		return "", nil
+	}
+	targets := make([]vpath.Path, 0, len(paths))
+	for _, p := range paths {
+		if err := checkContent(p); err != nil {
+			return "", err
+		}
+		t, err := v.resolve(p)
+		if err != nil {
+			return "", err
+		}
+		if st, err := v.root.Stat(osName(t)); err == nil && st.IsDir() {
+			return "", fmt.Errorf("%s is a folder, which a change set cannot undo", p)
+		}
+		targets = append(targets, t)
+	}
+	return "", v.saveUndo(ctx, targets)
+}
+
+// savePostResolved is savePost for paths that may be symbolic links (resolved the way
+// undoable resolved them before the write).
+func (v *Vault) savePostResolved(ctx context.Context, paths []vpath.Path, hashes []Hash) {
+	if undoFrom(ctx) == nil {
+		return
+	}
+	resolved := make([]vpath.Path, len(paths))
+	for i, p := range paths {
+		t, err := v.resolve(p)
+		if err != nil {
+			t = p
+		}
+		resolved[i] = t
+	}
+	v.savePost(ctx, resolved, hashes)
 }
 
 func writeArgs(n int, o WriteOptions) string {
@@ -269,7 +317,13 @@ func (v *Vault) RemoveWith(ctx context.Context, p vpath.Path, o WriteOptions) er
 		return fmt.Errorf("remove %s: %w", p, err)
 	}
 	defer unlock()
-	err = v.removeLocked(p, o.IfHash)
+	_, err = v.undoable(ctx, p)
+	if err == nil {
+		err = v.removeLocked(p, o.IfHash)
+	}
+	if err == nil {
+		v.savePostResolved(ctx, []vpath.Path{p}, []Hash{""})
+	}
 	if err != nil {
 		err = fmt.Errorf("remove %s: %w", p, err)
 	}
@@ -317,7 +371,14 @@ func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOpti
 		return fmt.Errorf("rename %s to %s: %w", from, to, err)
 	}
 	defer unlock()
-	err = v.renameLocked(from, to, o.IfHash)
+	_, err = v.undoable(ctx, from, to)
+	if err == nil {
+		err = v.renameLocked(from, to, o.IfHash)
+	}
+	if err == nil && undoFrom(ctx) != nil {
+		h, _ := v.hashFile(to)
+		v.savePostResolved(ctx, []vpath.Path{from, to}, []Hash{"", h})
+	}
 	if err != nil {
 		err = fmt.Errorf("rename %s to %s: %w", from, to, err)
 	}

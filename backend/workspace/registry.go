@@ -1,9 +1,11 @@
 package workspace
 
 import (
+	"cmp"
 	"strings"
 	"sync"
 
+	"github.com/memotree/memotree/backend/script"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/tools"
 )
@@ -25,23 +27,30 @@ func (w *Workspace) Registry() (*tool.Registry, error) {
 	w.registry.once.Do(func() {
 		r := tool.NewRegistry()
 		r.SetGuard(w.guard)
-		w.registry.reg, w.registry.err = r, tools.Register(r, tools.Deps{Libraries: w})
+		err := tools.Register(r, tools.Deps{Libraries: w})
+		if err == nil {
+			err = script.Register(r, w, script.Limits{})
+		}
+		w.registry.reg, w.registry.err = r, err
 	})
 	return w.registry.reg, w.registry.err
 }
 
 // guard enforces the permission of the library a call acts on. The person (actor user
 // or cli) is never restricted; with PermPropose a call the person approved (the
-// agent's destructive calls wait for that) may commit or discard too.
+// agent's destructive calls wait for that) may commit or discard too. A call a script
+// makes is judged as its Origin, the caller of run_starlark; run_starlark itself is let
+// through, since every call its script makes passes here.
 func (w *Workspace) guard(call *tool.Call, t *tool.Tool) *tool.Result {
-	if call.Actor == tool.ActorUser || call.Actor == tool.ActorCLI {
+	actor := cmp.Or(call.Origin, call.Actor)
+	if actor == tool.ActorUser || actor == tool.ActorCLI || t.Name() == script.ToolName {
 		return nil
 	}
 	perm := w.Permission(call.Library)
 	var r tool.Result
 	switch {
 	case perm == PermRead && t.Class() != tool.ReadOnly:
-		r = tool.Fail(tool.CodePermissionDenied, "library %q is read-only for %s: %s changes notes and was not run; tell the person what you would change instead", w.libName(call.Library), actorKind(call.Actor), t.Name())
+		r = tool.Fail(tool.CodePermissionDenied, "library %q is read-only for %s: %s changes notes and was not run; tell the person what you would change instead", w.libName(call.Library), actorKind(actor), t.Name())
 	case perm != PermWrite && historyTools[t.Name()] && !(perm == PermPropose && call.Approved):
 		r = tool.Fail(tool.CodePermissionDenied, "in library %q only the person commits or discards (permission %s): %s was not run; the changes wait in the git panel for review", w.libName(call.Library), perm, t.Name())
 	default:

@@ -1,0 +1,51 @@
+package mcpserver
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/memotree/memotree/backend/workspace"
+)
+
+// TestRunStarlarkOverMCP: run_starlark is served like every tool; a client's script
+// runs with the client's permission, and a failing one leaves the vault as it was,
+// also in the watched library's graph.
+func TestRunStarlarkOverMCP(t *testing.T) {
+	cs, ws, dir := connect(t, workspace.PermPropose)
+	e, _ := call(t, cs, "run_starlark", map[string]any{"target": "two notes", "code": "create_entity(entity_name='mcp/One', content='1')\ncreate_entity(entity_name='mcp/Two', content='2')\n__result__ = 2"})
+	var o struct {
+		Result  int
+		Changes []struct{ Path string }
+	}
+	if err := json.Unmarshal(e.Data, &o); e.Status != "success" || err != nil || o.Result != 2 || len(o.Changes) != 2 {
+		t.Fatalf("run_starlark: %+v (%v)", e, err)
+	}
+	before := treeHash(t, dir)
+	e, _ = call(t, cs, "run_starlark", map[string]any{"target": "fails", "code": "create_entity(entity_name='mcp/Three', content='3')\nfail('on purpose')"})
+	if e.Status != "error" || e.ErrorCode != "script_error" {
+		t.Fatalf("failing script: %+v", e)
+	}
+	if treeHash(t, dir) != before {
+		t.Error("a failed script changed the vault")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "mcp", "Three.md")); !os.IsNotExist(err) {
+		t.Errorf("mcp/Three.md: %v", err)
+	}
+	l, _ := ws.Library("")
+	deadline := time.Now().Add(5 * time.Second)
+	for l.Graph().Has("mcp/Three.md") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // let the watcher deliver the script's events
+	if l.Graph().Has("mcp/Three.md") || !l.Graph().Has("mcp/One.md") {
+		t.Error("the watched graph does not match the files after the rollback")
+	}
+	// Committing stays with the person under propose, also from a script.
+	e, _ = call(t, cs, "run_starlark", map[string]any{"target": "discard", "code": "git_checkout(entity_names=['mcp/One'], confirmed=True)"})
+	if e.ErrorCode != "permission_denied" {
+		t.Errorf("git_checkout from a client's script under propose: %+v", e)
+	}
+}

@@ -1,0 +1,64 @@
+package script
+
+import (
+	"context"
+	"embed"
+	"fmt"
+	"io/fs"
+
+	"github.com/memotree/memotree/backend/tool"
+)
+
+//go:embed docs/*.md
+var docs embed.FS
+
+type runStarlarkIn struct {
+	Target      string `json:"target" jsonschema:"in a few words, what the script is for"`
+	Code        string `json:"code" jsonschema:"the Starlark source; call tools with keyword arguments and assign the answer to __result__"`
+	DryRun      bool   `json:"dry_run,omitempty" jsonschema:"true: run, report the change set, and put every note back"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library the script's calls act on when they name none; the default one when absent"`
+}
+
+// Tool returns the run_starlark tool, which runs scripts with r.
+func (r *Runner) Tool() *tool.Tool {
+	sub, err := fs.Sub(docs, "docs")
+	if err != nil {
+		panic(err) // embedded: cannot fail
+	}
+	return tool.New(ToolName, tool.Write, tool.MustDescription(sub, ToolName), r.handle).
+		WithTitle("Run a Starlark script")
+}
+
+// Register declares run_starlark on reg, running scripts against reg's own tools
+// within lim.
+func Register(reg *tool.Registry, libs Libraries, lim Limits) error {
+	return reg.Register(NewRunner(reg, libs, lim).Tool())
+}
+
+func (r *Runner) handle(ctx context.Context, call *tool.Call, in runStarlarkIn) (tool.Result, error) {
+	o, err := r.Run(ctx, call, Input{Target: in.Target, Code: in.Code, DryRun: in.DryRun})
+	if err != nil {
+		return tool.Result{}, err
+	}
+	if f := o.Failure; f != nil {
+		msg := f.Message
+		if len(o.RolledBack) > 0 {
+			msg += fmt.Sprintf("; the %d file(s) it changed were put back", len(o.RolledBack))
+		} else {
+			msg += "; nothing was changed"
+		}
+		res := tool.Fail(f.Code, "%s", msg).WithData(o)
+		res.Warnings = o.Warnings
+		return res, nil
+	}
+	msg := fmt.Sprintf("the script ran: %d tool call(s), %d file(s) changed", o.ToolCalls, len(o.Changes))
+	if o.DryRun {
+		msg = fmt.Sprintf("dry run: %d tool call(s); %d file(s) would change, and were put back", o.ToolCalls, len(o.Changes))
+	}
+	if o.OutputTruncated {
+		msg += "; printed output was cut at the limit"
+	}
+	res := tool.OK(msg, o)
+	res.Warnings = o.Warnings
+	return res, nil
+}

@@ -1,0 +1,136 @@
+package vault
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+var undoSeed = map[string]string{"a.md": "alpha\n", "b.md": "beta\n", "d/c.md": "gamma\n"}
+
+// changeAll changes the vault through every write path, recorded in u.
+func changeAll(t *testing.T, v *Vault, u *Undo) {
+	t.Helper()
+	ctx := WithUndo(t.Context(), u)
+	if _, err := v.Write(ctx, "a.md", []byte("ALPHA\n"), WriteOptions{Actor: "script"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Apply(ctx, []Change{{Path: "new/n.md", Data: []byte("new\n"), CreateOnly: true}, {Path: "b.md", Delete: true}}, WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.RenameWith(ctx, "d/c.md", "e/c.md", WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Write(ctx, "a.md", []byte("ALPHA twice\n"), WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestUndoRollbackRestoresEveryPath(t *testing.T) {
+	v, dir := openWith(t, undoSeed)
+	u, err := NewUndo("t1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changeAll(t, v, u)
+	if got := len(u.Touched()[0].Pre); got != 5 {
+		t.Errorf("%d pre-images, want 5 (a, new/n, b, d/c, e/c)", got)
+	}
+	restored, err := u.Rollback(t.Context(), "script")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(restored) != 1 || len(restored[0].Paths) != 5 {
+		t.Errorf("restored %+v", restored)
+	}
+	if d := cmp.Diff(undoSeed, contents(t, dir)); d != "" {
+		t.Errorf("after rollback (-want +got):\n%s", d)
+	}
+	assertNoUndoLog(t, dir)
+	if _, err := v.Write(WithUndo(t.Context(), u), "a.md", nil, WriteOptions{}); err == nil {
+		t.Error("a write after the change set ended was recorded")
+	}
+}
+
+func TestUndoCommitKeepsWrites(t *testing.T) {
+	v, dir := openWith(t, undoSeed)
+	u, _ := NewUndo("t2")
+	changeAll(t, v, u)
+	if err := u.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"a.md": "ALPHA twice\n", "new/n.md": "new\n", "e/c.md": "gamma\n"}
+	if d := cmp.Diff(want, contents(t, dir)); d != "" {
+		t.Errorf("after commit (-want +got):\n%s", d)
+	}
+	assertNoUndoLog(t, dir)
+}
+
+// TestRecoverLeavesALiveChangeSetAlone: another Vault on the folder (another process,
+// in effect) does not roll back a journal whose owner holds it; once the owner is gone
+// it does, ignoring a torn last record.
+func TestRecoverLeavesALiveChangeSetAlone(t *testing.T) {
+	v, dir := openWith(t, undoSeed)
+	u, _ := NewUndo("t3")
+	changeAll(t, v, u)
+	other, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if did, err := other.Recover(t.Context()); err != nil || did {
+		t.Fatalf("recover during a live change set: %v %v", did, err)
+	}
+	if got := contents(t, dir)["a.md"]; got != "ALPHA twice\n" {
+		t.Fatalf("a live change set was rolled back: %q", got)
+	}
+	// The owner dies: its descriptor closes, the journal stays, with a torn record.
+	lg := u.logs[v]
+	if _, err := lg.f.Write([]byte(`{"path":"zzz.md","exis`)); err != nil {
+		t.Fatal(err)
+	}
+	lg.f.Close()
+	orphan := filepath.Join(dir, "new", TempPrefix+"orphan") // a write the kill cut short
+	if err := os.WriteFile(orphan, []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if did, err := other.Recover(t.Context()); err != nil || !did {
+		t.Fatalf("recover after the owner died: %v %v", did, err)
+	}
+	if d := cmp.Diff(undoSeed, contents(t, dir)); d != "" {
+		t.Errorf("after recovery (-want +got):\n%s", d)
+	}
+	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
+		t.Errorf("the orphaned temporary file stayed: %v", err)
+	}
+	assertNoUndoLog(t, dir)
+}
+
+func TestUndoRefusesBadIDsAndFolders(t *testing.T) {
+	if _, err := NewUndo("../x"); err == nil {
+		t.Error("a path as id was accepted")
+	}
+	v, _ := openWith(t, undoSeed)
+	u, _ := NewUndo("t4")
+	defer u.Commit()
+	if err := v.RenameWith(WithUndo(t.Context(), u), "d", "d2", WriteOptions{}); err == nil {
+		t.Error("a folder rename was recorded as undoable")
+	}
+	if _, err := v.Stat(vpath.Path("d/c.md")); err != nil {
+		t.Errorf("the refused rename moved the folder: %v", err)
+	}
+}
+
+func assertNoUndoLog(t *testing.T, dir string) {
+	t.Helper()
+	if m, _ := filepath.Glob(filepath.Join(dir, ".memotree", "undo-*")); len(m) > 0 {
+		t.Errorf("undo journals left: %v", m)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".memotree", intentName)); !os.IsNotExist(err) {
+		t.Errorf("intent left: %v", err)
+	}
+}
