@@ -56,18 +56,22 @@ type Canvas struct {
 	budget func() int
 }
 
-// New returns the canvas of lib. budget gives the token budget (nil or a value ≤ 0
-// means DefaultBudget).
+// New returns the canvas of lib. budget, when not nil and positive, overrides the
+// library's budget setting.
 func New(lib Library, budget func() int) *Canvas {
 	return &Canvas{lib: lib, budget: budget}
 }
 
-// Budget returns the token budget of every view.
+// Budget returns the token budget of every view: the budget function given to New,
+// else the library's settings, else DefaultBudget.
 func (c *Canvas) Budget() int {
 	if c.budget != nil {
 		if b := c.budget(); b > 0 {
 			return b
 		}
+	}
+	if b := c.Settings().Budget; b > 0 {
+		return b
 	}
 	return DefaultBudget
 }
@@ -79,6 +83,9 @@ type Rendering struct {
 	Text    string `json:"text"`
 	Tokens  int    `json:"tokens"`
 	Budget  int    `json:"budget"`
+	// HeaderTokens is the cost of the lines above the tree; with the nodes' costs it
+	// adds up to Tokens.
+	HeaderTokens int `json:"header_tokens"`
 	// Nodes lists every node shown, in order, with its level and token cost.
 	Nodes []NodeCost `json:"nodes"`
 }
@@ -134,13 +141,14 @@ func (c *Canvas) render(s *snapshot, vw *view) Rendering {
 	nodes := render(s, c.lib.Vault(), vw)
 	var b strings.Builder
 	b.WriteString(header(s, c.lib.Name(), vw.Name))
-	total := Tokens(b.String())
+	headTokens := Tokens(b.String())
+	total := headTokens
 	for i := range nodes {
 		b.WriteString(nodes[i].Text)
 		nodes[i].Tokens = Tokens(nodes[i].Text)
 		total += nodes[i].Tokens
 	}
-	return Rendering{View: vw.Name, Library: c.lib.Name(), Text: b.String(), Tokens: total, Budget: c.Budget(), Nodes: nodes}
+	return Rendering{View: vw.Name, Library: c.lib.Name(), Text: b.String(), Tokens: total, Budget: c.Budget(), HeaderTokens: headTokens, Nodes: nodes}
 }
 
 // update runs f on the view named name under both locks, prunes nodes that no longer

@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
@@ -50,11 +51,15 @@ type Libraries interface {
 // Deps are what the catalogue needs.
 type Deps struct {
 	Libraries Libraries
+	// Canvases holds the agent's views of each library; nil gives the catalogue its
+	// own (the workspace passes the one its window also uses).
+	Canvases *canvas.Set
 }
 
 // env is shared by every handler of the catalogue.
 type env struct {
-	ws Libraries
+	ws       Libraries
+	canvases *canvas.Set
 }
 
 // family registers one family of tools.
@@ -65,9 +70,17 @@ var families []family
 
 // Register declares every tool of the catalogue on r.
 func Register(r *tool.Registry, d Deps) error {
-	e := &env{ws: d.Libraries}
+	e := &env{ws: d.Libraries, canvases: d.Canvases}
+	if e.canvases == nil {
+		e.canvases = canvas.NewSet()
+	}
 	for _, f := range families {
 		if err := r.Register(f(e)...); err != nil {
+			return err
+		}
+	}
+	for alias, target := range canvasAliases {
+		if err := r.RegisterAlias(alias, target); err != nil {
 			return err
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
 )
@@ -96,6 +97,7 @@ type Workspace struct {
 	perms map[string]Permission
 
 	registry registry
+	canvases *canvas.Set
 
 	closeOnce sync.Once
 	closeErr  error
@@ -106,7 +108,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 	if len(specs) == 0 {
 		return nil, errors.New("open workspace: no library given (use --library NAME=PATH)")
 	}
-	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}}
+	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}, canvases: canvas.NewSet()}
 	seen := map[string]bool{}
 	for _, s := range specs {
 		if seen[s.Name] {
@@ -144,6 +146,10 @@ func (w *Workspace) Permission(name string) Permission {
 	}
 	return w.perms[l.Name()]
 }
+
+// Canvases returns the agent's views of the libraries, shared by the tools and the
+// window.
+func (w *Workspace) Canvases() *canvas.Set { return w.canvases }
 
 // Bus returns the event bus every library publishes on.
 func (w *Workspace) Bus() *event.Bus { return w.bus }
