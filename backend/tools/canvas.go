@@ -169,6 +169,14 @@ func changeResult(msg, id string, ch canvas.Change) tool.Result {
 			shown += n.Text
 		}
 	}
+	if base, _, ok := strings.Cut(id, "#"); ok && shown == "" {
+		// The section is inside its note, shown at full.
+		for _, n := range ch.Nodes {
+			if n.ID == base {
+				shown = n.Text
+			}
+		}
+	}
 	data := map[string]any{"view": ch.View, "tokens": ch.Tokens, "budget": ch.Budget, "changed": ch.Changed}
 	if shown != "" {
 		data["shown"] = shown
