@@ -25,7 +25,7 @@ message; when a call fails, read the message and act on it.`
 func (a *Agent) context(ctx context.Context, hist []llm.Message) ([]llm.Message, error) {
 	system := SystemInstruction + "\n\n<manual>\n" + a.manual(ctx) + "\n</manual>"
 	msgs := make([]llm.Message, 0, len(hist)+1)
-	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: system})
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: system + a.canvasBlock(ctx)})
 	msgs = append(msgs, hist...)
 	last := -1
 	for i := len(msgs) - 1; i > 0; i-- {
