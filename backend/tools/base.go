@@ -54,12 +54,16 @@ type Deps struct {
 	// Canvases holds the agent's views of each library; nil gives the catalogue its
 	// own (the workspace passes the one its window also uses).
 	Canvases *canvas.Set
+	// Summarizer writes missing summaries when the library's canvas settings ask for
+	// it; nil when no model is configured.
+	Summarizer Summarizer
 }
 
 // env is shared by every handler of the catalogue.
 type env struct {
-	ws       Libraries
-	canvases *canvas.Set
+	ws         Libraries
+	canvases   *canvas.Set
+	summarizer Summarizer
 }
 
 // family registers one family of tools.
@@ -70,7 +74,7 @@ var families []family
 
 // Register declares every tool of the catalogue on r.
 func Register(r *tool.Registry, d Deps) error {
-	e := &env{ws: d.Libraries, canvases: d.Canvases}
+	e := &env{ws: d.Libraries, canvases: d.Canvases, summarizer: d.Summarizer}
 	if e.canvases == nil {
 		e.canvases = canvas.NewSet()
 	}

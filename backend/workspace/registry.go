@@ -25,7 +25,7 @@ func (w *Workspace) Registry() (*tool.Registry, error) {
 	w.registry.once.Do(func() {
 		r := tool.NewRegistry()
 		r.SetGuard(w.guard)
-		w.registry.reg, w.registry.err = r, tools.Register(r, tools.Deps{Libraries: w, Canvases: w.Canvases()})
+		w.registry.reg, w.registry.err = r, tools.Register(r, tools.Deps{Libraries: w, Canvases: w.Canvases(), Summarizer: w.summarizer})
 	})
 	return w.registry.reg, w.registry.err
 }

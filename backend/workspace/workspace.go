@@ -19,6 +19,7 @@ import (
 	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/tools"
 )
 
 // ErrNoLibrary is returned when a library name is not mounted.
@@ -88,6 +89,9 @@ type Options struct {
 	// Lazy defers each library's full scan until something needs its graph (one-shot
 	// commands). Ignored when Watch is set.
 	Lazy bool
+	// Summarizer, when a model is configured, writes missing note summaries for the
+	// tools (if a library's canvas settings turn it on); nil otherwise.
+	Summarizer tools.Summarizer
 }
 
 // Workspace is the set of mounted libraries and the bus they publish on.
@@ -96,8 +100,9 @@ type Workspace struct {
 	libs  []*library.Library
 	perms map[string]Permission
 
-	registry registry
-	canvases *canvas.Set
+	registry   registry
+	canvases   *canvas.Set
+	summarizer tools.Summarizer
 
 	closeOnce sync.Once
 	closeErr  error
@@ -108,7 +113,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 	if len(specs) == 0 {
 		return nil, errors.New("open workspace: no library given (use --library NAME=PATH)")
 	}
-	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}, canvases: canvas.NewSet()}
+	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}, canvases: canvas.NewSet(), summarizer: o.Summarizer}
 	seen := map[string]bool{}
 	for _, s := range specs {
 		if seen[s.Name] {
