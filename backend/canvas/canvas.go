@@ -23,6 +23,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/vault"
@@ -54,6 +55,24 @@ type Canvas struct {
 	lib    Library
 	mu     sync.Mutex // serialises changes within the process (the vault lock, across)
 	budget func() int
+
+	mlMu sync.Mutex
+	mlAt time.Time
+	ml   []linked
+}
+
+// mostLinkedTTL is how long the list of most linked notes is reused: reading every
+// edge of a large vault on each model call would cost more than the list is worth.
+const mostLinkedTTL = 30 * time.Second
+
+// mostLinked returns the most linked notes, recomputed at most every mostLinkedTTL.
+func (c *Canvas) mostLinked() []linked {
+	c.mlMu.Lock()
+	defer c.mlMu.Unlock()
+	if c.ml == nil || time.Since(c.mlAt) > mostLinkedTTL {
+		c.ml, c.mlAt = mostLinked(c.lib.Graph(), mostLinkedShown), time.Now()
+	}
+	return c.ml
 }
 
 // New returns the canvas of lib. budget, when not nil and positive, overrides the
@@ -140,7 +159,7 @@ func (c *Canvas) Render(ctx context.Context, name string) (Rendering, error) {
 func (c *Canvas) render(s *snapshot, vw *view) Rendering {
 	nodes := render(s, c.lib.Vault(), vw)
 	var b strings.Builder
-	b.WriteString(header(s, c.lib.Name(), vw.Name))
+	b.WriteString(header(s, c.lib.Name(), vw.Name, c.mostLinked()))
 	headTokens := Tokens(b.String())
 	total := headTokens
 	for i := range nodes {

@@ -62,17 +62,18 @@ func render(s *snapshot, v *vault.Vault, vw *view) []NodeCost {
 }
 
 // header is the first lines of the view's text.
-func header(s *snapshot, lib, name string) string {
+func header(s *snapshot, lib, name string, ml []linked) string {
 	folders := len(s.total) - 1
 	var b strings.Builder
 	fmt.Fprintf(&b, "Canvas %q of library %q: %d notes in %d folders.\n", name, lib, s.total[""], folders)
 	b.WriteString("Levels: title < summary < full. '+' marks a closed folder or page (expand_node opens it), '-' an open one; collapse_node hides.\n")
-	if ml := s.mostLinked(mostLinkedShown); len(ml) > 0 {
-		bl := s.backlinks()
-		parts := make([]string, len(ml))
-		for i, p := range ml {
-			parts[i] = fmt.Sprintf("%s (%d)", p.Name(), bl[p])
+	var parts []string
+	for _, l := range ml {
+		if s.g.Has(l.path) {
+			parts = append(parts, fmt.Sprintf("%s (%d)", l.path.Name(), l.in))
 		}
+	}
+	if len(parts) > 0 {
 		b.WriteString("Most linked: " + strings.Join(parts, ", ") + "\n")
 	}
 	return b.String()
@@ -183,7 +184,7 @@ func (r *renderer) noteText(p vpath.Path, lv Level, pinned bool, indent string) 
 	if out > 0 {
 		facts = append(facts, plural(out, "link"))
 	}
-	if in := r.s.backlinks()[p]; in > 0 {
+	if in := r.s.backlinks(p); in > 0 {
 		facts = append(facts, plural(in, "backlink"))
 	}
 	if nt != nil && len(nt.Headings) > 0 {

@@ -59,7 +59,7 @@ type snapshot struct {
 	outline int                         // folders down to this depth are always listed
 	pages   map[vpath.Path][]*page      // folder → its top pages (nil: notes listed directly)
 	byID    map[string]*page
-	inLinks map[vpath.Path]int
+	inLinks map[vpath.Path]int // memoised backlink counts
 }
 
 // depthOf is the depth of folder f: 0 for the root, 1 for a top folder.
@@ -73,7 +73,7 @@ func depthOf(f vpath.Path) int {
 // newSnapshot builds the node tree of g.
 func newSnapshot(g *graph.Graph) *snapshot {
 	s := &snapshot{g: g, notes: map[vpath.Path][]vpath.Path{}, subs: map[vpath.Path][]vpath.Path{},
-		total: map[vpath.Path]int{"": 0}, pages: map[vpath.Path][]*page{}, byID: map[string]*page{}}
+		total: map[vpath.Path]int{"": 0}, pages: map[vpath.Path][]*page{}, byID: map[string]*page{}, inLinks: map[vpath.Path]int{}}
 	for _, p := range g.Notes() {
 		d := p.Dir()
 		s.notes[d] = append(s.notes[d], p)
@@ -272,34 +272,46 @@ func (s *snapshot) children(n node) []node {
 // inOutline reports whether folder f is always listed.
 func (s *snapshot) inOutline(f vpath.Path) bool { return depthOf(f) <= s.outline }
 
-// backlinks returns how many resolved links and relations point at each note,
-// computed once per snapshot.
-func (s *snapshot) backlinks() map[vpath.Path]int {
-	if s.inLinks == nil {
-		s.inLinks = map[vpath.Path]int{}
-		for _, e := range s.g.Edges() {
-			if e.To != e.From {
-				s.inLinks[e.To]++
-			}
+// backlinks returns how many resolved links and relations point at note p, other
+// than its own (memoised per snapshot).
+func (s *snapshot) backlinks(p vpath.Path) int {
+	if n, ok := s.inLinks[p]; ok {
+		return n
+	}
+	n := 0
+	for _, e := range s.g.Backlinks(p) {
+		if e.From != p {
+			n++
 		}
 	}
-	return s.inLinks
+	s.inLinks[p] = n
+	return n
 }
 
-// mostLinked returns the n notes with the most backlinks, most first.
-func (s *snapshot) mostLinked(n int) []vpath.Path {
-	bl := s.backlinks()
-	ps := make([]vpath.Path, 0, len(bl))
-	for p, c := range bl {
-		if c > 0 && s.g.Has(p) && p.IsNote() {
-			ps = append(ps, p)
+// linked is a note and its number of backlinks.
+type linked struct {
+	path vpath.Path
+	in   int
+}
+
+// mostLinked returns the n notes of g with the most backlinks, most first. It reads
+// every edge of the graph: callers cache it (see Canvas.mostLinked).
+func mostLinked(g *graph.Graph, n int) []linked {
+	count := map[vpath.Path]int{}
+	for _, e := range g.Edges() {
+		if e.To != e.From && e.To.IsNote() {
+			count[e.To]++
 		}
 	}
-	sort.Slice(ps, func(i, j int) bool {
-		if bl[ps[i]] != bl[ps[j]] {
-			return bl[ps[i]] > bl[ps[j]]
+	out := make([]linked, 0, len(count))
+	for p, c := range count {
+		out = append(out, linked{p, c})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].in != out[j].in {
+			return out[i].in > out[j].in
 		}
-		return ps[i] < ps[j]
+		return out[i].path < out[j].path
 	})
-	return ps[:min(n, len(ps))]
+	return out[:min(n, len(out))]
 }
