@@ -7,7 +7,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
+	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -299,5 +302,42 @@ func TestFirstParagraphAndSection(t *testing.T) {
 	}
 	if _, ok := Section(src, "D"); ok {
 		t.Error("a missing heading was found")
+	}
+}
+
+func TestFollowsOutsideMoves(t *testing.T) {
+	dir := writeVault(t, fixture)
+	bus := event.NewBus()
+	l, err := library.Open(t.Context(), "test", dir, library.Options{Watch: true, Bus: bus, Debounce: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	c := New(l, nil)
+	stop := c.Follow(bus)
+	defer stop()
+	if _, err := c.Expand(t.Context(), "", "people/Charles Babbage", Summary, ExpandOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "archive"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A move by another program: the watcher sees one note leave and one arrive.
+	if err := os.Rename(filepath.Join(dir, "people/Charles Babbage.md"), filepath.Join(dir, "archive/Charles Babbage.md")); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		r, err := c.Render(t.Context(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(r.Text, "· archive/Charles Babbage [summary]") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the view did not follow the move:\n%s", r.Text)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

@@ -103,6 +103,7 @@ type Workspace struct {
 	registry   registry
 	canvases   *canvas.Set
 	summarizer tools.Summarizer
+	stops      []func() // stop following changes for the canvases
 
 	closeOnce sync.Once
 	closeErr  error
@@ -131,6 +132,10 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 			return nil, err
 		}
 		w.libs = append(w.libs, l)
+		if o.Watch {
+			// Views follow notes moved or renamed outside the tools.
+			w.stops = append(w.stops, w.canvases.For(l).Follow(w.bus))
+		}
 		w.perms[s.Name] = s.Permission
 		if s.Permission == "" {
 			w.perms[s.Name] = PermPropose
@@ -184,6 +189,9 @@ func (w *Workspace) Library(name string) (*library.Library, error) {
 // the (closed) libraries rather than racing with Close.
 func (w *Workspace) Close() error {
 	w.closeOnce.Do(func() {
+		for _, stop := range w.stops {
+			stop()
+		}
 		var errs []error
 		for _, l := range w.libs {
 			errs = append(errs, l.Close())
