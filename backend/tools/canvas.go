@@ -34,7 +34,7 @@ func canvasTools(e *env) []*tool.Tool {
 
 type expandNodeIn struct {
 	EntityName       string `json:"entity_name" jsonschema:"a note, a folder (\"people/\", \"/\" for the root), a page of a large folder (\"people/[2]\") or a section (\"Note#Heading\")"`
-	Level            string `json:"level,omitempty" jsonschema:"title, summary (default) or full"`
+	Level            string `json:"level,omitempty" jsonschema:"title, summary or full; default: full for a note or section, summary (open) for a folder or page"`
 	IncludeChildren  bool   `json:"include_children,omitempty" jsonschema:"raise the children too: a folder's notes, a note's sections"`
 	IncludeRelations bool   `json:"include_relations,omitempty" jsonschema:"also show the notes it links to and that link to it, by title"`
 	ViewName         string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
@@ -118,13 +118,17 @@ func (e *env) expandNode(ctx context.Context, call *tool.Call, in expandNodeIn) 
 	if fail != nil {
 		return *fail, nil
 	}
-	level := canvas.Summary
-	if in.Level != "" {
-		level = canvas.Level(in.Level)
-	}
 	id, fail := nodeID(l, in.EntityName)
 	if fail != nil {
 		return *fail, nil
+	}
+	level := canvas.Level(in.Level)
+	if level == "" {
+		// Seed 000 expands to the detail: a note's text; a folder or page opens.
+		level = canvas.Full
+		if strings.HasSuffix(id, "/") || strings.HasSuffix(id, "]") {
+			level = canvas.Summary
+		}
 	}
 	ch, err := e.canvasOf(l).Expand(ctx, in.ViewName, id, level, canvas.ExpandOptions{Children: in.IncludeChildren, Relations: in.IncludeRelations})
 	if err != nil {

@@ -26,7 +26,7 @@ func TestCanvasTools(t *testing.T) {
 		t.Errorf("the alias expand_details on a section: %v", d)
 	}
 	d = h.ok("expand_node", `{"entity_name": "Engine#Engine", "view_name": "side"}`)
-	if shown, _ := d["shown"].(string); !strings.Contains(shown, "§ Engine#Engine [summary]") {
+	if shown, _ := d["shown"].(string); !strings.Contains(shown, "§ Engine#Engine [full]") {
 		t.Errorf("a section: %v", d)
 	}
 	d = h.ok("expand_node", `{"entity_name": "notes", "view_name": "side"}`)

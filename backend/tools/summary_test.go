@@ -56,7 +56,7 @@ func TestAutoSummary(t *testing.T) {
 	if n := len(srv.Requests()); n != 1 {
 		t.Errorf("a note with a summary was summarised again (%d requests)", n)
 	}
-	if v := h.ok("expand_node", `{"entity_name": "Joseph Clement"}`); !strings.Contains(v["shown"].(string), "summary: A Victorian engineer") {
+	if v := h.ok("expand_node", `{"entity_name": "Joseph Clement", "level": "summary"}`); !strings.Contains(v["shown"].(string), "summary: A Victorian engineer") {
 		t.Errorf("the canvas does not show it: %v", v["shown"])
 	}
 	// update_entity on a note without one asks too.
