@@ -59,6 +59,14 @@ describe('the canvas inspector', () => {
     assert.equal(await tokenCount(page), before)
   })
 
+  test('the budget is a setting the next process sees', async () => {
+    await page.fill(`${inspector} input[aria-label="Token budget"]`, '4000')
+    await page.press(`${inspector} input[aria-label="Token budget"]`, 'Enter')
+    await page.waitForFunction((sel) => document.querySelector(sel)?.textContent?.includes('/ 4,000 tokens'), `${inspector} .budget`)
+    const { stdout } = await run(binary, ['call', '--library', `demo=${server.vaultDir}`, 'view_canvas'])
+    assert.match(stdout, /budget: 4000/)
+  })
+
   test('a view change made by memotree call shows up', async () => {
     const before = await tokenCount(page)
     const { stdout } = await run(binary, [
