@@ -21,6 +21,14 @@ const FanOut = 30
 // the deepest level at which their number stays within it.
 const OutlineFolders = 64
 
+// inContext lists the notes every model call carries already, outside the canvas: the
+// manual (meta.md) and the memory notebook (memory.md). The canvas leaves them out.
+var inContext = map[vpath.Path]bool{"meta.md": true, "memory.md": true}
+
+// InContext reports whether the note at p is one the canvas leaves out because every
+// model call carries it already.
+func InContext(p vpath.Path) bool { return inContext[p] }
+
 // Kind is what a node is.
 type Kind string
 
@@ -75,6 +83,9 @@ func newSnapshot(g *graph.Graph) *snapshot {
 	s := &snapshot{g: g, notes: map[vpath.Path][]vpath.Path{}, subs: map[vpath.Path][]vpath.Path{},
 		total: map[vpath.Path]int{"": 0}, pages: map[vpath.Path][]*page{}, byID: map[string]*page{}, inLinks: map[vpath.Path]int{}}
 	for _, p := range g.Notes() {
+		if inContext[p] {
+			continue
+		}
 		d := p.Dir()
 		s.notes[d] = append(s.notes[d], p)
 		for {
@@ -178,7 +189,7 @@ func (s *snapshot) resolve(id string) (node, bool) {
 	}
 	name, heading, hasHeading := strings.Cut(id, "#")
 	p := vpath.Path(name + ".md")
-	if !s.g.Has(p) {
+	if !s.g.Has(p) || inContext[p] {
 		return node{}, false
 	}
 	if hasHeading {
@@ -299,7 +310,7 @@ type linked struct {
 func mostLinked(g *graph.Graph, n int) []linked {
 	count := map[vpath.Path]int{}
 	for _, e := range g.Edges() {
-		if e.To != e.From && e.To.IsNote() {
+		if e.To != e.From && e.To.IsNote() && !inContext[e.To] {
 			count[e.To]++
 		}
 	}

@@ -94,6 +94,10 @@ func nodeID(l *library.Library, name string) (string, *tool.Result) {
 	if n.folder {
 		return canvas.FolderID(n.path), nil
 	}
+	if canvas.InContext(n.path) {
+		r := tool.Fail(tool.CodeInvalidArguments, "%s is not on the canvas: it is part of every call already (the manual, the memory notebook); read_entities shows it as a note", n.path.Name())
+		return "", &r
+	}
 	return canvas.NoteID(n.path), nil
 }
 

@@ -46,6 +46,7 @@ func TestCanvasTools(t *testing.T) {
 		{`{"entity_name": "Engine#Nowhere"}`, string(tool.CodeNotFound)},
 		{`{"entity_name": "people/[9]"}`, string(tool.CodeNotFound)},
 		{`{"entity_name": "Engine", "level": "huge"}`, string(tool.CodeInvalidArguments)},
+		{`{"entity_name": "meta"}`, string(tool.CodeInvalidArguments)},
 		{`{"entity_name": "Engine", "view_name": "../x"}`, string(tool.CodeInvalidArguments)},
 	} {
 		res := h.call("expand_node", tt.args)
