@@ -36,13 +36,16 @@ type CanvasView struct {
 	AutoSummary bool     `json:"auto_summary"`
 }
 
+// The canvas methods run to completion: a view change is quick and holds the vault
+// lock only while the view file is rewritten.
+
 // Canvas returns the view named viewName ("" for the default) of a library.
-func (a *API) Canvas(ctx context.Context, libraryName, viewName string) (CanvasView, error) {
+func (a *API) Canvas(libraryName, viewName string) (CanvasView, error) {
 	c, err := a.canvas(libraryName)
 	if err != nil {
 		return CanvasView{}, err
 	}
-	r, err := c.Render(ctx, viewName)
+	r, err := c.Render(context.Background(), viewName)
 	if err != nil {
 		return CanvasView{}, err
 	}
@@ -51,7 +54,7 @@ func (a *API) Canvas(ctx context.Context, libraryName, viewName string) (CanvasV
 
 // CanvasExpand raises node id (as listed in CanvasView.Nodes) to level (title,
 // summary or full) for the agent.
-func (a *API) CanvasExpand(ctx context.Context, libraryName, viewName, id, level string) (CanvasView, error) {
+func (a *API) CanvasExpand(libraryName, viewName, id, level string) (CanvasView, error) {
 	c, err := a.canvas(libraryName)
 	if err != nil {
 		return CanvasView{}, err
@@ -60,7 +63,7 @@ func (a *API) CanvasExpand(ctx context.Context, libraryName, viewName, id, level
 	if err != nil {
 		return CanvasView{}, err
 	}
-	ch, err := c.Expand(ctx, viewName, id, lv, canvas.ExpandOptions{})
+	ch, err := c.Expand(context.Background(), viewName, id, lv, canvas.ExpandOptions{})
 	if err != nil {
 		return CanvasView{}, err
 	}
@@ -68,12 +71,12 @@ func (a *API) CanvasExpand(ctx context.Context, libraryName, viewName, id, level
 }
 
 // CanvasCollapse lowers node id back to its title.
-func (a *API) CanvasCollapse(ctx context.Context, libraryName, viewName, id string) (CanvasView, error) {
+func (a *API) CanvasCollapse(libraryName, viewName, id string) (CanvasView, error) {
 	c, err := a.canvas(libraryName)
 	if err != nil {
 		return CanvasView{}, err
 	}
-	ch, err := c.Collapse(ctx, viewName, id, false)
+	ch, err := c.Collapse(context.Background(), viewName, id, false)
 	if err != nil {
 		return CanvasView{}, err
 	}
@@ -81,12 +84,12 @@ func (a *API) CanvasCollapse(ctx context.Context, libraryName, viewName, id stri
 }
 
 // CanvasPin pins or unpins node id: a pinned node is never collapsed to make room.
-func (a *API) CanvasPin(ctx context.Context, libraryName, viewName, id string, pinned bool) (CanvasView, error) {
+func (a *API) CanvasPin(libraryName, viewName, id string, pinned bool) (CanvasView, error) {
 	c, err := a.canvas(libraryName)
 	if err != nil {
 		return CanvasView{}, err
 	}
-	ch, err := c.Pin(ctx, viewName, id, pinned)
+	ch, err := c.Pin(context.Background(), viewName, id, pinned)
 	if err != nil {
 		return CanvasView{}, err
 	}
@@ -95,7 +98,7 @@ func (a *API) CanvasPin(ctx context.Context, libraryName, viewName, id string, p
 
 // CanvasSettings sets a library's canvas budget (0 for the default) and whether the
 // model writes missing summaries, and returns the default view under the new budget.
-func (a *API) CanvasSettings(ctx context.Context, libraryName string, budget int, autoSummary bool) (CanvasView, error) {
+func (a *API) CanvasSettings(libraryName string, budget int, autoSummary bool) (CanvasView, error) {
 	c, err := a.canvas(libraryName)
 	if err != nil {
 		return CanvasView{}, err
@@ -103,7 +106,7 @@ func (a *API) CanvasSettings(ctx context.Context, libraryName string, budget int
 	if err := c.SetSettings(canvas.Settings{Budget: budget, AutoSummary: autoSummary}); err != nil {
 		return CanvasView{}, err
 	}
-	return a.Canvas(ctx, libraryName, "")
+	return a.Canvas(libraryName, "")
 }
 
 func (a *API) canvas(libraryName string) (*canvas.Canvas, error) {

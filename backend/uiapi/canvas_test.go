@@ -19,8 +19,7 @@ func TestCanvasMethods(t *testing.T) {
 	}
 	defer ws.Close()
 	a := NewAPI(ws, Options{})
-	ctx := t.Context()
-	v, err := a.Canvas(ctx, "", "")
+	v, err := a.Canvas("", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,14 +30,14 @@ func TestCanvasMethods(t *testing.T) {
 	if v.Tokens == 0 || sum != v.Tokens || v.Budget <= 0 || v.View != "default" || v.Library != "demo" {
 		t.Fatalf("Canvas: tokens %d (nodes add up to %d), budget %d, view %q", v.Tokens, sum, v.Budget, v.View)
 	}
-	w, err := a.CanvasExpand(ctx, "", "", "people/", "summary")
+	w, err := a.CanvasExpand("", "", "people/", "summary")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if w.Tokens <= v.Tokens || len(w.Nodes) <= len(v.Nodes) {
 		t.Errorf("opening people/: %d → %d tokens, %d → %d nodes", v.Tokens, w.Tokens, len(v.Nodes), len(w.Nodes))
 	}
-	w, err = a.CanvasPin(ctx, "", "", "people/Ada Lovelace", true)
+	w, err = a.CanvasPin("", "", "people/Ada Lovelace", true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,17 +48,17 @@ func TestCanvasMethods(t *testing.T) {
 	if !pinned || len(w.Views) != 1 || w.Views[0] != "default" {
 		t.Errorf("after pinning: pinned %v, views %v", pinned, w.Views)
 	}
-	if _, err := a.CanvasExpand(ctx, "", "", "people/", "huge"); err == nil {
+	if _, err := a.CanvasExpand("", "", "people/", "huge"); err == nil {
 		t.Error("a bad level was accepted")
 	}
-	if _, err := a.CanvasSettings(ctx, "", 10, false); err == nil {
+	if _, err := a.CanvasSettings("", 10, false); err == nil {
 		t.Error("a budget of 10 tokens was accepted")
 	}
-	w, err = a.CanvasSettings(ctx, "", 3000, true)
+	w, err = a.CanvasSettings("", 3000, true)
 	if err != nil || w.Budget != 3000 || !w.AutoSummary {
 		t.Errorf("settings: budget %d, auto summary %v, %v", w.Budget, w.AutoSummary, err)
 	}
-	w, err = a.CanvasCollapse(ctx, "", "", "people/")
+	w, err = a.CanvasCollapse("", "", "people/")
 	if err != nil || len(w.Nodes) >= len(v.Nodes)+2 {
 		t.Errorf("collapse: %d nodes, %v", len(w.Nodes), err)
 	}
