@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -378,11 +379,12 @@ func (c *Canvas) Pin(ctx context.Context, name, id string, pinned bool) (Change,
 
 // Views lists the names of the saved views, sorted.
 func (c *Canvas) Views() ([]string, error) {
-	dir, err := c.lib.Vault().InternalPath("views/x")
+	// InternalPath creates the parent of the name it is given: the views folder.
+	file, err := c.lib.Vault().InternalPath(viewFile(DefaultView))
 	if err != nil {
 		return nil, err
 	}
-	ents, err := os.ReadDir(dir[:len(dir)-2])
+	ents, err := os.ReadDir(filepath.Dir(file))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("list views: %w", err)
 	}
