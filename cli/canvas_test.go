@@ -23,7 +23,9 @@ func TestCanvasSurvivesBetweenCalls(t *testing.T) {
 		"Engine.md":              "The [[Ada Lovelace]] engine.\n",
 	} {
 		p := filepath.Join(vault, filepath.FromSlash(name))
-		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
