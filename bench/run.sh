@@ -10,6 +10,7 @@
 #   MEMOTREE_BENCH_SEED  vault seed (default 1)
 #   MEMOTREE_BENCH_RUNS  hyperfine runs per warm measurement (default 10; 5 for cold)
 #   MEMOTREE_BENCH_GO    set to 0 to skip the Go micro-benchmarks
+#   MEMOTREE_BENCH_CANVAS set to 0 to skip the canvas figures (10k vault only)
 #   MEMOTREE_BENCH_OUT   the Markdown report (default bench/RESULTS.md)
 #   MEMOTREE_BIN         an already built memotree to measure (default: build one with
 #                        CGO_ENABLED=0 go build from the repository root)
@@ -250,6 +251,24 @@ if [[ ${MEMOTREE_BENCH_MCP:-1} != 0 ]]; then
 		echo -e "note\tThe MCP benchmark failed." >>"$ROWS"
 	fi
 	rm -rf "$mcpdir"
+fi
+
+# Canvas: the agent's default view of the 10k vault beside server-memory's read_graph
+# of the same entities and relations.
+if [[ ${MEMOTREE_BENCH_CANVAS:-1} != 0 ]]; then
+	for n in "${SIZES[@]}"; do
+		[[ $n == 10000 ]] || continue
+		if [[ ! -f $MEMSRV ]]; then
+			say "installing @modelcontextprotocol/server-memory (bench/node)"
+			(cd "$ROOT/bench/node" && npm ci --no-audit --no-fund >/dev/null)
+		fi
+		say "canvas, $(label "$n") notes"
+		go build -o "$CACHE/bin/canvasbench" ./bench/cmd/canvasbench
+		if ! "$CACHE/bin/canvasbench" -vault "$(vault "$n")" -memory "node $MEMSRV" -label "$(label "$n")" \
+			-rows "$ROWS" >"$RAW/canvas-$(label "$n").json"; then
+			echo -e "note\tThe canvas benchmark failed." >>"$ROWS"
+		fi
+	done
 fi
 
 GOBENCH=()

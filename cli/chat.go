@@ -68,7 +68,7 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(env, "chat", err)
 	}
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true})
+	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true, Summarizer: client})
 	if err != nil {
 		return fail(env, "chat", err)
 	}
@@ -130,7 +130,6 @@ func newChatSession(env Env, ws *workspace.Workspace, model agent.Model) (*chatS
 	s := &chatSession{env: env, memory: memoryReader(ws), sessions: agent.NewSessions(l.Vault()), sess: agent.NewSession(time.Now())}
 	s.agent = &agent.Agent{Registry: reg, Model: model, Memory: s.memory,
 		Permission: ws.PermissionOf,
-		Outline:    outlineReader(ws),
 		Approve:    s.approve,
 		OnTool: func(name, args string, res tool.Result) {
 			shown, _ := tool.Clip(args, 120)
@@ -151,17 +150,6 @@ func memoryReader(ws *workspace.Workspace) func(context.Context) (string, error)
 			return "", nil
 		}
 		return string(b), err
-	}
-}
-
-// outlineReader outlines the default library's notes for the system message.
-func outlineReader(ws *workspace.Workspace) func(context.Context) (string, error) {
-	return func(context.Context) (string, error) {
-		l, err := ws.Library("")
-		if err != nil {
-			return "", err
-		}
-		return agent.CompactOutline(l.Graph().Notes(), agent.DefaultOutlineBytes), nil
 	}
 }
 

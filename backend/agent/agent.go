@@ -53,9 +53,6 @@ type Agent struct {
 	Approve Approver
 	// Session identifies the chat session in tool calls.
 	Session string
-	// Outline, when set, describes the vault in the system message (CompactOutline
-	// of the default library's notes, until the canvas takes its place).
-	Outline func(ctx context.Context) (string, error)
 	// ActiveNote, when set, names the note open in the window, for the sensory block.
 	ActiveNote func() string
 	// PendingChanges, when set, counts the changes not yet committed, for the
@@ -70,9 +67,6 @@ type Agent struct {
 
 	toolMu sync.Mutex
 	tokens tokenCounter
-	// The outline of this turn, valid until a write (see outline).
-	outlineText string
-	outlineOK   bool
 }
 
 // Turn answers prompt given the stored history and returns the new history (the old
@@ -107,7 +101,6 @@ func (a *Agent) turn(ctx context.Context, history []llm.Message, prompt string) 
 	if id == "" {
 		id = NewTurnID()
 	}
-	a.staleOutline()
 	hist = append(append([]llm.Message(nil), history...), llm.Message{Role: llm.RoleUser, Content: prompt})
 	times = append(times, a.now())
 	tools := a.toolDefs()

@@ -26,11 +26,9 @@ func benchNotes() int {
 
 // BenchmarkRound measures the agent's own work in one round on a generated vault of
 // benchNotes() notes, without the model: building the context (the manual, the memory
-// notebook, the outline, the sensory block, a 24-message conversation trimmed to its
-// budget),
-// declaring the tools, and dispatching two read-only calls; the outline of the vault
-// reused (after reads) or rebuilt (after a write). It reports the median round as
-// ms-median/round; the issue's target is under 5 ms.
+// notebook, the canvas, the sensory block, a 24-message conversation trimmed to its
+// budget), declaring the tools, and dispatching two read-only calls. It reports the
+// median round as ms-median/round; the issue's target is under 5 ms.
 func BenchmarkRound(b *testing.B) {
 	dir := filepath.Join(b.TempDir(), "vault")
 	if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: benchNotes(), Seed: 1}); err != nil {
@@ -52,43 +50,29 @@ func BenchmarkRound(b *testing.B) {
 		b.Fatalf("the vault has %d notes", len(notes))
 	}
 	a := &Agent{Registry: reg, Memory: func(context.Context) (string, error) { return strings.Repeat("I remember. ", 200), nil },
-		Outline: func(context.Context) (string, error) {
-			return CompactOutline(l.Graph().Notes(), DefaultOutlineBytes), nil
-		},
 		ActiveNote: func() string { return notes[0].Name() }, PendingChanges: func(context.Context) (int, error) { return 3, nil }}
 	hist := benchHistory(notes[0].Name())
 	calls := []llm.ToolCall{
 		{ID: "c1", Name: "read_entities", Arguments: `{"entity_names":["` + notes[0].Name() + `"]}`},
 		{ID: "c2", Name: "get_backlinks", Arguments: `{"entity_name":"` + notes[1].Name() + `"}`},
 	}
-	// After a round of reads the outline is reused; after a write (and in a turn's
-	// first round) it is built again.
-	for _, afterWrite := range []bool{false, true} {
-		name := "after-reads"
-		if afterWrite {
-			name = "after-a-write"
+	// Each round renders the canvas into the system message (view_canvas), trims
+	// the history to its budget, declares the tools and runs two read-only calls.
+	var rounds []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := a.context(ctx, hist); err != nil {
+			b.Fatal(err)
 		}
-		b.Run(name, func(b *testing.B) {
-			var rounds []time.Duration
-			for b.Loop() {
-				if afterWrite {
-					a.staleOutline()
-				}
-				start := time.Now()
-				if _, err := a.context(ctx, hist); err != nil {
-					b.Fatal(err)
-				}
-				a.toolDefs()
-				out := a.runCalls(ctx, "t", calls)
-				rounds = append(rounds, time.Since(start))
-				if len(out) != 2 || !strings.Contains(out[0].Content, "status: success") {
-					b.Fatalf("calls failed: %v", out)
-				}
-			}
-			slices.Sort(rounds)
-			b.ReportMetric(float64(rounds[len(rounds)/2].Microseconds())/1000, "ms-median/round")
-		})
+		a.toolDefs()
+		out := a.runCalls(ctx, "t", calls)
+		rounds = append(rounds, time.Since(start))
+		if len(out) != 2 || !strings.Contains(out[0].Content, "status: success") {
+			b.Fatalf("calls failed: %v", out)
+		}
 	}
+	slices.Sort(rounds)
+	b.ReportMetric(float64(rounds[len(rounds)/2].Microseconds())/1000, "ms-median/round")
 }
 
 // benchHistory is a conversation of 24 messages: prompts, tool calls with results of

@@ -22,8 +22,6 @@ func (a *Agent) runCalls(ctx context.Context, turn string, calls []llm.ToolCall)
 			for j < len(calls) && a.readOnly(calls[j].Name) {
 				j++
 			}
-		} else {
-			a.staleOutline() // the write may change what the outline shows
 		}
 		var wg sync.WaitGroup
 		for k := i; k < j; k++ {

@@ -12,8 +12,8 @@ import (
 // SystemInstruction tells the model how to read what follows.
 const SystemInstruction = `You are the agent of MemoTree, a Markdown knowledge vault you share with a person.
 You work on the vault only through the tools. What follows this instruction is the
-library's manual (meta.md): follow its conventions; then, when present, an outline of
-the vault's folders and notes. The person's latest message ends
+library's manual (meta.md): follow its conventions; then your canvas, the tree of the
+vault at the level of detail you chose. The person's latest message ends
 with two blocks that are not from the person: <memory_notebook>, your own notes kept
 across conversations (edit them with memory_notebook_replace), and <sensory>, facts
 about the moment (the current time, the note the person has open, the changes
@@ -24,10 +24,10 @@ message; when a call fails, read the message and act on it.`
 // manual, then the history, with the memory notebook and the sensory block added to
 // the last user message only. hist is not changed.
 func (a *Agent) context(ctx context.Context, hist []llm.Message) ([]llm.Message, error) {
-	system := SystemInstruction + "\n\n<manual>\n" + a.manual(ctx) + "\n</manual>" + a.outline(ctx)
+	system := SystemInstruction + "\n\n<manual>\n" + a.manual(ctx) + "\n</manual>"
 	hist = a.tokens.trim(hist, a.historyBudget())
 	msgs := make([]llm.Message, 0, len(hist)+1)
-	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: system})
+	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: system + a.canvasBlock(ctx)})
 	msgs = append(msgs, hist...)
 	last := -1
 	for i := len(msgs) - 1; i > 0; i-- {

@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
@@ -50,12 +51,20 @@ type Libraries interface {
 // Deps are what the catalogue needs.
 type Deps struct {
 	Libraries Libraries
+	// Canvases holds the agent's views of each library; nil gives the catalogue its
+	// own (the workspace passes the one its window also uses).
+	Canvases *canvas.Set
+	// Summarizer writes missing summaries when the library's canvas settings ask for
+	// it; nil when no model is configured.
+	Summarizer Summarizer
 }
 
 // env is shared by every handler of the catalogue.
 type env struct {
-	ws      Libraries
-	indexes searchIndexes // the full-text and pattern index of each library
+	ws         Libraries
+	indexes    searchIndexes // the full-text and pattern index of each library
+	canvases   *canvas.Set
+	summarizer Summarizer
 }
 
 // family registers one family of tools.
@@ -66,9 +75,17 @@ var families []family
 
 // Register declares every tool of the catalogue on r.
 func Register(r *tool.Registry, d Deps) error {
-	e := &env{ws: d.Libraries}
+	e := &env{ws: d.Libraries, canvases: d.Canvases, summarizer: d.Summarizer}
+	if e.canvases == nil {
+		e.canvases = canvas.NewSet()
+	}
 	for _, f := range families {
 		if err := r.Register(f(e)...); err != nil {
+			return err
+		}
+	}
+	for alias, target := range canvasAliases {
+		if err := r.RegisterAlias(alias, target); err != nil {
 			return err
 		}
 	}

@@ -82,7 +82,7 @@ func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntity
 	for _, w := range danglingRelations(l, p, in.Relations) {
 		r = r.WithWarning("%s", w)
 	}
-	return r, nil
+	return e.autoSummary(ctx, call, l, p, r), nil
 }
 
 // failWrite answers a failed vault write: a result for what the caller can fix, a Go

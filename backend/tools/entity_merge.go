@@ -77,6 +77,9 @@ func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntiti
 	out := tool.OK(fmt.Sprintf("merged %s into %s; %d links in %d other notes now point to it", strings.Join(names, ", "), target.Name(), count, len(others)),
 		map[string]any{"target": target.Name(), "merged": names, "rewritten": changed})
 	out.Warnings = append(warns, w2...)
+	for _, s := range srcs {
+		out.Warnings = append(out.Warnings, e.canvasRenamed(ctx, l, s.path, target)...)
+	}
 	return out, nil
 }
 

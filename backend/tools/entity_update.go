@@ -58,7 +58,11 @@ func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntity
 	if in.Content != nil {
 		out = setBody(out, *in.Content, mode)
 	}
-	return writeEntity(ctx, l, call, "update_entity", p, out, h, fmt.Sprintf("updated %s (%s)", p.Name(), mode))
+	r, err := writeEntity(ctx, l, call, "update_entity", p, out, h, fmt.Sprintf("updated %s (%s)", p.Name(), mode))
+	if err != nil {
+		return r, err
+	}
+	return e.autoSummary(ctx, call, l, p, r), nil
 }
 
 // hasFrontMatter reports whether s starts with a front matter fence.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync"
 
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/search"
@@ -19,24 +18,6 @@ func searchNodesTools(e *env) []*tool.Tool {
 	return []*tool.Tool{tool.New("search_nodes", tool.ReadOnly, desc("search_nodes"), s.searchNodes)}
 }
 
-// ScopeResolver turns a scope that depends on state outside the vault (the agent's
-// canvas, for current_view) into the set of notes it covers, for the call being
-// answered. The canvas registers one with RegisterScope.
-type ScopeResolver func(ctx context.Context, call *tool.Call, l *library.Library) (map[vpath.Path]bool, error)
-
-var (
-	scopeMu        sync.RWMutex
-	scopeResolvers = map[string]ScopeResolver{}
-)
-
-// RegisterScope makes search_nodes accept scope name, answered by r (current_view is
-// the one the canvas adds). It is called from an init function.
-func RegisterScope(name string, r ScopeResolver) {
-	scopeMu.Lock()
-	scopeResolvers[name] = r
-	scopeMu.Unlock()
-}
-
 // nodeSearcher answers search_nodes with one full-text index per library, opened on
 // first use and kept current through the library's change notifications.
 type nodeSearcher struct {
@@ -47,6 +28,7 @@ type nodeSearcher struct {
 type searchNodesIn struct {
 	Query          string   `json:"query" jsonschema:"words, \"a phrase\", prefix* and -excluded words; for search_type pattern a glob or /regexp/"`
 	SearchType     string   `json:"search_type,omitempty" jsonschema:"fulltext (default, ranked), pattern (glob or /regexp/ over names, front matter and text), relation (full-text matches and their graph neighbours), semantic, hybrid"`
+	ViewName       string   `json:"view_name,omitempty" jsonschema:"the canvas view of scope current_view; \"default\" when absent"`
 	Scope          string   `json:"scope,omitempty" jsonschema:"all (default), subtree (the node or folder entity_name and the notes below it), related (notes linked to entity_name within two steps), current_view"`
 	EntityName     string   `json:"entity_name,omitempty" jsonschema:"the node of scope subtree or related"`
 	EntityTypes    []string `json:"entity_types,omitempty" jsonschema:"keep notes of these entity types"`
@@ -185,21 +167,13 @@ func (s *nodeSearcher) scope(ctx context.Context, call *tool.Call, l *library.Li
 		}
 		return func(q vpath.Path) bool { return set[q] }, nil
 	}
-	scopeMu.RLock()
-	r, ok := scopeResolvers[in.Scope]
-	scopeMu.RUnlock()
-	if !ok {
-		if in.Scope == "current_view" {
+	if in.Scope == "current_view" {
+		if s.canvases == nil {
 			f := tool.Fail(tool.CodeInvalidArguments, "scope current_view needs the canvas, which is not available here; use scope all, subtree or related")
 			return nil, &f
 		}
-		f := tool.Fail(tool.CodeInvalidArguments, "scope %q is not one of all, subtree, related, current_view", in.Scope)
-		return nil, &f
+		return s.viewScope(call, in.ViewName)
 	}
-	set, err := r(ctx, call, l)
-	if err != nil {
-		f := tool.Fail(tool.CodeInvalidArguments, "scope %s: %v", in.Scope, err)
-		return nil, &f
-	}
-	return func(q vpath.Path) bool { return set[q] }, nil
+	f := tool.Fail(tool.CodeInvalidArguments, "scope %q is not one of all, subtree, related, current_view", in.Scope)
+	return nil, &f
 }

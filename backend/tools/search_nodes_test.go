@@ -130,11 +130,22 @@ func TestSearchNodesFollowsWrites(t *testing.T) {
 		`{"query":""}`:                                                 "invalid_arguments",
 		`{"query":"x","search_type":"semantic"}`:                       "invalid_arguments",
 		`{"query":"x","scope":"subtree"}`:                              "invalid_arguments",
-		`{"query":"x","scope":"current_view"}`:                         "invalid_arguments",
+		`{"query":"x","scope":"current_view","view_name":"../bad"}`:    "invalid_arguments",
 		`{"query":"x","scope":"subtree","entity_name":"Nope Nothing"}`: "not_found",
 	} {
 		if res := kitCall(t, reg, "search_nodes", args); string(res.ErrorCode) != code {
 			t.Errorf("%s: %s (%s), want %s", args, res.ErrorCode, res.Message, code)
+		}
+	}
+	// current_view: only what the agent's canvas shows, a part of what scope all finds.
+	all := kitResultNames(t, kitCall(t, reg, "search_nodes", `{"query":"obsidian","max_results":200}`))
+	inView := kitResultNames(t, kitCall(t, reg, "search_nodes", `{"query":"obsidian","scope":"current_view","max_results":200}`))
+	if len(inView) == 0 || len(inView) >= len(all) {
+		t.Errorf("current_view found %d notes, all %d: want some, fewer", len(inView), len(all))
+	}
+	for _, n := range inView {
+		if !slices.Contains(all, n) {
+			t.Errorf("current_view found %s, which scope all does not", n)
 		}
 	}
 	sub := kitResultNames(t, kitCall(t, reg, "search_nodes", `{"query":"sync","scope":"subtree","entity_name":"Obsidian Sync","max_results":50}`))

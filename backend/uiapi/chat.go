@@ -110,7 +110,6 @@ func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
 func (a *API) turnAgent(reg *tool.Registry, model agent.Model, in ChatSendInput, rt *runningTurn, out *chatOut) *agent.Agent {
 	return &agent.Agent{Registry: reg, Model: model, Memory: a.memory, TurnID: rt.turn, Session: rt.session,
 		Permission: a.ws.PermissionOf, Approve: a.chat.approver(a.ws.Bus(), rt.session, rt.turn),
-		Outline:        a.outline,
 		ActiveNote:     func() string { return activeNote(in.Library, in.ActiveNote) },
 		PendingChanges: func(ctx context.Context) (int, error) { return a.chat.pending.count(ctx, reg) },
 		OnDelta:        out.delta, OnCall: out.call}
@@ -205,15 +204,6 @@ func (a *API) memory(context.Context) (string, error) {
 		return "", nil
 	}
 	return string(b), err
-}
-
-// outline outlines the default library's notes for the system message.
-func (a *API) outline(context.Context) (string, error) {
-	l, err := a.ws.Library("")
-	if err != nil {
-		return "", err
-	}
-	return agent.CompactOutline(l.Graph().Notes(), agent.DefaultOutlineBytes), nil
 }
 
 // activeNote names the open note for the sensory block.

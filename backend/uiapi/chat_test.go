@@ -105,9 +105,9 @@ func TestChatSendStreamsAndSaves(t *testing.T) {
 	if !strings.Contains(last, "note open in the window: demo: people/Ada Lovelace") {
 		t.Errorf("sensory block: %q", last)
 	}
-	// The system message outlines the vault: the people folder and one of its notes.
-	if sys := body[0].(map[string]any)["content"].(string); !strings.Contains(sys, "<outline>") || !strings.Contains(sys, "people/ (") || !strings.Contains(sys, "Ada Lovelace") {
-		t.Errorf("system message without the outline: %q", sys)
+	// The system message carries the canvas: the vault's tree, the people folder in it.
+	if sys := body[0].(map[string]any)["content"].(string); !strings.Contains(sys, "<canvas>") || !strings.Contains(sys, "people/") {
+		t.Errorf("system message without the canvas: %q", sys)
 	}
 	// The second prompt continues the session.
 	if _, err := f.api.ChatSend(ChatSendInput{Session: turn.Session, Prompt: "thanks"}); err != nil {

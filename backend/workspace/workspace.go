@@ -17,8 +17,10 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/tools"
 )
 
 // ErrNoLibrary is returned when a library name is not mounted.
@@ -100,6 +102,9 @@ type Options struct {
 	// Lazy defers each library's full scan until something needs its graph (one-shot
 	// commands). Ignored when Watch is set.
 	Lazy bool
+	// Summarizer, when a model is configured, writes missing note summaries for the
+	// tools (if a library's canvas settings turn it on); nil otherwise.
+	Summarizer tools.Summarizer
 }
 
 // Workspace is the set of mounted libraries and the bus they publish on.
@@ -108,9 +113,12 @@ type Workspace struct {
 	libs  []*library.Library
 	perms map[string]Permission
 
-	registry registry
-	watch    bool        // Options.Watch
-	git      gitWatchers // HEAD watchers (gitwatch.go)
+	registry   registry
+	watch      bool        // Options.Watch
+	git        gitWatchers // HEAD watchers (gitwatch.go)
+	canvases   *canvas.Set
+	summarizer tools.Summarizer
+	stops      []func() // stop following changes for the canvases
 
 	closeOnce sync.Once
 	closeErr  error
@@ -121,7 +129,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 	if len(specs) == 0 {
 		return nil, errors.New("open workspace: no library given (use --library NAME=PATH)")
 	}
-	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}, watch: o.Watch}
+	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}, watch: o.Watch, canvases: canvas.NewSet(), summarizer: o.Summarizer}
 	seen := map[string]bool{}
 	for _, s := range specs {
 		if seen[s.Name] {
@@ -140,6 +148,10 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 		}
 		w.libs = append(w.libs, l)
 		w.WatchGit(l.Name())
+		if o.Watch {
+			// Views follow notes moved or renamed outside the tools.
+			w.stops = append(w.stops, w.canvases.For(l).Follow(w.bus))
+		}
 		w.perms[s.Name] = s.Permission
 		if s.Permission == "" {
 			w.perms[s.Name] = PermPropose
@@ -160,6 +172,10 @@ func (w *Workspace) Permission(name string) Permission {
 	}
 	return w.perms[l.Name()]
 }
+
+// Canvases returns the agent's views of the libraries, shared by the tools and the
+// window.
+func (w *Workspace) Canvases() *canvas.Set { return w.canvases }
 
 // Bus returns the event bus every library publishes on.
 func (w *Workspace) Bus() *event.Bus { return w.bus }
@@ -190,6 +206,9 @@ func (w *Workspace) Library(name string) (*library.Library, error) {
 func (w *Workspace) Close() error {
 	w.closeOnce.Do(func() {
 		w.closeGit()
+		for _, stop := range w.stops {
+			stop()
+		}
 		var errs []error
 		for _, l := range w.libs {
 			errs = append(errs, l.Close())

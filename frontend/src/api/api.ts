@@ -7,6 +7,7 @@ import type {
   ChatSessionView,
   ChatSettingsInput,
   ChatSettingsView,
+  CanvasView,
   ChatTurn,
   FileEntry,
   GraphData,
@@ -45,6 +46,12 @@ export interface Api {
   chatSettings(): Promise<ChatSettingsView>
   saveChatSettings(input: ChatSettingsInput): Promise<ChatSettingsView>
   testChatConnection(input: ChatSettingsInput): Promise<ChatCheck>
+  /** The agent's canvas: a view of a library ("" for the default view). */
+  canvas(library: string, view: string): Promise<CanvasView>
+  canvasExpand(library: string, view: string, id: string, level: string): Promise<CanvasView>
+  canvasCollapse(library: string, view: string, id: string): Promise<CanvasView>
+  canvasPin(library: string, view: string, id: string, pinned: boolean): Promise<CanvasView>
+  canvasSettings(library: string, budget: number, autoSummary: boolean): Promise<CanvasView>
   /** Subscribes to a topic; returns the function that unsubscribes. */
   on<T extends Topic>(topic: T, cb: (e: EventPayloads[T]) => void): Unsubscribe
 }
@@ -65,6 +72,11 @@ export const GO_METHODS = {
   chatSettings: 'ChatSettings',
   saveChatSettings: 'SaveChatSettings',
   testChatConnection: 'TestChatConnection',
+  canvas: 'Canvas',
+  canvasExpand: 'CanvasExpand',
+  canvasCollapse: 'CanvasCollapse',
+  canvasPin: 'CanvasPin',
+  canvasSettings: 'CanvasSettings',
 } as const satisfies Record<Exclude<keyof Api, 'on' | 'git'>, string>
 
 export type GoMethod = (typeof GO_METHODS)[keyof typeof GO_METHODS] | GitMethod
@@ -97,6 +109,14 @@ export function apiFromCaller(
     chatSettings: () => call(GO_METHODS.chatSettings, []) as Promise<ChatSettingsView>,
     saveChatSettings: (input) => call(GO_METHODS.saveChatSettings, [input]) as Promise<ChatSettingsView>,
     testChatConnection: (input) => call(GO_METHODS.testChatConnection, [input]) as Promise<ChatCheck>,
+    canvas: (library, view) => call(GO_METHODS.canvas, [library, view]) as Promise<CanvasView>,
+    canvasExpand: (library, view, id, level) =>
+      call(GO_METHODS.canvasExpand, [library, view, id, level]) as Promise<CanvasView>,
+    canvasCollapse: (library, view, id) => call(GO_METHODS.canvasCollapse, [library, view, id]) as Promise<CanvasView>,
+    canvasPin: (library, view, id, pinned) =>
+      call(GO_METHODS.canvasPin, [library, view, id, pinned]) as Promise<CanvasView>,
+    canvasSettings: (library, budget, autoSummary) =>
+      call(GO_METHODS.canvasSettings, [library, budget, autoSummary]) as Promise<CanvasView>,
     on,
   }
 }

@@ -197,3 +197,32 @@ export interface ChatCheck {
   models: string[]
   message: string
 }
+
+/** One node of the agent's canvas (uiapi.CanvasNode). */
+export interface CanvasNode {
+  /** The node id: "people/", "people/[2]", "people/Ada Lovelace", "Note#Heading", "/". */
+  id: string
+  kind: 'folder' | 'page' | 'note' | 'heading'
+  level: 'title' | 'summary' | 'full'
+  depth: number
+  /** Held by the view (expanded, pinned or asked for) rather than shown as context. */
+  held: boolean
+  pinned: boolean
+  /** A folder or page listing its children. */
+  open: boolean
+  tokens: number
+}
+
+/** What the agent sees of a library (uiapi.CanvasView). */
+export interface CanvasView {
+  library: string
+  view: string
+  text: string
+  tokens: number
+  budget: number
+  header_tokens: number
+  nodes: CanvasNode[]
+  collapsed: string[]
+  views: string[]
+  auto_summary: boolean
+}

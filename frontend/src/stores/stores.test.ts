@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { Api } from '../api'
 import type { EventPayloads } from '../api/events'
-import type { FileEntry, GraphData, NoteView, SaveResult } from '../api/types'
+import type { CanvasView, FileEntry, GraphData, NoteView, SaveResult } from '../api/types'
 import { note } from '../lib/testdata'
 import { GraphStore } from './graph.svelte'
 import { connectLive, LIVE_DEBOUNCE_MS } from './live'
@@ -52,6 +52,11 @@ class FakeApi implements Api {
   chatSettings = () => Promise.reject(new Error('no chat'))
   saveChatSettings = () => Promise.reject(new Error('no chat'))
   testChatConnection = () => Promise.reject(new Error('no chat'))
+  canvas = (): Promise<CanvasView> => Promise.reject(new Error('no canvas in this fake'))
+  canvasExpand = this.canvas
+  canvasCollapse = this.canvas
+  canvasPin = this.canvas
+  canvasSettings = this.canvas
   on<T extends keyof EventPayloads>(_topic: T, cb: (e: EventPayloads[T]) => void) {
     const l = cb as (e: EventPayloads['vault:changed']) => void
     this.listeners.push(l)

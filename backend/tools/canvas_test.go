@@ -1,0 +1,87 @@
+package tools_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/workspace"
+)
+
+func TestCanvasTools(t *testing.T) {
+	h := entNew(t, entFixture, workspace.Options{})
+	view := h.ok("view_canvas", `{}`)
+	text, _ := view["canvas"].(string)
+	if !strings.Contains(text, "+ people/ [title] 2 notes") || view["tokens"].(float64) <= 0 {
+		t.Fatalf("view_canvas: %v", view)
+	}
+
+	d := h.ok("expand_node", `{"entity_name": "Ada", "level": "full"}`)
+	shown, _ := d["shown"].(string)
+	if !strings.Contains(shown, `<note name="people/Ada Lovelace">`) || !strings.Contains(shown, "born in 1816") {
+		t.Errorf("expand_node by alias at full: %v", d)
+	}
+	d = h.ok("expand_details", `{"entity_name": "people/Ada Lovelace#later life", "level": "full"}`)
+	if shown, _ := d["shown"].(string); !strings.Contains(shown, "born in 1816") {
+		t.Errorf("the alias expand_details on a section: %v", d)
+	}
+	d = h.ok("expand_node", `{"entity_name": "Engine#Engine", "view_name": "side"}`)
+	if shown, _ := d["shown"].(string); !strings.Contains(shown, "§ Engine#Engine [full]") {
+		t.Errorf("a section: %v", d)
+	}
+	d = h.ok("expand_node", `{"entity_name": "notes", "view_name": "side"}`)
+	if shown, _ := d["shown"].(string); !strings.Contains(shown, "- notes/ [summary] 1 note") {
+		t.Errorf("a folder by its path: %v", d)
+	}
+	d = h.ok("hide_details", `{"entity_name": "people/Ada Lovelace", "recursive": true}`)
+	if ch, _ := d["changed"].([]any); len(ch) != 2 {
+		t.Errorf("hide_details recursive collapsed %v, want the note and its section", d["changed"])
+	}
+	if text, _ := h.ok("view_canvas", `{"view_name": "side"}`)["canvas"].(string); !strings.Contains(text, "- notes/ [summary]") {
+		t.Errorf("view side:\n%s", text)
+	}
+
+	for _, tt := range []struct{ args, code string }{
+		{`{"entity_name": "Nobody"}`, string(tool.CodeNotFound)},
+		{`{"entity_name": "Engine#Nowhere"}`, string(tool.CodeNotFound)},
+		{`{"entity_name": "people/[9]"}`, string(tool.CodeNotFound)},
+		{`{"entity_name": "Engine", "level": "huge"}`, string(tool.CodeInvalidArguments)},
+		{`{"entity_name": "meta"}`, string(tool.CodeInvalidArguments)},
+		{`{"entity_name": "Engine", "view_name": "../x"}`, string(tool.CodeInvalidArguments)},
+	} {
+		res := h.call("expand_node", tt.args)
+		if string(res.ErrorCode) != tt.code {
+			t.Errorf("expand_node(%s) = %s %q, want %s", tt.args, res.ErrorCode, res.Message, tt.code)
+		}
+	}
+	if _, ok := h.reg.Get("move_page"); !ok {
+		t.Error("move_page is not an alias")
+	}
+}
+
+func TestCanvasFollowsRenameEntity(t *testing.T) {
+	h := entNew(t, entFixture, workspace.Options{})
+	h.ok("expand_node", `{"entity_name": "Engine", "level": "summary"}`)
+	h.ok("move_page", `{"entity_name": "Engine", "folder": "machines"}`)
+	text, _ := h.ok("view_canvas", `{}`)["canvas"].(string)
+	if !strings.Contains(text, "· machines/Engine [summary]") {
+		t.Errorf("the view did not follow move_page:\n%s", text)
+	}
+}
+
+func TestCanvasReadOnlyLibrary(t *testing.T) {
+	h := entNew(t, entFixture, workspace.Options{})
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: h.dir, Permission: workspace.PermRead}}, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorAgent}, "expand_node", []byte(`{"entity_name": "Engine"}`))
+	if err != nil || res.IsError() {
+		t.Errorf("expand_node in a read-only library: %v %s", err, res.Message)
+	}
+}

@@ -1,0 +1,66 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// Summarizer writes a one-line summary of a note: seed 000's AutoGenerateSummary.
+// The LLM gateway's client satisfies it; Deps.Summarizer is nil when no model is
+// configured.
+type Summarizer interface {
+	Summarize(ctx context.Context, name, content string) (string, error)
+}
+
+// autoSummary gives the note at p a `summary` property written by the model, when a
+// model is configured, the library's canvas settings turn it on and the note has none.
+// r is the result of the write that created or changed the note; the summary's own
+// outcome is added to it (a failure is a warning: the note itself was written).
+func (e *env) autoSummary(ctx context.Context, call *tool.Call, l *library.Library, p vpath.Path, r tool.Result) tool.Result {
+	if r.IsError() || e.summarizer == nil || !e.canvasOf(l).Settings().AutoSummary {
+		return r
+	}
+	data, h, err := l.Vault().Read(p)
+	if err != nil {
+		return r.WithWarning("no summary was written: %v", err)
+	}
+	n := note.Parse(data)
+	if strings.TrimSpace(n.Summary) != "" {
+		return r
+	}
+	if _, has := n.Properties["summary"]; has {
+		return r // an empty summary the person wrote on purpose
+	}
+	s, err := e.summarizer.Summarize(ctx, p.Name(), string(data))
+	if err != nil {
+		return r.WithWarning("no summary was written: the model failed: %v", err)
+	}
+	out, err := note.SetProperties(data, []note.Property{{Key: "summary", Value: s}}, nil)
+	if err != nil {
+		return r.WithWarning("no summary was written: %v", err)
+	}
+	o := writeOpts(call, "auto_summary")
+	o.IfHash = h
+	nh, err := l.Vault().Write(ctx, p, out, o)
+	switch {
+	case errors.Is(err, vault.ErrConflict):
+		return r.WithWarning("no summary was written: %s changed meanwhile", p.Name())
+	case err != nil:
+		return r.WithWarning("no summary was written: %v", err)
+	}
+	l.Refresh(ctx, p)
+	if m, ok := r.Data.(map[string]any); ok {
+		m["hash"] = string(nh)
+		m["summary"] = s
+	}
+	r.Message += fmt.Sprintf("; summary written by the model: %q", s)
+	return r
+}
