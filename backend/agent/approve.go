@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 
 	"github.com/memotree/memotree/backend/llm"
+	"github.com/memotree/memotree/backend/script"
 	"github.com/memotree/memotree/backend/tool"
 )
 
@@ -25,8 +26,7 @@ type Approver func(ctx context.Context, name, args string) (bool, error)
 // declined, or there was no one to ask), which the model then reads as the call's
 // result. A tool that needs no approval passes with neither.
 func (a *Agent) gate(ctx context.Context, c llm.ToolCall) (approved bool, refused *tool.Result) {
-	t, ok := a.Registry.Get(c.Name)
-	if !ok || t.Class() != tool.Destructive || a.permission(c.Arguments) != PermPropose {
+	if !a.destructive(c) || a.permission(c.Arguments) != PermPropose {
 		return false, nil
 	}
 	if a.Approve == nil {
@@ -44,6 +44,33 @@ func (a *Agent) gate(ctx context.Context, c llm.ToolCall) (approved bool, refuse
 		return false, &r
 	}
 	return true, nil
+}
+
+// destructive reports whether a call can delete or discard: a destructive tool, or a
+// script that names one (a script must not be a way around the approval).
+func (a *Agent) destructive(c llm.ToolCall) bool {
+	t, ok := a.Registry.Get(c.Name)
+	if !ok {
+		return false
+	}
+	if t.Class() == tool.Destructive {
+		return true
+	}
+	if c.Name != script.ToolName {
+		return false
+	}
+	var in struct {
+		Code string `json:"code"`
+	}
+	if json.Unmarshal([]byte(c.Arguments), &in) != nil {
+		return false // the registry refuses the arguments anyway
+	}
+	for _, t := range script.ToolsNamed(a.Registry, in.Code) {
+		if t.Class() == tool.Destructive {
+			return true
+		}
+	}
+	return false
 }
 
 // permission returns the agent's permission in the library the arguments name (the

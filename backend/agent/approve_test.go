@@ -2,6 +2,7 @@ package agent_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -107,5 +108,40 @@ func TestApprovedDiscardPassesTheGuard(t *testing.T) {
 	}
 	if now, _ := os.ReadFile(filepath.Join(dir, "Welcome.md")); string(now) != string(orig) {
 		t.Errorf("Welcome.md not restored: %q", now)
+	}
+}
+
+// A script that names a destructive tool waits for the approval the tool itself would:
+// run_starlark is not a way around it.
+func TestScriptsThatDeleteWaitForApproval(t *testing.T) {
+	code := `delete_entities(entity_names=["Welcome"])` + "\n" + `__result__ = "deleted"`
+	args, _ := json.Marshal(map[string]string{"target": "delete Welcome", "code": code})
+	for _, approve := range []bool{false, true} {
+		srv := llmtest.New(t, llmtest.ToolCall("call_1", "run_starlark", string(args)), llmtest.Text("done"))
+		a, ws := setupPerm(t, srv, agent.PermPropose)
+		asked := false
+		a.Approve = func(_ context.Context, name, _ string) (bool, error) {
+			asked = name == "run_starlark"
+			return approve, nil
+		}
+		if _, _, err := a.Turn(context.Background(), nil, "delete Welcome with a script"); err != nil {
+			t.Fatal(err)
+		}
+		l, _ := ws.Library("")
+		_, _, rerr := l.Vault().Read("Welcome.md")
+		if !asked || (rerr != nil) != approve {
+			t.Errorf("approve=%v: asked %v, Welcome deleted %v", approve, asked, rerr != nil)
+		}
+	}
+	// A script of reads runs without asking.
+	read, _ := json.Marshal(map[string]string{"target": "read", "code": `__result__ = read_entities(entity_names=["Welcome"])`})
+	srv := llmtest.New(t, llmtest.ToolCall("call_1", "run_starlark", string(read)), llmtest.Text("done"))
+	a, _ := setupPerm(t, srv, agent.PermPropose)
+	a.Approve = func(context.Context, string, string) (bool, error) {
+		t.Error("a script of reads asked for approval")
+		return false, nil
+	}
+	if _, _, err := a.Turn(context.Background(), nil, "read"); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -24,7 +24,12 @@ func (a *Agent) textCalls(ctx context.Context, turn, reply string) (msg llm.Mess
 			b.WriteString(script.FormatToolResult(c.Target, string(tool.StatusError), string(script.CodeScriptError), c.Problem, nil))
 			continue
 		}
-		call := &tool.Call{Actor: tool.ActorAgent, Turn: turn, Session: a.Session}
+		approved, refused := a.gate(ctx, llm.ToolCall{Name: script.ToolName, Arguments: string(c.Args())})
+		if refused != nil {
+			b.WriteString(script.FormatToolResult(c.Target, string(refused.Status), string(refused.ErrorCode), refused.Message, nil))
+			continue
+		}
+		call := &tool.Call{Actor: tool.ActorAgent, Turn: turn, Session: a.Session, Approved: approved}
 		res, _ := a.Registry.Call(ctx, call, script.ToolName, c.Args())
 		if a.OnTool != nil {
 			a.toolMu.Lock()
