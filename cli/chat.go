@@ -3,7 +3,6 @@ package cli
 import (
 	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,7 +14,6 @@ import (
 	"github.com/memotree/memotree/backend/agent"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/workspace"
 )
 
@@ -127,7 +125,7 @@ func newChatSession(env Env, ws *workspace.Workspace, model agent.Model) (*chatS
 	if err != nil {
 		return nil, err
 	}
-	s := &chatSession{env: env, memory: memoryReader(ws), sessions: agent.NewSessions(l.Vault()), sess: agent.NewSession(time.Now())}
+	s := &chatSession{env: env, memory: ws.Memory, sessions: agent.NewSessions(l.Vault()), sess: agent.NewSession(time.Now())}
 	s.agent = &agent.Agent{Registry: reg, Model: model, Memory: s.memory,
 		Permission: ws.PermissionOf,
 		Approve:    s.approve,
@@ -136,21 +134,6 @@ func newChatSession(env Env, ws *workspace.Workspace, model agent.Model) (*chatS
 			fmt.Fprintf(env.Stderr, "· %s %s → %s: %s\n", name, shown, res.Status, firstLine(res.Message))
 		}}
 	return s, nil
-}
-
-// memoryReader reads memory.md of the default library; a missing notebook is empty.
-func memoryReader(ws *workspace.Workspace) func(context.Context) (string, error) {
-	return func(context.Context) (string, error) {
-		l, err := ws.Library("")
-		if err != nil {
-			return "", err
-		}
-		b, _, err := l.Vault().Read("memory.md")
-		if errors.Is(err, vault.ErrNotFound) {
-			return "", nil
-		}
-		return string(b), err
-	}
 }
 
 // once answers one prompt: streamed text goes to stdout as it arrives.

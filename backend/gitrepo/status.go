@@ -38,6 +38,18 @@ type Change struct {
 	From vpath.Path `json:"from,omitempty"`
 }
 
+// Paths returns the paths git must be given for changes: both sides of each rename.
+func Paths(changes []Change) []vpath.Path {
+	out := make([]vpath.Path, 0, len(changes))
+	for _, c := range changes {
+		out = append(out, c.Path)
+		if c.From != "" {
+			out = append(out, c.From)
+		}
+	}
+	return out
+}
+
 // Status returns the pending changes of the working tree and the index against HEAD,
 // sorted by path, content paths only.
 //

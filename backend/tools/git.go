@@ -73,14 +73,11 @@ func (g *gitCtx) state(p vpath.Path) gitrepo.State {
 
 // withRenames returns the paths to hand to git for changes: both sides of a rename.
 func withRenames(changes []*gitrepo.Change) []vpath.Path {
-	var out []vpath.Path
-	for _, c := range changes {
-		out = append(out, c.Path)
-		if c.From != "" {
-			out = append(out, c.From)
-		}
+	flat := make([]gitrepo.Change, len(changes))
+	for i, c := range changes {
+		flat[i] = *c
 	}
-	return out
+	return gitrepo.Paths(flat)
 }
 
 // GitTrackers is implemented by a workspace that keeps each repository's status

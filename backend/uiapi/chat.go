@@ -13,7 +13,6 @@ import (
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/vault"
 )
 
 // chat is the window's agent: one running turn at a time, its stop function, the
@@ -108,7 +107,7 @@ func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
 // library's permissions and the window's approvals, the outline and sensory data, and
 // the events of out.
 func (a *API) turnAgent(reg *tool.Registry, model agent.Model, in ChatSendInput, rt *runningTurn, out *chatOut) *agent.Agent {
-	return &agent.Agent{Registry: reg, Model: model, Memory: a.memory, TurnID: rt.turn, Session: rt.session,
+	return &agent.Agent{Registry: reg, Model: model, Memory: a.ws.Memory, TurnID: rt.turn, Session: rt.session,
 		Permission: a.ws.PermissionOf, Approve: a.chat.approver(a.ws.Bus(), rt.session, rt.turn),
 		ActiveNote:     func() string { return activeNote(in.Library, in.ActiveNote) },
 		PendingChanges: func(ctx context.Context) (int, error) { return a.chat.pending.count(ctx, reg) },
@@ -191,19 +190,6 @@ func (a *API) sessions() (*agent.Sessions, error) {
 		return nil, err
 	}
 	return agent.NewSessions(l.Vault()), nil
-}
-
-// memory reads memory.md of the default library; a missing notebook is empty.
-func (a *API) memory(context.Context) (string, error) {
-	l, err := a.ws.Library("")
-	if err != nil {
-		return "", err
-	}
-	b, _, err := l.Vault().Read("memory.md")
-	if errors.Is(err, vault.ErrNotFound) {
-		return "", nil
-	}
-	return string(b), err
 }
 
 // activeNote names the open note for the sensory block.

@@ -146,7 +146,7 @@ func (a *API) GitCommit(libraryName string, req GitCommitRequest) (GitCommitResu
 	if len(chosen) == 0 {
 		return GitCommitResult{}, fmt.Errorf("git commit: %w: the chosen notes match the last commit", gitrepo.ErrNothingToCommit)
 	}
-	paths := withRenames(chosen)
+	paths := gitrepo.Paths(chosen)
 	trailers := gitrepo.Trailers(sets, paths)
 	h, err := r.Commit(ctx, gitrepo.CommitOptions{Message: req.Message, Paths: paths, Tag: strings.TrimSpace(req.Tag), Trailers: trailers})
 	if err != nil {
@@ -184,7 +184,7 @@ func (a *API) GitDiscard(libraryName string, paths []string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("git discard: %w", err)
 	}
-	all := withRenames(chosen)
+	all := gitrepo.Paths(chosen)
 	done, err := r.Discard(ctx, gitrepo.DiscardOptions{Paths: all, RemoveUntracked: true, Actor: gitActor, Op: opGitDiscard})
 	l.Refresh(ctx, all...)
 	a.gitChanged(l)
@@ -364,18 +364,6 @@ func pick(sets []gitrepo.ChangeSet, paths []string) ([]gitrepo.Change, error) {
 		}
 	}
 	return out, nil
-}
-
-// withRenames returns the paths of changes, both sides of each rename.
-func withRenames(changes []gitrepo.Change) []vpath.Path {
-	var out []vpath.Path
-	for _, c := range changes {
-		out = append(out, c.Path)
-		if c.From != "" {
-			out = append(out, c.From)
-		}
-	}
-	return out
 }
 
 func pathStrings(ps []vpath.Path) []string {

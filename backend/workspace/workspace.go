@@ -21,6 +21,7 @@ import (
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tools"
+	"github.com/memotree/memotree/backend/vault"
 )
 
 // ErrNoLibrary is returned when a library name is not mounted.
@@ -216,4 +217,14 @@ func (w *Workspace) Close() error {
 		w.closeErr = errors.Join(errs...)
 	})
 	return w.closeErr
+}
+
+// Memory returns the agent's memory notebook, memory.md of the default library; a
+// missing notebook is empty.
+func (w *Workspace) Memory(context.Context) (string, error) {
+	b, _, err := w.libs[0].Vault().Read("memory.md")
+	if errors.Is(err, vault.ErrNotFound) {
+		return "", nil
+	}
+	return string(b), err
 }
