@@ -51,6 +51,9 @@ type Index struct {
 	version   uint64 // bumped by every applied change (guarded by mu)
 	savedVer  uint64 // the version last written (guarded by saveMu)
 	closed    bool
+
+	semOnce sync.Once
+	sem     *semantic // nil until UseEmbedder
 }
 
 // Open loads the persisted index of v, brings it up to date with the files (reading

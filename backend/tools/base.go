@@ -19,6 +19,7 @@ import (
 
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -47,9 +48,14 @@ type Libraries interface {
 	PermissionOf(name string) string
 }
 
+// Embedder computes one vector per text (the LLM gateway's Embeddings).
+type Embedder = search.Embedder
+
 // Deps are what the catalogue needs.
 type Deps struct {
 	Libraries Libraries
+	// Embedder serves semantic and hybrid search_nodes; nil disables them.
+	Embedder Embedder
 }
 
 // env is shared by every handler of the catalogue.
@@ -57,6 +63,9 @@ type env struct {
 	ws      Libraries
 	indexes searchIndexes // the full-text and pattern index of each library
 }
+
+// embedder returns the embeddings model, or nil.
+func (e *env) embedder() Embedder { return e.indexes.emb }
 
 // family registers one family of tools.
 type family func(e *env) []*tool.Tool
@@ -66,7 +75,7 @@ var families []family
 
 // Register declares every tool of the catalogue on r.
 func Register(r *tool.Registry, d Deps) error {
-	e := &env{ws: d.Libraries}
+	e := &env{ws: d.Libraries, indexes: searchIndexes{emb: d.Embedder}}
 	for _, f := range families {
 		if err := r.Register(f(e)...); err != nil {
 			return err

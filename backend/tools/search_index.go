@@ -17,6 +17,7 @@ import (
 // Concurrency: safe for concurrent use; opening an index holds the mutex, so a second
 // caller waits for the first instead of building twice.
 type searchIndexes struct {
+	emb     search.Embedder // nil: no semantic search
 	mu      sync.Mutex
 	indexes map[*library.Library]*search.Index
 }
@@ -47,6 +48,9 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 	opened, _, err := search.Open(ctx, l.Vault(), search.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("open search index of %s: %w", l.Name(), err)
+	}
+	if s.emb != nil {
+		opened.UseEmbedder(s.emb, nil)
 	}
 	emu.Lock()
 	ix = opened

@@ -18,6 +18,7 @@ import (
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/tools"
 )
 
 // ErrNoLibrary is returned when a library name is not mounted.
@@ -87,6 +88,10 @@ type Options struct {
 	// Lazy defers each library's full scan until something needs its graph (one-shot
 	// commands). Ignored when Watch is set.
 	Lazy bool
+	// Embedder, when set, computes the vectors of semantic and hybrid search (the
+	// LLM gateway's Embeddings); without it those search types answer that no
+	// embeddings model is configured.
+	Embedder tools.Embedder
 }
 
 // Workspace is the set of mounted libraries and the bus they publish on.
@@ -96,6 +101,7 @@ type Workspace struct {
 	perms map[string]Permission
 
 	registry registry
+	embedder tools.Embedder
 
 	closeOnce sync.Once
 	closeErr  error
@@ -106,7 +112,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 	if len(specs) == 0 {
 		return nil, errors.New("open workspace: no library given (use --library NAME=PATH)")
 	}
-	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}}
+	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}, embedder: o.Embedder}
 	seen := map[string]bool{}
 	for _, s := range specs {
 		if seen[s.Name] {
