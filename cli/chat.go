@@ -51,7 +51,7 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(env, "chat", err)
 	}
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true})
+	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true, Embedder: embedderFromEnv()})
 	if err != nil {
 		return fail(env, "chat", err)
 	}
