@@ -20,7 +20,7 @@ func TestCallSemanticSearchUsesTheEmbeddingsModel(t *testing.T) {
 		}
 	}
 	args := []string{"call", "--library", "v=" + dir, "search_nodes", `{"query":"punched card looms","search_type":"semantic","max_results":1}`}
-	if code, out, _ := runCLI(t, args...); code != 1 || !strings.Contains(out, "no embeddings model") {
+	if code, out, _ := runCLI(t, args...); code != 1 || !strings.Contains(out, "none is configured") {
 		t.Fatalf("without a model: exit %d\n%s", code, out)
 	}
 	srv := llmtest.New(t)
