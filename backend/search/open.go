@@ -95,7 +95,7 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 		return nil, st, err
 	}
 	if ix.version > 0 || !st.Loaded {
-		if err := ix.Save(); err != nil {
+		if err := ix.save(true); err != nil {
 			return nil, st, err
 		}
 		st.Saved = true

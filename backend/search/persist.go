@@ -21,7 +21,10 @@ var magic = []byte("MTSEARCH\x03")
 var errFormat = errors.New("search index: unknown or damaged file format")
 
 // Save writes the index to .memotree atomically, if it changed since the last save.
-func (ix *Index) Save() error {
+func (ix *Index) Save() error { return ix.save(false) }
+
+// save writes the index if it changed since the last save, or always when force.
+func (ix *Index) save(force bool) error {
 	if ix.opts.SaveDelay < 0 {
 		return nil
 	}
@@ -29,7 +32,7 @@ func (ix *Index) Save() error {
 	defer ix.saveMu.Unlock()
 	ix.mu.RLock()
 	ver := ix.version
-	if ver == ix.savedVer && ver != 0 {
+	if ver == ix.savedVer && !force {
 		ix.mu.RUnlock()
 		return nil
 	}
