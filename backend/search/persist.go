@@ -15,7 +15,7 @@ import (
 const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version.
-var magic = []byte("MTSEARCH\x03")
+var magic = []byte("MTSEARCH\x04")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
@@ -104,6 +104,12 @@ func encode(x *postings) []byte {
 		for _, w := range g {
 			e.b = binary.LittleEndian.AppendUint64(e.b, w)
 		}
+		var seq []byte
+		if i < len(x.seqs) {
+			seq = x.seqs[i]
+		}
+		e.uvarint(uint64(len(seq)))
+		e.b = append(e.b, seq...)
 	}
 	e.uvarint(uint64(len(x.lists)))
 	var scratch []byte
@@ -222,6 +228,12 @@ func load(v *vault.Vault) (*postings, error) {
 			g[k] = binary.LittleEndian.Uint64(d.b[8*k:])
 		}
 		d.b = d.b[8*nw:]
+		ns := d.uvarint()
+		if ns > uint64(len(d.b)) || ns%4 != 0 {
+			return nil, errFormat
+		}
+		x.seqs = append(x.seqs, d.b[:ns:ns]) // read in place
+		d.b = d.b[ns:]
 		if d.err != nil {
 			return nil, d.err
 		}

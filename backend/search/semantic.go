@@ -137,19 +137,24 @@ func (ix *Index) embedAll(todo []docInfo, done chan struct{}) {
 		}
 	}
 	s.mu.Lock()
-	s.err = err
 	data := encodeVectors(s.vecs)
-	s.running = false
 	s.mu.Unlock()
 	saveErr := ix.v.WriteInternal(vectorsFile, data)
+	err = errors.Join(err, saveErr)
+	// The pass ends only once its vectors are on disk, so that whoever waits for it
+	// (or opens the vault next) finds them there.
 	if s.progress != nil {
 		p := Progress{Done: len(todo), Total: len(todo), Final: true}
-		if err = errors.Join(err, saveErr); err != nil {
+		if err != nil {
 			p.Err = err.Error()
 		}
 		s.progress(p)
 	}
+	s.mu.Lock()
+	s.err = err
+	s.running = false
 	close(done)
+	s.mu.Unlock()
 }
 
 // embedText is what stands for a note: its title and the start of its text.
