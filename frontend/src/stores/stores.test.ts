@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { Api } from '../api'
 import type { EventPayloads } from '../api/events'
-import type { FileEntry, GraphData, NoteView } from '../api/types'
+import type { FileEntry, GraphData, NoteView, SearchResults, SwitchItem } from '../api/types'
 import { note } from '../lib/testdata'
 import { GraphStore } from './graph.svelte'
 import { connectLive, LIVE_DEBOUNCE_MS } from './live'
@@ -36,6 +36,12 @@ class FakeApi implements Api {
   }
   async reportRendered(count: number) {
     this.rendered.push(count)
+  }
+  async quickSwitch(): Promise<SwitchItem[]> {
+    return []
+  }
+  async search(): Promise<SearchResults> {
+    return { hits: [], message: '', partial: false }
   }
   on<T extends keyof EventPayloads>(_topic: T, cb: (e: EventPayloads[T]) => void) {
     const l = cb as (e: EventPayloads['vault:changed']) => void
