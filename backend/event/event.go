@@ -17,10 +17,23 @@ type Topic string
 const (
 	// VaultChanged carries a VaultChange: files of a library changed on disk.
 	VaultChanged Topic = "vault:changed"
+	// SearchEmbedding carries an EmbeddingProgress: notes of a library are being
+	// embedded for semantic search, in the background.
+	SearchEmbedding Topic = "search:embedding"
 )
 
 // Topics lists every declared topic.
-var Topics = []Topic{VaultChanged}
+var Topics = []Topic{VaultChanged, SearchEmbedding}
+
+// EmbeddingProgress is the payload of SearchEmbedding.
+type EmbeddingProgress struct {
+	Library string `json:"library"`
+	Done    int    `json:"done"`
+	Total   int    `json:"total"`
+	// Final is set on the last event of a pass; Error says why it stopped early.
+	Final bool   `json:"final"`
+	Error string `json:"error,omitempty"`
+}
 
 // VaultChange is the payload of VaultChanged.
 type VaultChange struct {

@@ -17,6 +17,7 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/search"
@@ -56,6 +57,8 @@ type Deps struct {
 	Libraries Libraries
 	// Embedder serves semantic and hybrid search_nodes; nil disables them.
 	Embedder Embedder
+	// Bus, when set, receives the progress of background embedding.
+	Bus *event.Bus
 }
 
 // env is shared by every handler of the catalogue.
@@ -75,7 +78,7 @@ var families []family
 
 // Register declares every tool of the catalogue on r.
 func Register(r *tool.Registry, d Deps) error {
-	e := &env{ws: d.Libraries, indexes: searchIndexes{emb: d.Embedder}}
+	e := &env{ws: d.Libraries, indexes: searchIndexes{emb: d.Embedder, bus: d.Bus}}
 	for _, f := range families {
 		if err := r.Register(f(e)...); err != nil {
 			return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/vpath"
@@ -18,6 +19,7 @@ import (
 // caller waits for the first instead of building twice.
 type searchIndexes struct {
 	emb     search.Embedder // nil: no semantic search
+	bus     *event.Bus      // nil: progress is not published
 	mu      sync.Mutex
 	indexes map[*library.Library]*search.Index
 }
@@ -50,7 +52,14 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 		return nil, fmt.Errorf("open search index of %s: %w", l.Name(), err)
 	}
 	if s.emb != nil {
-		opened.UseEmbedder(s.emb, nil)
+		var progress func(search.Progress)
+		if bus := s.bus; bus != nil {
+			name := l.Name()
+			progress = func(p search.Progress) {
+				bus.Publish(event.Event{Topic: event.SearchEmbedding, Data: event.EmbeddingProgress{Library: name, Done: p.Done, Total: p.Total, Final: p.Final, Error: p.Err}})
+			}
+		}
+		opened.UseEmbedder(s.emb, progress)
 	}
 	emu.Lock()
 	ix = opened

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
 	"github.com/memotree/memotree/backend/tool"
@@ -165,8 +166,10 @@ func TestSearchNodesSemantic(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	events, cancel := ws.Bus().Subscribe(1024)
+	defer cancel()
 	reg := tool.NewRegistry()
-	if err := tools.Register(reg, tools.Deps{Libraries: ws, Embedder: emb}); err != nil {
+	if err := tools.Register(reg, tools.Deps{Libraries: ws, Embedder: emb, Bus: ws.Bus()}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ typ, query, want string }{
@@ -183,6 +186,17 @@ func TestSearchNodesSemantic(t *testing.T) {
 	}
 	if _, texts := srv.Embedded(); texts < 173 {
 		t.Errorf("only %d texts were embedded; the vault has 173 notes", texts)
+	}
+	// The background pass reported its progress on the bus, ending with a final event.
+	var last event.EmbeddingProgress
+	seen := 0
+	for len(events) > 0 {
+		if e := <-events; e.Topic == event.SearchEmbedding {
+			last, seen = e.Data.(event.EmbeddingProgress), seen+1
+		}
+	}
+	if seen < 2 || !last.Final || last.Total != 173 || last.Library != "t" || last.Error != "" {
+		t.Errorf("%d progress events, the last %+v", seen, last)
 	}
 	// Without an embeddings model, semantic search says what to do instead.
 	plain := kitOpen(t, dir)

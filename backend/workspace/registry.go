@@ -25,7 +25,7 @@ func (w *Workspace) Registry() (*tool.Registry, error) {
 	w.registry.once.Do(func() {
 		r := tool.NewRegistry()
 		r.SetGuard(w.guard)
-		w.registry.reg, w.registry.err = r, tools.Register(r, tools.Deps{Libraries: w, Embedder: w.embedder})
+		w.registry.reg, w.registry.err = r, tools.Register(r, tools.Deps{Libraries: w, Embedder: w.embedder, Bus: w.bus})
 	})
 	return w.registry.reg, w.registry.err
 }

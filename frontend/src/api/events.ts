@@ -1,7 +1,7 @@
 // Event topics, mirrored from backend/event/event.go (a test checks the two agree).
 
 /** Every topic the backend publishes. */
-export const TOPICS = ['vault:changed'] as const
+export const TOPICS = ['vault:changed', 'search:embedding'] as const
 
 export type Topic = (typeof TOPICS)[number]
 
@@ -13,9 +13,20 @@ export interface VaultChange {
   rescan: boolean
 }
 
+/** Payload of "search:embedding": notes being embedded for semantic search. */
+export interface EmbeddingProgress {
+  library: string
+  done: number
+  total: number
+  /** The last event of a pass; error says why it stopped early. */
+  final: boolean
+  error?: string
+}
+
 /** The payload type of each topic. */
 export interface EventPayloads {
   'vault:changed': VaultChange
+  'search:embedding': EmbeddingProgress
 }
 
 export type Unsubscribe = () => void
