@@ -37,13 +37,14 @@ type termFreq struct {
 type analyzed struct {
 	info  docInfo
 	terms []termFreq
-	// seq is the note's content as a sequence of words (each Latin word and each CJK
-	// character), as indexes into terms; seqBreak separates the front matter from
-	// the body.
+	// seq is the note's content, front matter and body, as the sequence of its words
+	// (each Latin word and each CJK character), as indexes into terms. Nothing
+	// separates the front matter from the body, so that a regular expression matching
+	// across the fence is never ruled out.
 	seq []uint32
 }
 
-// seqBreak in a word sequence matches no word.
+// seqBreak in a word sequence would match no word (none is written today).
 const seqBreak = ^uint32(0)
 
 // analyzer turns notes into terms; it keeps scratch space and is not safe for
@@ -123,7 +124,6 @@ func (a *analyzer) analyze(p vpath.Path, data []byte) analyzed {
 	}
 	if n.FrontMatterEnd > n.FrontMatterStart {
 		a.text(data[n.FrontMatterStart:n.FrontMatterEnd], wProperty, true)
-		a.seq = append(a.seq, seqBreak)
 	}
 	// Everything after the front matter is body, so that every word of the file is a
 	// term (the pattern search relies on it).

@@ -15,7 +15,7 @@ import (
 const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version.
-var magic = []byte("MTSEARCH\x04")
+var magic = []byte("MTSEARCH\x05")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
