@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/memotree/memotree/backend/vault"
@@ -15,7 +16,7 @@ import (
 const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version.
-var magic = []byte("MTSEARCH\x05")
+var magic = []byte("MTSEARCH\x06")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
@@ -101,9 +102,7 @@ func encode(x *postings) []byte {
 			g = x.grams.filters[i]
 		}
 		e.uvarint(uint64(len(g)))
-		for _, w := range g {
-			e.b = binary.LittleEndian.AppendUint64(e.b, w)
-		}
+		e.b = append(e.b, g...)
 		var seq []byte
 		if i < len(x.seqs) {
 			seq = x.seqs[i]
@@ -196,12 +195,29 @@ func (d *decoder) strs() []string {
 	return out
 }
 
-// load reads the persisted index of v.
+// load reads the persisted index of v. The file is mapped into memory where the
+// platform allows (mapFile): posting lists, word sequences and trigram filters are
+// then used where they lie, and only the pages a query touches are read.
 func load(v *vault.Vault) (*postings, error) {
-	data, err := v.ReadInternal(indexFile)
+	data, release, err := mapFile(v, indexFile)
 	if err != nil {
 		return nil, err
 	}
+	x, err := decodeIndex(data)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	if release != nil {
+		// Unmap once nothing can reach the index: every slice into data is held by x
+		// (compaction copies what it keeps).
+		runtime.AddCleanup(x, func(release func()) { release() }, release)
+	}
+	return x, nil
+}
+
+// decodeIndex decodes a persisted index; it keeps slices into data.
+func decodeIndex(data []byte) (*postings, error) {
 	if len(data) < len(magic) || string(data[:len(magic)]) != string(magic) {
 		return nil, errFormat
 	}
@@ -219,15 +235,12 @@ func load(v *vault.Vault) (*postings, error) {
 		doc.size, doc.mtime, doc.sum = d.varint(), d.varint(), d.uvarint()
 		doc.length = math.Float32frombits(uint32(d.uvarint()))
 		doc.named = nameTerms(doc.title, doc.aliases)
-		nw := d.uvarint()
-		if nw*8 > uint64(len(d.b)) {
+		nb := d.uvarint()
+		if nb > uint64(len(d.b)) {
 			return nil, errFormat
 		}
-		g := make(bloom, nw)
-		for k := range g {
-			g[k] = binary.LittleEndian.Uint64(d.b[8*k:])
-		}
-		d.b = d.b[8*nw:]
+		g := bloom(d.b[:nb:nb]) // used in place
+		d.b = d.b[nb:]
 		ns := d.uvarint()
 		if ns > uint64(len(d.b)) || ns%4 != 0 {
 			return nil, errFormat
