@@ -106,8 +106,12 @@ func parseQuery(q string) []clause {
 		if !c.phrase && !c.prefix && len(c.terms) > 3 && allCJK(c.words) {
 			// A sentence written without spaces ("如何给笔记设置别名"): each bigram
 			// counts on its own, as the words of a Latin sentence do.
-			for i, t := range c.terms {
-				out = append(out, clause{terms: []string{t}, words: c.words[i : i+2], exclude: c.exclude})
+			for _, t := range c.terms {
+				var chars []string // a bigram or, between punctuation, one character
+				for _, r := range t {
+					chars = append(chars, string(r))
+				}
+				out = append(out, clause{terms: []string{t}, words: chars, exclude: c.exclude})
 			}
 			continue
 		}
