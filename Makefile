@@ -87,7 +87,8 @@ test-go: headless
 # Every parser's fuzz target, briefly; `make fuzz FUZZTIME=10m` runs them longer.
 FUZZTIME ?= 5s
 FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/note:FuzzFastYAML \
-                backend/graph:FuzzResolve backend/vault:FuzzParseJourney backend/tool:FuzzCall
+                backend/graph:FuzzResolve backend/vault:FuzzParseJourney backend/tool:FuzzCall \
+                backend/search:FuzzParseQuery backend/search:FuzzDecodeIndex
 test-fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
