@@ -51,6 +51,7 @@ const seqBreak = ^uint32(0)
 // concurrent use (analyzers come from analyzerPool).
 type analyzer struct {
 	ids     map[string]int32
+	intern  map[string]string // every term this analyzer has seen, allocated once
 	terms   []termFreq
 	seq     []uint32
 	scratch []byte
@@ -58,13 +59,23 @@ type analyzer struct {
 	weight  float32
 }
 
-var analyzerPool = sync.Pool{New: func() any { return &analyzer{ids: map[string]int32{}} }}
+var analyzerPool = sync.Pool{New: func() any { return &analyzer{ids: map[string]int32{}, intern: map[string]string{}} }}
+
+// maxIntern bounds an analyzer's intern table; past it the table starts over.
+const maxIntern = 1 << 20
 
 // add counts one term at the current weight and returns its index in a.terms.
 func (a *analyzer) add(term []byte) int32 {
 	id, ok := a.ids[string(term)] // no allocation for the lookup
 	if !ok {
-		s := string(term)
+		s, seen := a.intern[string(term)]
+		if !seen {
+			if len(a.intern) >= maxIntern {
+				clear(a.intern)
+			}
+			s = string(term)
+			a.intern[s] = s
+		}
 		id = int32(len(a.terms))
 		a.ids[s] = id
 		a.terms = append(a.terms, termFreq{term: s})

@@ -29,7 +29,7 @@ func FuzzParseQuery(f *testing.F) {
 // read can be used by a query.
 func FuzzDecodeIndex(f *testing.F) {
 	x := newPostings()
-	an := &analyzer{ids: map[string]int32{}}
+	an := analyzerPool.Get().(*analyzer)
 	x.add(an.analyze("a.md", []byte("---\ntags: [x]\n---\nAda Lovelace 反向链接\n")), bloomFor([]byte("Ada")))
 	good := encode(x)
 	f.Add(good)

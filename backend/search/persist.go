@@ -77,7 +77,16 @@ func (e *encoder) strs(ss []string) {
 
 // encode writes the live documents (renumbered) and their postings.
 func encode(x *postings) []byte {
-	e := &encoder{b: make([]byte, 0, 1<<20)}
+	size := 1 << 16 // the output's size, estimated, so that the buffer never doubles
+	for i, d := range x.docs {
+		if d.alive && i < len(x.seqs) && i < len(x.grams.filters) {
+			size += len(x.seqs[i]) + len(x.grams.filters[i]) + len(d.path) + 64
+		}
+	}
+	for tid := range x.lists {
+		size += len(x.names[tid]) + 8 + 3*x.listLen(uint32(tid))
+	}
+	e := &encoder{b: make([]byte, 0, size)}
 	e.b = append(e.b, magic...)
 	remap := make([]uint32, len(x.docs))
 	e.uvarint(uint64(x.live))
