@@ -93,7 +93,8 @@ test-go: headless
 FUZZTIME ?= 5s
 FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/note:FuzzFastYAML \
                 backend/graph:FuzzResolve backend/vault:FuzzParseJourney backend/tool:FuzzCall \
-                backend/gitrepo:FuzzParseIndex backend/script:FuzzParseToolCalls
+                backend/gitrepo:FuzzParseIndex backend/script:FuzzParseToolCalls \
+                backend/search:FuzzParseQuery backend/search:FuzzDecodeIndex
 test-fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \

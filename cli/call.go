@@ -46,7 +46,7 @@ func runCall(ctx context.Context, env Env, args []string) int {
 	}
 	// A one-shot call does only the work it needs: libraries are scanned lazily, the
 	// first time a tool needs the link graph.
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true})
+	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true, Embedder: embedderFromEnv()})
 	if err != nil {
 		return fail(env, "call", err)
 	}

@@ -32,10 +32,13 @@ const (
 	ChatApproval Topic = "chat:approval"
 	// ChatDone carries a ChatDoneEvent: a turn ended (answered, failed or stopped).
 	ChatDone Topic = "chat:done"
+	// SearchEmbedding carries an EmbeddingProgress: notes of a library are being
+	// embedded for semantic search, in the background.
+	SearchEmbedding Topic = "search:embedding"
 )
 
 // Topics lists every declared topic.
-var Topics = []Topic{VaultChanged, GitChanged, GitProgress, ChatDelta, ChatTool, ChatApproval, ChatDone}
+var Topics = []Topic{VaultChanged, GitChanged, GitProgress, ChatDelta, ChatTool, ChatApproval, ChatDone, SearchEmbedding}
 
 // GitProgressLine is the payload of GitProgress.
 type GitProgressLine struct {
@@ -46,6 +49,16 @@ type GitProgressLine struct {
 // GitChange is the payload of GitChanged.
 type GitChange struct {
 	Library string `json:"library"`
+}
+
+// EmbeddingProgress is the payload of SearchEmbedding.
+type EmbeddingProgress struct {
+	Library string `json:"library"`
+	Done    int    `json:"done"`
+	Total   int    `json:"total"`
+	// Final is set on the last event of a pass; Error says why it stopped early.
+	Final bool   `json:"final"`
+	Error string `json:"error,omitempty"`
 }
 
 // VaultChange is the payload of VaultChanged.

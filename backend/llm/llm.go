@@ -63,6 +63,8 @@ type Config struct {
 	APIKey string
 	// Model is the model name the endpoint knows.
 	Model string
+	// EmbeddingModel is the model Embeddings asks for; empty means Model.
+	EmbeddingModel string
 	// Timeout bounds one request, streaming included; 0 means 5 minutes.
 	Timeout time.Duration
 	// Tries bounds the attempts of one request; 0 means 3.

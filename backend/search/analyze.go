@@ -3,6 +3,7 @@ package search
 import (
 	"hash/crc64"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -36,40 +37,90 @@ type termFreq struct {
 type analyzed struct {
 	info  docInfo
 	terms []termFreq
+	// seq is the note's content, front matter and body, as the sequence of its words
+	// (each Latin word and each CJK character), as indexes into terms. Nothing
+	// separates the front matter from the body, so that a regular expression matching
+	// across the fence is never ruled out.
+	seq []uint32
 }
+
+// seqBreak in a word sequence would match no word (none is written today).
+const seqBreak = ^uint32(0)
 
 // analyzer turns notes into terms; it keeps scratch space and is not safe for
 // concurrent use (analyzers come from analyzerPool).
 type analyzer struct {
-	counts  map[string]float32
+	ids     map[string]int32
+	intern  map[string]string // every term this analyzer has seen, allocated once
+	terms   []termFreq
+	seq     []uint32
 	scratch []byte
 	length  float32
 	weight  float32
 }
 
-var analyzerPool = sync.Pool{New: func() any { return &analyzer{counts: map[string]float32{}} }}
+var analyzerPool = sync.Pool{New: func() any { return &analyzer{ids: map[string]int32{}, intern: map[string]string{}} }}
 
-// add counts one term at the current weight.
-func (a *analyzer) add(term []byte) {
-	a.counts[string(term)] += a.weight // no allocation when the key exists
+// maxIntern bounds an analyzer's intern table; past it the table starts over.
+const maxIntern = 1 << 20
+
+// add counts one term at the current weight and returns its index in a.terms.
+func (a *analyzer) add(term []byte) int32 {
+	id, ok := a.ids[string(term)] // no allocation for the lookup
+	if !ok {
+		s, seen := a.intern[string(term)]
+		if !seen {
+			if len(a.intern) >= maxIntern {
+				clear(a.intern)
+			}
+			s = string(term)
+			a.intern[s] = s
+		}
+		id = int32(len(a.terms))
+		a.ids[s] = id
+		a.terms = append(a.terms, termFreq{term: s})
+	}
+	a.terms[id].tf += a.weight
 	a.length += a.weight
+	return id
 }
 
-// text feeds text at weight w.
-func (a *analyzer) text(b []byte, w float32) {
+// text feeds text at weight w: every word, and the bigrams of adjacent CJK
+// characters; content texts also extend the word sequence.
+func (a *analyzer) text(b []byte, w float32, content bool) {
 	a.weight = w
-	a.scratch = termsOf(b, a.add, a.scratch)
+	s := wordScanner{text: b}
+	prevStart, prevEnd := -1, -1
+	for {
+		word, start, end, cjk, ok := s.next()
+		if !ok {
+			return
+		}
+		id := a.add(word)
+		if content {
+			a.seq = append(a.seq, uint32(id))
+		}
+		if !cjk {
+			prevEnd = -1
+			continue
+		}
+		if start == prevEnd {
+			a.scratch = append(append(a.scratch[:0], b[prevStart:prevEnd]...), word...)
+			a.add(a.scratch)
+		}
+		prevStart, prevEnd = start, end
+	}
 }
 
 // analyze parses a note and returns its index entry; data may be reused afterwards.
 func (a *analyzer) analyze(p vpath.Path, data []byte) analyzed {
 	n := note.Parse(data)
-	clear(a.counts)
-	a.length = 0
+	clear(a.ids)
+	a.terms, a.seq, a.length = a.terms[:0], a.seq[:0], 0
 	info := docInfo{path: p, title: titleOf(p), entityType: n.EntityType, aliases: n.Aliases, alive: true}
-	a.text([]byte(info.title), wTitle)
+	a.text([]byte(info.title), wTitle, false)
 	for _, al := range n.Aliases {
-		a.text([]byte(al), wAlias)
+		a.text([]byte(al), wAlias, false)
 	}
 	seen := map[string]bool{}
 	for _, t := range n.Tags {
@@ -77,13 +128,13 @@ func (a *analyzer) analyze(p vpath.Path, data []byte) analyzed {
 			seen[t.Name] = true
 			info.tags = append(info.tags, t.Name)
 		}
-		a.text([]byte(t.Name), wTag)
+		a.text([]byte(t.Name), wTag, false)
 	}
 	for _, h := range n.Headings {
-		a.text([]byte(h.Text), wHeading)
+		a.text([]byte(h.Text), wHeading, false)
 	}
 	if n.FrontMatterEnd > n.FrontMatterStart {
-		a.text(data[n.FrontMatterStart:n.FrontMatterEnd], wProperty)
+		a.text(data[n.FrontMatterStart:n.FrontMatterEnd], wProperty, true)
 	}
 	// Everything after the front matter is body, so that every word of the file is a
 	// term (the pattern search relies on it).
@@ -91,14 +142,10 @@ func (a *analyzer) analyze(p vpath.Path, data []byte) analyzed {
 	if n.FrontMatterEnd > n.FrontMatterStart {
 		body = data[min(n.FrontMatterEnd, len(data)):]
 	}
-	a.text(body, wBody)
+	a.text(body, wBody, true)
 	info.length = a.length
 	info.named = nameTerms(info.title, info.aliases)
-	terms := make([]termFreq, 0, len(a.counts))
-	for t, f := range a.counts {
-		terms = append(terms, termFreq{t, f})
-	}
-	return analyzed{info: info, terms: terms}
+	return analyzed{info: info, terms: slices.Clone(a.terms), seq: slices.Clone(a.seq)}
 }
 
 // titleOf is a note's title: its file name without ".md".

@@ -80,6 +80,9 @@ type postings struct {
 	dead   int
 	grams  trigrams
 	byName map[string][]uint32 // term of a title or alias → documents (dead ones too)
+	// seqs holds each document's word sequence as little-endian uint32 term ids (the
+	// forward index that phrase queries check), by document id.
+	seqs [][]byte
 
 	sortMu sync.Mutex
 	sorted []string // terms in order, for prefix queries; nil when stale (guarded by sortMu)
@@ -94,7 +97,8 @@ func (x *postings) add(a analyzed, grams bloom) {
 	id := uint32(len(x.docs))
 	x.docs = append(x.docs, a.info)
 	x.byPath[a.info.path] = id
-	for _, t := range a.terms {
+	gids := make([]uint32, len(a.terms))
+	for i, t := range a.terms {
 		tid, ok := x.terms[t.term]
 		if !ok {
 			tid = uint32(len(x.lists))
@@ -107,8 +111,18 @@ func (x *postings) add(a analyzed, grams bloom) {
 		}
 		x.decode(tid)
 		x.lists[tid] = append(x.lists[tid], posting{doc: id, tf: t.tf})
+		gids[i] = tid
 	}
 	x.grams.add(id, grams)
+	seq := make([]byte, 0, 4*len(a.seq))
+	for _, l := range a.seq {
+		g := seqBreak
+		if l != seqBreak {
+			g = gids[l]
+		}
+		seq = binary.LittleEndian.AppendUint32(seq, g)
+	}
+	x.seqs = append(x.seqs, seq)
 	x.addNames(id)
 	x.live++
 	x.total += float64(a.info.length)
@@ -172,6 +186,7 @@ func (x *postings) compact() *postings {
 		y.total += float64(d.length)
 	}
 	y.live = len(y.docs)
+	tidMap := make([]uint32, len(x.lists))
 	for tid := range x.lists {
 		list := x.list(tid)
 		var out []posting
@@ -183,11 +198,28 @@ func (x *postings) compact() *postings {
 		if len(out) == 0 {
 			continue
 		}
+		tidMap[tid] = uint32(len(y.lists))
 		y.terms[x.names[tid]] = uint32(len(y.lists))
 		y.lists = append(y.lists, out)
 		y.names = append(y.names, x.names[tid])
 	}
 	y.grams = x.grams.remap(remap)
+	y.seqs = make([][]byte, len(y.docs))
+	for old, r := range remap {
+		if r == ^uint32(0) || old >= len(x.seqs) {
+			continue
+		}
+		src := x.seqs[old]
+		seq := make([]byte, len(src))
+		for i := 0; i+4 <= len(src); i += 4 {
+			g := binary.LittleEndian.Uint32(src[i:])
+			if g != seqBreak {
+				g = tidMap[g]
+			}
+			binary.LittleEndian.PutUint32(seq[i:], g)
+		}
+		y.seqs[r] = seq
+	}
 	return y
 }
 

@@ -51,6 +51,9 @@ type Index struct {
 	version   uint64 // bumped by every applied change (guarded by mu)
 	savedVer  uint64 // the version last written (guarded by saveMu)
 	closed    bool
+
+	semOnce sync.Once
+	sem     *semantic // nil until UseEmbedder
 }
 
 // Open loads the persisted index of v, brings it up to date with the files (reading
@@ -92,7 +95,7 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 		return nil, st, err
 	}
 	if ix.version > 0 || !st.Loaded {
-		if err := ix.Save(); err != nil {
+		if err := ix.save(true); err != nil {
 			return nil, st, err
 		}
 		st.Saved = true

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"time"
 
 	"github.com/memotree/memotree/backend/vault"
@@ -15,13 +16,16 @@ import (
 const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version.
-var magic = []byte("MTSEARCH\x03")
+var magic = []byte("MTSEARCH\x06")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
 
 // Save writes the index to .memotree atomically, if it changed since the last save.
-func (ix *Index) Save() error {
+func (ix *Index) Save() error { return ix.save(false) }
+
+// save writes the index if it changed since the last save, or always when force.
+func (ix *Index) save(force bool) error {
 	if ix.opts.SaveDelay < 0 {
 		return nil
 	}
@@ -29,7 +33,7 @@ func (ix *Index) Save() error {
 	defer ix.saveMu.Unlock()
 	ix.mu.RLock()
 	ver := ix.version
-	if ver == ix.savedVer && ver != 0 {
+	if ver == ix.savedVer && !force {
 		ix.mu.RUnlock()
 		return nil
 	}
@@ -73,7 +77,16 @@ func (e *encoder) strs(ss []string) {
 
 // encode writes the live documents (renumbered) and their postings.
 func encode(x *postings) []byte {
-	e := &encoder{b: make([]byte, 0, 1<<20)}
+	size := 1 << 16 // the output's size, estimated, so that the buffer never doubles
+	for i, d := range x.docs {
+		if d.alive && i < len(x.seqs) && i < len(x.grams.filters) {
+			size += len(x.seqs[i]) + len(x.grams.filters[i]) + len(d.path) + 64
+		}
+	}
+	for tid := range x.lists {
+		size += len(x.names[tid]) + 8 + 3*x.listLen(uint32(tid))
+	}
+	e := &encoder{b: make([]byte, 0, size)}
 	e.b = append(e.b, magic...)
 	remap := make([]uint32, len(x.docs))
 	e.uvarint(uint64(x.live))
@@ -98,9 +111,13 @@ func encode(x *postings) []byte {
 			g = x.grams.filters[i]
 		}
 		e.uvarint(uint64(len(g)))
-		for _, w := range g {
-			e.b = binary.LittleEndian.AppendUint64(e.b, w)
+		e.b = append(e.b, g...)
+		var seq []byte
+		if i < len(x.seqs) {
+			seq = x.seqs[i]
 		}
+		e.uvarint(uint64(len(seq)))
+		e.b = append(e.b, seq...)
 	}
 	e.uvarint(uint64(len(x.lists)))
 	var scratch []byte
@@ -187,12 +204,29 @@ func (d *decoder) strs() []string {
 	return out
 }
 
-// load reads the persisted index of v.
+// load reads the persisted index of v. The file is mapped into memory where the
+// platform allows (mapFile): posting lists, word sequences and trigram filters are
+// then used where they lie, and only the pages a query touches are read.
 func load(v *vault.Vault) (*postings, error) {
-	data, err := v.ReadInternal(indexFile)
+	data, release, err := mapFile(v, indexFile)
 	if err != nil {
 		return nil, err
 	}
+	x, err := decodeIndex(data)
+	if err != nil {
+		release()
+		return nil, err
+	}
+	if release != nil {
+		// Unmap once nothing can reach the index: every slice into data is held by x
+		// (compaction copies what it keeps).
+		runtime.AddCleanup(x, func(release func()) { release() }, release)
+	}
+	return x, nil
+}
+
+// decodeIndex decodes a persisted index; it keeps slices into data.
+func decodeIndex(data []byte) (*postings, error) {
 	if len(data) < len(magic) || string(data[:len(magic)]) != string(magic) {
 		return nil, errFormat
 	}
@@ -210,15 +244,18 @@ func load(v *vault.Vault) (*postings, error) {
 		doc.size, doc.mtime, doc.sum = d.varint(), d.varint(), d.uvarint()
 		doc.length = math.Float32frombits(uint32(d.uvarint()))
 		doc.named = nameTerms(doc.title, doc.aliases)
-		nw := d.uvarint()
-		if nw*8 > uint64(len(d.b)) {
+		nb := d.uvarint()
+		if nb > uint64(len(d.b)) {
 			return nil, errFormat
 		}
-		g := make(bloom, nw)
-		for k := range g {
-			g[k] = binary.LittleEndian.Uint64(d.b[8*k:])
+		g := bloom(d.b[:nb:nb]) // used in place
+		d.b = d.b[nb:]
+		ns := d.uvarint()
+		if ns > uint64(len(d.b)) || ns%4 != 0 {
+			return nil, errFormat
 		}
-		d.b = d.b[8*nw:]
+		x.seqs = append(x.seqs, d.b[:ns:ns]) // read in place
+		d.b = d.b[ns:]
 		if d.err != nil {
 			return nil, d.err
 		}

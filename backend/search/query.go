@@ -1,7 +1,9 @@
 package search
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"math"
 	"slices"
 	"strings"
@@ -104,8 +106,12 @@ func parseQuery(q string) []clause {
 		if !c.phrase && !c.prefix && len(c.terms) > 3 && allCJK(c.words) {
 			// A sentence written without spaces ("如何给笔记设置别名"): each bigram
 			// counts on its own, as the words of a Latin sentence do.
-			for i, t := range c.terms {
-				out = append(out, clause{terms: []string{t}, words: c.words[i : i+2], exclude: c.exclude})
+			for _, t := range c.terms {
+				var chars []string // a bigram or, between punctuation, one character
+				for _, r := range t {
+					chars = append(chars, string(r))
+				}
+				out = append(out, clause{terms: []string{t}, words: chars, exclude: c.exclude})
 			}
 			continue
 		}
@@ -267,13 +273,10 @@ func (ix *Index) rank(clauses []clause, r Request) []scored {
 	}
 	limit := r.Limit
 	if hasPhrase(clauses) {
-		limit = max(limit*5, 300) // phrases are checked against the text of this many
+		out = x.withPhrases(out, clauses)
+		limit += 10 // the text check of finish may still refuse one
 	}
-	out = topK(out, limit, better)
-	if hasPhrase(clauses) {
-		out = phraseOrder(x, out, clauses)
-	}
-	return out
+	return topK(out, limit, better)
 }
 
 // nameMatches finds the clauses held by each document's title or aliases: the sum
@@ -320,45 +323,111 @@ func (x *postings) nameMatches(clauses []clause, idfs []float64) ([]float64, []u
 	return score, hits
 }
 
-// phraseUnlikely is how many of the best candidates are checked for a phrase even
-// when their trigram filter says the phrase, written with single spaces, is absent
-// (it may be written across a line break or with punctuation between the words).
-const phraseUnlikely = 200
+// phraseSpec is a phrase as term ids: want[i] must follow want[i-1]; the last word
+// of a prefix phrase may be any of last.
+type phraseSpec struct {
+	want []uint32
+	last map[uint32]bool
+}
 
-// phraseOrder puts first the candidates whose trigram filters may hold every phrase
-// as usually written, keeping the rank order within each group, and drops the
-// unlikely ones past phraseUnlikely.
-func phraseOrder(x *postings, cands []scored, clauses []clause) []scored {
-	var grams []uint32
-	var terms []string
+// withPhrases keeps the candidates whose word sequence (or title or an alias) holds
+// every phrase of the query.
+func (x *postings) withPhrases(cands []scored, clauses []clause) []scored {
+	var specs []phraseSpec
+	var phrases []clause
 	for _, c := range clauses {
 		if !c.phrase || c.exclude {
 			continue
 		}
-		terms = append(terms, c.terms...)
-		text := c.raw // as written: "bench/misil", "e-mail"
-		if text == "" && allCJK(c.words) {
-			text = strings.Join(c.words, "")
-		} else if text == "" {
-			text = strings.Join(c.words, " ")
+		phrases = append(phrases, c)
+		sp := phraseSpec{}
+		missing := false
+		for i, w := range c.words {
+			if c.prefix && i == len(c.words)-1 {
+				sp.last = map[uint32]bool{}
+				for _, id := range x.withPrefix(w, prefixExpansion) {
+					sp.last[id] = true
+				}
+				continue
+			}
+			id, ok := x.terms[w]
+			if !ok {
+				missing = true
+			}
+			sp.want = append(sp.want, id)
 		}
-		grams = append(grams, trigramsOf(text)...)
+		if missing {
+			sp = phraseSpec{want: nil, last: map[uint32]bool{}} // matches no text
+		}
+		specs = append(specs, sp)
 	}
-	if len(grams) == 0 {
-		return cands
-	}
-	q := [][]uint32{grams}
-	likely := make([]scored, 0, len(cands))
-	var unlikely []scored
-	for i, c := range cands {
-		switch {
-		case x.grams.mayMatch(c.doc, q) || !slices.ContainsFunc(terms, func(t string) bool { return !x.docs[c.doc].names(t) }):
-			likely = append(likely, c) // in the text, or maybe in the title
-		case i < phraseUnlikely:
-			unlikely = append(unlikely, c)
+	out := cands[:0]
+	for _, c := range cands {
+		ok := true
+		for i, sp := range specs {
+			if !seqHas(x.seqs[c.doc], sp) && !nameHas(&x.docs[c.doc], phrases[i]) {
+				ok = false
+				break
+			}
+		}
+		if ok {
+			out = append(out, c)
 		}
 	}
-	return append(likely, unlikely...)
+	return out
+}
+
+// seqHas reports whether a word sequence holds the phrase: the ids of its words,
+// consecutive, are found as bytes (with a vectorised search) at a word boundary.
+func seqHas(seq []byte, sp phraseSpec) bool {
+	if sp.last != nil && len(sp.last) == 0 || len(sp.want) == 0 && sp.last == nil {
+		return false
+	}
+	pat := make([]byte, 0, 4*len(sp.want))
+	for _, id := range sp.want {
+		pat = binary.LittleEndian.AppendUint32(pat, id)
+	}
+	for from := 0; from < len(seq); {
+		i := 0
+		if len(pat) > 0 {
+			i = bytes.Index(seq[from:], pat)
+			if i < 0 {
+				return false
+			}
+		}
+		at := from + i
+		if at%4 != 0 {
+			from = at + 1
+			continue
+		}
+		next := at + len(pat)
+		if sp.last == nil {
+			return true
+		}
+		if next+4 <= len(seq) && sp.last[binary.LittleEndian.Uint32(seq[next:])] {
+			return true
+		}
+		from = at + 4
+	}
+	return false
+}
+
+// nameHas reports whether a phrase occurs in a note's title or an alias.
+func nameHas(d *docInfo, c clause) bool {
+	for i, t := range c.terms {
+		if !(c.prefix && i == len(c.terms)-1) && !d.names(t) {
+			return false // a word of the phrase is not in the name at all
+		}
+	}
+	for _, n := range append([]string{d.title}, d.aliases...) {
+		ts := tokenize([]byte(n))
+		found := len(findSpans(ts, []clause{c})[0]) > 0
+		ts.release()
+		if found {
+			return true
+		}
+	}
+	return false
 }
 
 // topK returns the k best of s, best first (s is reordered).

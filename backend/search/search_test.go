@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -119,7 +120,12 @@ func TestSnippetHighlights(t *testing.T) {
 			}
 		}
 	}
-	hits, _ := ix.Search(t.Context(), Request{Query: "反向链接"})
+	// The bigrams of a longer Chinese query are marked as one run.
+	hits, _ := ix.Search(t.Context(), Request{Query: "让笔记彼此相连"})
+	if len(hits) != 1 || !strings.Contains(hits[0].Snippet.Rendered, "**让笔记彼此相连**") {
+		t.Errorf("long Chinese query: %+v", hits)
+	}
+	hits, _ = ix.Search(t.Context(), Request{Query: "反向链接"})
 	if want := "双向链接让笔记彼此相连。**反向链接**面板列出链接到当前笔记的其他笔记。 "; hits[0].Snippet.Rendered != want {
 		t.Errorf("rendered %q, want %q", hits[0].Snippet.Rendered, want)
 	}

@@ -330,9 +330,18 @@ func makeSnippet(data []byte, spans [][][2]int, length int) *Snippet {
 	}
 	sn.Text = string(text)
 	sn.Line = 1 + strings.Count(string(data[:start]), "\n")
+	// Overlapping or touching matches (the bigrams of a Chinese word) are marked as one.
+	var merged []m
+	for _, a := range all {
+		if k := len(merged) - 1; k >= 0 && a.s <= merged[k].e {
+			merged[k].e = max(merged[k].e, a.e)
+			continue
+		}
+		merged = append(merged, a)
+	}
 	var rb strings.Builder
 	prev := 0
-	for _, a := range all {
+	for _, a := range merged {
 		if a.s < start || a.e > end || a.s < prev+start {
 			continue
 		}

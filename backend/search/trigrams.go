@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"regexp/syntax"
 	"strings"
 	"unicode"
@@ -15,17 +16,19 @@ import (
 // about a fifth of the time, so five required trigrams leave well under one note in a
 // thousand to read in vain.
 
-// bloom is one note's trigram filter; its length is a power of two of 64-bit words.
-type bloom []uint64
+// bloom is one note's trigram filter: a power-of-two number of bytes (64 or more),
+// bit h%8 of byte h/8 set for each hash h. Kept as bytes, a persisted filter is used
+// where it lies in the index file.
+type bloom []byte
 
 // bloomFor builds the filter of data.
 func bloomFor(data []byte) bloom {
-	words := 8
-	for words*64 < len(data) && words < 1<<12 {
-		words *= 2
+	n := 64
+	for n*8 < len(data) && n < 1<<15 {
+		n *= 2
 	}
-	b := make(bloom, words)
-	mask := uint32(words*64 - 1)
+	b := make(bloom, n)
+	mask := uint32(n*8 - 1)
 	if len(data) < 3 {
 		return b
 	}
@@ -33,7 +36,7 @@ func bloomFor(data []byte) bloom {
 	for _, c := range data[2:] {
 		g = (g<<8 | uint32(lowerASCII(c))) & 0xFFFFFF
 		h := mixTrigram(g) & mask
-		b[h>>6] |= 1 << (h & 63)
+		b[h>>3] |= 1 << (h & 7)
 	}
 	return b
 }
@@ -49,8 +52,8 @@ func (b bloom) has(g uint32) bool {
 	if len(b) == 0 {
 		return true
 	}
-	h := mixTrigram(g) & uint32(len(b)*64-1)
-	return b[h>>6]&(1<<(h&63)) != 0
+	h := mixTrigram(g) & uint32(len(b)*8-1)
+	return b[h>>3]&(1<<(h&7)) != 0
 }
 
 func lowerASCII(c byte) byte {
@@ -76,7 +79,7 @@ func (t trigrams) remap(remap []uint32) trigrams {
 	var out trigrams
 	for old, b := range t.filters {
 		if r := remap[old]; r != ^uint32(0) {
-			out.add(r, b)
+			out.add(r, bytes.Clone(b)) // a copy: b may lie in the mapped index file
 		}
 	}
 	return out

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"encoding/binary"
 	"regexp/syntax"
 	"strings"
 )
@@ -18,6 +19,7 @@ import (
 type wordNeed struct {
 	w              string
 	atStart, atEnd bool // the word touches the literal's start / end: it may continue
+	cjk            bool // a CJK bigram or character
 }
 
 // minPartial is the shortest partial word used as a constraint; shorter ones match
@@ -36,10 +38,10 @@ func literalWords(lit string) []wordNeed {
 	prevEnd := -1
 	flushCJK := func() {
 		for i := 1; i < len(cjkRun); i++ {
-			out = append(out, wordNeed{w: cjkRun[i-1] + cjkRun[i]})
+			out = append(out, wordNeed{w: cjkRun[i-1] + cjkRun[i], cjk: true})
 		}
 		if len(cjkRun) == 1 {
-			out = append(out, wordNeed{w: cjkRun[0]})
+			out = append(out, wordNeed{w: cjkRun[0], cjk: true})
 		}
 		cjkRun = cjkRun[:0]
 	}
@@ -59,7 +61,8 @@ func literalWords(lit string) []wordNeed {
 		flushCJK()
 		prevEnd = -1
 		if end-start > maxWordBytes-4 {
-			continue // cut in the index: no exact form to look for
+			out = append(out, wordNeed{}) // cut in the index: no exact form to look for
+			continue
 		}
 		out = append(out, wordNeed{w: string(w), atStart: start == 0, atEnd: end == len(lower)})
 	}
@@ -83,11 +86,19 @@ func (x *postings) wordCandidates(alts [][]string) (cand []bool, ok bool) {
 	cand = make([]bool, n)
 	for _, alt := range alts {
 		var needs []wordNeed
+		var seqs [][]map[uint32]bool
 		for _, lit := range alt {
-			needs = append(needs, literalWords(lit)...)
+			ws := literalWords(lit)
+			needs = append(needs, ws...)
+			if sets := x.wordSets(ws); sets != nil {
+				seqs = append(seqs, sets)
+			}
 		}
 		var acc []bool // documents holding every word so far; nil: no constraint yet
 		for _, nd := range needs {
+			if nd.w == "" {
+				continue
+			}
 			docs := x.docsWith(nd)
 			if docs == nil {
 				continue
@@ -102,6 +113,12 @@ func (x *postings) wordCandidates(alts [][]string) (cand []bool, ok bool) {
 		}
 		if acc == nil {
 			return nil, false // this alternative may match anywhere
+		}
+		// Words of one literal follow each other in every matching note.
+		for _, sets := range seqs {
+			for i, ok := range acc {
+				acc[i] = ok && i < len(x.seqs) && seqHasSets(x.seqs[i], sets)
+			}
 		}
 		for i, v := range acc {
 			cand[i] = cand[i] || v
@@ -146,4 +163,77 @@ func (x *postings) docsWith(nd wordNeed) []bool {
 		}
 	}
 	return docs
+}
+
+// wordSets turns the words of one literal into the term ids each position of the
+// word sequence may hold, or nil when the literal is not two or more Latin words
+// that all have usable terms.
+func (x *postings) wordSets(ws []wordNeed) []map[uint32]bool {
+	if len(ws) < 2 {
+		return nil
+	}
+	sets := make([]map[uint32]bool, len(ws))
+	for i, nd := range ws {
+		if nd.w == "" || nd.cjk {
+			return nil
+		}
+		set := map[uint32]bool{}
+		switch {
+		case !nd.atStart && !nd.atEnd:
+			if id, ok := x.terms[nd.w]; ok {
+				set[id] = true
+			}
+		case nd.atStart && nd.atEnd:
+			return nil
+		case nd.atStart:
+			for t, id := range x.terms {
+				if strings.HasSuffix(t, nd.w) {
+					set[id] = true
+				}
+			}
+		default:
+			for _, id := range x.withPrefix(nd.w, maxTermsPerWord+1) {
+				set[id] = true
+			}
+		}
+		if len(set) > maxTermsPerWord {
+			return nil
+		}
+		sets[i] = set
+	}
+	return sets
+}
+
+// seqHasSets reports whether a word sequence holds consecutive words drawn from
+// sets, in order. When every set is one term, the search is a byte search.
+func seqHasSets(seq []byte, sets []map[uint32]bool) bool {
+	single := true
+	for _, s := range sets {
+		if len(s) == 0 {
+			return false
+		}
+		single = single && len(s) == 1
+	}
+	if single {
+		sp := phraseSpec{}
+		for _, s := range sets {
+			for id := range s {
+				sp.want = append(sp.want, id)
+			}
+		}
+		return seqHas(seq, sp)
+	}
+	n, k := len(seq)/4, len(sets)
+	for i := 0; i+k <= n; i++ {
+		j := 0
+		for ; j < k; j++ {
+			if !sets[j][binary.LittleEndian.Uint32(seq[4*(i+j):])] {
+				break
+			}
+		}
+		if j == k {
+			return true
+		}
+	}
+	return false
 }

@@ -18,8 +18,10 @@ import (
 	"strings"
 
 	"github.com/memotree/memotree/backend/canvas"
+	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -48,6 +50,9 @@ type Libraries interface {
 	PermissionOf(name string) string
 }
 
+// Embedder computes one vector per text (the LLM gateway's Embeddings).
+type Embedder = search.Embedder
+
 // Deps are what the catalogue needs.
 type Deps struct {
 	Libraries Libraries
@@ -57,6 +62,10 @@ type Deps struct {
 	// Summarizer writes missing summaries when the library's canvas settings ask for
 	// it; nil when no model is configured.
 	Summarizer Summarizer
+	// Embedder serves semantic and hybrid search_nodes; nil disables them.
+	Embedder Embedder
+	// Bus, when set, receives the progress of background embedding.
+	Bus *event.Bus
 }
 
 // env is shared by every handler of the catalogue.
@@ -67,6 +76,9 @@ type env struct {
 	summarizer Summarizer
 }
 
+// embedder returns the embeddings model, or nil.
+func (e *env) embedder() Embedder { return e.indexes.emb }
+
 // family registers one family of tools.
 type family func(e *env) []*tool.Tool
 
@@ -75,7 +87,7 @@ var families []family
 
 // Register declares every tool of the catalogue on r.
 func Register(r *tool.Registry, d Deps) error {
-	e := &env{ws: d.Libraries, canvases: d.Canvases, summarizer: d.Summarizer}
+	e := &env{ws: d.Libraries, indexes: searchIndexes{emb: d.Embedder, bus: d.Bus}, canvases: d.Canvases, summarizer: d.Summarizer}
 	if e.canvases == nil {
 		e.canvases = canvas.NewSet()
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/vpath"
@@ -17,6 +18,8 @@ import (
 // Concurrency: safe for concurrent use; opening an index holds the mutex, so a second
 // caller waits for the first instead of building twice.
 type searchIndexes struct {
+	emb     search.Embedder // nil: no semantic search
+	bus     *event.Bus      // nil: progress is not published
 	mu      sync.Mutex
 	indexes map[*library.Library]*search.Index
 }
@@ -47,6 +50,16 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 	opened, _, err := search.Open(ctx, l.Vault(), search.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("open search index of %s: %w", l.Name(), err)
+	}
+	if s.emb != nil {
+		var progress func(search.Progress)
+		if bus := s.bus; bus != nil {
+			name := l.Name()
+			progress = func(p search.Progress) {
+				bus.Publish(event.Event{Topic: event.SearchEmbedding, Data: event.EmbeddingProgress{Library: name, Done: p.Done, Total: p.Total, Final: p.Final, Error: p.Err}})
+			}
+		}
+		opened.UseEmbedder(s.emb, progress)
 	}
 	emu.Lock()
 	ix = opened

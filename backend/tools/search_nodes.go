@@ -2,8 +2,10 @@ package tools
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/search"
@@ -27,7 +29,7 @@ type nodeSearcher struct {
 
 type searchNodesIn struct {
 	Query          string   `json:"query" jsonschema:"words, \"a phrase\", prefix* and -excluded words; for search_type pattern a glob or /regexp/"`
-	SearchType     string   `json:"search_type,omitempty" jsonschema:"fulltext (default, ranked), pattern (glob or /regexp/ over names, front matter and text), relation (full-text matches and their graph neighbours), semantic, hybrid"`
+	SearchType     string   `json:"search_type,omitempty" jsonschema:"fulltext (default, ranked), pattern (glob or /regexp/ over names, front matter and text), relation (full-text matches and their graph neighbours), semantic (nearest in meaning, needs an embeddings model), hybrid (fulltext and semantic fused)"`
 	ViewName       string   `json:"view_name,omitempty" jsonschema:"the canvas view of scope current_view; \"default\" when absent"`
 	Scope          string   `json:"scope,omitempty" jsonschema:"all (default), subtree (the node or folder entity_name and the notes below it), related (notes linked to entity_name within two steps), current_view"`
 	EntityName     string   `json:"entity_name,omitempty" jsonschema:"the node of scope subtree or related"`
@@ -73,7 +75,9 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 		q.frontInc, q.nameInc = true, true
 		return s.patterns.runContentQuery(ctx, call, q)
 	case "semantic", "hybrid":
-		return tool.Fail(tool.CodeInvalidArguments, "search_type %s needs an embeddings model, which this build does not use yet; use search_type fulltext (ranked words) instead", in.SearchType), nil
+		if s.embedder() == nil {
+			return tool.Fail(tool.CodeInvalidArguments, "search_type %s needs an embeddings model, and none is configured; use search_type fulltext (ranked words) instead", in.SearchType), nil
+		}
 	default:
 		return tool.Fail(tool.CodeInvalidArguments, "search_type %q is not one of fulltext, pattern, relation, semantic, hybrid", in.SearchType), nil
 	}
@@ -86,9 +90,13 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 		return tool.Result{}, err
 	}
 	preview := in.IncludePreview == nil || *in.IncludePreview
-	hits, err := ix.Search(ctx, search.Request{Query: in.Query, Limit: in.MaxResults, Types: in.EntityTypes, Tags: in.Tags,
-		Within: within, PreviewLength: in.PreviewLength, NoSnippet: !preview})
+	req := search.Request{Query: in.Query, Limit: in.MaxResults, Types: in.EntityTypes, Tags: in.Tags,
+		Within: within, PreviewLength: in.PreviewLength, NoSnippet: !preview}
+	hits, pending, err := runSearch(ctx, ix, in.SearchType, req)
 	if err != nil {
+		if in.SearchType == "semantic" || in.SearchType == "hybrid" {
+			return tool.Fail(tool.CodeInternal, "the embeddings model failed: %v; try search_type fulltext", err), nil
+		}
 		return tool.Result{}, fmt.Errorf("search %s: %w", l.Name(), err)
 	}
 	out := make([]nodeHit, 0, len(hits))
@@ -105,7 +113,40 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 	if len(out) == 0 {
 		return tool.Fail(tool.CodeNoMatch, "no note matches %q; try fewer or other words, a prefix (\"engin*\"), or search_type pattern for exact text", in.Query), nil
 	}
-	return tool.OK(fmt.Sprintf("%d notes, best first", len(out)), map[string]any{"results": out}), nil
+	res := tool.OK(fmt.Sprintf("%d notes, best first", len(out)), map[string]any{"results": out})
+	if pending > 0 {
+		res = res.WithWarning("%d notes are still being embedded and were left out; ask again in a moment for a complete answer", pending)
+		res.Status = tool.StatusPartial
+	}
+	return res, nil
+}
+
+// embedWait is how long a semantic search waits for notes still being embedded
+// before it answers without them.
+const embedWait = 5 * time.Second
+
+// runSearch runs one search of the given type; pending counts the notes a semantic
+// or hybrid answer had to leave out because they are not embedded yet.
+func runSearch(ctx context.Context, ix *search.Index, typ string, r search.Request) ([]search.Hit, int, error) {
+	switch typ {
+	case "semantic", "hybrid":
+		wctx, cancel := context.WithTimeout(ctx, embedWait)
+		err := ix.WaitEmbedded(wctx)
+		cancel()
+		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+			return nil, 0, err
+		}
+		var hits []search.Hit
+		var info search.SemanticInfo
+		if typ == "semantic" {
+			hits, info, err = ix.SemanticSearch(ctx, r)
+		} else {
+			hits, info, err = ix.HybridSearch(ctx, r)
+		}
+		return hits, info.Pending, err
+	}
+	hits, err := ix.Search(ctx, r)
+	return hits, 0, err
 }
 
 // neighbourhood follows the graph one step from each match: the matches first, then

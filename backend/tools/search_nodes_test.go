@@ -5,6 +5,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/llm"
+	"github.com/memotree/memotree/backend/llm/llmtest"
+	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/tools"
+	"github.com/memotree/memotree/backend/workspace"
 )
 
 // judgement is one hand-made relevance judgement: for query, the note want must be
@@ -153,5 +160,58 @@ func TestSearchNodesFollowsWrites(t *testing.T) {
 		if !strings.HasPrefix(name, "Obsidian Sync/") && name != "Obsidian Sync" {
 			t.Errorf("subtree scope holds %s", name)
 		}
+	}
+}
+
+// TestSearchNodesSemantic runs semantic and hybrid search against a local embeddings
+// server whose vectors are bags of hashed words (llmtest).
+func TestSearchNodesSemantic(t *testing.T) {
+	dir := kitCorpus(t, "obsidian-help-en")
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: dir}}, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	srv := llmtest.New(t)
+	emb, err := llm.New(llm.Config{BaseURL: srv.URL(), Model: "embed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, cancel := ws.Bus().Subscribe(1024)
+	defer cancel()
+	reg := tool.NewRegistry()
+	if err := tools.Register(reg, tools.Deps{Libraries: ws, Embedder: emb, Bus: ws.Bus()}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ typ, query, want string }{
+		{"semantic", "Backlinks linked mentions unlinked mentions", "Plugins/Backlinks"},
+		{"hybrid", "custom domain publish site DNS", "Obsidian Publish/Custom domains"},
+	} {
+		res := kitCall(t, reg, "search_nodes", fmt.Sprintf(`{"query":%q,"search_type":%q,"max_results":3}`, tc.query, tc.typ))
+		if res.Status != "success" {
+			t.Fatalf("%s: %+v", tc.typ, res)
+		}
+		if got := kitResultNames(t, res); !slices.Contains(got, tc.want) {
+			t.Errorf("%s %q: %s not in the top 3: %v", tc.typ, tc.query, tc.want, got)
+		}
+	}
+	if _, texts := srv.Embedded(); texts < 173 {
+		t.Errorf("only %d texts were embedded; the vault has 173 notes", texts)
+	}
+	// The background pass reported its progress on the bus, ending with a final event.
+	var last event.EmbeddingProgress
+	seen := 0
+	for len(events) > 0 {
+		if e := <-events; e.Topic == event.SearchEmbedding {
+			last, seen = e.Data.(event.EmbeddingProgress), seen+1
+		}
+	}
+	if seen < 2 || !last.Final || last.Total != 173 || last.Library != "t" || last.Error != "" {
+		t.Errorf("%d progress events, the last %+v", seen, last)
+	}
+	// Without an embeddings model, semantic search says what to do instead.
+	plain := kitOpen(t, dir)
+	if res := kitCall(t, plain, "search_nodes", `{"query":"x","search_type":"hybrid"}`); res.ErrorCode != "invalid_arguments" || !strings.Contains(res.Message, "fulltext") {
+		t.Errorf("hybrid without a model: %+v", res)
 	}
 }

@@ -106,6 +106,10 @@ type Options struct {
 	// Summarizer, when a model is configured, writes missing note summaries for the
 	// tools (if a library's canvas settings turn it on); nil otherwise.
 	Summarizer tools.Summarizer
+	// Embedder, when set, computes the vectors of semantic and hybrid search (the
+	// LLM gateway's Embeddings); without it those search types answer that no
+	// embeddings model is configured.
+	Embedder tools.Embedder
 }
 
 // Workspace is the set of mounted libraries and the bus they publish on.
@@ -120,6 +124,7 @@ type Workspace struct {
 	canvases   *canvas.Set
 	summarizer tools.Summarizer
 	stops      []func() // stop following changes for the canvases
+	embedder   tools.Embedder
 
 	closeOnce sync.Once
 	closeErr  error
@@ -130,7 +135,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 	if len(specs) == 0 {
 		return nil, errors.New("open workspace: no library given (use --library NAME=PATH)")
 	}
-	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}, watch: o.Watch, canvases: canvas.NewSet(), summarizer: o.Summarizer}
+	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}, watch: o.Watch, canvases: canvas.NewSet(), summarizer: o.Summarizer, embedder: o.Embedder}
 	seen := map[string]bool{}
 	for _, s := range specs {
 		if seen[s.Name] {

@@ -34,6 +34,8 @@ type Server struct {
 	replies  []Reply
 	requests []Request
 	models   []string
+
+	embedCalls, embedded int
 }
 
 // SetModels makes GET /v1/models list ids; before it is called that route answers
@@ -94,6 +96,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	var m map[string]any
 	_ = json.Unmarshal(body, &m)
+	if strings.HasSuffix(r.URL.Path, "/embeddings") {
+		s.embed(w, m)
+		return
+	}
 	s.mu.Lock()
 	n := len(s.requests)
 	s.requests = append(s.requests, Request{Body: m, Authorization: r.Header.Get("Authorization")})
@@ -123,6 +129,74 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	io.WriteString(w, rep.Body)
+}
+
+// EmbeddingDims is the length of the vectors the server's /embeddings returns.
+const EmbeddingDims = 256
+
+// embed answers /embeddings with deterministic vectors: each word of a text (and
+// each Chinese, Japanese or Korean character) adds one to a dimension chosen by its
+// hash, so texts sharing words have close vectors, as with a real model.
+func (s *Server) embed(w http.ResponseWriter, m map[string]any) {
+	var texts []string
+	switch in := m["input"].(type) {
+	case string:
+		texts = []string{in}
+	case []any:
+		for _, t := range in {
+			str, _ := t.(string)
+			texts = append(texts, str)
+		}
+	}
+	s.mu.Lock()
+	s.embedCalls++
+	s.embedded += len(texts)
+	s.mu.Unlock()
+	data := make([]map[string]any, len(texts))
+	for i, t := range texts {
+		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": Vector(t)}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": m["model"]})
+}
+
+// Vector is the deterministic embedding the server gives text.
+func Vector(text string) []float32 {
+	v := make([]float32, EmbeddingDims)
+	word := func(w string) {
+		h := uint32(2166136261)
+		for i := 0; i < len(w); i++ {
+			h = (h ^ uint32(w[i])) * 16777619
+		}
+		v[h%EmbeddingDims]++
+	}
+	var cur strings.Builder
+	for _, r := range strings.ToLower(text) {
+		switch {
+		case r >= 0x2E80:
+			word(string(r))
+			fallthrough
+		case !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9'):
+			if cur.Len() > 0 {
+				word(cur.String())
+				cur.Reset()
+			}
+		default:
+			cur.WriteRune(r)
+		}
+	}
+	if cur.Len() > 0 {
+		word(cur.String())
+	}
+	return v
+}
+
+// Embedded returns how many /embeddings calls the server answered and how many texts
+// they held.
+func (s *Server) Embedded() (calls, texts int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.embedCalls, s.embedded
 }
 
 // Error returns an error reply in OpenAI's shape.

@@ -14,6 +14,9 @@ import type {
   LibraryInfo,
   NoteView,
   SaveResult,
+  SearchOptions,
+  SearchResults,
+  SwitchItem,
 } from './types'
 
 /**
@@ -31,6 +34,10 @@ export interface Api {
    * creates a note that must not exist). On a conflict nothing is written.
    */
   saveNote(library: string, path: string, content: string, baseHash: string): Promise<SaveResult>
+  /** Notes whose names or aliases match query fuzzily, best first. */
+  quickSwitch(library: string, query: string, limit: number): Promise<SwitchItem[]>
+  /** Ranked search (search_nodes) with snippets. */
+  search(library: string, query: string, options: SearchOptions): Promise<SearchResults>
   /** Tells a waiting smoke test that the file tree rendered with `count` notes. */
   reportRendered(count: number): Promise<void>
   /** The source-control panel's methods. */
@@ -63,6 +70,8 @@ export const GO_METHODS = {
   note: 'Note',
   graph: 'Graph',
   saveNote: 'SaveNote',
+  quickSwitch: 'QuickSwitch',
+  search: 'Search',
   reportRendered: 'ReportRendered',
   chatSend: 'ChatSend',
   chatStop: 'ChatStop',
@@ -93,6 +102,9 @@ export function apiFromCaller(
     graph: (library) => call(GO_METHODS.graph, [library]) as Promise<GraphData>,
     saveNote: (library, path, content, baseHash) =>
       call(GO_METHODS.saveNote, [library, path, content, baseHash]) as Promise<SaveResult>,
+    quickSwitch: (library, query, limit) =>
+      call(GO_METHODS.quickSwitch, [library, query, limit]) as Promise<SwitchItem[]>,
+    search: (library, query, options) => call(GO_METHODS.search, [library, query, options]) as Promise<SearchResults>,
     reportRendered: async (count) => {
       await call(GO_METHODS.reportRendered, [count])
     },

@@ -1,7 +1,7 @@
 // Event topics, mirrored from backend/event/event.go (a test checks the two agree).
 
 /** Every topic the backend publishes. */
-export const TOPICS = ['vault:changed', 'git:changed', 'git:progress', 'chat:delta', 'chat:tool', 'chat:approval', 'chat:done'] as const
+export const TOPICS = ['vault:changed', 'git:changed', 'git:progress', 'chat:delta', 'chat:tool', 'chat:approval', 'chat:done', 'search:embedding'] as const
 
 export type Topic = (typeof TOPICS)[number]
 
@@ -68,6 +68,16 @@ export interface ChatDoneEvent {
   stopped: boolean
 }
 
+/** Payload of "search:embedding": notes being embedded for semantic search. */
+export interface EmbeddingProgress {
+  library: string
+  done: number
+  total: number
+  /** The last event of a pass; error says why it stopped early. */
+  final: boolean
+  error?: string
+}
+
 /** The payload type of each topic. */
 export interface EventPayloads {
   'vault:changed': VaultChange
@@ -77,6 +87,7 @@ export interface EventPayloads {
   'chat:tool': ChatToolEvent
   'chat:approval': ChatApprovalEvent
   'chat:done': ChatDoneEvent
+  'search:embedding': EmbeddingProgress
 }
 
 export type Unsubscribe = () => void

@@ -226,3 +226,39 @@ export interface CanvasView {
   views: string[]
   auto_summary: boolean
 }
+
+/** One note offered by the quick switcher (uiapi.SwitchItem). */
+export interface SwitchItem {
+  path: string
+  name: string
+  /** The alias that matched, if the note matched by an alias. */
+  alias?: string
+  score: number
+}
+
+/** Options of a search (uiapi.SearchOptions). */
+export interface SearchOptions {
+  /** fulltext (default), pattern, relation, semantic or hybrid. */
+  type: string
+  entity_types: string[]
+  tags: string[]
+  max: number
+}
+
+/** One note found by Search; preview marks matches with **. */
+export interface SearchHit {
+  entity_name: string
+  path: string
+  score: number
+  entity_type: string
+  tags: string[] | null
+  preview: string
+  line: number
+}
+
+/** The answer to Search. */
+export interface SearchResults {
+  hits: SearchHit[]
+  message: string
+  partial: boolean
+}

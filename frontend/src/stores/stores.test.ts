@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { Api } from '../api'
 import type { EventPayloads } from '../api/events'
-import type { CanvasView, FileEntry, GraphData, NoteView, SaveResult } from '../api/types'
+import type { CanvasView, FileEntry, GraphData, NoteView, SaveResult, SearchResults, SwitchItem } from '../api/types'
 import { note } from '../lib/testdata'
 import { GraphStore } from './graph.svelte'
 import { connectLive, LIVE_DEBOUNCE_MS } from './live'
@@ -57,6 +57,12 @@ class FakeApi implements Api {
   canvasCollapse = this.canvas
   canvasPin = this.canvas
   canvasSettings = this.canvas
+  async quickSwitch(): Promise<SwitchItem[]> {
+    return []
+  }
+  async search(): Promise<SearchResults> {
+    return { hits: [], message: '', partial: false }
+  }
   on<T extends keyof EventPayloads>(_topic: T, cb: (e: EventPayloads[T]) => void) {
     const l = cb as (e: EventPayloads['vault:changed']) => void
     this.listeners.push(l)

@@ -1,0 +1,11 @@
+//go:build !unix
+
+package search
+
+import "github.com/memotree/memotree/backend/vault"
+
+// mapFile reads the internal file name of v into memory (no mapping here).
+func mapFile(v *vault.Vault, name string) ([]byte, func(), error) {
+	data, err := v.ReadInternal(name)
+	return data, func() {}, err
+}

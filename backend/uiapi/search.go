@@ -1,0 +1,136 @@
+package uiapi
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/memotree/memotree/backend/search"
+	"github.com/memotree/memotree/backend/tool"
+)
+
+// SwitchItem is one note offered by the quick switcher.
+type SwitchItem struct {
+	Path string `json:"path"`
+	Name string `json:"name"`
+	// Alias is the alias that matched, when the note matched by an alias.
+	Alias string `json:"alias,omitempty"`
+	Score int    `json:"score"`
+}
+
+// QuickSwitch ranks the notes whose names or aliases match query fuzzily (its
+// characters in order), best first, at most limit (default 50).
+func (a *API) QuickSwitch(libraryName, query string, limit int) ([]SwitchItem, error) {
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return nil, err
+	}
+	if limit <= 0 {
+		limit = 50
+	}
+	g := l.Graph()
+	var out []SwitchItem
+	for _, p := range g.Notes() {
+		name := p.Name()
+		best := SwitchItem{Path: string(p), Name: name, Score: -1 << 30}
+		if s, ok := search.FuzzyScore(query, name); ok {
+			best.Score = s
+		}
+		if n, ok := g.Note(p); ok && strings.TrimSpace(query) != "" {
+			for _, al := range n.Aliases {
+				if s, ok := search.FuzzyScore(query, al); ok && s > best.Score {
+					best.Score, best.Alias = s, al
+				}
+			}
+		}
+		if best.Score > -1<<30 {
+			out = append(out, best)
+		}
+	}
+	slices.SortStableFunc(out, func(x, y SwitchItem) int {
+		if x.Score != y.Score {
+			return y.Score - x.Score
+		}
+		return strings.Compare(x.Path, y.Path)
+	})
+	return out[:min(limit, len(out))], nil
+}
+
+// SearchOptions narrow a search of the search panel.
+type SearchOptions struct {
+	// Type is fulltext (default), pattern, relation, semantic or hybrid.
+	Type        string   `json:"type"`
+	EntityTypes []string `json:"entity_types"`
+	Tags        []string `json:"tags"`
+	Max         int      `json:"max"`
+}
+
+// SearchHit is one note found by the search panel; Preview marks matches with **.
+type SearchHit struct {
+	EntityName string   `json:"entity_name"`
+	Path       string   `json:"path"`
+	Score      float64  `json:"score"`
+	EntityType string   `json:"entity_type"`
+	Tags       []string `json:"tags"`
+	Preview    string   `json:"preview"`
+	Line       int      `json:"line"`
+}
+
+// SearchResults is the answer to Search; Message explains an empty or partial answer.
+type SearchResults struct {
+	Hits    []SearchHit `json:"hits"`
+	Message string      `json:"message"`
+	Partial bool        `json:"partial"`
+}
+
+// Search runs search_nodes for the window, through the same registry (and so the same
+// index) as the agent's searches.
+func (a *API) Search(libraryName, query string, o SearchOptions) (SearchResults, error) {
+	reg, err := a.ws.Registry()
+	if err != nil {
+		return SearchResults{}, err
+	}
+	if o.Max <= 0 {
+		o.Max = 30
+	}
+	args, err := json.Marshal(map[string]any{"query": query, "search_type": o.Type, "entity_types": o.EntityTypes,
+		"tags": o.Tags, "max_results": o.Max, "preview_length": 200, "library_name": libraryName})
+	if err != nil {
+		return SearchResults{}, err
+	}
+	res, err := reg.Call(context.Background(), &tool.Call{Actor: tool.ActorUser}, "search_nodes", args)
+	if err != nil {
+		return SearchResults{}, fmt.Errorf("search %s: %w", libraryName, err)
+	}
+	out := SearchResults{Hits: []SearchHit{}, Message: res.Message, Partial: res.Status == tool.StatusPartial}
+	if res.IsError() {
+		if res.ErrorCode == tool.CodeNoMatch {
+			return out, nil
+		}
+		return out, fmt.Errorf("%s", res.Message)
+	}
+	b, err := json.Marshal(res.Data)
+	if err != nil {
+		return out, err
+	}
+	var data struct {
+		Results []SearchHit `json:"results"`
+	}
+	if err := json.Unmarshal(b, &data); err != nil {
+		return out, err
+	}
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return out, err
+	}
+	g := l.Graph()
+	for _, h := range data.Results {
+		if p, err := g.Lookup(h.EntityName); err == nil {
+			h.Path = string(p)
+		}
+		out.Hits = append(out.Hits, h)
+	}
+	return out, nil
+}

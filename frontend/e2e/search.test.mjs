@@ -1,0 +1,78 @@
+// The quick switcher and the search panel in a real browser against `memotree serve`.
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { basicVault, openBrowser, startServer } from './harness.mjs'
+
+const tree = '[data-testid="file-tree"]'
+const noteView = '[data-testid="note-view"]'
+const switcher = '[data-testid="quick-switcher"]'
+const panel = '[data-testid="search-panel"]'
+const input = '[data-testid="search-input"]'
+
+describe('search in the window', () => {
+  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  let server
+  /** @type {Awaited<ReturnType<typeof openBrowser>>} */
+  let browser
+  let page
+
+  before(async () => {
+    server = await startServer({ vault: basicVault })
+    browser = await openBrowser()
+    page = browser.page
+    await page.goto(server.url)
+    await page.waitForSelector(`${tree} [data-path]`, { timeout: 10000 })
+  })
+
+  after(async () => {
+    await browser?.close()
+    await server?.stop()
+  })
+
+  test('Ctrl+O opens the quick switcher: fuzzy names and aliases, Enter opens the note', async () => {
+    await page.keyboard.press('Control+o')
+    await page.waitForSelector(`${switcher} ${input}`)
+    await page.fill(input, 'adlo')
+    await page.waitForSelector(`${switcher} li[data-path="people/Ada Lovelace.md"][aria-selected="true"]`)
+    await page.keyboard.press('Enter')
+    await page.waitForSelector(`${noteView}[data-path="people/Ada Lovelace.md"]`)
+    assert.equal(await page.locator(switcher).count(), 0, 'the switcher closes')
+
+    // An alias finds its note; Escape closes without opening anything.
+    await page.keyboard.press('Control+o')
+    await page.fill(input, 'difference')
+    const item = page.locator(`${switcher} li[data-path="ideas/差分机.md"]`)
+    await item.waitFor()
+    assert.match(await item.textContent(), /Difference Engine/)
+    await page.keyboard.press('Escape')
+    assert.equal(await page.locator(switcher).count(), 0)
+    await page.waitForSelector(`${noteView}[data-path="people/Ada Lovelace.md"]`)
+  })
+
+  test('Ctrl+Shift+F searches the text: ranked hits with highlighted snippets, in Chinese too', async () => {
+    await page.keyboard.press('Control+Shift+F')
+    await page.waitForSelector(`${panel} ${input}`)
+    await page.fill(input, '机械计算机')
+    const hit = page.locator(`${panel} li[data-path="ideas/差分机.md"]`)
+    await hit.locator('mark').first().waitFor()
+    const marks = await hit.locator('mark').allTextContents()
+    assert.ok(marks.includes('机械计算机'), `the snippet marks the match: ${marks}`)
+    await hit.click()
+    await page.waitForSelector(`${noteView}[data-path="ideas/差分机.md"]`)
+  })
+
+  test('the tag filter narrows the hits', async () => {
+    await page.keyboard.press('Control+Shift+F')
+    await page.fill(input, 'babbage')
+    await page.waitForSelector(`${panel} li[data-path="people/Ada Lovelace.md"]`)
+    const before = await page.locator(`${panel} li[data-path]`).count()
+    assert.ok(before > 1, `several notes mention Babbage (${before})`)
+    await page.fill('[data-testid="search-tags"]', 'history')
+    await page.waitForFunction(
+      (sel) => [...document.querySelectorAll(sel)].every((e) => e.getAttribute('data-path') === 'people/Ada Lovelace.md'),
+      `${panel} li[data-path]`,
+    )
+    assert.equal(await page.locator(`${panel} li[data-path]`).count(), 1)
+    await page.keyboard.press('Escape')
+  })
+})
