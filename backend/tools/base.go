@@ -66,6 +66,9 @@ type Deps struct {
 	Embedder Embedder
 	// Bus, when set, receives the progress of background embedding.
 	Bus *event.Bus
+	// AtClose, when set, registers a function to run when the workspace closes: the
+	// search indexes are saved and closed then, and stop following their libraries.
+	AtClose func(func())
 }
 
 // env is shared by every handler of the catalogue.
@@ -87,7 +90,7 @@ var families []family
 
 // Register declares every tool of the catalogue on r.
 func Register(r *tool.Registry, d Deps) error {
-	e := &env{ws: d.Libraries, indexes: searchIndexes{emb: d.Embedder, bus: d.Bus}, canvases: d.Canvases, summarizer: d.Summarizer}
+	e := &env{ws: d.Libraries, indexes: searchIndexes{emb: d.Embedder, bus: d.Bus, atClose: d.AtClose}, canvases: d.Canvases, summarizer: d.Summarizer}
 	if e.canvases == nil {
 		e.canvases = canvas.NewSet()
 	}

@@ -20,6 +20,7 @@ import (
 type searchIndexes struct {
 	emb     search.Embedder // nil: no semantic search
 	bus     *event.Bus      // nil: progress is not published
+	atClose func(func())    // nil: indexes are never closed (one-shot processes)
 	mu      sync.Mutex
 	indexes map[*library.Library]*search.Index
 }
@@ -38,7 +39,7 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 		rescan bool
 	)
 	// Subscribe first, so that no change applied while the index opens is missed.
-	l.Subscribe(func(paths []vpath.Path, all bool) {
+	cancel := l.Subscribe(func(paths []vpath.Path, all bool) {
 		emu.Lock()
 		defer emu.Unlock()
 		if ix == nil {
@@ -49,6 +50,7 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 	})
 	opened, _, err := search.Open(ctx, l.Vault(), search.Options{})
 	if err != nil {
+		cancel()
 		return nil, fmt.Errorf("open search index of %s: %w", l.Name(), err)
 	}
 	if s.emb != nil {
@@ -69,5 +71,11 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 		s.indexes = map[*library.Library]*search.Index{}
 	}
 	s.indexes[l] = ix
+	if s.atClose != nil {
+		s.atClose(func() {
+			cancel()
+			_ = ix.Close() // saves what changed; a failed save is redone at the next open
+		})
+	}
 	return ix, nil
 }

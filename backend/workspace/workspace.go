@@ -123,7 +123,9 @@ type Workspace struct {
 	git        gitWatchers // HEAD watchers (gitwatch.go)
 	canvases   *canvas.Set
 	summarizer tools.Summarizer
-	stops      []func() // stop following changes for the canvases
+	stopMu     sync.Mutex
+	stopped    bool     // Close has run the stops
+	stops      []func() // run by Close: canvases stop following, search indexes close
 	embedder   tools.Embedder
 
 	closeOnce sync.Once
@@ -156,7 +158,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 		w.WatchGit(l.Name())
 		if o.Watch {
 			// Views follow notes moved or renamed outside the tools.
-			w.stops = append(w.stops, w.canvases.For(l).Follow(w.bus))
+			w.atClose(w.canvases.For(l).Follow(w.bus))
 		}
 		w.perms[s.Name] = s.Permission
 		if s.Permission == "" {
@@ -212,7 +214,11 @@ func (w *Workspace) Library(name string) (*library.Library, error) {
 func (w *Workspace) Close() error {
 	w.closeOnce.Do(func() {
 		w.closeGit()
-		for _, stop := range w.stops {
+		w.stopMu.Lock()
+		stops := w.stops
+		w.stops, w.stopped = nil, true
+		w.stopMu.Unlock()
+		for _, stop := range stops {
 			stop()
 		}
 		var errs []error
@@ -232,4 +238,18 @@ func (w *Workspace) Memory(context.Context) (string, error) {
 		return "", nil
 	}
 	return string(b), err
+}
+
+// atClose registers fn to run when the workspace closes (Close runs them in order).
+// One registered after Close runs at once.
+func (w *Workspace) atClose(fn func()) {
+	w.stopMu.Lock()
+	if !w.stopped {
+		w.stops = append(w.stops, fn)
+		fn = nil
+	}
+	w.stopMu.Unlock()
+	if fn != nil {
+		fn()
+	}
 }

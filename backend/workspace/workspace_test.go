@@ -128,3 +128,45 @@ func TestEveryToolSchemaResolves(t *testing.T) {
 		}
 	}
 }
+
+// TestCloseSavesSearchIndexes: the search index a tool opened is saved and closed with
+// the workspace, rather than by a timer that would fire after Close.
+func TestCloseSavesSearchIndexes(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("# A\n\nzebra crossing\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := Open(t.Context(), []Spec{{Name: "v", Path: dir}}, Options{Watch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	search := func(q string) {
+		t.Helper()
+		res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorUser}, "search_nodes", json.RawMessage(`{"query":"`+q+`"}`))
+		if err != nil || res.IsError() {
+			t.Fatalf("search_nodes %s: %v %+v", q, err, res)
+		}
+	}
+	search("zebra")
+	index := filepath.Join(dir, ".memotree", "search", "index.bin")
+	before, err := os.Stat(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := json.RawMessage(`{"entity_name":"B","entity_type":"note","content":"okapi"}`)
+	if res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorUser}, "create_entity", args); err != nil || res.IsError() {
+		t.Fatalf("create_entity: %v %+v", err, res)
+	}
+	search("okapi") // the index takes the new note in; its save is due seconds later
+	if err := ws.Close(); err != nil {
+		t.Fatal(err)
+	}
+	after, err := os.Stat(index)
+	if err != nil || !after.ModTime().After(before.ModTime()) {
+		t.Errorf("Close did not save the search index (before %v, after %v, %v)", before.ModTime(), after, err)
+	}
+}
