@@ -17,6 +17,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memotree/memotree/backend/event"
@@ -68,6 +69,7 @@ type Library struct {
 	done    chan struct{}
 
 	scanOnce sync.Once
+	scanned  atomic.Bool
 	scanErr  error
 
 	subMu  sync.Mutex
@@ -149,8 +151,15 @@ func (l *Library) Index(ctx context.Context) (*graph.Graph, error) {
 	return l.graph, l.ensureScanned(ctx)
 }
 
+// Scanned reports whether the vault has been scanned into the graph (a lazy library
+// defers that until something needs the graph).
+func (l *Library) Scanned() bool { return l.scanned.Load() }
+
 func (l *Library) ensureScanned(ctx context.Context) error {
-	l.scanOnce.Do(func() { l.scanErr = l.scan(ctx) })
+	l.scanOnce.Do(func() {
+		l.scanErr = l.scan(ctx)
+		l.scanned.Store(true)
+	})
 	return l.scanErr
 }
 

@@ -130,6 +130,11 @@ func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCt
 // that a path (".md" added when missing) that has a pending change — a deleted note
 // is no longer in the graph. anyPath accepts any content path (for history).
 func (g *gitCtx) gitPath(name string, anyPath bool) (vpath.Path, *tool.Result) {
+	if !anyPath { // a pending change named exactly needs no graph (no full scan in a one-shot call)
+		if q, ok := g.pendingNamed(strings.TrimSpace(name)); ok {
+			return q, nil
+		}
+	}
 	p, res := lookup(g.lib, name)
 	if res == nil || res.ErrorCode == tool.CodeAmbiguous {
 		return p, res
@@ -147,6 +152,22 @@ func (g *gitCtx) gitPath(name string, anyPath bool) (vpath.Path, *tool.Result) {
 		return q, nil
 	}
 	return "", res
+}
+
+// gitPaths resolves several names, dropping duplicates.
+// pendingNamed finds the one pending change whose path, or path without ".md", is
+// name exactly.
+func (g *gitCtx) pendingNamed(name string) (vpath.Path, bool) {
+	var found vpath.Path
+	n := 0
+	for _, c := range g.changes {
+		for _, p := range []vpath.Path{c.Path, c.From} {
+			if p != "" && p != found && (string(p) == name || p.Name() == name) {
+				found, n = p, n+1
+			}
+		}
+	}
+	return found, n == 1
 }
 
 // gitPaths resolves several names, dropping duplicates.

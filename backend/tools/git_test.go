@@ -277,3 +277,33 @@ func TestGitStatusChangeSets(t *testing.T) {
 		t.Errorf("git_status change sets (-want +got):\n%s", d)
 	}
 }
+
+// TestGitCommitByNameNeedsNoScan: naming pending notes resolves them against the
+// pending changes, so a one-shot `memotree call git_commit` on a lazy library does not
+// parse the whole vault first.
+func TestGitCommitByNameNeedsNoScan(t *testing.T) {
+	dir := gitHarness(t).dir
+	if err := os.WriteFile(filepath.Join(dir, "Welcome.md"), []byte("# Welcome\n\nedited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "v", Path: dir}}, workspace.Options{Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI}, "git_commit", []byte(`{"message":"one","entity_names":["Welcome"]}`))
+	if err != nil || res.IsError() {
+		t.Fatalf("git_commit: %v %+v", err, res)
+	}
+	l, _ := ws.Library("")
+	if l.Scanned() {
+		t.Error("committing a pending note by name scanned the whole library")
+	}
+	if got := gitPorcelain(t, dir); len(got) != 0 {
+		t.Errorf("after the commit: %v", got)
+	}
+}
