@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 
 	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // Level is how much of a node the view shows.
@@ -49,10 +49,8 @@ func ParseLevel(s string) (Level, error) {
 // DefaultView is the view used when no view name is given.
 const DefaultView = "default"
 
-var viewName = regexp.MustCompile(`^[\p{L}\p{N}_.-]{1,64}$`)
-
 // ValidViewName reports whether s can name a view (it becomes a file name).
-func ValidViewName(s string) bool { return viewName.MatchString(s) && s != "." && s != ".." }
+func ValidViewName(s string) bool { return vpath.ValidName(s) && s != "." && s != ".." }
 
 // nodeState is what a view remembers of one node it holds explicitly.
 type nodeState struct {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -97,4 +98,19 @@ func (p Path) Ignored() bool {
 		return true
 	}
 	return false
+}
+
+// ValidName reports whether s is a name MemoTree gives one of its own things (a
+// library, a canvas view): 1-64 letters, digits, '_', '-' or '.'. (Written out rather
+// than as a regexp: `[\p{L}\p{N}_.-]{1,64}` compiles to megabytes at every start.)
+func ValidName(s string) bool {
+	if s == "" || !utf8.ValidString(s) || utf8.RuneCountInString(s) > 64 {
+		return false
+	}
+	for _, r := range s {
+		if !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '_' && r != '.' && r != '-' {
+			return false
+		}
+	}
+	return true
 }

@@ -14,14 +14,13 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tools"
 	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // ErrNoLibrary is returned when a library name is not mounted.
@@ -59,20 +58,6 @@ type Spec struct {
 	Permission Permission `json:"permission,omitempty"`
 }
 
-// validName reports whether a library name is 1-64 letters, digits, '_', '-' or '.'.
-// (A regexp with {1,64} over \p{L} compiles to megabytes at every process start.)
-func validName(name string) bool {
-	if name == "" || utf8.RuneCountInString(name) > 64 || !utf8.ValidString(name) {
-		return false
-	}
-	for _, r := range name {
-		if !unicode.IsLetter(r) && !unicode.IsNumber(r) && r != '_' && r != '.' && r != '-' {
-			return false
-		}
-	}
-	return true
-}
-
 // ParseSpec parses the NAME=PATH form of the --library flag. A bare PATH is named after
 // its folder. Permissions are set apart (the --permission NAME=LEVEL flag).
 func ParseSpec(s string) (Spec, error) {
@@ -84,7 +69,7 @@ func ParseSpec(s string) (Spec, error) {
 	if path == "" {
 		return Spec{}, fmt.Errorf("library %q: empty path (use NAME=PATH)", s)
 	}
-	if !validName(name) {
+	if !vpath.ValidName(name) {
 		return Spec{}, fmt.Errorf("library %q: name %q must be 1-64 letters, digits, '_', '-' or '.'", s, name)
 	}
 	abs, err := filepath.Abs(path)
