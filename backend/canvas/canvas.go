@@ -21,6 +21,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -60,6 +61,22 @@ type Canvas struct {
 	mlMu sync.Mutex
 	mlAt time.Time
 	ml   []linked
+
+	// The last rendering and what it was made from: every model call renders the
+	// default view, and most calls find nothing changed.
+	cacheMu  sync.Mutex
+	cacheKey renderKey
+	cached   Rendering
+}
+
+// renderKey is what a rendering depends on: the view as stored, the graph, the
+// budget and the most linked notes.
+type renderKey struct {
+	view   string
+	stored string
+	gen    uint64
+	budget int
+	mlAt   time.Time
 }
 
 // mostLinkedTTL is how long the list of most linked notes is reused: reading every
@@ -110,6 +127,12 @@ type Rendering struct {
 	Nodes []NodeCost `json:"nodes"`
 }
 
+// clone copies r, so that a cached rendering handed out can be changed by its caller.
+func (r Rendering) clone() Rendering {
+	r.Nodes = slices.Clone(r.Nodes)
+	return r
+}
+
 // Change is what an expansion, collapse or pin did.
 type Change struct {
 	Rendering
@@ -150,11 +173,32 @@ func (c *Canvas) Render(ctx context.Context, name string) (Rendering, error) {
 	if err != nil {
 		return Rendering{}, err
 	}
+	stored, err := c.lib.Vault().ReadInternal(viewFile(name))
+	if err != nil && !errors.Is(err, vault.ErrNotFound) {
+		return Rendering{}, fmt.Errorf("load view %s: %w", name, err)
+	}
+	g := c.lib.Graph()
+	c.mostLinked() // refresh the list first, so that its time is part of the key
+	c.mlMu.Lock()
+	mlAt := c.mlAt
+	c.mlMu.Unlock()
+	key := renderKey{view: name, stored: string(stored), gen: g.Generation(), budget: c.Budget(), mlAt: mlAt}
+	c.cacheMu.Lock()
+	if c.cacheKey == key {
+		r := c.cached
+		c.cacheMu.Unlock()
+		return r.clone(), nil
+	}
+	c.cacheMu.Unlock()
 	vw, err := loadView(c.lib.Vault(), name)
 	if err != nil {
 		return Rendering{}, err
 	}
-	return c.render(newSnapshot(c.lib.Graph()), vw), nil
+	r := c.render(newSnapshot(g), vw)
+	c.cacheMu.Lock()
+	c.cacheKey, c.cached = key, r.clone()
+	c.cacheMu.Unlock()
+	return r, nil
 }
 
 func (c *Canvas) render(s *snapshot, vw *view) Rendering {

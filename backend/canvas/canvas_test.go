@@ -341,3 +341,42 @@ func TestFollowsOutsideMoves(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 }
+
+// TestRenderCacheFollowsChanges: a rendering is reused while nothing changed (every
+// model call renders the view), and made again after an expansion or a note change.
+func TestRenderCacheFollowsChanges(t *testing.T) {
+	dir := writeVault(t, fixture)
+	l := openLib(t, dir)
+	c := New(l, nil)
+	ctx := t.Context()
+	render := func() Rendering {
+		t.Helper()
+		r, err := c.Render(ctx, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	first := render()
+	again := render()
+	if again.Text != first.Text || again.Tokens != first.Tokens {
+		t.Fatalf("two renderings of an unchanged view differ:\n%s\n---\n%s", first.Text, again.Text)
+	}
+	again.Nodes[0].Tokens = -1 // a caller changing its copy must not change the cache
+	if render().Nodes[0].Tokens == -1 {
+		t.Fatal("the cached rendering was handed out, not a copy")
+	}
+	if _, err := c.Expand(ctx, "", "people/", Summary, ExpandOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if r := render(); !strings.Contains(r.Text, "- people/ [summary]") {
+		t.Fatalf("after an expansion the old rendering came back:\n%s", r.Text)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "people", "Grace Hopper.md"), []byte("# Grace Hopper\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l.Refresh(ctx, "people/Grace Hopper.md")
+	if r := render(); !strings.Contains(r.Text, "people/Grace Hopper") {
+		t.Fatalf("after a new note the old rendering came back:\n%s", r.Text)
+	}
+}

@@ -27,6 +27,7 @@ package graph
 import (
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
@@ -81,7 +82,13 @@ type Graph struct {
 	aliases map[string]refs
 	// w is the resolver used by writers, under the write lock.
 	w resolver
+	// gen counts changes, so that what is derived from the graph can be cached.
+	gen atomic.Uint64
 }
+
+// Generation returns a number that changes whenever the graph changes: what is
+// computed from the graph may be reused while it stays the same.
+func (g *Graph) Generation() uint64 { return g.gen.Load() }
 
 // bucket groups what shares one stem.
 type bucket struct {

@@ -23,6 +23,7 @@ func (g *Graph) SetNote(p vpath.Path, n *note.Note) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.set(p, n)
+	g.gen.Add(1)
 }
 
 // SetFile adds or replaces p as a file whose content the graph does not know: an
@@ -39,6 +40,7 @@ func (g *Graph) SetFile(p vpath.Path) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.set(p, n)
+	g.gen.Add(1)
 }
 
 // Remove deletes the file at p, if present. Links that pointed to it resolve again
@@ -50,6 +52,7 @@ func (g *Graph) Remove(p vpath.Path) {
 	if f == nil {
 		return
 	}
+	g.gen.Add(1)
 	g.unregister(f)
 	b := g.deleteFile(f)
 	g.reresolve(b, f)

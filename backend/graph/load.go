@@ -51,6 +51,7 @@ func (g *Graph) Load(notes map[vpath.Path]*note.Note, files []vpath.Path) {
 	g.files, g.paths, g.byStem = fresh.files, fresh.paths, fresh.byStem
 	g.aliases = fresh.aliases
 	g.w = resolver{}
+	g.gen.Add(1)
 }
 
 // index fills the path indexes from files sorted by path: the file map and the
