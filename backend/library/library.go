@@ -262,6 +262,8 @@ func (l *Library) scan(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// Temporary files the walk found are orphans of crashed writes: remove them.
+	_, _ = l.vault.RemoveOrphanTemps(ctx)
 	paths := make([]vpath.Path, 0, len(files))
 	for _, f := range files {
 		if !f.IsDir {

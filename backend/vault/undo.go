@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -426,4 +427,44 @@ func readPreimages(f *os.File) ([]Preimage, error) {
 			out = append(out, p)
 		}
 	}
+}
+
+// RemoveOrphanTemps removes the temporary files that writes interrupted by a crash
+// left behind: those the walks so far found among the notes, and those in .memotree
+// older than a minute (the app's own files there, such as the search index, are
+// written without the vault lock). It takes the lock, under which every write of a
+// note creates and removes its temporary file, so one that still exists then is an
+// orphan. It returns how many it removed.
+func (v *Vault) RemoveOrphanTemps(ctx context.Context) (int, error) {
+	v.orphanMu.Lock()
+	found := v.orphans
+	v.orphans = nil
+	v.orphanMu.Unlock()
+	internal, _ := fs.ReadDir(v.root.FS(), internalDir)
+	for _, e := range internal {
+		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), TempPrefix) {
+			if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < time.Minute {
+				continue
+			}
+			if found == nil {
+				found = map[vpath.Path]bool{}
+			}
+			found[vpath.Path(internalDir).Join(e.Name())] = true
+		}
+	}
+	if len(found) == 0 {
+		return 0, nil
+	}
+	unlock, err := v.Lock(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("remove orphaned temporary files: %w", err)
+	}
+	defer unlock()
+	n := 0
+	for p := range found {
+		if err := v.root.Remove(osName(p)); err == nil {
+			n++
+		}
+	}
+	return n, nil
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -132,5 +133,39 @@ func assertNoUndoLog(t *testing.T, dir string) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".memotree", intentName)); !os.IsNotExist(err) {
 		t.Errorf("intent left: %v", err)
+	}
+}
+
+// TestRemoveOrphanTemps: temporary files a walk found among the notes are removed
+// under the lock; in .memotree only those older than a minute.
+func TestRemoveOrphanTemps(t *testing.T) {
+	dir := t.TempDir()
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	for _, name := range []string{"a.md", "n/" + TempPrefix + "x", TempPrefix + "y", internalDir + "/" + TempPrefix + "old", internalDir + "/" + TempPrefix + "new"} {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := time.Now().Add(-2 * time.Minute)
+	os.Chtimes(filepath.Join(dir, internalDir, TempPrefix+"old"), old, old)
+	if _, err := v.WalkPaths(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	n, err := v.RemoveOrphanTemps(t.Context())
+	if err != nil || n != 3 {
+		t.Fatalf("removed %d, %v; want 3", n, err)
+	}
+	for name, want := range map[string]bool{"a.md": true, "n/" + TempPrefix + "x": false, TempPrefix + "y": false,
+		internalDir + "/" + TempPrefix + "old": false, internalDir + "/" + TempPrefix + "new": true} {
+		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
+		if (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", name, err == nil, want)
+		}
 	}
 }

@@ -83,6 +83,10 @@ type Vault struct {
 	internMu sync.Mutex
 	internOK bool // .memotree exists
 
+	// orphans are the temporary files the walks found (see RemoveOrphanTemps).
+	orphanMu sync.Mutex
+	orphans  map[vpath.Path]bool
+
 	// beforeRename, when set (by tests), runs after the temporary file is written and
 	// synced and before it replaces the target; an error aborts the write.
 	beforeRename func(tmp string) error

@@ -48,6 +48,16 @@ func (v *Vault) walk(ctx context.Context, from vpath.Path, stat bool) ([]FileInf
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("walk %s: %w", v.dir, err)
 	}
+	if len(w.temps) > 0 {
+		v.orphanMu.Lock()
+		if v.orphans == nil {
+			v.orphans = map[vpath.Path]bool{}
+		}
+		for _, p := range w.temps {
+			v.orphans[p] = true
+		}
+		v.orphanMu.Unlock()
+	}
 	slices.SortFunc(w.out, func(a, b FileInfo) int { return strings.Compare(string(a.Path), string(b.Path)) })
 	return w.out, nil
 }
@@ -60,9 +70,10 @@ type walker struct {
 	sem  chan struct{} // bounds the folders read at once
 	wg   sync.WaitGroup
 
-	mu  sync.Mutex
-	out []FileInfo
-	err error
+	mu    sync.Mutex
+	out   []FileInfo
+	temps []vpath.Path // temporary files of writes, in progress or orphaned by a crash
+	err   error
 }
 
 // dir lists one folder, records its files and starts a goroutine per subfolder.
@@ -119,6 +130,9 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 			}
 		case t.IsRegular():
 			if strings.HasPrefix(name, TempPrefix) {
+				w.mu.Lock()
+				w.temps = append(w.temps, p)
+				w.mu.Unlock()
 				continue
 			}
 			if !w.stat {
