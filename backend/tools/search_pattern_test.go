@@ -155,7 +155,10 @@ func TestCatastrophicGlobIsFast(t *testing.T) {
 	if locs := p.re.FindAllIndex(data, -1); len(locs) != 1 {
 		t.Errorf("%d matches, want 1", len(locs))
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	// Backtracking over 400 stars would take longer than the universe; linear time
+	// takes milliseconds. The bound only needs to tell the two apart, with room for a
+	// loaded machine (the speed itself is BenchmarkPrefilter's business).
+	if d := time.Since(start); d > 30*time.Second {
 		t.Errorf("took %v", d)
 	}
 }
