@@ -1,10 +1,9 @@
 package canvas
 
 import (
-	"os"
-	"path/filepath"
 	"testing"
 
+	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/bench/vaultgen"
 )
@@ -21,20 +20,7 @@ func openLib(t testing.TB, dir string) *library.Library {
 }
 
 // writeVault writes files (vault-relative name → content) into a fresh folder.
-func writeVault(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+func writeVault(t testing.TB, files map[string]string) string { return vaulttest.New(t, files) }
 
 // genVault generates a vaultgen vault of n notes.
 func genVault(t testing.TB, n int) string {

@@ -132,7 +132,7 @@ func Check(ctx context.Context, name, dir string, o Options) (*Report, error) {
 			r.JourneyErrors.add(o.Limit, b)
 		}
 	}
-	lib, err := library.Open(ctx, name, abs, library.Options{})
+	lib, err := library.Open(ctx, name, abs, library.Options{KeepTemps: true})
 	if err != nil {
 		return nil, fmt.Errorf("doctor: %w", err)
 	}

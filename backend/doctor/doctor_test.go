@@ -6,21 +6,11 @@ import (
 	"testing"
 
 	"github.com/memotree/memotree/backend/doctor"
+	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/vault"
 )
 
-func write(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func write(t *testing.T, dir string, files map[string]string) { vaulttest.Write(t, dir, files) }
 
 func TestCheckFindsEveryKind(t *testing.T) {
 	dir := t.TempDir()

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/vault"
 )
 
@@ -38,18 +39,7 @@ func tryGit(dir string, args ...string) (string, error) {
 }
 
 // write writes files under dir, creating folders.
-func write(t testing.TB, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func write(t testing.TB, dir string, files map[string]string) { vaulttest.Write(t, dir, files) }
 
 // read returns a file's content, or "<absent>".
 func read(t testing.TB, dir, name string) string {

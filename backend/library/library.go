@@ -44,6 +44,10 @@ type Options struct {
 	// command that only reads a note by its path never parses the whole vault.
 	// Lazy libraries cannot watch.
 	Lazy bool
+	// KeepTemps leaves the temporary files of crashed writes that the scan finds
+	// (memotree doctor reports them, and removes them only when asked); otherwise
+	// the scan removes them.
+	KeepTemps bool
 }
 
 // FileWarning is a parse warning attached to the file it came from.
@@ -68,9 +72,10 @@ type Library struct {
 	watcher *watch.Watcher
 	done    chan struct{}
 
-	scanOnce sync.Once
-	scanned  atomic.Bool
-	scanErr  error
+	scanOnce  sync.Once
+	keepTemps bool // Options.KeepTemps
+	scanned   atomic.Bool
+	scanErr   error
 
 	subMu  sync.Mutex
 	subs   map[int]func(paths []vpath.Path, rescan bool)
@@ -109,7 +114,7 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 		v.Close()
 		return nil, fmt.Errorf("open library %s: %w", name, err)
 	}
-	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}, seed: maphash.MakeSeed()}
+	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}, seed: maphash.MakeSeed(), keepTemps: o.KeepTemps}
 	if o.Watch {
 		// Watch before the scan so that no edit made during the scan is missed.
 		w, err := watch.New(v.Dir(), watch.Options{Debounce: o.Debounce})
@@ -263,7 +268,9 @@ func (l *Library) scan(ctx context.Context) error {
 		return err
 	}
 	// Temporary files the walk found are orphans of crashed writes: remove them.
-	_, _ = l.vault.RemoveOrphanTemps(ctx)
+	if !l.keepTemps {
+		_, _ = l.vault.RemoveOrphanTemps(ctx)
+	}
 	paths := make([]vpath.Path, 0, len(files))
 	for _, f := range files {
 		if !f.IsDir {

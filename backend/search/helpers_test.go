@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -43,20 +44,7 @@ func corpus(t testing.TB, name string) string {
 }
 
 // writeVault creates a vault from name → content.
-func writeVault(t testing.TB, files map[string]string) string {
-	t.Helper()
-	dir := t.TempDir()
-	for name, content := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
+func writeVault(t testing.TB, files map[string]string) string { return vaulttest.New(t, files) }
 
 // openIndex opens the vault at dir and its index.
 func openIndex(t testing.TB, dir string, o Options) (*vault.Vault, *Index, Stats) {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/uiapi"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/workspace"
@@ -31,18 +32,7 @@ func git(t *testing.T, dir string, args ...string) string {
 	return string(out)
 }
 
-func writeFiles(t *testing.T, dir string, files map[string]string) {
-	t.Helper()
-	for name, text := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-}
+func writeFiles(t *testing.T, dir string, files map[string]string) { vaulttest.Write(t, dir, files) }
 
 // porcelain is git status --porcelain, sorted, journey.yaml left out.
 func porcelain(t *testing.T, dir string) []string {
