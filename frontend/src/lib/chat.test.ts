@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import type { ChatRecord } from '../api/types'
-import { applyApproval, applyDelta, applyTool, itemsFromRecords, newLive, removeApproval, summarizeArgs, yamlField } from './chat'
+import { applyApproval, applyDelta, applyTool, itemsFromRecords, newLive, removeApproval, scriptOf, summarizeArgs, yamlField } from './chat'
 
 const t = '2026-11-22T09:30:00Z'
 
@@ -49,4 +49,12 @@ test('small helpers', () => {
   expect(summarizeArgs('{"entity_names":["A","B"],"x":1}')).toBe('entity_names: ["A","B"], x: 1')
   expect(summarizeArgs('{"a":"' + 'x'.repeat(100) + '"}', 20)).toHaveLength(20)
   expect(summarizeArgs('{"broken')).toBe('{"broken')
+})
+
+test('scriptOf shows a run_starlark call as its code', () => {
+  const args = JSON.stringify({ target: 'count people', code: 'n = 1\n__result__ = n', dry_run: true })
+  expect(scriptOf('run_starlark', args)).toEqual({ target: 'count people', code: 'n = 1\n__result__ = n', dryRun: true })
+  expect(scriptOf('read_entities', args)).toBeNull()
+  expect(scriptOf('run_starlark', '{"code": 3}')).toBeNull()
+  expect(scriptOf('run_starlark', 'not json')).toBeNull()
 })

@@ -119,6 +119,22 @@ export function prettyArgs(args: string): string {
   }
 }
 
+/**
+ * scriptOf returns the Starlark code and target of a run_starlark call, so that the
+ * card can show the script as code rather than as an escaped JSON string; null for
+ * other calls or unreadable arguments.
+ */
+export function scriptOf(name: string, args: string): { target: string; code: string; dryRun: boolean } | null {
+  if (name !== 'run_starlark') return null
+  try {
+    const v = JSON.parse(args) as { target?: unknown; code?: unknown; dry_run?: unknown }
+    if (typeof v.code !== 'string') return null
+    return { target: typeof v.target === 'string' ? v.target : '', code: v.code, dryRun: v.dry_run === true }
+  } catch {
+    return null
+  }
+}
+
 /** summarizeArgs shows a call's arguments on one short line. */
 export function summarizeArgs(args: string, max = 80): string {
   let s = args
