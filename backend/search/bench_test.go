@@ -47,12 +47,7 @@ func TestMain(m *testing.M) {
 
 // BenchmarkBuild builds the index of the 10k vault from nothing (warm page cache).
 func BenchmarkBuild(b *testing.B) {
-	dir := benchVault(b)
-	v, err := vault.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer v.Close()
+	_, v := benchVaultOpen(b)
 	start := cpuTime()
 	defer func() { reportCPU(b, start) }()
 	for b.Loop() {
@@ -67,12 +62,7 @@ func BenchmarkBuild(b *testing.B) {
 
 // BenchmarkReopen opens the persisted index of an unchanged 10k vault.
 func BenchmarkReopen(b *testing.B) {
-	dir := benchVault(b)
-	v, err := vault.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer v.Close()
+	_, v := benchVaultOpen(b)
 	ix, _, err := Open(b.Context(), v, Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -92,17 +82,7 @@ func BenchmarkReopen(b *testing.B) {
 // BenchmarkQuery runs ranked queries with snippets on the 10k vault and reports the
 // 50th and 99th percentile latencies.
 func BenchmarkQuery(b *testing.B) {
-	dir := benchVault(b)
-	v, err := vault.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer v.Close()
-	ix, _, err := Open(b.Context(), v, Options{SaveDelay: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
+	_, ix := benchIndex(b)
 	queries := []string{"galvex", "zunar pelcoster", `"zunar pelcoster"`, "gal*", "thihesel lozu thifipel", "overview", "bench/misil", "morriras -panar"}
 	var lat, cpu []time.Duration
 	worst := map[string]time.Duration{}
@@ -142,17 +122,7 @@ func reportCPU(b *testing.B, start time.Duration) {
 
 // BenchmarkReindexOne changes one note and re-indexes it, as after a watcher event.
 func BenchmarkReindexOne(b *testing.B) {
-	dir := benchVault(b)
-	v, err := vault.Open(dir)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer v.Close()
-	ix, _, err := Open(b.Context(), v, Options{SaveDelay: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer ix.Close()
+	dir, ix := benchIndex(b)
 	p := ix.x.docs[0].path
 	orig, _ := os.ReadFile(filepath.Join(dir, string(p)))
 	defer os.WriteFile(filepath.Join(dir, string(p)), orig, 0o644)
@@ -167,4 +137,28 @@ func BenchmarkReindexOne(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// benchVaultOpen opens the benchmark vault, closed when the benchmark ends.
+func benchVaultOpen(b *testing.B) (string, *vault.Vault) {
+	b.Helper()
+	dir := benchVault(b)
+	v, err := vault.Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { v.Close() })
+	return dir, v
+}
+
+// benchIndex opens the benchmark vault and its index (saved only when closed).
+func benchIndex(b *testing.B) (string, *Index) {
+	b.Helper()
+	dir, v := benchVaultOpen(b)
+	ix, _, err := Open(b.Context(), v, Options{SaveDelay: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { ix.Close() })
+	return dir, ix
 }
