@@ -3,25 +3,21 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { artifactsDir, findLinkingNote, openBrowser, paintedPixels, startServer, vaultNotes } from './harness.mjs'
+import { artifactsDir, findLinkingNote, openApp, paintedPixels, vaultNotes } from './harness.mjs'
 
 const tree = '[data-testid="file-tree"]'
 const noteView = '[data-testid="note-view"]'
 const entry = (p) => `${tree} [data-path="${p.replace(/"/g, '\\"')}"]`
 
 describe('the window', () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  /** @type {Awaited<ReturnType<typeof openApp>>['server']} */
   let server
-  /** @type {Awaited<ReturnType<typeof openBrowser>>} */
+  /** @type {Awaited<ReturnType<typeof openApp>>['browser']} */
   let browser
   let page
 
   before(async () => {
-    server = await startServer()
-    browser = await openBrowser()
-    page = browser.page
-    await page.goto(server.url)
-    await page.waitForSelector(`${tree} [data-path]`, { timeout: 10000 })
+    ;({ server, browser, page } = await openApp())
   })
 
   after(async () => {

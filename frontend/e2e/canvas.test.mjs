@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process'
 import path from 'node:path'
 import { promisify } from 'node:util'
 import { after, before, describe, test } from 'node:test'
-import { frontendDir, openBrowser, startServer } from './harness.mjs'
+import { frontendDir, openApp } from './harness.mjs'
 
 const run = promisify(execFile)
 const binary = path.resolve(frontendDir, process.env.MEMOTREE_BIN ?? '../build/bin/memotree-headless')
@@ -19,18 +19,14 @@ async function tokenCount(page) {
 }
 
 describe('the canvas inspector', () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  /** @type {Awaited<ReturnType<typeof openApp>>['server']} */
   let server
-  /** @type {Awaited<ReturnType<typeof openBrowser>>} */
+  /** @type {Awaited<ReturnType<typeof openApp>>['browser']} */
   let browser
   let page
 
   before(async () => {
-    server = await startServer()
-    browser = await openBrowser()
-    page = browser.page
-    await page.goto(server.url)
-    await page.waitForSelector('[data-testid="file-tree"] [data-path]', { timeout: 10000 })
+    ;({ server, browser, page } = await openApp())
     await page.getByRole('button', { name: 'Canvas', exact: true }).click()
     await page.waitForSelector(tokens)
   })

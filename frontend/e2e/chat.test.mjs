@@ -5,7 +5,7 @@ import fs from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { startFakeLLM, text, toolCalls } from './fakellm.mjs'
-import { artifactsDir, openBrowser, startServer } from './harness.mjs'
+import { artifactsDir, openApp } from './harness.mjs'
 
 const tree = '[data-testid="file-tree"]'
 const entry = (p) => `${tree} [data-path="${p.replace(/"/g, '\\"')}"]`
@@ -34,13 +34,9 @@ describe('the chat panel', () => {
   before(async () => {
     llm = await startFakeLLM()
     const config = fs.mkdtempSync(path.join(fs.realpathSync('/tmp'), 'memotree-e2e-config-'))
-    server = await startServer({
+    ;({ server, browser, page } = await openApp({
       env: { OPENAI_BASE_URL: llm.baseURL, MEMOTREE_MODEL: 'fake-model', OPENAI_API_KEY: 'sk-e2e-secret-4242', XDG_CONFIG_HOME: config },
-    })
-    browser = await openBrowser()
-    page = browser.page
-    await page.goto(server.url)
-    await page.waitForSelector(`${tree} [data-path]`, { timeout: 10000 })
+    }))
     await page.getByRole('button', { name: /^Chat/ }).click()
     await page.waitForSelector(input)
   })

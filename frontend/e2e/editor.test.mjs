@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { openBrowser, startServer, vaultNotes } from './harness.mjs'
+import { openApp, vaultNotes } from './harness.mjs'
 
 const tree = '[data-testid="file-tree"]'
 const noteView = '[data-testid="note-view"]'
@@ -27,11 +27,7 @@ describe('the editor', () => {
   let server, browser, page, note, file
 
   before(async () => {
-    server = await startServer()
-    browser = await openBrowser()
-    page = browser.page
-    await page.goto(server.url)
-    await page.waitForSelector(`${tree} [data-path]`, { timeout: 10000 })
+    ;({ server, browser, page } = await openApp())
     note = vaultNotes(server.vaultDir).find((p) => !p.includes('/')) ?? vaultNotes(server.vaultDir)[0]
     file = path.join(server.vaultDir, note)
     await page.click(entry(note))

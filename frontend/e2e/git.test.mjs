@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { artifactsDir, basicVault, openBrowser, startServer } from './harness.mjs'
+import { artifactsDir, basicVault, openApp } from './harness.mjs'
 
 const panel = '[data-testid="git-panel"]'
 const change = (p) => `${panel} [data-change="${p.replace(/"/g, '\\"')}"]`
@@ -31,9 +31,9 @@ async function waitFor(fn, what, timeoutMs = 5000) {
 }
 
 describe('the source-control panel', () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  /** @type {Awaited<ReturnType<typeof openApp>>['server']} */
   let server
-  /** @type {Awaited<ReturnType<typeof openBrowser>>} */
+  /** @type {Awaited<ReturnType<typeof openApp>>['browser']} */
   let browser
   let page
   let repo // the fixture committed by git, which the server copies (.git included)
@@ -45,11 +45,7 @@ describe('the source-control panel', () => {
     git(repo, 'init', '-q', '-b', 'main')
     git(repo, 'add', '-A')
     git(repo, 'commit', '-q', '-m', 'The fixture')
-    server = await startServer({ vault: repo })
-    browser = await openBrowser()
-    page = browser.page
-    await page.goto(server.url)
-    await page.waitForSelector('[data-testid="file-tree"] [data-path]', { timeout: 10000 })
+    ;({ server, browser, page } = await openApp({ vault: repo }))
   })
 
   after(async () => {

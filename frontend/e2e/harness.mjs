@@ -181,3 +181,17 @@ export async function paintedPixels(page, png) {
     return n
   }, png.toString('base64'))
 }
+
+/**
+ * openApp starts `memotree serve` (startServer's options), opens Chromium on the
+ * window, and waits until the file tree lists a file.
+ * @param {Parameters<typeof startServer>[0]} [opts]
+ */
+export async function openApp(opts) {
+  const server = await startServer(opts)
+  const browser = await openBrowser()
+  const page = browser.page
+  await page.goto(server.url)
+  await page.waitForSelector('[data-testid="file-tree"] [data-path]', { timeout: 10000 })
+  return { server, browser, page }
+}

@@ -1,7 +1,7 @@
 // The quick switcher and the search panel in a real browser against `memotree serve`.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
-import { basicVault, openBrowser, startServer } from './harness.mjs'
+import { basicVault, openApp } from './harness.mjs'
 
 const tree = '[data-testid="file-tree"]'
 const noteView = '[data-testid="note-view"]'
@@ -10,18 +10,14 @@ const panel = '[data-testid="search-panel"]'
 const input = '[data-testid="search-input"]'
 
 describe('search in the window', () => {
-  /** @type {Awaited<ReturnType<typeof startServer>>} */
+  /** @type {Awaited<ReturnType<typeof openApp>>['server']} */
   let server
-  /** @type {Awaited<ReturnType<typeof openBrowser>>} */
+  /** @type {Awaited<ReturnType<typeof openApp>>['browser']} */
   let browser
   let page
 
   before(async () => {
-    server = await startServer({ vault: basicVault })
-    browser = await openBrowser()
-    page = browser.page
-    await page.goto(server.url)
-    await page.waitForSelector(`${tree} [data-path]`, { timeout: 10000 })
+    ;({ server, browser, page } = await openApp({ vault: basicVault }))
   })
 
   after(async () => {
