@@ -1,0 +1,60 @@
+// The window's language: English or Simplified Chinese, following the system's
+// locale unless the person picked one in the settings (remembered in localStorage).
+// t(key) reads the current locale, so a template that calls it redraws on a switch.
+import { en } from './messages/en'
+import { zh } from './messages/zh'
+
+export type Locale = 'en' | 'zh'
+export type LocaleChoice = Locale | 'auto'
+export type MessageKey = keyof typeof en
+
+const catalogues: Record<Locale, Record<MessageKey, string>> = { en, zh }
+const STORAGE_KEY = 'memotree.locale'
+
+/** systemLocale maps a BCP 47 tag (navigator.language) to a supported locale. */
+export function systemLocale(tag: string | undefined): Locale {
+  return tag?.toLowerCase().startsWith('zh') ? 'zh' : 'en'
+}
+
+function storedChoice(): LocaleChoice {
+  try {
+    const v = globalThis.localStorage?.getItem(STORAGE_KEY)
+    return v === 'en' || v === 'zh' ? v : 'auto'
+  } catch {
+    return 'auto'
+  }
+}
+
+class I18n {
+  choice = $state<LocaleChoice>(storedChoice())
+  locale = $derived<Locale>(this.choice === 'auto' ? systemLocale(globalThis.navigator?.language) : this.choice)
+
+  /** choose sets and remembers the language ('auto' follows the system again). */
+  choose(c: LocaleChoice) {
+    this.choice = c
+    try {
+      if (c === 'auto') globalThis.localStorage?.removeItem(STORAGE_KEY)
+      else globalThis.localStorage?.setItem(STORAGE_KEY, c)
+    } catch {
+      // Storage refused (private mode): the choice lasts for this window only.
+    }
+  }
+}
+
+export const i18n = new I18n()
+
+/** format fills {name} parameters in a message; unknown ones stay as written. */
+export function format(msg: string, params?: Record<string, string | number>): string {
+  if (!params) return msg
+  return msg.replace(/\{(\w+)\}/g, (m, k: string) => (k in params ? String(params[k]) : m))
+}
+
+/** t returns the message for key in the current language. */
+export function t(key: MessageKey, params?: Record<string, string | number>): string {
+  return format(catalogues[i18n.locale][key] ?? en[key], params)
+}
+
+/** translate is t for a given locale (tests, and text rendered outside the window's locale). */
+export function translate(locale: Locale, key: MessageKey, params?: Record<string, string | number>): string {
+  return format(catalogues[locale][key] ?? en[key], params)
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it, vi } from 'vitest'
+import { en } from './messages/en'
+import { zh } from './messages/zh'
+import { format, i18n, systemLocale, t, translate } from './i18n.svelte'
+
+describe('i18n', () => {
+  it('maps system locales to English or Chinese', () => {
+    expect(systemLocale('zh-CN')).toBe('zh')
+    expect(systemLocale('zh-Hans-SG')).toBe('zh')
+    expect(systemLocale('en-GB')).toBe('en')
+    expect(systemLocale('fr')).toBe('en')
+    expect(systemLocale(undefined)).toBe('en')
+  })
+
+  it('fills parameters and leaves unknown ones', () => {
+    expect(format('{n} notes in {lib}', { n: 3, lib: 'demo' })).toBe('3 notes in demo')
+    expect(format('{n} and {m}', { n: 1 })).toBe('1 and {m}')
+  })
+
+  it('switches language and remembers the choice', () => {
+    const store = new Map<string, string>()
+    vi.stubGlobal('localStorage', {
+      getItem: (k: string) => store.get(k) ?? null,
+      setItem: (k: string, v: string) => void store.set(k, v),
+      removeItem: (k: string) => void store.delete(k),
+    })
+    i18n.choose('zh')
+    expect(t('settings.language')).toBe('语言')
+    expect(localStorage.getItem('memotree.locale')).toBe('zh')
+    i18n.choose('en')
+    expect(t('settings.language')).toBe('Language')
+    i18n.choose('auto')
+    expect(localStorage.getItem('memotree.locale')).toBeNull()
+    vi.unstubAllGlobals()
+  })
+
+  it('has every English key translated, and no Chinese message left in English', () => {
+    const same = new Set(['app.name', 'settings.language.en', 'settings.language.zh'])
+    for (const k of Object.keys(en) as (keyof typeof en)[]) {
+      expect(zh[k], k).toBeTruthy()
+      // Parameters must survive translation.
+      expect((zh[k].match(/\{\w+\}/g) ?? []).sort(), k).toEqual((en[k].match(/\{\w+\}/g) ?? []).sort())
+      if (!same.has(k) && /[a-z]{4,}/i.test(en[k])) expect(zh[k], k).not.toBe(en[k])
+    }
+    expect(translate('zh', 'settings.language.auto')).toBe('跟随系统')
+  })
+})
