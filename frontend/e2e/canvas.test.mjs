@@ -10,7 +10,7 @@ import { frontendDir, openApp } from './harness.mjs'
 
 const run = promisify(execFile)
 const binary = path.resolve(frontendDir, process.env.MEMOTREE_BIN ?? '../build/bin/memotree-headless')
-const inspector = '[data-testid="canvas-inspector"]'
+const inspector = '[data-testid="canvas-view"]'
 const tokens = `${inspector} [data-testid="canvas-tokens"]`
 const row = (id) => `${inspector} li[data-node="${id.replace(/"/g, '\\"')}"]`
 

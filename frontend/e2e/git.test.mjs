@@ -77,7 +77,7 @@ describe('the source-control panel', () => {
     assert.equal(marked, true, 'the graph draws Home.md in the pending colour')
 
     await page.getByRole('button', { name: 'Home.md, modified: show the diff' }).click()
-    const diff = page.locator('[data-testid="diff-view"][data-path="Home.md"]')
+    const diff = page.locator('[data-testid="git-diff"][data-path="Home.md"]')
     await diff.waitFor()
     const added = await diff.locator('tr.line.add').allTextContents()
     assert.ok(added.some((t) => t.includes(line)), `the diff's added lines hold the new line: ${JSON.stringify(added)}`)
@@ -109,7 +109,7 @@ describe('the source-control panel', () => {
     // The folder holding it says so, for a collapsed tree and for screen readers.
     await page.waitForSelector('[data-testid="file-tree"] [data-folder="people"][aria-label="people, holds pending changes"]')
     await page.getByRole('button', { name: 'people/Charles Babbage.md, modified: show the diff' }).click()
-    const diff = page.locator('[data-testid="diff-view"][data-path="people/Charles Babbage.md"]')
+    const diff = page.locator('[data-testid="git-diff"][data-path="people/Charles Babbage.md"]')
     await diff.waitFor()
     assert.deepEqual(await diff.locator('tr.line.add mark.word').allTextContents(), ['Zwischenwort'])
     assert.deepEqual(await diff.locator('tr.line.del mark.word').allTextContents(), [words[1]])
@@ -118,7 +118,7 @@ describe('the source-control panel', () => {
   test('committing the chosen note with a message: git log has it, the rest stays pending', async () => {
     await page.getByRole('checkbox', { name: 'Select Home.md' }).check()
     await page.fill('[data-testid="commit-message"]', 'Note a line typed elsewhere')
-    await page.click('[data-testid="commit"]')
+    await page.click('[data-testid="commit-button"]')
     await page.waitForSelector(change('Home.md'), { state: 'detached', timeout: 5000 })
     assert.equal(git(server.vaultDir, 'log', '-1', '--format=%s'), 'Note a line typed elsewhere\n')
     assert.equal(git(server.vaultDir, 'show', '--name-only', '--format=', 'HEAD'), 'Home.md\n')
@@ -198,7 +198,7 @@ describe('the source-control panel', () => {
       await page.waitForSelector(change('ideas/Binary.md'))
       await page.getByRole('checkbox', { name: 'Select ideas/Binary.md' }).check()
       await page.fill('[data-testid="commit-message"]', 'Push me')
-      await page.click('[data-testid="commit"]')
+      await page.click('[data-testid="commit-button"]')
       await page.waitForSelector(change('ideas/Binary.md'), { state: 'detached' })
       await page.click('[data-testid="push"]')
       await page.waitForSelector('[data-testid="git-notice"] >> text=Pushed main to origin', { timeout: 10000 })
