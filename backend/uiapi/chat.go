@@ -30,8 +30,12 @@ type chat struct {
 // runningTurn is the turn in progress.
 type runningTurn struct {
 	session, turn string
+	prompt        string
+	started       time.Time
 	cancel        context.CancelFunc
 	done          chan struct{}
+	// out publishes the turn's progress and remembers it for ChatLive.
+	out *chatOut
 }
 
 // ChatSendInput is a prompt for the agent.
@@ -87,12 +91,12 @@ func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
 		return ChatTurn{}, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	rt, err := a.chat.begin(sess.ID, cancel)
+	rt, err := a.chat.begin(sess.ID, in.Prompt, a.ws.Bus(), cancel)
 	if err != nil {
 		cancel()
 		return ChatTurn{}, err
 	}
-	out := newChatOut(a.ws.Bus(), sess.ID, rt.turn)
+	out := rt.out
 	ag := a.turnAgent(reg, client, in, rt, out)
 	go func() {
 		defer cancel()
@@ -108,7 +112,7 @@ func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
 // the events of out.
 func (a *API) turnAgent(reg *tool.Registry, model agent.Model, in ChatSendInput, rt *runningTurn, out *chatOut) *agent.Agent {
 	return &agent.Agent{Registry: reg, Model: model, Memory: a.ws.Memory, TurnID: rt.turn, Session: rt.session,
-		Permission: a.ws.PermissionOf, Approve: a.chat.approver(a.ws.Bus(), rt.session, rt.turn),
+		Permission: a.ws.PermissionOf, Approve: a.chat.approver(rt),
 		ActiveNote:     func() string { return activeNote(in.Library, in.ActiveNote) },
 		PendingChanges: func(ctx context.Context) (int, error) { return a.chat.pending.count(ctx, reg) },
 		OnDelta:        out.delta, OnCall: out.call}
@@ -140,6 +144,42 @@ func (a *API) ChatApprove(id string, approve bool) error {
 	}
 	ch <- approve
 	return nil
+}
+
+// ChatLiveView is the turn in progress, for a window that attaches while it runs
+// (after a reload): its prompt and what it published so far, in order.
+type ChatLiveView struct {
+	Session string `json:"session"`
+	// Turn is "" when no turn is running; the other fields are then empty.
+	Turn    string          `json:"turn"`
+	Prompt  string          `json:"prompt"`
+	Started string          `json:"started"`
+	Events  []ChatLiveEvent `json:"events"`
+}
+
+// ChatLiveEvent is one chat:* event as it was published: consecutive text deltas
+// come merged into one, approval requests only while they wait.
+type ChatLiveEvent struct {
+	Topic string `json:"topic"`
+	Data  any    `json:"data"`
+}
+
+// ChatLive returns the turn in progress, if any, with its events so far; the
+// window replays them and follows the live events from there (a delta's seq tells
+// which it already has).
+func (a *API) ChatLive() (ChatLiveView, error) {
+	a.chat.mu.Lock()
+	rt := a.chat.running
+	a.chat.mu.Unlock()
+	v := ChatLiveView{Events: []ChatLiveEvent{}}
+	if rt == nil {
+		return v, nil
+	}
+	v.Session, v.Turn, v.Prompt, v.Started = rt.session, rt.turn, rt.prompt, rt.started.UTC().Format(time.RFC3339Nano)
+	for _, e := range rt.out.snapshot() {
+		v.Events = append(v.Events, ChatLiveEvent{Topic: string(e.Topic), Data: e.Data})
+	}
+	return v, nil
 }
 
 // ChatSessionView is a saved session with the turn running in it, if any.
@@ -205,13 +245,15 @@ func activeNote(library, path string) string {
 
 // begin registers a new running turn in session, stopped by cancel, or says one is
 // running.
-func (c *chat) begin(session string, cancel context.CancelFunc) (*runningTurn, error) {
+func (c *chat) begin(session, prompt string, bus *event.Bus, cancel context.CancelFunc) (*runningTurn, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.running != nil {
 		return nil, fmt.Errorf("the agent is still working on turn %s: wait for it or press Stop", c.running.turn)
 	}
-	c.running = &runningTurn{session: session, turn: agent.NewTurnID(), cancel: cancel, done: make(chan struct{})}
+	turn := agent.NewTurnID()
+	c.running = &runningTurn{session: session, turn: turn, prompt: prompt, started: time.Now(), cancel: cancel,
+		done: make(chan struct{}), out: newChatOut(bus, session, turn)}
 	return c.running, nil
 }
 
@@ -227,8 +269,9 @@ func (c *chat) end(rt *runningTurn) {
 
 // approver asks the window: it publishes chat:approval and waits for ChatApprove or
 // the end of the turn.
-func (c *chat) approver(bus *event.Bus, session, turn string) agent.Approver {
+func (c *chat) approver(rt *runningTurn) agent.Approver {
 	n := 0
+	session, turn := rt.session, rt.turn
 	return func(ctx context.Context, name, args string) (bool, error) {
 		ch := make(chan bool, 1)
 		c.mu.Lock()
@@ -243,8 +286,9 @@ func (c *chat) approver(bus *event.Bus, session, turn string) agent.Approver {
 			c.mu.Lock()
 			delete(c.approvals, id)
 			c.mu.Unlock()
+			rt.out.answered(id)
 		}()
-		bus.Publish(event.Event{Topic: event.ChatApproval, Data: event.ChatApprovalEvent{Session: session, Turn: turn, ID: id, Name: name, Args: args}})
+		rt.out.approval(event.ChatApprovalEvent{Session: session, Turn: turn, ID: id, Name: name, Args: args})
 		select {
 		case yes := <-ch:
 			return yes, nil

@@ -30,6 +30,52 @@ type chatOut struct {
 	seq    int
 	timer  *time.Timer
 	closed bool
+	// log is what was published so far, for a window that attaches mid-turn (a
+	// reload): consecutive deltas merged into one, approvals kept until answered.
+	log []event.Event
+}
+
+// publishLocked publishes e and records it in the log.
+func (o *chatOut) publishLocked(e event.Event) {
+	o.bus.Publish(e)
+	if d, ok := e.Data.(event.ChatDeltaEvent); ok && len(o.log) > 0 {
+		if prev, ok := o.log[len(o.log)-1].Data.(event.ChatDeltaEvent); ok {
+			prev.Text += d.Text
+			prev.Seq = d.Seq
+			o.log[len(o.log)-1].Data = prev
+			return
+		}
+	}
+	o.log = append(o.log, e)
+}
+
+// approval publishes a request for the person's approval.
+func (o *chatOut) approval(e event.ChatApprovalEvent) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+	o.publishLocked(event.Event{Topic: event.ChatApproval, Data: e})
+}
+
+// answered drops the approval request id from the log.
+func (o *chatOut) answered(id string) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	for i, e := range o.log {
+		if a, ok := e.Data.(event.ChatApprovalEvent); ok && a.ID == id {
+			o.log = append(o.log[:i], o.log[i+1:]...)
+			return
+		}
+	}
+}
+
+// snapshot returns the events published so far, text gathered but not yet
+// published included.
+func (o *chatOut) snapshot() []event.Event {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.flushLocked()
+	return append([]event.Event(nil), o.log...)
 }
 
 func newChatOut(bus *event.Bus, session, turn string) *chatOut {
@@ -65,7 +111,7 @@ func (o *chatOut) flushLocked() {
 		return
 	}
 	o.seq++
-	o.bus.Publish(event.Event{Topic: event.ChatDelta, Data: event.ChatDeltaEvent{Session: o.session, Turn: o.turn, Seq: o.seq, Text: o.buf.String()}})
+	o.publishLocked(event.Event{Topic: event.ChatDelta, Data: event.ChatDeltaEvent{Session: o.session, Turn: o.turn, Seq: o.seq, Text: o.buf.String()}})
 	o.buf.Reset()
 }
 
@@ -83,7 +129,7 @@ func (o *chatOut) call(e agent.CallEvent) {
 		ev.Status, ev.Message = string(e.Result.Status), e.Result.Message
 		ev.Result, _ = tool.Clip(e.Result.YAML(), maxResultShown)
 	}
-	o.bus.Publish(event.Event{Topic: event.ChatTool, Data: ev})
+	o.publishLocked(event.Event{Topic: event.ChatTool, Data: ev})
 }
 
 // done publishes the end of the turn with a message a person can act on.

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memotree/memotree/backend/agent"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/llm/llmtest"
 	"github.com/memotree/memotree/backend/workspace"
@@ -223,5 +224,79 @@ func TestChatSettingsKeepTheKey(t *testing.T) {
 	check, _ = f.api.TestChatConnection(ChatSettingsInput{BaseURL: srv.URL(), Model: "nope"})
 	if check.OK || !strings.Contains(check.Message, "qwen3:8b") {
 		t.Errorf("unknown model: %+v", check)
+	}
+}
+
+// A window reloaded mid-turn attaches to it: ChatLive gives the prompt and what the
+// turn published so far (the finished call, the approval that waits), and nothing
+// once the turn is over.
+func TestChatLiveReplaysTheRunningTurn(t *testing.T) {
+	srv := llmtest.New(t,
+		llmtest.ToolCall("call_1", "create_entity", `{"entity_name":"people/Mary Somerville","entity_type":"person"}`),
+		llmtest.ToolCall("call_2", "delete_entities", `{"entity_names":["Welcome"]}`),
+		llmtest.Text("Done."))
+	f := newChatFixture(t, srv)
+	if v, err := f.api.ChatLive(); err != nil || v.Turn != "" || len(v.Events) != 0 {
+		t.Fatalf("ChatLive with no turn = %+v, %v", v, err)
+	}
+	turn, err := f.api.ChatSend(ChatSendInput{Prompt: "Add Mary, drop Welcome"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	evs := f.until(t, event.ChatApproval)
+	ask := evs[len(evs)-1].Data.(event.ChatApprovalEvent)
+	v, err := f.api.ChatLive()
+	if err != nil || v.Turn != turn.Turn || v.Session != turn.Session || v.Prompt != "Add Mary, drop Welcome" || v.Started == "" {
+		t.Fatalf("ChatLive = %+v, %v", v, err)
+	}
+	var got []string
+	for _, e := range v.Events {
+		switch d := e.Data.(type) {
+		case event.ChatToolEvent:
+			got = append(got, e.Topic+":"+d.Name+":"+d.Phase)
+		case event.ChatApprovalEvent:
+			got = append(got, e.Topic+":"+d.ID)
+		default:
+			got = append(got, e.Topic)
+		}
+	}
+	want := "chat:tool:create_entity:start,chat:tool:create_entity:end,chat:approval:" + ask.ID
+	if strings.Join(got, ",") != want {
+		t.Errorf("live events:\n got %s\nwant %s", strings.Join(got, ","), want)
+	}
+	if err := f.api.ChatApprove(ask.ID, true); err != nil {
+		t.Fatal(err)
+	}
+	f.until(t, event.ChatDone)
+	if v, err := f.api.ChatLive(); err != nil || v.Turn != "" {
+		t.Errorf("ChatLive after the turn = %+v, %v", v, err)
+	}
+}
+
+// The live log merges consecutive deltas (keeping the last seq), keeps a tool call
+// between them apart, and forgets an approval once answered.
+func TestChatOutLogMergesDeltas(t *testing.T) {
+	bus := event.NewBus()
+	o := newChatOut(bus, "s1", "t1")
+	o.delta("Hello ")
+	o.flush()
+	o.delta("there.")
+	o.flush()
+	o.call(agent.CallEvent{ID: "c1", Name: "read_entity", Args: "{}", Phase: "start"})
+	o.delta("More")
+	o.approval(event.ChatApprovalEvent{Session: "s1", Turn: "t1", ID: "t1-a1", Name: "delete_entities"})
+	log := o.snapshot()
+	if len(log) != 4 {
+		t.Fatalf("log = %+v", log)
+	}
+	if d := log[0].Data.(event.ChatDeltaEvent); d.Text != "Hello there." || d.Seq != 2 {
+		t.Errorf("merged delta = %+v", d)
+	}
+	if d := log[2].Data.(event.ChatDeltaEvent); d.Text != "More" || d.Seq != 3 {
+		t.Errorf("delta after the call = %+v", d)
+	}
+	o.answered("t1-a1")
+	if log := o.snapshot(); len(log) != 3 || log[2].Topic != event.ChatDelta {
+		t.Errorf("after the answer: %+v", log)
 	}
 }

@@ -96,6 +96,24 @@ describe('the chat panel', () => {
     assert.equal(fs.existsSync(path.join(server.vaultDir, 'people', 'Mary Somerville.md')), false)
   })
 
+  test('a window reloaded mid-turn attaches to it: the prompt, the waiting approval, then the end', async () => {
+    llm.script(toolCalls([{ id: 'call_keep', name: 'delete_entities', args: { entity_names: ['Ada Lovelace'] } }]), text('Ada stays.'))
+    await page.fill(input, 'Delete Ada?')
+    await page.press(input, 'Enter')
+    await page.locator(`${chatPane} .approval`).waitFor({ timeout: 10000 })
+    await page.reload()
+    await page.waitForSelector(`${tree} [role="treeitem"], ${tree} li`, { timeout: 10000 })
+    if (await page.locator(chatPane).isHidden()) await page.getByRole('button', { name: /^Chat/ }).click()
+    const ask = page.locator(`${chatPane} .approval`)
+    await ask.waitFor({ timeout: 10000 })
+    assert.equal(await ask.count(), 1, 'the approval shows once')
+    await page.locator(`${chatPane} [data-role="user"]`, { hasText: 'Delete Ada?' }).waitFor()
+    assert.equal(await page.isVisible(`${chatPane} [data-testid="chat-stop"]`), true, 'the turn shows as running')
+    await ask.getByRole('button', { name: 'Deny' }).click()
+    await page.locator(`${chatPane} [data-role="assistant"]`, { hasText: 'Ada stays.' }).waitFor({ timeout: 10000 })
+    assert.ok(fs.existsSync(path.join(server.vaultDir, 'people', 'Ada Lovelace.md')), 'a denied deletion deletes nothing')
+  })
+
   test('Stop mid-stream leaves a consistent history and says so', async () => {
     const long = Array.from({ length: 200 }, (_, i) => `word${i}`).join(' ')
     llm.script(text(long, 50))

@@ -4,6 +4,7 @@ import type {
   ChatCheck,
   ChatSendInput,
   ChatSessionInfo,
+  ChatLiveView,
   ChatSessionView,
   ChatSettingsInput,
   ChatSettingsView,
@@ -50,6 +51,8 @@ export interface Api {
   chatApprove(id: string, approve: boolean): Promise<void>
   chatSessions(): Promise<ChatSessionInfo[]>
   chatSession(id: string): Promise<ChatSessionView>
+  /** The turn in progress with its events so far (turn "" when none): a reloaded window attaches to it. */
+  chatLive(): Promise<ChatLiveView>
   chatSettings(): Promise<ChatSettingsView>
   saveChatSettings(input: ChatSettingsInput): Promise<ChatSettingsView>
   testChatConnection(input: ChatSettingsInput): Promise<ChatCheck>
@@ -78,6 +81,7 @@ export const GO_METHODS = {
   chatApprove: 'ChatApprove',
   chatSessions: 'ChatSessions',
   chatSession: 'ChatSession',
+  chatLive: 'ChatLive',
   chatSettings: 'ChatSettings',
   saveChatSettings: 'SaveChatSettings',
   testChatConnection: 'TestChatConnection',
@@ -118,6 +122,7 @@ export function apiFromCaller(
     },
     chatSessions: () => call(GO_METHODS.chatSessions, []) as Promise<ChatSessionInfo[]>,
     chatSession: (id) => call(GO_METHODS.chatSession, [id]) as Promise<ChatSessionView>,
+    chatLive: () => call(GO_METHODS.chatLive, []) as Promise<ChatLiveView>,
     chatSettings: () => call(GO_METHODS.chatSettings, []) as Promise<ChatSettingsView>,
     saveChatSettings: (input) => call(GO_METHODS.saveChatSettings, [input]) as Promise<ChatSettingsView>,
     testChatConnection: (input) => call(GO_METHODS.testChatConnection, [input]) as Promise<ChatCheck>,

@@ -165,6 +165,17 @@ export interface ChatSessionView {
   running: string
 }
 
+/** The turn in progress, for a window that attaches while it runs. */
+export interface ChatLiveView {
+  session: string
+  /** "" when no turn is running. */
+  turn: string
+  prompt: string
+  started: string
+  /** The chat:* events published so far: deltas merged, approvals only while they wait. */
+  events: { topic: string; data: unknown }[]
+}
+
 /** A local model server that answered. */
 export interface LocalServer {
   name: string

@@ -72,7 +72,8 @@ export function newLive(turn: string, prompt: string, time: string): Live {
 
 /** applyDelta appends streamed text to the agent's current message. */
 export function applyDelta(live: Live, e: ChatDeltaEvent): Live {
-  if (e.turn !== live.turn) return live
+  // A delta already applied (replayed after attaching to a running turn) is skipped.
+  if (e.turn !== live.turn || e.seq < live.seq) return live
   const items = [...live.items]
   const last = items[items.length - 1]
   if (last && last.kind === 'assistant') items[items.length - 1] = { ...last, text: last.text + e.text }
@@ -101,7 +102,7 @@ export function applyTool(live: Live, e: ChatToolEvent): Live {
 
 /** applyApproval shows an approval prompt. */
 export function applyApproval(live: Live, e: ChatApprovalEvent): Live {
-  if (e.turn !== live.turn) return live
+  if (e.turn !== live.turn || live.items.some((it) => it.kind === 'approval' && it.request.id === e.id)) return live
   return { ...live, items: [...live.items, { kind: 'approval', key: e.id, request: e }] }
 }
 

@@ -30,6 +30,7 @@ export class ChatStore {
   connect(): () => void {
     const topics = ['chat:delta', 'chat:tool', 'chat:approval', 'chat:done'] as const
     this.offs = topics.map((topic) => this.api.on(topic, (data) => this.dispatch({ topic, data } as ChatEvent)))
+    void this.attach()
     return () => {
       for (const off of this.offs) off()
       this.offs = []
@@ -56,6 +57,26 @@ export class ChatStore {
         this.notice = e.data.error || null
         void this.reload(e.data.session)
         break
+    }
+  }
+
+  /** attach shows the turn already running (the window was reloaded mid-turn):
+   * the saved session, the prompt, what the turn published so far, then the live
+   * events that came meanwhile (those already in the replay are skipped). */
+  async attach(): Promise<void> {
+    try {
+      const v = await this.api.chatLive()
+      if (!v.turn || this.live) return
+      const s = await this.api.chatSession(v.session)
+      if (this.live) return
+      this.session = v.session
+      this.saved = itemsFromRecords(s.messages)
+      this.live = newLive(v.turn, v.prompt, v.started)
+      const early = this.early.filter((e) => e.data.turn === v.turn)
+      this.early = []
+      for (const e of [...(v.events as ChatEvent[]), ...early]) this.dispatch(e)
+    } catch (e) {
+      this.notice = message(e)
     }
   }
 

@@ -1,7 +1,7 @@
-import { expect, test } from 'vitest'
+import { expect, test, vi } from 'vitest'
 import type { Api } from '../api'
 import type { EventPayloads, Topic } from '../api/events'
-import type { ChatSessionView } from '../api/types'
+import type { ChatLiveView, ChatSessionView } from '../api/types'
 import { ChatStore } from './chat.svelte'
 
 type Listener = (e: unknown) => void
@@ -14,6 +14,7 @@ function fakeApi(session: ChatSessionView) {
     for (const l of listeners.get(topic) ?? []) l(e)
   }
   const approvals: [string, boolean][] = []
+  let live: ChatLiveView = { session: '', turn: '', prompt: '', started: '', events: [] }
   const api = {
     on<T extends Topic>(topic: T, cb: (e: EventPayloads[T]) => void) {
       let set = listeners.get(topic)
@@ -31,6 +32,7 @@ function fakeApi(session: ChatSessionView) {
     async chatSession() {
       return session
     },
+    chatLive: async () => live,
     async chatSessions() {
       return []
     },
@@ -38,7 +40,7 @@ function fakeApi(session: ChatSessionView) {
       approvals.push([id, yes])
     },
   } as unknown as Api
-  return { api, emit, approvals }
+  return { api, emit, approvals, setLive: (v: ChatLiveView) => (live = v) }
 }
 
 test('events that beat chatSend are replayed, and the end shows the saved session', async () => {
@@ -78,4 +80,31 @@ test('a stopped turn leaves its message', async () => {
   await new Promise((r) => setTimeout(r, 0))
   expect(chat.notice).toContain('Stopped')
   expect(chat.busy).toBe(false)
+})
+
+test('a reloaded window attaches to the running turn: replayed events, then live ones without repeats', async () => {
+  const saved: ChatSessionView = { id: 's-2', title: 'old', created: '', updated: '', running: 't-9', messages: [
+    { time: '2026-11-22T09:00:00Z', role: 'user', content: 'earlier' },
+    { time: '2026-11-22T09:00:01Z', role: 'assistant', content: 'earlier answer' },
+  ] }
+  const { api, emit, setLive } = fakeApi(saved)
+  const ids = { session: 's-2', turn: 't-9' }
+  setLive({ ...ids, prompt: 'rename the types', started: '2026-11-22T09:31:00Z', events: [
+    { topic: 'chat:delta', data: { ...ids, seq: 2, text: 'Looking at the notes.' } },
+    { topic: 'chat:tool', data: { ...ids, id: 'c1', name: 'search_nodes', args: '{}', phase: 'end', status: 'success', message: 'ok', result: '' } },
+    { topic: 'chat:approval', data: { ...ids, id: 'a1', call_id: '', name: 'delete_entities', args: '{}' } },
+  ] })
+  const chat = new ChatStore(api)
+  const off = chat.connect()
+  // Published before the attach finished, and already in the replay: shown once.
+  emit('chat:delta', { ...ids, seq: 2, text: 'Looking at the notes.' })
+  emit('chat:approval', { ...ids, id: 'a1', call_id: '', name: 'delete_entities', args: '{}' })
+  await vi.waitFor(() => expect(chat.busy).toBe(true))
+  emit('chat:delta', { ...ids, seq: 3, text: ' Now deleting.' })
+  expect(chat.session).toBe('s-2')
+  const kinds = chat.items.map((it) => it.kind)
+  expect(kinds).toEqual(['user', 'assistant', 'user', 'assistant', 'tool', 'approval', 'assistant'])
+  const texts = chat.items.filter((it) => it.kind === 'assistant').map((it) => (it as { text: string }).text)
+  expect(texts).toEqual(['earlier answer', 'Looking at the notes.', ' Now deleting.'])
+  off()
 })

@@ -49,6 +49,7 @@ class FakeApi implements Api {
   chatApprove = async () => {}
   chatSessions = async () => []
   chatSession = () => Promise.reject(new Error('no chat'))
+  chatLive = () => Promise.resolve({ session: '', turn: '', prompt: '', started: '', events: [] })
   chatSettings = () => Promise.reject(new Error('no chat'))
   saveChatSettings = () => Promise.reject(new Error('no chat'))
   testChatConnection = () => Promise.reject(new Error('no chat'))
