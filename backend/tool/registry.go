@@ -30,7 +30,7 @@ var (
 type Registry struct {
 	mu       sync.RWMutex
 	tools    map[string]*Tool
-	aliases  map[string]string
+	aliases  map[string]alias
 	guard    Guard
 	observer Observer
 	maxArgs  int
@@ -40,7 +40,7 @@ type Registry struct {
 func NewRegistry() *Registry {
 	return &Registry{
 		tools:   map[string]*Tool{},
-		aliases: map[string]string{},
+		aliases: map[string]alias{},
 		maxArgs: DefaultMaxArgsBytes,
 	}
 }
@@ -84,10 +84,35 @@ func (r *Registry) taken(name string) bool {
 	return tool || alias
 }
 
-// RegisterAlias makes alias another name for the registered tool target, for names
-// the seeds or older clients use (expand_details for expand_node). Aliases are
-// callable and found by Get, but not listed.
-func (r *Registry) RegisterAlias(alias, target string) error {
+// alias is another name of a tool, with the parameter names it renames.
+type alias struct {
+	target string
+	// params maps a parameter name of the alias to the target's (page_index to
+	// entity_name); nil when the names are the same.
+	params map[string]string
+}
+
+// RegisterAlias makes name another name for the registered tool target, for names
+// the seeds or older clients use (expand_details for expand_node). params are pairs
+// of parameter names, the alias's then the target's (move_page's "source",
+// move_entity's "entity_name"), renamed in a call's arguments when the target's name
+// is absent. Aliases are callable and found by Get, but not listed.
+func (r *Registry) RegisterAlias(name, target string, params ...string) error {
+	if len(params)%2 != 0 {
+		return fmt.Errorf("alias %s: %w: parameter names come in pairs", name, ErrInvalidTool)
+	}
+	a := alias{target: target}
+	for i := 0; i < len(params); i += 2 {
+		if a.params == nil {
+			a.params = map[string]string{}
+		}
+		a.params[params[i]] = params[i+1]
+	}
+	return r.registerAlias(name, a)
+}
+
+func (r *Registry) registerAlias(alias string, a alias) error {
+	target := a.target
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if !namePattern.MatchString(alias) {
@@ -99,7 +124,7 @@ func (r *Registry) RegisterAlias(alias, target string) error {
 	if _, ok := r.tools[target]; !ok {
 		return fmt.Errorf("alias %s -> %s: %w", alias, target, ErrUnknownTarget)
 	}
-	r.aliases[alias] = target
+	r.aliases[alias] = a
 	return nil
 }
 
@@ -137,8 +162,8 @@ func (r *Registry) Get(name string) (*Tool, bool) {
 
 // lookup resolves a name or alias; the caller holds the lock.
 func (r *Registry) lookup(name string) (*Tool, bool) {
-	if target, ok := r.aliases[name]; ok {
-		name = target
+	if a, ok := r.aliases[name]; ok {
+		name = a.target
 	}
 	t, ok := r.tools[name]
 	return t, ok
@@ -177,7 +202,11 @@ func (r *Registry) Call(ctx context.Context, call *Call, name string, args json.
 	r.mu.RLock()
 	t, ok := r.lookup(name)
 	guard, observer, maxArgs := r.guard, r.observer, r.maxArgs
+	renames := r.aliases[name].params
 	r.mu.RUnlock()
+	if renames != nil && len(args) <= maxArgs {
+		args = renameArgs(args, renames)
+	}
 	c := Call{}
 	if call != nil {
 		c = *call
@@ -231,4 +260,32 @@ func (r *Registry) unknown(name string) Result {
 		return Fail(CodeUnknownTool, "there is no tool %q; no tools are registered", shown)
 	}
 	return Fail(CodeUnknownTool, "there is no tool %q; the nearest are: %s", shown, strings.Join(near, ", "))
+}
+
+// renameArgs renames the keys of a JSON object of arguments as renames says, unless
+// the new name is given too (then the call is left for validation to refuse the
+// unknown old name). Anything but an object is returned as it is.
+func renameArgs(args json.RawMessage, renames map[string]string) json.RawMessage {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(args, &m) != nil {
+		return args
+	}
+	changed := false
+	for from, to := range renames {
+		v, ok := m[from]
+		if _, taken := m[to]; !ok || taken {
+			continue
+		}
+		delete(m, from)
+		m[to] = v
+		changed = true
+	}
+	if !changed {
+		return args
+	}
+	out, err := json.Marshal(m)
+	if err != nil {
+		return args
+	}
+	return out
 }

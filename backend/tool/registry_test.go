@@ -262,3 +262,41 @@ func TestDescription(t *testing.T) {
 	}()
 	MustDescription(docs, "missing")
 }
+
+func TestAliasRenamesParameters(t *testing.T) {
+	r := NewRegistry()
+	type in struct {
+		EntityName string `json:"entity_name"`
+		Folder     string `json:"folder,omitempty"`
+	}
+	var got in
+	if err := r.Register(New("move_entity", Write, "Moves.", func(_ context.Context, _ *Call, v in) (Result, error) {
+		got = v
+		return OK("moved", nil), nil
+	})); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.RegisterAlias("move_page", "move_entity", "source", "entity_name", "target"); !errors.Is(err, ErrInvalidTool) {
+		t.Errorf("an odd list of parameter names: %v", err)
+	}
+	if err := r.RegisterAlias("move_page", "move_entity", "source", "entity_name", "target", "folder"); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := r.Call(context.Background(), nil, "move_page", json.RawMessage(`{"source":"Engine","target":"machines"}`))
+	if res.Status != StatusSuccess || got != (in{"Engine", "machines"}) {
+		t.Errorf("move_page(source, target) = %+v, handler got %+v", res, got)
+	}
+	// The target's own names work through the alias too.
+	got = in{}
+	if res, _ := r.Call(context.Background(), nil, "move_page", json.RawMessage(`{"entity_name":"A","folder":"b"}`)); res.Status != StatusSuccess || got != (in{"A", "b"}) {
+		t.Errorf("move_page(entity_name, folder) = %+v, got %+v", res, got)
+	}
+	// Both names at once: the old one is not renamed, and validation refuses it.
+	if res, _ := r.Call(context.Background(), nil, "move_page", json.RawMessage(`{"source":"A","entity_name":"B"}`)); res.ErrorCode != CodeInvalidArguments {
+		t.Errorf("both names = %+v", res)
+	}
+	// The tool's own name does not rename.
+	if res, _ := r.Call(context.Background(), nil, "move_entity", json.RawMessage(`{"source":"A"}`)); res.ErrorCode != CodeInvalidArguments {
+		t.Errorf("move_entity(source) = %+v", res)
+	}
+}

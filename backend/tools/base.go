@@ -99,8 +99,8 @@ func Register(r *tool.Registry, d Deps) error {
 			return err
 		}
 	}
-	for alias, target := range canvasAliases {
-		if err := r.RegisterAlias(alias, target); err != nil {
+	for _, a := range canvasAliases {
+		if err := r.RegisterAlias(a.alias, a.target, a.params...); err != nil {
 			return err
 		}
 	}

@@ -61,8 +61,9 @@ func TestCanvasTools(t *testing.T) {
 
 func TestCanvasFollowsRenameEntity(t *testing.T) {
 	h := entNew(t, entFixture, workspace.Options{})
-	h.ok("expand_node", `{"entity_name": "Engine", "level": "summary"}`)
-	h.ok("move_page", `{"entity_name": "Engine", "folder": "machines"}`)
+	// Seed 003's names and parameters: expand_details(page_index), move_page(source, target).
+	h.ok("expand_details", `{"page_index": "Engine", "level": "summary"}`)
+	h.ok("move_page", `{"source": "Engine", "target": "machines"}`)
 	text, _ := h.ok("view_canvas", `{}`)["canvas"].(string)
 	if !strings.Contains(text, "· machines/Engine [summary]") {
 		t.Errorf("the view did not follow move_page:\n%s", text)
