@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -60,14 +61,21 @@ type getChildrenIn struct {
 	tool.Paging
 }
 
-func (e *env) getChildren(ctx context.Context, call *tool.Call, in getChildrenIn) (tool.Result, error) {
+// treeLookup resolves name to a node of the call's library tree, with the graph and
+// folder index the tree tools answer from, or the result to answer instead.
+func (e *env) treeLookup(call *tool.Call, name string) (*graph.Graph, *folderIndex, treeNode, *tool.Result) {
 	l, fail := e.library(call)
 	if fail != nil {
-		return *fail, nil
+		return nil, nil, treeNode{}, fail
 	}
 	g := l.Graph()
 	fi := newFolderIndex(g)
-	n, fail := resolveNode(l, fi, in.EntityName)
+	n, fail := resolveNode(l, fi, name)
+	return g, fi, n, fail
+}
+
+func (e *env) getChildren(ctx context.Context, call *tool.Call, in getChildrenIn) (tool.Result, error) {
+	g, fi, n, fail := e.treeLookup(call, in.EntityName)
 	if fail != nil {
 		return *fail, nil
 	}
@@ -101,13 +109,7 @@ func notesFolder(fi *folderIndex, p vpath.Path) (vpath.Path, bool) {
 }
 
 func (e *env) getParent(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil
-	}
-	g := l.Graph()
-	fi := newFolderIndex(g)
-	n, fail := resolveNode(l, fi, in.EntityName)
+	g, fi, n, fail := e.treeLookup(call, in.EntityName)
 	if fail != nil {
 		return *fail, nil
 	}
@@ -119,13 +121,7 @@ func (e *env) getParent(ctx context.Context, call *tool.Call, in entityNameIn) (
 }
 
 func (e *env) getAncestors(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil
-	}
-	g := l.Graph()
-	fi := newFolderIndex(g)
-	n, fail := resolveNode(l, fi, in.EntityName)
+	g, fi, n, fail := e.treeLookup(call, in.EntityName)
 	if fail != nil {
 		return *fail, nil
 	}
