@@ -114,7 +114,9 @@ describe('language and look', () => {
   })
 
   test('the settings hold the model endpoint and the canvas budget', async () => {
-    await openSettings(page)
+    // Opened by the window event a command palette would send.
+    await page.evaluate(() => window.dispatchEvent(new Event('memotree:open-settings')))
+    await page.waitForSelector(`${settings}[open]`)
     const form = page.locator(settings).getByRole('form', { name: 'Model endpoint settings' })
     await form.waitFor()
     await page.locator(`${settings} [data-testid="settings-canvas"] input[type="number"]`).waitFor()
