@@ -10,7 +10,7 @@ import { artifactsDir, openApp } from './harness.mjs'
 const tree = '[data-testid="file-tree"]'
 const entry = (p) => `${tree} [data-path="${p.replace(/"/g, '\\"')}"]`
 const chatPane = '#chat-pane'
-const input = `${chatPane} textarea[aria-label="Message the agent"]`
+const input = `${chatPane} [data-testid="chat-input"]`
 
 /** The saved sessions of the vault, parsed. */
 function savedSessions(vaultDir) {
@@ -76,7 +76,7 @@ describe('the chat panel', () => {
     fs.mkdirSync(artifactsDir, { recursive: true })
     await page.screenshot({ path: path.join(artifactsDir, 'chat.png') })
     // The composer is ready again.
-    assert.equal(await page.isEnabled(`${chatPane} button:has-text("Send")`), false, 'Send waits for text')
+    assert.equal(await page.isEnabled(`${chatPane} [data-testid="chat-send"]`), false, 'Send waits for text')
     assert.equal(await page.inputValue(input), '')
   })
 
@@ -144,7 +144,7 @@ describe('the chat panel', () => {
   })
 
   test('the settings test the connection and never show the key', async () => {
-    await page.getByRole('button', { name: 'Settings' }).click()
+    await page.click(`${chatPane} [data-testid="chat-settings-toggle"]`)
     const form = page.getByRole('form', { name: 'Model endpoint settings' })
     await form.waitFor()
     await form.getByRole('button', { name: 'Test connection' }).click()

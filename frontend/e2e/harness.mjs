@@ -89,15 +89,18 @@ export async function startServer({ vault = defaultVault, timeoutMs = 20000, env
 }
 
 /**
- * openBrowser launches headless Chromium with a fresh profile.
+ * openBrowser launches headless Chromium with a fresh profile. `locale` is the
+ * system language the page sees (navigator.language); English unless a test asks.
+ * @param {{width?: number, height?: number, locale?: string}} [opts]
  * @returns {Promise<{page: import('playwright-core').Page, context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
  */
-export async function openBrowser({ width = 1280, height = 800 } = {}) {
+export async function openBrowser({ width = 1280, height = 800, locale = 'en-US' } = {}) {
   const profile = tempDir('memotree-chromium-')
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_BIN ?? '/usr/bin/chromium',
     headless: true,
     viewport: { width, height },
+    locale,
     args: [
       '--headless',
       '--no-sandbox',
@@ -107,6 +110,7 @@ export async function openBrowser({ width = 1280, height = 800 } = {}) {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      `--lang=${locale}`,
       // WebGL (sigma's renderer) in software, since there is no GPU.
       '--enable-unsafe-swiftshader',
     ],
@@ -184,12 +188,13 @@ export async function paintedPixels(page, png) {
 
 /**
  * openApp starts `memotree serve` (startServer's options), opens Chromium on the
- * window, and waits until the file tree lists a file.
- * @param {Parameters<typeof startServer>[0]} [opts]
+ * window (in `locale`, English by default), and waits until the file tree lists a file.
+ * @param {Parameters<typeof startServer>[0] & {locale?: string}} [opts]
  */
-export async function openApp(opts) {
-  const server = await startServer(opts)
-  const browser = await openBrowser()
+export async function openApp(opts = {}) {
+  const { locale, ...serverOpts } = opts
+  const server = await startServer(serverOpts)
+  const browser = await openBrowser({ locale })
   const page = browser.page
   await page.goto(server.url)
   await page.waitForSelector('[data-testid="file-tree"] [data-path]', { timeout: 10000 })

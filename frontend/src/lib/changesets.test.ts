@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest'
 import type { ChangeSet } from '../api'
-import { changeSetLabel, changeSetTime, discardable, discardEffect, pendingFolders, pendingMap, pruneChoice, setChoice, stateLetter, toggleSet } from './changesets'
+import { changeSetLabel, changeSetTime as changeSetTimeOf, discardable, discardEffect, pendingFolders, pendingMap, pruneChoice, setChoice, stateLetter, toggleSet } from './changesets'
+import { i18n } from './i18n.svelte'
 
 const agent: ChangeSet = {
   id: 'agent@t-1',
@@ -24,11 +25,24 @@ test('labels name who made a change set', () => {
   expect(stateLetter('untracked')).toBe('U')
 })
 
-test('times: the zero time is none; today shows the hour', () => {
-  expect(changeSetTime(outside.latest)).toBe('')
+test('times: the zero time is none; today shows the hour; written in the window language', () => {
+  expect(changeSetTimeOf(outside.latest)).toBe('')
   const now = new Date(2026, 10, 22, 18, 0)
-  expect(changeSetTime(new Date(2026, 10, 22, 9, 5).toISOString(), now)).toBe('09:05')
-  expect(changeSetTime(new Date(2026, 0, 2, 9, 5).toISOString(), now)).toBe('2026-01-02 09:05')
+  const today = new Date(2026, 10, 22, 9, 5).toISOString()
+  const earlier = new Date(2026, 0, 2, 9, 5).toISOString()
+  // ICU versions differ in the kind of space before AM.
+  const changeSetTime = (iso: string, at: Date) => changeSetTimeOf(iso, at).replace(/\s/g, ' ')
+  expect(changeSetTime(today, now)).toBe('9:05 AM')
+  expect(changeSetTime(earlier, now)).toBe('Jan 2, 2026, 9:05 AM')
+  i18n.choose('zh')
+  try {
+    expect(changeSetTime(today, now)).toBe('09:05')
+    expect(changeSetTime(earlier, now)).toBe('2026年1月2日 09:05')
+    expect(changeSetLabel({ actor: 'external' })).toBe('外部编辑')
+    expect(discardEffect({ path: 'n.md', state: 'renamed', from: 'o.md' })).toBe('改回原名 o.md')
+  } finally {
+    i18n.choose('en')
+  }
 })
 
 test('a set is chosen whole, partly or not at all; toggling chooses all unless all were', () => {

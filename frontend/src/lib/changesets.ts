@@ -1,16 +1,17 @@
 // Pure helpers for the source-control panel: naming change sets, choosing changes.
 import type { Change, ChangeSet, ChangeState } from '../api'
+import { formatDateTime, t, type MessageKey } from './i18n.svelte'
 
 /** The words shown for a change set's author. */
 export function changeSetLabel(s: Pick<ChangeSet, 'actor' | 'turn'>): string {
   const turn = s.turn ? ` · ${shortTurn(s.turn)}` : ''
-  if (s.actor === 'agent') return `Agent${turn || ' · no turn'}`
-  if (s.actor === 'user') return 'Your edits in MemoTree'
-  if (s.actor === 'external') return 'Outside edits'
-  if (s.actor === 'journey') return 'Journey (operation log)'
-  if (s.actor === 'script') return `Script${turn}`
-  if (s.actor === 'cli') return `Command line${turn}`
-  if (s.actor.startsWith('mcp:')) return `MCP client ${s.actor.slice(4)}${turn}`
+  if (s.actor === 'agent') return `${t('git.actor.agent')}${turn || ` · ${t('git.actor.noTurn')}`}`
+  if (s.actor === 'user') return t('git.actor.user')
+  if (s.actor === 'external') return t('git.actor.external')
+  if (s.actor === 'journey') return t('git.actor.journey')
+  if (s.actor === 'script') return `${t('git.actor.script')}${turn}`
+  if (s.actor === 'cli') return `${t('git.actor.cli')}${turn}`
+  if (s.actor.startsWith('mcp:')) return `${t('git.actor.mcp', { name: s.actor.slice(4) })}${turn}`
   return `${s.actor}${turn}`
 }
 
@@ -24,13 +25,25 @@ export function stateLetter(s: ChangeState): string {
   return { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', untracked: 'U' }[s]
 }
 
-/** A change set's time as "14:05" today, else a date; "" for the zero time. */
+const stateNames: Record<ChangeState, MessageKey> = {
+  added: 'git.state.added',
+  modified: 'git.state.modified',
+  deleted: 'git.state.deleted',
+  renamed: 'git.state.renamed',
+  untracked: 'git.state.untracked',
+}
+
+/** A state in words, in the window's language. */
+export function stateName(s: ChangeState): string {
+  return stateNames[s] ? t(stateNames[s]) : s
+}
+
+/** A change set's time, in the window's language: the time of day today, else date and time; "" for the zero time. */
 export function changeSetTime(latest: string, now = new Date()): string {
-  const t = new Date(latest)
-  if (Number.isNaN(t.getTime()) || t.getUTCFullYear() <= 1) return ''
-  const sameDay = t.toDateString() === now.toDateString()
-  const hm = `${String(t.getHours()).padStart(2, '0')}:${String(t.getMinutes()).padStart(2, '0')}`
-  return sameDay ? hm : `${t.getFullYear()}-${String(t.getMonth() + 1).padStart(2, '0')}-${String(t.getDate()).padStart(2, '0')} ${hm}`
+  const d = new Date(latest)
+  if (Number.isNaN(d.getTime()) || d.getUTCFullYear() <= 1) return ''
+  const sameDay = d.toDateString() === now.toDateString()
+  return formatDateTime(d, sameDay ? { timeStyle: 'short' } : { dateStyle: 'medium', timeStyle: 'short' })
 }
 
 /** Every change of the sets, in order. */
@@ -93,12 +106,12 @@ export function discardEffect(c: Change): string {
   switch (c.state) {
     case 'added':
     case 'untracked':
-      return 'deleted (never committed, cannot be recovered)'
+      return t('git.effect.added')
     case 'deleted':
-      return 'restored as last committed'
+      return t('git.effect.deleted')
     case 'renamed':
-      return `renamed back to ${c.from ?? 'its old name'}`
+      return t('git.effect.renamed', { from: c.from ?? t('git.effect.oldName') })
     default:
-      return 'restored as last committed; the edits are lost'
+      return t('git.effect.modified')
   }
 }

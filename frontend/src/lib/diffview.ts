@@ -1,5 +1,6 @@
 // Pure helpers to show a FileDiff: hunk headers, line gutters, word marks.
 import type { DiffLine, Hunk, Segment } from '../api'
+import { t } from './i18n.svelte'
 
 /** The unified diff header of a hunk: "@@ -3,7 +3,8 @@". */
 export function hunkHeader(h: Hunk): string {
@@ -28,9 +29,9 @@ export function linePieces(l: DiffLine): Segment[] {
 
 /** The words a screen reader says before a line. */
 export function lineLabel(l: DiffLine): string {
-  if (l.kind === 'add') return `added line ${l.new ?? ''}`
-  if (l.kind === 'del') return `deleted line ${l.old ?? ''}`
-  return `line ${l.new ?? ''}`
+  if (l.kind === 'add') return t('diff.line.add', { n: l.new ?? '' })
+  if (l.kind === 'del') return t('diff.line.del', { n: l.old ?? '' })
+  return t('diff.line', { n: l.new ?? '' })
 }
 
 /** A short summary of a diff's counts: "+3 −1". */

@@ -7,6 +7,8 @@ import { zh } from './messages/zh'
 export type Locale = 'en' | 'zh'
 export type LocaleChoice = Locale | 'auto'
 export type MessageKey = keyof typeof en
+/** A message with a singular and a plural form: keys `${base}.one` and `${base}.other`. */
+export type PluralKey = { [K in MessageKey]: K extends `${infer B}.one` ? B : never }[MessageKey]
 
 const catalogues: Record<Locale, Record<MessageKey, string>> = { en, zh }
 const STORAGE_KEY = 'memotree.locale'
@@ -57,4 +59,22 @@ export function t(key: MessageKey, params?: Record<string, string | number>): st
 /** translate is t for a given locale (tests, and text rendered outside the window's locale). */
 export function translate(locale: Locale, key: MessageKey, params?: Record<string, string | number>): string {
   return format(catalogues[locale][key] ?? en[key], params)
+}
+
+/** tn picks the singular or plural form of a message for n (also passed as {n}). */
+export function tn(base: PluralKey, n: number, params?: Record<string, string | number>): string {
+  const key = `${base}.${n === 1 ? 'one' : 'other'}` as MessageKey
+  return t(key, { n, ...params })
+}
+
+/** langTag is the BCP 47 tag of a locale, for <html lang> and Intl. */
+export function langTag(l: Locale): string {
+  return l === 'zh' ? 'zh-CN' : 'en'
+}
+
+/** formatDateTime writes a date and time in the window's language ('' for an unreadable date). */
+export function formatDateTime(d: Date | string, opts: Intl.DateTimeFormatOptions = { dateStyle: 'medium', timeStyle: 'short' }): string {
+  const date = typeof d === 'string' ? new Date(d) : d
+  if (Number.isNaN(date.getTime())) return ''
+  return new Intl.DateTimeFormat(langTag(i18n.locale), opts).format(date)
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest'
 import { en } from './messages/en'
 import { zh } from './messages/zh'
-import { format, i18n, systemLocale, t, translate } from './i18n.svelte'
+import { format, formatDateTime, i18n, langTag, systemLocale, t, tn, translate } from './i18n.svelte'
 
 describe('i18n', () => {
   it('maps system locales to English or Chinese', () => {
@@ -43,5 +43,25 @@ describe('i18n', () => {
       if (!same.has(k) && /[a-z]{4,}/i.test(en[k])) expect(zh[k], k).not.toBe(en[k])
     }
     expect(translate('zh', 'settings.language.auto')).toBe('跟随系统')
+  })
+
+  it('picks the plural form, and writes dates in the chosen language', () => {
+    i18n.choose('en')
+    expect(tn('git.files', 1)).toBe('1 file')
+    expect(tn('git.files', 3)).toBe('3 files')
+    expect(tn('git.notice.committed', 2, { hash: 'abc1234', tagged: '' })).toBe('Committed 2 files as abc1234.')
+    const d = new Date(2026, 10, 23, 14, 5)
+    const opts: Intl.DateTimeFormatOptions = { year: 'numeric', month: 'long', day: 'numeric' }
+    expect(formatDateTime(d, opts)).toBe('November 23, 2026')
+    expect(formatDateTime('not a date')).toBe('')
+    i18n.choose('zh')
+    try {
+      expect(tn('git.files', 3)).toBe('3 个文件')
+      expect(formatDateTime(d, opts)).toBe('2026年11月23日')
+      expect(langTag(i18n.locale)).toBe('zh-CN')
+    } finally {
+      i18n.choose('en')
+    }
+    expect(langTag('en')).toBe('en')
   })
 })

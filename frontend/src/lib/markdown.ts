@@ -4,6 +4,7 @@
 import MarkdownIt from 'markdown-it'
 import type { MarkdownIt as Md, StateCore, StateInline, Token } from 'markdown-it'
 import type { LinkView, NoteView } from '../api/types'
+import { t } from './i18n.svelte'
 import { parseWikiInner, type Resolver } from './resolve'
 import { sliceBytes } from './utf8'
 
@@ -120,7 +121,7 @@ function anchor(resolved: string, m: WikiMeta, cls: string): string {
   const text = escapeHtml(linkText(m))
   const sub = m.subpath ? ` data-subpath="${escapeHtml(m.subpath)}"` : ''
   if (resolved === '') {
-    return `<a href="#" class="${cls} is-unresolved" data-target="${escapeHtml(m.target)}" title="${escapeHtml(m.target)} does not exist yet">${text}</a>`
+    return `<a href="#" class="${cls} is-unresolved" data-target="${escapeHtml(m.target)}" title="${escapeHtml(t('props.unresolved', { target: m.target }))}">${text}</a>`
   }
   return `<a href="#" class="${cls}" data-href="${escapeHtml(resolved)}"${sub}>${text}</a>`
 }

@@ -2,6 +2,7 @@
 // diff and history of the focused change. Talks only to src/api.
 import type { Api, Change, ChangeState, Commit, FileDiff, GitRevision, GitStatus } from '../api'
 import { allChanges, pendingMap, pruneChoice } from '../lib/changesets'
+import { t, tn } from '../lib/i18n.svelte'
 
 /** How many commits of a note's history the panel lists. */
 export const HISTORY_LIMIT = 50
@@ -121,7 +122,7 @@ export class GitStore {
     const paths = [...this.chosen]
     return this.run(async () => {
       const r = await this.api.git.commit(this.library, { paths, message, tag })
-      this.notice = `Committed ${r.paths.length} ${r.paths.length === 1 ? 'file' : 'files'} as ${r.hash.slice(0, 7)}${tag ? `, tagged ${tag}` : ''}.`
+      this.notice = tn('git.notice.committed', r.paths.length, { hash: r.hash.slice(0, 7), tagged: tag ? t('git.notice.tagged', { tag }) : '' })
       this.chosen = new Set()
     })
   }
@@ -130,7 +131,7 @@ export class GitStore {
   async discard(paths: string[]): Promise<boolean> {
     return this.run(async () => {
       const done = await this.api.git.discard(this.library, paths)
-      this.notice = `Discarded the changes of ${done.length} ${done.length === 1 ? 'file' : 'files'}.`
+      this.notice = tn('git.notice.discarded', done.length)
       this.chosen = new Set([...this.chosen].filter((p) => !paths.includes(p)))
     })
   }
@@ -139,7 +140,8 @@ export class GitStore {
   async restore(path: string, rev: string): Promise<boolean> {
     return this.run(async () => {
       const changed = await this.api.git.restore(this.library, path, rev)
-      this.notice = changed ? `Restored ${path} from ${rev.slice(0, 7)}; review and commit it.` : `${path} already matches ${rev.slice(0, 7)}.`
+      const short = rev.slice(0, 7)
+      this.notice = changed ? t('git.notice.restored', { path, rev: short }) : t('git.notice.alreadyMatches', { path, rev: short })
       this.preview = null
     })
   }
@@ -148,7 +150,7 @@ export class GitStore {
   async init(): Promise<boolean> {
     return this.run(async () => {
       this.status = await this.api.git.init(this.library)
-      this.notice = 'Created a git repository for this library.'
+      this.notice = t('git.notice.initialised')
     })
   }
 
@@ -156,7 +158,8 @@ export class GitStore {
   async push(): Promise<boolean> {
     return this.sync('push', async () => {
       const r = await this.api.git.push(this.library)
-      this.notice = r.up_to_date ? `${r.remote}/${r.branch} is up to date.` : `Pushed ${r.branch} to ${r.remote}.`
+      const p = { remote: r.remote, branch: r.branch }
+      this.notice = r.up_to_date ? t('git.notice.upToDate', p) : t('git.notice.pushed', p)
     })
   }
 
@@ -201,19 +204,19 @@ export class GitStore {
   }
 }
 
-/** pullNotice says in words what a pull did. */
+/** pullNotice says in words what a pull did, in the window's language. */
 export function pullNotice(outcome: string, updated: number, conflicts: number): string {
-  const files = (n: number) => `${n} ${n === 1 ? 'file' : 'files'}`
+  const files = { files: tn('git.files', updated) }
   const base =
     outcome === 'up_to_date'
-      ? 'Already up to date.'
+      ? t('git.notice.pullUpToDate')
       : outcome === 'merged'
-        ? `Merged the remote's commits (${files(updated)} updated).`
+        ? t('git.notice.merged', files)
         : outcome === 'conflict'
-          ? 'Merged with conflicts: resolve them, then commit.'
-          : `Pulled the remote's commits (${files(updated)} updated).`
-  const verb = conflicts === 1 ? 'keeps' : 'keep'
-  return conflicts > 0 ? `${base} ${files(conflicts)} ${verb} both versions between <<<<<<< and >>>>>>> markers.` : base
+          ? t('git.notice.mergedConflicts')
+          : t('git.notice.pulled', files)
+  if (conflicts === 0) return base
+  return t('git.notice.join', { a: base, b: tn('git.notice.keepBoth', conflicts, { files: tn('git.files', conflicts) }) })
 }
 
 function message(e: unknown): string {

@@ -1,6 +1,7 @@
 // The vault store: libraries, the open library's files, and the open note with the
 // notes it embeds. Talks only to src/api.
 import type { Api, FileEntry, LibraryInfo, NoteView, VaultChange } from '../api'
+import { t } from '../lib/i18n.svelte'
 import { embedTargets } from '../lib/markdown'
 import { makeResolver } from '../lib/resolve'
 
@@ -110,7 +111,7 @@ export class VaultStore {
     if (e.library !== '' && e.library !== this.library) return
     await Promise.all([this.loadFiles(), this.loadNote()])
     if (this.selected !== null && !this.files.some((f) => f.path === this.selected)) {
-      this.noteError = `${this.selected} was deleted or renamed.`
+      this.noteError = t('vault.gone', { path: this.selected })
       this.note = null
     }
   }
