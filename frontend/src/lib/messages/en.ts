@@ -52,5 +52,5 @@ export const en = {
   'status.pull': 'Pulling…',
   'status.pending': '{n} pending',
   'status.notes': '{n} notes',
-  'shell.closePanel': 'Close',
+  'shell.closeCanvas': 'Close the canvas inspector',
 }

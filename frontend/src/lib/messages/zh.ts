@@ -52,5 +52,5 @@ export const zh: Record<keyof typeof en, string> = {
   'status.pull': '正在拉取…',
   'status.pending': '{n} 项待提交',
   'status.notes': '{n} 篇笔记',
-  'shell.closePanel': '关闭',
+  'shell.closeCanvas': '关闭画布检查器',
 }
