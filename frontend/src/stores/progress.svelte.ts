@@ -18,11 +18,20 @@ export interface Task {
 /** How long a finished task stays shown, so that a quick one is seen at all. */
 export const LINGER_MS = 1200
 
+/**
+ * How long a task may go without news before it is dropped: the bus drops events for a
+ * subscriber that lags, so a lost final event must not leave a task shown for ever.
+ */
+export const STALE_MS = 60_000
+
 export class ProgressStore {
   tasks = $state.raw<Task[]>([])
   private timers = new Map<string, ReturnType<typeof setTimeout>>()
 
-  constructor(private readonly linger = LINGER_MS) {}
+  constructor(
+    private readonly linger = LINGER_MS,
+    private readonly stale = STALE_MS,
+  ) {}
 
   /** update records a progress report; a final one removes the task after a moment (or keeps its error). */
   update(p: TaskProgress): void {
@@ -36,6 +45,8 @@ export class ProgressStore {
     if (p.final && !p.error) {
       if (this.linger <= 0) this.remove(id)
       else this.timers.set(id, setTimeout(() => this.remove(id), this.linger))
+    } else if (!p.final) {
+      this.timers.set(id, setTimeout(() => this.remove(id), this.stale))
     }
   }
 

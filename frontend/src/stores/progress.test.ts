@@ -76,6 +76,20 @@ describe('ProgressStore', () => {
     expect(count()).toBe(0)
   })
 
+  test('a task that goes quiet (its final event lost) is dropped after a while', () => {
+    vi.useFakeTimers()
+    const { api, emit } = fakeApi()
+    const s = new ProgressStore(100, 5000)
+    s.connect(api)
+    emit('task:progress', { library: 'a', kind: 'scan', done: 1, total: 10, final: false })
+    vi.advanceTimersByTime(4000)
+    emit('task:progress', { library: 'a', kind: 'scan', done: 2, total: 10, final: false })
+    vi.advanceTimersByTime(4000) // news within the limit keeps it
+    expect(s.tasks).toHaveLength(1)
+    vi.advanceTimersByTime(1000)
+    expect(s.tasks).toEqual([])
+  })
+
   test('percent is clamped and unknown without a total', () => {
     expect(percent({ done: 0, total: 0 })).toBeNull()
     expect(percent({ done: 7, total: 5 })).toBe(100)
