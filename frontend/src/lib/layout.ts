@@ -74,7 +74,7 @@ export function parseLayout(text: string | null | undefined): Layout {
 }
 
 /** The least width the note column keeps when panels are resized. */
-export const MIN_MAIN = 280
+export const MIN_MAIN = 360
 
 /**
  * fitLayout returns the sizes to draw in a window `width` pixels wide: each panel
