@@ -35,10 +35,13 @@ const (
 	// SearchEmbedding carries an EmbeddingProgress: notes of a library are being
 	// embedded for semantic search, in the background.
 	SearchEmbedding Topic = "search:embedding"
+	// TaskProgress carries a TaskProgressEvent: long work of a library (a scan of its
+	// notes, the build of its search index) advanced or ended. See Progress.
+	TaskProgress Topic = "task:progress"
 )
 
 // Topics lists every declared topic.
-var Topics = []Topic{VaultChanged, GitChanged, GitProgress, ChatDelta, ChatTool, ChatApproval, ChatDone, SearchEmbedding}
+var Topics = []Topic{VaultChanged, GitChanged, GitProgress, ChatDelta, ChatTool, ChatApproval, ChatDone, SearchEmbedding, TaskProgress}
 
 // GitProgressLine is the payload of GitProgress.
 type GitProgressLine struct {

@@ -272,16 +272,22 @@ func (l *Library) scan(ctx context.Context) error {
 		_, _ = l.vault.RemoveOrphanTemps(ctx)
 	}
 	paths := make([]vpath.Path, 0, len(files))
+	notes := 0
 	for _, f := range files {
 		if !f.IsDir {
 			paths = append(paths, f.Path)
+			if f.Path.IsNote() {
+				notes++
+			}
 		}
 	}
-	results, err := l.readAll(ctx, paths, true)
+	prog := event.StartProgress(l.bus, l.name, event.TaskScan, notes)
+	results, err := l.readAll(ctx, paths, true, prog)
+	prog.Finish(err)
 	if err != nil {
 		return err
 	}
-	notes := make(map[vpath.Path]*note.Note, len(results))
+	parsedNotes := make(map[vpath.Path]*note.Note, len(results))
 	var others []vpath.Path
 	warnings := map[vpath.Path][]note.Warning{}
 	sums := make(map[vpath.Path]uint64, len(results))
@@ -293,13 +299,13 @@ func (l *Library) scan(ctx context.Context) error {
 			warnings[r.path] = r.warns
 		}
 		if r.note != nil {
-			notes[r.path] = r.note
+			parsedNotes[r.path] = r.note
 			sums[r.path] = r.sum
 		} else {
 			others = append(others, r.path)
 		}
 	}
-	l.graph.Load(notes, others)
+	l.graph.Load(parsedNotes, others)
 	l.mu.Lock()
 	l.warnings, l.sums = warnings, sums
 	l.mu.Unlock()
@@ -308,8 +314,9 @@ func (l *Library) scan(ctx context.Context) error {
 
 // readAll reads and parses the notes among paths on every core. listed says the paths
 // were just listed by a walk, so attachments need no check and no content hash is
-// needed; otherwise (a change) attachments are checked and notes hashed.
-func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool) ([]parsed, error) {
+// needed; otherwise (a change) attachments are checked and notes hashed. prog (may be
+// nil) counts the notes read.
+func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, prog *event.Progress) ([]parsed, error) {
 	out := make([]parsed, len(paths))
 	var notes []vpath.Path
 	var idx []int
@@ -326,6 +333,7 @@ func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool) 
 		}
 	}
 	err := l.vault.ReadMany(ctx, notes, vault.ReadManyOptions{MaxSize: MaxNoteBytes}, func(k int, data []byte, err error) {
+		defer prog.Add(1)
 		r := &out[idx[k]]
 		switch {
 		case errors.Is(err, vault.ErrTooLarge):
@@ -385,7 +393,7 @@ func (l *Library) apply(ctx context.Context, paths []vpath.Path) []vpath.Path {
 	}
 	slices.Sort(files)
 	files = slices.Compact(files)
-	results, _ := l.readAll(ctx, files, false)
+	results, _ := l.readAll(ctx, files, false, nil)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	changed := files[:0]

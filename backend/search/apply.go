@@ -23,7 +23,8 @@ type entry struct {
 
 // readAndApply reads files on every core, analyses those whose content changed, and
 // applies them and the removals to the index. It returns how many files were read.
-func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone []vpath.Path) (int, error) {
+// progress (may be nil) hears 0 of len(files) first, then each note applied.
+func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone []vpath.Path, progress func(done, total int)) (int, error) {
 	if len(gone) > 0 {
 		ix.mu.Lock()
 		for _, p := range gone {
@@ -41,11 +42,18 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 	}
 	out := make(chan entry, 64)
 	var merged sync.WaitGroup
+	if progress != nil {
+		progress(0, len(files))
+	}
 	merged.Go(func() {
+		done := 0
 		for e := range out {
 			ix.mu.Lock()
 			ix.applyEntry(e)
 			ix.mu.Unlock()
+			if done++; progress != nil {
+				progress(done, len(files))
+			}
 		}
 	})
 	err := ix.v.ReadMany(ctx, paths, vault.ReadManyOptions{MaxSize: MaxNoteBytes}, func(i int, data []byte, err error) {

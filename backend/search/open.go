@@ -21,6 +21,10 @@ type Options struct {
 	// 0 means 5 seconds. A negative value disables saving (tests of the in-memory
 	// index).
 	SaveDelay time.Duration
+	// Progress, when set, hears how far Open is in reading the notes it must index:
+	// once with done 0 before the first, then after every note, from one goroutine.
+	// It is not called when no note needs reading.
+	Progress func(done, total int)
 }
 
 // Stats describe what Open and Refresh did.
@@ -194,7 +198,7 @@ func (ix *Index) reconcileWith(ctx context.Context, st *Stats, files []vault.Fil
 		}
 	}
 	ix.mu.RUnlock()
-	reread, err := ix.readAndApply(ctx, changed, gone)
+	reread, err := ix.readAndApply(ctx, changed, gone, ix.opts.Progress)
 	st.Reread, st.Removed = reread, len(gone)
 	return err
 }
@@ -228,7 +232,7 @@ func (ix *Index) update(ctx context.Context, paths []vpath.Path) error {
 			files = append(files, vault.FileInfo{Path: p, Size: info.Size, ModTime: info.ModTime})
 		}
 	}
-	_, err := ix.readAndApply(ctx, files, gone)
+	_, err := ix.readAndApply(ctx, files, gone, nil)
 	return err
 }
 

@@ -48,7 +48,35 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 		}
 		ix.Changed(paths, all)
 	})
-	opened, _, err := search.Open(ctx, l.Vault(), search.Options{})
+	var (
+		progMu sync.Mutex
+		prog   *event.Progress // the pass under way, nil between passes
+	)
+	opts := search.Options{}
+	if bus := s.bus; bus != nil {
+		// Every pass that reads notes (the open, a later reconcile) is one task.
+		opts.Progress = func(done, total int) {
+			progMu.Lock()
+			defer progMu.Unlock()
+			if done == 0 {
+				prog.Finish(nil) // a pass that never reported its end
+				prog = event.StartProgress(bus, l.Name(), event.TaskSearchIndex, total)
+			} else {
+				prog.Add(1)
+			}
+			if done == total {
+				prog.Finish(nil)
+				prog = nil
+			}
+		}
+	}
+	opened, _, err := search.Open(ctx, l.Vault(), opts)
+	if err != nil {
+		progMu.Lock()
+		prog.Finish(err)
+		prog = nil
+		progMu.Unlock()
+	}
 	if err != nil {
 		cancel()
 		return nil, fmt.Errorf("open search index of %s: %w", l.Name(), err)

@@ -35,14 +35,15 @@ function tempDir(prefix) {
 /**
  * startServer copies `vault` to a fresh temp dir and serves it as library "demo".
  * Resolves once the server printed its URL (which carries ?token=).
- * @param {{vault?: string, timeoutMs?: number, env?: Record<string, string>}} [opts] env adds to the server's environment
+ * inPlace serves `vault` itself, uncopied (a vault the test generated in its own temp dir).
+ * @param {{vault?: string, timeoutMs?: number, env?: Record<string, string>, inPlace?: boolean}} [opts] env adds to the server's environment
  * @returns {Promise<{url: string, origin: string, vaultDir: string, stop: () => Promise<void>}>}
  */
-export async function startServer({ vault = defaultVault, timeoutMs = 20000, env = {} } = {}) {
+export async function startServer({ vault = defaultVault, timeoutMs = 20000, env = {}, inPlace = false } = {}) {
   if (!fs.existsSync(binary)) throw new Error(`no memotree binary at ${binary}: build it (make headless) or set MEMOTREE_BIN`)
   const root = tempDir('memotree-e2e-')
-  const vaultDir = path.join(root, 'vault')
-  fs.cpSync(vault, vaultDir, { recursive: true })
+  const vaultDir = inPlace ? vault : path.join(root, 'vault')
+  if (!inPlace) fs.cpSync(vault, vaultDir, { recursive: true })
   const child = spawn(binary, ['serve', '--library', `demo=${vaultDir}`, '--addr', '127.0.0.1:0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1', ...env },
@@ -91,16 +92,17 @@ export async function startServer({ vault = defaultVault, timeoutMs = 20000, env
 /**
  * openBrowser launches headless Chromium with a fresh profile. `locale` is the
  * system language the page sees (navigator.language); English unless a test asks.
- * @param {{width?: number, height?: number, locale?: string}} [opts]
+ * @param {{width?: number, height?: number, deviceScaleFactor?: number, locale?: string}} [opts]
  * @returns {Promise<{page: import('playwright-core').Page, context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
  */
-export async function openBrowser({ width = 1280, height = 800, locale = 'en-US' } = {}) {
+export async function openBrowser({ width = 1280, height = 800, deviceScaleFactor = 1, locale = 'en-US' } = {}) {
   const profile = tempDir('memotree-chromium-')
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM_BIN ?? '/usr/bin/chromium',
     headless: true,
     viewport: { width, height },
     locale,
+    deviceScaleFactor,
     args: [
       '--headless',
       '--no-sandbox',
@@ -188,15 +190,24 @@ export async function paintedPixels(page, png) {
 
 /**
  * openApp starts `memotree serve` (startServer's options), opens Chromium on the
- * window (in `locale`, English by default), and waits until the file tree lists a file.
- * @param {Parameters<typeof startServer>[0] & {locale?: string}} [opts]
+ * window (openBrowser's options: size, zoom and `locale`, English by default; plus
+ * `storage`: localStorage entries set before the window's scripts run, e.g. a
+ * remembered layout), and waits until the file tree lists a file.
+ * @param {Parameters<typeof startServer>[0]} [opts]
+ * @param {Parameters<typeof openBrowser>[0] & {storage?: Record<string, string>, treeTimeoutMs?: number}} [browserOpts]
  */
-export async function openApp(opts = {}) {
-  const { locale, ...serverOpts } = opts
-  const server = await startServer(serverOpts)
-  const browser = await openBrowser({ locale })
+export async function openApp(opts = {}, { storage, treeTimeoutMs = 10000, ...browserOpts } = {}) {
+  const server = await startServer(opts)
+  const browser = await openBrowser(browserOpts)
   const page = browser.page
+  if (storage) {
+    await page.addInitScript((entries) => {
+      if (sessionStorage.getItem('memotree.e2e.seeded')) return // only before the first load
+      sessionStorage.setItem('memotree.e2e.seeded', '1')
+      for (const [k, v] of Object.entries(entries)) localStorage.setItem(k, v)
+    }, storage)
+  }
   await page.goto(server.url)
-  await page.waitForSelector('[data-testid="file-tree"] [data-path]', { timeout: 10000 })
+  await page.waitForSelector('[data-testid="file-tree"] [data-path]', { timeout: treeTimeoutMs })
   return { server, browser, page }
 }

@@ -132,7 +132,7 @@ describe('a Chinese system', () => {
   let page
 
   before(async () => {
-    ;({ server, browser, page } = await openApp({ locale: 'zh-CN' }))
+    ;({ server, browser, page } = await openApp({}, { locale: 'zh-CN' }))
   })
 
   after(async () => {

@@ -1,7 +1,7 @@
 // Event topics, mirrored from backend/event/event.go (a test checks the two agree).
 
 /** Every topic the backend publishes. */
-export const TOPICS = ['vault:changed', 'git:changed', 'git:progress', 'chat:delta', 'chat:tool', 'chat:approval', 'chat:done', 'search:embedding'] as const
+export const TOPICS = ['vault:changed', 'git:changed', 'git:progress', 'chat:delta', 'chat:tool', 'chat:approval', 'chat:done', 'search:embedding', 'task:progress'] as const
 
 export type Topic = (typeof TOPICS)[number]
 
@@ -78,6 +78,17 @@ export interface EmbeddingProgress {
   error?: string
 }
 
+/** Payload of "task:progress": long work of a library (kind "scan": reading the notes; "search-index": building the full-text index). */
+export interface TaskProgress {
+  library: string
+  kind: string
+  done: number
+  total: number
+  /** The last event of this piece of work; error says why it stopped early. */
+  final: boolean
+  error?: string
+}
+
 /** The payload type of each topic. */
 export interface EventPayloads {
   'vault:changed': VaultChange
@@ -88,6 +99,7 @@ export interface EventPayloads {
   'chat:approval': ChatApprovalEvent
   'chat:done': ChatDoneEvent
   'search:embedding': EmbeddingProgress
+  'task:progress': TaskProgress
 }
 
 export type Unsubscribe = () => void

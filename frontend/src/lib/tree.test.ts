@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import type { FileEntry } from '../api/types'
-import { ancestors, buildTree, treeKey, visibleRows, type TreeFolder } from './tree'
+import { ancestors, buildTree, centerOffset, revealOffset, rowIndex, rowWindow, treeKey, visibleRows, type TreeFolder } from './tree'
 
 const f = (path: string, entity_type = ''): FileEntry => ({
   path,
@@ -87,5 +87,65 @@ describe('treeKey', () => {
     expect(treeKey(rows, at('Welcome'), 'Enter', none)).toEqual({ kind: 'open', path: 'Welcome.md' })
     expect(treeKey(rows, at('notes'), 'Enter', none)).toEqual({ kind: 'toggle', path: 'notes' })
     expect(treeKey(rows, at('diagram.png'), 'Enter', none)).toEqual({ kind: 'none' })
+  })
+})
+
+describe('the windowed list', () => {
+  test('draws only the rows in view, plus the overscan', () => {
+    // 50,000 rows of 26 px, a 520 px viewport (20 rows).
+    expect(rowWindow(50000, 26, 0, 520, 5)).toEqual({ start: 0, end: 25, total: 1_300_000 })
+    expect(rowWindow(50000, 26, 26 * 1000, 520, 5)).toEqual({ start: 995, end: 1025, total: 1_300_000 })
+    // A scroll position between rows draws the partly shown rows on both edges.
+    expect(rowWindow(50000, 26, 26 * 1000 + 13, 520, 0)).toEqual({ start: 1000, end: 1021, total: 1_300_000 })
+  })
+
+  test('the end of the list shows the last row, and over-scrolling is clamped', () => {
+    const w = rowWindow(50000, 26, 26 * 50000, 520, 3)
+    expect(w.end).toBe(50000)
+    expect(w.start).toBe(50000 - 20 - 3)
+    expect(rowWindow(50000, 26, -40, 520, 0).start).toBe(0)
+  })
+
+  test('short and empty lists draw everything or nothing', () => {
+    expect(rowWindow(7, 26, 0, 520, 5)).toEqual({ start: 0, end: 7, total: 182 })
+    expect(rowWindow(0, 26, 0, 520, 5)).toEqual({ start: 0, end: 0, total: 0 })
+    expect(rowWindow(10, 26, 0, 0, 2)).toEqual({ start: 0, end: 2, total: 260 })
+  })
+
+  test('the number of drawn rows does not grow with the list', () => {
+    for (const n of [100, 10_000, 1_000_000]) {
+      const w = rowWindow(n, 26, (n / 2) * 26, 800, 40)
+      expect(w.end - w.start).toBeLessThanOrEqual(Math.ceil(800 / 26) + 1 + 80)
+    }
+  })
+
+  test('revealing a row scrolls as little as possible', () => {
+    expect(revealOffset(5, 26, 0, 520)).toBeNull()
+    expect(revealOffset(19, 26, 0, 520)).toBeNull()
+    expect(revealOffset(20, 26, 0, 520)).toBe(26) // one row down
+    expect(revealOffset(100, 26, 0, 520)).toBe(101 * 26 - 520)
+    expect(revealOffset(3, 26, 26 * 10, 520)).toBe(78) // up: the row at the top
+    expect(revealOffset(3, 26, 26 * 10, 520, 2)).toBe(26)
+  })
+
+  test('centering clamps to the list', () => {
+    expect(centerOffset(0, 26, 520, 1000)).toBe(0)
+    expect(centerOffset(500, 26, 520, 1000)).toBe(500 * 26 - 247)
+    expect(centerOffset(999, 26, 520, 1000)).toBe(1000 * 26 - 520)
+  })
+
+  test('rows carry their position among siblings, and rowIndex finds a file', () => {
+    const rows = visibleRows(buildTree(files), new Set())
+    const ada = rows[rowIndex(rows, 'people/Ada Lovelace.md')]
+    expect(ada).toMatchObject({ depth: 2, posinset: 1, setsize: 2 })
+    expect(rowIndex(rows, 'people')).toBe(-1) // folders are not files
+    expect(rowIndex(rows, 'missing.md')).toBe(-1)
+  })
+
+  test('PageDown and PageUp move by a page, clamped', () => {
+    const rows = visibleRows(buildTree(files), new Set())
+    expect(treeKey(rows, 0, 'PageDown', new Set(), 4)).toEqual({ kind: 'focus', index: 4 })
+    expect(treeKey(rows, rows.length - 2, 'PageDown', new Set(), 4)).toEqual({ kind: 'focus', index: rows.length - 1 })
+    expect(treeKey(rows, 2, 'PageUp', new Set(), 4)).toEqual({ kind: 'focus', index: 0 })
   })
 })

@@ -69,14 +69,18 @@ export interface TreeRow {
   depth: number
   /** Path of the parent folder ("" at the top level). */
   parent: string
+  /** Position among its siblings, from 1, and how many siblings there are (ARIA). */
+  posinset: number
+  setsize: number
 }
 
 /** visibleRows flattens the tree into the rows shown when `collapsed` folders are shut. */
 export function visibleRows(root: TreeFolder, collapsed: ReadonlySet<string>): TreeRow[] {
   const rows: TreeRow[] = []
   const walk = (f: TreeFolder, depth: number) => {
-    for (const n of f.children) {
-      rows.push({ node: n, depth, parent: f.path })
+    const setsize = f.children.length
+    for (const [i, n] of f.children.entries()) {
+      rows.push({ node: n, depth, parent: f.path, posinset: i + 1, setsize })
       if (n.kind === 'folder' && !collapsed.has(n.path)) walk(n, depth + 1)
     }
   }
@@ -100,7 +104,7 @@ export type TreeAction =
   | { kind: 'none' }
 
 /** treeKey maps a key press on row `index` to an action, following the ARIA tree pattern. */
-export function treeKey(rows: readonly TreeRow[], index: number, key: string, collapsed: ReadonlySet<string>): TreeAction {
+export function treeKey(rows: readonly TreeRow[], index: number, key: string, collapsed: ReadonlySet<string>, page = 10): TreeAction {
   const row = rows[index]
   if (!row) return rows.length > 0 ? { kind: 'focus', index: 0 } : { kind: 'none' }
   const n = row.node
@@ -109,6 +113,10 @@ export function treeKey(rows: readonly TreeRow[], index: number, key: string, co
       return index + 1 < rows.length ? { kind: 'focus', index: index + 1 } : { kind: 'none' }
     case 'ArrowUp':
       return index > 0 ? { kind: 'focus', index: index - 1 } : { kind: 'none' }
+    case 'PageDown':
+      return { kind: 'focus', index: Math.min(rows.length - 1, index + Math.max(1, page)) }
+    case 'PageUp':
+      return { kind: 'focus', index: Math.max(0, index - Math.max(1, page)) }
     case 'Home':
       return { kind: 'focus', index: 0 }
     case 'End':
@@ -128,4 +136,52 @@ export function treeKey(rows: readonly TreeRow[], index: number, key: string, co
       return n.isNote ? { kind: 'open', path: n.path } : { kind: 'none' }
   }
   return { kind: 'none' }
+}
+
+/** The rows of a fixed-height list that are drawn for one scroll position. */
+export interface RowWindow {
+  /** First drawn row (inclusive). */
+  start: number
+  /** Row after the last drawn one (exclusive). */
+  end: number
+  /** Height of the whole list in pixels: the scrolled content's size. */
+  total: number
+}
+
+/**
+ * rowWindow picks the rows to draw for a list of `count` rows of `rowHeight` pixels,
+ * scrolled to `scrollTop` in a viewport `viewport` pixels high, with `overscan` extra
+ * rows above and below so that a fast scroll does not show blank space.
+ */
+export function rowWindow(count: number, rowHeight: number, scrollTop: number, viewport: number, overscan: number): RowWindow {
+  const total = count * rowHeight
+  if (count === 0 || rowHeight <= 0) return { start: 0, end: 0, total: 0 }
+  const top = Math.max(0, Math.min(scrollTop, Math.max(0, total - viewport)))
+  const first = Math.floor(top / rowHeight)
+  const last = Math.ceil((top + Math.max(viewport, 0)) / rowHeight)
+  return { start: Math.max(0, first - overscan), end: Math.min(count, last + overscan), total }
+}
+
+/**
+ * revealOffset returns the scrollTop that brings row `index` fully into a viewport
+ * currently scrolled to `scrollTop`, moving as little as possible; null when the row is
+ * already fully visible. `pad` rows of context are kept above and below when moving.
+ */
+export function revealOffset(index: number, rowHeight: number, scrollTop: number, viewport: number, pad = 0): number | null {
+  const top = index * rowHeight
+  const bottom = top + rowHeight
+  if (top >= scrollTop && bottom <= scrollTop + viewport) return null
+  if (top < scrollTop) return Math.max(0, top - pad * rowHeight)
+  return Math.max(0, bottom - viewport + pad * rowHeight)
+}
+
+/** centerOffset returns the scrollTop that puts row `index` in the middle of the viewport. */
+export function centerOffset(index: number, rowHeight: number, viewport: number, count: number): number {
+  const max = Math.max(0, count * rowHeight - viewport)
+  return Math.max(0, Math.min(max, index * rowHeight - (viewport - rowHeight) / 2))
+}
+
+/** rowIndex finds the visible row of a path, or -1. */
+export function rowIndex(rows: readonly TreeRow[], path: string): number {
+  return rows.findIndex((r) => r.node.kind === 'file' && r.node.path === path)
 }

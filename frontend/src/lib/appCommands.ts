@@ -1,0 +1,51 @@
+// The window's commands: what each does is given by App (the actions), what they are
+// called and which keys run them is declared here, once, for the shortcuts and the
+// command palette alike.
+import type { Command } from './commands'
+
+/** What the commands act on, supplied by App. */
+export interface AppActions {
+  palette: () => void
+  quickSwitcher: () => void
+  search: () => void
+  toggleGraph: () => void
+  toggleSidebar: () => void
+  side: (which: 'git' | 'chat' | 'canvas') => void
+  commit: () => void
+  push: () => void
+  pull: () => void
+  canSync: () => boolean
+  toggleEdit: () => void
+  hasNote: () => boolean
+  save: () => void
+  canSave: () => boolean
+  newNote: () => void
+  reload: () => void
+  resetLayout: () => void
+  focusTree: () => void
+  settings: () => void
+}
+
+/** appCommands lists the window's commands in the order the palette shows them. */
+export function appCommands(a: AppActions): Command[] {
+  return [
+    { id: 'palette.open', title: 'cmd.palette', category: 'cmd.cat.view', keys: ['Mod+Shift+P', 'Mod+P'], run: a.palette },
+    { id: 'switcher.open', title: 'cmd.quickSwitcher', category: 'cmd.cat.go', keys: ['Mod+O'], run: a.quickSwitcher },
+    { id: 'search.open', title: 'cmd.search', category: 'cmd.cat.go', keys: ['Mod+Shift+F'], run: a.search },
+    { id: 'tree.focus', title: 'cmd.focusTree', category: 'cmd.cat.go', keys: ['Mod+Shift+E'], run: a.focusTree },
+    { id: 'view.toggleGraph', title: 'cmd.toggleGraph', category: 'cmd.cat.view', keys: ['Mod+G'], run: a.toggleGraph },
+    { id: 'view.toggleSidebar', title: 'cmd.toggleSidebar', category: 'cmd.cat.view', keys: ['Mod+B'], run: a.toggleSidebar },
+    { id: 'panel.changes', title: 'cmd.changes', category: 'cmd.cat.view', keys: ['Mod+Shift+G'], run: () => a.side('git') },
+    { id: 'panel.chat', title: 'cmd.chat', category: 'cmd.cat.view', keys: ['Mod+Shift+L'], run: () => a.side('chat') },
+    { id: 'panel.canvas', title: 'cmd.canvas', category: 'cmd.cat.view', run: () => a.side('canvas') },
+    { id: 'view.resetLayout', title: 'cmd.resetLayout', category: 'cmd.cat.view', run: a.resetLayout },
+    { id: 'note.new', title: 'cmd.newNote', category: 'cmd.cat.note', keys: ['Mod+N'], run: a.newNote },
+    { id: 'note.edit', title: 'cmd.toggleEdit', category: 'cmd.cat.note', keys: ['Mod+E'], enabled: a.hasNote, run: a.toggleEdit },
+    { id: 'note.save', title: 'cmd.save', category: 'cmd.cat.note', keys: ['Mod+S'], enabled: a.canSave, run: a.save },
+    { id: 'git.commit', title: 'cmd.commit', category: 'cmd.cat.git', run: a.commit },
+    { id: 'git.push', title: 'cmd.push', category: 'cmd.cat.git', enabled: a.canSync, run: a.push },
+    { id: 'git.pull', title: 'cmd.pull', category: 'cmd.cat.git', enabled: a.canSync, run: a.pull },
+    { id: 'library.reload', title: 'cmd.reload', category: 'cmd.cat.library', run: a.reload },
+    { id: 'settings.open', title: 'cmd.settings', category: 'cmd.cat.view', keys: ['Mod+,'], run: a.settings },
+  ]
+}
