@@ -155,6 +155,22 @@ func (g *Graph) exactMatches(key, stem string) []*file {
 	return out
 }
 
+// SameName returns the files other than p whose path equals p's but for case or
+// Unicode normalisation: on Linux they are distinct files, but macOS and Windows (and
+// a vault synced to them) would take them for p. A new name that has such twins would
+// clobber one there, so tools refuse it.
+func (g *Graph) SameName(p vpath.Path) []vpath.Path {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var out []vpath.Path
+	for _, f := range g.exactMatches(fold(string(p)), stemOf(string(p))) {
+		if f.path != p {
+			out = append(out, f.path)
+		}
+	}
+	return out
+}
+
 func (g *Graph) suffixMatches(key, stem string) []*file {
 	var out []*file
 	b := g.byStem[stem]

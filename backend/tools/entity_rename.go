@@ -84,6 +84,9 @@ func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library,
 	case !strings.EqualFold(string(oldP), string(newP)) && entityExists(l, newP):
 		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; choose another name, or merge_entities to join the two", newP.Name()), nil
 	}
+	if res := twin(l, newP, oldP); res != nil {
+		return *res, nil
+	}
 	g := l.Graph()
 	short := uniqueBase(g, newP, oldP)
 	r := relinker{g: g, moved: map[vpath.Path]linkDest{oldP: {path: newP, short: short}}}

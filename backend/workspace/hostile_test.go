@@ -202,7 +202,7 @@ func hostileValues(root string) []string {
 		"escape/secret", "escape-abs/sub/deep", "escape", "chain", "people/back", "loop", "dangling",
 		"../outside/secret", "people/../../outside/secret", ".git/config", ".memotree/lock", "journey",
 		"a\x00b", "\x01\x1b[2J", "CON", " trailing. ", strings.Repeat("é", 50_000), // 100 KB
-		"file:///etc/passwd", "%2e%2e/%2e%2e/etc/passwd",
+		"file:///etc/passwd", "%2e%2e/%2e%2e/etc/passwd", strings.Repeat("n", 300), "notes/" + strings.Repeat("é", 130),
 	}
 }
 
