@@ -99,9 +99,9 @@ func TestFaultyEndpoint(t *testing.T) {
 			want: llm.ErrTimeout, words: "no complete reply", tries: 1},
 		{name: "keep-alive then text", replies: []llmtest.Reply{{Body: strings.Repeat(": ping\n\n", 5000) + text.Body}},
 			streamed: "one two three four five six", tries: 1},
-		{name: "50 MB of deltas", replies: []llmtest.Reply{{Generate: deltas(50_000, 1000, &sentMany)}},
+		{name: "50 MB of deltas", replies: []llmtest.Reply{{Generate: deltas(50_000, 1000, &sentMany)}}, timeout: time.Minute,
 			want: llm.ErrTooLarge, words: "too large", streamed: "*", tries: 1},
-		{name: "one 80 MB chunk", replies: []llmtest.Reply{{Generate: huge}}, want: llm.ErrTooLarge, words: "too large", tries: 1},
+		{name: "one 80 MB chunk", replies: []llmtest.Reply{{Generate: huge}}, timeout: time.Minute, want: llm.ErrTooLarge, words: "too large", tries: 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -110,7 +110,7 @@ func TestFaultyEndpoint(t *testing.T) {
 			var m llm.Message
 			var streamed string
 			var err error
-			within(t, 30*time.Second, func() { m, streamed, err = ask(t, c) })
+			within(t, 90*time.Second, func() { m, streamed, err = ask(t, c) })
 			t.Logf("message: %v", err)
 			if tt.want == nil {
 				if err != nil || m.Content != tt.streamed {
