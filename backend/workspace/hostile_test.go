@@ -272,6 +272,8 @@ func TestEveryToolHostileArguments(t *testing.T) {
 					}
 					if d := time.Since(start); d > 10*time.Second {
 						t.Errorf("%s took %v", what, d)
+					} else if d > 200*time.Millisecond {
+						t.Logf("%s took %v", what, d)
 					}
 					if res.IsError() && (res.ErrorCode == "" || strings.TrimSpace(res.Message) == "") {
 						t.Errorf("%s: an error without code or message: %+v", what, res)
