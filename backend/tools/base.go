@@ -10,6 +10,7 @@
 package tools
 
 import (
+	"slices"
 	"context"
 	"embed"
 	"errors"
@@ -234,6 +235,30 @@ func twin(l *library.Library, p, except vpath.Path) *tool.Result {
 		}
 	}
 	return nil
+}
+
+// respell puts a new note's path in the spelling of the folders that already exist:
+// "NOTES/B" becomes "Notes/B" when the vault has a Notes folder and no NOTES one, as
+// macOS and Windows would do, so that Linux does not grow a second folder they would
+// merge. A folder spelled exactly as given is kept.
+func respell(l *library.Library, p vpath.Path) vpath.Path {
+	dir := p.Dir()
+	if dir == "" {
+		return p
+	}
+	var prefix string
+	for _, part := range strings.Split(string(dir), "/") {
+		want := part
+		if prefix != "" {
+			want = prefix + "/" + part
+		}
+		have := l.Graph().FolderSpellings(want)
+		if len(have) > 0 && !slices.Contains(have, want) {
+			want = have[0]
+		}
+		prefix = want
+	}
+	return vpath.Path(prefix).Join(p.Base())
 }
 
 // writeOpts returns the vault write options for a call.

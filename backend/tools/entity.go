@@ -70,6 +70,7 @@ func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntity
 	if res != nil {
 		return *res, nil
 	}
+	p = respell(l, p)
 	if entityExists(l, p) {
 		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; update_entity or edit_entity change it, or choose another name", p.Name()), nil
 	}
@@ -241,6 +242,9 @@ func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn
 	seen := map[string]bool{}
 	for _, ent := range in.Entities {
 		p, data, res := buildEntity(ent, now)
+		if res == nil {
+			p = respell(l, p)
+		}
 		switch {
 		case res != nil:
 			failed = append(failed, fmt.Sprintf("%s: %s", ent.EntityName, res.Message))

@@ -78,6 +78,7 @@ func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) 
 // Every new content is computed first; the writes are compare-and-swaps, undone if
 // one fails.
 func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library, oldP, newP vpath.Path, op string) (tool.Result, error) {
+	newP = respell(l, newP)
 	switch {
 	case oldP == newP:
 		return tool.Fail(tool.CodeInvalidArguments, "%s already has that name", oldP.Name()), nil
