@@ -10,12 +10,12 @@
 package tools
 
 import (
-	"slices"
 	"context"
 	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/memotree/memotree/backend/canvas"
