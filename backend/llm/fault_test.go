@@ -176,3 +176,35 @@ func TestInvalidToolArgumentsGoBackAsObject(t *testing.T) {
 }
 
 func text(t *testing.T) llmtest.Reply { return recorded(t, "text.txt") }
+
+// A whole (non-streamed) reply is capped too: a 40 MB JSON body ends in ErrTooLarge.
+func TestWholeReplyCap(t *testing.T) {
+	s := llmtest.New(t, llmtest.Reply{Generate: func(w io.Writer) error {
+		if _, err := io.WriteString(w, `{"choices":[{"index":0,"message":{"role":"assistant","content":"`); err != nil {
+			return err
+		}
+		block := strings.Repeat("w", 64<<10)
+		for range 640 {
+			if _, err := io.WriteString(w, block); err != nil {
+				return err
+			}
+		}
+		_, err := io.WriteString(w, `"},"finish_reason":"stop"}]}`)
+		return err
+	}})
+	c, err := llm.New(llm.Config{BaseURL: s.URL(), Model: "m", NoStream: true, Tries: 1, Timeout: time.Minute})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = c.Stream(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}})
+	if !errors.Is(err, llm.ErrTooLarge) {
+		t.Errorf("err = %v, want ErrTooLarge", err)
+	}
+	// Under the body cap but over the reply cap: refused as well.
+	s2 := llmtest.New(t, llmtest.Reply{Body: `{"choices":[{"index":0,"message":{"role":"assistant","content":"` + strings.Repeat("v", 2<<20) + `"},"finish_reason":"stop"}]}`})
+	c, _ = llm.New(llm.Config{BaseURL: s2.URL(), Model: "m", NoStream: true, Tries: 1, Timeout: time.Minute, MaxReplyBytes: 1 << 20})
+	_, err = c.Stream(context.Background(), llm.Request{Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}}})
+	if !errors.Is(err, llm.ErrTooLarge) || !strings.Contains(err.Error(), "1048576") {
+		t.Errorf("err = %v, want ErrTooLarge naming the cap", err)
+	}
+}

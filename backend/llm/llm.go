@@ -207,8 +207,13 @@ func (c *Client) completeOnce(ctx context.Context, req Request) (Message, bool, 
 	a := assembler{max: c.cfg.MaxReplyBytes}
 	m := resp.Choices[0].Message
 	a.text.WriteString(m.Content)
+	a.size = len(m.Content)
 	for _, tc := range m.ToolCalls {
 		a.calls = append(a.calls, &ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		a.size += len(tc.Function.Arguments)
+	}
+	if a.size > a.max {
+		return Message{}, false, fmt.Errorf("%w: more than %d bytes of text and tool arguments", ErrTooLarge, a.max)
 	}
 	msg, err := a.message()
 	if err == nil && msg.Content != "" && req.OnDelta != nil {
