@@ -97,7 +97,8 @@ FUZZTIME ?= 20000x
 FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/note:FuzzFastYAML \
                 backend/graph:FuzzResolve backend/vault:FuzzParseJourney backend/tool:FuzzCall \
                 backend/gitrepo:FuzzParseIndex backend/script:FuzzParseToolCalls \
-                backend/search:FuzzParseQuery backend/search:FuzzDecodeIndex
+                backend/search:FuzzParseQuery backend/search:FuzzDecodeIndex \
+                backend/llm:FuzzStream backend/workspace:FuzzEveryTool
 test-fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \

@@ -73,11 +73,7 @@ func serveMCPHTTP(ctx context.Context, env Env, srv *mcpserver.Server, addr stri
 		}
 		fmt.Fprintf(env.Stderr, "memotree mcp: bearer token (set %s to choose one): %s\n", tokenEnv, token)
 	}
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
-		&mcp.StreamableHTTPOptions{Stateless: true, CrossOriginProtection: http.NewCrossOriginProtection()})
-	mux := http.NewServeMux()
-	mux.Handle("/mcp", requireBearer(token, h))
-	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: mcpHTTPHandler(srv, token), ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(env.Stdout, "http://%s/mcp\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -90,6 +86,16 @@ func serveMCPHTTP(ctx context.Context, env Env, srv *mcpserver.Server, addr stri
 	case err := <-errc:
 		return fail(env, "mcp", err)
 	}
+}
+
+// mcpHTTPHandler serves srv's streamable HTTP at /mcp to requests addressed to a
+// loopback Host, from no foreign Origin, carrying the bearer token.
+func mcpHTTPHandler(srv *mcpserver.Server, token string) http.Handler {
+	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
+		&mcp.StreamableHTTPOptions{Stateless: true, CrossOriginProtection: http.NewCrossOriginProtection()})
+	mux := http.NewServeMux()
+	mux.Handle("/mcp", requireBearer(token, h))
+	return httpapi.LoopbackOnly(mux)
 }
 
 // requireBearer answers 401 to a request without the token.

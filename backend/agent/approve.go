@@ -80,9 +80,11 @@ func (a *Agent) permission(args string) string {
 	if a.Permission == nil {
 		return PermPropose
 	}
-	var in struct {
-		Library string `json:"library_name"`
-	}
+	// Decoded as the registry decodes it (a map: exact key, the last one wins), not
+	// into a struct, whose keys match in any case: {"LIBRARY_NAME": ...} must not
+	// make the gate judge another library than the one the call acts on.
+	var in map[string]any
 	_ = json.Unmarshal([]byte(args), &in)
-	return a.Permission(in.Library)
+	lib, _ := in[tool.LibraryParam].(string)
+	return a.Permission(lib)
 }

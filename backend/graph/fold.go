@@ -5,25 +5,50 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
 )
 
-// fold returns the case-folded form of s used for every name comparison. Each rune
-// is mapped to the lower case of the smallest rune in its simple case-folding orbit,
-// so two strings fold to the same key exactly when strings.EqualFold holds for them
-// rune by rune ("K", "k" and the Kelvin sign all give "k"; "Σ", "σ" and "ς" give
-// "σ"). ASCII-only input takes a fast path and is returned without allocation when
-// it is already lower case.
+// fold returns the case-folded form of s used for every name comparison. Non-ASCII
+// input is first put in Unicode normal form C, so "é" typed precomposed and "é"
+// decomposed (as macOS file systems store it) are one name. Each rune is then mapped
+// to the lower case of the smallest rune in its simple case-folding orbit, so two
+// strings fold to the same key exactly when strings.EqualFold holds for their NFC
+// forms rune by rune ("K", "k" and the Kelvin sign all give "k"; "Σ", "σ" and "ς"
+// give "σ"). ASCII-only input takes a fast path and is returned without allocation
+// when it is already lower case.
 func fold(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			return strings.Map(foldRune, s)
+			return strings.Map(foldRune, nfc(s))
 		}
 		if 'A' <= c && c <= 'Z' {
-			return strings.Map(foldRune, s)
+			if ascii(s[i:]) {
+				return strings.Map(foldRune, s)
+			}
+			return strings.Map(foldRune, nfc(s))
 		}
 	}
 	return s
+}
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// nfc returns s in Unicode normal form C; s is returned as is when it already is.
+func nfc(s string) string {
+	if norm.NFC.IsNormalString(s) {
+		return s
+	}
+	return norm.NFC.String(s)
 }
 
 // foldRune maps r to its canonical folded form.

@@ -155,6 +155,50 @@ func (g *Graph) exactMatches(key, stem string) []*file {
 	return out
 }
 
+// SameName returns the files other than p whose path equals p's but for case or
+// Unicode normalisation: on Linux they are distinct files, but macOS and Windows (and
+// a vault synced to them) would take them for p. A new name that has such twins would
+// clobber one there, so tools refuse it.
+func (g *Graph) SameName(p vpath.Path) []vpath.Path {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	var out []vpath.Path
+	for _, f := range g.exactMatches(fold(string(p)), stemOf(string(p))) {
+		if f.path != p {
+			out = append(out, f.path)
+		}
+	}
+	return out
+}
+
+// FolderSpellings returns, sorted, the spellings of the existing folders whose path
+// equals dir but for case or Unicode normalisation ("Notes" for "NOTES"); dir itself
+// is among them when it exists as spelled. A folder exists when a file lies under it.
+// It scans every path, so it is for writes, not for hot reads.
+func (g *Graph) FolderSpellings(dir string) []string {
+	key := fold(strings.Trim(dir, "/"))
+	if key == "" {
+		return nil
+	}
+	depth := strings.Count(key, "/") + 1
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	seen := map[string]bool{}
+	for _, f := range g.files {
+		if len(f.key) <= len(key) || f.key[len(key)] != '/' || f.key[:len(key)] != key {
+			continue
+		}
+		parts := strings.SplitN(string(f.path), "/", depth+1)
+		seen[strings.Join(parts[:depth], "/")] = true
+	}
+	out := make([]string, 0, len(seen))
+	for s := range seen {
+		out = append(out, s)
+	}
+	slices.Sort(out)
+	return out
+}
+
 func (g *Graph) suffixMatches(key, stem string) []*file {
 	var out []*file
 	b := g.byStem[stem]

@@ -53,8 +53,10 @@ import (
 // ("image.png", "v1.2") names that file and, failing that, the note with ".md"
 // appended; a target ending in ".md" names only that note. A target starting
 // with "/" is a vault path (rule 1 only); one starting with "./" or "../" is
-// relative (rule 2 only). Case folding is Unicode simple folding (see fold); Unicode
-// normalisation (NFC/NFD) is not applied.
+// relative (rule 2 only). Case folding is Unicode simple folding after normalisation
+// to NFC (see fold), so a link typed with a precomposed "é" reaches a file whose
+// name has it decomposed; Obsidian does the same on macOS, where the file system
+// normalises.
 
 // scanMax is the candidate count up to which a stem's list is scanned instead of
 // looking a path up in bucket.byKey.
@@ -267,7 +269,10 @@ func appendFold(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
-			for _, r := range s[i:] {
+			// A combining mark composes with the letter before it: normalise the
+			// whole string and fold it again from the start.
+			b = b[:len(b)-i]
+			for _, r := range nfc(s) {
 				b = utf8.AppendRune(b, foldRune(r))
 			}
 			return b

@@ -54,20 +54,30 @@ func Handler(d Deps) http.Handler {
 	return guard(d.Token, mux)
 }
 
-// guard enforces the token, the loopback Host and the same Origin.
-func guard(token string, next http.Handler) http.Handler {
+// LoopbackOnly answers 403 to a request whose Host is not a loopback address (a page
+// of another site that rebound its name to 127.0.0.1) or whose Origin, when it has
+// one, is not the same origin (a page of another site calling in). Every local
+// server of MemoTree — the window's API and the MCP server over HTTP — sits behind it.
+func LoopbackOnly(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if !loopbackHost(r.Host) {
-			http.Error(w, "forbidden host", http.StatusForbidden)
+			http.Error(w, "forbidden host: MemoTree answers only requests addressed to 127.0.0.1, ::1 or localhost", http.StatusForbidden)
 			return
 		}
 		if o := r.Header.Get("Origin"); o != "" {
 			u, err := url.Parse(o)
 			if err != nil || u.Host != r.Host {
-				http.Error(w, "forbidden origin", http.StatusForbidden)
+				http.Error(w, "forbidden origin: MemoTree answers no other site's pages", http.StatusForbidden)
 				return
 			}
 		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// guard enforces the token, the loopback Host and the same Origin.
+func guard(token string, next http.Handler) http.Handler {
+	return LoopbackOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got := r.URL.Query().Get("token")
 		fromQuery := got != ""
 		if !fromQuery {
@@ -86,7 +96,7 @@ func guard(token string, next http.Handler) http.Handler {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Referrer-Policy", "no-referrer")
 		next.ServeHTTP(w, r)
-	})
+	}))
 }
 
 // loopbackHost reports whether a Host header names a loopback address, which defeats

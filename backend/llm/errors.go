@@ -65,7 +65,8 @@ func retryable(err error) bool {
 	if code == http.StatusTooManyRequests || code >= 500 {
 		return true
 	}
-	return code == 0 && isConnErr(err)
+	// A stream cut before any text reached the person can be asked for again.
+	return code == 0 && (isConnErr(err) || errors.Is(err, errDropped))
 }
 
 // isConnErr reports whether err is a failure to reach the server.
@@ -95,6 +96,12 @@ func (c *Client) explain(err error) error {
 		return fmt.Errorf("%w: start a new conversation with /clear or use a model with a larger context: %s", ErrContextLength, detail)
 	case code >= 500:
 		return fmt.Errorf("%w (HTTP %d) after %d tries: %s", ErrServer, code, c.cfg.Tries, detail)
+	case errors.Is(err, ErrTooLarge):
+		return fmt.Errorf("%w; nothing of it was kept: the endpoint at %s may be misbehaving, or ask for a shorter answer", redacted{err, c.cfg.APIKey}, c.cfg.BaseURL)
+	case errors.Is(err, errDropped):
+		return fmt.Errorf("%w: %w; the text shown so far was not kept, try again", ErrIncomplete, redacted{err, c.cfg.APIKey})
+	case errors.Is(err, ErrMalformed):
+		return fmt.Errorf("%w; is %s an OpenAI-compatible /v1 endpoint?", redacted{err, c.cfg.APIKey}, c.cfg.BaseURL)
 	case errors.Is(err, ErrIncomplete):
 		return fmt.Errorf("%w; nothing of it was kept, try again", redacted{err, c.cfg.APIKey})
 	case isMalformed(err):

@@ -6,6 +6,7 @@ package llm
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -73,6 +74,10 @@ type Config struct {
 	Backoff time.Duration
 	// HTTPClient, when set, replaces the default client.
 	HTTPClient *http.Client
+	// MaxReplyBytes bounds one reply: its text and tool-call arguments together; a
+	// longer reply ends with ErrTooLarge. The raw response body is capped at four
+	// times this (at least 32 MiB). 0 means DefaultMaxReplyBytes.
+	MaxReplyBytes int
 	// NoStream asks for whole replies instead of streams, for servers that cannot
 	// stream tool calls; the text then reaches OnDelta in one piece.
 	NoStream bool
@@ -108,12 +113,23 @@ func New(cfg Config) (*Client, error) {
 	if cfg.Backoff <= 0 {
 		cfg.Backoff = 500 * time.Millisecond
 	}
+	if cfg.MaxReplyBytes <= 0 {
+		cfg.MaxReplyBytes = DefaultMaxReplyBytes
+	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
 	oc.EmptyMessagesLimit = emptyMessagesLimit
+	hc := &http.Client{}
 	if cfg.HTTPClient != nil {
-		oc.HTTPClient = cfg.HTTPClient
+		copied := *cfg.HTTPClient
+		hc = &copied
 	}
+	base := hc.Transport
+	if base == nil {
+		base = http.DefaultTransport
+	}
+	hc.Transport = capTransport{base: base, max: max(minBodyBytes, 4*int64(cfg.MaxReplyBytes))}
+	oc.HTTPClient = hc
 	return &Client{cfg: cfg, api: openai.NewClientWithConfig(oc)}, nil
 }
 
@@ -154,12 +170,13 @@ func (c *Client) Stream(ctx context.Context, req Request) (Message, error) {
 func (c *Client) streamOnce(ctx context.Context, req Request) (Message, bool, error) {
 	ctx, cancel := context.WithTimeout(ctx, c.cfg.Timeout)
 	defer cancel()
+	ctx, sn := withSniff(ctx)
 	s, err := c.api.CreateChatCompletionStream(ctx, c.wireRequest(req))
 	if err != nil {
 		return Message{}, false, fmt.Errorf("start stream: %w", err)
 	}
 	defer s.Close()
-	var a assembler
+	a := assembler{max: c.cfg.MaxReplyBytes, sniff: sn, key: c.cfg.APIKey}
 	started := false
 	onDelta := func(t string) {
 		started = true
@@ -187,11 +204,16 @@ func (c *Client) completeOnce(ctx context.Context, req Request) (Message, bool, 
 	if len(resp.Choices) == 0 {
 		return Message{}, false, fmt.Errorf("%w: the reply has no choices", ErrIncomplete)
 	}
-	var a assembler
+	a := assembler{max: c.cfg.MaxReplyBytes}
 	m := resp.Choices[0].Message
 	a.text.WriteString(m.Content)
+	a.size = len(m.Content)
 	for _, tc := range m.ToolCalls {
 		a.calls = append(a.calls, &ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
+		a.size += len(tc.Function.Arguments)
+	}
+	if a.size > a.max {
+		return Message{}, false, fmt.Errorf("%w: more than %d bytes of text and tool arguments", ErrTooLarge, a.max)
 	}
 	msg, err := a.message()
 	if err == nil && msg.Content != "" && req.OnDelta != nil {
@@ -207,8 +229,15 @@ func (c *Client) wireRequest(req Request) openai.ChatCompletionRequest {
 		wm := openai.ChatCompletionMessage{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
 		for _, tc := range m.ToolCalls {
 			// Index stays nil: it belongs to stream chunks, and some servers refuse it.
+			// Arguments that are not JSON (the tool answered invalid_arguments) go back
+			// as {}: servers that parse the history's arguments would otherwise refuse
+			// every later request of the conversation.
+			args := tc.Arguments
+			if !json.Valid([]byte(args)) {
+				args = "{}"
+			}
 			wm.ToolCalls = append(wm.ToolCalls, openai.ToolCall{ID: tc.ID, Type: openai.ToolTypeFunction,
-				Function: openai.FunctionCall{Name: tc.Name, Arguments: tc.Arguments}})
+				Function: openai.FunctionCall{Name: tc.Name, Arguments: args}})
 		}
 		out.Messages = append(out.Messages, wm)
 	}

@@ -1,6 +1,7 @@
 package llm
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,34 +14,62 @@ import (
 // ErrIncomplete says the stream ended before the model finished its reply.
 var ErrIncomplete = errors.New("the model's reply was cut off before it finished")
 
+// errDropped says the connection ended in the middle of the stream.
+var errDropped = errors.New("the connection dropped in the middle of the reply")
+
 // assembler builds one assistant message from stream chunks.
 type assembler struct {
 	text     strings.Builder
 	calls    []*ToolCall
 	byIndex  map[int]*ToolCall
 	finished bool
+	// max bounds text and arguments together (0: no bound); size is their length.
+	max, size int
+	// chunks counts the chunks received.
+	chunks int
+	// sniff, when set, says what the endpoint sent if it was not a stream; key is
+	// removed from that description.
+	sniff *sniff
+	key   string
 }
 
 // read consumes the stream until it ends, passing text to onDelta.
 func (a *assembler) read(s *openai.ChatCompletionStream, onDelta func(string)) error {
 	for {
 		chunk, err := s.Recv()
-		if errors.Is(err, io.EOF) {
-			if !a.finished {
-				return ErrIncomplete
-			}
+		switch {
+		case errors.Is(err, io.EOF) && a.chunks == 0:
+			return fmt.Errorf("%w: the endpoint answered 200 without a single chunk of a stream (%s)", ErrMalformed, a.sniff.describe(a.key))
+		case errors.Is(err, io.EOF) && !a.finished:
+			return ErrIncomplete
+		case errors.Is(err, io.EOF):
 			return nil
-		}
-		if err != nil {
+		case errors.Is(err, openai.ErrTooManyEmptyStreamMessages):
+			return fmt.Errorf("%w: the endpoint sent %d lines that were not data in a row", ErrMalformed, emptyMessagesLimit)
+		case errors.Is(err, io.ErrUnexpectedEOF) || isConnErr(err) && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled):
+			return fmt.Errorf("%w (after %d characters): %w", errDropped, a.size, err)
+		case errors.Is(err, ErrTooLarge):
+			return err
+		case err != nil:
 			return fmt.Errorf("read stream: %w", err)
 		}
-		a.add(chunk, onDelta)
+		a.chunks++
+		if err := a.add(chunk, onDelta); err != nil {
+			return err
+		}
 	}
 }
 
 // add merges one chunk. A usage chunk has no choices and adds nothing.
-func (a *assembler) add(chunk openai.ChatCompletionStreamResponse, onDelta func(string)) {
+func (a *assembler) add(chunk openai.ChatCompletionStreamResponse, onDelta func(string)) error {
 	for _, ch := range chunk.Choices {
+		n := len(ch.Delta.Content)
+		for _, d := range ch.Delta.ToolCalls {
+			n += len(d.Function.Arguments)
+		}
+		if a.size += n; a.max > 0 && a.size > a.max {
+			return fmt.Errorf("%w: more than %d bytes of text and tool arguments", ErrTooLarge, a.max)
+		}
 		if ch.Delta.Content != "" {
 			a.text.WriteString(ch.Delta.Content)
 			onDelta(ch.Delta.Content)
@@ -52,6 +81,7 @@ func (a *assembler) add(chunk openai.ChatCompletionStreamResponse, onDelta func(
 			a.finished = true
 		}
 	}
+	return nil
 }
 
 // merge adds one tool-call delta: by index when the server sends one (a different id

@@ -70,8 +70,12 @@ func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntity
 	if res != nil {
 		return *res, nil
 	}
+	p = respell(l, p)
 	if entityExists(l, p) {
 		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; update_entity or edit_entity change it, or choose another name", p.Name()), nil
+	}
+	if res := twin(l, p, ""); res != nil {
+		return *res, nil
 	}
 	h, err := l.Vault().Write(ctx, p, data, createOpts(call, "create_entity"))
 	if err != nil {
@@ -238,6 +242,9 @@ func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn
 	seen := map[string]bool{}
 	for _, ent := range in.Entities {
 		p, data, res := buildEntity(ent, now)
+		if res == nil {
+			p = respell(l, p)
+		}
 		switch {
 		case res != nil:
 			failed = append(failed, fmt.Sprintf("%s: %s", ent.EntityName, res.Message))
@@ -245,6 +252,8 @@ func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn
 			failed = append(failed, fmt.Sprintf("%s: given twice in this batch", p.Name()))
 		case entityExists(l, p):
 			failed = append(failed, fmt.Sprintf("%s: already exists; update_entity changes it", p.Name()))
+		case twin(l, p, "") != nil:
+			failed = append(failed, fmt.Sprintf("%s: %s", p.Name(), twin(l, p, "").Message))
 		default:
 			seen[strings.ToLower(string(p))] = true
 			steps = append(steps, step{kind: stepCreate, path: p, data: data})

@@ -78,11 +78,15 @@ func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) 
 // Every new content is computed first; the writes are compare-and-swaps, undone if
 // one fails.
 func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library, oldP, newP vpath.Path, op string) (tool.Result, error) {
+	newP = respell(l, newP)
 	switch {
 	case oldP == newP:
 		return tool.Fail(tool.CodeInvalidArguments, "%s already has that name", oldP.Name()), nil
 	case !strings.EqualFold(string(oldP), string(newP)) && entityExists(l, newP):
 		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; choose another name, or merge_entities to join the two", newP.Name()), nil
+	}
+	if res := twin(l, newP, oldP); res != nil {
+		return *res, nil
 	}
 	g := l.Graph()
 	short := uniqueBase(g, newP, oldP)

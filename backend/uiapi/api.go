@@ -116,17 +116,43 @@ type NoteView struct {
 	BodyStart  int            `json:"body_start"`
 	Links      []LinkView     `json:"links"`
 	Backlinks  []BacklinkView `json:"backlinks"`
-	Headings   []note.Heading `json:"headings"`
-	Warnings   []note.Warning `json:"warnings"`
+	// BacklinksTotal counts every backlink; Backlinks holds at most MaxBacklinks.
+	BacklinksTotal int            `json:"backlinks_total"`
+	Headings       []note.Heading `json:"headings"`
+	Warnings       []note.Warning `json:"warnings"`
 }
 
-// Note reads one note with its resolved links and backlinks.
+// MaxViewBytes is the largest file the window is sent in one answer (Note, GitShow):
+// more would freeze the editor and the bridge to it. Larger notes stay in the vault,
+// listed, searchable by name, and open in another editor.
+const MaxViewBytes = 16 << 20
+
+// tooBig says a file is too large for the window, or returns nil.
+func tooBig(p vpath.Path, size int64) error {
+	if size <= MaxViewBytes {
+		return nil
+	}
+	return fmt.Errorf("%s is %d MB, more than the %d MB the window opens; open it in another editor, or split it into smaller notes", p, size>>20, MaxViewBytes>>20)
+}
+
+// Note reads one note with its resolved links and backlinks. A note larger than
+// MaxViewBytes is refused, unread.
 func (a *API) Note(libraryName, path string) (NoteView, error) {
 	l, p, err := a.resolvePath(libraryName, path)
 	if err != nil {
 		return NoteView{}, err
 	}
+	st, err := l.Vault().Stat(p)
+	if err != nil {
+		return NoteView{}, fmt.Errorf("read note %s: %w", p, err)
+	}
+	if err := tooBig(p, st.Size); err != nil {
+		return NoteView{}, err
+	}
 	b, h, err := l.Vault().Read(p)
+	if err == nil {
+		err = tooBig(p, int64(len(b))) // it grew since the Stat
+	}
 	if err != nil {
 		return NoteView{}, fmt.Errorf("read note %s: %w", p, err)
 	}
@@ -150,15 +176,25 @@ func (a *API) Note(libraryName, path string) (NoteView, error) {
 		}
 		v.Links = append(v.Links, lv)
 	}
-	v.Backlinks = a.backlinks(l, p)
+	v.Backlinks, v.BacklinksTotal = a.backlinks(l, p)
 	return v, nil
 }
 
-func (a *API) backlinks(l *library.Library, p vpath.Path) []BacklinkView {
+// MaxBacklinks bounds the backlinks a NoteView lists (a note of 100,000 links would
+// otherwise send them all to the window); BacklinksTotal still counts them all.
+const MaxBacklinks = 2000
+
+// backlinks returns the first MaxBacklinks links to p with their line, and how many
+// there are.
+func (a *API) backlinks(l *library.Library, p vpath.Path) ([]BacklinkView, int) {
 	out := []BacklinkView{}
 	lines := map[vpath.Path][][]byte{}
+	total := 0
 	for _, e := range l.Graph().Backlinks(p) {
 		if e.From == p {
+			continue
+		}
+		if total++; len(out) >= MaxBacklinks {
 			continue
 		}
 		bv := BacklinkView{Path: string(e.From), Name: e.From.Name()}
@@ -178,7 +214,7 @@ func (a *API) backlinks(l *library.Library, p vpath.Path) []BacklinkView {
 		out = append(out, bv)
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Path < out[j].Path })
-	return out
+	return out, total
 }
 
 // GraphNode is a node of the graph view: a note, an attachment or an unresolved name.

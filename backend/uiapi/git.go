@@ -246,6 +246,9 @@ func (a *API) GitShow(libraryName, path, rev string) (GitRevision, error) {
 	if errors.Is(err, gitrepo.ErrNotInRevision) {
 		return out, nil
 	}
+	if err == nil {
+		err = tooBig(p, int64(len(b)))
+	}
 	if err != nil {
 		return out, err
 	}

@@ -4,6 +4,7 @@
 package llmtest
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -25,6 +26,19 @@ type Reply struct {
 	Delay time.Duration
 	// Hangup closes the connection without answering (a connection error).
 	Hangup bool
+	// Stall accepts the request and never answers, until the client gives up.
+	Stall bool
+	// DropAfter, when positive, sends only the first DropAfter bytes of Body and then
+	// closes the connection mid-stream (the chunked body is left unterminated).
+	DropAfter int
+	// ContentType replaces the Content-Type of a 200 answer (text/event-stream).
+	ContentType string
+	// KeepAlive, when positive, sends an SSE comment line every KeepAlive after Body,
+	// forever, until the client gives up.
+	KeepAlive time.Duration
+	// Generate, when set, writes the body after Body, streaming (for bodies too big
+	// to hold); it stops when it returns or the client goes away.
+	Generate func(w io.Writer) error
 }
 
 // Server replays Replies in order; after the last one it repeats it.
@@ -121,14 +135,64 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	if rep.Stall {
+		<-r.Context().Done()
+		return
+	}
 	if rep.Status != 0 && rep.Status != http.StatusOK {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(rep.Status)
 		io.WriteString(w, rep.Body)
 		return
 	}
-	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Content-Type", cmp.Or(rep.ContentType, "text/event-stream"))
+	rc := http.NewResponseController(w)
+	if rep.DropAfter > 0 {
+		io.WriteString(w, rep.Body[:min(rep.DropAfter, len(rep.Body))])
+		_ = rc.Flush()
+		if conn, _, err := rc.Hijack(); err == nil {
+			conn.Close()
+		}
+		return
+	}
 	io.WriteString(w, rep.Body)
+	if rep.Generate != nil {
+		_ = rc.Flush()
+		if rep.Generate(flusher{w, rc}) != nil {
+			return
+		}
+	}
+	for rep.KeepAlive > 0 {
+		if _, err := io.WriteString(w, ": keep-alive\n\n"); err != nil || rc.Flush() != nil {
+			return
+		}
+		select {
+		case <-time.After(rep.KeepAlive):
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// flusher sends every write to the client at once, so a generated body streams.
+type flusher struct {
+	w  io.Writer
+	rc *http.ResponseController
+}
+
+func (f flusher) Write(b []byte) (int, error) {
+	n, err := f.w.Write(b)
+	if err == nil {
+		err = f.rc.Flush()
+	}
+	return n, err
+}
+
+// Chunk returns one chat.completion.chunk SSE event whose delta carries content.
+func Chunk(content string) string {
+	var b strings.Builder
+	chunk(&b, map[string]any{"content": content}, "", 1)
+	return b.String()
 }
 
 // EmbeddingDims is the length of the vectors the server's /embeddings returns.

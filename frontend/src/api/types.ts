@@ -74,6 +74,8 @@ export interface NoteView {
   body_start: number
   links: LinkView[]
   backlinks: BacklinkView[]
+  /** How many backlinks there are; more than backlinks.length when the list was cut. */
+  backlinks_total?: number
   headings: Heading[]
   warnings: Warning[]
 }

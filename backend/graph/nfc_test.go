@@ -1,0 +1,36 @@
+package graph
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// Names in NFC and NFD are one name: Lookup, Resolve and SameName see through the
+// form, and when both files exist the exact spelling wins.
+func TestUnicodeForms(t *testing.T) {
+	const nfc, nfd = "Caf\u00e9", "Cafe\u0301"
+	g := build(t, []string{"a/" + nfd + ".md", "Ren\u00e9e.md"}, map[string]*note.Note{"src.md": note.Parse([]byte("[[" + nfc + "]] [[Rene\u0301e]]"))})
+	for _, name := range []string{nfc, nfd, strings.ToUpper(nfc), "a/" + nfc} {
+		if p, err := g.Lookup(name); err != nil || p != vpath.Path("a/"+nfd+".md") {
+			t.Errorf("Lookup(%+q) = %q, %v", name, p, err)
+		}
+	}
+	if p, err := g.Lookup("Rene\u0301e"); err != nil || p != "Ren\u00e9e.md" {
+		t.Errorf("Lookup(Renée decomposed) = %q, %v", p, err)
+	}
+	if out := g.Outlinks("src.md"); len(out) != 2 {
+		t.Errorf("links across forms resolve to %v", out)
+	}
+	if twins := g.SameName(vpath.Path("a/" + nfc + ".md")); len(twins) != 1 || twins[0] != vpath.Path("a/"+nfd+".md") {
+		t.Errorf("SameName = %v", twins)
+	}
+	g2 := build(t, []string{nfc + ".md", nfd + ".md"}, nil)
+	for _, name := range []string{nfc, nfd} {
+		if p, err := g2.Lookup(name); err != nil || string(p) != name+".md" {
+			t.Errorf("both forms exist: Lookup(%+q) = %+q, %v", name, p, err)
+		}
+	}
+}
