@@ -20,7 +20,9 @@
 // (the app and an MCP server) or two Repos on one vault never interleave them, and no
 // vault write lands between staging and committing. The index is replaced as git does,
 // through .git/index.lock, so a git command running at the same moment is excluded too
-// (the loser gets ErrIndexLocked). Pull and Restore write files with compare-and-swap
+// (the loser gets ErrIndexLocked); an index.lock that a MemoTree process killed
+// mid-write left behind is recognised by the owner file written before it and removed
+// by the next write of the index. Pull and Restore write files with compare-and-swap
 // against what they read, so an edit landing meanwhile fails the write rather than
 // being overwritten. A HeadWatcher runs one goroutine of its own (see its doc).
 package gitrepo
