@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -291,4 +292,166 @@ func TestSIGKILLHoldingIndexLock(t *testing.T) {
 func exists(dir, name string) bool {
 	_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
 	return err == nil
+}
+
+// pullNotes is how many notes the pull crash test merges.
+const pullNotes = 120
+
+// pullNote is note i with the edits of the side(s) named: B changes line 2 (on the
+// remote), A changes line 6 (committed locally) and, for every third note, line 9
+// (not committed).
+func pullNote(i int, remote, local, uncommitted bool) string {
+	lines := []string{fmt.Sprintf("# Note %03d", i), "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+	if remote {
+		lines[1] = "two, as B wrote it"
+	}
+	if local {
+		lines[5] = "six, as A wrote it"
+	}
+	if uncommitted && i%3 == 0 {
+		lines[8] = "nine, A's work in progress"
+	}
+	return strings.Join(lines, "\n") + "\n"
+}
+
+func pullPath(i int) string { return fmt.Sprintf("p/%03d.md", i) }
+
+// pullTemplate makes a bare remote holding B's edits and a clone A (the template)
+// whose own commit and work in progress predate them: a pull in A is a three-way merge
+// of every note.
+func pullTemplate(t *testing.T) (root, template string) {
+	t.Helper()
+	root = t.TempDir()
+	seed := filepath.Join(root, "seed")
+	files := map[string]string{".gitignore": ".memotree/\njourney.yaml\n"}
+	for i := range pullNotes {
+		files[pullPath(i)] = pullNote(i, false, false, false)
+	}
+	write(t, seed, files)
+	run(t, seed, "init", "-q", "-b", "main")
+	run(t, seed, "add", "-A")
+	run(t, seed, "commit", "-q", "-m", "seed")
+	remote := filepath.Join(root, "remote.git")
+	run(t, root, "clone", "-q", "--bare", seed, remote)
+	template = filepath.Join(root, "a")
+	run(t, root, "clone", "-q", "file://"+remote, template)
+
+	clear(files)
+	for i := range pullNotes {
+		files[pullPath(i)] = pullNote(i, true, false, false)
+	}
+	write(t, seed, files)
+	run(t, seed, "commit", "-q", "-am", "B's edits")
+	run(t, seed, "push", "-q", remote, "main")
+
+	for i := range pullNotes {
+		files[pullPath(i)] = pullNote(i, false, true, false)
+	}
+	write(t, template, files)
+	run(t, template, "commit", "-q", "-am", "A's edits")
+	for i := range pullNotes {
+		files[pullPath(i)] = pullNote(i, false, true, true)
+	}
+	write(t, template, files)
+	return root, template
+}
+
+// TestPullKillChild pulls in the clone MT_PULL_KILL_VAULT, says when it is done and
+// waits to be killed: the child of TestSIGKILLMidPull.
+func TestPullKillChild(t *testing.T) {
+	dir := os.Getenv("MT_PULL_KILL_VAULT")
+	if dir == "" {
+		t.Skip("child process of TestSIGKILLMidPull only")
+	}
+	_, r := openRecovered(t, dir)
+	crashtest.Say("pull")
+	start := time.Now()
+	res, err := r.Pull(t.Context(), gitrepo.SyncOptions{})
+	if err != nil {
+		t.Fatalf("pull: %v", err)
+	}
+	crashtest.Say("pulled %s %d", res.Outcome, time.Since(start))
+	time.Sleep(time.Minute)
+}
+
+// TestSIGKILLMidPull kills, at random moments, a process pulling a remote whose
+// commit changed every note while the local branch has a commit of its own changing
+// other lines of every note and work in progress in a third of them: a three-way merge
+// of 120 notes written in one batch, then the index, then the merge commit. After each
+// kill and reopen every note is either the local version or the merged one, never
+// torn; git fsck is clean; and a second pull completes the merge, after which every
+// note is merged, the work in progress is still pending and nothing else is.
+// MEMOTREE_CRASH_KILLS sets the number of kills (default 3).
+func TestSIGKILLMidPull(t *testing.T) {
+	root, template := pullTemplate(t)
+	rng, seed := crashtest.Rand(t)
+	kills := crashtest.Kills(t, 3)
+	var span time.Duration // how long a pull takes, learnt from one left to finish
+	for k := -1; k < kills; k++ {
+		dir := filepath.Join(root, fmt.Sprintf("a%d", k+1))
+		if out, err := exec.Command("cp", "-a", template, dir).CombinedOutput(); err != nil {
+			t.Fatalf("copy the clone: %v %s", err, out)
+		}
+		c := crashtest.Start(t, "TestPullKillChild", "MT_PULL_KILL_VAULT="+dir)
+		c.Await(t, "pull", time.Minute)
+		var delay time.Duration
+		if k < 0 {
+			f := strings.Fields(c.Await(t, "pulled ", time.Minute))
+			ns, _ := strconv.ParseInt(f[2], 10, 64)
+			span = time.Duration(ns) * 11 / 10
+		} else {
+			delay = time.Duration(rng.Int64N(int64(span) + 1))
+			time.Sleep(delay)
+		}
+		rest := c.Kill(t)
+		finished := k < 0 || len(rest) > 0
+		where := fmt.Sprintf("kill %d (MEMOTREE_CRASH_SEED=%d, %v into a pull of about %v; finished %v)", k, seed, delay, span, finished)
+
+		_, r := openRecovered(t, dir)
+		merged := 0
+		for i := range pullNotes {
+			switch got := read(t, dir, pullPath(i)); got {
+			case pullNote(i, false, true, true):
+			case pullNote(i, true, true, true):
+				merged++
+			default:
+				t.Fatalf("%s: %s is neither the local version nor the merged one:\n%s", where, pullPath(i), got)
+			}
+		}
+		if merged != 0 && merged != pullNotes {
+			t.Fatalf("%s: %d of %d notes merged: the batch was torn", where, merged, pullNotes)
+		}
+		if out, err := tryGit(dir, "fsck", "--strict", "--no-progress", "--no-dangling"); err != nil {
+			t.Fatalf("%s: git fsck: %v\n%s", where, err, out)
+		}
+		res, err := r.Pull(t.Context(), gitrepo.SyncOptions{})
+		if err != nil {
+			t.Fatalf("%s: the second pull: %v", where, err)
+		}
+		if finished != (res.Outcome == gitrepo.PullUpToDate) {
+			t.Errorf("%s: the second pull's outcome is %s", where, res.Outcome)
+		}
+		var pending []string
+		for i := range pullNotes {
+			if got, want := read(t, dir, pullPath(i)), pullNote(i, true, true, true); got != want {
+				t.Fatalf("%s: after the second pull %s reads\n%s\nwant\n%s", where, pullPath(i), got, want)
+			}
+			if i%3 == 0 {
+				pending = append(pending, " M "+pullPath(i))
+			}
+		}
+		if got := porcelain(t, dir); strings.Join(got, "\n") != strings.Join(pending, "\n") {
+			t.Fatalf("%s: git status after the second pull:\n%s\nwant only the work in progress", where, strings.Join(got, "\n"))
+		}
+		run(t, dir, "merge-base", "--is-ancestor", "origin/main", "HEAD")
+		if out, err := tryGit(dir, "fsck", "--strict", "--no-progress", "--no-dangling"); err != nil {
+			t.Fatalf("%s: git fsck after the second pull: %v\n%s", where, err, out)
+		}
+		for _, i := range []int{0, 1, pullNotes - 1} { // a few: the rest share the tree
+			if got, want := run(t, dir, "show", "HEAD:"+pullPath(i)), pullNote(i, true, true, false); got != want {
+				t.Fatalf("%s: HEAD's %s is\n%s\nwant both commits' edits", where, pullPath(i), got)
+			}
+		}
+		t.Logf("kill %d after %v: %d notes merged before the second pull (finished %v), then %s", k, delay, merged, finished, res.Outcome)
+	}
 }
