@@ -148,7 +148,7 @@ func roundsOf(t *testing.T, what, listing string, lo, hi int) int {
 	return got
 }
 
-// TestSIGKILLMidCommit kills, at random moments, a process that edits 300 notes (one
+// TestSIGKILLMidCommit kills, at random moments, a process that edits 120 notes (one
 // batch) and commits them (one index update, then the commit), round after round.
 // After each kill and reopen: git fsck of the real git binary is clean; git status
 // reads the index; every note, HEAD and the index each hold one round, the commit of
@@ -295,7 +295,7 @@ func exists(dir, name string) bool {
 }
 
 // pullNotes is how many notes the pull crash test merges.
-const pullNotes = 120
+const pullNotes = 80
 
 // pullNote is note i with the edits of the side(s) named: B changes line 2 (on the
 // remote), A changes line 6 (committed locally) and, for every third note, line 9
@@ -377,7 +377,7 @@ func TestPullKillChild(t *testing.T) {
 // TestSIGKILLMidPull kills, at random moments, a process pulling a remote whose
 // commit changed every note while the local branch has a commit of its own changing
 // other lines of every note and work in progress in a third of them: a three-way merge
-// of 120 notes written in one batch, then the index, then the merge commit. After each
+// of 80 notes written in one batch, then the index, then the merge commit. After each
 // kill and reopen every note is either the local version or the merged one, never
 // torn; git fsck is clean; and a second pull completes the merge, after which every
 // note is merged, the work in progress is still pending and nothing else is.
@@ -386,25 +386,28 @@ func TestSIGKILLMidPull(t *testing.T) {
 	root, template := pullTemplate(t)
 	rng, seed := crashtest.Rand(t)
 	kills := crashtest.Kills(t, 3)
-	var span time.Duration // how long a pull takes, learnt from one left to finish
-	for k := -1; k < kills; k++ {
-		dir := filepath.Join(root, fmt.Sprintf("a%d", k+1))
+	copyClone := func(name string) string {
+		dir := filepath.Join(root, name)
 		if out, err := exec.Command("cp", "-a", template, dir).CombinedOutput(); err != nil {
 			t.Fatalf("copy the clone: %v %s", err, out)
 		}
+		return dir
+	}
+	// How long a pull takes: one, in this process, on a copy of its own.
+	_, cr := openRecovered(t, copyClone("calibrate"))
+	t0 := time.Now()
+	if _, err := cr.Pull(t.Context(), gitrepo.SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	span := time.Since(t0) * 11 / 10
+	for k := range kills {
+		dir := copyClone(fmt.Sprintf("a%d", k))
 		c := crashtest.Start(t, "TestPullKillChild", "MT_PULL_KILL_VAULT="+dir)
 		c.Await(t, "pull", time.Minute)
-		var delay time.Duration
-		if k < 0 {
-			f := strings.Fields(c.Await(t, "pulled ", time.Minute))
-			ns, _ := strconv.ParseInt(f[2], 10, 64)
-			span = time.Duration(ns) * 11 / 10
-		} else {
-			delay = time.Duration(rng.Int64N(int64(span) + 1))
-			time.Sleep(delay)
-		}
+		delay := time.Duration(rng.Int64N(int64(span) + 1))
+		time.Sleep(delay)
 		rest := c.Kill(t)
-		finished := k < 0 || len(rest) > 0
+		finished := len(rest) > 0
 		where := fmt.Sprintf("kill %d (MEMOTREE_CRASH_SEED=%d, %v into a pull of about %v; finished %v)", k, seed, delay, span, finished)
 
 		_, r := openRecovered(t, dir)
