@@ -459,3 +459,45 @@ func TestSIGKILLMidPull(t *testing.T) {
 		t.Logf("kill %d after %v: %d notes merged before the second pull (finished %v), then %s", k, delay, merged, finished, res.Outcome)
 	}
 }
+
+// TestKilledBranchMoveIsRepaired leaves the repository as a process killed inside
+// go-git's rewrite of the branch would (it truncates refs/heads/main, then writes the
+// new hash): an empty branch file and MemoTree's record of the move. Git refuses such
+// a repository; the next open puts the branch back to the commit it had (the commit
+// did not happen: all or nothing), and committing works again. A record whose branch
+// still reads is simply dropped.
+func TestKilledBranchMoveIsRepaired(t *testing.T) {
+	dir, r := newRepo(t)
+	write(t, dir, map[string]string{"a.md": "# A\n\nchanged\n"})
+	commitAll(t, r, "before the crash")
+	before := head(t, dir)
+	write(t, dir, map[string]string{"a.md": "# A\n\nchanged again\n",
+		".git/MEMOTREE_REF_UPDATE": "refs/heads/main " + before + "\n", ".git/refs/heads/main": ""})
+	if out, err := tryGit(dir, "rev-parse", "--verify", "HEAD"); err == nil {
+		t.Fatalf("git reads HEAD from an empty branch file (%s): the damage is not real", out)
+	}
+
+	r = open(t, dir)
+	if got := head(t, dir); got != before {
+		t.Fatalf("after the next open HEAD is %s, want the commit before the crash, %s", got, before)
+	}
+	if exists(dir, ".git/MEMOTREE_REF_UPDATE") {
+		t.Error("the record of the move is still there")
+	}
+	run(t, dir, "fsck", "--strict", "--no-progress", "--no-dangling")
+	commitAll(t, r, "after the crash")
+	if got := run(t, dir, "show", "HEAD:a.md"); got != "# A\n\nchanged again\n" {
+		t.Fatalf("the next commit holds %q", got)
+	}
+	after := head(t, dir)
+
+	// A record whose branch reads (the move finished, or never began) changes nothing.
+	write(t, dir, map[string]string{".git/MEMOTREE_REF_UPDATE": "refs/heads/main " + before + "\n"})
+	open(t, dir)
+	if got := head(t, dir); got != after {
+		t.Fatalf("a readable branch was moved from %s to %s", after, got)
+	}
+	if exists(dir, ".git/MEMOTREE_REF_UPDATE") {
+		t.Error("the record of a finished move is still there")
+	}
+}

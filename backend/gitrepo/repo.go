@@ -22,7 +22,9 @@
 // through .git/index.lock, so a git command running at the same moment is excluded too
 // (the loser gets ErrIndexLocked); an index.lock that a MemoTree process killed
 // mid-write left behind is recognised by the owner file written before it and removed
-// by the next write of the index. Pull and Restore write files with compare-and-swap
+// by the next write of the index. The branch moves (commit, fast-forward) under the
+// vault lock too, recorded first, so that a branch file a killed process left empty
+// is put back by the next Open (see beginRefUpdate). Pull and Restore write files with compare-and-swap
 // against what they read, so an edit landing meanwhile fails the write rather than
 // being overwritten. A HeadWatcher runs one goroutine of its own (see its doc).
 package gitrepo
@@ -93,7 +95,13 @@ func Open(dir string, w Writer) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", dir, err)
 	}
-	return &Repo{dir: abs, repo: r, w: w}, nil
+	repo := &Repo{dir: abs, repo: r, w: w}
+	if w != nil {
+		if err := repo.repairInterruptedCommit(context.Background()); err != nil {
+			return nil, fmt.Errorf("open repository %s: repair a commit a crash interrupted: %w", dir, err)
+		}
+	}
+	return repo, nil
 }
 
 // Init creates a repository in dir (branch main) unless one exists, and makes sure
