@@ -54,10 +54,10 @@ func measure(t *testing.T, settle func(u usage) bool) usage {
 // fake OpenAI server) on one watched workspace, the way the app runs. After a warm-up
 // it measures goroutines, open file descriptors and the live heap, runs the soak, and
 // measures again: goroutines and files may grow by at most five, the heap by half
-// plus 4 MB. The short form makes 150 edits and 30 turns; MEMOTREE_SOAK=N makes N
+// plus 4 MB. The short form makes 100 edits and 20 turns; MEMOTREE_SOAK=N makes N
 // edits and N/5 turns.
 func TestResourcesStayFlat(t *testing.T) {
-	edits := 150
+	edits := 100
 	if s := os.Getenv("MEMOTREE_SOAK"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 10 {
