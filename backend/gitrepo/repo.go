@@ -122,23 +122,36 @@ func Init(ctx context.Context, dir string, w Writer) (*Repo, error) {
 // gitignorePath is the repository's own ignore file.
 const gitignorePath vpath.Path = ".gitignore"
 
-// ensureIgnored appends ".memotree/" to .gitignore unless a line already ignores it.
+// ensureIgnored appends to .gitignore the lines it lacks of: ".memotree/" (the app's
+// own folder) and ".memotree-tmp-*" (the temporary file of a write in flight, or one a
+// crash left until the next open, which `git add -A` would otherwise pick up).
 func ensureIgnored(ctx context.Context, dir string, w Writer) error {
 	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("read .gitignore: %w", err)
 	}
+	folder, temps := false, false
 	for _, line := range strings.Split(string(b), "\n") {
 		switch strings.TrimSpace(line) {
 		case ".memotree", ".memotree/", "/.memotree", "/.memotree/":
-			return nil
+			folder = true
+		case vault.TempPrefix + "*":
+			temps = true
 		}
+	}
+	if folder && temps {
+		return nil
 	}
 	next := string(b)
 	if next != "" && !strings.HasSuffix(next, "\n") {
 		next += "\n"
 	}
-	next += ".memotree/\n"
+	if !folder {
+		next += ".memotree/\n"
+	}
+	if !temps {
+		next += vault.TempPrefix + "*\n"
+	}
 	ch := vault.Change{Path: gitignorePath, Data: []byte(next), IfHash: vault.HashOf(b)}
 	if err != nil { // no .gitignore yet
 		ch.IfHash, ch.CreateOnly = "", true
