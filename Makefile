@@ -17,7 +17,7 @@ APT_BUILD := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
 APT_TEST  := xvfb xauth xdotool imagemagick chromium fonts-dejavu-core fonts-noto-cjk ripgrep hyperfine git
 
 .PHONY: help run test deps deps-apt deps-wails deps-npm build headless frontend \
-        test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke bench lint
+        test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke bench lint fuzz soak
 
 help:
 	@echo "make run    build the desktop app and open it on the demo vault"
@@ -106,6 +106,14 @@ test-fuzz:
 
 fuzz:
 	$(MAKE) test-fuzz FUZZTIME=5000000x
+
+# The crash, concurrency and resource tests of `make test`, run longer: more SIGKILLs at
+# random moments (MEMOTREE_CRASH_SEED repeats a run's delays), more concurrent writes.
+SOAK_KILLS ?= 50
+SOAK_WRITES ?= 5000
+soak:
+	MEMOTREE_CRASH_KILLS=$(SOAK_KILLS) go test -race -count=1 -timeout 2h -run 'SIGKILL' ./backend/gitrepo ./backend/workspace
+	MEMOTREE_SOAK=$(SOAK_WRITES) go test -race -count=1 -timeout 2h -v -run 'WritersAtOnce|ResourcesStayFlat' ./tests/soak
 
 test-frontend: deps-npm
 	cd frontend && npm run check && npm test

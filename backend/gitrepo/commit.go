@@ -82,7 +82,8 @@ func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, erro
 	return r.commitIndex(o)
 }
 
-// commitIndex commits the index and creates the tag.
+// commitIndex commits the index and creates the tag. It must be called under the
+// vault lock (the branch's move is guarded, see beginRefUpdate).
 func (r *Repo) commitIndex(o CommitOptions) (plumbing.Hash, error) {
 	wt, err := r.repo.Worktree()
 	if err != nil {
@@ -93,7 +94,12 @@ func (r *Repo) commitIndex(o CommitOptions) (plumbing.Hash, error) {
 	if parents := r.mergeParents(); parents != nil { // completes a pull that met conflicts
 		co.Parents, co.AllowEmptyCommits = parents, true
 	}
+	done, err := r.beginRefUpdate()
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
 	h, err := wt.Commit(withTrailers(o.Message, o.Trailers), co)
+	done()
 	if errors.Is(err, git.ErrEmptyCommit) {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", ErrNothingToCommit)
 	}

@@ -6,28 +6,53 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // ErrIndexLocked means another git process holds .git/index.lock.
-var ErrIndexLocked = errors.New("the git index is locked by another git process (.git/index.lock exists)")
+var ErrIndexLocked = errors.New("the git index is locked by another git process (.git/index.lock exists; " +
+	"if no git command is running, a crashed one left it: remove .git/index.lock)")
+
+// ownerName is the file in .git that says a MemoTree process is replacing the index:
+// written before index.lock is created and removed after the index is renamed into
+// place. Both survive a process killed in between (see writeIndex).
+const ownerName = "MEMOTREE_INDEX_LOCK"
+
+// beforeIndexRename, when set by tests, runs once the new index is written to
+// index.lock and synced, before the rename (a crash test kills the process there).
+var beforeIndexRename func()
 
 // writeIndex replaces .git/index the way git does: the new index is written to
 // index.lock (created exclusively, so a running git command and this package exclude
 // each other), synced, and renamed over the index. go-git's own SetIndex truncates the
 // index in place, which a crash or a concurrent git reader would see half written.
+//
+// A MemoTree process killed while it holds index.lock would leave it behind, and git
+// (like this package) then refuses every later change of the index. So the owner file
+// is written first: the caller holds the vault's write lock, so an owner file found
+// here belongs to a MemoTree process that died while replacing the index, and an
+// index.lock created just after it (within staleWindow) is that process's: both are
+// removed and the write goes on. An index.lock without a matching owner file belongs
+// to a git command, and gives ErrIndexLocked.
 func (r *Repo) writeIndex(idx *index.Index) (err error) {
 	gitDir := filepath.Join(r.dir, ".git")
 	if st, err := os.Stat(gitDir); err != nil || !st.IsDir() {
 		return r.repo.Storer.SetIndex(idx) // a linked worktree: let go-git find the index
 	}
-	lock := filepath.Join(gitDir, "index.lock")
+	lock, owner := filepath.Join(gitDir, "index.lock"), filepath.Join(gitDir, ownerName)
+	removeStaleIndexLock(lock, owner)
+	if err := os.WriteFile(owner, fmt.Appendf(nil, "pid %d\n", os.Getpid()), 0o644); err != nil {
+		return fmt.Errorf("lock index: %w", err)
+	}
 	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if errors.Is(err, os.ErrExist) {
+		os.Remove(owner)
 		return ErrIndexLocked
 	}
 	if err != nil {
+		os.Remove(owner)
 		return fmt.Errorf("lock index: %w", err)
 	}
 	defer func() {
@@ -35,6 +60,7 @@ func (r *Repo) writeIndex(idx *index.Index) (err error) {
 			f.Close()
 			os.Remove(lock)
 		}
+		os.Remove(owner)
 	}()
 	bw := bufio.NewWriter(f)
 	if err := index.NewEncoder(bw).Encode(idx); err != nil {
@@ -49,8 +75,33 @@ func (r *Repo) writeIndex(idx *index.Index) (err error) {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
 	}
+	if beforeIndexRename != nil {
+		beforeIndexRename()
+	}
 	if err := os.Rename(lock, filepath.Join(gitDir, "index")); err != nil {
 		return fmt.Errorf("replace index: %w", err)
 	}
 	return nil
+}
+
+// staleWindow is how long after its owner file a dead MemoTree process can have
+// created index.lock: it writes the owner file, then creates the lock at once.
+const staleWindow = 2 * time.Second
+
+// removeStaleIndexLock removes an index.lock that a MemoTree process killed while
+// replacing the index left behind, with its owner file (see writeIndex). It must be
+// called under the vault's write lock.
+func removeStaleIndexLock(lock, owner string) {
+	ost, err := os.Stat(owner)
+	if err != nil {
+		return // no MemoTree process died replacing the index
+	}
+	if lst, err := os.Stat(lock); err == nil {
+		d := lst.ModTime().Sub(ost.ModTime())
+		if d < -staleWindow || d > staleWindow {
+			return // a git command's lock, created later: not ours to remove
+		}
+		_ = os.Remove(lock)
+	}
+	_ = os.Remove(owner)
 }

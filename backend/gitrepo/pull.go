@@ -83,24 +83,36 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 	if err := r.apply(ctx, m); err != nil {
 		return res, wrapPull(err)
 	}
-	switch {
-	case p.fastForward:
-		if err := r.repo.Storer.SetReference(plumbing.NewHashReference(br, theirs)); err != nil {
-			return res, wrapPull(err)
-		}
-		res.Outcome, res.Head = PullFastForward, theirs.String()
-	case m.indexConflict:
+	if m.indexConflict && !p.fastForward {
 		if err := r.startMerge(theirs, "Merge "+label); err != nil {
 			return res, wrapPull(err)
 		}
 		res.Outcome = PullConflict
-	default:
-		h, err := r.commitMerge(head, theirs, "Merge "+label)
-		if err != nil {
+		return res, nil
+	}
+	// The branch moves under the vault lock, guarded against a kill (beginRefUpdate).
+	unlock, err := r.w.Lock(ctx)
+	if err != nil {
+		return res, wrapPull(err)
+	}
+	defer unlock()
+	done, err := r.beginRefUpdate()
+	if err != nil {
+		return res, wrapPull(err)
+	}
+	defer done()
+	if p.fastForward {
+		if err := r.repo.Storer.SetReference(plumbing.NewHashReference(br, theirs)); err != nil {
 			return res, wrapPull(err)
 		}
-		res.Outcome, res.Head = PullMerged, h.String()
+		res.Outcome, res.Head = PullFastForward, theirs.String()
+		return res, nil
 	}
+	h, err := r.commitMerge(head, theirs, "Merge "+label)
+	if err != nil {
+		return res, wrapPull(err)
+	}
+	res.Outcome, res.Head = PullMerged, h.String()
 	return res, nil
 }
 

@@ -20,7 +20,11 @@
 // (the app and an MCP server) or two Repos on one vault never interleave them, and no
 // vault write lands between staging and committing. The index is replaced as git does,
 // through .git/index.lock, so a git command running at the same moment is excluded too
-// (the loser gets ErrIndexLocked). Pull and Restore write files with compare-and-swap
+// (the loser gets ErrIndexLocked); an index.lock that a MemoTree process killed
+// mid-write left behind is recognised by the owner file written before it and removed
+// by the next write of the index. The branch moves (commit, fast-forward) under the
+// vault lock too, recorded first, so that a branch file a killed process left empty
+// is put back by the next Open (see beginRefUpdate). Pull and Restore write files with compare-and-swap
 // against what they read, so an edit landing meanwhile fails the write rather than
 // being overwritten. A HeadWatcher runs one goroutine of its own (see its doc).
 package gitrepo
@@ -91,7 +95,13 @@ func Open(dir string, w Writer) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", dir, err)
 	}
-	return &Repo{dir: abs, repo: r, w: w}, nil
+	repo := &Repo{dir: abs, repo: r, w: w}
+	if w != nil {
+		if err := repo.repairInterruptedCommit(context.Background()); err != nil {
+			return nil, fmt.Errorf("open repository %s: repair a commit a crash interrupted: %w", dir, err)
+		}
+	}
+	return repo, nil
 }
 
 // Init creates a repository in dir (branch main) unless one exists, and makes sure
@@ -112,23 +122,36 @@ func Init(ctx context.Context, dir string, w Writer) (*Repo, error) {
 // gitignorePath is the repository's own ignore file.
 const gitignorePath vpath.Path = ".gitignore"
 
-// ensureIgnored appends ".memotree/" to .gitignore unless a line already ignores it.
+// ensureIgnored appends to .gitignore the lines it lacks of: ".memotree/" (the app's
+// own folder) and ".memotree-tmp-*" (the temporary file of a write in flight, or one a
+// crash left until the next open, which `git add -A` would otherwise pick up).
 func ensureIgnored(ctx context.Context, dir string, w Writer) error {
 	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("read .gitignore: %w", err)
 	}
+	folder, temps := false, false
 	for _, line := range strings.Split(string(b), "\n") {
 		switch strings.TrimSpace(line) {
 		case ".memotree", ".memotree/", "/.memotree", "/.memotree/":
-			return nil
+			folder = true
+		case vault.TempPrefix + "*":
+			temps = true
 		}
+	}
+	if folder && temps {
+		return nil
 	}
 	next := string(b)
 	if next != "" && !strings.HasSuffix(next, "\n") {
 		next += "\n"
 	}
-	next += ".memotree/\n"
+	if !folder {
+		next += ".memotree/\n"
+	}
+	if !temps {
+		next += vault.TempPrefix + "*\n"
+	}
 	ch := vault.Change{Path: gitignorePath, Data: []byte(next), IfHash: vault.HashOf(b)}
 	if err != nil { // no .gitignore yet
 		ch.IfHash, ch.CreateOnly = "", true

@@ -34,12 +34,14 @@ func TestInitKeepsGitignore(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := read(t, dir, ".gitignore"); got != "*.tmp\n.memotree/\n" {
+	if got := read(t, dir, ".gitignore"); got != "*.tmp\n.memotree/\n.memotree-tmp-*\n" {
 		t.Errorf(".gitignore = %q", got)
 	}
 	if got := run(t, dir, "symbolic-ref", "--short", "HEAD"); strings.TrimSpace(got) != "main" {
 		t.Errorf("branch = %q, want main", got)
 	}
+	// The temporary file of a write in flight (or one a crash left) is not git's.
+	write(t, dir, map[string]string{"sub/" + vault.TempPrefix + "ABC": "half a note"})
 	if d := cmp.Diff([]string{"?? .gitignore", "?? journey.yaml", "?? n.md"}, porcelain(t, dir)); d != "" {
 		t.Errorf("git status after Init (-want +got):\n%s", d)
 	}

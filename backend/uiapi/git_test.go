@@ -196,7 +196,7 @@ func TestGitInitFromThePanel(t *testing.T) {
 	if err != nil || !st.IsRepo || st.Branch != "main" || st.Head != "" {
 		t.Fatalf("GitInit = %+v, %v", st, err)
 	}
-	if b, _ := os.ReadFile(filepath.Join(dir, ".gitignore")); string(b) != ".memotree/\n" {
+	if b, _ := os.ReadFile(filepath.Join(dir, ".gitignore")); string(b) != ".memotree/\n.memotree-tmp-*\n" {
 		t.Errorf(".gitignore = %q", b)
 	}
 	events, stop := ws.Bus().Subscribe(256)

@@ -68,7 +68,7 @@ func (v *Vault) WriteInternal(name string, data []byte) error {
 	if st, err := v.root.Stat(osName(p)); err == nil && st.Mode().IsRegular() {
 		perm, exists = st.Mode().Perm(), true
 	}
-	if err := v.atomicWrite(p, data, perm, exists, false); err != nil {
+	if err := v.atomicWrite(p, data, perm, exists, false, nil); err != nil {
 		return fmt.Errorf("write internal %s: %w", name, err)
 	}
 	return nil

@@ -307,6 +307,34 @@ func TestAtomicFailure(t *testing.T) {
 	assertNoTemp(t, dir)
 }
 
+// TestIfHashCheckedBeforeTheRename: another editor (which takes no lock) saves the
+// note while a compare-and-swap write is writing and syncing its new content, after the
+// first check. The write is refused with ErrConflict at the rename and the editor's
+// save is kept.
+func TestIfHashCheckedBeforeTheRename(t *testing.T) {
+	v, dir := openTemp(t)
+	ctx := t.Context()
+	h, err := v.Write(ctx, "n.md", []byte("first\n"), WriteOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.beforeRename = func(string) error {
+		saved := filepath.Join(t.TempDir(), "save.md")
+		if err := os.WriteFile(saved, []byte("first\nthe editor's line\n"), 0o644); err != nil {
+			return err
+		}
+		return os.Rename(saved, filepath.Join(dir, "n.md"))
+	}
+	if _, err := v.Write(ctx, "n.md", []byte("first\nmine\n"), WriteOptions{IfHash: h}); !errors.Is(err, ErrConflict) {
+		t.Fatalf("write on a version replaced meanwhile = %v, want ErrConflict", err)
+	}
+	v.beforeRename = nil
+	if b, _ := os.ReadFile(filepath.Join(dir, "n.md")); string(b) != "first\nthe editor's line\n" {
+		t.Fatalf("content = %q, want the editor's save", b)
+	}
+	assertNoTemp(t, dir)
+}
+
 func TestRename(t *testing.T) {
 	v, dir := openTemp(t)
 	ctx := t.Context()

@@ -146,12 +146,18 @@ func (v *Vault) writeLocked(p vpath.Path, data []byte, o WriteOptions) (Hash, er
 	if o.CreateOnly && exists {
 		return "", ErrExists
 	}
+	var check func() error
 	if o.IfHash != "" {
 		if err := v.checkHash(target, o.IfHash); err != nil {
-			return "", err
+			return "", err // refused before writing anything
 		}
+		// Checked again just before the rename: a program that does not take the lock
+		// (another editor) may have saved the file while the new content was written
+		// and synced, which takes milliseconds; the second check narrows the moment
+		// in which its save could still be replaced unseen to the rename itself.
+		check = func() error { return v.checkHash(target, o.IfHash) }
 	}
-	if err := v.atomicWrite(target, data, perm, exists, o.CreateOnly); err != nil {
+	if err := v.atomicWrite(target, data, perm, exists, o.CreateOnly, check); err != nil {
 		return "", err
 	}
 	h := HashOf(data)
@@ -177,8 +183,9 @@ func (v *Vault) checkHash(p vpath.Path, want Hash) error {
 
 // atomicWrite writes data to a temporary file next to target, syncs it and moves it
 // over target, then syncs the folder. With noClobber an existing target is never
-// replaced (ErrExists). The temporary file never survives a failure.
-func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, exists, noClobber bool) error {
+// replaced (ErrExists). check, when set, runs just before the move, and its error
+// abandons the write. The temporary file never survives a failure.
+func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, exists, noClobber bool, check func() error) error {
 	dir := target.Dir()
 	if err := v.root.MkdirAll(osName(dir), 0o755); err != nil {
 		return fmt.Errorf("create folder %s: %w", dir, mapErr(err))
@@ -199,6 +206,11 @@ func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, ex
 	}
 	if v.beforeRename != nil {
 		if err := v.beforeRename(string(tmp)); err != nil {
+			return err
+		}
+	}
+	if check != nil {
+		if err := check(); err != nil {
 			return err
 		}
 	}

@@ -48,6 +48,8 @@ type Server struct {
 	replies  []Reply
 	requests []Request
 	models   []string
+	// forgotten counts the requests ForgetRequests dropped.
+	forgotten int
 
 	embedCalls, embedded int
 }
@@ -102,6 +104,16 @@ func (s *Server) Requests() []Request {
 	return append([]Request(nil), s.requests...)
 }
 
+// ForgetRequests drops the requests received so far (a long soak measures its own
+// memory and must not count the server's record). The scripted replies keep their
+// order: the next request gets the reply its number names.
+func (s *Server) ForgetRequests() {
+	s.mu.Lock()
+	s.forgotten += len(s.requests)
+	s.requests = nil
+	s.mu.Unlock()
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet && strings.HasSuffix(r.URL.Path, "/models") {
 		s.serveModels(w)
@@ -115,7 +127,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.mu.Lock()
-	n := len(s.requests)
+	n := s.forgotten + len(s.requests)
 	s.requests = append(s.requests, Request{Body: m, Authorization: r.Header.Get("Authorization")})
 	rep := Reply{Status: 500, Body: `{"error":{"message":"no scripted reply"}}`}
 	if len(s.replies) > 0 {
