@@ -34,7 +34,17 @@ class FakeApi implements Api {
   }
   async graph(): Promise<GraphData> {
     this.calls.push('graph')
-    return { nodes: [...this.notes.keys()].map((id) => ({ id, label: id, type: '', unresolved: false })), edges: [] }
+    const nodes = [...this.notes.keys()]
+    return {
+      nodes,
+      labels: nodes,
+      types: [''],
+      node_types: nodes.map(() => 0),
+      first_unresolved: nodes.length,
+      relations: [],
+      edges: [],
+      aliases: {},
+    }
   }
   async reportRendered(count: number) {
     this.rendered.push(count)
