@@ -16,6 +16,7 @@ import {
   relationCounts,
   sameNodes,
   searchNodes,
+  typeColors,
   seedPosition,
 } from './graphModel'
 
@@ -206,4 +207,21 @@ test('the layout arrays hold one pull per linked pair and come back to the graph
   moved[1] = -7
   applyLayout(g, moved)
   expect(g.getNodeAttributes(order[0]!)).toMatchObject({ x: 7, y: -7 })
+})
+
+test('every entity type present gets its own colour; well-known types keep theirs', () => {
+  // "memory" and "manual" hash onto the colours of person and project.
+  const types = ['person', 'memory', 'manual', 'project', 'Concept', '']
+  const c = typeColors(types)
+  expect(c.get('person')).toBe(colorForType('person'))
+  expect(c.get('project')).toBe(colorForType('project'))
+  expect(c.get('concept')).toBe(colorForType('concept'))
+  expect(c.get('')).toBe(UNTYPED_COLOR)
+  expect(new Set(c.values()).size).toBe(c.size)
+  expect(typeColors([...types].reverse())).toEqual(c)
+  const many = typeColors(Array.from({ length: 30 }, (_, i) => `kind ${i}`))
+  expect(new Set(many.values()).size).toBe(31)
+  const g = buildGraph(compact([{ id: 'm.md', label: 'm', type: 'Memory' }, { id: 'p.md', label: 'p', type: 'person' }], []))
+  expect(g.getNodeAttribute('m.md', 'color')).toBe(typeColors(['Memory', 'person']).get('memory'))
+  expect(g.getNodeAttribute('m.md', 'color')).not.toBe(g.getNodeAttribute('p.md', 'color'))
 })

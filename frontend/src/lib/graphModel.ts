@@ -3,7 +3,7 @@
 // refreshes; the local graph around a note; the flat arrays the layout worker reads.
 import { MultiDirectedGraph } from 'graphology'
 import type { GraphData } from '../api/types'
-import { colorForType, hashString, UNRESOLVED_COLOR } from './colors'
+import { colorForType, hashString, knownTypeColor, PALETTE, UNRESOLVED_COLOR, UNTYPED_COLOR } from './colors'
 
 export interface NodeAttrs {
   label: string
@@ -53,6 +53,31 @@ export function seedPosition(id: string, radius = 100): { x: number; y: number }
   return { x: Math.cos(angle) * r, y: Math.sin(angle) * r }
 }
 
+/**
+ * typeColors gives each entity type of a library its own colour, so the legend can be
+ * read: well-known types keep their fixed colours, the others take their usual colour
+ * (colorForType) when no other type present has it, else the first free colour of the
+ * palette, else a hue of their own. Types are folded to lower case; "" is untyped.
+ */
+export function typeColors(types: Iterable<string>): Map<string, string> {
+  const out = new Map<string, string>([['', UNTYPED_COLOR]])
+  const used = new Set<string>([UNTYPED_COLOR])
+  const names = [...new Set([...types].map((t) => t.trim().toLowerCase()))].filter((t) => t !== '').sort()
+  for (const t of names) {
+    const c = knownTypeColor(t)
+    if (c) (out.set(t, c), used.add(c))
+  }
+  let extra = 0
+  for (const t of names) {
+    if (out.has(t)) continue
+    let c = colorForType(t)
+    if (used.has(c)) c = PALETTE.find((p) => !used.has(p)) ?? `hsl(${Math.round((extra++ * 137.508) % 360)}, 45%, 58%)`
+    out.set(t, c)
+    used.add(c)
+  }
+  return out
+}
+
 /** nodeSize grows with the square root of the degree, as Obsidian's graph does. */
 export function nodeSize(degree: number): number {
   return 2.5 + Math.min(9, Math.sqrt(degree) * 1.3)
@@ -60,10 +85,10 @@ export function nodeSize(degree: number): number {
 
 /**
  * buildGraph turns GraphData into a graph; known nodes keep their `previous`
- * positions. Edges get their index in data.edges as key, so building a 10k-note,
- * 100k-edge graph stays in the low hundreds of milliseconds.
+ * positions. Edges get their index in data.edges as key. With `edges: false` only the
+ * nodes are added (sized by their degree all the same), for a first, quick drawing.
  */
-export function buildGraph(data: GraphData, previous: Positions = new Map()): ModelGraph {
+export function buildGraph(data: GraphData, previous: Positions = new Map(), { edges: withEdges = true } = {}): ModelGraph {
   const g: ModelGraph = new MultiDirectedGraph<NodeAttrs, EdgeAttrs>()
   const n = data.nodes.length
   const degree = new Uint32Array(n)
@@ -79,11 +104,10 @@ export function buildGraph(data: GraphData, previous: Positions = new Map()): Mo
   // Nodes spread over a disc that grows with their number, so that density and the
   // layout's work stay about the same from 10 to 10,000 notes.
   const radius = 20 * Math.sqrt(Math.max(n, 10))
-  const added = new Uint8Array(n)
+  const colors = typeColors(data.types)
   for (let i = 0; i < n; i++) {
     const id = data.nodes[i]!
     if (g.hasNode(id)) continue
-    added[i] = 1
     const unresolved = i >= data.first_unresolved
     const type = data.types[data.node_types[i] ?? 0] ?? ''
     const pos = previous.get(id) ?? seedPosition(id, radius)
@@ -94,13 +118,13 @@ export function buildGraph(data: GraphData, previous: Positions = new Map()): Mo
       x: pos.x,
       y: pos.y,
       size: nodeSize(degree[i]!),
-      color: unresolved ? UNRESOLVED_COLOR : colorForType(type),
+      color: unresolved ? UNRESOLVED_COLOR : (colors.get(type.trim().toLowerCase()) ?? UNTYPED_COLOR),
     }
     const aliases = data.aliases[String(i)]
     if (aliases && aliases.length > 0) attrs.aliases = aliases
     g.addNode(id, attrs)
   }
-  for (let i = 0; i + 2 < e.length; i += 3) {
+  for (let i = 0; withEdges && i + 2 < e.length; i += 3) {
     const s = e[i]!
     const t = e[i + 1]!
     if (!valid(s) || !valid(t)) continue
@@ -191,7 +215,7 @@ export function legend(g: ModelGraph): LegendEntry[] {
     const key = a.entityType.trim().toLowerCase()
     const entry = m.get(key)
     if (entry) entry.count++
-    else m.set(key, { type: key, color: colorForType(key), count: 1 })
+    else m.set(key, { type: key, color: a.color, count: 1 })
   })
   return [...m.values()].sort((a, b) => (a.type === '') !== (b.type === '') ? (a.type === '' ? 1 : -1) : b.count - a.count || a.type.localeCompare(b.type))
 }

@@ -31,7 +31,9 @@ export class GraphStore {
   async load(library: string): Promise<void> {
     const seq = ++this.seq
     try {
+      performance.mark('graph:request')
       const d = await this.api.graph(library)
+      performance.mark('graph:response')
       if (seq !== this.seq) return
       if (library !== this.library) this.positions = null
       this.library = library
