@@ -65,6 +65,18 @@ async function loaded(page) {
 /** Counts animation frames while `drive` runs; returns frames per second. */
 async function fps(page, drive) {
   await page.evaluate(() => {
+    const s = window.__memotreeSigma
+    const st = (window.__benchSigma = { renders: 0, renderMs: 0, processes: 0, at: 0 })
+    if (!window.__benchHooked) {
+      window.__benchHooked = true
+      s.on('beforeRender', () => (window.__benchSigma.at = performance.now()))
+      s.on('afterRender', () => {
+        window.__benchSigma.renders++
+        window.__benchSigma.renderMs += performance.now() - window.__benchSigma.at
+      })
+      s.on('beforeProcess', () => window.__benchSigma.processes++)
+    }
+    void st
     window.__benchFrames = 0
     window.__benchCounting = true
     const tick = () => {
@@ -76,11 +88,49 @@ async function fps(page, drive) {
   })
   const t0 = await page.evaluate(() => performance.now())
   await drive()
-  const { frames, t1 } = await page.evaluate(() => {
+  const { frames, t1, sigma } = await page.evaluate(() => {
     window.__benchCounting = false
-    return { frames: window.__benchFrames, t1: performance.now() }
+    return { frames: window.__benchFrames, t1: performance.now(), sigma: { ...window.__benchSigma } }
   })
+  console.error(
+    `  ${frames} frames in ${(t1 - t0).toFixed(0)} ms; sigma rendered ${sigma.renders} times, ` +
+      `${(sigma.renderMs / Math.max(1, sigma.renders)).toFixed(1)} ms each, re-indexed ${sigma.processes} times`,
+  )
   return (frames * 1000) / (t1 - t0)
+}
+
+/**
+ * cameraFps drives sigma's camera from requestAnimationFrame for `ms` (a circle for a
+ * pan, in and out by up to 2.8× for a zoom) and counts the frames. Every frame is drawn
+ * whole, edges and labels included: sigma hides them only while a person drags or
+ * wheels, which the mouse measurements cover.
+ */
+function cameraFps(page, kind, ms) {
+  return page.evaluate(
+    ([kind, ms]) =>
+      new Promise((resolve) => {
+        const s = window.__memotreeSigma
+        const cam = s.getCamera()
+        const start = cam.getState()
+        let frames = 0
+        let renders = 0
+        const counted = () => renders++
+        s.on('afterRender', counted)
+        const t0 = performance.now()
+        const step = (now) => {
+          const t = (now - t0) / 1000
+          frames++
+          if (kind === 'pan') cam.setState({ x: start.x + 0.15 * Math.cos(t * 2), y: start.y + 0.15 * Math.sin(t * 2) })
+          else cam.setState({ ratio: start.ratio * Math.pow(2, Math.sin(t * 2) * 1.5) })
+          if (now - t0 < ms) return requestAnimationFrame(step)
+          s.off('afterRender', counted)
+          cam.setState(start)
+          resolve({ fps: (frames * 1000) / (now - t0), renders })
+        }
+        requestAnimationFrame(step)
+      }),
+    [kind, ms],
+  )
 }
 
 async function pan(page, box, ms) {
@@ -121,6 +171,11 @@ async function run(server) {
     t.layoutWaitMs = Date.now() - layoutStart
     const box = await page.locator('[data-testid="graph-view"] canvas').last().boundingBox()
     if (!box) throw new Error('the graph canvas has no box')
+    const cp = await cameraFps(page, 'pan', 3000)
+    const cz = await cameraFps(page, 'zoom', 3000)
+    t.cameraPanFps = cp.fps
+    t.cameraZoomFps = cz.fps
+    console.error(`  camera driven: pan ${cp.fps.toFixed(1)} fps (${cp.renders} renders), zoom ${cz.fps.toFixed(1)} fps (${cz.renders} renders)`)
     t.panFps = await fps(page, () => pan(page, box, 3000))
     await page.waitForTimeout(300)
     t.zoomFps = await fps(page, () => zoom(page, box, 3000))
@@ -164,13 +219,15 @@ const summary = {
   loadAverage: os.loadavg(),
   graphRequestMs: Math.round(median(results.map((r) => r.graphRequestMs ?? NaN))),
   panFps: Math.round(median(results.map((r) => r.panFps)) * 10) / 10,
+  cameraPanFps: Math.round(median(results.map((r) => r.cameraPanFps)) * 10) / 10,
+  cameraZoomFps: Math.round(median(results.map((r) => r.cameraZoomFps)) * 10) / 10,
   zoomFps: Math.round(median(results.map((r) => r.zoomFps)) * 10) / 10,
   runsRaw: results,
 }
 console.log(JSON.stringify(summary, null, 2))
 console.error(
   `graph, ${summary.nodes} nodes / ${summary.edges} edges: nodes drawn in ${summary.nodesMs} ms, with every edge in ${summary.loadMs} ms (target < ${LOAD_TARGET_MS}), ` +
-    `pan ${summary.panFps} fps, zoom ${summary.zoomFps} fps (target ≥ ${FPS_TARGET}); median of ${summary.runs}`,
+    `camera-driven pan ${summary.cameraPanFps} fps, zoom ${summary.cameraZoomFps} fps; mouse pan ${summary.panFps} fps, wheel zoom ${summary.zoomFps} fps (target ≥ ${FPS_TARGET}); median of ${summary.runs}`,
 )
 
 if (opts.rows) {
@@ -178,8 +235,10 @@ if (opts.rows) {
   const rows = [
     `value\tgraph view: navigation to every node drawn (edges follow), ${summary.nodes} nodes (headless Chromium)\t${l}\t${summary.nodesMs}\ttarget\t${LOAD_TARGET_MS}\tms`,
     `value\tgraph view: navigation to the whole graph drawn, ${summary.nodes} nodes, ${summary.edges} edges (headless Chromium)\t${l}\t${summary.loadMs}\ttarget\t${LOAD_TARGET_MS}\tms`,
-    `value\tgraph view: frames per second while panning (above 1× is better)\t${l}\t${summary.panFps}\ttarget\t${FPS_TARGET}\tfps`,
-    `value\tgraph view: frames per second while zooming (above 1× is better)\t${l}\t${summary.zoomFps}\ttarget\t${FPS_TARGET}\tfps`,
+    `value\tgraph view: frames per second, camera panned from requestAnimationFrame, every edge drawn (above 1× is better)\t${l}\t${summary.cameraPanFps}\ttarget\t${FPS_TARGET}\tfps`,
+    `value\tgraph view: frames per second, camera zoomed from requestAnimationFrame, every edge drawn (above 1× is better)\t${l}\t${summary.cameraZoomFps}\ttarget\t${FPS_TARGET}\tfps`,
+    `value\tgraph view: frames per second while a mouse drags (above 1× is better)\t${l}\t${summary.panFps}\ttarget\t${FPS_TARGET}\tfps`,
+    `value\tgraph view: frames per second while a mouse wheel zooms (above 1× is better)\t${l}\t${summary.zoomFps}\ttarget\t${FPS_TARGET}\tfps`,
   ]
   rows.push(`note\tGraph view, ${l}: measured with a load average of ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs; software WebGL (SwiftShader); frames counted with requestAnimationFrame while a mouse drags and wheels over the canvas, after the layout has stopped.`)
   fs.appendFileSync(opts.rows, rows.join('\n') + '\n')
