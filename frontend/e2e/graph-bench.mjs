@@ -240,6 +240,6 @@ if (opts.rows) {
     `value\tgraph view: frames per second while a mouse drags (above 1× is better)\t${l}\t${summary.panFps}\ttarget\t${FPS_TARGET}\tfps`,
     `value\tgraph view: frames per second while a mouse wheel zooms (above 1× is better)\t${l}\t${summary.zoomFps}\ttarget\t${FPS_TARGET}\tfps`,
   ]
-  rows.push(`note\tGraph view, ${l}: measured with a load average of ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs; software WebGL (SwiftShader); frames counted with requestAnimationFrame while a mouse drags and wheels over the canvas, after the layout has stopped.`)
+  rows.push(`note\tGraph view, ${l}: measured with a load average of ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs; software WebGL (SwiftShader); frames counted with requestAnimationFrame, after the layout has stopped, while the camera is moved from requestAnimationFrame (every edge drawn) and while a mouse drags and wheels over the canvas (edges hidden while moving).`)
   fs.appendFileSync(opts.rows, rows.join('\n') + '\n')
 }
