@@ -11,6 +11,9 @@
 #   MEMOTREE_BENCH_RUNS  hyperfine runs per warm measurement (default 10; 5 for cold)
 #   MEMOTREE_BENCH_GO    set to 0 to skip the Go micro-benchmarks
 #   MEMOTREE_BENCH_CANVAS set to 0 to skip the canvas figures (10k vault only)
+#   MEMOTREE_BENCH_GRAPH  set to 0 to skip the graph view in Chromium (10k vault only;
+#                        needs frontend/node_modules, Debian's /usr/bin/chromium and a
+#                        binary with the frontend embedded, as `make bench` builds)
 #   MEMOTREE_BENCH_OUT   the Markdown report (default bench/RESULTS.md)
 #   MEMOTREE_BIN         an already built memotree to measure (default: build one with
 #                        CGO_ENABLED=0 go build from the repository root)
@@ -267,6 +270,23 @@ if [[ ${MEMOTREE_BENCH_CANVAS:-1} != 0 ]]; then
 		if ! "$CACHE/bin/canvasbench" -vault "$(vault "$n")" -memory "node $MEMSRV" -label "$(label "$n")" \
 			-rows "$ROWS" >"$RAW/canvas-$(label "$n").json"; then
 			echo -e "note\tThe canvas benchmark failed." >>"$ROWS"
+		fi
+	done
+fi
+
+# The graph view: the 10k vault's global graph in headless Chromium, from navigation to
+# drawn, and frames per second while panning and zooming (frontend/e2e/graph-bench.mjs).
+if [[ ${MEMOTREE_BENCH_GRAPH:-1} != 0 ]]; then
+	for n in "${SIZES[@]}"; do
+		[[ $n == 10000 ]] || continue
+		if [[ ! -d $ROOT/frontend/node_modules ]]; then
+			say "installing the frontend's packages (for the graph benchmark)"
+			(cd "$ROOT/frontend" && npm ci --no-audit --no-fund >/dev/null)
+		fi
+		say "graph view in Chromium, $(label "$n") notes"
+		if ! (cd "$ROOT/frontend" && MEMOTREE_BIN=$BIN node e2e/graph-bench.mjs --vault "$(vault "$n")" \
+			--label "$(label "$n")" --runs 3 --rows "$ROWS" >"$RAW/graph-$(label "$n").json"); then
+			echo -e "note\tThe graph view benchmark failed." >>"$ROWS"
 		fi
 	done
 fi

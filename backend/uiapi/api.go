@@ -217,65 +217,6 @@ func (a *API) backlinks(l *library.Library, p vpath.Path) ([]BacklinkView, int) 
 	return out, total
 }
 
-// GraphNode is a node of the graph view: a note, an attachment or an unresolved name.
-type GraphNode struct {
-	ID         string `json:"id"`
-	Label      string `json:"label"`
-	Type       string `json:"type"`
-	Unresolved bool   `json:"unresolved"`
-}
-
-// GraphEdge is a link or typed relation between two nodes.
-type GraphEdge struct {
-	Source string `json:"source"`
-	Target string `json:"target"`
-	Type   string `json:"type"`
-}
-
-// GraphData is the whole graph of a library.
-type GraphData struct {
-	Nodes []GraphNode `json:"nodes"`
-	Edges []GraphEdge `json:"edges"`
-}
-
-// Graph returns the library's notes and the edges between them; unresolved link
-// targets are nodes too, as in Obsidian's graph with "existing files only" off.
-func (a *API) Graph(libraryName string) (GraphData, error) {
-	l, err := a.ws.Library(libraryName)
-	if err != nil {
-		return GraphData{}, err
-	}
-	g := l.Graph()
-	out := GraphData{Nodes: []GraphNode{}, Edges: []GraphEdge{}}
-	for _, p := range g.Notes() {
-		n, _ := g.Note(p)
-		t := ""
-		if n != nil {
-			t = n.EntityType
-		}
-		out.Nodes = append(out.Nodes, GraphNode{ID: string(p), Label: p.Base()[:len(p.Base())-len(p.Ext())], Type: t})
-	}
-	seen := map[string]bool{}
-	for _, e := range g.Edges() {
-		if e.From == e.To || !e.To.IsNote() {
-			continue
-		}
-		out.Edges = append(out.Edges, GraphEdge{Source: string(e.From), Target: string(e.To), Type: e.Type})
-	}
-	for _, e := range g.Unresolved() {
-		if e.Target == "" {
-			continue
-		}
-		id := "unresolved:" + e.Target
-		if !seen[id] {
-			seen[id] = true
-			out.Nodes = append(out.Nodes, GraphNode{ID: id, Label: e.Target, Unresolved: true})
-		}
-		out.Edges = append(out.Edges, GraphEdge{Source: string(e.From), Target: id, Type: e.Type})
-	}
-	return out, nil
-}
-
 // ReportRendered is called by the window once it has rendered the file tree; the
 // desktop smoke test waits for it to prove that the window and the bridge work.
 func (a *API) ReportRendered(count int) error {

@@ -92,25 +92,27 @@ export interface SaveResult {
   deleted?: boolean
 }
 
-export interface GraphNode {
-  /** The note's vault path, or "unresolved:<name>" for a missing link target. */
-  id: string
-  label: string
-  /** Entity type, or "". */
-  type: string
-  unresolved: boolean
-}
-
-export interface GraphEdge {
-  source: string
-  target: string
-  /** "links to", "embeds" or a relation type. */
-  type: string
-}
-
+/**
+ * The whole graph of a library, compact (backend/uiapi/graph.go): nodes are numbered
+ * by their position in `nodes`, each edge is three numbers in `edges`.
+ */
 export interface GraphData {
-  nodes: GraphNode[]
-  edges: GraphEdge[]
+  /** Node ids: a note's vault path, or "unresolved:<name>" for a missing link target. */
+  nodes: string[]
+  /** The name shown for each node, parallel to nodes. */
+  labels: string[]
+  /** Entity types; types[0] is "" (untyped). */
+  types: string[]
+  /** An index into types for each node. */
+  node_types: number[]
+  /** Nodes from this index on are unresolved names. */
+  first_unresolved: number
+  /** Edge types: "links to", "embeds" or a relation type. */
+  relations: string[]
+  /** Triples: source node, target node, index into relations. */
+  edges: number[]
+  /** Aliases of the notes that have some, by node index. */
+  aliases: Record<string, string[]>
 }
 
 // The agent's chat (backend/uiapi/chat*.go, backend/agent/session.go).

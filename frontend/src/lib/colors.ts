@@ -1,7 +1,7 @@
 // Colours per entity type, shared by the graph and the file tree. Mid-tone, muted hues
 // that read on both the light and the dark background.
 
-const PALETTE = [
+export const PALETTE = [
   '#5b8def', // blue
   '#e0795b', // terracotta
   '#4fae8a', // green
@@ -55,4 +55,9 @@ export function colorForType(type: string): string {
   const t = type.trim().toLowerCase()
   if (t === '') return UNTYPED_COLOR
   return KNOWN[t] ?? PALETTE[hashString(t) % PALETTE.length] ?? UNTYPED_COLOR
+}
+
+/** knownTypeColor returns the fixed colour of a well-known type, or undefined. */
+export function knownTypeColor(type: string): string | undefined {
+  return KNOWN[type.trim().toLowerCase()]
 }

@@ -1,32 +1,103 @@
 import { expect, test } from 'vitest'
 import type { GraphData } from '../api/types'
-import { UNRESOLVED_COLOR, colorForType } from './colors'
-import { buildGraph, edgeTypes, nodeSize, positionsOf, sameNodes, seedPosition } from './graphModel'
+import { UNRESOLVED_COLOR, UNTYPED_COLOR, colorForType } from './colors'
+import {
+  applyLayout,
+  buildGraph,
+  edgeTypes,
+  LAYOUT_EDGE_STRIDE,
+  LAYOUT_NODE_STRIDE,
+  layoutArrays,
+  legend,
+  localGraph,
+  neighbourhood,
+  nodeSize,
+  positionsOf,
+  relationCounts,
+  sameNodes,
+  searchNodes,
+  typeColors,
+  seedPosition,
+} from './graphModel'
 
-const data: GraphData = {
-  nodes: [
-    { id: 'people/Ada.md', label: 'Ada', type: 'person', unresolved: false },
-    { id: 'people/Charles.md', label: 'Charles', type: 'person', unresolved: false },
-    { id: 'ideas/Engine.md', label: 'Engine', type: '', unresolved: false },
+interface Node {
+  id: string
+  label: string
+  type: string
+  unresolved?: boolean
+  aliases?: string[]
+}
+
+/** compact packs readable nodes and edges the way backend/uiapi/graph.go does. */
+function compact(nodes: Node[], edges: [string, string, string][]): GraphData {
+  const types = ['']
+  const relations: string[] = []
+  const idx = (list: string[], s: string) => (list.includes(s) ? list.indexOf(s) : list.push(s) - 1)
+  const ids = nodes.map((n) => n.id)
+  const aliases: Record<string, string[]> = {}
+  nodes.forEach((n, i) => {
+    if (n.aliases) aliases[String(i)] = n.aliases
+  })
+  return {
+    nodes: ids,
+    labels: nodes.map((n) => n.label),
+    types,
+    node_types: nodes.map((n) => idx(types, n.type)),
+    first_unresolved: nodes.findIndex((n) => n.unresolved) < 0 ? nodes.length : nodes.findIndex((n) => n.unresolved),
+    relations,
+    edges: edges.flatMap(([s, t, r]) => [ids.indexOf(s), ids.indexOf(t), idx(relations, r)]),
+    aliases,
+  }
+}
+
+const data = compact(
+  [
+    { id: 'people/Ada.md', label: 'Ada', type: 'person', aliases: ['Countess of Lovelace'] },
+    { id: 'people/Charles.md', label: 'Charles', type: 'person' },
+    { id: 'ideas/Engine.md', label: 'Engine', type: '' },
     { id: 'unresolved:Ghost', label: 'Ghost', type: '', unresolved: true },
   ],
-  edges: [
-    { source: 'people/Ada.md', target: 'people/Charles.md', type: 'collaborator of' },
-    { source: 'people/Ada.md', target: 'people/Charles.md', type: 'links to' },
-    { source: 'people/Charles.md', target: 'ideas/Engine.md', type: 'embeds' },
-    { source: 'ideas/Engine.md', target: 'unresolved:Ghost', type: 'links to' },
-    { source: 'ideas/Engine.md', target: 'nowhere', type: 'links to' },
+  [
+    ['people/Ada.md', 'people/Charles.md', 'collaborator of'],
+    ['people/Ada.md', 'people/Charles.md', 'links to'],
+    ['people/Charles.md', 'ideas/Engine.md', 'embeds'],
+    ['ideas/Engine.md', 'unresolved:Ghost', 'links to'],
+    ['ideas/Engine.md', 'nowhere', 'links to'],
   ],
-}
+)
 
 test('nodes are coloured by type, edges keep their relation, dangling edges are dropped', () => {
   const g = buildGraph(data)
   expect(g.order).toBe(4)
   expect(g.size).toBe(4)
   expect(g.getNodeAttribute('people/Ada.md', 'color')).toBe(colorForType('person'))
+  expect(g.getNodeAttribute('ideas/Engine.md', 'color')).toBe(UNTYPED_COLOR)
   expect(g.getNodeAttribute('unresolved:Ghost', 'color')).toBe(UNRESOLVED_COLOR)
+  expect(g.getNodeAttribute('unresolved:Ghost', 'unresolved')).toBe(true)
+  expect(g.getNodeAttribute('people/Ada.md', 'aliases')).toEqual(['Countess of Lovelace'])
   expect(edgeTypes(g)).toEqual(['collaborator of', 'embeds', 'links to'])
   expect(g.getNodeAttribute('people/Ada.md', 'size')).toBe(nodeSize(2))
+})
+
+test('typed relations carry their type as the edge label; links and embeds carry none', () => {
+  const g = buildGraph(data)
+  const labels = g.mapEdges((_e, a) => `${a.relation}=${a.label ?? '-'}`).sort()
+  expect(labels).toEqual(['collaborator of=collaborator of', 'embeds=-', 'links to=-', 'links to=-'])
+})
+
+test('relation types are counted, plain links first', () => {
+  expect(relationCounts(buildGraph(data))).toEqual([
+    { relation: 'links to', count: 2 },
+    { relation: 'embeds', count: 1 },
+    { relation: 'collaborator of', count: 1 },
+  ])
+})
+
+test('the legend lists the entity types of notes, commonest first, untyped last', () => {
+  expect(legend(buildGraph(data))).toEqual([
+    { type: 'person', color: colorForType('person'), count: 2 },
+    { type: '', color: UNTYPED_COLOR, count: 1 },
+  ])
 })
 
 test('positions are deterministic and carried over', () => {
@@ -36,8 +107,8 @@ test('positions are deterministic and carried over', () => {
   const g2 = buildGraph(data, positionsOf(g1))
   expect(g2.getNodeAttribute('people/Ada.md', 'x')).toBe(42)
   expect(sameNodes(g1, g2)).toBe(true)
-  const g3 = buildGraph({ ...data, nodes: data.nodes.slice(1) })
-  expect(sameNodes(g1, g3)).toBe(false)
+  const fewer = compact([{ id: 'people/Ada.md', label: 'Ada', type: 'person' }], [])
+  expect(sameNodes(g1, buildGraph(fewer))).toBe(false)
   expect(sameNodes(g1, buildGraph({ ...data, edges: [] }))).toBe(true)
 })
 
@@ -49,5 +120,108 @@ test('a new node starts next to a neighbour that already had a place', () => {
 })
 
 test('an empty graph', () => {
-  expect(buildGraph({ nodes: [], edges: [] }).order).toBe(0)
+  expect(buildGraph(compact([], [])).order).toBe(0)
+})
+
+// A chain a - b - c - d - e with a typed side branch b -> x and an isolated node z.
+const chain = buildGraph(
+  compact(
+    ['a', 'b', 'c', 'd', 'e', 'x', 'z'].map((id) => ({ id, label: id.toUpperCase(), type: '' })),
+    [
+      ['a', 'b', 'links to'],
+      ['c', 'b', 'links to'],
+      ['c', 'd', 'links to'],
+      ['d', 'e', 'links to'],
+      ['b', 'x', 'part of'],
+    ],
+  ),
+)
+
+test('the neighbourhood grows with the depth and follows edges both ways', () => {
+  const at = (d: number) => [...neighbourhood(chain, 'c', d).keys()].sort()
+  expect(at(0)).toEqual(['c'])
+  expect(at(1)).toEqual(['b', 'c', 'd'])
+  expect(at(2)).toEqual(['a', 'b', 'c', 'd', 'e', 'x'])
+  expect(neighbourhood(chain, 'c', 2).get('x')).toBe(2)
+  expect(at(3)).toEqual(at(2))
+  expect(neighbourhood(chain, 'nope', 2).size).toBe(0)
+})
+
+test('the neighbourhood follows only the relations the filter lets through', () => {
+  const hiddenPartOf = (r: string) => r !== 'part of'
+  expect([...neighbourhood(chain, 'a', 3, hiddenPartOf).keys()].sort()).toEqual(['a', 'b', 'c', 'd'])
+})
+
+test('a local graph copies the nodes within reach and the edges between them, on rings', () => {
+  const g = localGraph(chain, 'c', 1)
+  expect(g.nodes().sort()).toEqual(['b', 'c', 'd'])
+  expect(g.size).toBe(2)
+  expect(g.getNodeAttribute('b', 'label')).toBe('B')
+  const c = g.getNodeAttributes('c')
+  expect(Math.hypot(c.x, c.y)).toBe(0)
+  const b = g.getNodeAttributes('b')
+  expect(Math.round(Math.hypot(b.x, b.y))).toBe(60)
+  const g2 = localGraph(chain, 'c', 2)
+  const x = g2.getNodeAttributes('x')
+  expect(Math.round(Math.hypot(x.x, x.y))).toBe(120)
+  expect(g2.size).toBe(5)
+  // The whole graph is not touched.
+  expect(chain.getNodeAttribute('c', 'x')).not.toBe(0)
+  const filtered = localGraph(chain, 'b', 1, (r) => r !== 'part of')
+  expect(filtered.nodes().sort()).toEqual(['a', 'b', 'c'])
+  expect(filtered.someEdge((_e, a) => a.relation === 'part of')).toBe(false)
+})
+
+test('search matches names and aliases, best first, case and width folded', () => {
+  const g = buildGraph(
+    compact(
+      [
+        { id: 'Adalbert.md', label: 'Adalbert', type: '' },
+        { id: 'Ada.md', label: 'Ada', type: '' },
+        { id: 'Grenada.md', label: 'Grenada', type: '' },
+        { id: 'Lovelace.md', label: 'Lovelace', type: '', aliases: ['Ada King'] },
+        { id: 'unresolved:ada', label: 'ada', type: '', unresolved: true },
+        { id: '二进制.md', label: '二进制', type: '' },
+      ],
+      [],
+    ),
+  )
+  expect(searchNodes(g, 'ADA')).toEqual(['Ada.md', 'Adalbert.md', 'Lovelace.md', 'Grenada.md', 'unresolved:ada'])
+  expect(searchNodes(g, 'ＫＩＮＧ')).toEqual(['Lovelace.md'])
+  expect(searchNodes(g, '进制')).toEqual(['二进制.md'])
+  expect(searchNodes(g, '  ')).toEqual([])
+  expect(searchNodes(g, 'zzz')).toEqual([])
+})
+
+test('the layout arrays hold one pull per linked pair and come back to the graph', () => {
+  const { nodes, edges } = layoutArrays(buildGraph(data))
+  expect(nodes.length).toBe(4 * LAYOUT_NODE_STRIDE)
+  // Ada-Charles twice (a relation and a link) pulls once; Charles-Engine; Engine-Ghost.
+  expect(edges.length).toBe(3 * LAYOUT_EDGE_STRIDE)
+  // Mass is 1 + the number of distinct neighbours: Charles has Ada and Engine.
+  const g = buildGraph(data)
+  const order = g.nodes()
+  expect(nodes[order.indexOf('people/Charles.md') * LAYOUT_NODE_STRIDE + 6]).toBe(3)
+  const moved = nodes.slice()
+  moved[0] = 7
+  moved[1] = -7
+  applyLayout(g, moved)
+  expect(g.getNodeAttributes(order[0]!)).toMatchObject({ x: 7, y: -7 })
+})
+
+test('every entity type present gets its own colour; well-known types keep theirs', () => {
+  // "memory" and "manual" hash onto the colours of person and project.
+  const types = ['person', 'memory', 'manual', 'project', 'Concept', '']
+  const c = typeColors(types)
+  expect(c.get('person')).toBe(colorForType('person'))
+  expect(c.get('project')).toBe(colorForType('project'))
+  expect(c.get('concept')).toBe(colorForType('concept'))
+  expect(c.get('')).toBe(UNTYPED_COLOR)
+  expect(new Set(c.values()).size).toBe(c.size)
+  expect(typeColors([...types].reverse())).toEqual(c)
+  const many = typeColors(Array.from({ length: 30 }, (_, i) => `kind ${i}`))
+  expect(new Set(many.values()).size).toBe(31)
+  const g = buildGraph(compact([{ id: 'm.md', label: 'm', type: 'Memory' }, { id: 'p.md', label: 'p', type: 'person' }], []))
+  expect(g.getNodeAttribute('m.md', 'color')).toBe(typeColors(['Memory', 'person']).get('memory'))
+  expect(g.getNodeAttribute('m.md', 'color')).not.toBe(g.getNodeAttribute('p.md', 'color'))
 })

@@ -1,10 +1,29 @@
-// The graph store: the open library's whole graph. Talks only to src/api.
+// The graph store: the open library's whole graph, and how the person looks at it
+// (global or local, depth, search, relation filter). Talks only to src/api.
 import type { Api, GraphData } from '../api'
+
+/** Whole library, or the notes around the open one. */
+export type GraphMode = 'global' | 'local'
+
+/** The deepest local graph offered. */
+export const MAX_DEPTH = 3
 
 export class GraphStore {
   data = $state.raw<GraphData | null>(null)
   error = $state<string | null>(null)
+  mode = $state<GraphMode>('global')
+  depth = $state(1)
+  query = $state('')
+  /** Relation types whose edges are hidden ("links to" and "embeds" included). */
+  hiddenRelations = $state.raw<ReadonlySet<string>>(new Set())
+  /**
+   * The last layout of the global graph, by node id (plain, not reactive: it is large
+   * and only read when the view is built again), so reopening the pane does not lay
+   * the graph out anew.
+   */
+  positions: Map<string, { x: number; y: number }> | null = null
   private seq = 0
+  private library = ''
 
   constructor(private readonly api: Api) {}
 
@@ -12,12 +31,29 @@ export class GraphStore {
   async load(library: string): Promise<void> {
     const seq = ++this.seq
     try {
+      performance.mark('graph:request')
       const d = await this.api.graph(library)
+      performance.mark('graph:response')
       if (seq !== this.seq) return
+      if (library !== this.library) this.positions = null
+      this.library = library
       this.data = d
       this.error = null
     } catch (e) {
       if (seq === this.seq) this.error = e instanceof Error ? e.message : String(e)
     }
+  }
+
+  /** setDepth keeps the depth between 1 and MAX_DEPTH. */
+  setDepth(d: number) {
+    this.depth = Math.min(MAX_DEPTH, Math.max(1, Math.round(d) || 1))
+  }
+
+  /** toggleRelation shows or hides the edges of one relation type. */
+  toggleRelation(relation: string, show: boolean) {
+    const next = new Set(this.hiddenRelations)
+    if (show) next.delete(relation)
+    else next.add(relation)
+    this.hiddenRelations = next
   }
 }

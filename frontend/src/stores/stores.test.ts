@@ -34,7 +34,17 @@ class FakeApi implements Api {
   }
   async graph(): Promise<GraphData> {
     this.calls.push('graph')
-    return { nodes: [...this.notes.keys()].map((id) => ({ id, label: id, type: '', unresolved: false })), edges: [] }
+    const nodes = [...this.notes.keys()]
+    return {
+      nodes,
+      labels: nodes,
+      types: [''],
+      node_types: nodes.map(() => 0),
+      first_unresolved: nodes.length,
+      relations: [],
+      edges: [],
+      aliases: {},
+    }
   }
   async reportRendered(count: number) {
     this.rendered.push(count)
@@ -151,4 +161,28 @@ test('a burst of vault:changed events refetches files, note and graph once', asy
   expect(api.calls).toEqual([])
   off()
   expect(api.listeners).toHaveLength(0)
+})
+
+test('the graph store keeps the depth in range, toggles relations, and forgets a layout on a library switch', async () => {
+  const api = new FakeApi()
+  api.put(note('a.md', 'A'))
+  const graph = new GraphStore(api)
+  await graph.load('demo')
+  expect(graph.data?.nodes).toEqual(['a.md'])
+  graph.setDepth(7)
+  expect(graph.depth).toBe(3)
+  graph.setDepth(0)
+  expect(graph.depth).toBe(1)
+  graph.setDepth(2)
+  expect(graph.depth).toBe(2)
+  graph.toggleRelation('links to', false)
+  graph.toggleRelation('part of', false)
+  expect([...graph.hiddenRelations].sort()).toEqual(['links to', 'part of'])
+  graph.toggleRelation('links to', true)
+  expect([...graph.hiddenRelations]).toEqual(['part of'])
+  graph.positions = new Map([['a.md', { x: 1, y: 2 }]])
+  await graph.load('demo')
+  expect(graph.positions?.size).toBe(1)
+  await graph.load('other')
+  expect(graph.positions).toBeNull()
 })

@@ -1,0 +1,111 @@
+package uiapi
+
+// GraphData is the whole graph of a library in a compact form: a 10k-note vault has
+// about 110k edges, and objects per edge made the payload 14 MB and the window slow to
+// decode it. Nodes are numbered by their position in Nodes; each edge is three numbers.
+type GraphData struct {
+	// Nodes holds the node ids: a note's vault path, or "unresolved:<name>" for a link
+	// target that names no file. Unresolved names come after every note.
+	Nodes []string `json:"nodes"`
+	// Labels holds the name shown for each node, parallel to Nodes.
+	Labels []string `json:"labels"`
+	// Types is the table of entity types; Types[0] is "" (no type).
+	Types []string `json:"types"`
+	// NodeTypes holds an index into Types for each node, parallel to Nodes.
+	NodeTypes []int `json:"node_types"`
+	// FirstUnresolved is the index of the first unresolved name in Nodes (len(Nodes) when
+	// there is none).
+	FirstUnresolved int `json:"first_unresolved"`
+	// Relations is the table of edge types: "links to", "embeds" and relation types.
+	Relations []string `json:"relations"`
+	// Edges holds triples: source node, target node, index into Relations.
+	Edges []int `json:"edges"`
+	// Aliases holds the aliases of the notes that have some, by node index.
+	Aliases map[int][]string `json:"aliases"`
+}
+
+// interner numbers distinct strings in order of first appearance.
+type interner struct {
+	index map[string]int
+	list  []string
+}
+
+func (in *interner) id(s string) int {
+	if i, ok := in.index[s]; ok {
+		return i
+	}
+	if in.index == nil {
+		in.index = map[string]int{}
+	}
+	in.index[s] = len(in.list)
+	in.list = append(in.list, s)
+	return len(in.list) - 1
+}
+
+// Graph returns the library's notes and the edges between them; unresolved link
+// targets are nodes too, as in Obsidian's graph with "existing files only" off.
+// Self-links and links to attachments are left out.
+func (a *API) Graph(libraryName string) (GraphData, error) {
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return GraphData{}, err
+	}
+	g := l.Graph()
+	notes := g.Notes()
+	out := GraphData{
+		Nodes:     make([]string, 0, len(notes)),
+		Labels:    make([]string, 0, len(notes)),
+		NodeTypes: make([]int, 0, len(notes)),
+		Edges:     []int{},
+		Aliases:   map[int][]string{},
+	}
+	var nodes, types, rels interner
+	types.id("")
+	add := func(id, label string, typ int) int {
+		i := nodes.id(id)
+		if i == len(out.Nodes) {
+			out.Nodes = append(out.Nodes, id)
+			out.Labels = append(out.Labels, label)
+			out.NodeTypes = append(out.NodeTypes, typ)
+		}
+		return i
+	}
+	for _, p := range notes {
+		typ := 0
+		n, _ := g.Note(p)
+		if n != nil {
+			typ = types.id(n.EntityType)
+		}
+		i := add(string(p), p.Base()[:len(p.Base())-len(p.Ext())], typ)
+		if n != nil && len(n.Aliases) > 0 {
+			out.Aliases[i] = n.Aliases
+		}
+	}
+	out.FirstUnresolved = len(out.Nodes)
+	for _, e := range g.Edges() {
+		if e.From == e.To || !e.To.IsNote() {
+			continue
+		}
+		from, ok1 := nodes.index[string(e.From)]
+		to, ok2 := nodes.index[string(e.To)]
+		if ok1 && ok2 {
+			out.Edges = append(out.Edges, from, to, rels.id(e.Type))
+		}
+	}
+	for _, e := range g.Unresolved() {
+		if e.Target == "" {
+			continue
+		}
+		from, ok := nodes.index[string(e.From)]
+		if !ok {
+			continue
+		}
+		to := add("unresolved:"+e.Target, e.Target, 0)
+		out.Edges = append(out.Edges, from, to, rels.id(e.Type))
+	}
+	out.Types, out.Relations = types.list, rels.list
+	if out.Relations == nil {
+		out.Relations = []string{}
+	}
+	return out, nil
+}

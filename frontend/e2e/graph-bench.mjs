@@ -1,0 +1,245 @@
+#!/usr/bin/env node
+// The graph benchmark: the global graph of a big vault in headless Chromium against a
+// real `memotree serve`. It measures
+//   - load: from navigation to the whole graph drawn (every node in graphology and the
+//     first sigma render after it), read from performance.now() in the page;
+//   - frames per second while a person pans (mouse drag) and zooms (mouse wheel), by
+//     counting requestAnimationFrame callbacks, once the layout has finished.
+//
+//   node e2e/graph-bench.mjs --vault DIR [--runs 3] [--label 10k] [--rows FILE]
+//
+// With --rows it appends rows for bench/cmd/table (bench/run.sh). The vault is copied
+// to a temporary folder first (startServer), so the cache stays clean.
+import fs from 'node:fs'
+import os from 'node:os'
+import { parseArgs } from 'node:util'
+import { openBrowser, startServer } from './harness.mjs'
+
+const { values: opts } = parseArgs({
+  options: {
+    vault: { type: 'string' },
+    runs: { type: 'string', default: '3' },
+    label: { type: 'string', default: '10k' },
+    rows: { type: 'string' },
+    'layout-timeout': { type: 'string', default: '60000' },
+  },
+})
+if (!opts.vault) {
+  console.error('usage: graph-bench.mjs --vault DIR [--runs N] [--label 10k] [--rows FILE]')
+  process.exit(2)
+}
+
+const LOAD_TARGET_MS = 2000
+const FPS_TARGET = 30
+
+/** Waits for the graph to be drawn whole; returns the page's timings. */
+async function loaded(page) {
+  await page.waitForFunction(
+    () => {
+      const s = window.__memotreeGraphState
+      const g = window.__memotreeGraphFull
+      return s && s.drawnAt !== null && g && g.order > 0
+    },
+    null,
+    { timeout: 60000, polling: 50 },
+  )
+  return page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0]
+    const api = performance.getEntriesByType('resource').find((r) => r.name.includes('/api/call/Graph'))
+    const s = window.__memotreeGraphState
+    const mark = (name) => Math.round(performance.getEntriesByName(name, 'mark').at(-1)?.startTime ?? NaN)
+    return {
+      drawnMs: s.drawnAt,
+      nodesDrawnMs: s.nodesDrawnAt,
+      marks: Object.fromEntries(['graph:request', 'graph:response', 'graph:nodes-drawn', 'graph:build', 'graph:built', 'graph:drawn'].map((m) => [m, mark(m)])),
+      nodes: window.__memotreeGraphFull.order,
+      edges: window.__memotreeGraphFull.size,
+      domContentLoadedMs: nav ? nav.domContentLoadedEventEnd : null,
+      graphRequestMs: api ? api.responseEnd - api.startTime : null,
+      graphRequestEndMs: api ? api.responseEnd : null,
+      graphBytes: api ? api.encodedBodySize || api.transferSize : null,
+    }
+  })
+}
+
+/** Counts animation frames while `drive` runs; returns frames per second. */
+async function fps(page, drive) {
+  await page.evaluate(() => {
+    const s = window.__memotreeSigma
+    const st = (window.__benchSigma = { renders: 0, renderMs: 0, processes: 0, at: 0 })
+    if (!window.__benchHooked) {
+      window.__benchHooked = true
+      s.on('beforeRender', () => (window.__benchSigma.at = performance.now()))
+      s.on('afterRender', () => {
+        window.__benchSigma.renders++
+        window.__benchSigma.renderMs += performance.now() - window.__benchSigma.at
+      })
+      s.on('beforeProcess', () => window.__benchSigma.processes++)
+    }
+    void st
+    window.__benchFrames = 0
+    window.__benchCounting = true
+    const tick = () => {
+      if (!window.__benchCounting) return
+      window.__benchFrames++
+      requestAnimationFrame(tick)
+    }
+    requestAnimationFrame(tick)
+  })
+  const t0 = await page.evaluate(() => performance.now())
+  await drive()
+  const { frames, t1, sigma } = await page.evaluate(() => {
+    window.__benchCounting = false
+    return { frames: window.__benchFrames, t1: performance.now(), sigma: { ...window.__benchSigma } }
+  })
+  console.error(
+    `  ${frames} frames in ${(t1 - t0).toFixed(0)} ms; sigma rendered ${sigma.renders} times, ` +
+      `${(sigma.renderMs / Math.max(1, sigma.renders)).toFixed(1)} ms each, re-indexed ${sigma.processes} times`,
+  )
+  return (frames * 1000) / (t1 - t0)
+}
+
+/**
+ * cameraFps drives sigma's camera from requestAnimationFrame for `ms` (a circle for a
+ * pan, in and out by up to 2.8× for a zoom) and counts the frames. Every frame is drawn
+ * whole, edges and labels included: sigma hides them only while a person drags or
+ * wheels, which the mouse measurements cover.
+ */
+function cameraFps(page, kind, ms) {
+  return page.evaluate(
+    ([kind, ms]) =>
+      new Promise((resolve) => {
+        const s = window.__memotreeSigma
+        const cam = s.getCamera()
+        const start = cam.getState()
+        let frames = 0
+        let renders = 0
+        const counted = () => renders++
+        s.on('afterRender', counted)
+        const t0 = performance.now()
+        const step = (now) => {
+          const t = (now - t0) / 1000
+          frames++
+          if (kind === 'pan') cam.setState({ x: start.x + 0.15 * Math.cos(t * 2), y: start.y + 0.15 * Math.sin(t * 2) })
+          else cam.setState({ ratio: start.ratio * Math.pow(2, Math.sin(t * 2) * 1.5) })
+          if (now - t0 < ms) return requestAnimationFrame(step)
+          s.off('afterRender', counted)
+          cam.setState(start)
+          resolve({ fps: (frames * 1000) / (now - t0), renders })
+        }
+        requestAnimationFrame(step)
+      }),
+    [kind, ms],
+  )
+}
+
+async function pan(page, box, ms) {
+  const cx = box.x + box.width / 2
+  const cy = box.y + box.height / 2
+  const r = Math.min(box.width, box.height) / 4
+  const end = Date.now() + ms
+  await page.mouse.move(cx, cy)
+  await page.mouse.down()
+  for (let i = 0; Date.now() < end; i++) {
+    const a = i / 10
+    await page.mouse.move(cx + Math.cos(a) * r, cy + Math.sin(a) * r)
+  }
+  await page.mouse.up()
+}
+
+async function zoom(page, box, ms) {
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+  const end = Date.now() + ms
+  for (let i = 0; Date.now() < end; i++) {
+    // In by eight notches, then out by eight, and again.
+    await page.mouse.wheel(0, Math.floor(i / 8) % 2 === 0 ? -120 : 120)
+    await page.waitForTimeout(30)
+  }
+}
+
+async function run(server) {
+  const browser = await openBrowser()
+  const { page } = browser
+  try {
+    await page.goto(server.url)
+    const t = await loaded(page)
+    const layoutStart = Date.now()
+    await page.waitForFunction(() => window.__memotreeGraphState && !window.__memotreeGraphState.layout, null, {
+      timeout: Number(opts['layout-timeout']),
+      polling: 200,
+    })
+    t.layoutWaitMs = Date.now() - layoutStart
+    const box = await page.locator('[data-testid="graph-view"] canvas').last().boundingBox()
+    if (!box) throw new Error('the graph canvas has no box')
+    const cp = await cameraFps(page, 'pan', 3000)
+    const cz = await cameraFps(page, 'zoom', 3000)
+    t.cameraPanFps = cp.fps
+    t.cameraZoomFps = cz.fps
+    console.error(`  camera driven: pan ${cp.fps.toFixed(1)} fps (${cp.renders} renders), zoom ${cz.fps.toFixed(1)} fps (${cz.renders} renders)`)
+    t.panFps = await fps(page, () => pan(page, box, 3000))
+    await page.waitForTimeout(300)
+    t.zoomFps = await fps(page, () => zoom(page, box, 3000))
+    await page.waitForTimeout(300)
+    t.idleFps = await fps(page, () => page.waitForTimeout(1000))
+    if (browser.errors.length > 0) throw browser.errors[0]
+    return t
+  } finally {
+    await browser.close()
+  }
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+const server = await startServer({ vault: opts.vault, timeoutMs: 120000 })
+const results = []
+try {
+  for (let i = 0; i < Number(opts.runs); i++) {
+    const r = await run(server)
+    results.push(r)
+    console.error(
+      `run ${i + 1}: ${r.nodes} nodes, ${r.edges} edges; nodes drawn at ${r.nodesDrawnMs.toFixed(0)} ms, with edges at ${r.drawnMs.toFixed(0)} ms ` +
+        `(graph request ${r.graphRequestMs?.toFixed(0)} ms, ${((r.graphBytes ?? 0) / 1e6).toFixed(1)} MB, done at ${r.graphRequestEndMs?.toFixed(0)} ms); ` +
+        `layout settled ${r.layoutWaitMs} ms later; pan ${r.panFps.toFixed(1)} fps, zoom ${r.zoomFps.toFixed(1)} fps, idle ${r.idleFps.toFixed(1)} fps; ` +
+        `marks ${JSON.stringify(r.marks)}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+    )
+  }
+} finally {
+  await server.stop()
+}
+
+const summary = {
+  nodes: results[0].nodes,
+  edges: results[0].edges,
+  runs: results.length,
+  loadMs: Math.round(median(results.map((r) => r.drawnMs))),
+  nodesMs: Math.round(median(results.map((r) => r.nodesDrawnMs))),
+  loadAverage: os.loadavg(),
+  graphRequestMs: Math.round(median(results.map((r) => r.graphRequestMs ?? NaN))),
+  panFps: Math.round(median(results.map((r) => r.panFps)) * 10) / 10,
+  cameraPanFps: Math.round(median(results.map((r) => r.cameraPanFps)) * 10) / 10,
+  cameraZoomFps: Math.round(median(results.map((r) => r.cameraZoomFps)) * 10) / 10,
+  zoomFps: Math.round(median(results.map((r) => r.zoomFps)) * 10) / 10,
+  runsRaw: results,
+}
+console.log(JSON.stringify(summary, null, 2))
+console.error(
+  `graph, ${summary.nodes} nodes / ${summary.edges} edges: nodes drawn in ${summary.nodesMs} ms, with every edge in ${summary.loadMs} ms (target < ${LOAD_TARGET_MS}), ` +
+    `camera-driven pan ${summary.cameraPanFps} fps, zoom ${summary.cameraZoomFps} fps; mouse pan ${summary.panFps} fps, wheel zoom ${summary.zoomFps} fps (target ≥ ${FPS_TARGET}); median of ${summary.runs}`,
+)
+
+if (opts.rows) {
+  const l = opts.label
+  const rows = [
+    `value\tgraph view: navigation to every node drawn (edges follow), ${summary.nodes} nodes (headless Chromium)\t${l}\t${summary.nodesMs}\ttarget\t${LOAD_TARGET_MS}\tms`,
+    `value\tgraph view: navigation to the whole graph drawn, ${summary.nodes} nodes, ${summary.edges} edges (headless Chromium)\t${l}\t${summary.loadMs}\ttarget\t${LOAD_TARGET_MS}\tms`,
+    `value\tgraph view: frames per second, camera panned from requestAnimationFrame, every edge drawn (above 1× is better)\t${l}\t${summary.cameraPanFps}\ttarget\t${FPS_TARGET}\tfps`,
+    `value\tgraph view: frames per second, camera zoomed from requestAnimationFrame, every edge drawn (above 1× is better)\t${l}\t${summary.cameraZoomFps}\ttarget\t${FPS_TARGET}\tfps`,
+    `value\tgraph view: frames per second while a mouse drags (above 1× is better)\t${l}\t${summary.panFps}\ttarget\t${FPS_TARGET}\tfps`,
+    `value\tgraph view: frames per second while a mouse wheel zooms (above 1× is better)\t${l}\t${summary.zoomFps}\ttarget\t${FPS_TARGET}\tfps`,
+  ]
+  rows.push(`note\tGraph view, ${l}: measured with a load average of ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs; software WebGL (SwiftShader); frames counted with requestAnimationFrame, after the layout has stopped, while the camera is moved from requestAnimationFrame (every edge drawn) and while a mouse drags and wheels over the canvas (edges hidden while moving).`)
+  fs.appendFileSync(opts.rows, rows.join('\n') + '\n')
+}
