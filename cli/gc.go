@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
 )
 
 // Collector settings of one-shot commands. A short process on a small heap spends a
@@ -17,13 +18,23 @@ const (
 	lazyGCUntil   = 32 << 20
 )
 
+// lazyGCOnce makes lazyGC act once per process: a second call (tests run many
+// commands in one process) would take the lazy setting for the default.
+var lazyGCOnce sync.Once
+
 // lazyGC makes the collector lazy until the live heap reaches lazyGCUntil bytes; a
-// GOGC set in the environment wins. It watches the heap after each collection with a
-// sentinel object that is reclaimed, and re-armed, once per cycle.
+// GOGC set in the environment wins. It acts once per process.
 func lazyGC() {
 	if os.Getenv("GOGC") != "" {
 		return
 	}
+	lazyGCOnce.Do(startLazyGC)
+}
+
+// startLazyGC sets the lazy percent and watches the heap after each collection with
+// a sentinel object that is reclaimed, and re-armed, once per cycle, until the live
+// heap is large enough to bring the previous percent back.
+func startLazyGC() {
 	old := debug.SetGCPercent(lazyGCPercent)
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var arm func()
