@@ -2,6 +2,8 @@ package vault
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -104,5 +106,31 @@ func TestJourneyLatestEscapedNames(t *testing.T) {
 	}
 	if got, err := v.JourneyLatest(1<<20, []string{"absent.md", "other.md"}); err != nil || got != nil {
 		t.Fatalf("JourneyLatest of absent names = %+v, %v", got, err)
+	}
+}
+
+// TestJourneyLatestTruncatedWhileMapped: a journey cut short by another program while
+// JourneyLatest reads it mapped is read again instead of crashing the process.
+func TestJourneyLatestTruncatedWhileMapped(t *testing.T) {
+	v, dir := openTemp(t)
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	var es []Entry
+	for i := range 2000 {
+		es = append(es, Entry{Time: at, Actor: "user", Op: "write", Entities: []string{fmt.Sprintf("n%d.md", i)}, Outcome: "ok"})
+	}
+	bs, _ := encodeEntries(es)
+	if err := v.appendFile(bs); err != nil {
+		t.Fatal(err)
+	}
+	keep := []byte("- time: 2026-11-22T10:00:01Z\n  actor: cli\n  op: write\n  entities:\n    - kept.md\n  outcome: ok\n")
+	afterJourneyMapped = func() {
+		if err := os.WriteFile(filepath.Join(dir, string(JourneyPath)), keep, 0o644); err != nil { // truncates in place
+			t.Error(err)
+		}
+	}
+	defer func() { afterJourneyMapped = nil }()
+	got, err := v.JourneyLatest(1<<20, []string{"n5.md", "kept.md"})
+	if err != nil || len(got) != 1 || got[0].Actor != "cli" {
+		t.Fatalf("JourneyLatest after the journey was cut short = %+v, %v; want the one entry left", got, err)
 	}
 }

@@ -130,16 +130,23 @@ func (v *Vault) JourneyLatest(maxBytes int64, names []string) (out []Entry, err 
 			if _, fault := r.(interface{ Addr() uintptr }); !fault {
 				panic(r)
 			}
-			b, err := v.journeyTail(maxBytes)
-			if err != nil {
-				out = nil
+			read, rerr := v.journeyTail(maxBytes)
+			if rerr != nil {
+				out, err = nil, rerr
 				return
 			}
-			out, err = journeyLatest(b, names)
+			out, err = journeyLatest(read, names)
 		}
 	}()
+	if afterJourneyMapped != nil {
+		afterJourneyMapped()
+	}
 	return journeyLatest(b, names)
 }
+
+// afterJourneyMapped, when set (by tests only), runs once JourneyLatest has mapped the
+// journey, before it reads it.
+var afterJourneyMapped func()
 
 // journeyLatest is JourneyLatest over the journey's tail b.
 func journeyLatest(b []byte, names []string) ([]Entry, error) {
