@@ -44,6 +44,7 @@ func runCall(ctx context.Context, env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "memotree call: %v\n", err)
 		return 2
 	}
+	lazyGC()
 	// A one-shot call does only the work it needs: libraries are scanned lazily, the
 	// first time a tool needs the link graph.
 	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true, Embedder: embedderFromEnv()})

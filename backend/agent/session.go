@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -127,11 +126,23 @@ func titleOf(prompt string) string {
 	return t
 }
 
-var sessionID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,80}$`)
+// validSessionID reports whether id is 1 to 80 ASCII letters, digits, '_' or '-'
+// (checked by hand: a regular expression compiled at start-up costs every process).
+func validSessionID(id string) bool {
+	if len(id) < 1 || len(id) > 80 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // fileOf returns the internal file name of session id.
 func fileOf(id string) (string, error) {
-	if !sessionID.MatchString(id) {
+	if !validSessionID(id) {
 		return "", fmt.Errorf("%w %q: an id has letters, digits, '-' and '_' only", ErrNoSession, id)
 	}
 	return SessionsDir + "/" + id + ".json", nil

@@ -228,6 +228,9 @@ func (r *Repo) headTreeHash() (plumbing.Hash, error) {
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("read HEAD: %w", err)
 	}
+	if tree, ok := r.commitTree(ref.Hash()); ok {
+		return tree, nil
+	}
 	c, err := object.GetCommit(r.repo.Storer, ref.Hash())
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("read HEAD commit: %w", err)

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp/syntax"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -161,4 +163,26 @@ func benchIndex(b *testing.B) (string, *Index) {
 	}
 	b.Cleanup(func() { ix.Close() })
 	return dir, ix
+}
+
+// BenchmarkPatternCandidates narrows the regular expressions of make bench's regex
+// searches (two words, the first ending a term and the last beginning one) to the
+// notes that may match, on the 10k vault.
+func BenchmarkPatternCandidates(b *testing.B) {
+	_, ix := benchIndex(b)
+	for _, pat := range []string{"Gallolum thijomor", "zunar pelcoster"} {
+		tree, err := syntax.Parse(pat, syntax.Perl)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(strings.ReplaceAll(pat, " ", "-"), func(b *testing.B) {
+			start := cpuTime()
+			defer func() { reportCPU(b, start) }()
+			for b.Loop() {
+				if _, err := ix.PatternCandidates(b.Context(), tree); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"encoding/binary"
 	"regexp/syntax"
 	"strings"
@@ -86,7 +87,7 @@ func (x *postings) wordCandidates(alts [][]string) (cand []bool, ok bool) {
 	cand = make([]bool, n)
 	for _, alt := range alts {
 		var needs []wordNeed
-		var seqs [][]map[uint32]bool
+		var seqs [][]termSet
 		for _, lit := range alt {
 			ws := literalWords(lit)
 			needs = append(needs, ws...)
@@ -165,38 +166,63 @@ func (x *postings) docsWith(nd wordNeed) []bool {
 	return docs
 }
 
+// termSet is a set of term ids, as a bitmap over the index's terms: testing each
+// word of a long sequence against it costs a shift and a mask, not a map lookup.
+type termSet struct {
+	bits []uint64
+	n    int    // members
+	one  uint32 // the member, when n is 1
+}
+
+func newTermSet(terms int) termSet { return termSet{bits: make([]uint64, (terms+63)/64)} }
+
+func (s *termSet) add(id uint32) {
+	if int(id>>6) >= len(s.bits) {
+		return // no such term
+	}
+	if w, b := &s.bits[id>>6], uint64(1)<<(id&63); *w&b == 0 {
+		*w |= b
+		s.n++
+		s.one = id
+	}
+}
+
+func (s *termSet) has(id uint32) bool {
+	return int(id>>6) < len(s.bits) && s.bits[id>>6]&(1<<(id&63)) != 0
+}
+
 // wordSets turns the words of one literal into the term ids each position of the
 // word sequence may hold, or nil when the literal is not two or more Latin words
 // that all have usable terms.
-func (x *postings) wordSets(ws []wordNeed) []map[uint32]bool {
+func (x *postings) wordSets(ws []wordNeed) []termSet {
 	if len(ws) < 2 {
 		return nil
 	}
-	sets := make([]map[uint32]bool, len(ws))
+	sets := make([]termSet, len(ws))
 	for i, nd := range ws {
 		if nd.w == "" || nd.cjk {
 			return nil
 		}
-		set := map[uint32]bool{}
+		set := newTermSet(len(x.names))
 		switch {
 		case !nd.atStart && !nd.atEnd:
 			if id, ok := x.terms[nd.w]; ok {
-				set[id] = true
+				set.add(id)
 			}
 		case nd.atStart && nd.atEnd:
 			return nil
 		case nd.atStart:
 			for t, id := range x.terms {
 				if strings.HasSuffix(t, nd.w) {
-					set[id] = true
+					set.add(id)
 				}
 			}
 		default:
 			for _, id := range x.withPrefix(nd.w, maxTermsPerWord+1) {
-				set[id] = true
+				set.add(id)
 			}
 		}
-		if len(set) > maxTermsPerWord {
+		if set.n > maxTermsPerWord {
 			return nil
 		}
 		sets[i] = set
@@ -206,34 +232,75 @@ func (x *postings) wordSets(ws []wordNeed) []map[uint32]bool {
 
 // seqHasSets reports whether a word sequence holds consecutive words drawn from
 // sets, in order. When every set is one term, the search is a byte search.
-func seqHasSets(seq []byte, sets []map[uint32]bool) bool {
+func seqHasSets(seq []byte, sets []termSet) bool {
 	single := true
 	for _, s := range sets {
-		if len(s) == 0 {
+		if s.n == 0 {
 			return false
 		}
-		single = single && len(s) == 1
+		single = single && s.n == 1
 	}
 	if single {
 		sp := phraseSpec{}
 		for _, s := range sets {
-			for id := range s {
-				sp.want = append(sp.want, id)
-			}
+			sp.want = append(sp.want, s.one)
 		}
 		return seqHas(seq, sp)
 	}
 	n, k := len(seq)/4, len(sets)
+	for a := range sets {
+		if sets[a].n == 1 {
+			return seqHasAnchored(seq, sets, a)
+		}
+	}
+	first := &sets[0]
 	for i := 0; i+k <= n; i++ {
-		j := 0
+		if !first.has(binary.LittleEndian.Uint32(seq[4*i:])) {
+			continue
+		}
+		j := 1
 		for ; j < k; j++ {
-			if !sets[j][binary.LittleEndian.Uint32(seq[4*(i+j):])] {
+			if !sets[j].has(binary.LittleEndian.Uint32(seq[4*(i+j):])) {
 				break
 			}
 		}
 		if j == k {
 			return true
 		}
+	}
+	return false
+}
+
+// seqHasAnchored is seqHasSets when sets[a] is one term: the sequence is searched for
+// that term's bytes (a vectorised search, where testing every word against a set
+// would touch each in turn) and only its occurrences are checked against the others.
+func seqHasAnchored(seq []byte, sets []termSet, a int) bool {
+	var pat [4]byte
+	binary.LittleEndian.PutUint32(pat[:], sets[a].one)
+	k := len(sets)
+	for from := 4 * a; from < len(seq); {
+		i := bytes.Index(seq[from:], pat[:])
+		if i < 0 {
+			return false
+		}
+		at := from + i
+		if at%4 != 0 {
+			from = at + 1
+			continue
+		}
+		start := at/4 - a // the word where the run would begin
+		if 4*(start+k) <= len(seq) {
+			j := 0
+			for ; j < k; j++ {
+				if j != a && !sets[j].has(binary.LittleEndian.Uint32(seq[4*(start+j):])) {
+					break
+				}
+			}
+			if j == k {
+				return true
+			}
+		}
+		from = at + 4
 	}
 	return false
 }

@@ -66,7 +66,7 @@ func (r *Registry) add(t *Tool) error {
 		return fmt.Errorf("register nil tool: %w", ErrInvalidTool)
 	case t.err != nil:
 		return fmt.Errorf("register %s: %w: %w", t.name, ErrInvalidTool, t.err)
-	case !namePattern.MatchString(t.name):
+	case !validName(t.name):
 		return fmt.Errorf("register %q: %w: a name is lower-case letters, digits and _", t.name, ErrInvalidTool)
 	case typeOf(t.schema) != "object":
 		return fmt.Errorf("register %s: %w: input is not an object", t.name, ErrInvalidTool)
@@ -115,7 +115,7 @@ func (r *Registry) registerAlias(alias string, a alias) error {
 	target := a.target
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if !namePattern.MatchString(alias) {
+	if !validName(alias) {
 		return fmt.Errorf("alias %q: %w: a name is lower-case letters, digits and _", alias, ErrInvalidTool)
 	}
 	if r.taken(alias) {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"strings"
 	"sync"
 
@@ -70,8 +69,21 @@ type Tool struct {
 	run      func(ctx context.Context, call *Call, in any) (Result, error)
 }
 
-// namePattern is what MCP clients and model providers accept as a function name.
-var namePattern = regexp.MustCompile(`^[a-z][a-z0-9_]{0,63}$`)
+// validName reports whether name is what MCP clients and model providers accept as a
+// function name: a lower-case ASCII letter, then up to 63 lower-case letters, digits
+// or '_' (checked by hand: a regular expression compiled at start-up costs every
+// process).
+func validName(name string) bool {
+	if len(name) < 1 || len(name) > 64 || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if c := name[i]; !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
 
 // New declares a tool whose arguments decode into In, a struct. The input schema is
 // derived from In: json names, `jsonschema:"..."` tags as descriptions, fields without

@@ -2,6 +2,8 @@ package vault
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -64,9 +66,71 @@ func BenchmarkJourneyLatest(b *testing.B) {
 	// Ten pending notes: five written lately, five never journaled (a whole scan).
 	names := []string{"people/Person 39990.md", "people/Person 39000.md", "people/Person 38000.md", "people/Person 30000.md", "people/Person 20000.md",
 		"x1.md", "x2.md", "x3.md", "x4.md", "x5.md"}
-	for b.Loop() {
-		if _, err := v.JourneyLatest(4<<20, names); err != nil {
-			b.Fatal(err)
+	b.Run("some-journaled", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := v.JourneyLatest(4<<20, names); err != nil {
+				b.Fatal(err)
+			}
 		}
+	})
+	// Ten pending notes edited outside the app and never journaled: the usual status
+	// of a vault edited in another program.
+	b.Run("none-journaled", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := v.JourneyLatest(4<<20, names[5:]); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// TestJourneyLatestEscapedNames: names a YAML writer quotes or escapes are found
+// however the journey spells them, and names absent from it give nothing.
+func TestJourneyLatestEscapedNames(t *testing.T) {
+	v, _ := openTemp(t)
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	odd := []string{"it's.md", `back\slash "q".md`, "中文.md", "tab\tname.md"}
+	if err := v.AppendJourney(t.Context(), Entry{Time: at, Actor: "user", Op: "write", Entities: odd, Outcome: "ok"}); err != nil {
+		t.Fatal(err)
+	}
+	// Written by another program, escaped where it need not be.
+	if err := v.AppendJourneyEntries(t.Context(), []byte("- time: 2026-11-22T10:00:01Z\n  actor: cli\n  op: write\n  entities:\n    - \"\\x61scaped.md\"\n  outcome: ok\n")); err != nil {
+		t.Fatal(err)
+	}
+	got, err := v.JourneyLatest(1<<20, append([]string{"ascaped.md", "absent.md"}, odd...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Actor != "user" || got[1].Actor != "cli" {
+		t.Fatalf("JourneyLatest = %+v, want the user's entry and the cli's", got)
+	}
+	if got, err := v.JourneyLatest(1<<20, []string{"absent.md", "other.md"}); err != nil || got != nil {
+		t.Fatalf("JourneyLatest of absent names = %+v, %v", got, err)
+	}
+}
+
+// TestJourneyLatestTruncatedWhileMapped: a journey cut short by another program while
+// JourneyLatest reads it mapped is read again instead of crashing the process.
+func TestJourneyLatestTruncatedWhileMapped(t *testing.T) {
+	v, dir := openTemp(t)
+	at := time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+	var es []Entry
+	for i := range 2000 {
+		es = append(es, Entry{Time: at, Actor: "user", Op: "write", Entities: []string{fmt.Sprintf("n%d.md", i)}, Outcome: "ok"})
+	}
+	bs, _ := encodeEntries(es)
+	if err := v.appendFile(bs); err != nil {
+		t.Fatal(err)
+	}
+	keep := []byte("- time: 2026-11-22T10:00:01Z\n  actor: cli\n  op: write\n  entities:\n    - kept.md\n  outcome: ok\n")
+	afterJourneyMapped = func() {
+		if err := os.WriteFile(filepath.Join(dir, string(JourneyPath)), keep, 0o644); err != nil { // truncates in place
+			t.Error(err)
+		}
+	}
+	defer func() { afterJourneyMapped = nil }()
+	got, err := v.JourneyLatest(1<<20, []string{"n5.md", "kept.md"})
+	if err != nil || len(got) != 1 || got[0].Actor != "cli" {
+		t.Fatalf("JourneyLatest after the journey was cut short = %+v, %v; want the one entry left", got, err)
 	}
 }

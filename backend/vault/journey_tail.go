@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime/debug"
 	"slices"
 
 	"gopkg.in/yaml.v3"
@@ -27,29 +28,49 @@ func (v *Vault) JourneyTail(maxBytes int64) ([]Entry, []string, error) {
 
 // journeyTail reads the whole entries in the last maxBytes bytes of journey.yaml.
 func (v *Vault) journeyTail(maxBytes int64) ([]byte, error) {
+	b, release, err := v.journeyTailMapped(maxBytes, false)
+	release()
+	return b, err
+}
+
+// journeyTailMapped is journeyTail, with the bytes mapped rather than read when
+// mapped is set and the platform allows it; the bytes are valid until release,
+// which is never nil. A mapped journey cut short by another program while it is
+// read faults: callers read it under debug.SetPanicOnFault (see JourneyLatest).
+func (v *Vault) journeyTailMapped(maxBytes int64, mapped bool) (b []byte, release func(), err error) {
+	release = func() {}
 	f, err := v.root.Open(osName(JourneyPath))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
+		return nil, release, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read journey: %w", mapErr(err))
+		return nil, release, fmt.Errorf("read journey: %w", mapErr(err))
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("read journey: %w", err)
+		return nil, release, fmt.Errorf("read journey: %w", err)
 	}
 	// One byte more than the window, so that an entry starting right at its edge is
 	// recognised by the newline before it.
 	start := max(st.Size()-maxBytes-1, 0)
-	b := make([]byte, st.Size()-start)
-	if _, err := f.ReadAt(b, start); err != nil && !errors.Is(err, io.EOF) {
-		return nil, fmt.Errorf("read journey: %w", err)
+	ok := false
+	if mapped {
+		var unmap func()
+		if b, unmap, ok = mapTail(f, start, st.Size()); ok {
+			release = unmap
+		}
+	}
+	if !ok {
+		b = make([]byte, st.Size()-start)
+		if _, err := f.ReadAt(b, start); err != nil && !errors.Is(err, io.EOF) {
+			return nil, release, fmt.Errorf("read journey: %w", err)
+		}
 	}
 	if start > 0 {
 		b = fromItemStart(b)
 	}
-	return b, nil
+	return b, release, nil
 }
 
 // fromItemStart drops the bytes before the first line that starts a list item, the
@@ -95,14 +116,53 @@ func (v *Vault) AppendJourneyEntries(ctx context.Context, text []byte) error {
 // write), the newest entry of another actor before it is returned too. It reads entries
 // newest first, stops once every name is found, and parses only the entries that name
 // one, so it stays fast on a long journey.
-func (v *Vault) JourneyLatest(maxBytes int64, names []string) ([]Entry, error) {
-	b, err := v.journeyTail(maxBytes)
+func (v *Vault) JourneyLatest(maxBytes int64, names []string) (out []Entry, err error) {
+	b, release, err := v.journeyTailMapped(maxBytes, true)
+	defer release()
 	if err != nil || len(b) == 0 {
 		return nil, err
 	}
+	// A journey truncated by another program while mapped faults on the lost pages:
+	// that is a panic here, answered by reading it the ordinary way.
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		if r := recover(); r != nil {
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			read, rerr := v.journeyTail(maxBytes)
+			if rerr != nil {
+				out, err = nil, rerr
+				return
+			}
+			out, err = journeyLatest(read, names)
+		}
+	}()
+	if afterJourneyMapped != nil {
+		afterJourneyMapped()
+	}
+	return journeyLatest(b, names)
+}
+
+// afterJourneyMapped, when set (by tests only), runs once JourneyLatest has mapped the
+// journey, before it reads it.
+var afterJourneyMapped func()
+
+// journeyLatest is JourneyLatest over the journey's tail b.
+func journeyLatest(b []byte, names []string) ([]Entry, error) {
+	// A name written plainly (plainName) in no entry need not be looked for, and a
+	// long journey need not be split at all when no name is in it. A journey with
+	// escapes might spell a plain name otherwise, so it is read in full.
+	escapes := bytes.IndexByte(b, '\\') >= 0
 	want := make(map[string]bool, len(names))
 	for _, n := range names {
+		if !escapes && plainName(n) && !bytes.Contains(b, []byte(n)) {
+			continue
+		}
 		want[n] = true
+	}
+	if len(want) == 0 {
+		return nil, nil
 	}
 	items := splitItems(b)
 	sawExternal := map[string]bool{}
@@ -134,6 +194,21 @@ func (v *Vault) JourneyLatest(maxBytes int64, names []string) ([]Entry, error) {
 	}
 	slices.Reverse(out)
 	return out, nil
+}
+
+// plainName reports whether any YAML writer puts name into the journey byte for byte:
+// printable ASCII without quotes or backslashes (nothing to escape), short enough not
+// to be folded across lines by a writer that wraps at 80 columns.
+func plainName(name string) bool {
+	if name == "" || len(name) > 60 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c < ' ' || c > '~' || c == '"' || c == '\'' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // itemNames reports whether one journey entry, written in the usual block style, lists

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -24,7 +23,19 @@ const (
 	undoSuffix = ".log"
 )
 
-var undoID = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+// validUndoID reports whether id is 1 to 64 ASCII letters, digits, '_' or '-'
+// (checked by hand: a regular expression compiled at start-up costs every process).
+func validUndoID(id string) bool {
+	if len(id) < 1 || len(id) > 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if c := id[i]; !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
 
 // Undo is the undo journal of one change set (a Starlark script) that may span several
 // vaults. Put it in the context of the change set's writes with WithUndo: before the
@@ -69,7 +80,7 @@ type Preimage struct {
 // NewUndo returns the undo journal of a change set named id (letters, digits, '-'
 // and '_'; it names the journal files).
 func NewUndo(id string) (*Undo, error) {
-	if !undoID.MatchString(id) {
+	if !validUndoID(id) {
 		return nil, fmt.Errorf("undo journal %q: the id must be 1-64 letters, digits, '-' or '_'", id)
 	}
 	return &Undo{id: id, logs: map[*Vault]*undoLog{}}, nil

@@ -1,0 +1,53 @@
+package cli
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+)
+
+// Collector settings of one-shot commands. A short process on a small heap spends a
+// good part of its time in the first, tiny collections (the heap goal starts at 4 MB)
+// and in page faults for memory the collector would have handed back anyway: a lazier
+// collector (lazyGCPercent) saves both. Once the live heap passes lazyGCUntil the
+// default comes back, so a large vault never holds five times its live heap.
+const (
+	lazyGCPercent = 400
+	lazyGCUntil   = 32 << 20
+)
+
+// lazyGCOnce makes lazyGC act once per process: a second call (tests run many
+// commands in one process) would take the lazy setting for the default.
+var lazyGCOnce sync.Once
+
+// lazyGC makes the collector lazy until the live heap reaches lazyGCUntil bytes; a
+// GOGC set in the environment wins. It acts once per process.
+func lazyGC() {
+	if os.Getenv("GOGC") != "" {
+		return
+	}
+	lazyGCOnce.Do(startLazyGC)
+}
+
+// startLazyGC sets the lazy percent and watches the heap after each collection with
+// a sentinel object that is reclaimed, and re-armed, once per cycle, until the live
+// heap is large enough to bring the previous percent back.
+func startLazyGC() {
+	old := debug.SetGCPercent(lazyGCPercent)
+	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	var arm func()
+	arm = func() {
+		sentinel := new([16]byte) // big enough not to be a tiny allocation sharing a block
+		runtime.AddCleanup(sentinel, func(struct{}) {
+			metrics.Read(sample)
+			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() >= lazyGCUntil {
+				debug.SetGCPercent(old)
+				return
+			}
+			arm()
+		}, struct{}{})
+	}
+	arm()
+}
