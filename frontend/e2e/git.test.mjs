@@ -113,6 +113,9 @@ describe('the source-control panel', () => {
     await diff.waitFor()
     assert.deepEqual(await diff.locator('tr.line.add mark.word').allTextContents(), ['Zwischenwort'])
     assert.deepEqual(await diff.locator('tr.line.del mark.word').allTextContents(), [words[1]])
+    // The README's picture of the review panel: two outside edits, one diff open.
+    fs.mkdirSync(artifactsDir, { recursive: true })
+    await page.screenshot({ path: path.join(artifactsDir, 'review.png') })
   })
 
   test('committing the chosen note with a message: git log has it, the rest stays pending', async () => {
