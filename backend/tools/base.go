@@ -173,55 +173,13 @@ func newPath(name string) (vpath.Path, *tool.Result) {
 		err = errors.New("the name is empty")
 	}
 	if err == nil {
-		err = holdable(strings.TrimSuffix(string(p), p.Ext()))
+		err = p.Portable()
 	}
 	if err != nil {
 		r := tool.Fail(tool.CodeInvalidArguments, "entity name %q: %v; use a vault-relative name such as \"folder/Note\"", name, err)
 		return "", &r
 	}
 	return p, nil
-}
-
-// maxComponent is the longest file or folder name, in bytes, that Linux, macOS and
-// Windows file systems all hold (ext4, APFS: 255 bytes; NTFS: 255 UTF-16 units).
-const maxComponent = 255
-
-// holdable reports why a note name (a cleaned vault path without its extension)
-// could not be a file everywhere a vault goes: a part longer than 255 bytes (".md"
-// included), a part that starts or ends with a space or ends with a dot (Windows
-// drops them, so two names become one), or a name Windows reserves for devices.
-func holdable(name string) error {
-	parts := strings.Split(name, "/")
-	for i, part := range parts {
-		n := len(part)
-		if i == len(parts)-1 {
-			n += len(".md")
-		}
-		switch {
-		case n > maxComponent:
-			return fmt.Errorf("%q is %d bytes long, more than the %d bytes a file system allows for one name; shorten it", entClip(part), n, maxComponent)
-		case strings.TrimSpace(part) != part:
-			return fmt.Errorf("%q: a name or folder may not start or end with a space", part)
-		case strings.HasSuffix(part, "."):
-			return fmt.Errorf("%q: a name or folder may not end with a dot (Windows drops it)", part)
-		case reservedOnWindows(part):
-			return fmt.Errorf("%q is reserved on Windows for a device, so a vault holding it cannot be opened there; choose another name", part)
-		}
-	}
-	return nil
-}
-
-// reservedOnWindows reports whether name, without any extension, is a device name
-// such as CON, NUL, COM1 or LPT9, in any case.
-func reservedOnWindows(name string) bool {
-	stem, _, _ := strings.Cut(name, ".")
-	stem = strings.ToUpper(strings.TrimRight(stem, " "))
-	switch stem {
-	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
-		return true
-	}
-	return len(stem) == 4 && (strings.HasPrefix(stem, "COM") || strings.HasPrefix(stem, "LPT")) &&
-		(stem[3] >= '0' && stem[3] <= '9')
 }
 
 // twin answers already_exists when a note other than except has p's name but for

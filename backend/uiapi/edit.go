@@ -51,6 +51,16 @@ func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult,
 	}
 	o := vault.WriteOptions{IfHash: vault.Hash(baseHash), Actor: "user", Op: "edit"}
 	if baseHash == "" {
+		// A new note: a name every file system holds, and no twin that differs only
+		// in case or Unicode form (one file on macOS and Windows), as the tools ask.
+		if err := p.Portable(); err != nil {
+			return SaveResult{}, fmt.Errorf("save %s: %w", p, err)
+		}
+		for _, q := range l.Graph().SameName(p) {
+			if q != p {
+				return SaveResult{}, fmt.Errorf("save %s: it differs only in case or Unicode form from the existing %s, which macOS and Windows would take for the same file; open that note or choose another name", p, q)
+			}
+		}
 		o.CreateOnly = true
 	}
 	h, err := l.Vault().Write(ctx, p, []byte(content), o)

@@ -64,6 +64,12 @@ func TestSaveNoteRefusesBadInput(t *testing.T) {
 		{".git/config.md", "x", "invalid"},
 		{"image.png", "x", "only Markdown"},
 		{"a.md", "\xff\xfe", "UTF-8"},
+		// New notes get the tools' name checks: twins and names some systems cannot hold.
+		{"A.md", "x", "differs only in case"},
+		{"CON.md", "x", "reserved on Windows"},
+		{"notes/Trailing .md", "x", "start or end with a space"},
+		{"Dot..md", "x", "end with a dot"},
+		{strings.Repeat("n", 260) + ".md", "x", "bytes long"},
 	} {
 		_, err := api.SaveNote("v", tc.path, tc.content, "")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -72,6 +78,20 @@ func TestSaveNoteRefusesBadInput(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(dir), "escape.md")); !os.IsNotExist(err) {
 		t.Error("a path escaped the vault")
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != "a.md" && e.Name() != ".memotree" {
+			t.Errorf("a refused save left %s", e.Name())
+		}
+	}
+	// Saving an existing note under its own name still works.
+	v, err := api.Note("v", "a.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := api.SaveNote("v", "a.md", "# A\n\nmore\n", v.Hash); err != nil {
+		t.Errorf("saving a.md: %v", err)
 	}
 }
 

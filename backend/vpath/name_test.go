@@ -17,3 +17,24 @@ func TestValidName(t *testing.T) {
 		}
 	}
 }
+
+func TestPortable(t *testing.T) {
+	for p, want := range map[Path]string{
+		"people/Ada Lovelace.md":               "",
+		"notes/a.b.md":                         "",
+		"CON.md":                               "reserved on Windows",
+		"folder/com7.txt":                      "reserved on Windows",
+		"Lpt1/x.md":                            "reserved on Windows",
+		" lead.md":                             "space",
+		"trail /x.md":                          "space",
+		"dot./x.md":                            "dot",
+		"Note..md":                             "dot",
+		Path(strings.Repeat("é", 127) + ".md"): "bytes long",
+		Path(strings.Repeat("é", 126) + ".md"): "",
+	} {
+		err := p.Portable()
+		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("%q.Portable() = %v, want %q", p, err, want)
+		}
+	}
+}

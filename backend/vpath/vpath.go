@@ -114,3 +114,55 @@ func ValidName(s string) bool {
 	}
 	return true
 }
+
+// maxComponent is the longest file or folder name, in bytes, that Linux, macOS and
+// Windows file systems all hold (ext4, APFS: 255 bytes; NTFS: 255 UTF-16 units).
+const maxComponent = 255
+
+// Portable reports why p could not be a file everywhere a vault goes (Linux, macOS,
+// Windows): a part longer than 255 bytes, a part that starts or ends with a space or
+// ends with a dot (Windows drops them, so two names become one), or a name Windows
+// reserves for devices. Parse accepts such paths, since they exist on Linux; writers
+// that create names (the tools, the window's new note) refuse them.
+func (p Path) Portable() error {
+	for _, part := range strings.Split(string(p), "/") {
+		n := len(part)
+		part = strings.TrimSuffix(part, ".md")
+		switch {
+		case n > maxComponent:
+			return fmt.Errorf("%q is %d bytes long, more than the %d bytes a file system allows for one name; shorten it", clip(part), n, maxComponent)
+		case strings.TrimSpace(part) != part:
+			return fmt.Errorf("%q: a name or folder may not start or end with a space", part)
+		case strings.HasSuffix(part, "."):
+			return fmt.Errorf("%q: a name or folder may not end with a dot (Windows drops it)", part)
+		case reservedOnWindows(part):
+			return fmt.Errorf("%q is reserved on Windows for a device, so a vault holding it cannot be opened there; choose another name", part)
+		}
+	}
+	return nil
+}
+
+// reservedOnWindows reports whether name, without any extension, is a device name
+// such as CON, NUL, COM1 or LPT9, in any case.
+func reservedOnWindows(name string) bool {
+	stem, _, _ := strings.Cut(name, ".")
+	stem = strings.ToUpper(strings.TrimRight(stem, " "))
+	switch stem {
+	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
+		return true
+	}
+	return len(stem) == 4 && (strings.HasPrefix(stem, "COM") || strings.HasPrefix(stem, "LPT")) &&
+		(stem[3] >= '0' && stem[3] <= '9')
+}
+
+// clip shortens s to about 80 bytes for a message, on a character boundary.
+func clip(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	i := 80
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
+}
