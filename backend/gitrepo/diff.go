@@ -25,6 +25,8 @@ type FileStat struct {
 	Added   int        `json:"added"`
 	Deleted int        `json:"deleted"`
 	Binary  bool       `json:"binary,omitempty"`
+	// TooLarge says a side is over MaxDiffBytes: the patch names the file, no lines.
+	TooLarge bool `json:"too_large,omitempty"`
 }
 
 // Diff returns the unified diff (three lines of context, git's format) of the working
@@ -95,7 +97,7 @@ func (r *Repo) DiffChanges(ctx context.Context, changes []Change) (string, []Fil
 
 // stat counts the lines the patch adds and deletes.
 func (f *filePatch) stat() FileStat {
-	s := FileStat{Path: f.path, Binary: f.binary}
+	s := FileStat{Path: f.path, Binary: f.binary, TooLarge: f.tooLarge}
 	for _, c := range f.chunks {
 		switch c.op {
 		case fdiff.Add:
@@ -133,6 +135,11 @@ func (r *Repo) filePatch(head *treeReader, from, to vpath.Path) (*filePatch, err
 	}
 	if bytes.Equal(old.data, data) {
 		return fp, nil // a pure rename: the header says it all
+	}
+	if len(old.data) > MaxDiffBytes || len(data) > MaxDiffBytes {
+		// Line diffs of such sizes can take minutes; the stat says why no lines.
+		fp.tooLarge = true
+		return fp, nil
 	}
 	for _, d := range diff.Do(string(old.data), string(data)) {
 		op := fdiff.Equal
@@ -195,6 +202,7 @@ type filePatch struct {
 	path     vpath.Path
 	from, to *file
 	binary   bool
+	tooLarge bool
 	chunks   []chunk
 }
 

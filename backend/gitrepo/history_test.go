@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -190,4 +191,25 @@ func TestRenames(t *testing.T) {
 	if read(t, dir, "a.md") != base["a.md"] || read(t, dir, "A2.md") != "<absent>" || len(porcelain(t, dir)) != 0 {
 		t.Errorf("discarding a rename should bring a.md back and remove A2.md: %q", porcelain(t, dir))
 	}
+}
+
+// A note over MaxDiffBytes is named in the diff, marked too large, and not diffed
+// line by line (which could take minutes); small notes beside it are diffed as usual.
+func TestDiffOfAHugeNote(t *testing.T) {
+	dir, r := newRepo(t)
+	huge := strings.Repeat("a line of a very long note\n", gitrepo.MaxDiffBytes/20)
+	write(t, dir, map[string]string{"a.md": "# A\n\nfirst line\nchanged line\n", "people/Charles.md": huge})
+	start := time.Now()
+	d, err := r.Diff(t.Context(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(d, "+changed line\n") || !strings.Contains(d, "people/Charles.md") || strings.Contains(d, "+a line of a very long note") {
+		t.Errorf("diff:\n%.2000s", d)
+	}
+	stats, err := r.DiffStat(t.Context(), "people/Charles.md")
+	if err != nil || len(stats) != 1 || !stats[0].TooLarge || stats[0].Added != 0 {
+		t.Errorf("DiffStat = %+v, %v", stats, err)
+	}
+	t.Logf("diffed in %v", time.Since(start))
 }

@@ -22,6 +22,8 @@ type diffFile struct {
 	Added   int    `json:"lines_added"`
 	Deleted int    `json:"lines_deleted"`
 	Binary  bool   `json:"binary,omitempty"`
+	// TooLarge: a side is over 2 MB, so the diff names the note without its lines.
+	TooLarge bool `json:"too_large_to_diff,omitempty"`
 }
 
 func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.Result, error) {
@@ -55,7 +57,7 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 	files := make([]diffFile, len(stats))
 	added, deleted := 0, 0
 	for i, s := range stats {
-		files[i] = diffFile{Entity: s.Path.Name(), Added: s.Added, Deleted: s.Deleted, Binary: s.Binary}
+		files[i] = diffFile{Entity: s.Path.Name(), Added: s.Added, Deleted: s.Deleted, Binary: s.Binary, TooLarge: s.TooLarge}
 		added, deleted = added+s.Added, deleted+s.Deleted
 	}
 	msg := fmt.Sprintf("%s changed, %s added, %d deleted", plural(len(files), "file"), plural(added, "line"), deleted)
