@@ -1,0 +1,105 @@
+// A big graph in a real browser: while the camera moves, the last drawing is moved by
+// the compositor (no sigma render), to exactly where the moved camera puts the graph;
+// once the camera rests the graph is drawn again and the layers are back in place; a
+// node clicked after a pan opens its note. The vault (1,200 notes, 7,200 links: more
+// than the 5,000 edges above which the view glides) is written by the test.
+import assert from 'node:assert/strict'
+import fs from 'node:fs'
+import os from 'node:os'
+import path from 'node:path'
+import { after, before, describe, test } from 'node:test'
+import { openApp } from './harness.mjs'
+
+const NOTES = 1200
+const LINKS = 6
+
+/** Writes NOTES notes, each linking to LINKS others picked by a fixed rule. */
+function writeVault() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memotree-glide-'))
+  for (let i = 0; i < NOTES; i++) {
+    const links = []
+    for (let k = 1; k <= LINKS; k++) links.push(`[[note ${(i * 7 + k * k * 13 + k) % NOTES}]]`)
+    fs.writeFileSync(path.join(dir, `note ${i}.md`), `# Note ${i}\n\nSee ${links.join(', ')}.\n`)
+  }
+  return dir
+}
+
+describe('a big graph glides', () => {
+  let vault
+  let server
+  let browser
+  let page
+
+  before(async () => {
+    vault = writeVault()
+    ;({ server, browser, page } = await openApp({ vault, timeoutMs: 60000 }, { treeTimeoutMs: 30000 }))
+    await page.waitForFunction(() => (window.__memotreeGraphFull?.size ?? 0) > 5000 && window.__memotreeGraphState.drawnAt !== null, null, { timeout: 30000 })
+    await page.waitForFunction(() => !window.__memotreeGraphState.layout, null, { timeout: 30000 })
+    // The drawing after the layout.
+    await page.waitForTimeout(1000)
+  })
+
+  after(async () => {
+    await browser?.close()
+    await server?.stop()
+    if (vault) fs.rmSync(vault, { recursive: true, force: true })
+  })
+
+  test('a camera move shifts the last drawing where the camera puts the graph, then draws again', async () => {
+    const r = await page.evaluate(async () => {
+      const s = window.__memotreeSigma
+      const cam = s.getCamera()
+      let renders = 0
+      const count = () => renders++
+      s.on('afterRender', count)
+      // A node drawn on screen now, where the moved camera should put it.
+      const node = window.__memotreeGraph.nodes()[0]
+      const attrs = s.getNodeDisplayData(node)
+      const before = s.framedGraphToViewport(attrs)
+      const start = cam.getState()
+      cam.setState({ x: start.x + 0.05, y: start.y - 0.03, ratio: start.ratio * 0.8 })
+      const want = s.framedGraphToViewport(attrs, { cameraState: cam.getState() })
+      await new Promise((r) => requestAnimationFrame(() => r()))
+      const layer = document.querySelector('[data-testid="graph-view"] canvas.sigma-nodes')
+      const mouse = document.querySelector('[data-testid="graph-view"] canvas.sigma-mouse')
+      const m = new DOMMatrix(getComputedStyle(layer).transform)
+      const moved = m.transformPoint(new DOMPoint(before.x, before.y))
+      const during = { renders, mouseTransform: getComputedStyle(mouse).transform }
+      await new Promise((r) => setTimeout(r, 1500))
+      s.off('afterRender', count)
+      const afterwards = { renders, transform: layer.style.transform }
+      cam.setState(start)
+      return { want, moved: { x: moved.x, y: moved.y }, during, afterwards }
+    })
+    assert.equal(r.during.renders, 0, 'sigma did not draw while the camera moved')
+    assert.equal(r.during.mouseTransform, 'none', 'the mouse layer stays in place')
+    assert.ok(Math.abs(r.moved.x - r.want.x) < 0.5 && Math.abs(r.moved.y - r.want.y) < 0.5, `drawn at ${JSON.stringify(r.moved)}, camera puts it at ${JSON.stringify(r.want)}`)
+    assert.ok(r.afterwards.renders >= 1, 'the graph was drawn again once the camera rested')
+    assert.equal(r.afterwards.transform, '', 'the layers are back in place')
+  })
+
+  test('a node clicked after a pan opens its note', async () => {
+    const box = await page.locator('[data-testid="graph-view"] canvas.sigma-mouse').boundingBox()
+    assert.ok(box)
+    // Pan with the mouse, let the graph be drawn again, then click a node.
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    await page.mouse.down()
+    await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 25, { steps: 5 })
+    await page.mouse.up()
+    await page.waitForTimeout(1500)
+    const target = await page.evaluate(() => {
+      const s = window.__memotreeSigma
+      const g = window.__memotreeGraph
+      const { width, height } = s.getDimensions()
+      for (const id of g.nodes()) {
+        if (g.getNodeAttribute(id, 'unresolved')) continue
+        const p = s.framedGraphToViewport(s.getNodeDisplayData(id))
+        if (p.x > 40 && p.y > 60 && p.x < width - 40 && p.y < height - 60 && s.getNodeAtPosition(p) === id) return { id, ...p }
+      }
+      return null
+    })
+    assert.ok(target, 'a node can be clicked')
+    await page.mouse.click(box.x + target.x, box.y + target.y)
+    await page.waitForSelector(`[data-testid="note-view"][data-path="${target.id}"]`, { timeout: 10000 })
+  })
+})
