@@ -171,6 +171,19 @@ func (g *Graph) SameName(p vpath.Path) []vpath.Path {
 	return out
 }
 
+// HasFolder reports whether a file lies under dir, spelled exactly so ("people",
+// "people/past"); a binary search, unlike FolderSpellings.
+func (g *Graph) HasFolder(dir string) bool {
+	prefix := strings.Trim(dir, "/") + "/"
+	if prefix == "/" {
+		return true
+	}
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	i, _ := slices.BinarySearch(g.paths, vpath.Path(prefix))
+	return i < len(g.paths) && strings.HasPrefix(string(g.paths[i]), prefix)
+}
+
 // FolderSpellings returns, sorted, the spellings of the existing folders whose path
 // equals dir but for case or Unicode normalisation ("Notes" for "NOTES"); dir itself
 // is among them when it exists as spelled. A folder exists when a file lies under it.

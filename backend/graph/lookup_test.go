@@ -2,6 +2,7 @@ package graph
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -83,5 +84,21 @@ func TestLookupErrorMessage(t *testing.T) {
 	_, err = g.Lookup("Engin")
 	if msg := err.Error(); !strings.Contains(msg, "nearest: Engine") {
 		t.Errorf("not-found message %q does not suggest Engine", msg)
+	}
+}
+
+func TestFolderSpellingsAndHasFolder(t *testing.T) {
+	g := build(t, []string{"Notes/a.md", "Notes/Deep/b.md", "notes/c.md", "people.md", "img/x.png"}, nil)
+	for dir, want := range map[string]bool{"Notes": true, "Notes/Deep": true, "notes": true, "NOTES": false,
+		"Note": false, "people": false, "img": true, "Notes/Dee": false, "": true} {
+		if got := g.HasFolder(dir); got != want {
+			t.Errorf("HasFolder(%q) = %v, want %v", dir, got, want)
+		}
+	}
+	if got := g.FolderSpellings("NOTES"); !slices.Equal(got, []string{"Notes", "notes"}) {
+		t.Errorf("FolderSpellings(NOTES) = %v", got)
+	}
+	if got := g.FolderSpellings("notes/deep"); !slices.Equal(got, []string{"Notes/Deep"}) {
+		t.Errorf("FolderSpellings(notes/deep) = %v", got)
 	}
 }

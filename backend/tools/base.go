@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"slices"
 	"strings"
 
 	"github.com/memotree/memotree/backend/canvas"
@@ -210,9 +209,10 @@ func respell(l *library.Library, p vpath.Path) vpath.Path {
 		if prefix != "" {
 			want = prefix + "/" + part
 		}
-		have := l.Graph().FolderSpellings(want)
-		if len(have) > 0 && !slices.Contains(have, want) {
-			want = have[0]
+		if !l.Graph().HasFolder(want) { // the common case, an existing folder, needs no scan
+			if have := l.Graph().FolderSpellings(want); len(have) > 0 {
+				want = have[0]
+			}
 		}
 		prefix = want
 	}
