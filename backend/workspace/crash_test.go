@@ -101,7 +101,19 @@ func checkDoctor(t *testing.T, where, dir string, notes, links int) {
 	if err != nil {
 		t.Fatalf("%s: doctor: %v", where, err)
 	}
-	if !r.Healthy() || r.TempFiles.Count > 0 || r.BrokenLinks.Count > 0 || r.DuplicateNames.Count > 0 || r.JourneyErrors.Count > 0 {
+	// A kill while the batch's intent was staged leaves its temporary file in
+	// .memotree/, which an open removes once it is a minute old (the app writes its own
+	// files there without the vault lock), so doctor rightly lists it as not yet
+	// removed. Temporary files anywhere else are orphans the open should have removed.
+	young := 0
+	for _, f := range r.TempFiles.Examples {
+		if strings.HasPrefix(f.Path, ".memotree/") && !f.Removed {
+			young++
+		}
+	}
+	stray := r.TempFiles.Count - young
+	healthy := young == len(r.TempFiles.Examples) || r.Healthy()
+	if !healthy || r.BrokenNotes.Count > 0 || stray > 0 || r.BrokenLinks.Count > 0 || r.DuplicateNames.Count > 0 || r.JourneyErrors.Count > 0 {
 		b, _ := json.MarshalIndent(r, "", "  ")
 		t.Fatalf("%s: doctor reports problems:\n%s", where, b)
 	}
