@@ -148,14 +148,9 @@ func roundsOf(t *testing.T, what, listing string, lo, hi int) int {
 	return got
 }
 
-// TestSIGKILLMidCommit kills, at random moments, a process that edits 120 notes (one
-// batch) and commits them (one index update, then the commit), round after round.
-// After each kill and reopen: git fsck of the real git binary is clean; git status
-// reads the index; every note, HEAD and the index each hold one round, the commit of
-// a round having happened entirely or not at all; the files are those the last edit
-// left (a commit changes no note); and the next commit succeeds (no stale lock
-// blocks it). MEMOTREE_CRASH_KILLS sets the number of kills (default 3).
-func TestSIGKILLMidCommit(t *testing.T) {
+// roundZeroRepo is a repository whose crashNotes notes are committed at round 0.
+func roundZeroRepo(t *testing.T) string {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "vault")
 	files := map[string]string{".gitignore": ".memotree/\n"}
 	for i := range crashNotes {
@@ -165,6 +160,18 @@ func TestSIGKILLMidCommit(t *testing.T) {
 	run(t, dir, "init", "-q")
 	run(t, dir, "add", "-A")
 	run(t, dir, "commit", "-q", "-m", "round 0")
+	return dir
+}
+
+// TestSIGKILLMidCommit kills, at random moments, a process that edits 120 notes (one
+// batch) and commits them (one index update, then the commit), round after round.
+// After each kill and reopen: git fsck of the real git binary is clean; git status
+// reads the index; every note, HEAD and the index each hold one round, the commit of
+// a round having happened entirely or not at all; the files are those the last edit
+// left (a commit changes no note); and the next commit succeeds (no stale lock
+// blocks it). MEMOTREE_CRASH_KILLS sets the number of kills (default 3).
+func TestSIGKILLMidCommit(t *testing.T) {
+	dir := roundZeroRepo(t)
 
 	rng, seed := crashtest.Rand(t)
 	kills := crashtest.Kills(t, 3)
@@ -231,15 +238,7 @@ func TestSIGKILLMidCommit(t *testing.T) {
 // lock is its own (the owner file written before it, under the vault lock) and the
 // next commit removes it and succeeds. A lock with no owner file is left alone.
 func TestSIGKILLHoldingIndexLock(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "vault")
-	files := map[string]string{".gitignore": ".memotree/\n"}
-	for i := range crashNotes {
-		files[string(roundPath(i))] = roundNote(i, 0)
-	}
-	write(t, dir, files)
-	run(t, dir, "init", "-q")
-	run(t, dir, "add", "-A")
-	run(t, dir, "commit", "-q", "-m", "round 0")
+	dir := roundZeroRepo(t)
 	before := head(t, dir)
 
 	c := crashtest.Start(t, "TestCommitKillChild", "MT_COMMIT_KILL_VAULT="+dir, "MT_COMMIT_KILL_AT=index.lock")

@@ -40,12 +40,13 @@ func crashVault(t *testing.T) string {
 	return dir
 }
 
-// TestRenameKillChild renames Hub to Spoke and back until it is killed: the child of
-// TestSIGKILLMidRenameIsAllOrNothing.
-func TestRenameKillChild(t *testing.T) {
-	dir := os.Getenv("MT_RENAME_KILL_VAULT")
+// crashChild opens the vault a crash test's child works on (named by env) and its
+// registry; outside a crash test (env unset) the child test is skipped.
+func crashChild(t *testing.T, env, parent string) (string, *tool.Registry) {
+	t.Helper()
+	dir := os.Getenv(env)
 	if dir == "" {
-		t.Skip("child process of TestSIGKILLMidRenameIsAllOrNothing only")
+		t.Skip("child process of " + parent + " only")
 	}
 	ws, err := Open(t.Context(), []Spec{{Name: "v", Path: dir}}, Options{})
 	if err != nil {
@@ -55,6 +56,13 @@ func TestRenameKillChild(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, reg
+}
+
+// TestRenameKillChild renames Hub to Spoke and back until it is killed: the child of
+// TestSIGKILLMidRenameIsAllOrNothing.
+func TestRenameKillChild(t *testing.T) {
+	dir, reg := crashChild(t, "MT_RENAME_KILL_VAULT", "TestSIGKILLMidRenameIsAllOrNothing")
 	from, to := "Hub", "Spoke"
 	if _, err := os.Stat(filepath.Join(dir, "Spoke.md")); err == nil {
 		from, to = to, from
@@ -188,18 +196,7 @@ func bigBody(version int) string {
 // TestWriteKillChild replaces the body of the note Big, version after version, with
 // update_entity, until it is killed: the child of TestSIGKILLMidNoteWrite.
 func TestWriteKillChild(t *testing.T) {
-	dir := os.Getenv("MT_WRITE_KILL_VAULT")
-	if dir == "" {
-		t.Skip("child process of TestSIGKILLMidNoteWrite only")
-	}
-	ws, err := Open(t.Context(), []Spec{{Name: "v", Path: dir}}, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	reg, err := ws.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, reg := crashChild(t, "MT_WRITE_KILL_VAULT", "TestSIGKILLMidNoteWrite")
 	b, err := os.ReadFile(filepath.Join(dir, "Big.md"))
 	if err != nil {
 		t.Fatal(err)
