@@ -141,6 +141,10 @@ func (p *fastParser) node(k yaml.Kind, col int) *yaml.Node {
 	return n
 }
 
+// maxFastKey is the longest key, in bytes, the fast path reads (YAML's implicit keys
+// end at 1024 characters).
+const maxFastKey = 1000
+
 // pair reads "key: value" starting at byte column col of the current line, with a
 // value that is a scalar, a flow list, or (for an empty value) a block list below.
 func (p *fastParser) pair(col int) (key, val *yaml.Node, ok bool) {
@@ -150,7 +154,8 @@ func (p *fastParser) pair(col int) (key, val *yaml.Node, ok bool) {
 	if c < 0 && bytes.HasSuffix(rest, []byte(":")) {
 		c = len(rest) - 1
 	}
-	if c <= 0 || !plainOK(rest[:c], true) {
+	// YAML v3 refuses an implicit key longer than 1024 characters; leave those to it.
+	if c <= 0 || c > maxFastKey || !plainOK(rest[:c], true) {
 		return nil, nil, false
 	}
 	key = p.node(yaml.ScalarNode, col)

@@ -1,6 +1,7 @@
 package note
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -148,6 +149,10 @@ func TestFastYAMLMatchesV3(t *testing.T) {
 
 // fastYAMLSeeds are front matter blocks (without fences) for the fast path tests.
 var fastYAMLSeeds = []string{
+	// Found by FuzzFastYAML: a key past YAML's 1024-character limit for implicit keys.
+	"a:" + strings.Repeat("m", 1100) + "  b:\n",
+	strings.Repeat("k", 1030) + ": v\n",
+	"r:\n  - " + strings.Repeat("k", 1030) + ": v\n",
 	personNote[4 : len(personNote)-len("---\n\nBody [[wikilinks]].\n")],
 	"a: 1\nb: 012\nc: 1.5\nd: true\ne: null\nf: ~\ng: -3\nh: 2025-01-02\ni: 2025-13-40\nj: yes\n",
 	"k: v # comment\n# c\n\nl: 'q' # c\nm: \"x#y\"\nn: a#b\n",
