@@ -100,8 +100,61 @@ func Open(dir string, w Writer) (*Repo, error) {
 		if err := repo.repairInterruptedCommit(context.Background()); err != nil {
 			return nil, fmt.Errorf("open repository %s: repair a commit a crash interrupted: %w", dir, err)
 		}
+		if err := ensureExcluded(abs); err != nil {
+			return nil, fmt.Errorf("open repository %s: %w", dir, err)
+		}
 	}
 	return repo, nil
+}
+
+// ownPatterns are the ignore patterns of MemoTree's own files: its folder, and the
+// temporary file of a write in flight (or one a crash left until the next open).
+var ownPatterns = []string{".memotree/", vault.TempPrefix + "*"}
+
+// ensureExcluded adds ownPatterns to .git/info/exclude, git's ignore file that is
+// not part of the vault, so that `git add -A` in a repository MemoTree did not create
+// (whose .gitignore it does not touch: that would be a change the person did not
+// make) never stages them either. A repository whose .git is a file (a linked
+// worktree, a submodule) is left alone.
+func ensureExcluded(dir string) error {
+	gitDir := filepath.Join(dir, ".git")
+	if fi, err := os.Stat(gitDir); err != nil || !fi.IsDir() {
+		return nil
+	}
+	name := filepath.Join(gitDir, "info", "exclude")
+	b, err := os.ReadFile(name)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("read .git/info/exclude: %w", err)
+	}
+	have := map[string]bool{}
+	for _, line := range strings.Split(string(b), "\n") {
+		have[strings.TrimSpace(line)] = true
+	}
+	next := string(b)
+	for _, p := range ownPatterns {
+		if have[p] || have["/"+p] || have[strings.TrimSuffix(p, "/")] {
+			continue
+		}
+		if next != "" && !strings.HasSuffix(next, "\n") {
+			next += "\n"
+		}
+		next += p + "\n"
+	}
+	if next == string(b) {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		return fmt.Errorf("write .git/info/exclude: %w", err)
+	}
+	tmp := name + ".memotree"
+	if err := os.WriteFile(tmp, []byte(next), 0o644); err != nil {
+		return fmt.Errorf("write .git/info/exclude: %w", err)
+	}
+	if err := os.Rename(tmp, name); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("write .git/info/exclude: %w", err)
+	}
+	return nil
 }
 
 // Init creates a repository in dir (branch main) unless one exists, and makes sure
@@ -133,9 +186,9 @@ func ensureIgnored(ctx context.Context, dir string, w Writer) error {
 	folder, temps := false, false
 	for _, line := range strings.Split(string(b), "\n") {
 		switch strings.TrimSpace(line) {
-		case ".memotree", ".memotree/", "/.memotree", "/.memotree/":
+		case ".memotree", ownPatterns[0], "/.memotree", "/" + ownPatterns[0]:
 			folder = true
-		case vault.TempPrefix + "*":
+		case ownPatterns[1]:
 			temps = true
 		}
 	}

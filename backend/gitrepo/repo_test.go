@@ -47,6 +47,27 @@ func TestInitKeepsGitignore(t *testing.T) {
 	}
 }
 
+// A repository MemoTree opens but did not create keeps its .gitignore as it is; its
+// own files are excluded through .git/info/exclude, once.
+func TestOpenExcludesOwnFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "vault")
+	write(t, dir, map[string]string{".gitignore": "*.tmp\n", "n.md": "note\n"})
+	run(t, dir, "init", "-q")
+	write(t, dir, map[string]string{".git/info/exclude": "# git's sample\n*.swp"})
+	run(t, dir, "add", "-A")
+	run(t, dir, "commit", "-q", "-m", "initial")
+	for range 2 { // a second open adds nothing
+		open(t, dir)
+	}
+	if got, want := read(t, dir, ".git/info/exclude"), "# git's sample\n*.swp\n.memotree/\n"+vault.TempPrefix+"*\n"; got != want {
+		t.Errorf(".git/info/exclude = %q, want %q", got, want)
+	}
+	write(t, dir, map[string]string{"sub/" + vault.TempPrefix + "ABC": "half a note", ".memotree/x": "state"})
+	if got := run(t, dir, "status", "--porcelain", "-uall", "--ignored=no"); got != "" {
+		t.Errorf("git status after open = %q, want nothing: the .gitignore is the person's, the rest is excluded", got)
+	}
+}
+
 func TestStatusAgreesWithGit(t *testing.T) {
 	dir, r := newRepo(t)
 	write(t, dir, map[string]string{"a.md": "# A\n\nchanged\n", "new/c.md": "new\n", ".memotree/x": "internal"})
