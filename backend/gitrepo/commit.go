@@ -110,11 +110,51 @@ func (r *Repo) commitIndex(o CommitOptions) (plumbing.Hash, error) {
 		r.endMerge()
 	}
 	if o.Tag != "" {
-		if _, err := r.repo.CreateTag(o.Tag, h, nil); err != nil {
+		if err := r.createTag(o.Tag, h); err != nil {
 			return h, fmt.Errorf("git commit: committed %s, but tag %s: %w", h, o.Tag, err)
 		}
 	}
 	return h, nil
+}
+
+// createTag creates a lightweight tag. go-git writes a new reference file in place (created
+// empty, then written), so a process killed between the two would leave a tag git
+// calls broken; this writes the hash to a temporary file in .git, syncs it, and links
+// it to its name, which either appears whole or not at all, and fails with
+// ErrTagExists if the name was taken meanwhile (by git itself, say). A linked
+// worktree, whose .git is a file, falls back to go-git.
+func (r *Repo) createTag(name string, h plumbing.Hash) error {
+	gitDir := filepath.Join(r.dir, ".git")
+	if st, err := os.Stat(gitDir); err != nil || !st.IsDir() {
+		_, err := r.repo.CreateTag(name, h, nil)
+		return err
+	}
+	ref := filepath.Join(gitDir, filepath.FromSlash(plumbing.NewTagReferenceName(name).String()))
+	if err := os.MkdirAll(filepath.Dir(ref), 0o755); err != nil {
+		return err
+	}
+	tmp := filepath.Join(gitDir, "MEMOTREE_TAG.tmp")
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp)
+	_, err = f.WriteString(h.String() + "\n")
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return err
+	}
+	if err := os.Link(tmp, ref); errors.Is(err, os.ErrExist) {
+		return fmt.Errorf("%w: %s", ErrTagExists, name)
+	} else if err != nil {
+		return err
+	}
+	return nil
 }
 
 // validTag refuses a tag name git would not accept.

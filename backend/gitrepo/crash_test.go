@@ -102,7 +102,7 @@ func TestCommitKillChild(t *testing.T) {
 		}
 		crashtest.Say("commit %d", round)
 		start := time.Now()
-		if _, err := r.Commit(ctx, gitrepo.CommitOptions{Message: fmt.Sprintf("round %d", round)}); err != nil {
+		if _, err := r.Commit(ctx, gitrepo.CommitOptions{Message: fmt.Sprintf("round %d", round), Tag: fmt.Sprintf("round-%d", round)}); err != nil {
 			t.Fatalf("commit round %d: %v", round, err)
 		}
 		crashtest.Say("committed %d %d", round, time.Since(start))
