@@ -28,7 +28,17 @@ var (
 	ErrRejected = errors.New("the remote has commits this branch does not have; pull first")
 	// ErrMerging means a merge with conflicts awaits its commit.
 	ErrMerging = errors.New("a merge is in progress: resolve the conflicts and commit first")
+	// ErrSignIn means the remote refused to let this app in.
+	ErrSignIn = errors.New("the remote refused the sign-in: for HTTPS, save an access token in Settings (or set MEMOTREE_GIT_TOKEN, or store one with git's credential helper); for SSH, add your key to the SSH agent")
 )
+
+// signInErr names ErrSignIn for the transport's errors that mean the same.
+func signInErr(err error) error {
+	if errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed) {
+		return fmt.Errorf("%w (%w)", ErrSignIn, err)
+	}
+	return err
+}
 
 // Remote is a configured remote repository.
 type Remote struct {
@@ -213,7 +223,7 @@ func (r *Repo) Push(ctx context.Context, o SyncOptions) (PushResult, error) {
 	case err != nil && strings.Contains(err.Error(), "non-fast-forward"):
 		return res, fmt.Errorf("git push: %w", ErrRejected)
 	case err != nil:
-		return res, fmt.Errorf("git push to %s: %w", res.Remote, err)
+		return res, fmt.Errorf("git push to %s: %w", res.Remote, signInErr(err))
 	}
 	return res, nil
 }
@@ -229,7 +239,7 @@ func (r *Repo) fetch(ctx context.Context, o SyncOptions, br plumbing.ReferenceNa
 	spec := config.RefSpec("+refs/heads/*:refs/remotes/" + name + "/*")
 	err = r.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: name, RefSpecs: []config.RefSpec{spec}, Auth: auth, Progress: o.Progress, Tags: git.AllTags})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return plumbing.ZeroHash, false, fmt.Errorf("fetch %s: %w", name, err)
+		return plumbing.ZeroHash, false, fmt.Errorf("fetch %s: %w", name, signInErr(err))
 	}
 	ref, err := r.repo.Reference(plumbing.NewRemoteReferenceName(name, br.Short()), true)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {

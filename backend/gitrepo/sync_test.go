@@ -2,6 +2,7 @@ package gitrepo_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/internal/githttptest"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -240,4 +242,56 @@ func TestPullUnitesTheJourneys(t *testing.T) {
 // entry is one journey entry as journey.yaml holds it.
 func entry(op string) string {
 	return "- time: 2026-11-22T10:00:00Z\n  actor: user\n  op: " + op + "\n  outcome: ok\n"
+}
+
+// TestSyncOverHTTPSignsIn pushes and pulls through git's own HTTP backend behind a
+// server that wants a password: without one, or with a wrong one, the person is told
+// how to sign in; a token signs in; so do credentials from git's credential helper.
+func TestSyncOverHTTPSignsIn(t *testing.T) {
+	home := t.TempDir() // no credential helper of the machine's user
+	t.Setenv("HOME", home)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	remote, a, b := clones(t)
+	const token = "tok-3f9a-memotree-test"
+	srv := githttptest.Start(t, filepath.Dir(remote), token)
+	for _, dir := range []string{a, b} {
+		run(t, dir, "remote", "set-url", "origin", srv.URL("remote"))
+	}
+	ra, rb := open(t, a), open(t, b)
+	edit(t, a, "n1.md", "one", "ONE over HTTP")
+	commitAll(t, ra, "over HTTP")
+
+	for _, tok := range []string{"", "wrong-token"} {
+		_, err := ra.Push(t.Context(), gitrepo.SyncOptions{Token: tok})
+		if !errors.Is(err, gitrepo.ErrSignIn) || !strings.Contains(err.Error(), "access token") {
+			t.Errorf("push with token %q = %v, want ErrSignIn saying how to sign in", tok, err)
+		}
+		if strings.Contains(fmt.Sprint(err), token) || tok != "" && strings.Contains(fmt.Sprint(err), tok) {
+			t.Errorf("the error shows a token: %v", err)
+		}
+	}
+	if srv.Refused.Load() < 2 {
+		t.Errorf("the server refused %d requests; the pushes never reached it", srv.Refused.Load())
+	}
+	if res, err := ra.Push(t.Context(), gitrepo.SyncOptions{Token: token}); err != nil || res.UpToDate {
+		t.Fatalf("push with the token = %+v, %v", res, err)
+	}
+	if got, want := strings.TrimSpace(run(t, remote, "rev-parse", "main")), head(t, a); got != want {
+		t.Errorf("the remote's main = %s, want %s", got, want)
+	}
+
+	// No token: git's credential helper has the password for this host.
+	store := filepath.Join(home, "credentials")
+	u := strings.Replace(srv.URL(""), "http://", "http://tester:"+token+"@", 1)
+	write(t, home, map[string]string{"credentials": strings.TrimSuffix(u, "/.git") + "\n"})
+	run(t, home, "config", "--file", filepath.Join(home, ".gitconfig"), "credential.helper", "store --file="+store)
+	res, err := rb.Pull(t.Context(), gitrepo.SyncOptions{})
+	if err != nil || res.Outcome != gitrepo.PullFastForward {
+		t.Fatalf("pull with the credential helper's password = %+v, %v", res, err)
+	}
+	if got := read(t, b, "n1.md"); !strings.Contains(got, "ONE over HTTP") {
+		t.Errorf("n1.md after the pull = %q", got)
+	}
+	run(t, remote, "fsck", "--strict", "--no-progress")
 }
