@@ -1,15 +1,12 @@
 package llm
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/BurntSushi/toml"
+	"github.com/memotree/memotree/backend/userfile"
 )
 
 // Settings are the endpoint settings a person saves: where the model is, which one,
@@ -33,17 +30,8 @@ func SettingsPath() (string, error) {
 // LoadSettings reads the settings file at path; a missing file is empty settings.
 func LoadSettings(path string) (Settings, error) {
 	var s Settings
-	b, err := os.ReadFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return s, nil
-	}
-	if err != nil {
-		return s, fmt.Errorf("read settings %s: %w", path, err)
-	}
-	if _, err := toml.Decode(string(b), &s); err != nil {
-		return s, fmt.Errorf("read settings %s: %w; fix the file or delete it and save the settings again", path, err)
-	}
-	return s, nil
+	err := userfile.Load(path, &s)
+	return s, err
 }
 
 // SaveSettings writes s to path atomically, readable by the user alone (0600, in a
@@ -52,39 +40,7 @@ func SaveSettings(path string, s Settings) error {
 	s.BaseURL = strings.TrimSpace(s.BaseURL)
 	s.Model = strings.TrimSpace(s.Model)
 	s.APIKey = strings.TrimSpace(s.APIKey)
-	var buf bytes.Buffer
-	buf.WriteString("# MemoTree's model endpoint. Written by the app; private to you (mode 0600).\n")
-	if err := toml.NewEncoder(&buf).Encode(s); err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	f, err := os.CreateTemp(dir, ".settings-*.toml")
-	if err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	defer os.Remove(f.Name())
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return fmt.Errorf("save settings: %w", err)
-	}
-	if _, err := f.Write(buf.Bytes()); err != nil {
-		f.Close()
-		return fmt.Errorf("save settings: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return fmt.Errorf("save settings: %w", err)
-	}
-	if err := f.Close(); err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	if err := os.Rename(f.Name(), path); err != nil {
-		return fmt.Errorf("save settings: %w", err)
-	}
-	return nil
+	return userfile.Save(path, "# MemoTree's model endpoint. Written by the app; private to you (mode 0600).\n", s)
 }
 
 // Merge returns s with every empty field taken from under: the first argument wins.

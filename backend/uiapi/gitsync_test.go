@@ -1,12 +1,15 @@
 package uiapi_test
 
 import (
+	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/internal/githttptest"
 	"github.com/memotree/memotree/backend/uiapi"
 )
 
@@ -58,4 +61,82 @@ func TestGitPushPullFromThePanel(t *testing.T) {
 		t.Errorf("the other machine's n.md = %q", b)
 	}
 	git(t, remote, "fsck", "--strict", "--no-progress")
+}
+
+// TestGitTokenFromTheSettings signs in to an HTTP remote (git's own HTTP backend
+// behind a password) with the token saved in the settings, which the window never
+// sees again; the environment's token wins over it.
+func TestGitTokenFromTheSettings(t *testing.T) {
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	t.Setenv("HOME", cfg) // no credential helper of the machine's user
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(cfg, "none"))
+	t.Setenv(uiapi.TokenEnv, "")
+	root := t.TempDir()
+	seed := filepath.Join(root, "seed")
+	writeFiles(t, seed, map[string]string{".gitignore": ".memotree/\njourney.yaml\n", "n.md": "one\n"})
+	git(t, seed, "init", "-q", "-b", "main")
+	git(t, seed, "add", "-A")
+	git(t, seed, "commit", "-q", "-m", "seed")
+	remote := filepath.Join(root, "remote.git")
+	git(t, root, "clone", "-q", "--bare", seed, remote)
+	mine := filepath.Join(root, "mine")
+	git(t, root, "clone", "-q", "file://"+remote, mine)
+	const token = "ghp-memotree-test-7c1d"
+	srv := githttptest.Start(t, root, token)
+	git(t, mine, "remote", "set-url", "origin", srv.URL("remote"))
+	api, _ := openAPI(t, mine)
+
+	commit := func(text string) {
+		t.Helper()
+		writeFiles(t, mine, map[string]string{"n.md": text})
+		if _, err := api.GitCommit("v", uiapi.GitCommitRequest{Message: text}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	commit("two\n")
+	if v, err := api.GitSettings(); err != nil || v.TokenSet || v.FromEnv {
+		t.Fatalf("GitSettings before saving = %+v, %v", v, err)
+	}
+	if _, err := api.GitPush("v"); !errors.Is(err, gitrepo.ErrSignIn) {
+		t.Fatalf("push without a token = %v, want ErrSignIn", err)
+	}
+	if _, err := api.SaveGitSettings(uiapi.GitSettingsInput{Token: "two words"}); err == nil {
+		t.Errorf("a token with a space was saved")
+	}
+	v, err := api.SaveGitSettings(uiapi.GitSettingsInput{Token: " " + token + "\n"})
+	if err != nil || !v.TokenSet || v.TokenHint != "…7c1d" {
+		t.Fatalf("SaveGitSettings = %+v, %v", v, err)
+	}
+	if b, _ := json.Marshal(v); strings.Contains(string(b), token) {
+		t.Errorf("the window is shown the token: %s", b)
+	}
+	fi, err := os.Stat(v.Path)
+	if err != nil || fi.Mode().Perm() != 0o600 || !strings.HasPrefix(v.Path, cfg) {
+		t.Fatalf("git settings file %s: %v, %v; want mode 0600 under %s", v.Path, fi, err, cfg)
+	}
+	if res, err := api.GitPush("v"); err != nil || res.UpToDate {
+		t.Fatalf("push with the saved token = %+v, %v", res, err)
+	}
+	if got := git(t, remote, "show", "main:n.md"); got != "two\n" {
+		t.Errorf("the remote's n.md = %q", got)
+	}
+
+	// The environment's token wins over the saved one (here, a wrong one).
+	t.Setenv(uiapi.TokenEnv, "wrong-token-from-env")
+	commit("three\n")
+	if v, err := api.GitSettings(); err != nil || !v.FromEnv || v.TokenHint != "…-env" {
+		t.Errorf("GitSettings with %s set = %+v, %v", uiapi.TokenEnv, v, err)
+	}
+	if _, err := api.GitPush("v"); !errors.Is(err, gitrepo.ErrSignIn) {
+		t.Errorf("push with the environment's wrong token = %v, want ErrSignIn", err)
+	}
+	t.Setenv(uiapi.TokenEnv, "")
+	if v, err := api.SaveGitSettings(uiapi.GitSettingsInput{ClearToken: true}); err != nil || v.TokenSet {
+		t.Errorf("after clearing, GitSettings = %+v, %v", v, err)
+	}
+	if b, _ := os.ReadFile(v.Path); strings.Contains(string(b), token) {
+		t.Errorf("the cleared token is still in %s", v.Path)
+	}
 }

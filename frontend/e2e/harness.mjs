@@ -36,17 +36,20 @@ function tempDir(prefix) {
  * startServer copies `vault` to a fresh temp dir and serves it as library "demo".
  * Resolves once the server printed its URL (which carries ?token=).
  * inPlace serves `vault` itself, uncopied (a vault the test generated in its own temp dir).
+ * The server's settings (endpoint, git token) live in its own `configDir`, never in the
+ * user's: XDG_CONFIG_HOME points there unless `env` says otherwise.
  * @param {{vault?: string, timeoutMs?: number, env?: Record<string, string>, inPlace?: boolean}} [opts] env adds to the server's environment
- * @returns {Promise<{url: string, origin: string, vaultDir: string, stop: () => Promise<void>}>}
+ * @returns {Promise<{url: string, origin: string, vaultDir: string, configDir: string, stop: () => Promise<void>}>}
  */
 export async function startServer({ vault = defaultVault, timeoutMs = 20000, env = {}, inPlace = false } = {}) {
   if (!fs.existsSync(binary)) throw new Error(`no memotree binary at ${binary}: build it (make headless) or set MEMOTREE_BIN`)
   const root = tempDir('memotree-e2e-')
   const vaultDir = inPlace ? vault : path.join(root, 'vault')
   if (!inPlace) fs.cpSync(vault, vaultDir, { recursive: true })
+  const configDir = path.join(root, 'config')
   const child = spawn(binary, ['serve', '--library', `demo=${vaultDir}`, '--addr', '127.0.0.1:0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1', ...env },
+    env: { ...process.env, NO_COLOR: '1', XDG_CONFIG_HOME: configDir, ...env },
   })
   live.add(child)
   let stderr = ''
@@ -82,7 +85,7 @@ export async function startServer({ vault = defaultVault, timeoutMs = 20000, env
         reject(new Error(`memotree serve exited (${code}) before printing its URL; stderr:\n${stderr}`))
       })
     })
-    return { url, origin: new URL(url).origin, vaultDir, stop }
+    return { url, origin: new URL(url).origin, vaultDir, configDir, stop }
   } catch (e) {
     await stop()
     throw e

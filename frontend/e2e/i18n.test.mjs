@@ -124,6 +124,28 @@ describe('language and look', () => {
     await closeSettings(page)
     assert.deepEqual(browser.errors, [], 'no uncaught errors in the page')
   })
+
+  test('the settings keep a git access token, private to the person, never shown again', async () => {
+    const token = 'ghp_e2eSecretToken9f3b'
+    const git = `${settings} [data-testid="settings-git"]`
+    await openSettings(page)
+    await page.fill(`${git} input[type="password"]`, token)
+    await page.click(`${git} button[type="submit"]`)
+    await page.waitForSelector(`${git} [role="status"]`)
+    const file = path.join(server.configDir, 'memotree', 'git.toml')
+    assert.match(await page.textContent(`${git} [role="status"]`), /git\.toml/)
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'the token file is readable by its owner alone')
+    assert.match(fs.readFileSync(file, 'utf8'), new RegExp(token))
+    // The field is emptied; the window shows the last four characters only.
+    assert.equal(await page.inputValue(`${git} input[type="password"]`), '')
+    assert.match((await page.getAttribute(`${git} input[type="password"]`, 'placeholder')) ?? '', /…9f3b/)
+    await closeSettings(page)
+    await openSettings(page) // asked again from the backend
+    assert.match((await page.getAttribute(`${git} input[type="password"]`, 'placeholder')) ?? '', /…9f3b/)
+    assert.ok(!(await page.content()).includes(token), 'the token is nowhere in the page')
+    await closeSettings(page)
+    assert.deepEqual(browser.errors, [], 'no uncaught errors in the page')
+  })
 })
 
 describe('a Chinese system', () => {

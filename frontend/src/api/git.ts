@@ -1,4 +1,15 @@
-import type { Commit, FileDiff, GitCommitRequest, GitCommitResult, GitRevision, GitStatus, PullResult, PushResult } from './gitTypes'
+import type {
+  Commit,
+  FileDiff,
+  GitCommitRequest,
+  GitCommitResult,
+  GitRevision,
+  GitSettingsInput,
+  GitSettingsView,
+  GitStatus,
+  PullResult,
+  PushResult,
+} from './gitTypes'
 
 /** The source-control panel's part of the Api (Go: backend/uiapi/git.go). */
 export interface GitApi {
@@ -16,6 +27,10 @@ export interface GitApi {
   push(library: string): Promise<PushResult>
   /** Merges the remote's commits with local commits and edits, keeping both sides. */
   pull(library: string): Promise<PullResult>
+  /** How push and pull sign in to HTTPS remotes (the token itself never comes back). */
+  settings(): Promise<GitSettingsView>
+  /** Saves or clears the access token; an empty token keeps the saved one. */
+  saveSettings(input: GitSettingsInput): Promise<GitSettingsView>
 }
 
 /** The Go method name of each GitApi method. */
@@ -30,6 +45,8 @@ export const GIT_METHODS = {
   init: 'GitInit',
   push: 'GitPush',
   pull: 'GitPull',
+  settings: 'GitSettings',
+  saveSettings: 'SaveGitSettings',
 } as const satisfies Record<keyof GitApi, string>
 
 export type GitMethod = (typeof GIT_METHODS)[keyof typeof GIT_METHODS]
@@ -48,5 +65,7 @@ export function gitFromCaller(call: (method: GitMethod, args: unknown[]) => Prom
     init: (lib) => call(m.init, [lib]) as Promise<GitStatus>,
     push: (lib) => call(m.push, [lib]) as Promise<PushResult>,
     pull: (lib) => call(m.pull, [lib]) as Promise<PullResult>,
+    settings: () => call(m.settings, []) as Promise<GitSettingsView>,
+    saveSettings: (input) => call(m.saveSettings, [input]) as Promise<GitSettingsView>,
   }
 }

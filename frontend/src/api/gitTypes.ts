@@ -136,3 +136,20 @@ export interface GitRevision {
   exists: boolean
   content: string
 }
+
+/** How push and pull sign in to HTTPS remotes; the token never leaves the backend. */
+export interface GitSettingsView {
+  token_set: boolean
+  /** The token's last four characters. */
+  token_hint: string
+  /** MEMOTREE_GIT_TOKEN is set and wins over the saved token. */
+  from_env: boolean
+  /** The settings file. */
+  path: string
+}
+
+/** What the git settings form sends: a new token, or clear_token to forget it. */
+export interface GitSettingsInput {
+  token: string
+  clear_token: boolean
+}
