@@ -16,6 +16,7 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
+	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/uiapi"
 	"github.com/memotree/memotree/backend/workspace"
 )
@@ -63,7 +64,7 @@ func runDesktop(assets fs.FS, args []string) int {
 		}
 		f.specs = []workspace.Spec{spec}
 	}
-	ws, err := workspace.Open(context.Background(), f.specs, workspace.Options{Watch: true})
+	ws, err := workspace.Open(context.Background(), f.specs, workspace.Options{Watch: true, Embedder: llm.NewSettingsEmbedder("", nil)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
 		return 1

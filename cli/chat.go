@@ -66,7 +66,7 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(env, "chat", err)
 	}
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true, Summarizer: client, Embedder: embedderFromEnv()})
+	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true, Summarizer: client, Embedder: embedder()})
 	if err != nil {
 		return fail(env, "chat", err)
 	}

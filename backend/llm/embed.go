@@ -2,7 +2,10 @@ package llm
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"sync"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -11,12 +14,25 @@ import (
 // Embeddings returns one vector per text from the endpoint's /embeddings, in the
 // order of texts, retrying on 429, 5xx and connection errors like Stream.
 func (c *Client) Embeddings(ctx context.Context, texts []string) ([][]float32, error) {
-	if len(texts) == 0 {
-		return nil, nil
-	}
 	model := c.cfg.EmbeddingModel
 	if model == "" {
 		model = c.cfg.Model
+	}
+	return c.EmbeddingsOf(ctx, model, texts)
+}
+
+// EmbeddingModel is the model Embeddings asks for.
+func (c *Client) EmbeddingModel() string {
+	if c.cfg.EmbeddingModel != "" {
+		return c.cfg.EmbeddingModel
+	}
+	return c.cfg.Model
+}
+
+// EmbeddingsOf is Embeddings with the named model.
+func (c *Client) EmbeddingsOf(ctx context.Context, model string, texts []string) ([][]float32, error) {
+	if len(texts) == 0 {
+		return nil, nil
 	}
 	wait := c.cfg.Backoff
 	var err error
@@ -59,4 +75,71 @@ func (c *Client) embedOnce(ctx context.Context, model string, texts []string) ([
 		}
 	}
 	return out, nil
+}
+
+// SettingsEmbedder computes embeddings with the model the settings name at the time of
+// each call: the environment (MEMOTREE_EMBEDDING_MODEL, OPENAI_BASE_URL,
+// OPENAI_API_KEY) over the settings file, so that a model chosen in the window's
+// settings is used without a restart. No model named means no semantic search.
+//
+// It is safe for concurrent use.
+type SettingsEmbedder struct {
+	path   string
+	getenv func(string) string
+
+	mu     sync.Mutex
+	client *Client
+	key    Settings // the endpoint client was made for
+}
+
+// NewSettingsEmbedder follows the settings file at path ("" for SettingsPath) and
+// the environment getenv reads (os.Getenv when nil).
+func NewSettingsEmbedder(path string, getenv func(string) string) *SettingsEmbedder {
+	if getenv == nil {
+		getenv = os.Getenv
+	}
+	if path == "" {
+		path, _ = SettingsPath() // no config directory: the environment alone
+	}
+	return &SettingsEmbedder{path: path, getenv: getenv}
+}
+
+// settings are the settings in effect; a settings file that does not read counts as
+// empty (the window's settings form says what is wrong with it).
+func (e *SettingsEmbedder) settings() Settings {
+	saved, _ := LoadSettings(e.path)
+	return FromEnv(e.getenv).Merge(saved)
+}
+
+// EmbeddingModel names the embeddings model in effect, or "" when none is named.
+func (e *SettingsEmbedder) EmbeddingModel() string { return e.settings().EmbeddingModel }
+
+// Embeddings computes vectors with the model in effect.
+func (e *SettingsEmbedder) Embeddings(ctx context.Context, texts []string) ([][]float32, error) {
+	s := e.settings()
+	return e.embeddingsAt(ctx, s, s.EmbeddingModel, texts)
+}
+
+// EmbeddingsOf computes vectors with the named model at the endpoint in effect.
+func (e *SettingsEmbedder) EmbeddingsOf(ctx context.Context, model string, texts []string) ([][]float32, error) {
+	return e.embeddingsAt(ctx, e.settings(), model, texts)
+}
+
+func (e *SettingsEmbedder) embeddingsAt(ctx context.Context, s Settings, model string, texts []string) ([][]float32, error) {
+	if model == "" {
+		return nil, errors.New("embeddings: no embeddings model is named: set one in the settings (Embedding model) or in MEMOTREE_EMBEDDING_MODEL")
+	}
+	key := Settings{BaseURL: s.BaseURL, APIKey: s.APIKey}
+	e.mu.Lock()
+	if e.client == nil || e.key != key {
+		c, err := New(Config{BaseURL: s.BaseURL, APIKey: s.APIKey, Model: model, EmbeddingModel: model})
+		if err != nil {
+			e.mu.Unlock()
+			return nil, err
+		}
+		e.client, e.key = c, key
+	}
+	c := e.client
+	e.mu.Unlock()
+	return c.EmbeddingsOf(ctx, model, texts)
 }

@@ -15,6 +15,9 @@ type Settings struct {
 	BaseURL string `toml:"base_url" json:"base_url"`
 	Model   string `toml:"model" json:"model"`
 	APIKey  string `toml:"api_key" json:"-"`
+	// EmbeddingModel is the model of semantic search's vectors (e.g. nomic-embed-text
+	// on Ollama); empty leaves semantic and hybrid search off.
+	EmbeddingModel string `toml:"embedding_model,omitempty" json:"embedding_model"`
 }
 
 // SettingsPath returns the settings file in the user's config directory
@@ -40,6 +43,7 @@ func SaveSettings(path string, s Settings) error {
 	s.BaseURL = strings.TrimSpace(s.BaseURL)
 	s.Model = strings.TrimSpace(s.Model)
 	s.APIKey = strings.TrimSpace(s.APIKey)
+	s.EmbeddingModel = strings.TrimSpace(s.EmbeddingModel)
 	return userfile.Save(path, "# MemoTree's model endpoint. Written by the app; private to you (mode 0600).\n", s)
 }
 
@@ -55,13 +59,17 @@ func (s Settings) Merge(under Settings) Settings {
 	if s.APIKey == "" {
 		s.APIKey = under.APIKey
 	}
+	if s.EmbeddingModel == "" {
+		s.EmbeddingModel = under.EmbeddingModel
+	}
 	return s
 }
 
 // FromEnv returns the settings of the environment: OPENAI_BASE_URL, OPENAI_API_KEY,
-// MEMOTREE_MODEL.
+// MEMOTREE_MODEL, MEMOTREE_EMBEDDING_MODEL.
 func FromEnv(getenv func(string) string) Settings {
-	return Settings{BaseURL: getenv("OPENAI_BASE_URL"), Model: getenv("MEMOTREE_MODEL"), APIKey: getenv("OPENAI_API_KEY")}
+	return Settings{BaseURL: getenv("OPENAI_BASE_URL"), Model: getenv("MEMOTREE_MODEL"), APIKey: getenv("OPENAI_API_KEY"),
+		EmbeddingModel: getenv("MEMOTREE_EMBEDDING_MODEL")}
 }
 
 // Empty reports whether no endpoint and no model are set.

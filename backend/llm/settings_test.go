@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +99,43 @@ func TestDetectLocalServers(t *testing.T) {
 	}, 2*time.Second)
 	if len(found) != 1 || found[0].Name != "Up" || len(found[0].Models) != 1 || found[0].Models[0] != "qwen3:8b" {
 		t.Errorf("found = %+v", found)
+	}
+}
+
+// TestSettingsEmbedderFollowsTheSettings: the embeddings model is read from the
+// settings at each call, so a model saved in the window is used without a restart,
+// and the environment names it over the file.
+func TestSettingsEmbedderFollowsTheSettings(t *testing.T) {
+	srv := llmtest.New(t)
+	path := filepath.Join(t.TempDir(), "settings.toml")
+	env := map[string]string{}
+	e := llm.NewSettingsEmbedder(path, func(k string) string { return env[k] })
+	if m := e.EmbeddingModel(); m != "" {
+		t.Errorf("no settings: model %q", m)
+	}
+	if _, err := e.Embeddings(t.Context(), []string{"x"}); err == nil || !strings.Contains(err.Error(), "Embedding model") {
+		t.Errorf("no model named: %v, want an error saying where to name one", err)
+	}
+	if err := llm.SaveSettings(path, llm.Settings{BaseURL: srv.URL(), Model: "chat", EmbeddingModel: " nomic-embed-text "}); err != nil {
+		t.Fatal(err)
+	}
+	if m := e.EmbeddingModel(); m != "nomic-embed-text" {
+		t.Errorf("saved model: %q", m)
+	}
+	v, err := e.Embeddings(t.Context(), []string{"ada lovelace"})
+	if err != nil || len(v) != 1 || len(v[0]) != llmtest.EmbeddingDims {
+		t.Fatalf("Embeddings = %d vectors, %v", len(v), err)
+	}
+	env["MEMOTREE_EMBEDDING_MODEL"] = llmtest.ShuffledPrefix + "env"
+	if m := e.EmbeddingModel(); m != llmtest.ShuffledPrefix+"env" {
+		t.Errorf("the environment's model: %q", m)
+	}
+	w, err := e.EmbeddingsOf(t.Context(), llmtest.ShuffledPrefix+"env", []string{"ada lovelace"})
+	if err != nil || slices.Equal(w[0], v[0]) {
+		t.Errorf("another model gave the same vector (%v)", err)
+	}
+	// The server's vectors depend on the model it was asked for.
+	if !slices.Equal(v[0], llmtest.VectorOf("nomic-embed-text", "ada lovelace")) || !slices.Equal(w[0], llmtest.VectorOf(llmtest.ShuffledPrefix+"env", "ada lovelace")) {
+		t.Errorf("the vectors are not those of the models asked for")
 	}
 }

@@ -2,7 +2,9 @@ package search
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
@@ -17,6 +19,27 @@ type Embedder interface {
 	Embeddings(ctx context.Context, texts []string) ([][]float32, error)
 }
 
+// NamedEmbedder is an Embedder that says which model it uses, which may change while
+// the index is open (a person picks another model in the settings). Vectors are kept
+// per model, so that one model's vectors are never compared with another's; a model
+// named "" means none is configured: semantic search answers ErrNoEmbedder.
+type NamedEmbedder interface {
+	Embedder
+	// EmbeddingModel names the model to use now.
+	EmbeddingModel() string
+	// EmbeddingsOf computes the vectors with the named model, whatever the current
+	// one is (a pass started for one model stays with it).
+	EmbeddingsOf(ctx context.Context, model string, texts []string) ([][]float32, error)
+}
+
+// embed computes vectors with model (an unnamed Embedder has one model, "").
+func (s *semantic) embed(ctx context.Context, model string, texts []string) ([][]float32, error) {
+	if n, ok := s.emb.(NamedEmbedder); ok {
+		return n.EmbeddingsOf(ctx, model, texts)
+	}
+	return s.emb.Embeddings(ctx, texts)
+}
+
 // Progress reports the background embedding of a library's notes.
 type Progress struct {
 	Done  int    `json:"done"`
@@ -26,7 +49,7 @@ type Progress struct {
 }
 
 const (
-	vectorsFile   = "search/vectors.bin"
+	vectorsFile   = "search/vectors.bin" // of an Embedder that names no model
 	embedBatch    = 32
 	embedTextSize = 2000 // bytes of a note's body embedded with its title
 	rrfK          = 60   // reciprocal rank fusion constant
@@ -41,6 +64,7 @@ type semantic struct {
 	progress func(Progress)
 
 	mu      sync.Mutex
+	model   string               // the model vecs belong to ("" for an unnamed Embedder)
 	vecs    map[uint64][]float32 // normalised
 	running bool
 	done    chan struct{} // closed when the running pass ends
@@ -53,19 +77,86 @@ type semantic struct {
 // effect.
 func (ix *Index) UseEmbedder(emb Embedder, progress func(Progress)) {
 	ix.semOnce.Do(func() {
-		s := &semantic{emb: emb, progress: progress, vecs: map[uint64][]float32{}}
-		if data, err := ix.v.ReadInternal(vectorsFile); err == nil {
-			s.vecs = decodeVectors(data)
-		}
+		s := &semantic{emb: emb, progress: progress}
+		s.model = modelOf(emb)
+		s.vecs = ix.loadVectors(s.model)
 		ix.sem = s
 	})
+}
+
+// Configured reports whether emb can embed now: it is set and, when it names its
+// model, it names one.
+func Configured(emb Embedder) bool {
+	if emb == nil {
+		return false
+	}
+	n, ok := emb.(NamedEmbedder)
+	return !ok || n.EmbeddingModel() != ""
+}
+
+// modelOf is the model a NamedEmbedder names now, or "" for another Embedder.
+func modelOf(emb Embedder) string {
+	if n, ok := emb.(NamedEmbedder); ok {
+		return n.EmbeddingModel()
+	}
+	return ""
+}
+
+// vectorsFileOf is the cache of a model's vectors under .memotree.
+func vectorsFileOf(model string) string {
+	if model == "" {
+		return vectorsFile
+	}
+	sum := sha256.Sum256([]byte(model))
+	return "search/vectors-" + hex.EncodeToString(sum[:8]) + ".bin"
+}
+
+// loadVectors reads a model's cached vectors; none when there is no cache.
+func (ix *Index) loadVectors(model string) map[uint64][]float32 {
+	if data, err := ix.v.ReadInternal(vectorsFileOf(model)); err == nil {
+		return decodeVectors(data)
+	}
+	return map[uint64][]float32{}
+}
+
+// ready returns ErrNoEmbedder when semantic search cannot run, and otherwise makes
+// the vectors those of the model the embedder names now and returns it (a running
+// pass for another model stops at its next batch, keeping what it did in its
+// model's cache).
+func (ix *Index) ready() (string, error) {
+	s := ix.sem
+	if s == nil {
+		return "", ErrNoEmbedder
+	}
+	n, ok := s.emb.(NamedEmbedder)
+	if !ok {
+		return "", nil
+	}
+	model := n.EmbeddingModel()
+	if model == "" {
+		return "", fmt.Errorf("%w: name one in the settings (Embedding model) or in MEMOTREE_EMBEDDING_MODEL", ErrNoEmbedder)
+	}
+	s.mu.Lock()
+	same := s.model == model
+	s.mu.Unlock()
+	if same {
+		return model, nil
+	}
+	vecs := ix.loadVectors(model)
+	s.mu.Lock()
+	if s.model != model {
+		s.model, s.vecs = model, vecs
+		s.running = false // a pass for the old model ends by itself
+	}
+	s.mu.Unlock()
+	return model, nil
 }
 
 // EmbedPending starts embedding, in the background, the notes without a vector; it
 // returns a channel closed when that pass ends (at once when nothing is pending).
 func (ix *Index) EmbedPending() <-chan struct{} {
 	s := ix.sem
-	if s == nil {
+	if _, err := ix.ready(); s == nil || err != nil {
 		c := make(chan struct{})
 		close(c)
 		return c
@@ -88,7 +179,7 @@ func (ix *Index) EmbedPending() <-chan struct{} {
 		return s.done
 	}
 	s.running = true
-	go ix.embedAll(todo, s.done)
+	go ix.embedAll(todo, s.model, s.vecs, s.done)
 	return s.done
 }
 
@@ -108,28 +199,34 @@ func (ix *Index) unembedded() []docInfo {
 	return out
 }
 
-// embedAll embeds todo in batches, reporting progress, and saves the vectors.
-func (ix *Index) embedAll(todo []docInfo, done chan struct{}) {
+// embedAll embeds todo with model into vecs in batches, reporting progress, and
+// saves the vectors in model's cache. It stops early when the model changes.
+func (ix *Index) embedAll(todo []docInfo, model string, vecs map[uint64][]float32, done chan struct{}) {
 	s := ix.sem
 	ctx := context.Background()
 	var err error
-	for i := 0; i < len(todo) && err == nil; i += embedBatch {
+	current := func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		return s.model == model
+	}
+	for i := 0; i < len(todo) && err == nil && current(); i += embedBatch {
 		batch := todo[i:min(len(todo), i+embedBatch)]
 		texts := make([]string, len(batch))
 		for k, d := range batch {
 			texts[k] = ix.embedText(d)
 		}
-		var vecs [][]float32
-		vecs, err = s.emb.Embeddings(ctx, texts)
-		if err == nil && len(vecs) != len(batch) {
-			err = fmt.Errorf("embeddings: %d vectors for %d texts", len(vecs), len(batch))
+		var got [][]float32
+		got, err = s.embed(ctx, model, texts)
+		if err == nil && len(got) != len(batch) {
+			err = fmt.Errorf("embeddings: %d vectors for %d texts", len(got), len(batch))
 		}
 		if err != nil {
 			break
 		}
 		s.mu.Lock()
 		for k, d := range batch {
-			s.vecs[d.sum] = normalise(vecs[k])
+			vecs[d.sum] = normalise(got[k])
 		}
 		s.mu.Unlock()
 		if s.progress != nil {
@@ -137,9 +234,9 @@ func (ix *Index) embedAll(todo []docInfo, done chan struct{}) {
 		}
 	}
 	s.mu.Lock()
-	data := encodeVectors(s.vecs)
+	data := encodeVectors(vecs)
 	s.mu.Unlock()
-	saveErr := ix.v.WriteInternal(vectorsFile, data)
+	saveErr := ix.v.WriteInternal(vectorsFileOf(model), data)
 	err = errors.Join(err, saveErr)
 	// The pass ends only once its vectors are on disk, so that whoever waits for it
 	// (or opens the vault next) finds them there.
@@ -152,7 +249,9 @@ func (ix *Index) embedAll(todo []docInfo, done chan struct{}) {
 	}
 	s.mu.Lock()
 	s.err = err
-	s.running = false
+	if s.done == done {
+		s.running = false
+	}
 	close(done)
 	s.mu.Unlock()
 }
@@ -212,14 +311,15 @@ func (ix *Index) SemanticSearch(ctx context.Context, r Request) ([]Hit, Semantic
 
 func (ix *Index) semanticRank(ctx context.Context, r Request) ([]scored, SemanticInfo, error) {
 	var info SemanticInfo
-	if ix.sem == nil {
-		return nil, info, ErrNoEmbedder
+	model, err := ix.ready()
+	if err != nil {
+		return nil, info, err
 	}
 	if err := ix.Refresh(ctx); err != nil {
 		return nil, info, err
 	}
 	ix.EmbedPending()
-	qv, err := ix.sem.emb.Embeddings(ctx, []string{r.Query})
+	qv, err := ix.sem.embed(ctx, model, []string{r.Query})
 	if err != nil {
 		return nil, info, err
 	}
@@ -234,6 +334,9 @@ func (ix *Index) semanticRank(ctx context.Context, r Request) ([]scored, Semanti
 	defer ix.mu.RUnlock()
 	ix.sem.mu.Lock()
 	defer ix.sem.mu.Unlock()
+	if ix.sem.model != model {
+		return nil, info, fmt.Errorf("embeddings: the model changed from %s to %s during the search; search again", model, ix.sem.model)
+	}
 	var out []scored
 	for id := range ix.x.docs {
 		d := &ix.x.docs[id]
@@ -323,8 +426,8 @@ func (ix *Index) hitsOf(ctx context.Context, ranked []scored, r Request) ([]Hit,
 
 // WaitEmbedded waits until no background embedding runs and returns its error.
 func (ix *Index) WaitEmbedded(ctx context.Context) error {
-	if ix.sem == nil {
-		return ErrNoEmbedder
+	if _, err := ix.ready(); err != nil {
+		return err
 	}
 	select {
 	case <-ix.EmbedPending():

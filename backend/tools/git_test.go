@@ -163,6 +163,10 @@ func TestGitToolsHostile(t *testing.T) {
 		{"git_checkout", `{"entity_names":["journey.yaml"],"confirmed":true}`},
 		{"git_status", `{"library_name":"nope"}`},
 	}
+	// Opening the repository excludes MemoTree's own files in .git/info/exclude, once.
+	if res := h.call("git_status", `{}`); res.Status != tool.StatusSuccess {
+		t.Fatalf("git_status: %s", res.Message)
+	}
 	before := entTree(t, h.dir)
 	for _, c := range calls {
 		if res := h.call(c.name, c.args); res.Status != tool.StatusError {

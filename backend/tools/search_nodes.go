@@ -75,8 +75,8 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 		q.frontInc, q.nameInc = true, true
 		return s.patterns.runContentQuery(ctx, call, q)
 	case "semantic", "hybrid":
-		if s.embedder() == nil {
-			return tool.Fail(tool.CodeInvalidArguments, "search_type %s needs an embeddings model, and none is configured; use search_type fulltext (ranked words) instead", in.SearchType), nil
+		if !search.Configured(s.embedder()) {
+			return tool.Fail(tool.CodeInvalidArguments, "search_type %s needs an embeddings model, and none is configured (the person names one in the settings, Embedding model, or in MEMOTREE_EMBEDDING_MODEL); use search_type fulltext (ranked words) instead", in.SearchType), nil
 		}
 	default:
 		return tool.Fail(tool.CodeInvalidArguments, "search_type %q is not one of fulltext, pattern, relation, semantic, hybrid", in.SearchType), nil

@@ -13,8 +13,10 @@ import (
 type ChatSettingsView struct {
 	BaseURL string `json:"base_url"`
 	Model   string `json:"model"`
-	KeySet  bool   `json:"key_set"`
-	KeyHint string `json:"key_hint"`
+	// EmbeddingModel is the model of semantic search ("" leaves it off).
+	EmbeddingModel string `json:"embedding_model"`
+	KeySet         bool   `json:"key_set"`
+	KeyHint        string `json:"key_hint"`
 	// Path is the settings file.
 	Path string `json:"path"`
 	// FromEnv lists the settings the environment overrides (OPENAI_BASE_URL, ...).
@@ -26,10 +28,11 @@ type ChatSettingsView struct {
 // ChatSettingsInput is what the settings form sends. An empty APIKey keeps the
 // saved key unless ClearKey is set.
 type ChatSettingsInput struct {
-	BaseURL  string `json:"base_url"`
-	Model    string `json:"model"`
-	APIKey   string `json:"api_key"`
-	ClearKey bool   `json:"clear_key"`
+	BaseURL        string `json:"base_url"`
+	Model          string `json:"model"`
+	EmbeddingModel string `json:"embedding_model"`
+	APIKey         string `json:"api_key"`
+	ClearKey       bool   `json:"clear_key"`
 }
 
 // The chat's methods take no context: the desktop bindings pass none, so each bounds
@@ -42,9 +45,9 @@ func (a *API) ChatSettings() (ChatSettingsView, error) {
 	if err != nil {
 		return ChatSettingsView{}, err
 	}
-	v := ChatSettingsView{BaseURL: s.BaseURL, Model: s.Model, KeySet: s.APIKey != "", KeyHint: llm.MaskKey(s.APIKey),
+	v := ChatSettingsView{BaseURL: s.BaseURL, Model: s.Model, EmbeddingModel: s.EmbeddingModel, KeySet: s.APIKey != "", KeyHint: llm.MaskKey(s.APIKey),
 		Path: a.chat.path(), FromEnv: []string{}, Detected: []llm.Found{}}
-	for _, k := range []string{"OPENAI_BASE_URL", "MEMOTREE_MODEL", "OPENAI_API_KEY"} {
+	for _, k := range []string{"OPENAI_BASE_URL", "MEMOTREE_MODEL", "OPENAI_API_KEY", "MEMOTREE_EMBEDDING_MODEL"} {
 		if a.chat.env(k) != "" {
 			v.FromEnv = append(v.FromEnv, k)
 		}
@@ -99,7 +102,8 @@ func (c *chat) merged(in ChatSettingsInput, withEnv bool) (llm.Settings, error) 
 	if err != nil {
 		return llm.Settings{}, err
 	}
-	s := llm.Settings{BaseURL: strings.TrimSpace(in.BaseURL), Model: strings.TrimSpace(in.Model), APIKey: strings.TrimSpace(in.APIKey)}
+	s := llm.Settings{BaseURL: strings.TrimSpace(in.BaseURL), Model: strings.TrimSpace(in.Model), APIKey: strings.TrimSpace(in.APIKey),
+		EmbeddingModel: strings.TrimSpace(in.EmbeddingModel)}
 	if s.APIKey == "" && !in.ClearKey {
 		s.APIKey = saved.APIKey
 		if s.APIKey == "" && withEnv {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memotree/memotree/backend/agent"
 	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
@@ -224,6 +225,15 @@ func TestChatSettingsKeepTheKey(t *testing.T) {
 	check, _ = f.api.TestChatConnection(ChatSettingsInput{BaseURL: srv.URL(), Model: "nope"})
 	if check.OK || !strings.Contains(check.Message, "qwen3:8b") {
 		t.Errorf("unknown model: %+v", check)
+	}
+	// The embeddings model saved here is the one semantic search uses next.
+	t.Setenv("MEMOTREE_EMBEDDING_MODEL", "")
+	v, err = f.api.SaveChatSettings(ChatSettingsInput{BaseURL: srv.URL(), Model: "qwen3:8b", EmbeddingModel: " nomic-embed-text "})
+	if err != nil || v.EmbeddingModel != "nomic-embed-text" || !v.KeySet {
+		t.Fatalf("saving the embeddings model: %+v, %v", v, err)
+	}
+	if m := llm.NewSettingsEmbedder(f.api.chat.path(), nil).EmbeddingModel(); m != "nomic-embed-text" {
+		t.Errorf("the settings embedder reads model %q", m)
 	}
 }
 

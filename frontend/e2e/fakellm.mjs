@@ -1,18 +1,21 @@
 // A small OpenAI-compatible server for the chat's end-to-end tests. It speaks the real
 // wire protocol — GET /v1/models, and POST /v1/chat/completions answered as a stream of
 // server-sent events — and answers each chat request with the next scripted reply.
+// POST /v1/embeddings answers bags of hashed words, so texts sharing words are near.
 // Tool-call arguments are split mid-JSON, and parallel calls interleave, as real
 // servers do.
 import http from 'node:http'
 
 /**
  * startFakeLLM listens on 127.0.0.1 on a free port.
- * @returns {Promise<{baseURL: string, requests: any[], script: (...replies: Reply[]) => void, close: () => Promise<void>}>}
+ * @returns {Promise<{baseURL: string, requests: any[], embeddings: {model: string, count: number}[], script: (...replies: Reply[]) => void, close: () => Promise<void>}>}
  */
 export async function startFakeLLM() {
   /** @type {Reply[]} */
   let queue = []
   const requests = []
+  /** @type {{model: string, count: number}[]} */
+  const embeddings = []
   const server = http.createServer(async (req, res) => {
     if (req.method === 'GET' && req.url.endsWith('/models')) {
       res.writeHead(200, { 'Content-Type': 'application/json' })
@@ -21,6 +24,14 @@ export async function startFakeLLM() {
     }
     let body = ''
     for await (const b of req) body += b
+    if (req.url.endsWith('/embeddings')) {
+      const { input, model } = JSON.parse(body || '{}')
+      const texts = Array.isArray(input) ? input : [input]
+      embeddings.push({ model, count: texts.length })
+      res.writeHead(200, { 'Content-Type': 'application/json' })
+      res.end(JSON.stringify({ object: 'list', model, data: texts.map((t, index) => ({ object: 'embedding', index, embedding: bagOfWords(t) })) }))
+      return
+    }
     requests.push(JSON.parse(body || '{}'))
     const reply = queue.shift() ?? text('(no scripted reply)')
     let gone = false
@@ -41,6 +52,7 @@ export async function startFakeLLM() {
   return {
     baseURL: `http://127.0.0.1:${port}/v1`,
     requests,
+    embeddings,
     script: (...replies) => {
       queue.push(...replies)
     },
@@ -53,6 +65,17 @@ export async function startFakeLLM() {
 }
 
 /** @typedef {{chunks: any[], delayMs?: number}} Reply */
+
+/** bagOfWords is a 64-dimension vector: each lower-cased word adds one at its hash. */
+function bagOfWords(text) {
+  const v = new Array(64).fill(0)
+  for (const w of String(text).toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []) {
+    let h = 2166136261
+    for (const c of w) h = Math.imul(h ^ c.codePointAt(0), 16777619) >>> 0
+    v[h % 64] += 1
+  }
+  return v
+}
 
 /**
  * text streams a reply word by word, delayMs between chunks.

@@ -1,6 +1,7 @@
 // The quick switcher and the search panel in a real browser against `memotree serve`.
 import assert from 'node:assert/strict'
 import { after, before, describe, test } from 'node:test'
+import { startFakeLLM } from './fakellm.mjs'
 import { basicVault, openApp } from './harness.mjs'
 
 const tree = '[data-testid="file-tree"]'
@@ -70,5 +71,51 @@ describe('search in the window', () => {
     )
     assert.equal(await page.locator(`${panel} li[data-path]`).count(), 1)
     await page.keyboard.press('Escape')
+  })
+})
+
+describe('semantic search with the embeddings model named in the settings', () => {
+  let llm, server, browser, page
+
+  before(async () => {
+    llm = await startFakeLLM()
+    ;({ server, browser, page } = await openApp({ vault: basicVault, env: { OPENAI_BASE_URL: llm.baseURL, MEMOTREE_EMBEDDING_MODEL: '' } }))
+  })
+
+  after(async () => {
+    await browser?.close()
+    await server?.stop()
+    await llm?.close()
+  })
+
+  async function semantic(query) {
+    await page.keyboard.press('Control+Shift+F')
+    await page.waitForSelector(`${panel} ${input}`)
+    await page.selectOption(`${panel} [data-testid="search-type"]`, 'semantic')
+    await page.fill(input, query)
+  }
+
+  test('without a model the panel says where to name one; named in the settings, meaning finds the note', async () => {
+    await semantic('two states easiest to tell apart')
+    await page.waitForSelector(`${panel} [role="status"]:has-text("Embedding model")`)
+    assert.equal(llm.embeddings.length, 0, 'nothing was embedded without a model')
+    await page.keyboard.press('Escape')
+
+    await page.click('[data-testid="open-settings"]')
+    const form = page.locator('[data-testid="settings"]').getByRole('form', { name: 'Model endpoint settings' })
+    await form.waitFor()
+    await form.getByLabel('Embedding model (semantic search)').fill('e2e-embed')
+    await form.getByRole('button', { name: 'Save' }).click()
+    await page.locator('[data-testid="settings"] [role="status"]').first().waitFor()
+    await page.keyboard.press('Escape')
+    await page.waitForSelector('[data-testid="settings"]:not([open])', { state: 'attached' })
+
+    await semantic('two states easiest to tell apart')
+    await page.locator(`${panel} li[data-path="ideas/Binary.md"]`).first().waitFor({ timeout: 15000 })
+    const first = await page.locator(`${panel} li[data-path]`).first().getAttribute('data-path')
+    assert.equal(first, 'ideas/Binary.md', 'the note sharing the most words comes first')
+    assert.ok(llm.embeddings.length > 0 && llm.embeddings.every((e) => e.model === 'e2e-embed'), `embedded with the saved model: ${JSON.stringify(llm.embeddings)}`)
+    await page.keyboard.press('Escape')
+    assert.deepEqual(browser.errors, [], 'no uncaught errors in the page')
   })
 })

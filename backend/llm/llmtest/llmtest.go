@@ -228,12 +228,31 @@ func (s *Server) embed(w http.ResponseWriter, m map[string]any) {
 	s.embedCalls++
 	s.embedded += len(texts)
 	s.mu.Unlock()
+	model, _ := m["model"].(string)
 	data := make([]map[string]any, len(texts))
 	for i, t := range texts {
-		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": Vector(t)}
+		data[i] = map[string]any{"object": "embedding", "index": i, "embedding": VectorOf(model, t)}
 	}
 	w.Header().Set("Content-Type", "application/json")
 	json.NewEncoder(w).Encode(map[string]any{"object": "list", "data": data, "model": m["model"]})
+}
+
+// ShuffledPrefix starts the names of models whose vectors are Vector's with the
+// dimensions permuted: as meaningful within the model, and meaningless beside
+// another model's, as two real models' vectors are.
+const ShuffledPrefix = "shuffled-"
+
+// VectorOf is the deterministic embedding the server gives text for model.
+func VectorOf(model, text string) []float32 {
+	v := Vector(text)
+	if !strings.HasPrefix(model, ShuffledPrefix) {
+		return v
+	}
+	out := make([]float32, len(v))
+	for i, x := range v {
+		out[(i*7+3)%EmbeddingDims] = x // 7 is prime to 256: a permutation
+	}
+	return out
 }
 
 // Vector is the deterministic embedding the server gives text.

@@ -191,6 +191,8 @@ export interface LocalServer {
 export interface ChatSettingsView {
   base_url: string
   model: string
+  /** The model of semantic search's vectors; "" leaves semantic search off. */
+  embedding_model: string
   key_set: boolean
   key_hint: string
   path: string
@@ -202,6 +204,7 @@ export interface ChatSettingsView {
 export interface ChatSettingsInput {
   base_url: string
   model: string
+  embedding_model: string
   api_key: string
   clear_key: boolean
 }

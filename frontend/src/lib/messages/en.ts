@@ -96,6 +96,8 @@ export const en = {
   'chatSettings.label': 'Model endpoint settings',
   'chatSettings.baseUrl': 'Base URL',
   'chatSettings.model': 'Model',
+  'chatSettings.embeddingModel': 'Embedding model (semantic search)',
+  'chatSettings.embeddingModel.placeholder': 'nomic-embed-text · text-embedding-3-small · empty: off',
   'chatSettings.apiKey': 'API key',
   'chatSettings.key.saved': 'saved ({hint}); type to replace',
   'chatSettings.key.notNeeded': 'not needed for local servers',

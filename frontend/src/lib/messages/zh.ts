@@ -95,6 +95,8 @@ export const zh: Record<keyof typeof en, string> = {
   'chatSettings.label': '模型服务设置',
   'chatSettings.baseUrl': '接口地址（Base URL）',
   'chatSettings.model': '模型',
+  'chatSettings.embeddingModel': '嵌入模型（语义搜索）',
+  'chatSettings.embeddingModel.placeholder': 'nomic-embed-text · text-embedding-3-small · 留空则关闭',
   'chatSettings.apiKey': 'API 密钥',
   'chatSettings.key.saved': '已保存（{hint}）；输入新密钥即可替换',
   'chatSettings.key.notNeeded': '本地服务无需填写',
