@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/memotree/memotree/backend/internal/syncfile"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -139,14 +140,7 @@ func (r *Repo) createTag(name string, h plumbing.Hash) error {
 		return err
 	}
 	defer os.Remove(tmp)
-	_, err = f.WriteString(h.String() + "\n")
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := syncfile.Finish(f, []byte(h.String()+"\n"), 0, false); err != nil {
 		return err
 	}
 	if err := os.Link(tmp, ref); errors.Is(err, os.ErrExist) {

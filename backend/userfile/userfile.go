@@ -15,6 +15,8 @@ import (
 	"path/filepath"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/memotree/memotree/backend/internal/syncfile"
 )
 
 // Load decodes the TOML file at path into v; a missing file leaves v as it is. A file
@@ -59,17 +61,7 @@ func writePrivate(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(f.Name())
-	err = f.Chmod(0o600)
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := syncfile.Finish(f, data, 0o600, true); err != nil {
 		return err
 	}
 	return os.Rename(f.Name(), path)

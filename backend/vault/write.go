@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/memotree/memotree/backend/internal/syncfile"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -235,21 +236,10 @@ func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, ex
 	return v.syncDir(dir)
 }
 
+// writeSync writes, syncs and closes a temporary file; exact keeps the existing
+// file's mode exactly, whatever the umask.
 func writeSync(f *os.File, data []byte, perm fs.FileMode, exact bool) error {
-	var err error
-	if exact { // keep the existing file's mode exactly, whatever the umask
-		err = f.Chmod(perm)
-	}
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
+	if err := syncfile.Finish(f, data, perm, exact); err != nil {
 		return fmt.Errorf("write temporary file: %w", err)
 	}
 	return nil
