@@ -2,6 +2,7 @@
 // Chromium (Debian's, through playwright-core). Every process started here is stopped
 // by the returned stop()/close(), and, as a safety net, when node exits.
 import { spawn } from 'node:child_process'
+import { after, before } from 'node:test'
 import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
@@ -199,6 +200,23 @@ export async function paintedPixels(page, png) {
  * @param {Parameters<typeof startServer>[0]} [opts]
  * @param {Parameters<typeof openBrowser>[0] & {storage?: Record<string, string>, treeTimeoutMs?: number}} [browserOpts]
  */
+/**
+ * useApp opens the app before the tests of the enclosing describe and closes it after
+ * them; the returned object's server, browser and page are set once `before` has run.
+ * @param {Parameters<typeof openApp>[0]} [opts]
+ * @param {Parameters<typeof openApp>[1]} [browserOpts]
+ */
+export function useApp(opts, browserOpts) {
+  /** @type {Partial<Awaited<ReturnType<typeof openApp>>>} */
+  const app = {}
+  before(async () => Object.assign(app, await openApp(opts, browserOpts)))
+  after(async () => {
+    await app.browser?.close()
+    await app.server?.stop()
+  })
+  return /** @type {Awaited<ReturnType<typeof openApp>>} */ (app)
+}
+
 export async function openApp(opts = {}, { storage, treeTimeoutMs = 10000, ...browserOpts } = {}) {
   const server = await startServer(opts)
   const browser = await openBrowser(browserOpts)

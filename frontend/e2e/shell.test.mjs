@@ -1,21 +1,14 @@
 // The window shell in a real browser: the command palette, panels that resize and
 // remember their layout, the status bar, and the window at 200% zoom and by keyboard.
 import assert from 'node:assert/strict'
-import { after, before, describe, test } from 'node:test'
-import { openApp } from './harness.mjs'
+import { describe, test } from 'node:test'
+import { useApp } from './harness.mjs'
 
 const tree = '[data-testid="file-tree"]'
 const palette = '[data-testid="command-palette"]'
 
 describe('the command palette', () => {
-  let app
-  before(async () => {
-    app = await openApp()
-  })
-  after(async () => {
-    await app?.browser.close()
-    await app?.server.stop()
-  })
+  const app = useApp()
 
   test('Ctrl+Shift+P opens it, typing filters, Enter runs the command and the focus comes back', async () => {
     const { page } = app
@@ -78,14 +71,7 @@ describe('the command palette', () => {
 })
 
 describe('panels resize and remember their layout', () => {
-  let app
-  before(async () => {
-    app = await openApp()
-  })
-  after(async () => {
-    await app?.browser.close()
-    await app?.server.stop()
-  })
+  const app = useApp()
 
   const width = (page, sel) => page.$eval(sel, (e) => Math.round(e.getBoundingClientRect().width))
 
@@ -139,14 +125,7 @@ describe('panels resize and remember their layout', () => {
 })
 
 describe('the status bar', () => {
-  let app
-  before(async () => {
-    app = await openApp()
-  })
-  after(async () => {
-    await app?.browser.close()
-    await app?.server.stop()
-  })
+  const app = useApp()
 
   test('the first search shows the search index being built, then the task goes away', async () => {
     const { page } = app
@@ -171,15 +150,8 @@ describe('the status bar', () => {
 })
 
 describe('the window at 200% zoom and by keyboard', () => {
-  let app
-  before(async () => {
-    // A 1280×800 window at 200%: 640×400 CSS pixels at two device pixels each.
-    app = await openApp(undefined, { width: 640, height: 400, deviceScaleFactor: 2 })
-  })
-  after(async () => {
-    await app?.browser.close()
-    await app?.server.stop()
-  })
+  // A 1280×800 window at 200%: 640×400 CSS pixels at two device pixels each.
+  const app = useApp(undefined, { width: 640, height: 400, deviceScaleFactor: 2 })
 
   test('every toolbar button is shown whole, inside the window', async () => {
     const { page } = app
@@ -226,14 +198,7 @@ describe('the window at 200% zoom and by keyboard', () => {
 })
 
 describe('every icon-only button has a name', () => {
-  let app
-  before(async () => {
-    app = await openApp()
-  })
-  after(async () => {
-    await app?.browser.close()
-    await app?.server.stop()
-  })
+  const app = useApp()
 
   // Buttons whose text has no letter or digit (×, ⌘, an icon) and no aria-label.
   const unnamed = (page) =>
