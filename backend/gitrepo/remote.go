@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 
 	git "github.com/go-git/go-git/v5"
@@ -29,13 +30,20 @@ var (
 	// ErrMerging means a merge with conflicts awaits its commit.
 	ErrMerging = errors.New("a merge is in progress: resolve the conflicts and commit first")
 	// ErrSignIn means the remote refused to let this app in.
-	ErrSignIn = errors.New("the remote refused the sign-in: for HTTPS, save an access token in Settings (or set MEMOTREE_GIT_TOKEN, or store one with git's credential helper); for SSH, add your key to the SSH agent")
+	ErrSignIn = errors.New("the remote refused the sign-in: for HTTPS, save an access token in Settings (or set MEMOTREE_GIT_TOKEN, or store one with git's credential helper); for SSH, add your key to the SSH agent (ssh-add) and start MemoTree where SSH_AUTH_SOCK is set")
+	// ErrHostKey means an SSH remote's host is not one this machine trusts yet.
+	ErrHostKey = errors.New("the SSH host is not in ~/.ssh/known_hosts (or its key changed): connect once with ssh or git to check and trust it, then try again")
 )
 
-// signInErr names ErrSignIn for the transport's errors that mean the same.
+// signInErr names ErrSignIn and ErrHostKey for the transport's errors that mean them.
 func signInErr(err error) error {
-	if errors.Is(err, transport.ErrAuthenticationRequired) || errors.Is(err, transport.ErrAuthorizationFailed) {
+	msg := err.Error()
+	switch {
+	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed),
+		strings.Contains(msg, "unable to authenticate"), strings.Contains(msg, "SSH_AUTH_SOCK"):
 		return fmt.Errorf("%w (%w)", ErrSignIn, err)
+	case strings.Contains(msg, "knownhosts:"), strings.Contains(msg, "known_hosts"):
+		return fmt.Errorf("%w (%w)", ErrHostKey, err)
 	}
 	return err
 }
@@ -128,7 +136,7 @@ func authFor(ctx context.Context, rawURL, token string) (transport.AuthMethod, e
 		return nil, nil // a public remote needs none
 	case "ssh":
 		if os.Getenv("SSH_AUTH_SOCK") == "" {
-			return nil, nil // go-git falls back to its defaults and says what failed
+			return keyFileAuth(ep.User)
 		}
 		user := ep.User
 		if user == "" {
@@ -141,6 +149,31 @@ func authFor(ctx context.Context, rawURL, token string) (transport.AuthMethod, e
 		return a, nil
 	}
 	return nil, nil
+}
+
+// keyFileAuth signs in to an SSH remote without an agent, as ssh does: with the first
+// of the user's usual key files (~/.ssh/id_ed25519, id_ecdsa, id_rsa) that exists. A
+// key protected by a passphrase needs the agent, since MemoTree does not ask for it.
+func keyFileAuth(user string) (transport.AuthMethod, error) {
+	if user == "" {
+		user = "git"
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return nil, fmt.Errorf("%w: no SSH agent (SSH_AUTH_SOCK is not set) and no home folder to find a key in", ErrSignIn)
+	}
+	for _, name := range []string{"id_ed25519", "id_ecdsa", "id_rsa"} {
+		path := filepath.Join(home, ".ssh", name)
+		if _, err := os.Stat(path); err != nil {
+			continue
+		}
+		a, err := gitssh.NewPublicKeysFromFile(user, path, "")
+		if err != nil {
+			return nil, fmt.Errorf("%w: no SSH agent (SSH_AUTH_SOCK is not set), and %s cannot be used without one (%v)", ErrSignIn, path, err)
+		}
+		return a, nil
+	}
+	return nil, fmt.Errorf("%w: no SSH agent (SSH_AUTH_SOCK is not set) and no key in ~/.ssh (id_ed25519, id_ecdsa, id_rsa)", ErrSignIn)
 }
 
 // credentialFill asks git's credential helper (`git credential fill`) for the

@@ -4,14 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"golang.org/x/crypto/ssh"
 
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/internal/githttptest"
+	"github.com/memotree/memotree/backend/internal/gitsshtest"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -292,6 +296,104 @@ func TestSyncOverHTTPSignsIn(t *testing.T) {
 	}
 	if got := read(t, b, "n1.md"); !strings.Contains(got, "ONE over HTTP") {
 		t.Errorf("n1.md after the pull = %q", got)
+	}
+	run(t, remote, "fsck", "--strict", "--no-progress")
+}
+
+// TestSyncOverSSHWithTheAgent pushes and pulls through an SSH server that runs git's
+// own pack commands and lets in one key, held by a real ssh-agent: an unknown host and
+// a missing agent are explained; the agent's key signs in.
+func TestSyncOverSSHWithTheAgent(t *testing.T) {
+	for _, bin := range []string{"ssh-agent", "ssh-add", "ssh-keygen"} {
+		if _, err := exec.LookPath(bin); err != nil {
+			t.Fatalf("%s: %v (Debian's openssh-client package installs it)", bin, err)
+		}
+	}
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	t.Setenv("SSH_KNOWN_HOSTS", "")
+	key := filepath.Join(home, "id_ed25519")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "memotree-test", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v\n%s", err, out)
+	}
+	pubText, err := os.ReadFile(key + ".pub")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, _, _, _, err := ssh.ParseAuthorizedKey(pubText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	remote, a, b := clones(t)
+	srv := gitsshtest.Start(t, filepath.Dir(remote), pub)
+	for _, dir := range []string{a, b} {
+		run(t, dir, "remote", "set-url", "origin", srv.URL("remote"))
+	}
+	ra, rb := open(t, a), open(t, b)
+	edit(t, a, "n1.md", "one", "ONE over SSH")
+	commitAll(t, ra, "over SSH")
+
+	// No agent and no key in ~/.ssh (the key is elsewhere).
+	t.Setenv("SSH_AUTH_SOCK", "")
+	if _, err := ra.Push(t.Context(), gitrepo.SyncOptions{}); !errors.Is(err, gitrepo.ErrSignIn) || !strings.Contains(err.Error(), "agent") {
+		t.Errorf("push without an SSH agent = %v, want ErrSignIn", err)
+	}
+	// An agent holding the key, but a host this machine has never trusted.
+	sock := filepath.Join(home, "agent.sock")
+	agent := exec.Command("ssh-agent", "-D", "-a", sock)
+	if err := agent.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { agent.Process.Kill(); agent.Wait() })
+	for i := 0; ; i++ {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		} else if i == 100 {
+			t.Fatalf("ssh-agent made no socket: %v", err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Setenv("SSH_AUTH_SOCK", sock)
+	if out, err := exec.Command("ssh-add", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-add: %v\n%s", err, out)
+	}
+	_, err = ra.Push(t.Context(), gitrepo.SyncOptions{})
+	if !errors.Is(err, gitrepo.ErrHostKey) || !strings.Contains(err.Error(), "known_hosts") {
+		t.Errorf("push to an unknown host = %v, want ErrHostKey naming known_hosts", err)
+	}
+	write(t, home, map[string]string{".ssh/known_hosts": srv.KnownHostsLine() + "\n"})
+	if res, err := ra.Push(t.Context(), gitrepo.SyncOptions{}); err != nil || res.UpToDate {
+		t.Fatalf("push with the agent's key = %+v, %v", res, err)
+	}
+	if got, want := strings.TrimSpace(run(t, remote, "rev-parse", "main")), head(t, a); got != want {
+		t.Errorf("the remote's main = %s, want %s", got, want)
+	}
+	res, err := rb.Pull(t.Context(), gitrepo.SyncOptions{})
+	if err != nil || res.Outcome != gitrepo.PullFastForward {
+		t.Fatalf("pull over SSH = %+v, %v", res, err)
+	}
+	if got := read(t, b, "n1.md"); !strings.Contains(got, "ONE over SSH") {
+		t.Errorf("n1.md after the pull = %q", got)
+	}
+
+	// Without an agent, the usual key file signs in, as with ssh itself.
+	t.Setenv("SSH_AUTH_SOCK", "")
+	priv, err := os.ReadFile(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), priv, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, b, "n2.md", "one", "ONE with the key file")
+	commitAll(t, rb, "with the key file")
+	if res, err := rb.Push(t.Context(), gitrepo.SyncOptions{}); err != nil || res.UpToDate {
+		t.Fatalf("push with ~/.ssh/id_ed25519 = %+v, %v", res, err)
+	}
+	if got, want := strings.TrimSpace(run(t, remote, "rev-parse", "main")), head(t, b); got != want {
+		t.Errorf("the remote's main = %s, want %s", got, want)
 	}
 	run(t, remote, "fsck", "--strict", "--no-progress")
 }
