@@ -14,7 +14,7 @@ ARTIFACTS     := test-artifacts
 # Debian packages: building the window (GTK, WebKitGTK 4.1), and testing it (Xvfb,
 # screenshots, Debian's Chromium for browser tests, fonts with CJK glyphs, ripgrep).
 APT_BUILD := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
-APT_TEST  := xvfb xauth xdotool imagemagick chromium fonts-dejavu-core fonts-noto-cjk ripgrep hyperfine git
+APT_TEST  := xvfb xauth xdotool imagemagick chromium fonts-dejavu-core fonts-noto-cjk ripgrep hyperfine git openssh-client
 
 .PHONY: help run test deps deps-apt deps-wails deps-npm build headless frontend \
         test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke bench lint fuzz soak
