@@ -45,7 +45,7 @@ func runIndex(ctx context.Context, env Env, args []string) int {
 		debug.SetGCPercent(400)
 	}
 	start := time.Now()
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{})
+	ws, err := workspace.Open(ctx, *specs, workspace.Options{BeforeRead: prepareHeap})
 	if err != nil {
 		return fail(env, "index", err)
 	}
