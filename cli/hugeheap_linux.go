@@ -9,7 +9,7 @@ import (
 )
 
 // prepareHugeHeap makes the next size bytes the Go heap grows into memory backed by
-// transparent huge pages (see hugeheap.go): it allocates one block of that size, so
+// transparent huge pages (see indexheap.go): it allocates one block of that size, so
 // that the runtime maps address space for it above everything allocated so far,
 // advises the kernel to back that range with huge pages (MADV_HUGEPAGE), and frees
 // the block. The runtime hands out the lowest free pages first, so the allocations
