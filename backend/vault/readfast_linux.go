@@ -169,12 +169,15 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) (data []byte, c
 	}
 }
 
-// readNoWait reads into b from the start of the file fd only what the page cache
+// readNoWait reads into b from the file fd, at its offset, only what the page cache
 // holds, failing with EAGAIN when that is nothing.
 func readNoWait(fd int, b []byte) (int, error) {
 	iov := unix.Iovec{Base: &b[0]}
 	iov.SetLen(len(b))
-	n, _, errno := unix.Syscall6(unix.SYS_PREADV2, uintptr(fd), uintptr(unsafe.Pointer(&iov)), 1, 0, 0, unix.RWF_NOWAIT)
+	// Offset -1: read at the file's offset and move it, like read(2), so that the
+	// plain reads continuing a partly cached file start where this one stopped.
+	off := -1
+	n, _, errno := unix.Syscall6(unix.SYS_PREADV2, uintptr(fd), uintptr(unsafe.Pointer(&iov)), 1, uintptr(off), uintptr(off), unix.RWF_NOWAIT)
 	if errno != 0 {
 		return 0, errno
 	}

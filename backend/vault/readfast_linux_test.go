@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 
@@ -22,7 +23,7 @@ func TestReadManyCold(t *testing.T) {
 	var paths []vpath.Path
 	for i := range 40 {
 		name := fmt.Sprintf("cold/n%02d.md", i)
-		files[name] = fmt.Sprintf("note %d [[link %d]]\n%s", i, i, string(make([]byte, 5000+i)))
+		files[name] = fmt.Sprintf("note %d [[link %d]]\n%s", i, i, strings.Repeat(fmt.Sprintf("line %d of note %d\n", i, i), 1000+i))
 		paths = append(paths, vpath.Path(name))
 	}
 	paths = append(paths[:20], append([]vpath.Path{"cold/../n00.md", "cold/missing.md"}, paths[20:]...)...)
@@ -33,6 +34,9 @@ func TestReadManyCold(t *testing.T) {
 	// A read that finds a file uncached starts reading it: check one file only, the
 	// last to be read.
 	checkEvicted(t, filepath.Join(dir, "cold", "n39.md"))
+	// A file of which only the first page is cached: the read without waiting gets
+	// that page, the plain reads must continue after it.
+	cacheFirstPage(t, filepath.Join(dir, "cold", "n00.md"))
 	before := readAheads.Load()
 	var mu sync.Mutex
 	got := map[vpath.Path]string{}
@@ -87,5 +91,22 @@ func checkEvicted(t *testing.T, path string) {
 	b := make([]byte, 1)
 	if _, err := readNoWait(int(f.Fd()), b); err != unix.EAGAIN {
 		t.Skipf("cannot drop %s from the page cache here (read without waiting: %v)", path, err)
+	}
+}
+
+// cacheFirstPage reads the first page of an evicted file without read-ahead, so that
+// only that page is cached.
+func cacheFirstPage(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_RANDOM); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ReadAt(make([]byte, 100), 0); err != nil {
+		t.Fatal(err)
 	}
 }
