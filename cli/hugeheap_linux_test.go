@@ -14,6 +14,9 @@ import (
 // /proc/self/smaps shows as a mapping of at least that size with the "hg" flag.
 func TestPrepareHugeHeap(t *testing.T) {
 	const size = 64 << 20
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
+		t.Skipf("this kernel has no transparent huge pages: %v", err)
+	}
 	before := hugeAdvisedKB(t)
 	if !prepareHugeHeap(size) {
 		t.Fatal("prepareHugeHeap: madvise(MADV_HUGEPAGE) was refused")
