@@ -18,6 +18,10 @@ import (
 // maxLinkHops bounds how many symbolic links to folders one walked path may cross.
 const maxLinkHops = 8
 
+// walkInFlight is how many folders a walk lists at once at least: listing a folder
+// that is not in the cache waits for the disk, and several waits overlap.
+const walkInFlight = 8
+
 // Walk lists every regular file of the vault (notes and attachments), sorted by path.
 // It skips the folders vpath.Ignored names, temporary files of writes in progress, and
 // names that are not valid vault paths (not UTF-8, or holding a backslash). Symbolic
@@ -39,7 +43,7 @@ func (v *Vault) WalkUnder(ctx context.Context, dir vpath.Path) ([]FileInfo, erro
 }
 
 func (v *Vault) walk(ctx context.Context, from vpath.Path, stat bool) ([]FileInfo, error) {
-	w := &walker{v: v, ctx: ctx, stat: stat, from: from, sem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
+	w := &walker{v: v, ctx: ctx, stat: stat, from: from, sem: make(chan struct{}, max(walkInFlight, runtime.GOMAXPROCS(0)))}
 	w.wg.Add(1)
 	go w.dir(from, 0)
 	w.wg.Wait()
