@@ -182,16 +182,16 @@ func (r *resolver) buildLinks(f *file) []link {
 	if n == nil || len(n.Links)+len(n.Relations) == 0 {
 		return nil
 	}
+	// The relations' lines and folded targets: a note has a few, so a list on the
+	// stack is cheaper than a map.
 	type lineTarget struct {
 		line   int
 		target string
 	}
-	var carried map[lineTarget]bool
-	if len(n.Relations) > 0 {
-		carried = map[lineTarget]bool{}
-		for _, rel := range n.Relations {
-			carried[lineTarget{rel.Line, fold(relationName(rel.To))}] = true
-		}
+	var carriedBuf [8]lineTarget
+	carried := carriedBuf[:0]
+	for _, rel := range n.Relations {
+		carried = append(carried, lineTarget{rel.Line, fold(relationName(rel.To))})
 	}
 	out := make([]link, 0, len(n.Links)+len(n.Relations))
 	for i := range n.Links {
@@ -203,7 +203,7 @@ func (r *resolver) buildLinks(f *file) []link {
 		switch {
 		case strings.TrimSpace(l.Target) == "":
 			k.edge = false // [[#Heading]]: a link to the note itself, not an edge
-		case l.InFrontMatter && carried != nil && carried[lineTarget{l.Line, fold(strings.TrimSpace(l.Target))}]:
+		case l.InFrontMatter && len(carried) > 0 && slices.Contains(carried, lineTarget{l.Line, fold(strings.TrimSpace(l.Target))}):
 			k.edge = false // the "[[...]]" of a relation: the relation is the edge
 		}
 		out = append(out, r.resolved(f, k))

@@ -48,6 +48,9 @@ type Options struct {
 	// (memotree doctor reports them, and removes them only when asked); otherwise
 	// the scan removes them.
 	KeepTemps bool
+	// BeforeRead, when set, is called during every full scan, once the vault is
+	// listed and before any note is read, with the number of notes to read.
+	BeforeRead func(notes int)
 }
 
 // FileWarning is a parse warning attached to the file it came from.
@@ -72,10 +75,11 @@ type Library struct {
 	watcher *watch.Watcher
 	done    chan struct{}
 
-	scanOnce  sync.Once
-	keepTemps bool // Options.KeepTemps
-	scanned   atomic.Bool
-	scanErr   error
+	scanOnce   sync.Once
+	keepTemps  bool            // Options.KeepTemps
+	beforeRead func(notes int) // Options.BeforeRead
+	scanned    atomic.Bool
+	scanErr    error
 
 	subMu  sync.Mutex
 	subs   map[int]func(paths []vpath.Path, rescan bool)
@@ -114,7 +118,7 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 		v.Close()
 		return nil, fmt.Errorf("open library %s: %w", name, err)
 	}
-	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}, seed: maphash.MakeSeed(), keepTemps: o.KeepTemps}
+	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}, seed: maphash.MakeSeed(), keepTemps: o.KeepTemps, beforeRead: o.BeforeRead}
 	if o.Watch {
 		// Watch before the scan so that no edit made during the scan is missed.
 		w, err := watch.New(v.Dir(), watch.Options{Debounce: o.Debounce})
@@ -280,6 +284,9 @@ func (l *Library) scan(ctx context.Context) error {
 				notes++
 			}
 		}
+	}
+	if l.beforeRead != nil {
+		l.beforeRead(notes)
 	}
 	prog := event.StartProgress(l.bus, l.name, event.TaskScan, notes)
 	results, err := l.readAll(ctx, paths, true, prog)

@@ -34,11 +34,15 @@ func TestScan(t *testing.T) {
 		".obsidian/x.md": "[[ignored]]",
 		"broken.md":      "---\nkey: [unclosed\n---\nbody [[A]]\n",
 	})
-	l, err := Open(t.Context(), "t", dir, Options{})
+	var before []int
+	l, err := Open(t.Context(), "t", dir, Options{BeforeRead: func(notes int) { before = append(before, notes) }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
+	if !slices.Equal(before, []int{3}) {
+		t.Errorf("BeforeRead was called with %v, want once with the 3 notes", before)
+	}
 	st := l.Graph().Stats()
 	if st.Notes != 3 || st.Files != 4 {
 		t.Errorf("notes=%d files=%d, want 3 notes and 4 files", st.Notes, st.Files)

@@ -2,8 +2,13 @@ package note
 
 import (
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memotree/memotree/bench/vaultgen"
 )
 
 // words is a small vocabulary for generated notes.
@@ -81,4 +86,41 @@ func largeNote() []byte {
 		fmt.Fprintf(&b, "Paragraph %d mentions [[Note %d]] among plain words that fill the line with text about the vault.\n", i, i%977)
 	}
 	return []byte(b.String())
+}
+
+// BenchmarkParseVault parses every note of a generated vault, as a full index does:
+// $MEMOTREE_BENCH_VAULT when set (make bench points it at the 10k-note vault), else
+// a fresh 1,000-note one. One op is one note; the bytes are the vault's mean note.
+func BenchmarkParseVault(b *testing.B) {
+	dir := os.Getenv("MEMOTREE_BENCH_VAULT")
+	if dir == "" {
+		dir = b.TempDir()
+		if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 1000, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var notes [][]byte
+	total := 0
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		notes, total = append(notes, src), total+len(src)
+		return err
+	})
+	if err != nil || len(notes) == 0 {
+		b.Fatalf("reading the notes of %s: %d notes, %v", dir, len(notes), err)
+	}
+	b.SetBytes(int64(total / len(notes)))
+	b.ReportAllocs()
+	cpu0 := processCPU()
+	i := 0
+	for b.Loop() {
+		Parse(notes[i%len(notes)])
+		i++
+	}
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(total/len(notes))*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
+	}
 }

@@ -33,7 +33,37 @@ type scanner struct {
 	noTick        [16]int
 
 	stackBuf []opener // reused Markdown link openers
+
+	strs strings.Builder // the bytes of the strings the note keeps (see keep)
 }
+
+// keep returns b as a string for the note to keep. The strings of one note share a
+// few blocks of memory rather than taking an allocation each: a strings.Builder never
+// changes bytes it has handed out, so each string stays valid as the builder grows.
+func (s *scanner) keep(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	start := s.strs.Len()
+	if s.strs.Cap()-start < len(b) {
+		s.strs.Grow(max(len(b), s.strs.Cap(), minKeep))
+	}
+	s.strs.Write(b)
+	return s.strs.String()[start:]
+}
+
+// addHeading appends h to the note's headings, making room for a typical note's
+// headings at the first.
+func (s *scanner) addHeading(h Heading) {
+	if s.n.Headings == nil {
+		s.n.Headings = make([]Heading, 0, 8)
+	}
+	s.n.Headings = append(s.n.Headings, h)
+}
+
+// minKeep is the smallest block keep allocates: enough for the link, heading and
+// tag names of a typical note.
+const minKeep = 512
 
 // body scans src from pos to the end.
 func (s *scanner) body(pos int) {
@@ -214,11 +244,11 @@ func setextLevel(src []byte, p, end int) (int, bool) {
 
 // addSetext turns the current paragraph into a heading.
 func (s *scanner) addSetext(level int) {
-	text := string(bytes.TrimSpace(s.src[s.paraStart:s.paraEnd]))
+	text := s.keep(bytes.TrimSpace(s.src[s.paraStart:s.paraEnd]))
 	if strings.IndexByte(text, '\n') >= 0 {
 		text = strings.Join(strings.Fields(text), " ")
 	}
-	s.n.Headings = append(s.n.Headings, Heading{Level: level, Text: text, Line: s.paraLine})
+	s.addHeading(Heading{Level: level, Text: text, Line: s.paraLine})
 	s.paraStart = -1
 }
 
@@ -249,7 +279,7 @@ func (s *scanner) atxHeading(p, end int) (bool, int) {
 			te--
 		}
 	}
-	s.n.Headings = append(s.n.Headings, Heading{Level: level, Text: string(s.src[ts:te]), Line: s.line})
+	s.addHeading(Heading{Level: level, Text: s.keep(s.src[ts:te]), Line: s.line})
 	s.paraStart = -1
 	return true, s.inline(ts, te, p)
 }

@@ -22,10 +22,16 @@ import (
 // since the Note keeps only values copied out of them.
 type fastParser struct {
 	src   []byte
+	block string // src[from:to] of the block being read, which every key and value shares
+	from  int
 	lines [][2]int // start and end (without line break) of each YAML line
 	i     int      // index of the next line to read
 	slabs [][]yaml.Node
 	cur   int // index of the slab being filled
+	// The children of the mappings and sequences being read are gathered on stack,
+	// each list above its parent's, and moved to lists (see carve) once complete.
+	stack []*yaml.Node
+	lists []*yaml.Node
 }
 
 // slabSize is the number of nodes per slab: most front matter fits in one.
@@ -40,7 +46,10 @@ func (p *fastParser) release() {
 		clear(p.slabs[i])
 		p.slabs[i] = p.slabs[i][:0]
 	}
-	p.src, p.lines, p.i, p.cur = nil, p.lines[:0], 0, 0
+	clear(p.stack)
+	clear(p.lists)
+	p.src, p.block, p.lines, p.i, p.cur = nil, "", p.lines[:0], 0, 0
+	p.stack, p.lists = p.stack[:0], p.lists[:0]
 	fastParsers.Put(p)
 }
 
@@ -62,7 +71,9 @@ func fastFrontMatterPooled(src []byte, from, to int) (*yaml.Node, *fastParser) {
 		return nil, nil
 	}
 	p := fastParsers.Get().(*fastParser)
-	p.src = src
+	// One copy of the block, of which every key and value is a substring: one
+	// allocation rather than one a string.
+	p.src, p.block, p.from = src, string(src[from:to]), from
 	root := p.parse(from, to)
 	if root == nil {
 		p.release()
@@ -81,20 +92,22 @@ func (p *fastParser) parse(from, to int) *yaml.Node {
 	}
 	root := p.alloc()
 	root.Kind, root.Tag = yaml.MappingNode, "!!map"
+	base := len(p.stack)
 	for p.skipEmpty() {
 		line := p.line()
 		if len(line) == 0 || line[0] == ' ' {
 			return nil
 		}
 		key, val, ok := p.pair(0)
-		if !ok || mapValue(root, key.Value) != nil || key.Value == "<<" {
+		if !ok || hasKey(p.stack[base:], key.Value) || key.Value == "<<" {
 			return nil
 		}
 		if root.Line == 0 {
 			root.Line, root.Column = key.Line, key.Column
 		}
-		root.Content = append(root.Content, key, val)
+		p.stack = append(p.stack, key, val)
 	}
+	root.Content = p.carve(base)
 	if root.Line == 0 {
 		return nil
 	}
@@ -116,6 +129,41 @@ func (p *fastParser) skipEmpty() bool {
 func (p *fastParser) line() []byte {
 	l := p.lines[p.i]
 	return p.src[l[0]:l[1]]
+}
+
+// text returns the n bytes at byte column col of the current line as a string
+// sharing the block's copy.
+func (p *fastParser) text(col, n int) string {
+	at := p.lines[p.i][0] + col - p.from
+	return p.block[at : at+n]
+}
+
+// carve moves the list gathered on the stack from base up into lists and returns it
+// (nil when empty). A list outgrowing lists' room goes to a new block; the lists
+// already carved keep the old one, so every list stays valid until release.
+func (p *fastParser) carve(base int) []*yaml.Node {
+	items := p.stack[base:]
+	if len(items) == 0 {
+		return nil
+	}
+	if cap(p.lists)-len(p.lists) < len(items) {
+		p.lists = make([]*yaml.Node, 0, max(2*cap(p.lists), len(items), 64))
+	}
+	at := len(p.lists)
+	p.lists = append(p.lists, items...)
+	clear(items)
+	p.stack = p.stack[:base]
+	return p.lists[at:len(p.lists):len(p.lists)]
+}
+
+// hasKey reports whether the key/value pairs in list hold key.
+func hasKey(list []*yaml.Node, key string) bool {
+	for i := 0; i+1 < len(list); i += 2 {
+		if list[i].Value == key {
+			return true
+		}
+	}
+	return false
 }
 
 // alloc returns a zeroed node from the parser's slabs.
@@ -159,7 +207,7 @@ func (p *fastParser) pair(col int) (key, val *yaml.Node, ok bool) {
 		return nil, nil, false
 	}
 	key = p.node(yaml.ScalarNode, col)
-	key.Value = string(rest[:c])
+	key.Value = p.text(col, c)
 	key.Tag = plainTag(key.Value)
 	vcol := col + c + 1
 	for vcol < len(line) && line[vcol] == ' ' {
@@ -193,7 +241,7 @@ func (p *fastParser) scalar(col, end int) (*yaml.Node, bool) {
 		if q < 0 || bytes.IndexByte(s[1:q+1], '\\') >= 0 || !restIsComment(s[q+2:]) {
 			return nil, false
 		}
-		n.Value, n.Tag = string(s[1:q+1]), "!!str"
+		n.Value, n.Tag = p.text(col+1, q), "!!str"
 		n.Style = yaml.DoubleQuotedStyle
 		if s[0] == '\'' {
 			n.Style = yaml.SingleQuotedStyle
@@ -207,7 +255,7 @@ func (p *fastParser) scalar(col, end int) (*yaml.Node, bool) {
 	if !plainOK(s, false) {
 		return nil, false
 	}
-	n.Value = string(s)
+	n.Value = p.text(col, len(s))
 	n.Tag = plainTag(n.Value)
 	return n, true
 }
@@ -276,7 +324,10 @@ func (p *fastParser) flowList(col int) (*yaml.Node, bool) {
 		return nil, false
 	}
 	at := col + 1
-	for _, item := range bytes.Split(inner, []byte(",")) {
+	base := len(p.stack)
+	for rest, more := inner, true; more; {
+		var item []byte
+		item, rest, more = bytes.Cut(rest, []byte(","))
 		lead := len(item) - len(bytes.TrimLeft(item, " "))
 		t := bytes.TrimSpace(item)
 		quoted := len(t) > 0 && (t[0] == '"' || t[0] == '\'')
@@ -287,9 +338,10 @@ func (p *fastParser) flowList(col int) (*yaml.Node, bool) {
 		if !ok {
 			return nil, false
 		}
-		seq.Content = append(seq.Content, n)
+		p.stack = append(p.stack, n)
 		at += len(item) + 1
 	}
+	seq.Content = p.carve(base)
 	return seq, true
 }
 
@@ -308,13 +360,15 @@ func (p *fastParser) blockList(key *yaml.Node, keyCol int) (*yaml.Node, bool) {
 	}
 	seq := p.node(yaml.SequenceNode, indent)
 	seq.Tag = "!!seq"
+	base := len(p.stack)
 	for p.skipEmpty() && isItem(p.line(), indent) {
 		item, ok := p.listItem(indent + 2)
 		if !ok {
 			return nil, false
 		}
-		seq.Content = append(seq.Content, item)
+		p.stack = append(p.stack, item)
 	}
+	seq.Content = p.carve(base)
 	if p.i < len(p.lines) && len(p.line()) > 0 && p.line()[0] == ' ' {
 		return nil, false // deeper or stray indentation
 	}
@@ -345,20 +399,23 @@ func (p *fastParser) listItem(col int) (*yaml.Node, bool) {
 	}
 	m := p.node(yaml.MappingNode, col)
 	m.Tag = "!!map"
+	base := len(p.stack)
 	for {
 		k, v, ok := p.pair(col)
-		if !ok || v.Kind != yaml.ScalarNode || mapValue(m, k.Value) != nil || k.Value == "<<" {
+		if !ok || v.Kind != yaml.ScalarNode || hasKey(p.stack[base:], k.Value) || k.Value == "<<" {
 			return nil, false
 		}
-		m.Content = append(m.Content, k, v)
+		p.stack = append(p.stack, k, v)
 		if !p.skipEmpty() {
-			return m, true
+			break
 		}
 		l := p.line()
 		if len(l) <= col || len(bytes.TrimLeft(l[:col], " ")) != 0 || l[col] == ' ' {
-			return m, true
+			break
 		}
 	}
+	m.Content = p.carve(base)
+	return m, true
 }
 
 // fastBytesOK reports whether b is valid UTF-8 holding only characters YAML v3 reads as

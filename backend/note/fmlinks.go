@@ -35,7 +35,8 @@ func frontMatterLinks(n *Note, src []byte, fm fmBounds, root *yaml.Node) {
 			bound = max(nodeOffset(src, fm, starts, nodes[i+1]), off)
 		}
 		cursor := off
-		for _, lit := range wikiLiterals(nd.Value) {
+		sc.lits = appendWikiLiterals(sc.lits[:0], nd.Value)
+		for _, lit := range sc.lits {
 			l, ok := wikiFromLiteral(lit)
 			if !ok {
 				continue
@@ -61,6 +62,7 @@ func frontMatterLinks(n *Note, src []byte, fm fmBounds, root *yaml.Node) {
 type fmScratch struct {
 	nodes, keys []*yaml.Node
 	starts      []int
+	lits        []string
 }
 
 var fmScratchPool = sync.Pool{New: func() any { return new(fmScratch) }}
@@ -68,7 +70,8 @@ var fmScratchPool = sync.Pool{New: func() any { return new(fmScratch) }}
 func (sc *fmScratch) release() {
 	clear(sc.nodes)
 	clear(sc.keys)
-	sc.nodes, sc.keys, sc.starts = sc.nodes[:0], sc.keys[:0], sc.starts[:0]
+	clear(sc.lits)
+	sc.nodes, sc.keys, sc.starts, sc.lits = sc.nodes[:0], sc.keys[:0], sc.starts[:0], sc.lits[:0]
 	fmScratchPool.Put(sc)
 }
 
@@ -127,9 +130,9 @@ func nodeOffset(src []byte, fm fmBounds, starts []int, nd *yaml.Node) int {
 	return p
 }
 
-// wikiLiterals returns the "[[...]]" and "![[...]]" literals in s, in order.
-func wikiLiterals(s string) []string {
-	var out []string
+// appendWikiLiterals appends the "[[...]]" and "![[...]]" literals in s to out, in
+// order.
+func appendWikiLiterals(out []string, s string) []string {
 	for {
 		i := strings.Index(s, "[[")
 		if i < 0 {

@@ -140,9 +140,17 @@ func parseFrontMatter(n *Note, src []byte, fm fmBounds) {
 		n.EntityType = stringProp(props, "type")
 	}
 	n.Summary = stringProp(props, "summary")
-	n.Aliases = append(listProp(props["aliases"], false), listProp(props["alias"], false)...)
-	for _, t := range append(listProp(props["tags"], true), listProp(props["tag"], true)...) {
-		n.Tags = append(n.Tags, Tag{Name: t})
+	addAlias := func(a string) { n.Aliases = append(n.Aliases, a) }
+	listItems(props["aliases"], false, addAlias)
+	listItems(props["alias"], false, addAlias)
+	if k := listLen(props["tags"]) + listLen(props["tag"]); k > 0 {
+		n.Tags = make([]Tag, 0, k+4) // room for a few tags of the body too
+		addTag := func(t string) { n.Tags = append(n.Tags, Tag{Name: t}) }
+		listItems(props["tags"], true, addTag)
+		listItems(props["tag"], true, addTag)
+		if len(n.Tags) == 0 {
+			n.Tags = nil
+		}
 	}
 	n.Relations = relations(root)
 	frontMatterLinks(n, src, fm, root)
@@ -203,21 +211,28 @@ func stringProp(props map[string]any, key string) string {
 	return strings.TrimSpace(s)
 }
 
-// listProp reads a string or a list of scalars. With tags set it also splits strings
-// on commas and spaces and strips a leading '#'.
-func listProp(v any, tags bool) []string {
-	var out []string
+// listItems calls fn for each item of a property that is a string or a list of
+// scalars. With tags set it also splits strings on commas and spaces and strips a
+// leading '#'.
+func listItems(v any, tags bool, fn func(string)) {
 	add := func(s string) {
-		if tags {
-			for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
-				if f = strings.TrimLeft(f, "#"); f != "" {
-					out = append(out, f)
-				}
+		if !tags {
+			if s = strings.TrimSpace(s); s != "" {
+				fn(s)
 			}
 			return
 		}
-		if s = strings.TrimSpace(s); s != "" {
-			out = append(out, s)
+		for s != "" {
+			i := strings.IndexAny(s, ", \t")
+			f := s
+			if i >= 0 {
+				f, s = s[:i], s[i+1:]
+			} else {
+				s = ""
+			}
+			if f = strings.TrimLeft(f, "#"); f != "" {
+				fn(f)
+			}
 		}
 	}
 	switch v := v.(type) {
@@ -225,14 +240,26 @@ func listProp(v any, tags bool) []string {
 		add(v)
 	case []any:
 		for _, e := range v {
-			switch e.(type) {
+			switch e := e.(type) {
 			case nil, map[string]any, []any:
+			case string:
+				add(e)
 			default:
 				add(fmt.Sprint(e))
 			}
 		}
 	}
-	return out
+}
+
+// listLen returns how many items a property holds at most, as listItems reads it.
+func listLen(v any) int {
+	switch v := v.(type) {
+	case string:
+		return 1
+	case []any:
+		return len(v)
+	}
+	return 0
 }
 
 // relations reads the "relations" list: maps with "relation type" and "relation to".
@@ -255,6 +282,9 @@ func relations(root *yaml.Node) []Relation {
 			r.Type = strings.TrimSpace(typ.Value)
 		}
 		if r.To != "" {
+			if out == nil {
+				out = make([]Relation, 0, len(seq.Content))
+			}
 			out = append(out, r)
 		}
 	}

@@ -261,7 +261,7 @@ func (s *scanner) tag(p, end, first int) int {
 	if q == p+1 || !nonDigit {
 		return q
 	}
-	s.n.Tags = append(s.n.Tags, Tag{Name: string(src[p+1 : q]), Line: s.line})
+	s.n.Tags = append(s.n.Tags, Tag{Name: s.keep(src[p+1 : q]), Line: s.line})
 	return q
 }
 

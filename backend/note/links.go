@@ -28,7 +28,7 @@ func (s *scanner) wikilink(p, end, first int) (int, bool) {
 	if bangBefore(src, p, first) {
 		start, kind = p-1, Embed
 	}
-	raw := string(src[start:stop])
+	raw := s.keep(src[start:stop])
 	l, ok := wikiFromLiteral(raw)
 	if !ok {
 		return stop, true
@@ -80,7 +80,7 @@ func (s *scanner) mdLink(o opener, p, end int) (int, bool) {
 	if o.image {
 		textStart++
 	}
-	raw := string(src[o.pos : closing+1])
+	raw := s.keep(src[o.pos : closing+1])
 	path, frag := raw[ds-o.pos:de-o.pos], ""
 	if h := strings.IndexByte(path, '#'); h >= 0 {
 		path, frag = path[:h], path[h+1:]

@@ -38,6 +38,10 @@ func Parse(src []byte) *Note {
 		line := firstInvalidLine(src[start:]) + lineOf(src[:start], 0) - 1
 		n.Warnings = append(n.Warnings, Warning{Line: line, Message: "invalid UTF-8; the note is read as far as possible"})
 	}
+	// Room for every link at once: each starts with "[[" or holds "](".
+	if guess := bytes.Count(src[start:], []byte("[[")) + bytes.Count(src[start:], []byte("](")); guess > 0 {
+		n.Links = make([]Link, 0, guess)
+	}
 	fm := findFrontMatter(src, start)
 	bodyStart, bodyLine := start, 1
 	switch {
@@ -49,9 +53,6 @@ func Parse(src []byte) *Note {
 		parseFrontMatter(n, src, fm)
 	}
 	n.BodyStart = bodyStart
-	if guess := bytes.Count(src[bodyStart:], []byte("[[")) + bytes.Count(src[bodyStart:], []byte("](")); guess > 0 {
-		n.Links = append(make([]Link, 0, len(n.Links)+guess), n.Links...)
-	}
 	s := scanner{src: src, n: n, line: bodyLine}
 	s.body(bodyStart)
 	return n

@@ -48,6 +48,16 @@ func BenchmarkWalk(b *testing.B) {
 					}
 				}
 			})
+			b.Run("vault-paths", func(b *testing.B) { // what a full index lists: no stat per file
+				cpu := cpuTime()
+				defer func() { reportCPU(b, cpu) }()
+				for b.Loop() {
+					got, err := v.WalkPaths(b.Context())
+					if err != nil || len(got) != n {
+						b.Fatalf("WalkPaths = %d files, %v", len(got), err)
+					}
+				}
+			})
 			b.Run("filepath.WalkDir", func(b *testing.B) { // the baseline: sequential, same stat per file
 				cpu := cpuTime()
 				defer func() { reportCPU(b, cpu) }()

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"sync/atomic"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -14,7 +16,27 @@ import (
 // dirReader reads files of one folder of the vault by name relative to an open
 // handle on that folder, with plain system calls: no *os.File per note, whose
 // registration with the runtime's poller costs more than reading a small file.
-type dirReader struct{ dir *os.File }
+//
+// A cold page cache makes every read wait for the disk, one file at a time per
+// reader. So the first read of each file asks for cached data only
+// (preadv2 with RWF_NOWAIT); when that finds the file uncached, the reader opens
+// the folder's next files at once and asks the kernel to start reading them
+// (posix_fadvise WILLNEED), so that many reads are in flight while it parses. With a
+// warm cache this costs nothing more than a plain read.
+type dirReader struct {
+	dir   *os.File
+	ahead []aheadFile // files opened ahead, in the order they will be read
+}
+
+// aheadFile is a file opened ahead of its read.
+type aheadFile struct {
+	base string
+	fd   int
+}
+
+// noWaitUnsupported is set once preadv2(RWF_NOWAIT) has failed for want of support
+// (kernels before 4.14, some file systems); plain reads are used from then on.
+var noWaitUnsupported atomic.Bool
 
 // openDirReader opens the folder named name (slash-separated, inside the vault)
 // through the vault's root, so the folder itself passes os.Root's escape checks.
@@ -26,29 +48,86 @@ func (v *Vault) openDirReader(name string) (*dirReader, error) {
 	return &dirReader{dir: f}, nil
 }
 
-func (d *dirReader) close() { d.dir.Close() }
+func (d *dirReader) close() {
+	for _, a := range d.ahead {
+		unix.Close(a.fd)
+	}
+	d.ahead = nil
+	d.dir.Close()
+}
 
-// read reads the file base (one path element, no slash) into buf. O_NOFOLLOW refuses
-// a symbolic link (ELOOP), which the caller then reads through os.Root instead, so no
-// link can lead out of the vault from here.
-func (d *dirReader) read(base string, maxSize int64, buf []byte) ([]byte, error) {
-	fd, err := unix.Openat(int(d.dir.Fd()), base, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
-	if err != nil {
-		if errors.Is(err, unix.ENOENT) {
-			return buf, fs.ErrNotExist
+// open opens the file base (one path element, no slash) of the folder. O_NOFOLLOW
+// refuses a symbolic link (ELOOP), which the caller then reads through os.Root
+// instead, so no link can lead out of the vault from here; O_NONBLOCK keeps a FIFO
+// from blocking the open.
+func (d *dirReader) open(base string) (int, error) {
+	for {
+		fd, err := unix.Openat(int(d.dir.Fd()), base, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+		switch {
+		case err == nil:
+			return fd, nil
+		case err == unix.EINTR:
+			continue
+		case errors.Is(err, unix.ENOENT):
+			return -1, fs.ErrNotExist
 		}
-		return buf, errSlowPath
+		return -1, errSlowPath
+	}
+}
+
+// readAhead opens the files named bases, which are to be read next and in this order,
+// and asks the kernel to start reading them. A file that cannot be opened here is
+// left to read, which reports why.
+func (d *dirReader) readAhead(bases []string) {
+	for _, base := range bases {
+		fd, err := d.open(base)
+		if err != nil {
+			continue
+		}
+		_ = unix.Fadvise(fd, 0, 0, unix.FADV_WILLNEED) // a hint: failure only costs speed
+		d.ahead = append(d.ahead, aheadFile{base, fd})
+	}
+	readAheads.Add(1)
+}
+
+// readAheads counts the folders whose files were opened ahead (tests read it).
+var readAheads atomic.Int64
+
+// takeAhead returns the file base if it was opened ahead, else -1. Files are read
+// in the order they were opened, so those opened before base were skipped (their
+// paths were refused) and are closed.
+func (d *dirReader) takeAhead(base string) int {
+	for i, a := range d.ahead {
+		if a.base == base {
+			for _, skipped := range d.ahead[:i] {
+				unix.Close(skipped.fd)
+			}
+			d.ahead = d.ahead[i+1:]
+			return a.fd
+		}
+	}
+	return -1
+}
+
+// read reads the file base (one path element, no slash) into buf. cold reports that
+// the file's data was not in the page cache.
+func (d *dirReader) read(base string, maxSize int64, buf []byte) (data []byte, cold bool, err error) {
+	fd := d.takeAhead(base)
+	if fd < 0 {
+		if fd, err = d.open(base); err != nil {
+			return buf, false, err
+		}
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
-		return buf, err
+		return buf, false, err
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return buf, errSlowPath
+		return buf, false, errSlowPath
 	}
 	if maxSize > 0 && st.Size > maxSize {
-		return buf, fmt.Errorf("%w: %d bytes", ErrTooLarge, st.Size)
+		return buf, false, fmt.Errorf("%w: %d bytes", ErrTooLarge, st.Size)
 	}
 	size := int(st.Size)
 	n := size + 1 // one more byte to see a file that grew since the stat
@@ -56,11 +135,22 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) ([]byte, error)
 		buf = make([]byte, 0, n+n/4)
 	}
 	buf = buf[:0]
+	if size > 0 && !noWaitUnsupported.Load() {
+		m, err := readNoWait(fd, buf[:size])
+		switch {
+		case err == nil:
+			buf = buf[:m]
+		case err == unix.EAGAIN:
+			cold = true
+		default:
+			noWaitUnsupported.Store(true)
+		}
+	}
 	for {
 		if len(buf) == size && size > 0 {
 			// As long as fstat said: stop without one more read for the end of the
 			// file. A write racing this read is seen by the watcher and read again.
-			return buf, nil
+			return buf, cold, nil
 		}
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
@@ -70,11 +160,26 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) ([]byte, error)
 			continue
 		}
 		if err != nil {
-			return buf, err
+			return buf, cold, err
 		}
 		if m == 0 {
-			return buf, nil
+			return buf, cold, nil
 		}
 		buf = buf[:len(buf)+m]
 	}
+}
+
+// readNoWait reads into b from the file fd, at its offset, only what the page cache
+// holds, failing with EAGAIN when that is nothing.
+func readNoWait(fd int, b []byte) (int, error) {
+	iov := unix.Iovec{Base: &b[0]}
+	iov.SetLen(len(b))
+	// Offset -1: read at the file's offset and move it, like read(2), so that the
+	// plain reads continuing a partly cached file start where this one stopped.
+	off := -1
+	n, _, errno := unix.Syscall6(unix.SYS_PREADV2, uintptr(fd), uintptr(unsafe.Pointer(&iov)), 1, uintptr(off), uintptr(off), unix.RWF_NOWAIT)
+	if errno != 0 {
+		return 0, errno
+	}
+	return int(n), nil
 }

@@ -9,4 +9,8 @@ func (v *Vault) openDirReader(string) (*dirReader, error) { return nil, errSlowP
 
 func (d *dirReader) close() {}
 
-func (d *dirReader) read(string, int64, []byte) ([]byte, error) { return nil, errSlowPath }
+func (d *dirReader) readAhead([]string) {}
+
+func (d *dirReader) read(string, int64, []byte) ([]byte, bool, error) {
+	return nil, false, errSlowPath
+}

@@ -102,7 +102,8 @@ func (v *Vault) readGroup(paths []vpath.Path, idx []int, maxSize int64, buf []by
 			defer r.close()
 		}
 	}
-	for _, i := range idx {
+	ahead := false // the folder's files were opened ahead (see dirReader)
+	for k, i := range idx {
 		p := paths[i]
 		if err := checkPath(p); err != nil {
 			fn(i, nil, fmt.Errorf("read %s: %w", p, err))
@@ -110,7 +111,18 @@ func (v *Vault) readGroup(paths []vpath.Path, idx []int, maxSize int64, buf []by
 		}
 		err := errSlowPath
 		if dr != nil {
-			buf, err = dr.read(p.Base(), maxSize, buf)
+			var cold bool
+			buf, cold, err = dr.read(p.Base(), maxSize, buf)
+			if cold && !ahead {
+				ahead = true
+				bases := make([]string, 0, len(idx)-k-1)
+				for _, j := range idx[k+1:] {
+					if checkPath(paths[j]) == nil {
+						bases = append(bases, paths[j].Base())
+					}
+				}
+				dr.readAhead(bases)
+			}
 		}
 		if errors.Is(err, errSlowPath) {
 			// A symbolic link (followed only inside the vault), or no fast path.

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io/fs"
@@ -16,6 +17,10 @@ import (
 
 // maxLinkHops bounds how many symbolic links to folders one walked path may cross.
 const maxLinkHops = 8
+
+// walkInFlight is how many folders a walk lists at once at least: listing a folder
+// that is not in the cache waits for the disk, and several waits overlap.
+const walkInFlight = 8
 
 // Walk lists every regular file of the vault (notes and attachments), sorted by path.
 // It skips the folders vpath.Ignored names, temporary files of writes in progress, and
@@ -38,7 +43,7 @@ func (v *Vault) WalkUnder(ctx context.Context, dir vpath.Path) ([]FileInfo, erro
 }
 
 func (v *Vault) walk(ctx context.Context, from vpath.Path, stat bool) ([]FileInfo, error) {
-	w := &walker{v: v, ctx: ctx, stat: stat, from: from, sem: make(chan struct{}, max(2, runtime.GOMAXPROCS(0)))}
+	w := &walker{v: v, ctx: ctx, stat: stat, from: from, sem: make(chan struct{}, max(walkInFlight, runtime.GOMAXPROCS(0)))}
 	w.wg.Add(1)
 	go w.dir(from, 0)
 	w.wg.Wait()
@@ -108,43 +113,61 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 	if err != nil {
 		return nil, nil, mapErr(err)
 	}
-	ents, err := f.ReadDir(-1)
-	f.Close()
-	if err != nil {
-		return nil, nil, err
-	}
+	defer f.Close()
 	var (
 		files []FileInfo
 		subs  []sub
 	)
-	for _, e := range ents {
-		name := e.Name()
-		if !validName(name) {
-			continue
+	err = listDir(f, func(name []byte, t fs.FileMode) {
+		if !validNameBytes(name) {
+			return
 		}
-		p := d.Join(name)
-		switch t := e.Type(); {
+		p := joinName(d, name)
+		if t == typeUnknown { // the file system does not tell: ask
+			st, err := w.v.root.Lstat(osName(p))
+			if err != nil {
+				return
+			}
+			t = st.Mode().Type()
+		}
+		switch {
 		case t.IsDir():
 			if !p.Ignored() {
 				subs = append(subs, sub{p, hops})
 			}
 		case t.IsRegular():
-			if strings.HasPrefix(name, TempPrefix) {
+			if strings.HasPrefix(string(name), TempPrefix) {
 				w.mu.Lock()
 				w.temps = append(w.temps, p)
 				w.mu.Unlock()
-				continue
+				return
 			}
 			if !w.stat {
 				files = append(files, FileInfo{Path: p})
-			} else if info, err := e.Info(); err == nil {
+			} else if info, err := w.v.root.Lstat(osName(p)); err == nil && info.Mode().IsRegular() {
 				files = append(files, FileInfo{Path: p, Size: info.Size(), ModTime: info.ModTime()})
 			}
 		case t&fs.ModeSymlink != 0:
 			files, subs = w.link(p, hops, files, subs)
 		}
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return files, subs, nil
+}
+
+// typeUnknown is the type listDir gives an entry whose type the file system does not
+// report.
+const typeUnknown = ^fs.FileMode(0)
+
+// joinName returns the path of the entry name in folder d. name is one valid path
+// element, so the joined path needs no cleaning.
+func joinName(d vpath.Path, name []byte) vpath.Path {
+	if d == "" {
+		return vpath.Path(name)
+	}
+	return vpath.Path(string(d) + "/" + string(name))
 }
 
 // link follows the symbolic link at p if it stays inside the vault.
@@ -173,7 +196,8 @@ func (w *walker) isAncestor(p vpath.Path, st os.FileInfo) bool {
 	}
 }
 
-// validName reports whether a file name can be part of a vault path.
-func validName(s string) bool {
-	return utf8.ValidString(s) && !strings.ContainsAny(s, "\\\x00")
+// validNameBytes reports whether a file name can be part of a vault path: UTF-8,
+// without a backslash or a zero byte.
+func validNameBytes(b []byte) bool {
+	return utf8.Valid(b) && bytes.IndexByte(b, '\\') < 0 && bytes.IndexByte(b, 0) < 0
 }

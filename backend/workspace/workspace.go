@@ -95,6 +95,10 @@ type Options struct {
 	// LLM gateway's Embeddings); without it those search types answer that no
 	// embeddings model is configured.
 	Embedder tools.Embedder
+	// BeforeRead, when set, is called during each library's full scan, once the vault
+	// is listed and before any note is read, with the number of notes to read (the
+	// index command prepares its heap for them).
+	BeforeRead func(notes int)
 }
 
 // Workspace is the set of mounted libraries and the bus they publish on.
@@ -134,7 +138,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 			w.Close()
 			return nil, fmt.Errorf("open library %s: %s is not a folder", s.Name, s.Path)
 		}
-		l, err := library.Open(ctx, s.Name, s.Path, library.Options{Watch: o.Watch, Bus: w.bus, Debounce: o.Debounce, Lazy: o.Lazy})
+		l, err := library.Open(ctx, s.Name, s.Path, library.Options{Watch: o.Watch, Bus: w.bus, Debounce: o.Debounce, Lazy: o.Lazy, BeforeRead: o.BeforeRead})
 		if err != nil {
 			w.Close()
 			return nil, err

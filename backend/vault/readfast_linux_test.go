@@ -1,0 +1,112 @@
+//go:build linux
+
+package vault
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// TestReadManyCold reads a folder whose files are not in the page cache: the reader
+// finds the first uncached, opens the others ahead, and every content comes back
+// whole, including a file whose path is refused between others opened ahead.
+func TestReadManyCold(t *testing.T) {
+	files := map[string]string{}
+	var paths []vpath.Path
+	for i := range 40 {
+		name := fmt.Sprintf("cold/n%02d.md", i)
+		files[name] = fmt.Sprintf("note %d [[link %d]]\n%s", i, i, strings.Repeat(fmt.Sprintf("line %d of note %d\n", i, i), 1000+i))
+		paths = append(paths, vpath.Path(name))
+	}
+	paths = append(paths[:20], append([]vpath.Path{"cold/../n00.md", "cold/missing.md"}, paths[20:]...)...)
+	v, dir := openWith(t, files)
+	for name := range files {
+		evict(t, filepath.Join(dir, filepath.FromSlash(name)))
+	}
+	// A read that finds a file uncached starts reading it: check one file only, the
+	// last to be read.
+	checkEvicted(t, filepath.Join(dir, "cold", "n39.md"))
+	// A file of which only the first page is cached: the read without waiting gets
+	// that page, the plain reads must continue after it.
+	cacheFirstPage(t, filepath.Join(dir, "cold", "n00.md"))
+	before := readAheads.Load()
+	var mu sync.Mutex
+	got := map[vpath.Path]string{}
+	err := v.ReadMany(t.Context(), paths, ReadManyOptions{Workers: 1}, func(i int, data []byte, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if err == nil {
+			got[paths[i]] = string(data)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range files {
+		if got[vpath.Path(name)] != want {
+			t.Errorf("%s: read %d bytes, want %d", name, len(got[vpath.Path(name)]), len(want))
+		}
+	}
+	if len(got) != len(files) {
+		t.Errorf("read %d files, want %d (the refused and missing paths give errors)", len(got), len(files))
+	}
+	if readAheads.Load() == before {
+		t.Error("no folder was read ahead although its files were out of the page cache")
+	}
+}
+
+// evict writes the file's pages out and drops them from the page cache.
+func evict(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Sync(); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkEvicted skips the test where the file system keeps files in memory (tmpfs),
+// so that evict cannot drop them.
+func checkEvicted(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	b := make([]byte, 1)
+	if _, err := readNoWait(int(f.Fd()), b); err != unix.EAGAIN {
+		t.Skipf("cannot drop %s from the page cache here (read without waiting: %v)", path, err)
+	}
+}
+
+// cacheFirstPage reads the first page of an evicted file without read-ahead, so that
+// only that page is cached.
+func cacheFirstPage(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_RANDOM); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ReadAt(make([]byte, 100), 0); err != nil {
+		t.Fatal(err)
+	}
+}
