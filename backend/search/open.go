@@ -175,15 +175,15 @@ func (ix *Index) reconcile(ctx context.Context, st *Stats) error {
 // reconcileWith is reconcile with the vault's files already listed.
 func (ix *Index) reconcileWith(ctx context.Context, st *Stats, files []vault.FileInfo) error {
 	ix.mu.RLock()
-	seen := make(map[vpath.Path]bool, len(files))
+	seen := make([]bool, len(ix.x.docs)) // by document id
 	var changed []vault.FileInfo
 	for _, f := range files {
 		if f.IsDir || !f.Path.IsNote() || f.Path.Ignored() {
 			continue
 		}
-		seen[f.Path] = true
 		id, ok := ix.x.byPath[f.Path]
 		if ok {
+			seen[id] = true
 			d := ix.x.docs[id]
 			if d.size == f.Size && d.mtime == f.ModTime.UnixNano() {
 				continue
@@ -192,8 +192,8 @@ func (ix *Index) reconcileWith(ctx context.Context, st *Stats, files []vault.Fil
 		changed = append(changed, f)
 	}
 	var gone []vpath.Path
-	for p := range ix.x.byPath {
-		if !seen[p] {
+	for p, id := range ix.x.byPath {
+		if !seen[id] {
 			gone = append(gone, p)
 		}
 	}

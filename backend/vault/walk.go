@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/vpath"
@@ -58,8 +59,16 @@ func (v *Vault) walk(ctx context.Context, from vpath.Path, stat bool) ([]FileInf
 		}
 		v.orphanMu.Unlock()
 	}
-	slices.SortFunc(w.out, func(a, b FileInfo) int { return strings.Compare(string(a.Path), string(b.Path)) })
-	return w.out, nil
+	n := 0
+	for _, part := range w.parts {
+		n += len(part)
+	}
+	out := make([]FileInfo, 0, n)
+	for _, part := range w.parts {
+		out = append(out, part...)
+	}
+	slices.SortFunc(out, func(a, b FileInfo) int { return strings.Compare(string(a.Path), string(b.Path)) })
+	return out, nil
 }
 
 type walker struct {
@@ -71,7 +80,7 @@ type walker struct {
 	wg   sync.WaitGroup
 
 	mu    sync.Mutex
-	out   []FileInfo
+	parts [][]FileInfo // the files of each folder read
 	temps []vpath.Path // temporary files of writes, in progress or orphaned by a crash
 	err   error
 }
@@ -87,7 +96,9 @@ func (w *walker) dir(d vpath.Path, hops int) {
 	files, subs, err := w.read(d, hops)
 	<-w.sem
 	w.mu.Lock()
-	w.out = append(w.out, files...)
+	if len(files) > 0 {
+		w.parts = append(w.parts, files)
+	}
 	if err != nil && w.err == nil && d == w.from {
 		w.err = err // an unreadable subfolder is skipped; an unreadable start is not
 	}
@@ -103,27 +114,35 @@ type sub struct {
 	hops int
 }
 
+// dirEntry is one entry of a folder, as readDir lists it: mode holds the type bits
+// only; size and mtime are set (statted) for regular files when asked for.
+type dirEntry struct {
+	name    string
+	mode    fs.FileMode
+	size    int64
+	mtime   time.Time
+	statted bool
+}
+
 func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 	f, err := w.v.root.Open(osName(d))
 	if err != nil {
 		return nil, nil, mapErr(err)
 	}
-	ents, err := f.ReadDir(-1)
+	ents, err := readDir(f, w.stat)
 	f.Close()
 	if err != nil {
 		return nil, nil, err
 	}
-	var (
-		files []FileInfo
-		subs  []sub
-	)
+	files := make([]FileInfo, 0, len(ents))
+	var subs []sub
 	for _, e := range ents {
-		name := e.Name()
+		name := e.name
 		if !validName(name) {
 			continue
 		}
 		p := d.Join(name)
-		switch t := e.Type(); {
+		switch t := e.mode; {
 		case t.IsDir():
 			if !p.Ignored() {
 				subs = append(subs, sub{p, hops})
@@ -137,8 +156,8 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 			}
 			if !w.stat {
 				files = append(files, FileInfo{Path: p})
-			} else if info, err := e.Info(); err == nil {
-				files = append(files, FileInfo{Path: p, Size: info.Size(), ModTime: info.ModTime()})
+			} else if e.statted {
+				files = append(files, FileInfo{Path: p, Size: e.size, ModTime: e.mtime})
 			}
 		case t&fs.ModeSymlink != 0:
 			files, subs = w.link(p, hops, files, subs)
