@@ -31,7 +31,7 @@ func (ix *Index) PatternCandidates(ctx context.Context, re *syntax.Regexp) (Cand
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	byWords, haveWords := ix.x.wordCandidates(alts)
-	var c Candidates
+	c := Candidates{Others: make([]vpath.Path, 0, ix.x.live)}
 	for id, d := range ix.x.docs {
 		if !d.alive {
 			continue

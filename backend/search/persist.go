@@ -76,7 +76,7 @@ func (e *encoder) strs(ss []string) {
 }
 
 // encode writes the live documents (renumbered) and their postings. The file holds,
-// in order: the table of documents (paths, properties and the lengths of their
+// in order: the length of the table of documents, the table (paths, properties and the lengths of their
 // trigram filters and word sequences), every filter, every word sequence, and the
 // terms with their posting lists. Loading reads the table only: a pattern search
 // then touches the few filters and sequences it checks, not every page of the file.
@@ -92,6 +92,8 @@ func encode(x *postings) []byte {
 	}
 	e := &encoder{b: make([]byte, 0, size)}
 	e.b = append(e.b, magic...)
+	out := e
+	e = &encoder{b: make([]byte, 0, 64*len(x.docs))} // the table, prefixed with its length below
 	remap := make([]uint32, len(x.docs))
 	e.uvarint(uint64(x.live))
 	n := uint32(0)
@@ -125,6 +127,9 @@ func encode(x *postings) []byte {
 		e.uvarint(uint64(len(filter(i))))
 		e.uvarint(uint64(len(seq(i))))
 	}
+	out.uvarint(uint64(len(e.b)))
+	out.b = append(out.b, e.b...)
+	e = out
 	for i, d := range x.docs {
 		if d.alive {
 			e.b = append(e.b, filter(i)...)
@@ -247,6 +252,11 @@ func decodeIndex(data []byte) (*postings, error) {
 		return nil, errFormat
 	}
 	d := &decoder{b: data[len(magic):]}
+	table := d.uvarint()
+	if d.err != nil || table > uint64(len(d.b)) {
+		return nil, errFormat
+	}
+	prefault(data[:len(data)-len(d.b)+int(table)]) // every page of the table is read next
 	x := newPostings()
 	x.namesReady = false // nameIndex builds the name index when a query first needs it
 	nd := d.uvarint()

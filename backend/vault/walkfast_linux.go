@@ -6,10 +6,14 @@ import (
 	"encoding/binary"
 	"io/fs"
 	"os"
+	"sync"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
+
+// direntBufs holds the buffers getdents fills, reused from folder to folder.
+var direntBufs = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
 
 // readDir lists the folder f with getdents and, for the entries that need it,
 // fstatat relative to f: no *os.File, DirEntry or FileInfo per entry. os.ReadDir on a
@@ -19,7 +23,9 @@ import (
 // can leave the vault; links are resolved by the caller through os.Root.
 func readDir(f *os.File, stat bool) ([]dirEntry, error) {
 	fd := int(f.Fd())
-	buf := make([]byte, 32<<10)
+	bp := direntBufs.Get().(*[]byte)
+	defer direntBufs.Put(bp)
+	buf := *bp
 	var out []dirEntry
 	for {
 		n, err := unix.Getdents(fd, buf)
