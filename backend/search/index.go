@@ -88,6 +88,12 @@ type postings struct {
 	// seqs holds each document's word sequence as little-endian uint32 term ids (the
 	// forward index that phrase queries check), by document id.
 	seqs [][]byte
+	// seqArea is where the persisted sequences lie in the mapped index file (nil
+	// when not loaded from one); seqMapped says it was mapped in whole (guarded by
+	// seqMu), which a search that scans many sequences asks for once.
+	seqArea   []byte
+	seqMu     sync.Mutex
+	seqMapped bool
 
 	sortMu sync.Mutex
 	sorted []string // terms in order, for prefix queries; nil when stale (guarded by sortMu)

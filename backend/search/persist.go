@@ -285,6 +285,9 @@ func decodeIndex(data []byte) (*postings, error) {
 	}
 	// The filters, then the sequences, are used where they lie.
 	for k := range 2 {
+		if k == 1 {
+			x.seqArea = d.b
+		}
 		for i := range int(nd) {
 			n := lens[2*i+k]
 			if n > uint64(len(d.b)) {
@@ -298,6 +301,7 @@ func decodeIndex(data []byte) (*postings, error) {
 			d.b = d.b[n:]
 		}
 	}
+	x.seqArea = x.seqArea[:len(x.seqArea)-len(d.b)]
 	x.live = len(x.docs)
 	nt := d.uvarint()
 	if nt > uint64(len(d.b)) {

@@ -129,19 +129,17 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 	if err != nil {
 		return nil, nil, mapErr(err)
 	}
-	ents, err := readDir(f, w.stat)
-	f.Close()
-	if err != nil {
-		return nil, nil, err
-	}
-	files := make([]FileInfo, 0, len(ents))
-	var subs []sub
-	for _, e := range ents {
+	defer f.Close()
+	var (
+		files []FileInfo
+		subs  []sub
+	)
+	err = readDir(f, w.stat, func(e *dirEntry) {
 		name := e.name
 		if !validName(name) {
-			continue
+			return
 		}
-		p := d.Join(name)
+		p := childPath(d, name)
 		switch t := e.mode; {
 		case t.IsDir():
 			if !p.Ignored() {
@@ -152,7 +150,7 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 				w.mu.Lock()
 				w.temps = append(w.temps, p)
 				w.mu.Unlock()
-				continue
+				return
 			}
 			if !w.stat {
 				files = append(files, FileInfo{Path: p})
@@ -162,8 +160,20 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 		case t&fs.ModeSymlink != 0:
 			files, subs = w.link(p, hops, files, subs)
 		}
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return files, subs, nil
+}
+
+// childPath is d.Join(name) for a name read from folder d, which is one valid path
+// element ("." and ".." are never listed): no cleaning is needed.
+func childPath(d vpath.Path, name string) vpath.Path {
+	if d == "" {
+		return vpath.Path(name)
+	}
+	return vpath.Path(string(d) + "/" + name)
 }
 
 // link follows the symbolic link at p if it stays inside the vault.

@@ -15,28 +15,29 @@ import (
 // direntBufs holds the buffers getdents fills, reused from folder to folder.
 var direntBufs = sync.Pool{New: func() any { b := make([]byte, 16<<10); return &b }}
 
-// readDir lists the folder f with getdents and, for the entries that need it,
+// readDir calls visit with each entry of the folder f (the entry is reused
+// between calls), listing it with getdents and, for the entries that need it,
 // fstatat relative to f: no *os.File, DirEntry or FileInfo per entry. os.ReadDir on a
 // folder opened through os.Root stats every entry (folders too) and allocates three
 // objects for each; a walk of 10,000 notes spent most of its time there. Names are
 // looked up relative to the open folder without following links, so nothing here
 // can leave the vault; links are resolved by the caller through os.Root.
-func readDir(f *os.File, stat bool) ([]dirEntry, error) {
+func readDir(f *os.File, stat bool, visit func(*dirEntry)) error {
 	fd := int(f.Fd())
 	bp := direntBufs.Get().(*[]byte)
 	defer direntBufs.Put(bp)
 	buf := *bp
-	var out []dirEntry
+	var e dirEntry
 	for {
 		n, err := unix.Getdents(fd, buf)
 		if err == unix.EINTR {
 			continue
 		}
 		if err != nil {
-			return out, err
+			return err
 		}
 		if n <= 0 {
-			return out, nil
+			return nil
 		}
 		for b := buf[:n]; len(b) >= 19; {
 			reclen := int(binary.NativeEndian.Uint16(b[16:18]))
@@ -54,7 +55,7 @@ func readDir(f *os.File, stat bool) ([]dirEntry, error) {
 			if len(raw) == 0 || string(raw) == "." || string(raw) == ".." {
 				continue
 			}
-			e := dirEntry{name: string(raw)}
+			e = dirEntry{name: string(raw)}
 			switch typ {
 			case unix.DT_DIR:
 				e.mode = fs.ModeDir
@@ -88,7 +89,7 @@ func readDir(f *os.File, stat bool) ([]dirEntry, error) {
 				}
 				e.size, e.mtime, e.statted = st.Size, time.Unix(st.Mtim.Sec, st.Mtim.Nsec), true
 			}
-			out = append(out, e)
+			visit(&e)
 		}
 	}
 }

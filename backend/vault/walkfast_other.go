@@ -7,11 +7,10 @@ import (
 	"os"
 )
 
-// readDir lists the folder f with os.ReadDir; stat fills in the size and time of
-// regular files.
-func readDir(f *os.File, stat bool) ([]dirEntry, error) {
+// readDir calls visit with each entry of the folder f, listed with os.ReadDir; stat
+// fills in the size and time of regular files.
+func readDir(f *os.File, stat bool, visit func(*dirEntry)) error {
 	ents, err := f.ReadDir(-1)
-	out := make([]dirEntry, 0, len(ents))
 	for _, e := range ents {
 		de := dirEntry{name: e.Name(), mode: e.Type()}
 		if de.mode.IsRegular() && stat {
@@ -24,7 +23,7 @@ func readDir(f *os.File, stat bool) ([]dirEntry, error) {
 		if de.mode&^(fs.ModeDir|fs.ModeSymlink) != 0 {
 			continue // devices, sockets, pipes
 		}
-		out = append(out, de)
+		visit(&de)
 	}
-	return out, err
+	return err
 }
