@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"time"
 
@@ -301,7 +302,9 @@ func decodeIndex(data []byte) (*postings, error) {
 			d.b = d.b[n:]
 		}
 	}
-	x.seqArea = x.seqArea[:len(x.seqArea)-len(d.b)]
+	// The pages holding the sequences, whole: madvise wants a page-aligned start.
+	seqStart, seqEnd := len(data)-len(x.seqArea), len(data)-len(d.b)
+	x.seqArea = data[seqStart&^(os.Getpagesize()-1) : seqEnd]
 	x.live = len(x.docs)
 	nt := d.uvarint()
 	if nt > uint64(len(d.b)) {
