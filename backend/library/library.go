@@ -184,9 +184,10 @@ func (l *Library) Refresh(ctx context.Context, paths ...vpath.Path) {
 	}
 }
 
-// RefreshCreated indexes notes that this process has just created through the vault,
-// from the content it wrote, without reading them back; a path that is not a note, or
-// too large to index, is refreshed from disk as Refresh does.
+// RefreshCreated indexes notes that this process has just created or rewritten
+// through the vault, from the content it wrote, without reading them back; a path
+// that is not a note, or too large to index, is refreshed from disk as Refresh does.
+// An edit made from outside meanwhile arrives through the watcher, which reads it.
 func (l *Library) RefreshCreated(ctx context.Context, created map[vpath.Path][]byte) {
 	if err := l.ensureScanned(ctx); err != nil {
 		return

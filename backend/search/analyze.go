@@ -36,6 +36,7 @@ type termFreq struct {
 // analyzed is one note ready to enter the index.
 type analyzed struct {
 	info  docInfo
+	named []string // the terms of the title and aliases, sorted (nameTerms)
 	terms []termFreq
 	// seq is the note's content, front matter and body, as the sequence of its words
 	// (each Latin word and each CJK character), as indexes into terms. Nothing
@@ -144,8 +145,7 @@ func (a *analyzer) analyze(p vpath.Path, data []byte) analyzed {
 	}
 	a.text(body, wBody, true)
 	info.length = a.length
-	info.named = nameTerms(info.title, info.aliases)
-	return analyzed{info: info, terms: slices.Clone(a.terms), seq: slices.Clone(a.seq)}
+	return analyzed{info: info, named: nameTerms(info.title, info.aliases), terms: slices.Clone(a.terms), seq: slices.Clone(a.seq)}
 }
 
 // titleOf is a note's title: its file name without ".md".

@@ -35,8 +35,7 @@ type docInfo struct {
 	size       int64
 	mtime      int64 // modification time, Unix nanoseconds
 	sum        uint64
-	length     float32  // weighted number of terms
-	named      []string // the terms of the title and aliases, sorted
+	length     float32 // weighted number of terms
 	alive      bool
 }
 
@@ -53,9 +52,10 @@ func nameTerms(title string, aliases []string) []string {
 	return slices.Compact(out)
 }
 
-// names reports whether term is a term of d's title or aliases.
-func (d *docInfo) names(term string) bool {
-	_, ok := slices.BinarySearch(d.named, term)
+// hasName reports whether term is a term of document id's title or aliases. The
+// caller holds Index.mu and called nameIndex.
+func (x *postings) hasName(id uint32, term string) bool {
+	_, ok := slices.BinarySearch(x.named[id], term)
 	return ok
 }
 
@@ -73,29 +73,41 @@ type postings struct {
 	lists  [][]posting
 	// raw holds the persisted form of lists not decoded yet (lists[t] is then nil);
 	// list decodes them, and writers decode a list before changing it.
-	raw    [][]byte
-	names  []string // term id → term
-	live   int
-	total  float64 // sum of live documents' lengths
-	dead   int
-	grams  trigrams
-	byName map[string][]uint32 // term of a title or alias → documents (dead ones too)
+	raw   [][]byte
+	names []string // term id → term
+	live  int
+	total float64 // sum of live documents' lengths
+	dead  int
+	grams trigrams
+	// The name index is built by the first query that needs it (nameIndex), not when
+	// a persisted index is loaded: a pattern search never needs it.
+	namesMu    sync.Mutex
+	namesReady bool                // byName is complete (guarded by namesMu, or Index.mu held to write)
+	named      [][]string          // by document: the terms of its title and aliases, sorted; nil: not computed yet
+	byName     map[string][]uint32 // term of a title or alias → documents (dead ones too)
 	// seqs holds each document's word sequence as little-endian uint32 term ids (the
 	// forward index that phrase queries check), by document id.
 	seqs [][]byte
+	// seqArea is where the persisted sequences lie in the mapped index file (nil
+	// when not loaded from one); seqMapped says it was mapped in whole (guarded by
+	// seqMu), which a search that scans many sequences asks for once.
+	seqArea   []byte
+	seqMu     sync.Mutex
+	seqMapped bool
 
 	sortMu sync.Mutex
 	sorted []string // terms in order, for prefix queries; nil when stale (guarded by sortMu)
 }
 
 func newPostings() *postings {
-	return &postings{byPath: map[vpath.Path]uint32{}, terms: map[string]uint32{}, grams: newTrigrams(), byName: map[string][]uint32{}}
+	return &postings{byPath: map[vpath.Path]uint32{}, terms: map[string]uint32{}, grams: newTrigrams(), byName: map[string][]uint32{}, namesReady: true}
 }
 
 // add enters a document (which must not be present).
 func (x *postings) add(a analyzed, grams bloom) {
 	id := uint32(len(x.docs))
 	x.docs = append(x.docs, a.info)
+	x.named = append(x.named, a.named)
 	x.byPath[a.info.path] = id
 	gids := make([]uint32, len(a.terms))
 	for i, t := range a.terms {
@@ -123,7 +135,9 @@ func (x *postings) add(a analyzed, grams bloom) {
 		seq = binary.LittleEndian.AppendUint32(seq, g)
 	}
 	x.seqs = append(x.seqs, seq)
-	x.addNames(id)
+	if x.namesReady {
+		x.addNames(id)
+	}
 	x.live++
 	x.total += float64(a.info.length)
 }
@@ -162,9 +176,28 @@ func (x *postings) decode(tid uint32) {
 
 // addNames enters document id's name terms in byName.
 func (x *postings) addNames(id uint32) {
-	for _, t := range x.docs[id].named {
+	for _, t := range x.named[id] {
 		x.byName[t] = append(x.byName[t], id)
 	}
+}
+
+// nameIndex completes the name terms of every document and byName, once. The caller
+// holds Index.mu, for reading or writing; concurrent readers build it once.
+func (x *postings) nameIndex() {
+	x.namesMu.Lock()
+	defer x.namesMu.Unlock()
+	if x.namesReady {
+		return
+	}
+	x.byName = make(map[string][]uint32, len(x.docs))
+	for id := range x.docs {
+		if x.named[id] == nil {
+			d := &x.docs[id]
+			x.named[id] = nameTerms(d.title, d.aliases)
+		}
+		x.addNames(uint32(id))
+	}
+	x.namesReady = true
 }
 
 // needsCompaction reports whether dead documents take too much room.
@@ -182,9 +215,10 @@ func (x *postings) compact() *postings {
 		remap[i] = uint32(len(y.docs))
 		y.byPath[d.path] = remap[i]
 		y.docs = append(y.docs, d)
-		y.addNames(remap[i])
+		y.named = append(y.named, x.named[i])
 		y.total += float64(d.length)
 	}
+	y.namesReady = false // byName is rebuilt when first needed
 	y.live = len(y.docs)
 	tidMap := make([]uint32, len(x.lists))
 	for tid := range x.lists {

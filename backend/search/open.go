@@ -25,6 +25,12 @@ type Options struct {
 	// once with done 0 before the first, then after every note, from one goroutine.
 	// It is not called when no note needs reading.
 	Progress func(done, total int)
+	// Deferred lets Open return as soon as a persisted index is loaded, while the
+	// walk that checks it against the files still runs: the first query or Close
+	// waits for the walk and applies what changed, and a pattern search
+	// narrows its candidates meanwhile (PatternCandidates). The Stats of Open then
+	// describe the load only. Without a persisted index Open builds one at once.
+	Deferred bool
 }
 
 // Stats describe what Open and Refresh did.
@@ -58,6 +64,15 @@ type Index struct {
 
 	semOnce sync.Once
 	sem     *semantic // nil until UseEmbedder
+
+	settleMu sync.Mutex
+	walking  <-chan walked // the walk of a deferred Open, until settled (guarded by settleMu)
+}
+
+// walked is the outcome of the walk that checks a loaded index against the files.
+type walked struct {
+	files []vault.FileInfo
+	err   error
 }
 
 // Open loads the persisted index of v, brings it up to date with the files (reading
@@ -71,13 +86,13 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 	ix := &Index{v: v, opts: o, pending: map[vpath.Path]bool{}}
 	var st Stats
 	// Walk the vault while the persisted index is read: the two are independent.
-	type walked struct {
-		files []vault.FileInfo
-		err   error
-	}
 	walk := make(chan walked, 1)
+	wctx := ctx
+	if o.Deferred {
+		wctx = context.WithoutCancel(ctx) // the walk outlives Open; settle consumes it
+	}
 	go func() {
-		files, err := v.Walk(ctx)
+		files, err := v.Walk(wctx)
 		walk <- walked{files, err}
 	}()
 	x, err := load(v)
@@ -91,26 +106,58 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 		return nil, st, err
 	}
 	ix.x = x
-	w := <-walk
-	if w.err != nil {
-		return nil, st, fmt.Errorf("search index: %w", w.err)
+	if o.Deferred && st.Loaded {
+		ix.walking = walk
+		st.Notes, st.Terms = ix.x.live, len(ix.x.terms)
+		st.Duration = time.Since(start)
+		return ix, st, nil
 	}
-	if err := ix.reconcileWith(ctx, &st, w.files); err != nil {
+	if err := ix.catchUp(ctx, &st, <-walk); err != nil {
 		return nil, st, err
-	}
-	if ix.version > 0 || !st.Loaded {
-		if err := ix.save(true); err != nil {
-			return nil, st, err
-		}
-		st.Saved = true
 	}
 	st.Notes, st.Terms = ix.x.live, len(ix.x.terms)
 	st.Duration = time.Since(start)
 	return ix, st, nil
 }
 
+// catchUp applies what the walk w found changed since the index was saved, and saves
+// the index if anything did (or if it was built rather than loaded).
+func (ix *Index) catchUp(ctx context.Context, st *Stats, w walked) error {
+	if w.err != nil {
+		return fmt.Errorf("search index: %w", w.err)
+	}
+	if err := ix.reconcileWith(ctx, st, w.files); err != nil {
+		return err
+	}
+	if ix.version > 0 || !st.Loaded {
+		if err := ix.save(true); err != nil {
+			return err
+		}
+		st.Saved = true
+	}
+	return nil
+}
+
+// settle finishes a deferred Open: it waits for its walk and applies what changed.
+// A failure leaves a rescan pending, so the next Refresh tries again.
+func (ix *Index) settle(ctx context.Context) error {
+	ix.settleMu.Lock()
+	defer ix.settleMu.Unlock()
+	if ix.walking == nil {
+		return nil
+	}
+	w := <-ix.walking
+	ix.walking = nil
+	if err := ix.catchUp(ctx, &Stats{Loaded: true}, w); err != nil {
+		ix.Changed(nil, true)
+		return err
+	}
+	return nil
+}
+
 // Close saves pending changes and stops the background saver.
 func (ix *Index) Close() error {
+	_ = ix.settle(context.Background()) // a failure is redone at the next open
 	ix.saveMu.Lock()
 	ix.closed = true
 	if ix.saveTimer != nil {
@@ -134,8 +181,17 @@ func (ix *Index) Changed(paths []vpath.Path, rescan bool) {
 	}
 }
 
-// Refresh applies the changes reported through Changed. Queries call it first.
+// Refresh applies the changes reported through Changed (and finishes a deferred
+// Open). Queries call it first.
 func (ix *Index) Refresh(ctx context.Context) error {
+	if err := ix.settle(ctx); err != nil {
+		return err
+	}
+	return ix.refreshPending(ctx)
+}
+
+// refreshPending applies the changes reported through Changed.
+func (ix *Index) refreshPending(ctx context.Context) error {
 	ix.pendMu.Lock()
 	rescan, paths := ix.rescan, ix.pending
 	ix.rescan, ix.pending = false, map[vpath.Path]bool{}
@@ -174,16 +230,25 @@ func (ix *Index) reconcile(ctx context.Context, st *Stats) error {
 
 // reconcileWith is reconcile with the vault's files already listed.
 func (ix *Index) reconcileWith(ctx context.Context, st *Stats, files []vault.FileInfo) error {
+	changed, gone := ix.diff(files)
+	reread, err := ix.readAndApply(ctx, changed, gone, ix.opts.Progress)
+	st.Reread, st.Removed = reread, len(gone)
+	return err
+}
+
+// diff compares the index with the vault's files: the notes new or changed (by size
+// or time) since they were indexed, and the indexed notes that are gone.
+func (ix *Index) diff(files []vault.FileInfo) (changed []vault.FileInfo, gone []vpath.Path) {
 	ix.mu.RLock()
-	seen := make(map[vpath.Path]bool, len(files))
-	var changed []vault.FileInfo
+	defer ix.mu.RUnlock()
+	seen := make([]bool, len(ix.x.docs)) // by document id
 	for _, f := range files {
 		if f.IsDir || !f.Path.IsNote() || f.Path.Ignored() {
 			continue
 		}
-		seen[f.Path] = true
 		id, ok := ix.x.byPath[f.Path]
 		if ok {
+			seen[id] = true
 			d := ix.x.docs[id]
 			if d.size == f.Size && d.mtime == f.ModTime.UnixNano() {
 				continue
@@ -191,16 +256,12 @@ func (ix *Index) reconcileWith(ctx context.Context, st *Stats, files []vault.Fil
 		}
 		changed = append(changed, f)
 	}
-	var gone []vpath.Path
-	for p := range ix.x.byPath {
-		if !seen[p] {
+	for p, id := range ix.x.byPath {
+		if !seen[id] {
 			gone = append(gone, p)
 		}
 	}
-	ix.mu.RUnlock()
-	reread, err := ix.readAndApply(ctx, changed, gone, ix.opts.Progress)
-	st.Reread, st.Removed = reread, len(gone)
-	return err
+	return changed, gone
 }
 
 // update re-reads the given files or folders.

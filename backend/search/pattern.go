@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"fmt"
 	"regexp/syntax"
 	"slices"
 
@@ -21,17 +22,82 @@ type Candidates struct {
 
 // PatternCandidates applies pending changes and returns the notes whose content may
 // match re, by the trigrams every match must contain. A regular expression that
-// requires no trigram (".", "a|b", "x*") leaves every note a candidate.
+// requires no trigram (".", "a|b", "x*") leaves every note a candidate. After a
+// deferred Open it narrows the candidates on the loaded index while the walk runs,
+// then makes every note the walk found new or changed a candidate too.
 func (ix *Index) PatternCandidates(ctx context.Context, re *syntax.Regexp) (Candidates, error) {
-	if err := ix.Refresh(ctx); err != nil {
-		return Candidates{}, err
-	}
 	q := RequiredTrigrams(re)
 	alts := literalAlternatives(re)
+	ix.settleMu.Lock()
+	walking := ix.walking
+	ix.walking = nil
+	if walking == nil {
+		ix.settleMu.Unlock()
+		if err := ix.Refresh(ctx); err != nil {
+			return Candidates{}, err
+		}
+		return ix.candidates(q, alts), nil
+	}
+	// Settling is ours: other callers wait on settleMu until the index is current.
+	defer ix.settleMu.Unlock()
+	c := ix.candidates(q, alts) // on the index as loaded, while the walk runs
+	w := <-walking
+	if w.err != nil {
+		ix.Changed(nil, true)
+		return Candidates{}, fmt.Errorf("search index: %w", w.err)
+	}
+	changed, gone := ix.diff(w.files)
+	if _, err := ix.readAndApply(ctx, changed, gone, ix.opts.Progress); err != nil {
+		ix.Changed(nil, true)
+		return Candidates{}, err
+	}
+	if ix.version > 0 {
+		if err := ix.save(true); err != nil {
+			return Candidates{}, err
+		}
+	}
+	// Changes reported through Changed meanwhile: applied, and their notes read.
+	ix.pendMu.Lock()
+	rescan := ix.rescan
+	fresh := make([]vpath.Path, 0, len(changed)+len(ix.pending))
+	for p := range ix.pending {
+		fresh = append(fresh, p)
+	}
+	ix.pendMu.Unlock()
+	if err := ix.refreshPending(ctx); err != nil {
+		return Candidates{}, err
+	}
+	if rescan || len(fresh) > 0 {
+		return ix.candidates(q, alts), nil // anything may have moved: start again
+	}
+	for _, f := range changed {
+		fresh = append(fresh, f.Path)
+	}
+	if len(fresh) == 0 && len(gone) == 0 {
+		return c, nil
+	}
+	drop := make(map[vpath.Path]bool, len(fresh)+len(gone))
+	for _, p := range gone {
+		drop[p] = true
+	}
+	for _, p := range fresh {
+		drop[p] = true
+	}
+	keep := func(p vpath.Path) bool { return drop[p] }
+	c.Notes = append(slices.DeleteFunc(c.Notes, keep), fresh...)
+	c.Others = slices.DeleteFunc(c.Others, keep)
+	slices.Sort(c.Notes)
+	c.Narrowed = len(c.Others) > 0
+	return c, nil
+}
+
+// candidates splits the live notes by whether the trigrams q and the words of the
+// literal alternatives alts allow a match.
+func (ix *Index) candidates(q [][]uint32, alts [][]string) Candidates {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	byWords, haveWords := ix.x.wordCandidates(alts)
-	var c Candidates
+	c := Candidates{Others: make([]vpath.Path, 0, ix.x.live)}
 	for id, d := range ix.x.docs {
 		if !d.alive {
 			continue
@@ -45,5 +111,5 @@ func (ix *Index) PatternCandidates(ctx context.Context, re *syntax.Regexp) (Cand
 	c.Narrowed = len(c.Others) > 0
 	slices.Sort(c.Notes)
 	slices.Sort(c.Others)
-	return c, nil
+	return c
 }

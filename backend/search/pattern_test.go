@@ -2,11 +2,15 @@ package search
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"regexp"
 	"regexp/syntax"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // TestPatternCandidatesNeverMissAMatch: for many regular expressions over a vault of
@@ -52,5 +56,57 @@ func TestPatternCandidatesNeverMissAMatch(t *testing.T) {
 	}
 	if narrowed < len(patterns)/2 {
 		t.Errorf("only %d of %d patterns were narrowed by the trigram filters", narrowed, len(patterns))
+	}
+}
+
+// TestDeferredOpenSeesOutsideEdits reopens a persisted index with Deferred, after
+// edits made while nothing watched: an append in place, a new note and a deleted one.
+// Pattern candidates computed while the walk runs must still name the edited and the
+// new note and not the deleted one, and a ranked search after them sees the edits.
+func TestDeferredOpenSeesOutsideEdits(t *testing.T) {
+	dir := writeVault(t, small)
+	_, ix, _ := openIndex(t, dir, Options{})
+	ix.Close()
+	f, err := os.OpenFile(filepath.Join(dir, "notes/engines.md"), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("A quorble flywheel.\n")
+	f.Close()
+	os.WriteFile(filepath.Join(dir, "new.md"), []byte("Another quorble flywheel.\n"), 0o644)
+	os.Remove(filepath.Join(dir, "people/Charles Babbage.md"))
+	_, ix2, st := openIndex(t, dir, Options{Deferred: true})
+	if !st.Loaded {
+		t.Fatalf("not loaded: %+v", st)
+	}
+	for _, tc := range []struct {
+		re   string
+		want []vpath.Path
+	}{
+		{"quorble flywheel", []vpath.Path{"new.md", "notes/engines.md"}},
+		{"(?i)difference engine", nil},
+	} {
+		re, err := syntax.Parse(tc.re, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ix2.PatternCandidates(t.Context(), re)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range tc.want {
+			if !slices.Contains(c.Notes, w) {
+				t.Errorf("%s: %s is not a candidate: %v", tc.re, w, c.Notes)
+			}
+		}
+		if slices.Contains(c.Notes, "people/Charles Babbage.md") || slices.Contains(c.Others, "people/Charles Babbage.md") {
+			t.Errorf("%s: the deleted note is still listed", tc.re)
+		}
+		if len(c.Notes)+len(c.Others) != len(small) {
+			t.Errorf("%s: %d notes listed, want %d", tc.re, len(c.Notes)+len(c.Others), len(small))
+		}
+	}
+	if got := search(t, ix2, Request{Query: "quorble"}); !slices.Equal(got, []string{"new.md", "notes/engines.md"}) && !slices.Equal(got, []string{"notes/engines.md", "new.md"}) {
+		t.Errorf("ranked search after the deferred open: %v", got)
 	}
 }

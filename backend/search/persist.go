@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"runtime"
 	"time"
 
@@ -16,7 +17,7 @@ import (
 const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version.
-var magic = []byte("MTSEARCH\x06")
+var magic = []byte("MTSEARCH\x07")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
@@ -75,7 +76,11 @@ func (e *encoder) strs(ss []string) {
 	}
 }
 
-// encode writes the live documents (renumbered) and their postings.
+// encode writes the live documents (renumbered) and their postings. The file holds,
+// in order: the length of the table of documents, the table (paths, properties and the lengths of their
+// trigram filters and word sequences), every filter, every word sequence, and the
+// terms with their posting lists. Loading reads the table only: a pattern search
+// then touches the few filters and sequences it checks, not every page of the file.
 func encode(x *postings) []byte {
 	size := 1 << 16 // the output's size, estimated, so that the buffer never doubles
 	for i, d := range x.docs {
@@ -88,9 +93,23 @@ func encode(x *postings) []byte {
 	}
 	e := &encoder{b: make([]byte, 0, size)}
 	e.b = append(e.b, magic...)
+	out := e
+	e = &encoder{b: make([]byte, 0, 64*len(x.docs))} // the table, prefixed with its length below
 	remap := make([]uint32, len(x.docs))
 	e.uvarint(uint64(x.live))
 	n := uint32(0)
+	filter := func(i int) bloom {
+		if i < len(x.grams.filters) {
+			return x.grams.filters[i]
+		}
+		return nil
+	}
+	seq := func(i int) []byte {
+		if i < len(x.seqs) {
+			return x.seqs[i]
+		}
+		return nil
+	}
 	for i, d := range x.docs {
 		if !d.alive {
 			remap[i] = ^uint32(0)
@@ -106,18 +125,21 @@ func encode(x *postings) []byte {
 		e.varint(d.mtime)
 		e.uvarint(d.sum)
 		e.uvarint(uint64(math.Float32bits(d.length)))
-		var g bloom
-		if i < len(x.grams.filters) {
-			g = x.grams.filters[i]
+		e.uvarint(uint64(len(filter(i))))
+		e.uvarint(uint64(len(seq(i))))
+	}
+	out.uvarint(uint64(len(e.b)))
+	out.b = append(out.b, e.b...)
+	e = out
+	for i, d := range x.docs {
+		if d.alive {
+			e.b = append(e.b, filter(i)...)
 		}
-		e.uvarint(uint64(len(g)))
-		e.b = append(e.b, g...)
-		var seq []byte
-		if i < len(x.seqs) {
-			seq = x.seqs[i]
+	}
+	for i, d := range x.docs {
+		if d.alive {
+			e.b = append(e.b, seq(i)...)
 		}
-		e.uvarint(uint64(len(seq)))
-		e.b = append(e.b, seq...)
 	}
 	e.uvarint(uint64(len(x.lists)))
 	var scratch []byte
@@ -231,40 +253,58 @@ func decodeIndex(data []byte) (*postings, error) {
 		return nil, errFormat
 	}
 	d := &decoder{b: data[len(magic):]}
+	table := d.uvarint()
+	if d.err != nil || table > uint64(len(d.b)) {
+		return nil, errFormat
+	}
+	prefault(data[:len(data)-len(d.b)+int(table)]) // every page of the table is read next
 	x := newPostings()
+	x.namesReady = false // nameIndex builds the name index when a query first needs it
 	nd := d.uvarint()
 	if nd > uint64(len(d.b)) {
 		return nil, errFormat
 	}
 	x.docs = make([]docInfo, 0, nd)
+	x.named = make([][]string, nd)
+	x.byPath = make(map[vpath.Path]uint32, nd)
 	x.grams.filters = make([]bloom, 0, nd)
+	x.seqs = make([][]byte, 0, nd)
+	lens := make([]uint64, 0, 2*nd) // each document's filter and sequence lengths
 	for i := range nd {
 		p := vpath.Path(d.str())
 		doc := docInfo{path: p, title: titleOf(p), entityType: d.str(), aliases: d.strs(), tags: d.strs(), alive: true}
 		doc.size, doc.mtime, doc.sum = d.varint(), d.varint(), d.uvarint()
 		doc.length = math.Float32frombits(uint32(d.uvarint()))
-		doc.named = nameTerms(doc.title, doc.aliases)
-		nb := d.uvarint()
-		if nb > uint64(len(d.b)) {
+		nb, ns := d.uvarint(), d.uvarint()
+		if d.err != nil || ns%4 != 0 {
 			return nil, errFormat
 		}
-		g := bloom(d.b[:nb:nb]) // used in place
-		d.b = d.b[nb:]
-		ns := d.uvarint()
-		if ns > uint64(len(d.b)) || ns%4 != 0 {
-			return nil, errFormat
-		}
-		x.seqs = append(x.seqs, d.b[:ns:ns]) // read in place
-		d.b = d.b[ns:]
-		if d.err != nil {
-			return nil, d.err
-		}
+		lens = append(lens, nb, ns)
 		x.docs = append(x.docs, doc)
-		x.grams.filters = append(x.grams.filters, g)
 		x.byPath[p] = uint32(i)
-		x.addNames(uint32(i))
 		x.total += float64(doc.length)
 	}
+	// The filters, then the sequences, are used where they lie.
+	for k := range 2 {
+		if k == 1 {
+			x.seqArea = d.b
+		}
+		for i := range int(nd) {
+			n := lens[2*i+k]
+			if n > uint64(len(d.b)) {
+				return nil, errFormat
+			}
+			if k == 0 {
+				x.grams.filters = append(x.grams.filters, bloom(d.b[:n:n]))
+			} else {
+				x.seqs = append(x.seqs, d.b[:n:n])
+			}
+			d.b = d.b[n:]
+		}
+	}
+	// The pages holding the sequences, whole: madvise wants a page-aligned start.
+	seqStart, seqEnd := len(data)-len(x.seqArea), len(data)-len(d.b)
+	x.seqArea = data[seqStart&^(os.Getpagesize()-1) : seqEnd]
 	x.live = len(x.docs)
 	nt := d.uvarint()
 	if nt > uint64(len(d.b)) {

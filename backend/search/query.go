@@ -282,6 +282,7 @@ func (ix *Index) rank(clauses []clause, r Request) []scored {
 // nameMatches finds the clauses held by each document's title or aliases: the sum
 // of their weights and their number, by document.
 func (x *postings) nameMatches(clauses []clause, idfs []float64) ([]float64, []uint16) {
+	x.nameIndex()
 	score := make([]float64, len(x.docs))
 	hits := make([]uint16, len(x.docs))
 	count := make([]uint16, len(x.docs))
@@ -361,11 +362,12 @@ func (x *postings) withPhrases(cands []scored, clauses []clause) []scored {
 		}
 		specs = append(specs, sp)
 	}
+	x.nameIndex()
 	out := cands[:0]
 	for _, c := range cands {
 		ok := true
 		for i, sp := range specs {
-			if !seqHas(x.seqs[c.doc], sp) && !nameHas(&x.docs[c.doc], phrases[i]) {
+			if !seqHas(x.seqs[c.doc], sp) && !x.nameHas(c.doc, phrases[i]) {
 				ok = false
 				break
 			}
@@ -412,10 +414,12 @@ func seqHas(seq []byte, sp phraseSpec) bool {
 	return false
 }
 
-// nameHas reports whether a phrase occurs in a note's title or an alias.
-func nameHas(d *docInfo, c clause) bool {
+// nameHas reports whether a phrase occurs in document id's title or an alias. The
+// caller called nameIndex.
+func (x *postings) nameHas(id uint32, c clause) bool {
+	d := &x.docs[id]
 	for i, t := range c.terms {
-		if !(c.prefix && i == len(c.terms)-1) && !d.names(t) {
+		if !(c.prefix && i == len(c.terms)-1) && !x.hasName(id, t) {
 			return false // a word of the phrase is not in the name at all
 		}
 	}

@@ -116,6 +116,9 @@ func (x *postings) wordCandidates(alts [][]string) (cand []bool, ok bool) {
 			return nil, false // this alternative may match anywhere
 		}
 		// Words of one literal follow each other in every matching note.
+		if len(seqs) > 0 {
+			x.mapSeqs()
+		}
 		for _, sets := range seqs {
 			for i, ok := range acc {
 				acc[i] = ok && i < len(x.seqs) && seqHasSets(x.seqs[i], sets)
@@ -126,6 +129,17 @@ func (x *postings) wordCandidates(alts [][]string) (cand []bool, ok bool) {
 		}
 	}
 	return cand, true
+}
+
+// mapSeqs maps every page of the persisted word sequences in one system call,
+// rather than one page fault per few pages as a scan of thousands of them would take.
+func (x *postings) mapSeqs() {
+	x.seqMu.Lock()
+	defer x.seqMu.Unlock()
+	if !x.seqMapped {
+		prefault(x.seqArea)
+		x.seqMapped = true
+	}
 }
 
 // docsWith marks the documents holding a term that satisfies nd, or nil when nd is

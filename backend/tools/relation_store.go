@@ -233,8 +233,8 @@ func (w *relWrites) commit(ctx context.Context, call *tool.Call, l *library.Libr
 	for i, c := range w.changes {
 		paths[i] = c.Path
 	}
-	defer l.Refresh(context.WithoutCancel(ctx), paths...)
 	if _, err := l.Vault().Apply(ctx, w.changes, writeOpts(call, op)); err != nil {
+		defer l.Refresh(context.WithoutCancel(ctx), paths...)
 		failed := paths[0]
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -245,6 +245,20 @@ func (w *relWrites) commit(ctx context.Context, call *tool.Call, l *library.Libr
 			return &r, nil
 		}
 		return nil, fmt.Errorf("%s: %w", op, err)
+	}
+	// Written as given: index what was written rather than read every note back.
+	written := make(map[vpath.Path][]byte, len(w.changes))
+	var removed []vpath.Path
+	for _, c := range w.changes {
+		if c.Delete {
+			removed = append(removed, c.Path)
+		} else {
+			written[c.Path] = c.Data
+		}
+	}
+	l.RefreshCreated(context.WithoutCancel(ctx), written)
+	if len(removed) > 0 {
+		l.Refresh(context.WithoutCancel(ctx), removed...)
 	}
 	return nil, nil
 }

@@ -52,7 +52,9 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 		progMu sync.Mutex
 		prog   *event.Progress // the pass under way, nil between passes
 	)
-	opts := search.Options{}
+	// Deferred: a one-shot search narrows its candidates while the vault is checked
+	// against the persisted index, instead of after.
+	opts := search.Options{Deferred: true}
 	if bus := s.bus; bus != nil {
 		// Every pass that reads notes (the open, a later reconcile) is one task.
 		opts.Progress = func(done, total int) {

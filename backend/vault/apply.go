@@ -59,7 +59,9 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 		return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
 	}
 	defer unlock()
-	targets, err := v.checkBatch(changes)
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	targets, err := v.checkBatch(dirs, changes)
 	if err != nil {
 		return nil, err
 	}
@@ -70,11 +72,11 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 	if err := v.saveUndo(ctx, paths); err != nil {
 		return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
 	}
-	hashes, steps, itmp, err := v.stageBatch(changes, targets)
+	hashes, steps, itmp, err := v.stageBatch(dirs, changes, targets)
 	if err != nil {
 		return nil, err
 	}
-	if err := v.commitBatch(steps, itmp); err != nil {
+	if err := v.commitBatch(dirs, steps, itmp); err != nil {
 		return nil, err
 	}
 	for i, c := range changes {
@@ -96,14 +98,14 @@ type target struct {
 }
 
 // checkBatch validates every change under the lock and returns where each lands.
-func (v *Vault) checkBatch(changes []Change) ([]target, error) {
+func (v *Vault) checkBatch(dirs *batchDirs, changes []Change) ([]target, error) {
 	seen := map[vpath.Path]bool{}
 	targets := make([]target, len(changes))
 	for i, c := range changes {
 		if err := checkContent(c.Path); err != nil {
 			return nil, pathErr(c.Path, err)
 		}
-		t, err := v.resolve(c.Path)
+		t, mode, err := v.resolveWith(dirs, c.Path)
 		if err != nil {
 			return nil, pathErr(c.Path, err)
 		}
@@ -111,21 +113,18 @@ func (v *Vault) checkBatch(changes []Change) ([]target, error) {
 			return nil, pathErr(c.Path, errors.New("changed twice in one batch"))
 		}
 		seen[t] = true
-		st, err := v.root.Stat(osName(t))
-		exists := err == nil
-		targets[i] = target{path: t, exists: exists && st.Mode().IsRegular()}
+		exists := mode != absent
+		targets[i] = target{path: t, exists: exists && mode.IsRegular()}
 		if targets[i].exists {
-			targets[i].perm = st.Mode().Perm()
+			targets[i].perm = mode.Perm()
 		}
 		switch {
-		case err != nil && !errors.Is(err, fs.ErrNotExist):
-			return nil, pathErr(c.Path, mapErr(err))
-		case exists && st.IsDir():
+		case exists && mode.IsDir():
 			return nil, pathErr(c.Path, fmt.Errorf("%w: a folder has this name", ErrExists))
 		case c.CreateOnly && exists:
 			return nil, pathErr(c.Path, ErrExists)
 		case c.IfHash != "":
-			if err := v.checkHash(t, c.IfHash); err != nil {
+			if err := v.checkHashWith(dirs, t, c.IfHash); err != nil {
 				return nil, pathErr(c.Path, err)
 			}
 		}
@@ -136,7 +135,7 @@ func (v *Vault) checkBatch(changes []Change) ([]target, error) {
 // stageBatch writes every new content to a temporary file, and the intent of the
 // batch to another, and makes them all durable; it returns the intent's temporary
 // file. On failure it removes what it wrote.
-func (v *Vault) stageBatch(changes []Change, targets []target) ([]Hash, []step, vpath.Path, error) {
+func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) ([]Hash, []step, vpath.Path, error) {
 	hashes := make([]Hash, len(changes))
 	steps := make([]step, 0, len(changes))
 	ok := false
@@ -162,7 +161,7 @@ func (v *Vault) stageBatch(changes []Change, targets []target) ([]Hash, []step, 
 			}
 			made[dir] = true
 		}
-		tmp, err := v.writeTemp(t, c.Data)
+		tmp, err := v.writeTemp(dirs, t, c.Data)
 		if err != nil {
 			return nil, nil, "", pathErr(c.Path, err)
 		}
@@ -212,44 +211,30 @@ func (v *Vault) stageIntent(steps []step) (vpath.Path, error) {
 
 // writeTemp writes data, unsynced, to a new temporary file beside t, whose folder
 // exists, with the mode of the file it will replace (0644 for a new file).
-func (v *Vault) writeTemp(t target, data []byte) (vpath.Path, error) {
+func (v *Vault) writeTemp(dirs *batchDirs, t target, data []byte) (vpath.Path, error) {
 	perm := fs.FileMode(0o644)
 	if t.exists {
 		perm = t.perm
 	}
-	tmp := t.path.Dir().Join(TempPrefix + rand.Text())
-	f, err := v.root.OpenFile(osName(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
-	if err != nil {
-		return "", fmt.Errorf("create temporary file: %w", mapErr(err))
+	name := TempPrefix + rand.Text()
+	if err := dirs.createTemp(t.path.Dir(), name, perm, t.exists, data); err != nil {
+		return "", fmt.Errorf("write temporary file: %w", mapErr(err))
 	}
-	if t.exists {
-		err = f.Chmod(perm) // exactly, whatever the umask
-	}
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		_ = v.root.Remove(osName(tmp))
-		return "", fmt.Errorf("write temporary file: %w", err)
-	}
-	return tmp, nil
+	return t.path.Dir().Join(name), nil
 }
 
 // commitBatch publishes the intent staged (and synced) at itmp, makes that durable,
 // applies every step, and clears the intent.
-func (v *Vault) commitBatch(steps []step, itmp vpath.Path) error {
+func (v *Vault) commitBatch(dirs *batchDirs, steps []step, itmp vpath.Path) error {
 	in := vpath.Path(internalDir).Join(intentName)
 	if err := v.root.Rename(osName(itmp), osName(in)); err != nil {
 		_ = v.root.Remove(osName(itmp))
 		return fmt.Errorf("apply: record intent: %w", mapErr(err))
 	}
-	if err := v.syncDir(in.Dir()); err != nil {
+	if err := dirs.syncDir(in.Dir()); err != nil {
 		return fmt.Errorf("apply: record intent: %w", err)
 	}
-	if err := v.finish(steps); err != nil {
+	if err := v.finishWith(dirs, steps); err != nil {
 		// The intent stays: the next Open finishes what is left.
 		return fmt.Errorf("apply: %w (the next open of the vault finishes the batch)", err)
 	}
@@ -262,6 +247,13 @@ func (v *Vault) commitBatch(steps []step, itmp vpath.Path) error {
 // finish performs the steps of a decided batch; it is idempotent, so that recovery
 // can run it again after a crash in the middle.
 func (v *Vault) finish(steps []step) error {
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	return v.finishWith(dirs, steps)
+}
+
+// finishWith is finish with the batch's open folders.
+func (v *Vault) finishWith(bd *batchDirs, steps []step) error {
 	dirs := map[vpath.Path]bool{}
 	for _, s := range steps {
 		dirs[s.Target.Dir()] = true
@@ -271,7 +263,10 @@ func (v *Vault) finish(steps []step) error {
 			}
 			continue
 		}
-		err := v.root.Rename(osName(s.Temp), osName(s.Target))
+		err := bd.rename(s.Temp, s.Target)
+		if errors.Is(err, errSlowPath) {
+			err = v.root.Rename(osName(s.Temp), osName(s.Target))
+		}
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // already moved before a crash
 		}
@@ -285,7 +280,7 @@ func (v *Vault) finish(steps []step) error {
 	}
 	sort.Strings(names)
 	for _, d := range names {
-		if err := v.syncDir(vpath.Path(d)); err != nil {
+		if err := bd.syncDir(vpath.Path(d)); err != nil {
 			return err
 		}
 	}

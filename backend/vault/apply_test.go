@@ -128,11 +128,13 @@ func TestApplyJournalsEveryFile(t *testing.T) {
 // and one of three steps was done: the next Recover finishes the rest.
 func TestRecoverFinishesADecidedBatch(t *testing.T) {
 	v, dir := openWith(t, map[string]string{"a.md": "old A", "b.md": "old B", "c.md": "C"})
-	tmpA, err := v.writeTemp(target{path: "a.md", exists: true, perm: 0o644}, []byte("new A"))
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	tmpA, err := v.writeTemp(dirs, target{path: "a.md", exists: true, perm: 0o644}, []byte("new A"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpB, err := v.writeTemp(target{path: "b.md", exists: true, perm: 0o644}, []byte("new B"))
+	tmpB, err := v.writeTemp(dirs, target{path: "b.md", exists: true, perm: 0o644}, []byte("new B"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -317,15 +317,17 @@ func (v *Vault) rollbackLocked(pre []Preimage, post map[vpath.Path]Hash, actor s
 	if len(changes) == 0 {
 		return nil, kept, nil
 	}
-	targets, err := v.checkBatch(changes)
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	targets, err := v.checkBatch(dirs, changes)
 	if err != nil {
 		return nil, kept, fmt.Errorf("roll back: %w", err)
 	}
-	hashes, steps, itmp, err := v.stageBatch(changes, targets)
+	hashes, steps, itmp, err := v.stageBatch(dirs, changes, targets)
 	if err != nil {
 		return nil, kept, fmt.Errorf("roll back: %w", err)
 	}
-	if err := v.commitBatch(steps, itmp); err != nil {
+	if err := v.commitBatch(dirs, steps, itmp); err != nil {
 		return nil, kept, fmt.Errorf("roll back: %w", err)
 	}
 	paths = make([]vpath.Path, len(changes))

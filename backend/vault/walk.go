@@ -10,17 +10,18 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/vpath"
 )
 
-// maxLinkHops bounds how many symbolic links to folders one walked path may cross.
-const maxLinkHops = 8
-
 // walkInFlight is how many folders a walk lists at once at least: listing a folder
 // that is not in the cache waits for the disk, and several waits overlap.
 const walkInFlight = 8
+
+// maxLinkHops bounds how many symbolic links to folders one walked path may cross.
+const maxLinkHops = 8
 
 // Walk lists every regular file of the vault (notes and attachments), sorted by path.
 // It skips the folders vpath.Ignored names, temporary files of writes in progress, and
@@ -63,8 +64,16 @@ func (v *Vault) walk(ctx context.Context, from vpath.Path, stat bool) ([]FileInf
 		}
 		v.orphanMu.Unlock()
 	}
-	slices.SortFunc(w.out, func(a, b FileInfo) int { return strings.Compare(string(a.Path), string(b.Path)) })
-	return w.out, nil
+	n := 0
+	for _, part := range w.parts {
+		n += len(part)
+	}
+	out := make([]FileInfo, 0, n)
+	for _, part := range w.parts {
+		out = append(out, part...)
+	}
+	slices.SortFunc(out, func(a, b FileInfo) int { return strings.Compare(string(a.Path), string(b.Path)) })
+	return out, nil
 }
 
 type walker struct {
@@ -76,7 +85,7 @@ type walker struct {
 	wg   sync.WaitGroup
 
 	mu    sync.Mutex
-	out   []FileInfo
+	parts [][]FileInfo // the files of each folder read
 	temps []vpath.Path // temporary files of writes, in progress or orphaned by a crash
 	err   error
 }
@@ -92,7 +101,9 @@ func (w *walker) dir(d vpath.Path, hops int) {
 	files, subs, err := w.read(d, hops)
 	<-w.sem
 	w.mu.Lock()
-	w.out = append(w.out, files...)
+	if len(files) > 0 {
+		w.parts = append(w.parts, files)
+	}
 	if err != nil && w.err == nil && d == w.from {
 		w.err = err // an unreadable subfolder is skipped; an unreadable start is not
 	}
@@ -108,6 +119,16 @@ type sub struct {
 	hops int
 }
 
+// dirEntry is one entry of a folder, as readDir lists it: mode holds the type bits
+// only; size and mtime are set (statted) for regular files when asked for.
+type dirEntry struct {
+	name    string
+	mode    fs.FileMode
+	size    int64
+	mtime   time.Time
+	statted bool
+}
+
 func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 	f, err := w.v.root.Open(osName(d))
 	if err != nil {
@@ -118,25 +139,16 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 		files []FileInfo
 		subs  []sub
 	)
-	err = listDir(f, func(name []byte, t fs.FileMode) {
-		if !validNameBytes(name) {
-			return
-		}
-		p := joinName(d, name)
-		if t == typeUnknown { // the file system does not tell: ask
-			st, err := w.v.root.Lstat(osName(p))
-			if err != nil {
-				return
-			}
-			t = st.Mode().Type()
-		}
-		switch {
+	err = readDir(w.v.root, f, d, w.stat, func(e *dirEntry) {
+		name := e.name
+		p := childPath(d, name)
+		switch t := e.mode; {
 		case t.IsDir():
 			if !p.Ignored() {
 				subs = append(subs, sub{p, hops})
 			}
 		case t.IsRegular():
-			if strings.HasPrefix(string(name), TempPrefix) {
+			if strings.HasPrefix(name, TempPrefix) {
 				w.mu.Lock()
 				w.temps = append(w.temps, p)
 				w.mu.Unlock()
@@ -144,8 +156,8 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 			}
 			if !w.stat {
 				files = append(files, FileInfo{Path: p})
-			} else if info, err := w.v.root.Lstat(osName(p)); err == nil && info.Mode().IsRegular() {
-				files = append(files, FileInfo{Path: p, Size: info.Size(), ModTime: info.ModTime()})
+			} else if e.statted {
+				files = append(files, FileInfo{Path: p, Size: e.size, ModTime: e.mtime})
 			}
 		case t&fs.ModeSymlink != 0:
 			files, subs = w.link(p, hops, files, subs)
@@ -157,17 +169,43 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 	return files, subs, nil
 }
 
+// readDir calls visit with each entry of the open folder f (vault path d) whose name
+// can be part of a vault path, e reused between calls: listed by listDir (getdents on
+// Linux: no stat, no *os.File, DirEntry or FileInfo per entry) and, for the regular
+// files when stat is set and for the entries whose type the file system does not
+// report, stat'ed by statAt, which never follows a link (links are resolved by the
+// caller through os.Root). Devices, sockets and pipes are left out.
+func readDir(root *os.Root, f *os.File, d vpath.Path, stat bool, visit func(*dirEntry)) error {
+	var e dirEntry
+	return listDir(f, func(name []byte, t fs.FileMode) {
+		if !validNameBytes(name) {
+			return
+		}
+		e = dirEntry{name: string(name), mode: t}
+		if stat && t == 0 || t == typeUnknown {
+			var ok bool
+			if e.mode, e.size, e.mtime, ok = statAt(root, f, d, e.name); !ok {
+				return // gone since the listing, or unreadable: as if absent
+			}
+			e.statted = true
+		}
+		if e.mode&^(fs.ModeDir|fs.ModeSymlink) == 0 {
+			visit(&e)
+		}
+	})
+}
+
 // typeUnknown is the type listDir gives an entry whose type the file system does not
 // report.
 const typeUnknown = ^fs.FileMode(0)
 
-// joinName returns the path of the entry name in folder d. name is one valid path
-// element, so the joined path needs no cleaning.
-func joinName(d vpath.Path, name []byte) vpath.Path {
+// childPath is d.Join(name) for a name read from folder d, which is one valid path
+// element ("." and ".." are never listed): no cleaning is needed.
+func childPath(d vpath.Path, name string) vpath.Path {
 	if d == "" {
 		return vpath.Path(name)
 	}
-	return vpath.Path(string(d) + "/" + string(name))
+	return vpath.Path(string(d) + "/" + name)
 }
 
 // link follows the symbolic link at p if it stays inside the vault.
@@ -196,8 +234,8 @@ func (w *walker) isAncestor(p vpath.Path, st os.FileInfo) bool {
 	}
 }
 
-// validNameBytes reports whether a file name can be part of a vault path: UTF-8,
-// without a backslash or a zero byte.
+// validNameBytes reports whether a file name, as listDir gives it, can be part of a
+// vault path: UTF-8, without a backslash or a zero byte.
 func validNameBytes(b []byte) bool {
 	return utf8.Valid(b) && bytes.IndexByte(b, '\\') < 0 && bytes.IndexByte(b, 0) < 0
 }

@@ -169,7 +169,17 @@ func (v *Vault) writeLocked(p vpath.Path, data []byte, o WriteOptions) (Hash, er
 
 // checkHash fails with ErrConflict unless the file at p has content hash want.
 func (v *Vault) checkHash(p vpath.Path, want Hash) error {
-	cur, err := v.root.ReadFile(osName(p))
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	return v.checkHashWith(dirs, p, want)
+}
+
+// checkHashWith is checkHash with a batch's open folders.
+func (v *Vault) checkHashWith(dirs *batchDirs, p vpath.Path, want Hash) error {
+	cur, err := dirs.readFile(p)
+	if errors.Is(err, errSlowPath) {
+		cur, err = v.root.ReadFile(osName(p))
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: it no longer exists", ErrConflict)
 	}
@@ -264,31 +274,43 @@ func (v *Vault) syncDir(dir vpath.Path) error {
 // resolve follows symbolic links at the last element of p while they stay inside the
 // vault and point at content, and returns the path finally named.
 func (v *Vault) resolve(p vpath.Path) (vpath.Path, error) {
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	p, _, err := v.resolveWith(dirs, p)
+	return p, err
+}
+
+// absent is the mode resolveWith reports for a path where nothing is.
+const absent = fs.ModeIrregular | fs.ModeTemporary
+
+// resolveWith is resolve with a batch's open folders; it also returns the mode of
+// what is at the path finally named (absent when nothing is).
+func (v *Vault) resolveWith(dirs *batchDirs, p vpath.Path) (vpath.Path, fs.FileMode, error) {
 	for range 16 {
-		st, err := v.root.Lstat(osName(p))
+		mode, err := dirs.lstat(p)
 		if errors.Is(err, fs.ErrNotExist) {
-			return p, nil
+			return p, absent, nil
 		}
 		if err != nil {
-			return "", mapErr(err)
+			return "", 0, mapErr(err)
 		}
-		if st.Mode()&fs.ModeSymlink == 0 {
-			return p, nil
+		if mode&fs.ModeSymlink == 0 {
+			return p, mode, nil
 		}
 		link, err := v.root.Readlink(osName(p))
 		if err != nil {
-			return "", mapErr(err)
+			return "", 0, mapErr(err)
 		}
 		next, err := v.linkTarget(p, link)
 		if err != nil {
-			return "", err
+			return "", 0, err
 		}
 		if err := checkContent(next); err != nil {
-			return "", fmt.Errorf("symbolic link %s: %w", p, err)
+			return "", 0, fmt.Errorf("symbolic link %s: %w", p, err)
 		}
 		p = next
 	}
-	return "", fmt.Errorf("%w: too many levels of symbolic links", ErrOutside)
+	return "", 0, fmt.Errorf("%w: too many levels of symbolic links", ErrOutside)
 }
 
 // linkTarget returns the vault path a symbolic link at p with content link points to.
