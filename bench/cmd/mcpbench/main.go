@@ -3,6 +3,10 @@
 // with relations in batches, then searches and reads — and prints the time of each step
 // for both as JSON lines, for bench/run.sh to tabulate.
 //
+// The two servers run side by side and take turns call by call (which one goes first
+// alternates), so that a change in the machine's load during a run weighs on both
+// alike rather than on whichever ran second.
+//
 //	mcpbench -memotree BIN -memory 'node .../server-memory/dist/index.js' -n 10000
 package main
 
@@ -115,7 +119,7 @@ func main() {
 	parts := strings.Fields(*memCmd)
 	mem := exec.Command(parts[0], parts[1:]...)
 	mem.Env = append(os.Environ(), "MEMORY_FILE_PATH="+*memFile)
-	var all [][]result
+	var servers []*server
 	for _, c := range []struct {
 		cmd  *exec.Cmd
 		make func(*mcp.ClientSession) *server
@@ -125,12 +129,14 @@ func main() {
 		if err != nil {
 			fail("connect %s: %v", c.cmd.Path, err)
 		}
-		rs := run(ctx, c.make(s), *n, *batch, *queries)
+		defer s.Close()
+		servers = append(servers, c.make(s))
+	}
+	all := run(ctx, servers, *n, *batch, *queries)
+	for _, rs := range all {
 		for _, r := range rs {
 			enc.Encode(r)
 		}
-		all = append(all, rs)
-		s.Close()
 	}
 	if *rows != "" {
 		writeRows(*rows, all[0], all[1], *batch)
@@ -153,37 +159,47 @@ func writeRows(path string, mt, mem []result, batch int) {
 	}
 }
 
-func run(ctx context.Context, s *server, n, batch, queries int) []result {
-	var out []result
-	step := func(name string, calls, items int, f func(i int) (string, any)) {
-		start := time.Now()
+// run runs every step on every server, the servers taking turns call by call, and
+// returns each server's results.
+func run(ctx context.Context, servers []*server, n, batch, queries int) [][]result {
+	out := make([][]result, len(servers))
+	step := func(name string, calls, items int, f func(s *server, i int) (string, any)) {
+		spent := make([]time.Duration, len(servers))
 		for i := range calls {
-			tool, args := f(i)
-			res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
-			if err != nil {
-				fail("%s %s: %v", s.name, tool, err)
-			}
-			if res.IsError {
-				b, _ := json.Marshal(res.Content)
-				fail("%s %s: %s", s.name, tool, b)
+			for k := range servers {
+				if i%2 == 1 {
+					k = len(servers) - 1 - k // the other one first
+				}
+				s := servers[k]
+				tool, args := f(s, i)
+				start := time.Now()
+				res, err := s.session.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
+				spent[k] += time.Since(start)
+				if err != nil {
+					fail("%s %s: %v", s.name, tool, err)
+				}
+				if res.IsError {
+					b, _ := json.Marshal(res.Content)
+					fail("%s %s: %s", s.name, tool, b)
+				}
 			}
 		}
-		out = append(out, result{Server: s.name, Step: name, Calls: calls, Items: items, MS: float64(time.Since(start).Microseconds()) / 1000})
+		for k, s := range servers {
+			out[k] = append(out[k], result{Server: s.name, Step: name, Calls: calls, Items: items, MS: float64(spent[k].Microseconds()) / 1000})
+		}
 	}
-	batches := func(f func([]int) (string, any)) func(int) (string, any) {
-		return func(b int) (string, any) {
-			ids := make([]int, 0, batch)
-			for i := b * batch; i < min(n, (b+1)*batch); i++ {
-				ids = append(ids, i)
-			}
-			return f(ids)
+	ids := func(b int) []int {
+		var batchIDs []int
+		for i := b * batch; i < min(n, (b+1)*batch); i++ {
+			batchIDs = append(batchIDs, i)
 		}
+		return batchIDs
 	}
 	nb := (n + batch - 1) / batch
-	step("create entities", nb, n, batches(s.createEntities))
-	step("create relations", nb, n, batches(func(ids []int) (string, any) { return s.createRelations(ids, n) }))
-	step("search", queries, queries, s.search)
-	step("read", queries, queries, func(i int) (string, any) { return s.read((i * 7919) % n) })
+	step("create entities", nb, n, func(s *server, b int) (string, any) { return s.createEntities(ids(b)) })
+	step("create relations", nb, n, func(s *server, b int) (string, any) { return s.createRelations(ids(b), n) })
+	step("search", queries, queries, func(s *server, i int) (string, any) { return s.search(i) })
+	step("read", queries, queries, func(s *server, i int) (string, any) { return s.read((i * 7919) % n) })
 	return out
 }
 
