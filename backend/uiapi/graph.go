@@ -11,6 +11,9 @@ import (
 // about 110k edges, and objects per edge made the payload 14 MB and the window slow to
 // decode it. Nodes are numbered by their position in Nodes; each edge is three numbers.
 type GraphData struct {
+	// Library names the library the graph is of (the default one's name when the
+	// window asked for "", as it does before it knows the names).
+	Library string `json:"library"`
 	// Nodes holds the node ids: a note's vault path, or "unresolved:<name>" for a link
 	// target that names no file. Unresolved names come after every note.
 	Nodes []string `json:"nodes"`
@@ -80,8 +83,8 @@ func (in *interner) id(s string) int {
 
 // Graph returns the library's notes and the edges between them; unresolved link
 // targets are nodes too, as in Obsidian's graph with "existing files only" off.
-// Self-links and links to attachments are left out. The answer is built once per
-// change of the library's graph (see graphCache).
+// Self-links and links to attachments are left out. "" names the default library.
+// The answer is built once per change of the library's graph (see graphCache).
 func (a *API) Graph(libraryName string) (GraphData, error) {
 	l, err := a.ws.Library(libraryName)
 	if err != nil {
@@ -98,6 +101,7 @@ func (a *API) Graph(libraryName string) (GraphData, error) {
 		return e.data, nil
 	}
 	out := buildGraphData(g)
+	out.Library = l.Name()
 	enc, err := json.Marshal(out)
 	if err != nil {
 		return GraphData{}, err

@@ -92,7 +92,14 @@ func TestGraphPayloadIsReusedUntilTheGraphChanges(t *testing.T) {
 	if string(b1) != string(fresh) {
 		t.Fatalf("the cached encoding differs from the fields':\n%s\n%s", b1, fresh)
 	}
-	again, _ := a.Graph("v")
+	if first.Library != "v" {
+		t.Errorf("Library = %q, want v", first.Library)
+	}
+	// "" is the default library: the same payload, named.
+	again, _ := a.Graph("")
+	if again.Library != "v" {
+		t.Errorf(`Graph("").Library = %q, want v`, again.Library)
+	}
 	if e1, e2 := uiapi.EncodedGraph(first), uiapi.EncodedGraph(again); len(e1) == 0 || &e1[0] != &e2[0] {
 		t.Fatal("a second call without a change built and encoded the graph again")
 	}

@@ -44,6 +44,7 @@ function compact(nodes: Node[], edges: [string, string, string][]): GraphData {
     labels: nodes.map((n) => n.label),
     types,
     node_types: nodes.map((n) => idx(types, n.type)),
+    library: 'v',
     first_unresolved: nodes.findIndex((n) => n.unresolved) < 0 ? nodes.length : nodes.findIndex((n) => n.unresolved),
     relations,
     edges: edges.flatMap(([s, t, r]) => [ids.indexOf(s), ids.indexOf(t), idx(relations, r)]),
