@@ -71,7 +71,7 @@ func runDesktop(assets fs.FS, args []string) int {
 	}
 	defer ws.Close()
 	sh := &shell{ws: ws}
-	var opts uiapi.Options
+	opts := uiapi.Options{WarmGraph: true}
 	if f.smoke {
 		opts.OnRendered = sh.smokeRendered(f.smokeHold)
 		go sh.smokeDeadline(f.smokeTimeout)

@@ -38,7 +38,7 @@ func runServe(ctx context.Context, env Env, args []string) int {
 		return fail(env, "serve", err)
 	}
 	defer ws.Close()
-	h := httpapi.Handler(httpapi.Deps{API: uiapi.NewAPI(ws, uiapi.Options{}), Bus: ws.Bus(), Assets: env.Assets, Token: token})
+	h := httpapi.Handler(httpapi.Deps{API: uiapi.NewAPI(ws, uiapi.Options{WarmGraph: true}), Bus: ws.Bus(), Assets: env.Assets, Token: token})
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(env.Stdout, "http://%s/?token=%s\n", ln.Addr(), token)
 	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token). Ctrl-C stops.\n", len(ws.Libraries()))

@@ -21,6 +21,7 @@ type API struct {
 
 	rendered func(count int) // nil unless a smoke test waits for the first render
 	chat     chat
+	graphs   graphCache
 }
 
 // Options configure NewAPI.
@@ -30,11 +31,19 @@ type Options struct {
 	// SettingsPath overrides where the model endpoint settings are kept (the
 	// user's config directory by default).
 	SettingsPath string
+	// WarmGraph starts building the default library's graph payload at once, in the
+	// background, so that the window's first graph request (made once its scripts
+	// have loaded) finds it ready. The desktop app and `memotree serve` set it.
+	WarmGraph bool
 }
 
 // NewAPI returns the API over ws.
 func NewAPI(ws *workspace.Workspace, o Options) *API {
-	return &API{ws: ws, rendered: o.OnRendered, chat: chat{settingsPath: o.SettingsPath}}
+	a := &API{ws: ws, rendered: o.OnRendered, chat: chat{settingsPath: o.SettingsPath}}
+	if o.WarmGraph {
+		a.warmGraph()
+	}
+	return a
 }
 
 // LibraryInfo describes a mounted library.

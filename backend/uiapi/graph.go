@@ -1,9 +1,19 @@
 package uiapi
 
+import (
+	"encoding/json"
+	"sync"
+
+	"github.com/memotree/memotree/backend/graph"
+)
+
 // GraphData is the whole graph of a library in a compact form: a 10k-note vault has
 // about 110k edges, and objects per edge made the payload 14 MB and the window slow to
 // decode it. Nodes are numbered by their position in Nodes; each edge is three numbers.
 type GraphData struct {
+	// Library names the library the graph is of (the default one's name when the
+	// window asked for "", as it does before it knows the names).
+	Library string `json:"library"`
 	// Nodes holds the node ids: a note's vault path, or "unresolved:<name>" for a link
 	// target that names no file. Unresolved names come after every note.
 	Nodes []string `json:"nodes"`
@@ -22,6 +32,35 @@ type GraphData struct {
 	Edges []int `json:"edges"`
 	// Aliases holds the aliases of the notes that have some, by node index.
 	Aliases map[int][]string `json:"aliases"`
+
+	// encoded is the JSON of the fields above, made once for every caller of the same
+	// graph generation (see graphCache); nil for a GraphData made by hand.
+	encoded []byte
+}
+
+// MarshalJSON writes the data's JSON, reusing the encoding made when the data was built:
+// a 10k-note graph takes a sizeable fraction of a second to encode.
+func (d GraphData) MarshalJSON() ([]byte, error) {
+	if d.encoded != nil {
+		return d.encoded, nil
+	}
+	type plain GraphData // without the method, so that Marshal does not recurse
+	return json.Marshal(plain(d))
+}
+
+// graphCache keeps each library's last graph payload, encoded, while its graph
+// generation stays the same: the window asks for the whole graph at every start and
+// after every change, and a 10k-note vault takes about half a second to build and
+// encode. One mutex serialises the builds, so that callers arriving during a build
+// (the window, right after Options.WarmGraph started one) wait for it instead of building again.
+type graphCache struct {
+	mu      sync.Mutex
+	entries map[string]graphEntry // by library name
+}
+
+type graphEntry struct {
+	gen  uint64
+	data GraphData
 }
 
 // interner numbers distinct strings in order of first appearance.
@@ -44,13 +83,48 @@ func (in *interner) id(s string) int {
 
 // Graph returns the library's notes and the edges between them; unresolved link
 // targets are nodes too, as in Obsidian's graph with "existing files only" off.
-// Self-links and links to attachments are left out.
+// Self-links and links to attachments are left out. "" names the default library.
+// The answer is built once per change of the library's graph (see graphCache).
 func (a *API) Graph(libraryName string) (GraphData, error) {
 	l, err := a.ws.Library(libraryName)
 	if err != nil {
 		return GraphData{}, err
 	}
 	g := l.Graph()
+	c := &a.graphs
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	// The generation is read before the build: a change during the build leaves an
+	// older generation in the cache, so the next call builds again.
+	gen := g.Generation()
+	if e, ok := c.entries[l.Name()]; ok && e.gen == gen {
+		return e.data, nil
+	}
+	out := buildGraphData(g)
+	out.Library = l.Name()
+	enc, err := json.Marshal(out)
+	if err != nil {
+		return GraphData{}, err
+	}
+	out.encoded = enc
+	if c.entries == nil {
+		c.entries = map[string]graphEntry{}
+	}
+	c.entries[l.Name()] = graphEntry{gen: gen, data: out}
+	return out, nil
+}
+
+// warmGraph builds the default library's graph payload in the background (see
+// Options.WarmGraph).
+func (a *API) warmGraph() {
+	if a.ws == nil || len(a.ws.Libraries()) == 0 {
+		return
+	}
+	go func() { _, _ = a.Graph("") }()
+}
+
+// buildGraphData numbers the nodes and edges of g (see GraphData).
+func buildGraphData(g *graph.Graph) GraphData {
 	notes := g.Notes()
 	out := GraphData{
 		Nodes:     make([]string, 0, len(notes)),
@@ -107,5 +181,5 @@ func (a *API) Graph(libraryName string) (GraphData, error) {
 	if out.Relations == nil {
 		out.Relations = []string{}
 	}
-	return out, nil
+	return out
 }

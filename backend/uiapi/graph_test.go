@@ -1,11 +1,15 @@
 package uiapi_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/memotree/memotree/backend/uiapi"
 )
 
 func TestGraphIsCompactAndComplete(t *testing.T) {
@@ -61,5 +65,64 @@ func TestGraphIsCompactAndComplete(t *testing.T) {
 	}
 	if _, err := a.Graph("nope"); err == nil {
 		t.Error("an unknown library is not reported")
+	}
+}
+
+// The encoded payload is made once per graph generation: a second call reuses it, a
+// change to the vault (through the editor's save path) gives a new one, and the reused
+// encoding is the same JSON a fresh encoding of the fields writes.
+func TestGraphPayloadIsReusedUntilTheGraphChanges(t *testing.T) {
+	a := apiWith(t, map[string]string{
+		"Ada.md":     "---\naliases: [Countess]\n---\nSee [[Charles]] and [[Ghost]].\n",
+		"Charles.md": "Plain.\n",
+	})
+	first, err := a.Graph("v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b1, err := json.Marshal(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	type plain uiapi.GraphData // the fields only, encoded afresh
+	fresh, err := json.Marshal(plain(first))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b1) != string(fresh) {
+		t.Fatalf("the cached encoding differs from the fields':\n%s\n%s", b1, fresh)
+	}
+	if first.Library != "v" {
+		t.Errorf("Library = %q, want v", first.Library)
+	}
+	// "" is the default library: the same payload, named.
+	again, _ := a.Graph("")
+	if again.Library != "v" {
+		t.Errorf(`Graph("").Library = %q, want v`, again.Library)
+	}
+	if e1, e2 := uiapi.EncodedGraph(first), uiapi.EncodedGraph(again); len(e1) == 0 || &e1[0] != &e2[0] {
+		t.Fatal("a second call without a change built and encoded the graph again")
+	}
+	if _, err := a.SaveNote("v", "Bob.md", "Knows [[Ada]].\n", ""); err != nil {
+		t.Fatal(err)
+	}
+	changed, err := a.Graph("v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(changed.Nodes, "Bob.md") {
+		t.Fatalf("the graph after a save has no Bob.md: %v", changed.Nodes)
+	}
+	if e1, e3 := uiapi.EncodedGraph(first), uiapi.EncodedGraph(changed); &e1[0] == &e3[0] {
+		t.Fatal("the graph after a save reuses the old encoding")
+	}
+	b3, _ := json.Marshal(changed)
+	if !strings.Contains(string(b3), `"Bob.md"`) {
+		t.Fatalf("the encoded graph after a save has no Bob.md: %s", b3)
+	}
+	// A hand-made GraphData (no cached encoding) encodes its fields.
+	hand, err := json.Marshal(uiapi.GraphData{Nodes: []string{"x.md"}})
+	if err != nil || !strings.Contains(string(hand), `"nodes":["x.md"]`) {
+		t.Fatalf("hand-made GraphData: %s %v", hand, err)
 	}
 }

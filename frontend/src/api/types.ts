@@ -97,6 +97,8 @@ export interface SaveResult {
  * by their position in `nodes`, each edge is three numbers in `edges`.
  */
 export interface GraphData {
+  /** The library the graph is of (the default one's name for a request of ""). */
+  library: string
   /** Node ids: a note's vault path, or "unresolved:<name>" for a missing link target. */
   nodes: string[]
   /** The name shown for each node, parallel to nodes. */

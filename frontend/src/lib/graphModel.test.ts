@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import type { GraphData } from '../api/types'
 import { UNRESOLVED_COLOR, UNTYPED_COLOR, colorForType } from './colors'
 import {
+  addEdges,
   applyLayout,
   buildGraph,
   edgeTypes,
@@ -43,6 +44,7 @@ function compact(nodes: Node[], edges: [string, string, string][]): GraphData {
     labels: nodes.map((n) => n.label),
     types,
     node_types: nodes.map((n) => idx(types, n.type)),
+    library: 'v',
     first_unresolved: nodes.findIndex((n) => n.unresolved) < 0 ? nodes.length : nodes.findIndex((n) => n.unresolved),
     relations,
     edges: edges.flatMap(([s, t, r]) => [ids.indexOf(s), ids.indexOf(t), idx(relations, r)]),
@@ -224,4 +226,39 @@ test('every entity type present gets its own colour; well-known types keep their
   const g = buildGraph(compact([{ id: 'm.md', label: 'm', type: 'Memory' }, { id: 'p.md', label: 'p', type: 'person' }], []))
   expect(g.getNodeAttribute('m.md', 'color')).toBe(typeColors(['Memory', 'person']).get('memory'))
   expect(g.getNodeAttribute('m.md', 'color')).not.toBe(g.getNodeAttribute('p.md', 'color'))
+})
+
+test('a big graph built in two steps (nodes, then addEdges) has every edge, neighbours in order, nothing else', () => {
+  // Enough edges for addEdges to switch the adjacency objects to hash tables first.
+  const nodes: Node[] = Array.from({ length: 400 }, (_, i) => ({ id: `n/${i}.md`, label: String(i), type: i % 3 ? '' : 'person' }))
+  const edges: [string, string, string][] = []
+  for (let i = 0; i < 8000; i++) edges.push([`n/${(i * 7) % 400}.md`, `n/${(i * 13 + 1) % 400}.md`, i % 5 ? 'links to' : 'knows'])
+  const data = compact(nodes, edges)
+  const g = buildGraph(data, new Map(), { edges: false })
+  expect(g.size).toBe(0)
+  addEdges(g, data)
+  expect(g.order).toBe(400)
+  expect(g.size).toBe(8000)
+  // Out-neighbours in the order their first edge came, as graphology keeps them.
+  const want = new Map<string, string[]>()
+  for (const [s, t] of edges) {
+    const l = want.get(s) ?? []
+    if (!l.includes(t)) l.push(t)
+    want.set(s, l)
+  }
+  for (const [s, ts] of want) expect(g.outNeighbors(s)).toEqual(ts)
+  const all = new Set(g.nodes())
+  g.forEachNode((n) => {
+    for (const m of g.neighbors(n)) expect(all.has(m)).toBe(true)
+  })
+  expect(g.hasEdge('n/0.md', 'n/1.md')).toBe(true)
+  expect(relationCounts(g)).toEqual([
+    { relation: 'links to', count: 6400 },
+    { relation: 'knows', count: 1600 },
+  ])
+  // The same graph as one built in a single step.
+  const once = buildGraph(data)
+  expect(g.edges().map((e) => [g.source(e), g.target(e), g.getEdgeAttribute(e, 'relation')])).toEqual(
+    once.edges().map((e) => [once.source(e), once.target(e), once.getEdgeAttribute(e, 'relation')]),
+  )
 })

@@ -86,7 +86,8 @@ export function nodeSize(degree: number): number {
 /**
  * buildGraph turns GraphData into a graph; known nodes keep their `previous`
  * positions. Edges get their index in data.edges as key. With `edges: false` only the
- * nodes are added (sized by their degree all the same), for a first, quick drawing.
+ * nodes are added (sized by their degree all the same), for a first, quick drawing;
+ * addEdges completes such a graph.
  */
 export function buildGraph(data: GraphData, previous: Positions = new Map(), { edges: withEdges = true } = {}): ModelGraph {
   const g: ModelGraph = new MultiDirectedGraph<NodeAttrs, EdgeAttrs>()
@@ -124,7 +125,20 @@ export function buildGraph(data: GraphData, previous: Positions = new Map(), { e
     if (aliases && aliases.length > 0) attrs.aliases = aliases
     g.addNode(id, attrs)
   }
-  for (let i = 0; withEdges && i + 2 < e.length; i += 3) {
+  if (withEdges) addEdges(g, data, previous)
+  return g
+}
+
+/**
+ * addEdges adds the edges of data to a graph built from it with `edges: false`, and
+ * places its new nodes next to a neighbour (which they had none of before).
+ */
+export function addEdges(g: ModelGraph, data: GraphData, previous: Positions = new Map()): void {
+  const n = data.nodes.length
+  const e = data.edges
+  if (e.length / 3 > MANY_EDGES) hashedAdjacency(g)
+  const valid = (i: number) => Number.isInteger(i) && i >= 0 && i < n
+  for (let i = 0; i + 2 < e.length; i += 3) {
     const s = e[i]!
     const t = e[i + 1]!
     if (!valid(s) || !valid(t)) continue
@@ -135,7 +149,35 @@ export function buildGraph(data: GraphData, previous: Positions = new Map(), { e
     g.addEdgeWithKey(String(i / 3), data.nodes[s]!, data.nodes[t]!, attrs)
   }
   if (previous.size > 0) placeNewNodes(g, previous)
-  return g
+}
+
+/** Above this many edges, addEdges switches the adjacency objects to hashed ones first. */
+const MANY_EDGES = 5000
+
+/**
+ * hashedAdjacency turns the adjacency objects of every node (graphology keeps a node's
+ * neighbours as the keys of plain objects) into hash tables before the edges go in.
+ * Left as they are, V8 gives such an object a new hidden class for every key it
+ * gains, which on 100k edges makes hundreds of thousands of hidden classes: adding the
+ * edges took about twice as long, much of it in the garbage collector. Deleting a
+ * property that is not the last one added is what makes V8 switch an object to a hash
+ * table (it keeps the order of its keys). This reaches into graphology's node records
+ * (`_nodes`, pinned at 0.26): anything unexpected there is left alone, as it only
+ * costs speed.
+ */
+function hashedAdjacency(g: ModelGraph): void {
+  const records = (g as unknown as { _nodes?: unknown })._nodes
+  if (!(records instanceof Map)) return
+  for (const rec of records.values() as Iterable<Record<string, unknown>>) {
+    for (const side of ['in', 'out']) {
+      const adj = rec[side] as Record<string, unknown> | undefined
+      if (!adj || typeof adj !== 'object' || Object.keys(adj).length > 0) continue
+      adj['\u0000a'] = null
+      adj['\u0000b'] = null
+      delete adj['\u0000a']
+      delete adj['\u0000b']
+    }
+  }
 }
 
 /** placeNewNodes puts nodes that had no position next to a neighbour that had one. */

@@ -24,15 +24,31 @@ export class GraphStore {
   positions: Map<string, { x: number; y: number }> | null = null
   private seq = 0
   private library = ''
+  /** The default library's graph, asked for before the library's name is known. */
+  private early: Promise<GraphData | null> | null = null
 
   constructor(private readonly api: Api) {}
+
+  /**
+   * prefetch asks for the default library's graph at once, before the window knows the
+   * library's name: the first load of that library takes this answer.
+   */
+  prefetch() {
+    performance.mark('graph:request')
+    this.early = this.api.graph('').catch(() => null)
+  }
 
   /** load fetches the graph of a library; a newer call wins over an older one. */
   async load(library: string): Promise<void> {
     const seq = ++this.seq
+    const early = this.early
+    this.early = null
     try {
-      performance.mark('graph:request')
-      const d = await this.api.graph(library)
+      let d = early ? await early : null
+      if (d?.library !== library) {
+        performance.mark('graph:request')
+        d = await this.api.graph(library)
+      }
       performance.mark('graph:response')
       if (seq !== this.seq) return
       if (library !== this.library) this.positions = null

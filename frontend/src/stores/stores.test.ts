@@ -32,10 +32,14 @@ class FakeApi implements Api {
     if (!n) throw new Error(`read note ${path}: not found`)
     return n
   }
-  async graph(): Promise<GraphData> {
+  /** The library of every graph call ("" for the default). */
+  graphAsked: string[] = []
+  async graph(library = ''): Promise<GraphData> {
     this.calls.push('graph')
+    this.graphAsked.push(library)
     const nodes = [...this.notes.keys()]
     return {
+      library: library || 'demo',
       nodes,
       labels: nodes,
       types: [''],
@@ -161,6 +165,24 @@ test('a burst of vault:changed events refetches files, note and graph once', asy
   expect(api.calls).toEqual([])
   off()
   expect(api.listeners).toHaveLength(0)
+})
+
+test('the graph asked for before the library is known serves the first load of that library, not of another', async () => {
+  const api = new FakeApi()
+  const graph = new GraphStore(api)
+  graph.prefetch()
+  await graph.load('demo')
+  expect(api.graphAsked).toEqual([''])
+  expect(graph.data?.library).toBe('demo')
+  await graph.load('demo')
+  expect(api.graphAsked).toEqual(['', 'demo'])
+
+  const other = new FakeApi()
+  const g2 = new GraphStore(other)
+  g2.prefetch()
+  await g2.load('other')
+  expect(other.graphAsked).toEqual(['', 'other'])
+  expect(g2.data?.library).toBe('other')
 })
 
 test('the graph store keeps the depth in range, toggles relations, and forgets a layout on a library switch', async () => {

@@ -238,6 +238,7 @@ export const en = {
   'note.theirVersion': 'Their version',
   'note.deleted': '{name} was deleted while you were editing.',
   'note.saveAgain': 'Save it again',
+  'note.editorLoadError': 'The editor could not load ({error}); reload the window to try again.',
   'note.saveError': '{error} — your text is still here; try again.',
   'note.editorLabel': 'Markdown of {name}',
   'note.opening': 'Opening…',

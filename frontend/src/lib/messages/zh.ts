@@ -237,6 +237,7 @@ export const zh: Record<keyof typeof en, string> = {
   'note.theirVersion': '对方的版本',
   'note.deleted': '在你编辑期间，{name} 被删除了。',
   'note.saveAgain': '重新保存',
+  'note.editorLoadError': '编辑器未能加载（{error}）；请重新加载窗口后再试。',
   'note.saveError': '{error}——你的文本仍然保留在这里，请重试。',
   'note.editorLabel': '{name} 的 Markdown 源码',
   'note.opening': '正在打开…',
