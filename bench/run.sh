@@ -163,6 +163,16 @@ for n in "${SIZES[@]}"; do
 			echo -e "value\tpeak memory\t$l\t$m\trg\t$r\tKB" >>"$ROWS"
 			md=$(find "$v" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print int(s/1024)}')
 			echo -e "value\tpeak memory vs the vault's Markdown bytes (target ≤ 2.5×)\t$l\t$m\tMarkdown bytes\t$md\tKB" >>"$ROWS"
+			# What the notes cost beyond the process itself (its code and runtime,
+			# measured on an empty vault), which dominates a small vault.
+			if [[ -z ${base:-} ]]; then
+				empty=$(mktemp -d)
+				base=$(peak "$BIN" index --library "v=$empty" --stats)
+				rm -rf "$empty"
+			fi
+			if [[ $base =~ ^[0-9]+$ ]]; then
+				echo -e "value\tpeak memory above an empty vault's ($base KB) vs the Markdown bytes\t$l\t$((m - base))\tMarkdown bytes\t$md\tKB" >>"$ROWS"
+			fi
 		fi
 	fi
 done
