@@ -36,7 +36,7 @@ export const en = {
   'settings.theme.dark': 'Dark',
   'settings.model': 'Model endpoint',
   'settings.git': 'Git remotes',
-  'settings.git.hint': "Push and pull sign in to an HTTPS remote with this access token; without one, git's credential helper is asked. SSH remotes use your SSH agent.",
+  'settings.git.hint': "Push and pull sign in to an HTTPS remote with this access token; without one, git's credential helper is asked. SSH remotes use your SSH agent, or your usual key file in ~/.ssh.",
   'settings.git.token': 'Access token',
   'settings.git.token.saved': 'saved ({hint}); type to replace',
   'settings.git.token.none': 'none saved',

@@ -35,7 +35,7 @@ export const zh: Record<keyof typeof en, string> = {
   'settings.theme.dark': '深色',
   'settings.model': '模型服务',
   'settings.git': 'Git 远程仓库',
-  'settings.git.hint': '推送和拉取时用这个访问令牌登录 HTTPS 远程仓库；没有令牌时会询问 git 的凭据助手。SSH 远程仓库使用你的 SSH agent。',
+  'settings.git.hint': '推送和拉取时用这个访问令牌登录 HTTPS 远程仓库；没有令牌时会询问 git 的凭据助手。SSH 远程仓库使用你的 SSH agent，或 ~/.ssh 中常用的密钥文件。',
   'settings.git.token': '访问令牌',
   'settings.git.token.saved': '已保存（{hint}）；输入新令牌以替换',
   'settings.git.token.none': '尚未保存',
