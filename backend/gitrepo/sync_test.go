@@ -248,6 +248,19 @@ func entry(op string) string {
 	return "- time: 2026-11-22T10:00:00Z\n  actor: user\n  op: " + op + "\n  outcome: ok\n"
 }
 
+// servedClones points both clones' origin at url, opens them, and commits in a an edit
+// of n1.md that puts line in place of "one", for a to push.
+func servedClones(t *testing.T, a, b, url, line string) (ra, rb *gitrepo.Repo) {
+	t.Helper()
+	for _, dir := range []string{a, b} {
+		run(t, dir, "remote", "set-url", "origin", url)
+	}
+	ra, rb = open(t, a), open(t, b)
+	edit(t, a, "n1.md", "one", line)
+	commitAll(t, ra, line)
+	return ra, rb
+}
+
 // TestSyncOverHTTPSignsIn pushes and pulls through git's own HTTP backend behind a
 // server that wants a password: without one, or with a wrong one, the person is told
 // how to sign in; a token signs in; so do credentials from git's credential helper.
@@ -259,12 +272,7 @@ func TestSyncOverHTTPSignsIn(t *testing.T) {
 	remote, a, b := clones(t)
 	const token = "tok-3f9a-memotree-test"
 	srv := githttptest.Start(t, filepath.Dir(remote), token)
-	for _, dir := range []string{a, b} {
-		run(t, dir, "remote", "set-url", "origin", srv.URL("remote"))
-	}
-	ra, rb := open(t, a), open(t, b)
-	edit(t, a, "n1.md", "one", "ONE over HTTP")
-	commitAll(t, ra, "over HTTP")
+	ra, rb := servedClones(t, a, b, srv.URL("remote"), "ONE over HTTP")
 
 	for _, tok := range []string{"", "wrong-token"} {
 		_, err := ra.Push(t.Context(), gitrepo.SyncOptions{Token: tok})
@@ -328,12 +336,7 @@ func TestSyncOverSSHWithTheAgent(t *testing.T) {
 	}
 	remote, a, b := clones(t)
 	srv := gitsshtest.Start(t, filepath.Dir(remote), pub)
-	for _, dir := range []string{a, b} {
-		run(t, dir, "remote", "set-url", "origin", srv.URL("remote"))
-	}
-	ra, rb := open(t, a), open(t, b)
-	edit(t, a, "n1.md", "one", "ONE over SSH")
-	commitAll(t, ra, "over SSH")
+	ra, rb := servedClones(t, a, b, srv.URL("remote"), "ONE over SSH")
 
 	// No agent and no key in ~/.ssh (the key is elsewhere).
 	t.Setenv("SSH_AUTH_SOCK", "")
