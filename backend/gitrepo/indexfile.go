@@ -44,7 +44,7 @@ var errIndexFormat = errors.New("index format not read by the lean reader")
 // readIndexFile reads the entries of .git/index, sorted as git sorts them. A missing
 // index (a repository with no commit yet) has no entries.
 func (r *Repo) readIndexFile() ([]ientry, error) {
-	b, err := os.ReadFile(filepath.Join(r.dir, ".git", "index"))
+	b, release, err := mapFile(filepath.Join(r.dir, ".git", "index"))
 	if errors.Is(err, os.ErrNotExist) {
 		if _, serr := os.Stat(filepath.Join(r.dir, ".git")); serr == nil {
 			return nil, nil
@@ -54,12 +54,40 @@ func (r *Repo) readIndexFile() ([]ientry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read index: %w", err)
 	}
+	defer release()
 	if len(b) == 0 {
 		return parseIndex("")
 	}
-	// The entries' names are slices of one string over the file's bytes, which
-	// nothing writes to after this point: no copy of the (megabyte-sized) index.
-	return parseIndex(unsafe.String(&b[0], len(b)))
+	entries, err := parseIndex(unsafe.String(&b[0], len(b)))
+	if err != nil {
+		return nil, err
+	}
+	packNames(entries)
+	return entries, nil
+}
+
+// packNames copies the entries' names, which parseIndex sliced out of the mapped
+// file, into one string of their own, so that nothing refers to the file's bytes
+// once it is released: one allocation of the names alone, about half the file.
+func packNames(entries []ientry) {
+	n := 0
+	for i := range entries {
+		n += len(entries[i].name)
+	}
+	if n == 0 {
+		return
+	}
+	buf := make([]byte, 0, n)
+	for i := range entries {
+		buf = append(buf, entries[i].name...)
+	}
+	all := unsafe.String(&buf[0], n)
+	pos := 0
+	for i := range entries {
+		l := len(entries[i].name)
+		entries[i].name = all[pos : pos+l]
+		pos += l
+	}
 }
 
 // parseIndex decodes an index file held in s.

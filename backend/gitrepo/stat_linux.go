@@ -20,35 +20,6 @@ func fillStat(e *index.Entry, fi os.FileInfo) {
 	}
 }
 
-// readDir lists a folder with the lstat data of each entry, stating each name
-// relative to the folder's descriptor (no path walk per file).
-func readDir(dir string) ([]dirEnt, error) {
-	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
-	if err != nil {
-		return nil, &os.PathError{Op: "open", Path: dir, Err: err}
-	}
-	f := os.NewFile(uintptr(fd), dir)
-	defer f.Close()
-	names, err := f.Readdirnames(-1)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]dirEnt, 0, len(names))
-	var st unix.Stat_t
-	for _, n := range names {
-		if err := unix.Fstatat(fd, n, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			continue // removed since listed
-		}
-		f, ok := fromStat(&st)
-		if !ok {
-			continue // sockets, fifos, devices: git ignores them too
-		}
-		e := dirEnt{name: n, workFile: f}
-		out = append(out, e)
-	}
-	return out, nil
-}
-
 // statFile returns the lstat data of one file.
 func statFile(path string) (workFile, error) {
 	var st unix.Stat_t

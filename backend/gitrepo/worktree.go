@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -74,20 +75,21 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 		if ctx.Err() != nil {
 			return
 		}
-		ents, err := readDir(filepath.Join(r.dir, filepath.FromSlash(tk.dir)))
+		dir, err := readFolder(filepath.Join(r.dir, filepath.FromSlash(tk.dir)))
 		if err != nil {
 			if tk.dir == "" || !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrPermission) {
 				fail(fmt.Errorf("read folder %q: %w", tk.dir, err))
 			}
 			return // a folder gone since listed, or unreadable: skipped, as git does
 		}
+		defer dir.release()
 		var domain []string
 		if tk.dir != "" {
 			domain = strings.Split(tk.dir, "/")
 		}
 		patterns := tk.patterns
-		for _, e := range ents {
-			if e.name == ".gitignore" && e.mode.IsRegular() {
+		for i := range dir.ents {
+			if string(dir.name(i)) == ".gitignore" && dir.typeOf(i).IsRegular() {
 				if b, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(tk.dir), ".gitignore")); err == nil {
 					patterns = append(patterns[:len(patterns):len(patterns)], parseIgnore(b, domain)...)
 				}
@@ -99,37 +101,55 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 			if local == nil {
 				local = map[string]State{}
 			}
-			local[p] = s
+			local[strings.Clone(p)] = s
 		}
+		ignored := func(name []byte, isDir bool) bool {
+			return m.Match(append(domain[:len(domain):len(domain)], string(name)), isDir)
+		}
+		// key holds each entry's slash path; p views it without a copy for lookups and
+		// is cloned only where it is kept (a changed file, a folder to read).
+		key := make([]byte, 0, len(tk.dir)+64)
 		var subdirs []string
-		for _, e := range ents {
-			p := e.name
+		for i := range dir.ents {
+			name := dir.name(i)
+			key = key[:0]
 			if tk.dir != "" {
-				p = tk.dir + "/" + e.name
+				key = append(append(key, tk.dir...), '/')
 			}
-			if e.mode.IsDir() {
+			key = append(key, name...)
+			p := unsafe.String(unsafe.SliceData(key), len(key))
+			typ := dir.typeOf(i)
+			if typ.IsDir() {
 				_, tracked := t.dirs[p]
-				if !vpath.Path(p).Ignored() && (tracked || !m.Match(append(domain[:len(domain):len(domain)], e.name), true)) {
-					subdirs = append(subdirs, p)
+				if !vpath.Path(p).Ignored() && (tracked || !ignored(name, true)) {
+					subdirs = append(subdirs, strings.Clone(p))
 				}
 				continue
 			}
-			if !content(p) {
-				continue
+			if typ&^fs.ModeSymlink != 0 || !content(p) {
+				continue // not a file or a link, or not content
 			}
-			i, tracked := byName[p]
+			j, tracked := byName[p]
 			if !tracked {
-				if !m.Match(append(domain[:len(domain):len(domain)], e.name), false) {
+				if !ignored(name, false) {
 					note(p, Untracked)
 				}
 				continue
 			}
-			seen[i] = true
-			ie := &entries[i]
-			if ie.stage != 0 || ie.mode == filemode.Submodule || unchanged(ie, e.workFile, indexTime) {
+			ie := &entries[j]
+			if ie.stage != 0 || ie.mode == filemode.Submodule {
+				seen[j] = true
 				continue
 			}
-			same, err := r.sameContent(p, ie, e.workFile)
+			wf, ok := dir.stat(i)
+			if !ok {
+				continue // gone since listed: unseen, so it shows as deleted
+			}
+			seen[j] = true
+			if unchanged(ie, wf, indexTime) {
+				continue
+			}
+			same, err := r.sameContent(p, ie, wf)
 			if err != nil {
 				fail(err)
 				return
@@ -195,12 +215,6 @@ func parseIgnore(b []byte, domain []string) []gitignore.Pattern {
 		out = append(out, gitignore.ParsePattern(line, domain))
 	}
 	return out
-}
-
-// dirEnt is one entry of a folder with its lstat data.
-type dirEnt struct {
-	name string
-	workFile
 }
 
 // unchanged reports whether the working-tree file matches its index entry by stat

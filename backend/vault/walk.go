@@ -13,6 +13,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/memotree/memotree/backend/internal/dirents"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -170,19 +171,19 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 }
 
 // readDir calls visit with each entry of the open folder f (vault path d) whose name
-// can be part of a vault path, e reused between calls: listed by listDir (getdents on
+// can be part of a vault path, e reused between calls: listed by dirents.List (getdents on
 // Linux: no stat, no *os.File, DirEntry or FileInfo per entry) and, for the regular
 // files when stat is set and for the entries whose type the file system does not
 // report, stat'ed by statAt, which never follows a link (links are resolved by the
 // caller through os.Root). Devices, sockets and pipes are left out.
 func readDir(root *os.Root, f *os.File, d vpath.Path, stat bool, visit func(*dirEntry)) error {
 	var e dirEntry
-	return listDir(f, func(name []byte, t fs.FileMode) {
+	return dirents.List(f, func(name []byte, t fs.FileMode) {
 		if !validNameBytes(name) {
 			return
 		}
 		e = dirEntry{name: string(name), mode: t}
-		if stat && t == 0 || t == typeUnknown {
+		if stat && t == 0 || t == dirents.TypeUnknown {
 			var ok bool
 			if e.mode, e.size, e.mtime, ok = statAt(root, f, d, e.name); !ok {
 				return // gone since the listing, or unreadable: as if absent
@@ -194,10 +195,6 @@ func readDir(root *os.Root, f *os.File, d vpath.Path, stat bool, visit func(*dir
 		}
 	})
 }
-
-// typeUnknown is the type listDir gives an entry whose type the file system does not
-// report.
-const typeUnknown = ^fs.FileMode(0)
 
 // childPath is d.Join(name) for a name read from folder d, which is one valid path
 // element ("." and ".." are never listed): no cleaning is needed.
@@ -234,7 +231,7 @@ func (w *walker) isAncestor(p vpath.Path, st os.FileInfo) bool {
 	}
 }
 
-// validNameBytes reports whether a file name, as listDir gives it, can be part of a
+// validNameBytes reports whether a file name, as dirents.List gives it, can be part of a
 // vault path: UTF-8, without a backslash or a zero byte.
 func validNameBytes(b []byte) bool {
 	return utf8.Valid(b) && bytes.IndexByte(b, '\\') < 0 && bytes.IndexByte(b, 0) < 0

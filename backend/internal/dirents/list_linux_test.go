@@ -1,6 +1,6 @@
 //go:build linux
 
-package vault
+package dirents
 
 import (
 	"encoding/binary"
@@ -44,7 +44,7 @@ func TestParseDirents(t *testing.T) {
 	var got []ent
 	parseDirents(b, func(name []byte, typ fs.FileMode) { got = append(got, ent{string(name), typ}) })
 	want := []ent{
-		{"Note.md", 0}, {"sub folder", fs.ModeDir}, {"link", fs.ModeSymlink}, {"what.md", typeUnknown},
+		{"Note.md", 0}, {"sub folder", fs.ModeDir}, {"link", fs.ModeSymlink}, {"what.md", TypeUnknown},
 		{"pipe", fs.ModeIrregular}, {"..md", 0}, {"笔记.md", 0},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -1,6 +1,6 @@
 //go:build linux
 
-package vault
+package dirents
 
 import (
 	"io/fs"
@@ -11,15 +11,15 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// direntBufs holds the buffers listDir reads directory entries into.
+// direntBufs holds the buffers List reads directory entries into.
 var direntBufs = sync.Pool{New: func() any { return new([16 << 10]byte) }}
 
-// listDir calls fn with the name and type of every entry of the open folder f but
+// List calls fn with the name and type of every entry of the open folder f but
 // "." and "..", read with getdents64. The kernel reports each entry's type, so no
 // entry costs a stat, as it does in os.File.ReadDir for a folder opened through
 // os.Root. An entry whose type the file system does not report comes with
-// typeUnknown. name is valid only during the call.
-func listDir(f *os.File, fn func(name []byte, typ fs.FileMode)) error {
+// TypeUnknown. name is valid only during the call.
+func List(f *os.File, fn func(name []byte, typ fs.FileMode)) error {
 	buf := direntBufs.Get().(*[16 << 10]byte)
 	defer direntBufs.Put(buf)
 	fd := int(f.Fd())
@@ -82,7 +82,7 @@ func direntMode(t byte) fs.FileMode {
 	case unix.DT_LNK:
 		return fs.ModeSymlink
 	case unix.DT_UNKNOWN:
-		return typeUnknown
+		return TypeUnknown
 	}
 	return fs.ModeIrregular
 }
