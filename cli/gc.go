@@ -4,7 +4,6 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 )
 
@@ -36,13 +35,16 @@ func lazyGC() {
 // heap is large enough to bring the previous percent back.
 func startLazyGC() {
 	old := debug.SetGCPercent(lazyGCPercent)
-	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var arm func()
 	arm = func() {
 		sentinel := new([16]byte) // big enough not to be a tiny allocation sharing a block
 		runtime.AddCleanup(sentinel, func(struct{}) {
-			metrics.Read(sample)
-			if sample[0].Value.Kind() == metrics.KindUint64 && sample[0].Value.Uint64() >= lazyGCUntil {
+			// Just after a collection the heap's objects are about the live heap.
+			// (runtime/metrics would say it exactly, but its start-up table costs every
+			// process that links it.)
+			var ms runtime.MemStats
+			runtime.ReadMemStats(&ms)
+			if ms.HeapAlloc >= lazyGCUntil {
 				debug.SetGCPercent(old)
 				return
 			}

@@ -2,7 +2,7 @@ package script
 
 import (
 	"fmt"
-	"runtime/metrics"
+	"runtime"
 	"time"
 
 	"go.starlark.net/starlark"
@@ -139,13 +139,13 @@ func (b *budget) preMod(x, y starlark.Value) error {
 // the process's heap grew by more than four times the memory budget since the script
 // started. It returns the function that stops watching.
 func (x *run) heapWatch() func() {
-	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	// HeapAlloc, the bytes of heap objects, read through runtime.ReadMemStats: a
+	// short pause of the world every tick, where runtime/metrics would cost every
+	// process that links this package its start-up table.
 	read := func() int64 {
-		metrics.Read(sample)
-		if sample[0].Value.Kind() != metrics.KindUint64 {
-			return 0
-		}
-		return int64(sample[0].Value.Uint64())
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc)
 	}
 	base := read()
 	limit := 4 * x.r.lim.Memory

@@ -22,10 +22,12 @@ const (
 	wBody     = 1
 )
 
-var crcTable = crc64.MakeTable(crc64.ECMA)
+// crcTable is built on first use: building it at start-up cost every process,
+// searching or not.
+var crcTable = sync.OnceValue(func() *crc64.Table { return crc64.MakeTable(crc64.ECMA) })
 
 // sumOf is the content fingerprint stored for every note.
-func sumOf(data []byte) uint64 { return crc64.Checksum(data, crcTable) }
+func sumOf(data []byte) uint64 { return crc64.Checksum(data, crcTable()) }
 
 // termFreq is one term of a document with its weighted frequency.
 type termFreq struct {

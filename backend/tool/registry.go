@@ -46,7 +46,9 @@ func NewRegistry() *Registry {
 }
 
 // Register adds tools. A name already taken, an invalid name or a tool whose
-// declaration failed is refused; the other tools are still added.
+// declaration failed (a nil handler, an input that is not a struct) is refused; the
+// other tools are still added. Schemas are derived on first use, so a schema problem
+// shows in the tool's Err, not here.
 func (r *Registry) Register(tools ...*Tool) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -68,8 +70,6 @@ func (r *Registry) add(t *Tool) error {
 		return fmt.Errorf("register %s: %w: %w", t.name, ErrInvalidTool, t.err)
 	case !validName(t.name):
 		return fmt.Errorf("register %q: %w: a name is lower-case letters, digits and _", t.name, ErrInvalidTool)
-	case typeOf(t.schema) != "object":
-		return fmt.Errorf("register %s: %w: input is not an object", t.name, ErrInvalidTool)
 	case r.taken(t.name):
 		return fmt.Errorf("register %s: %w", t.name, ErrDuplicate)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -99,20 +100,44 @@ func TestDeclarationErrors(t *testing.T) {
 	type withChan struct {
 		C chan int `json:"c"`
 	}
-	tests := []struct {
+	// Register refuses what it can see without deriving the schema; the rest shows in
+	// Err (derived on first use) and in a call, which the registry refuses.
+	refused := []struct {
 		name string
 		tool *Tool
 	}{
 		{"not a struct", New("s", ReadOnly, "d", nop[string])},
-		{"unsupported field", New("c", ReadOnly, "d", nop[withChan])},
 		{"nil handler", New[emptyIn]("n", ReadOnly, "d", nil)},
-		{"enum on missing property", New("e", ReadOnly, "d", nop[echoIn]).Enum("nope", "a")},
 		{"bad name", New("Bad-Name", ReadOnly, "d", nop[emptyIn])},
 	}
-	for _, tt := range tests {
+	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := NewRegistry().Register(tt.tool); err == nil {
 				t.Error("Register accepted the tool")
+			}
+		})
+	}
+	broken := []struct {
+		name string
+		tool func() *Tool
+		want string
+	}{
+		{"unsupported field", func() *Tool { return New("c", ReadOnly, "d", nop[withChan]) }, "derive schema"},
+		{"enum on missing property", func() *Tool { return New("e", ReadOnly, "d", nop[echoIn]).Enum("nope", "a") }, "tune schema"},
+	}
+	for _, tt := range broken {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := tt.tool().Err(); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Err() = %v, want an error mentioning %q", err, tt.want)
+			}
+			r := NewRegistry()
+			tl := tt.tool()
+			if err := r.Register(tl); err != nil {
+				t.Fatal(err)
+			}
+			res, err := r.Call(t.Context(), &Call{Actor: ActorCLI}, tl.Name(), json.RawMessage(`{}`))
+			if err != nil || !res.IsError() || !strings.Contains(res.Message, "schema is broken") {
+				t.Errorf("a call of the broken tool gave %+v, %v; want a refusal naming the broken schema", res, err)
 			}
 		})
 	}

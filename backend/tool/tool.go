@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"reflect"
 	"strings"
 	"sync"
 
@@ -56,14 +57,20 @@ type Tool struct {
 	desc       string
 	title      string
 	idempotent bool
-	schema     *jsonschema.Schema
-	resolved   *jsonschema.Resolved
-	raw        json.RawMessage
-	usage      string
-	backstop   bool
-	err        error
-	// finished guards the derived forms of the schema (resolved, raw, usage, backstop),
-	// computed on first use: a one-shot `memotree call` needs them for one tool only.
+	// derive infers the input schema from the Go input type, and tunes adjust it
+	// (Enum, Tune); both run on first use, with the derived forms below.
+	derive   func() (*jsonschema.Schema, error)
+	tunes    []func(*jsonschema.Schema) error
+	schema   *jsonschema.Schema
+	resolved *jsonschema.Resolved
+	raw      json.RawMessage
+	usage    string
+	backstop bool
+	err      error
+	// finished guards the schema and its derived forms (resolved, raw, usage,
+	// backstop), computed on first use: a one-shot `memotree call` needs them for one
+	// tool only, and deriving the catalogue's schemas by reflection was a sixth of
+	// its start-up.
 	finished sync.Once
 	newIn    func() any
 	run      func(ctx context.Context, call *Call, in any) (Result, error)
@@ -88,53 +95,64 @@ func validName(name string) bool {
 // New declares a tool whose arguments decode into In, a struct. The input schema is
 // derived from In: json names, `jsonschema:"..."` tags as descriptions, fields without
 // omitempty required, slices, maps and pointers typed plainly. desc is the Markdown
-// description (see Description). A problem with In is reported by Register.
+// description (see Description). A nil handler or an In that is not a struct is
+// refused by Register; a field the schema cannot express, or a Tune that fails, is
+// reported by Err, since the schema is derived on first use (the catalogue's tests
+// call Err on every tool).
 func New[In any](name string, class Class, desc string, h Handler[In]) *Tool {
 	t := &Tool{
-		name:  name,
-		class: class,
-		desc:  strings.TrimSpace(desc),
-		newIn: func() any { return new(In) },
+		name:   name,
+		class:  class,
+		desc:   strings.TrimSpace(desc),
+		newIn:  func() any { return new(In) },
+		derive: deriveSchema[In],
 		run: func(ctx context.Context, call *Call, in any) (Result, error) {
 			return h(ctx, call, *in.(*In))
 		},
 	}
 	if h == nil {
 		t.err = errors.New("nil handler")
-		return t
+	} else if k := reflect.TypeFor[In]().Kind(); k != reflect.Struct {
+		t.err = fmt.Errorf("input type %v is a %v, want a struct", reflect.TypeFor[In](), k)
 	}
-	s, err := deriveSchema[In]()
-	if err != nil {
-		t.err = err
-		return t
-	}
-	t.schema = s
 	return t
 }
 
-// ready computes the derived forms of the schema once, after the last Tune.
+// ready derives the schema and computes its derived forms once, after the last Tune.
 func (t *Tool) ready() *Tool {
 	t.finished.Do(t.finish)
 	return t
 }
 
-// finish resolves the schema and renders it.
+// finish derives, tunes, resolves and renders the schema.
 func (t *Tool) finish() {
 	if t.err != nil {
 		return
 	}
-	rs, err := t.schema.Resolve(nil)
+	s, err := t.derive()
+	if err != nil {
+		t.err = err
+		return
+	}
+	for _, f := range t.tunes {
+		if err := f(s); err != nil {
+			t.err = fmt.Errorf("tune schema: %w", err)
+			return
+		}
+	}
+	t.schema = s
+	rs, err := s.Resolve(nil)
 	if err != nil {
 		t.err = fmt.Errorf("resolve schema: %w", err)
 		return
 	}
-	raw, err := json.Marshal(t.schema)
+	raw, err := json.Marshal(s)
 	if err != nil {
 		t.err = fmt.Errorf("marshal schema: %w", err)
 		return
 	}
-	t.resolved, t.raw, t.usage = rs, raw, usage(t.name, t.schema)
-	t.backstop = !simple(t.schema)
+	t.resolved, t.raw, t.usage = rs, raw, usage(t.name, s)
+	t.backstop = !simple(s)
 }
 
 // Enum restricts a property, named by a dotted path through objects and arrays
@@ -153,15 +171,11 @@ func (t *Tool) Enum(path string, values ...string) *Tool {
 	})
 }
 
-// Tune lets a tool adjust its derived schema (bounds, patterns, defaults) before it is
-// registered. It returns t for chaining.
+// Tune lets a tool adjust its derived schema (bounds, patterns, defaults); f runs when
+// the schema is derived, on first use, and an error it returns is the tool's Err. It
+// returns t for chaining; call it before the tool is registered.
 func (t *Tool) Tune(f func(s *jsonschema.Schema) error) *Tool {
-	if t.err != nil {
-		return t
-	}
-	if err := f(t.schema); err != nil {
-		t.err = fmt.Errorf("tune schema: %w", err)
-	}
+	t.tunes = append(t.tunes, f)
 	return t
 }
 
@@ -194,7 +208,7 @@ func (t *Tool) Title() string { return t.title }
 func (t *Tool) InputSchema() json.RawMessage { return t.ready().raw }
 
 // Schema returns the input schema. The caller must not modify it.
-func (t *Tool) Schema() *jsonschema.Schema { return t.schema }
+func (t *Tool) Schema() *jsonschema.Schema { return t.ready().schema }
 
 // Usage returns a one-line signature such as
 // read_entities(entity_names: array of strings, library_name?: string).
