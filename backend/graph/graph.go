@@ -26,6 +26,7 @@ package graph
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -130,24 +131,50 @@ type file struct {
 
 // link is one link or relation of a note with its current resolution.
 type link struct {
-	target   string  // as written
-	stem     string  // "" when the target can never name a file
-	b        *bucket // the bucket of stem, set once registered
-	typ      string
-	markdown bool
-	relation bool
-	src      *note.Link // nil for relations
-	dst      *file      // the file the link resolves to, nil if none
-	edge     bool       // an edge of the graph (not a self link, not a relation's own link)
+	stem string         // "" when the target can never name a file
+	b    *bucket        // the bucket of stem, set once registered
+	src  *note.Link     // the link as written; nil for a relation
+	rel  *note.Relation // the relation; nil for a link
+	dst  *file          // the file the link resolves to, nil if none
+	edge bool           // an edge of the graph (not a self link, not a relation's own link)
 }
+
+// The fields of a link point into its note, which the graph keeps: the target, the
+// type and the kind are read from there rather than copied into every link.
+
+// target returns the target as written.
+func (l *link) target() string {
+	if l.src != nil {
+		return l.src.Target
+	}
+	return l.rel.To
+}
+
+// typ returns the edge type: TypeLink, TypeEmbed, or a relation's type
+// (TypeRelation when it has none).
+func (l *link) typ() string {
+	switch {
+	case l.rel != nil:
+		if t := strings.TrimSpace(l.rel.Type); t != "" {
+			return t
+		}
+		return TypeRelation
+	case l.src.Kind == note.Embed:
+		return TypeEmbed
+	}
+	return TypeLink
+}
+
+// markdown reports whether the link is a Markdown link.
+func (l *link) markdown() bool { return l.src != nil && l.src.Kind == note.MarkdownLink }
 
 // name returns what l resolves: its target, or for a relation the target without
 // "[[...]]", display text or subpath.
 func (l *link) name() string {
-	if l.relation {
-		return relationName(l.target)
+	if l.rel != nil {
+		return relationName(l.rel.To)
 	}
-	return l.target
+	return l.src.Target
 }
 
 // New returns an empty graph.

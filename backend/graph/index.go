@@ -196,10 +196,7 @@ func (r *resolver) buildLinks(f *file) []link {
 	out := make([]link, 0, len(n.Links)+len(n.Relations))
 	for i := range n.Links {
 		l := &n.Links[i]
-		k := link{target: l.Target, typ: TypeLink, markdown: l.Kind == note.MarkdownLink, src: l, edge: true}
-		if l.Kind == note.Embed {
-			k.typ = TypeEmbed
-		}
+		k := link{src: l, edge: true}
 		switch {
 		case strings.TrimSpace(l.Target) == "":
 			k.edge = false // [[#Heading]]: a link to the note itself, not an edge
@@ -208,13 +205,8 @@ func (r *resolver) buildLinks(f *file) []link {
 		}
 		out = append(out, r.resolved(f, k))
 	}
-	for _, rel := range n.Relations {
-		typ := strings.TrimSpace(rel.Type)
-		if typ == "" {
-			typ = TypeRelation
-		}
-		k := link{target: rel.To, typ: typ, relation: true, edge: true}
-		out = append(out, r.resolved(f, k))
+	for i := range n.Relations {
+		out = append(out, r.resolved(f, link{rel: &n.Relations[i], edge: true}))
 	}
 	return out
 }
@@ -242,14 +234,14 @@ func relationName(to string) string {
 func (r *resolver) resolveLink(f *file, l *link) *file {
 	name := l.name()
 	switch {
-	case l.relation && name == "":
+	case l.rel != nil && name == "":
 		return nil
 	case strings.TrimSpace(name) == "":
 		return f // [[#Heading]]
 	case l.b == nil:
 		return nil // no file has this stem
 	}
-	return r.resolve(f.path.Dir(), f.fdir(), name, l.b, l.markdown)
+	return r.resolve(f.path.Dir(), f.fdir(), name, l.b, l.markdown())
 }
 
 // register adds f's links and aliases to the reverse indexes.

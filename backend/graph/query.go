@@ -9,7 +9,7 @@ import (
 
 // edgeOf returns l, a link of the note at from, as an Edge.
 func edgeOf(from vpath.Path, l *link) Edge {
-	e := Edge{From: from, Target: l.target, Type: l.typ, Resolved: l.dst != nil, Link: l.src}
+	e := Edge{From: from, Target: l.target(), Type: l.typ(), Resolved: l.dst != nil, Link: l.src}
 	if l.dst != nil {
 		e.To = l.dst.path
 	}
@@ -93,7 +93,7 @@ func (g *Graph) Stats() Stats {
 		for i := range f.links {
 			l := &f.links[i]
 			switch {
-			case l.relation:
+			case l.rel != nil:
 				s.Relations++
 			case l.dst != nil:
 				s.Links++
@@ -187,14 +187,14 @@ func (g *Graph) adjacent(u vpath.Path, keep func(string) bool, visit func(vpath.
 		return
 	}
 	for i := range f.links {
-		if l := &f.links[i]; l.edge && l.dst != nil && keep(l.typ) {
+		if l := &f.links[i]; l.edge && l.dst != nil && keep(l.typ()) {
 			visit(l.dst.path)
 		}
 	}
 	for _, r := range f.back {
 		src := g.files[r.path]
 		for i := range src.links {
-			if l := &src.links[i]; l.edge && l.dst == f && keep(l.typ) {
+			if l := &src.links[i]; l.edge && l.dst == f && keep(l.typ()) {
 				visit(src.path)
 				break
 			}

@@ -199,7 +199,7 @@ func (l *Library) RefreshCreated(ctx context.Context, created map[vpath.Path][]b
 			other = append(other, p)
 			continue
 		}
-		n := note.Parse(data)
+		n := note.ParseLean(data)
 		results = append(results, parsed{path: p, note: n, warns: n.Warnings, sum: maphash.Bytes(l.seed, data)})
 	}
 	slices.SortFunc(results, func(a, b parsed) int { return strings.Compare(string(a.path), string(b.path)) })
@@ -352,7 +352,7 @@ func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, 
 		case err != nil:
 			r.note, r.warns = &note.Note{}, []note.Warning{{Message: "cannot be read: " + err.Error()}}
 		default:
-			n := note.Parse(data) // Parse copies what it keeps: data may be reused
+			n := note.ParseLean(data) // it copies what it keeps: data may be reused
 			r.note, r.warns, r.sum = n, n.Warnings, maphash.Bytes(l.seed, data)
 			if !listed {
 				r.hash = vault.HashOf(data)

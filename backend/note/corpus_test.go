@@ -46,6 +46,7 @@ func checkVault(t *testing.T, root string) {
 		}
 		n := Parse(src)
 		checkSpans(t, path, src, n)
+		checkLean(t, src, n)
 		if fm := findFrontMatter(src, 0); fm.ok {
 			checkFastYAML(t, src[fm.yamlStart:fm.yamlEnd])
 			if fastFrontMatter(src, fm.yamlStart, fm.yamlEnd) != nil {

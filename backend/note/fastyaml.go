@@ -2,6 +2,7 @@ package note
 
 import (
 	"bytes"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -465,6 +466,75 @@ func fastProps(m *yaml.Node) (map[string]any, bool) {
 		props[m.Content[i].Value] = v
 	}
 	return props, true
+}
+
+// fieldKeys are the properties Note's own fields are read from.
+var fieldKeys = [...]string{"entity type", "type", "summary", "aliases", "alias", "tags", "tag"}
+
+// fieldValues holds the values of fieldKeys, in their order; nil where absent.
+type fieldValues [len(fieldKeys)]any
+
+// get returns the value of key, one of fieldKeys.
+func (f *fieldValues) get(key string) any { return f[slices.Index(fieldKeys[:], key)] }
+
+// from takes the values of fieldKeys from decoded properties.
+func (f *fieldValues) from(props map[string]any) {
+	for i, k := range fieldKeys {
+		f[i] = props[k]
+	}
+}
+
+// fastFields is fastProps for ParseLean: it accepts exactly the trees fastProps
+// accepts, but converts only the values of fieldKeys, into f, and builds no map.
+func fastFields(m *yaml.Node, f *fieldValues) bool {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k := m.Content[i]
+		if k.Tag != "!!str" {
+			return false
+		}
+		j := slices.Index(fieldKeys[:], k.Value)
+		if j < 0 {
+			if !fastValid(m.Content[i+1]) {
+				return false
+			}
+			continue
+		}
+		v, ok := fastValue(m.Content[i+1])
+		if !ok {
+			return false
+		}
+		f[j] = v
+	}
+	return true
+}
+
+// fastValid reports whether fastValue would convert n, building as little as it can.
+func fastValid(n *yaml.Node) bool {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if n.Content[i].Tag != "!!str" || !fastValid(n.Content[i+1]) {
+				return false
+			}
+		}
+		return true
+	case yaml.SequenceNode:
+		for _, c := range n.Content {
+			if !fastValid(c) {
+				return false
+			}
+		}
+		return true
+	}
+	switch n.Tag {
+	case "!!str", "!!null":
+		return true
+	}
+	if _, ok := quickResolve(n.Value); ok {
+		return true
+	}
+	var v any
+	return n.Decode(&v) == nil
 }
 
 // fastValue converts one fast-path node.

@@ -107,16 +107,28 @@ func yamlErrLine(err error) int {
 	return n + shift
 }
 
-// parseFrontMatter decodes the front matter into n, or records why it cannot.
-func parseFrontMatter(n *Note, src []byte, fm fmBounds) {
-	var props map[string]any
+// parseFrontMatter decodes the front matter into n, or records why it cannot. With
+// keepProps false, n.Properties stays nil, and on the fast path only the values the
+// other fields come from are built.
+func parseFrontMatter(n *Note, src []byte, fm fmBounds, keepProps bool) {
+	var (
+		props  map[string]any
+		fields fieldValues
+	)
 	root, fp := fastFrontMatterPooled(src, fm.yamlStart, fm.yamlEnd)
 	if fp != nil {
 		defer fp.release() // nothing below keeps a node: values are copied out
 	}
 	if root != nil {
-		var ok bool
-		if props, ok = fastProps(root); !ok {
+		ok := false
+		if keepProps {
+			if props, ok = fastProps(root); ok {
+				fields.from(props)
+			}
+		} else {
+			ok = fastFields(root, &fields)
+		}
+		if !ok {
 			root = nil
 		}
 	}
@@ -133,21 +145,24 @@ func parseFrontMatter(n *Note, src []byte, fm fmBounds) {
 			n.warnf(yamlErrLine(err), "front matter ignored: %s", strings.TrimPrefix(err.Error(), "yaml: "))
 			return
 		}
+		fields.from(props)
 	}
-	n.Properties = props
-	n.EntityType = stringProp(props, "entity type")
+	if keepProps {
+		n.Properties = props
+	}
+	n.EntityType = stringProp(fields.get("entity type"))
 	if n.EntityType == "" {
-		n.EntityType = stringProp(props, "type")
+		n.EntityType = stringProp(fields.get("type"))
 	}
-	n.Summary = stringProp(props, "summary")
+	n.Summary = stringProp(fields.get("summary"))
 	addAlias := func(a string) { n.Aliases = append(n.Aliases, a) }
-	listItems(props["aliases"], false, addAlias)
-	listItems(props["alias"], false, addAlias)
-	if k := listLen(props["tags"]) + listLen(props["tag"]); k > 0 {
+	listItems(fields.get("aliases"), false, addAlias)
+	listItems(fields.get("alias"), false, addAlias)
+	if k := listLen(fields.get("tags")) + listLen(fields.get("tag")); k > 0 {
 		n.Tags = make([]Tag, 0, k+4) // room for a few tags of the body too
 		addTag := func(t string) { n.Tags = append(n.Tags, Tag{Name: t}) }
-		listItems(props["tags"], true, addTag)
-		listItems(props["tag"], true, addTag)
+		listItems(fields.get("tags"), true, addTag)
+		listItems(fields.get("tag"), true, addTag)
 		if len(n.Tags) == 0 {
 			n.Tags = nil
 		}
@@ -205,9 +220,9 @@ func normalize(v any) any {
 	return v
 }
 
-// stringProp returns props[key] when it is a string.
-func stringProp(props map[string]any, key string) string {
-	s, _ := props[key].(string)
+// stringProp returns v, trimmed, when it is a string, else "".
+func stringProp(v any) string {
+	s, _ := v.(string)
 	return strings.TrimSpace(s)
 }
 

@@ -2,6 +2,7 @@ package note
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -20,6 +21,18 @@ var fuzzSeeds = []string{
 	"\xff\xfe[[\x00]]\n#\xc3",
 	"> ```\n> [[a]]\n- x\n    ```\n    [[b]]",
 	"[[a]]]] [[[b]] [[c [[d]] `` ` `` $$ $ \\[[e]]",
+	"---\ntags: [a, \"#b\"]\ntype: t\nn: 12\nwhen: 2024-01-02\nf: 1.5\nnested: {k: [x, y]}\ntag: c\nalias: [[A]]\n---\nbody",
+}
+
+// checkLean fails the test unless ParseLean(src) is n, what Parse gave, without its
+// Properties.
+func checkLean(t *testing.T, src []byte, n *Note) {
+	t.Helper()
+	want := *n
+	want.Properties = nil
+	if got := ParseLean(src); !reflect.DeepEqual(*got, want) {
+		t.Fatalf("ParseLean differs from Parse without Properties:\n got %+v\nwant %+v", *got, want)
+	}
 }
 
 func FuzzParse(f *testing.F) {
@@ -28,6 +41,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		n := Parse(src)
+		checkLean(t, src, n)
 		for _, l := range n.Links {
 			if l.Start == -1 && l.End == -1 && l.InFrontMatter {
 				continue

@@ -24,7 +24,15 @@ var bom = []byte{0xEF, 0xBB, 0xBF}
 // inline math must sit on one line, a fence indented by four or more spaces is
 // accepted only inside a list, and an image inside a Markdown link is reported before
 // the link that holds it.
-func Parse(src []byte) *Note {
+func Parse(src []byte) *Note { return parse(src, true) }
+
+// ParseLean is Parse without Properties (left nil): everything else, warnings
+// included, is what Parse gives. It is what the vault's index keeps of every note,
+// where the full property values were a fifth of the heap and nothing read them;
+// whoever needs them parses the file itself.
+func ParseLean(src []byte) *Note { return parse(src, false) }
+
+func parse(src []byte, keepProps bool) *Note {
 	n := &Note{}
 	start := 0
 	if bytes.HasPrefix(src, bom) {
@@ -50,7 +58,7 @@ func Parse(src []byte) *Note {
 	case fm.ok:
 		n.FrontMatterStart, n.FrontMatterEnd = start, fm.end
 		bodyStart, bodyLine = fm.end, fm.closeLine+1
-		parseFrontMatter(n, src, fm)
+		parseFrontMatter(n, src, fm, keepProps)
 	}
 	n.BodyStart = bodyStart
 	s := scanner{src: src, n: n, line: bodyLine}

@@ -69,7 +69,9 @@ type Warning struct {
 // Note is the parsed form of one note. Parse fills every field it can even when the
 // input is broken, and records what it could not read in Warnings.
 type Note struct {
-	// Properties holds the decoded front matter (nil when there is none or it is broken).
+	// Properties holds the decoded front matter (nil when there is none or it is
+	// broken). ParseLean leaves it nil: the notes the index keeps (graph.Graph.Note)
+	// have none, so read the file and Parse it for them.
 	Properties map[string]any `json:"properties,omitempty"`
 	EntityType string         `json:"entity_type,omitempty"` // "entity type", else "type"
 	Aliases    []string       `json:"aliases,omitempty"`
