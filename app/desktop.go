@@ -64,7 +64,7 @@ func runDesktop(assets fs.FS, args []string) int {
 		}
 		f.specs = []workspace.Spec{spec}
 	}
-	ws, err := workspace.Open(context.Background(), f.specs, workspace.Options{Watch: true, Embedder: llm.NewSettingsEmbedder("", nil)})
+	ws, err := workspace.Open(context.Background(), f.specs, workspace.Options{Watch: true, Background: true, Embedder: llm.NewSettingsEmbedder("", nil)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
 		return 1

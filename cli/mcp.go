@@ -39,7 +39,7 @@ func runMCP(ctx context.Context, env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "memotree mcp: %v\n", err)
 		return 2
 	}
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Watch: true, Embedder: embedder()})
+	ws, err := workspace.Open(ctx, *specs, workspace.Options{Watch: true, Background: true, Embedder: embedder()})
 	if err != nil {
 		return fail(env, "mcp", err)
 	}

@@ -7,7 +7,11 @@
 // by refetching (every event here is a hint to refetch, never the only copy of data).
 package event
 
-import "sync"
+import (
+	"cmp"
+	"slices"
+	"sync"
+)
 
 // Topic names a kind of event. Every topic is declared here, once; the frontend mirrors
 // this list in src/api/events.ts and a test checks that the two agree.
@@ -127,15 +131,35 @@ type Event struct {
 	Data  any   `json:"data"`
 }
 
-// Bus delivers published events to every current subscriber.
+// Bus delivers published events to every current subscriber. It also keeps the
+// latest TaskProgress of every piece of work not yet finished (Tasks), so that a
+// window that connects while a scan runs can show it at once.
 type Bus struct {
-	mu   sync.Mutex
-	next int
-	subs map[int]chan Event
+	mu    sync.Mutex
+	next  int
+	subs  map[int]chan Event
+	tasks map[[2]string]TaskProgressEvent // by library and kind
 }
 
 // NewBus returns an empty bus.
-func NewBus() *Bus { return &Bus{subs: map[int]chan Event{}} }
+func NewBus() *Bus {
+	return &Bus{subs: map[int]chan Event{}, tasks: map[[2]string]TaskProgressEvent{}}
+}
+
+// Tasks returns the latest progress of every piece of work in progress, and of
+// every one that ended with an error, by library then kind.
+func (b *Bus) Tasks() []TaskProgressEvent {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	out := make([]TaskProgressEvent, 0, len(b.tasks))
+	for _, t := range b.tasks {
+		out = append(out, t)
+	}
+	slices.SortFunc(out, func(x, y TaskProgressEvent) int {
+		return cmp.Or(cmp.Compare(x.Library, y.Library), cmp.Compare(x.Kind, y.Kind))
+	})
+	return out
+}
 
 // Subscribe registers a subscriber with a buffer of the given size. The returned cancel
 // function unregisters it and closes the channel; it is safe to call more than once.
@@ -161,6 +185,13 @@ func (b *Bus) Subscribe(buffer int) (<-chan Event, func()) {
 func (b *Bus) Publish(e Event) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if p, ok := e.Data.(TaskProgressEvent); ok && e.Topic == TaskProgress {
+		if key := [2]string{p.Library, p.Kind}; p.Final && p.Error == "" {
+			delete(b.tasks, key)
+		} else {
+			b.tasks[key] = p
+		}
+	}
 	for _, ch := range b.subs {
 		select {
 		case ch <- e:

@@ -81,3 +81,30 @@ func TestNilProgressDoesNothing(t *testing.T) {
 	p.Add(3)
 	p.Finish(nil)
 }
+
+// TestBusKeepsTasksInProgress: Tasks lists the latest progress of unfinished work
+// and of work that failed, and forgets work that finished.
+func TestBusKeepsTasksInProgress(t *testing.T) {
+	b := NewBus()
+	scan := StartProgress(b, "b", TaskScan, 10)
+	scan.Add(4)
+	failed := StartProgress(b, "a", TaskScan, 3)
+	failed.Finish(errors.New("disk gone"))
+	done := StartProgress(b, "c", TaskScan, 1)
+	done.Add(1)
+	done.Finish(nil)
+	got := b.Tasks()
+	if len(got) != 2 {
+		t.Fatalf("Tasks() = %+v, want the failed scan of a and the running one of b", got)
+	}
+	if a := got[0]; a.Library != "a" || !a.Final || a.Error == "" {
+		t.Errorf("first task %+v, want a's failed scan", a)
+	}
+	if second := got[1]; second.Library != "b" || second.Final || second.Total != 10 {
+		t.Errorf("second task %+v, want b's scan in progress", second)
+	}
+	scan.Finish(nil)
+	if got := b.Tasks(); len(got) != 1 || got[0].Library != "a" {
+		t.Errorf("after b's scan ended, Tasks() = %+v", got)
+	}
+}

@@ -51,6 +51,13 @@ type Options struct {
 	// BeforeRead, when set, is called during every full scan, once the vault is
 	// listed and before any note is read, with the number of notes to read.
 	BeforeRead func(notes int)
+	// Background, with Watch, makes the first scan run in the background: Open
+	// returns once the vault is open and watched, whatever needs the graph waits for
+	// the scan, and the scan's progress goes out on the bus (TaskProgress). The app
+	// and serve open libraries this way, so that the window is up and shows the
+	// progress before a large vault is read. A scan that fails leaves the graph
+	// empty; Index returns its error and the final progress event carries it.
+	Background bool
 }
 
 // FileWarning is a parse warning attached to the file it came from.
@@ -72,8 +79,9 @@ type Library struct {
 	sums     map[vpath.Path]uint64 // content fingerprint of every indexed note
 	seed     maphash.Seed
 
-	watcher *watch.Watcher
-	done    chan struct{}
+	watcher  *watch.Watcher
+	done     chan struct{}
+	stopScan context.CancelFunc // cancels a background scan; nil otherwise
 
 	scanOnce   sync.Once
 	keepTemps  bool            // Options.KeepTemps
@@ -129,6 +137,16 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 		l.watcher = w
 	}
 	if o.Lazy && !o.Watch {
+		return l, nil
+	}
+	if o.Background && l.watcher != nil {
+		var scanCtx context.Context
+		scanCtx, l.stopScan = context.WithCancel(context.WithoutCancel(ctx))
+		l.done = make(chan struct{})
+		go func() {
+			_ = l.ensureScanned(scanCtx) // a failure is in Index and the progress event
+			l.follow()
+		}()
 		return l, nil
 	}
 	if err := l.ensureScanned(ctx); err != nil {
@@ -228,6 +246,9 @@ func (l *Library) RefreshCreated(ctx context.Context, created map[vpath.Path][]b
 
 // Close stops watching and releases the vault.
 func (l *Library) Close() error {
+	if l.stopScan != nil {
+		l.stopScan()
+	}
 	if l.watcher != nil {
 		l.watcher.Close()
 		if l.done != nil {

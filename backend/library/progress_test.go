@@ -2,7 +2,9 @@ package library
 
 import (
 	"fmt"
+	"os"
 	"testing"
+	"time"
 
 	"github.com/memotree/memotree/backend/event"
 )
@@ -44,5 +46,79 @@ func TestScanPublishesProgress(t *testing.T) {
 		if e.Final || e.Done > e.Total {
 			t.Errorf("intermediate event %+v", e)
 		}
+	}
+}
+
+// TestBackgroundScan opens a library whose first scan runs in the background: the
+// graph a caller waits for is the whole vault, the scan's progress ends on the bus,
+// and an edit made right after Open is not lost.
+func TestBackgroundScan(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 300 {
+		files[fmt.Sprintf("notes/n%03d.md", i)] = fmt.Sprintf("Note %d links [[n%03d]].\n", i, (i+1)%300)
+	}
+	writeFiles(t, dir, files)
+	bus := event.NewBus()
+	ch, cancel := bus.Subscribe(1024)
+	defer cancel()
+	l, err := Open(t.Context(), "lib", dir, Options{Bus: bus, Watch: true, Background: true, Debounce: 5 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	writeFiles(t, dir, map[string]string{"late.md": "written while the scan runs [[n000]]\n"})
+	g, err := l.Index(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := g.Stats().Notes; got < 300 {
+		t.Fatalf("the graph has %d notes after the background scan, want at least 300", got)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !g.Has("late.md") {
+		if time.Now().After(deadline) {
+			t.Fatal("the note written right after Open never reached the graph")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	final := false
+	for len(ch) > 0 {
+		if e := <-ch; e.Topic == event.TaskProgress {
+			p := e.Data.(event.TaskProgressEvent)
+			final = final || p.Final && p.Kind == event.TaskScan && p.Error == ""
+		}
+	}
+	if !final {
+		t.Error("no final scan progress event without an error")
+	}
+}
+
+// TestBackgroundScanClose closes a library while its background scan may still
+// run: Close returns, and the vault is left as it was.
+func TestBackgroundScanClose(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 2000 {
+		files[fmt.Sprintf("n%04d.md", i)] = "text [[x]]\n"
+	}
+	writeFiles(t, dir, files)
+	l, err := Open(t.Context(), "lib", dir, Options{Watch: true, Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- l.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close hung while the background scan ran")
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) < 2000 {
+		t.Fatalf("the vault holds %d entries after Close (%v)", len(ents), err)
 	}
 }

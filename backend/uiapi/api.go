@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
@@ -62,6 +63,12 @@ func (a *API) Libraries() ([]LibraryInfo, error) {
 	}
 	return out, nil
 }
+
+// Tasks returns the long work in progress (a library's scan, its search index being
+// built) and work that ended with an error: a window that opens while a large vault
+// is scanned shows it at once, then follows the task:progress events. It never waits
+// for a scan.
+func (a *API) Tasks() ([]event.TaskProgressEvent, error) { return a.ws.Bus().Tasks(), nil }
 
 // FileEntry is one file of a library's tree.
 type FileEntry struct {

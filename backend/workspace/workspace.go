@@ -99,6 +99,10 @@ type Options struct {
 	// is listed and before any note is read, with the number of notes to read (the
 	// index command prepares its heap for them).
 	BeforeRead func(notes int)
+	// Background, with Watch, scans each library in the background (see
+	// library.Options.Background): Open returns before the vaults are read, and their
+	// progress goes out on the bus. The app and serve open this way.
+	Background bool
 }
 
 // Workspace is the set of mounted libraries and the bus they publish on.
@@ -138,7 +142,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 			w.Close()
 			return nil, fmt.Errorf("open library %s: %s is not a folder", s.Name, s.Path)
 		}
-		l, err := library.Open(ctx, s.Name, s.Path, library.Options{Watch: o.Watch, Bus: w.bus, Debounce: o.Debounce, Lazy: o.Lazy, BeforeRead: o.BeforeRead})
+		l, err := library.Open(ctx, s.Name, s.Path, library.Options{Watch: o.Watch, Bus: w.bus, Debounce: o.Debounce, Lazy: o.Lazy, BeforeRead: o.BeforeRead, Background: o.Background})
 		if err != nil {
 			w.Close()
 			return nil, err

@@ -217,10 +217,21 @@ export function useApp(opts, browserOpts) {
   return /** @type {Awaited<ReturnType<typeof openApp>>} */ (app)
 }
 
-export async function openApp(opts = {}, { storage, treeTimeoutMs = 10000, ...browserOpts } = {}) {
-  const server = await startServer(opts)
+/**
+ * openApp starts `memotree serve` (opts: see startServer) and opens its window in
+ * Chromium, waiting for the file tree. storage seeds localStorage before the first
+ * load; init is a script (a function) run in the page before its own scripts.
+ */
+export async function openApp(opts = {}, { storage, init, treeTimeoutMs = 10000, ...browserOpts } = {}) {
+  // The browser first: the server scans its vault in the background once started,
+  // and the page should open while a large one is still being read.
   const browser = await openBrowser(browserOpts)
+  const server = await startServer(opts).catch(async (e) => {
+    await browser.close()
+    throw e
+  })
   const page = browser.page
+  if (init) await page.addInitScript(init)
   if (storage) {
     await page.addInitScript((entries) => {
       if (sessionStorage.getItem('memotree.e2e.seeded')) return // only before the first load

@@ -27,6 +27,21 @@ function generate(dir) {
   }
 }
 
+/**
+ * watchScanProgress runs in the page before the app: it records the scan progress
+ * the status bar shows (window.scanSeen: the largest total and done seen).
+ */
+function watchScanProgress() {
+  window.scanSeen = { total: 0, done: 0, shown: 0 }
+  new MutationObserver(() => {
+    for (const bar of document.querySelectorAll('[data-testid="status-bar"] [data-task="scan"] progress')) {
+      window.scanSeen.shown++
+      window.scanSeen.total = Math.max(window.scanSeen.total, Number(bar.getAttribute('max')))
+      window.scanSeen.done = Math.max(window.scanSeen.done, Number(bar.getAttribute('value')))
+    }
+  }).observe(document, { subtree: true, childList: true, attributes: true })
+}
+
 describe('a vault of 50,000 notes', () => {
   let app
   let dir
@@ -38,7 +53,7 @@ describe('a vault of 50,000 notes', () => {
     // The graph of 50k notes is another issue's matter: start with it hidden.
     app = await openApp(
       { vault: dir, inPlace: true, timeoutMs: 180000 },
-      { storage: { 'memotree.layout': JSON.stringify({ showGraph: false }) }, treeTimeoutMs: 120000 },
+      { storage: { 'memotree.layout': JSON.stringify({ showGraph: false }) }, init: watchScanProgress, treeTimeoutMs: 120000 },
     )
   })
   after(async () => {
@@ -48,6 +63,15 @@ describe('a vault of 50,000 notes', () => {
   })
 
   const domRows = (page) => page.$$eval(`${tree} [role="treeitem"]`, (els) => els.length)
+
+  test('the window opens before the vault is read, and the status bar shows the scan', async () => {
+    const seen = await app.page.evaluate(() => window.scanSeen)
+    console.log(`# the status bar showed the scan: ${JSON.stringify(seen)}`)
+    assert.ok(seen.shown > 0, 'the status bar never showed the scan')
+    assert.equal(seen.total, NOTES, `the scan's total: ${JSON.stringify(seen)}`)
+    // Once the tree is there, the scan is over and its progress goes away.
+    await app.page.waitForSelector('[data-testid="status-bar"] [data-task="scan"]', { state: 'detached', timeout: 10000 })
+  })
 
   test('the DOM holds a window of rows, not the list', async () => {
     const { page } = app

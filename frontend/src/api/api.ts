@@ -1,4 +1,4 @@
-import type { EventPayloads, Topic, Unsubscribe } from './events'
+import type { EventPayloads, TaskProgress, Topic, Unsubscribe } from './events'
 import { gitFromCaller, type GitApi, type GitMethod } from './git'
 import type {
   ChatCheck,
@@ -41,6 +41,8 @@ export interface Api {
   search(library: string, query: string, options: SearchOptions): Promise<SearchResults>
   /** Tells a waiting smoke test that the file tree rendered with `count` notes. */
   reportRendered(count: number): Promise<void>
+  /** Long work in progress (and work that failed), for a window that opens during it. */
+  tasks(): Promise<TaskProgress[]>
   /** The source-control panel's methods. */
   git: GitApi
   /** Starts an agent turn; its progress arrives as chat:* events. */
@@ -76,6 +78,7 @@ export const GO_METHODS = {
   quickSwitch: 'QuickSwitch',
   search: 'Search',
   reportRendered: 'ReportRendered',
+  tasks: 'Tasks',
   chatSend: 'ChatSend',
   chatStop: 'ChatStop',
   chatApprove: 'ChatApprove',
@@ -112,6 +115,7 @@ export function apiFromCaller(
     reportRendered: async (count) => {
       await call(GO_METHODS.reportRendered, [count])
     },
+    tasks: () => call(GO_METHODS.tasks, []) as Promise<TaskProgress[]>,
     git: gitFromCaller(call),
     chatSend: (input) => call(GO_METHODS.chatSend, [input]) as Promise<ChatTurn>,
     chatStop: async (turn) => {

@@ -65,9 +65,23 @@ export class ProgressStore {
 
   /** connect subscribes to the backend's progress events; returns the unsubscribe. */
   connect(api: Api): () => void {
-    const offTask = api.on('task:progress', (p) => this.update(p))
+    // Work already under way when the window opened (a large vault's first scan) is
+    // asked for once; an event that arrives first is newer and wins.
+    const heard = new Set<string>()
+    let live = true
+    const offTask = api.on('task:progress', (p) => {
+      heard.add(`${p.library}:${p.kind}`)
+      this.update(p)
+    })
     const offEmb = api.on('search:embedding', (e) => this.embedding(e))
+    api.tasks().then(
+      (ts) => {
+        for (const p of ts ?? []) if (live && !heard.has(`${p.library}:${p.kind}`)) this.update(p)
+      },
+      () => {}, // an older backend without Tasks: the events alone will do
+    )
     return () => {
+      live = false
       offTask()
       offEmb()
       for (const t of this.timers.values()) clearTimeout(t)

@@ -1,11 +1,18 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
-import type { Api, EventPayloads, Topic } from '../api'
+import type { Api, EventPayloads, TaskProgress, Topic } from '../api'
 import { percent, ProgressStore } from './progress.svelte'
 
-// A fake of the one Api method the store uses: on(), with a way to emit.
-function fakeApi() {
+// A fake of the two Api methods the store uses: on(), with a way to emit, and
+// tasks(), answering `running` once `release` is called.
+function fakeApi(running: TaskProgress[] = []) {
   const subs = new Map<string, Set<(e: unknown) => void>>()
+  let release = () => {}
+  const answered = new Promise<void>((resolve) => (release = resolve))
   const api = {
+    tasks: async () => {
+      await answered
+      return running
+    },
     on<T extends Topic>(topic: T, cb: (e: EventPayloads[T]) => void) {
       const set = subs.get(topic) ?? new Set()
       set.add(cb as (e: unknown) => void)
@@ -14,7 +21,7 @@ function fakeApi() {
     },
   } as unknown as Api
   const emit = <T extends Topic>(topic: T, e: EventPayloads[T]) => subs.get(topic)?.forEach((cb) => cb(e))
-  return { api, emit, count: () => [...subs.values()].reduce((n, s) => n + s.size, 0) }
+  return { api, emit, release, count: () => [...subs.values()].reduce((n, s) => n + s.size, 0) }
 }
 
 afterEach(() => vi.useRealTimers())
@@ -94,5 +101,20 @@ describe('ProgressStore', () => {
     expect(percent({ done: 0, total: 0 })).toBeNull()
     expect(percent({ done: 7, total: 5 })).toBe(100)
     expect(percent({ done: 1, total: 3 })).toBe(33)
+  })
+
+  test('work under way when the window opened is shown, unless an event already said newer', async () => {
+    const { api, emit, release } = fakeApi([
+      { library: 'big', kind: 'scan', done: 300, total: 5000, final: false },
+      { library: 'other', kind: 'search-index', done: 1, total: 9, final: false },
+    ])
+    const s = new ProgressStore(100)
+    const off = s.connect(api)
+    emit('task:progress', { library: 'other', kind: 'search-index', done: 5, total: 9, final: false })
+    release()
+    await vi.waitFor(() => expect(s.tasks.map((t) => t.id).sort()).toEqual(['big:scan', 'other:search-index']))
+    expect(s.tasks.find((t) => t.id === 'big:scan')?.done).toBe(300)
+    expect(s.tasks.find((t) => t.id === 'other:search-index')?.done).toBe(5)
+    off()
   })
 })

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { Api } from '../api'
-import type { EventPayloads } from '../api/events'
+import type { EventPayloads, TaskProgress } from '../api/events'
 import type { CanvasView, FileEntry, GraphData, NoteView, SaveResult, SearchResults, SwitchItem } from '../api/types'
 import { note } from '../lib/testdata'
 import { GraphStore } from './graph.svelte'
@@ -52,6 +52,9 @@ class FakeApi implements Api {
   }
   async reportRendered(count: number) {
     this.rendered.push(count)
+  }
+  async tasks(): Promise<TaskProgress[]> {
+    return []
   }
   // The editor has its own store and tests (editor.test.ts).
   async saveNote(): Promise<SaveResult> {
