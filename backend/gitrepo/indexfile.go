@@ -13,14 +13,17 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/memotree/memotree/backend/internal/mapped"
 )
 
-// A lean reader of .git/index for Status. go-git's decoder reads each field through
-// reflection and allocates several objects per entry; at 10k notes that was a fifth
-// of a status and most of its page faults. This reader makes one string of the file
-// and one slice of entries, and slices names out of the string. It reads index
-// versions 2, 3 and 4; anything else (a split index, a newer version) makes Status
-// fall back to go-git's decoder. Writing the index stays with go-git (index.go).
+// A lean reader of .git/index for Status, over the file mapped in place (mapped.File).
+// go-git's decoder reads each field through reflection and allocates several objects
+// per entry; at 10k notes that was a fifth of a status and most of its page faults.
+// This reader makes one string of the file and one slice of entries, and slices names
+// out of the string. It reads index versions 2, 3 and 4; anything else (a split index,
+// a newer version) makes Status fall back to go-git's decoder. Writing the index stays
+// with go-git (index.go).
 
 // ientry is what Status needs of one index entry.
 type ientry struct {
@@ -44,7 +47,7 @@ var errIndexFormat = errors.New("index format not read by the lean reader")
 // readIndexFile reads the entries of .git/index, sorted as git sorts them. A missing
 // index (a repository with no commit yet) has no entries.
 func (r *Repo) readIndexFile() ([]ientry, error) {
-	b, release, err := mapFile(filepath.Join(r.dir, ".git", "index"))
+	b, release, err := mapped.File(filepath.Join(r.dir, ".git", "index"), mapped.Options{Populate: true})
 	if errors.Is(err, os.ErrNotExist) {
 		if _, serr := os.Stat(filepath.Join(r.dir, ".git")); serr == nil {
 			return nil, nil

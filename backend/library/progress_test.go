@@ -9,14 +9,21 @@ import (
 	"github.com/memotree/memotree/backend/event"
 )
 
+// ringOfNotes returns n notes under notes/, each linking to the next.
+func ringOfNotes(n int) map[string]string {
+	files := map[string]string{}
+	for i := range n {
+		files[fmt.Sprintf("notes/n%03d.md", i)] = fmt.Sprintf("Note %d links [[n%03d]].\n", i, (i+1)%n)
+	}
+	return files
+}
+
 // TestScanPublishesProgress opens a library of real files and checks that its scan
 // reported its start and end on the bus, counting the notes (not the attachments).
 func TestScanPublishesProgress(t *testing.T) {
 	dir := t.TempDir()
-	files := map[string]string{"pic.png": "png"}
-	for i := range 120 {
-		files[fmt.Sprintf("notes/n%03d.md", i)] = fmt.Sprintf("Note %d links [[n%03d]].\n", i, (i+1)%120)
-	}
+	files := ringOfNotes(120)
+	files["pic.png"] = "png"
 	writeFiles(t, dir, files)
 	bus := event.NewBus()
 	ch, cancel := bus.Subscribe(1024)
@@ -54,11 +61,7 @@ func TestScanPublishesProgress(t *testing.T) {
 // and an edit made right after Open is not lost.
 func TestBackgroundScan(t *testing.T) {
 	dir := t.TempDir()
-	files := map[string]string{}
-	for i := range 300 {
-		files[fmt.Sprintf("notes/n%03d.md", i)] = fmt.Sprintf("Note %d links [[n%03d]].\n", i, (i+1)%300)
-	}
-	writeFiles(t, dir, files)
+	writeFiles(t, dir, ringOfNotes(300))
 	bus := event.NewBus()
 	ch, cancel := bus.Subscribe(1024)
 	defer cancel()

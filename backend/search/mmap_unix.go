@@ -3,11 +3,7 @@
 package search
 
 import (
-	"errors"
-	"fmt"
-	"os"
-	"syscall"
-
+	"github.com/memotree/memotree/backend/internal/mapped"
 	"github.com/memotree/memotree/backend/vault"
 )
 
@@ -18,24 +14,5 @@ func mapFile(v *vault.Vault, name string) ([]byte, func(), error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if st.Size() == 0 {
-		return nil, func() {}, nil
-	}
-	if st.Size() > 1<<40 {
-		return nil, nil, errors.New("search index: file too large to map")
-	}
-	data, err := syscall.Mmap(int(f.Fd()), 0, int(st.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		return nil, nil, fmt.Errorf("map %s: %w", path, err)
-	}
-	return data, func() { _ = syscall.Munmap(data) }, nil
+	return mapped.File(path, mapped.Options{})
 }
