@@ -20,8 +20,8 @@ import (
 // A lean reader of .git/index for Status, over the file mapped in place (mapped.File).
 // go-git's decoder reads each field through reflection and allocates several objects
 // per entry; at 10k notes that was a fifth of a status and most of its page faults.
-// This reader makes one string of the file and one slice of entries, and slices names
-// out of the string. It reads index versions 2, 3 and 4; anything else (a split index,
+// This reader makes one slice of entries and one string of all their names (packNames),
+// so that nothing refers to the mapping once it is released. It reads index versions 2, 3 and 4; anything else (a split index,
 // a newer version) makes Status fall back to go-git's decoder. Writing the index stays
 // with go-git (index.go).
 
