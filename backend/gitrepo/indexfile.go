@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -137,7 +138,7 @@ func parseIndex(s string) ([]ientry, error) {
 		}
 		if version == 4 { // the name is the previous one, less some bytes, plus a suffix
 			strip, w := offsetVarint(s[pos:end])
-			if w == 0 || strip > len(prev) {
+			if w == 0 || strip < 0 || strip > len(prev) { // < 0: the varint overflowed
 				return nil, fmt.Errorf("read index: entry %d has a bad name prefix", i)
 			}
 			pos += w
@@ -187,6 +188,9 @@ func offsetVarint(s string) (int, int) {
 		}
 		c = s[i]
 		i++
+		if v > math.MaxInt32 {
+			return 0, 0 // no name is that long: a malformed prefix, not an overflow
+		}
 		v = (v+1)<<7 | int(c&0x7f)
 	}
 	return v, i
