@@ -71,8 +71,6 @@ export class BulkEdges {
   private colorCache = new Map<string, [number, number, number, number]>()
   /** How many lines the last rebuild wrote. */
   drawn = 0
-  /** How many times the lines were drawn (for the tests). */
-  frames = 0
 
   /** set gives the edges to draw; they are drawn from the next frame on. */
   set(data: BulkEdgeData, style: BulkEdgeStyle) {
@@ -200,7 +198,6 @@ export class BulkEdges {
     gl.drawArrays(gl.LINES, 0, this.drawn * 2)
     gl.disableVertexAttribArray(s.aPosition)
     gl.disableVertexAttribArray(s.aColor)
-    this.frames++
   }
 }
 
@@ -278,4 +275,19 @@ export function bulkEdgeProgram(bulk: BulkEdges) {
       bulk.detach()
     }
   }
+}
+
+/**
+ * UnusedEdgeProgram takes the place of sigma's default arrow program, which no edge
+ * here uses: sigma compiles every registered program when it starts (the arrow is
+ * four WebGL programs, a noticeable part of the window's start in software WebGL).
+ * It draws nothing.
+ */
+export class UnusedEdgeProgram implements AbstractEdgeProgram {
+  drawLabel = undefined
+  constructor(_gl: WebGLRenderingContext, _pickingBuffer: WebGLFramebuffer | null, _renderer: Sigma) {}
+  reallocate(_capacity: number) {}
+  process() {}
+  render(_params: RenderParams) {}
+  kill() {}
 }

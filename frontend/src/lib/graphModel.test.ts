@@ -99,7 +99,7 @@ test('relation types are counted, plain links first', () => {
 test('the payload counts relations as the graph does, before its edges are in', () => {
   expect(payloadRelationCounts(data)).toEqual(relationCounts(buildGraph(data)))
   // Edges naming no node are skipped by both.
-  const bad: GraphData = { ...data, edges: [...data.edges, 0, 99, 0, -1, 0, 0] }
+  const bad: GraphData = { ...data, edges: [...Array.from(data.edges), 0, 99, 0, -1, 0, 0] }
   expect(payloadRelationCounts(bad)).toEqual(relationCounts(buildGraph(bad)))
 })
 

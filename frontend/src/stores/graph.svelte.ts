@@ -34,7 +34,6 @@ export class GraphStore {
    * library's name: the first load of that library takes this answer.
    */
   prefetch() {
-    performance.mark('graph:request')
     this.early = this.api.graph('').catch(() => null)
   }
 
