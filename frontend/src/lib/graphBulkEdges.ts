@@ -13,6 +13,7 @@ import type Sigma from 'sigma'
 import type { RenderParams } from 'sigma/types'
 import type { AbstractEdgeProgram } from 'sigma/rendering'
 import { parseColor } from 'sigma/utils'
+import { LINKS_TO } from './graphModel'
 
 /** The edges BulkEdges draws: the payload's node ids and edge triples. */
 export interface BulkEdgeData {
@@ -23,10 +24,16 @@ export interface BulkEdgeData {
 }
 
 /**
- * The colour of one edge (a CSS colour), or null to leave it out; called on each
- * rebuild with the relation's name and the ids of both ends.
+ * How the bulk edges look, read on each rebuild: the colour of a relation's edges (a
+ * CSS colour, or null to leave them out); the nodes whose edges alone are shown (the
+ * search's matches), or null for all; the node whose edges take the accent colour.
  */
-export type BulkEdgeStyle = (relation: string, source: string, target: string) => string | null
+export interface BulkEdgeStyle {
+  relationColor(relation: string): string | null
+  only: ReadonlySet<string> | null
+  focus: string | null
+  accent: string
+}
 
 const VERTEX_SHADER = `
 attribute vec2 a_position;
@@ -64,7 +71,7 @@ interface GlState {
  */
 export class BulkEdges {
   private data: BulkEdgeData | null = null
-  private style: BulkEdgeStyle = () => null
+  private style: () => BulkEdgeStyle = () => ({ relationColor: () => null, only: null, focus: null, accent: '' })
   private renderer: Sigma | null = null
   private glState: GlState | null = null
   private dirty = true
@@ -73,7 +80,7 @@ export class BulkEdges {
   drawn = 0
 
   /** set gives the edges to draw; they are drawn from the next frame on. */
-  set(data: BulkEdgeData, style: BulkEdgeStyle) {
+  set(data: BulkEdgeData, style: () => BulkEdgeStyle) {
     this.data = data
     this.style = style
     this.dirty = true
@@ -166,7 +173,7 @@ export class BulkEdges {
     const d = this.data
     const r = this.renderer
     if (!d || !r) return
-    const lines = bulkLines(d, (id) => r.getNodeDisplayData(id), this.style, (c) => this.rgba(c))
+    const lines = bulkLines(d, (id) => r.getNodeDisplayData(id), this.style(), (c) => this.rgba(c))
     const gl = s.gl
     gl.bindBuffer(gl.ARRAY_BUFFER, s.positions)
     gl.bufferData(gl.ARRAY_BUFFER, lines.positions, gl.STATIC_DRAW)
@@ -229,6 +236,19 @@ export function bulkLines(
     xy[i * 2 + 1] = p.y
     known[i] = 1
   }
+  // The style by relation and by node, so the loop over the edges reads numbers only.
+  const colors = d.relations.map((r) => {
+    const c = style.relationColor(r)
+    return c === null ? null : rgba(c)
+  })
+  const only = style.only
+  const shownEnd = new Uint8Array(n)
+  for (let i = 0; i < n; i++) if (!only || only.has(d.nodes[i]!)) shownEnd[i] = 1
+  // An edge with no known relation is a plain link, as graphModel.addEdges has it.
+  const unknown = style.relationColor(LINKS_TO)
+  const unknownColor = unknown === null ? null : rgba(unknown)
+  const focus = style.focus === null ? -1 : d.nodes.indexOf(style.focus)
+  const accent = rgba(style.accent)
   const e = d.edges
   const m = Math.floor(e.length / 3)
   const pos = new Float32Array(m * 4)
@@ -238,15 +258,19 @@ export function bulkLines(
     const a = e[i * 3]!
     const b = e[i * 3 + 1]!
     if (!(a >= 0 && a < n && b >= 0 && b < n) || !known[a] || !known[b]) continue
-    const color = style(d.relations[e[i * 3 + 2]!] ?? '', d.nodes[a]!, d.nodes[b]!)
-    if (color === null) continue
-    const c = rgba(color)
+    const rel = e[i * 3 + 2]!
+    let c = rel >= 0 && rel < colors.length ? colors[rel] : unknownColor
+    if (!c || !(shownEnd[a] || shownEnd[b])) continue
+    if (a === focus || b === focus) c = accent
     pos[k * 4] = xy[a * 2]!
     pos[k * 4 + 1] = xy[a * 2 + 1]!
     pos[k * 4 + 2] = xy[b * 2]!
     pos[k * 4 + 3] = xy[b * 2 + 1]!
-    col.set(c, k * 8)
-    col.set(c, k * 8 + 4)
+    const o = k * 8
+    col[o] = col[o + 4] = c[0]
+    col[o + 1] = col[o + 5] = c[1]
+    col[o + 2] = col[o + 6] = c[2]
+    col[o + 3] = col[o + 7] = c[3]
     k++
   }
   return { positions: pos.subarray(0, k * 4), colors: col.subarray(0, k * 8), count: k }
