@@ -62,8 +62,10 @@ async function loaded(page) {
       nodes: window.__memotreeGraphFull.order,
       edges: window.__memotreeGraphFull.size,
       domContentLoadedMs: nav ? nav.domContentLoadedEventEnd : null,
-      graphRequestMs: api ? api.responseEnd - api.startTime : null,
-      graphRequestEndMs: api ? api.responseEnd : null,
+      // Read by the worker (src/api/graphFetch.ts), the request is not among the
+      // window's resources: from the request to the worker's answer, parsed, instead.
+      graphRequestMs: api ? api.responseEnd - api.startTime : mark('graph:worker') - mark('graph:request'),
+      graphRequestEndMs: api ? api.responseEnd : mark('graph:worker'),
       graphBytes: api ? api.encodedBodySize || api.transferSize : null,
     }
   })
@@ -233,7 +235,7 @@ try {
     console.error(
       `run ${i + 1}: ${r.nodes} nodes, ${r.edges} edges; nodes drawn at ${r.nodesDrawnMs.toFixed(0)} ms, with edges at ${r.drawnMs.toFixed(0)} ms, ` +
         `in graphology and sigma at ${r.completeMs.toFixed(0)} ms ` +
-        `(graph request ${r.graphRequestMs?.toFixed(0)} ms, ${((r.graphBytes ?? 0) / 1e6).toFixed(1)} MB, done at ${r.graphRequestEndMs?.toFixed(0)} ms); ` +
+        `(graph request ${r.graphRequestMs?.toFixed(0)} ms${r.graphBytes ? `, ${(r.graphBytes / 1e6).toFixed(1)} MB` : ' in the worker, parsed'}, done at ${r.graphRequestEndMs?.toFixed(0)} ms); ` +
         `layout settled ${r.layoutWaitMs} ms later; pan ${r.panFps.toFixed(1)} fps, zoom ${r.zoomFps.toFixed(1)} fps, idle ${r.idleFps.toFixed(1)} fps; ` +
         `marks ${JSON.stringify(r.marks)}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
     )
@@ -269,7 +271,7 @@ console.error(
 if (opts.rows) {
   const l = opts.label
   const rows = [
-    `value\tgraph view: navigation to every node drawn (edges follow), ${summary.nodes} nodes (headless Chromium)\t${l}\t${summary.nodesMs}\ttarget\t${LOAD_TARGET_MS}\tms`,
+    `value\tgraph view: navigation to every node drawn, ${summary.nodes} nodes (headless Chromium)\t${l}\t${summary.nodesMs}\ttarget\t${LOAD_TARGET_MS}\tms`,
     `value\tgraph view: navigation to the whole graph drawn, ${summary.nodes} nodes, ${summary.edges} edges (headless Chromium)\t${l}\t${summary.loadMs}\ttarget\t${LOAD_TARGET_MS}\tms`,
     `value\tgraph view: frames per second, camera panned from requestAnimationFrame, every edge drawn (above 1× is better)\t${l}\t${summary.cameraPanFps}\ttarget\t${FPS_TARGET}\tfps`,
     `value\tgraph view: frames per second, camera zoomed from requestAnimationFrame, every edge drawn (above 1× is better)\t${l}\t${summary.cameraZoomFps}\ttarget\t${FPS_TARGET}\tfps`,
