@@ -6,7 +6,7 @@
 // milliseconds) and draws it in sigma's edge layer, with sigma's camera matrix, through
 // an edge program that sigma renders on every frame (bulkEdgeProgram). GraphView hands
 // the edges to graphology and sigma a moment later, for everything else (edge labels,
-// the local graph, the relation list), and clears these.
+// the local graph, the layout), and clears these.
 //
 // Not safe for concurrent use; it lives on the window's main thread like sigma.
 import type Sigma from 'sigma'
