@@ -1,4 +1,5 @@
-import { apiFromCaller, type Api, type GoMethod } from './api'
+import { apiFromCaller, GO_METHODS, type Api, type GoMethod } from './api'
+import { graphReader } from './graphFetch'
 import type { EventPayloads, Topic } from './events'
 
 type Listener = (data: unknown) => void
@@ -21,7 +22,12 @@ export function httpApi(base = ''): Api {
     return text === '' ? null : JSON.parse(text)
   }
   const events = new EventHub(`${base}/api/events`)
-  return apiFromCaller(call, (topic, cb) => events.on(topic, cb as Listener))
+  const api = apiFromCaller(call, (topic, cb) => events.on(topic, cb as Listener))
+  // The graph, the largest answer by far, is read and parsed off the window's thread.
+  const url = new URL(`${base}/api/call/${GO_METHODS.graph}`, globalThis.location?.href ?? 'http://localhost/').href
+  const viaWorker = typeof Worker === 'undefined' ? null : graphReader(url, api.graph)
+  if (viaWorker) api.graph = viaWorker
+  return api
 }
 
 /** errorMessage extracts {"error": "..."} from a failed response. */

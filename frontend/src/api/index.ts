@@ -1,5 +1,6 @@
 // The only module the rest of the frontend imports to reach the backend.
 import type { Api } from './api'
+import type { GraphCall } from './graphFetch'
 import { httpApi } from './http'
 import { wailsApi } from './wails'
 
@@ -19,4 +20,29 @@ export function pickApi(w: Window): Api {
 export function openExternal(url: string): void {
   if (window.runtime) window.runtime.BrowserOpenURL(url)
   else window.open(url, '_blank', 'noopener,noreferrer')
+}
+
+/**
+ * withEarlyGraph asks for the default library's graph at once, before the window is
+ * built, and returns an Api whose first graph("") call takes that answer (the graph is
+ * the longest thing to load; see GraphStore.prefetch), and `sent`, which settles once
+ * the request is out (over HTTP the graph's reader is a worker, which starts only when
+ * the window's thread has a moment: see main.ts).
+ */
+export function withEarlyGraph(api: Api): { api: Api; sent: Promise<void> } {
+  performance.mark('graph:request')
+  let early: GraphCall | null = api.graph('')
+  const sent = early.sent ?? Promise.resolve()
+  // A failure belongs to the call that takes the answer.
+  early.catch(() => {})
+  const wrapped: Api = {
+    ...api,
+    graph: (library) => {
+      if (library !== '' || !early) return api.graph(library)
+      const answer = early
+      early = null
+      return answer
+    },
+  }
+  return { api: wrapped, sent }
 }

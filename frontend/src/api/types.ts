@@ -111,8 +111,11 @@ export interface GraphData {
   first_unresolved: number
   /** Edge types: "links to", "embeds" or a relation type. */
   relations: string[]
-  /** Triples: source node, target node, index into relations. */
-  edges: number[]
+  /**
+   * Triples: source node, target node, index into relations (an Int32Array when the
+   * graph was read off the window's thread, see graphFetch.ts).
+   */
+  edges: ArrayLike<number>
   /** Aliases of the notes that have some, by node index. */
   aliases: Record<string, string[]>
 }

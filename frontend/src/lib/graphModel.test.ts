@@ -13,6 +13,7 @@ import {
   localGraph,
   neighbourhood,
   nodeSize,
+  payloadRelationCounts,
   positionsOf,
   relationCounts,
   sameNodes,
@@ -93,6 +94,13 @@ test('relation types are counted, plain links first', () => {
     { relation: 'embeds', count: 1 },
     { relation: 'collaborator of', count: 1 },
   ])
+})
+
+test('the payload counts relations as the graph does, before its edges are in', () => {
+  expect(payloadRelationCounts(data)).toEqual(relationCounts(buildGraph(data)))
+  // Edges naming no node are skipped by both.
+  const bad: GraphData = { ...data, edges: [...Array.from(data.edges), 0, 99, 0, -1, 0, 0] }
+  expect(payloadRelationCounts(bad)).toEqual(relationCounts(buildGraph(bad)))
 })
 
 test('the legend lists the entity types of notes, commonest first, untyped last', () => {
@@ -252,6 +260,7 @@ test('a big graph built in two steps (nodes, then addEdges) has every edge, neig
     for (const m of g.neighbors(n)) expect(all.has(m)).toBe(true)
   })
   expect(g.hasEdge('n/0.md', 'n/1.md')).toBe(true)
+  expect(payloadRelationCounts(data)).toEqual(relationCounts(g))
   expect(relationCounts(g)).toEqual([
     { relation: 'links to', count: 6400 },
     { relation: 'knows', count: 1600 },

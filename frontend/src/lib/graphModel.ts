@@ -231,6 +231,26 @@ export function relationCounts(g: ModelGraph): RelationCount[] {
     .sort((a, b) => rank(a.relation) - rank(b.relation) || a.relation.localeCompare(b.relation))
 }
 
+/**
+ * payloadRelationCounts is relationCounts read from the payload's edge triples, in
+ * the same order, for a graph whose edges are not in graphology yet.
+ */
+export function payloadRelationCounts(data: GraphData): RelationCount[] {
+  const n = data.nodes.length
+  const e = data.edges
+  const counts = new Map<string, number>()
+  const valid = (i: number) => Number.isInteger(i) && i >= 0 && i < n
+  for (let i = 0; i + 2 < e.length; i += 3) {
+    if (!valid(e[i]!) || !valid(e[i + 1]!)) continue
+    const relation = data.relations[e[i + 2]!] ?? LINKS_TO
+    counts.set(relation, (counts.get(relation) ?? 0) + 1)
+  }
+  const rank = (r: string) => (r === LINKS_TO ? 0 : r === EMBEDS ? 1 : 2)
+  return [...counts]
+    .map(([relation, count]) => ({ relation, count }))
+    .sort((a, b) => rank(a.relation) - rank(b.relation) || a.relation.localeCompare(b.relation))
+}
+
 /** edgeTypes lists the distinct relation types of a graph's edges, sorted. */
 export function edgeTypes(g: ModelGraph): string[] {
   return relationCounts(g)

@@ -26,6 +26,8 @@ export class GraphStore {
   private library = ''
   /** The default library's graph, asked for before the library's name is known. */
   private early: Promise<GraphData | null> | null = null
+  /** Whether the data is the early answer, shown before the first load. */
+  private earlyShown = false
 
   constructor(private readonly api: Api) {}
 
@@ -34,8 +36,19 @@ export class GraphStore {
    * library's name: the first load of that library takes this answer.
    */
   prefetch() {
-    performance.mark('graph:request')
-    this.early = this.api.graph('').catch(() => null)
+    const early = this.api.graph('').catch(() => null)
+    this.early = early
+    // The answer is shown as soon as it is in, before the window knows the library's
+    // name: it is the default library's graph, the library the window opens (see
+    // VaultStore.init), and load takes it as it is.
+    void early.then((d) => {
+      if (!d || this.early !== early || this.seq !== 0) return
+      this.early = null
+      this.earlyShown = true
+      this.library = d.library
+      this.data = d
+      performance.mark('graph:response')
+    })
   }
 
   /** load fetches the graph of a library; a newer call wins over an older one. */
@@ -43,6 +56,10 @@ export class GraphStore {
     const seq = ++this.seq
     const early = this.early
     this.early = null
+    const shown = this.earlyShown
+    this.earlyShown = false
+    // The first load of the library the early answer was of: it is on screen already.
+    if (shown && library === this.library && this.data) return
     try {
       let d = early ? await early : null
       if (d?.library !== library) {

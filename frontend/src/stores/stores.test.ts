@@ -188,6 +188,29 @@ test('the graph asked for before the library is known serves the first load of t
   expect(g2.data?.library).toBe('other')
 })
 
+test('the graph asked for early is shown as soon as it is in, and the first load of its library takes it as it is', async () => {
+  const api = new FakeApi()
+  const graph = new GraphStore(api)
+  graph.prefetch()
+  await vi.waitFor(() => expect(graph.data?.library).toBe('demo'))
+  const early = graph.data
+  await graph.load('demo')
+  expect(api.graphAsked).toEqual([''])
+  expect(graph.data).toBe(early)
+  // Later loads (a change in the vault) ask again.
+  await graph.load('demo')
+  expect(api.graphAsked).toEqual(['', 'demo'])
+
+  // Another library's first load asks for its own graph.
+  const other = new FakeApi()
+  const g2 = new GraphStore(other)
+  g2.prefetch()
+  await vi.waitFor(() => expect(g2.data?.library).toBe('demo'))
+  await g2.load('other')
+  expect(other.graphAsked).toEqual(['', 'other'])
+  expect(g2.data?.library).toBe('other')
+})
+
 test('the graph store keeps the depth in range, toggles relations, and forgets a layout on a library switch', async () => {
   const api = new FakeApi()
   api.put(note('a.md', 'A'))
