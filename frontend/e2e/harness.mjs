@@ -193,13 +193,24 @@ export async function paintedPixels(page, png) {
 }
 
 /**
- * openApp starts `memotree serve` (startServer's options), opens Chromium on the
- * window (openBrowser's options: size, zoom and `locale`, English by default; plus
- * `storage`: localStorage entries set before the window's scripts run, e.g. a
- * remembered layout), and waits until the file tree lists a file.
- * @param {Parameters<typeof startServer>[0]} [opts]
- * @param {Parameters<typeof openBrowser>[0] & {storage?: Record<string, string>, treeTimeoutMs?: number}} [browserOpts]
+ * scansDone waits until the server has read its vaults: `memotree serve` answers
+ * at once and scans in the background, and a benchmark of the window measures from
+ * a server that is ready.
  */
+export async function scansDone(server, timeoutMs = 120000) {
+  const u = new URL(server.url)
+  const token = u.searchParams.get('token')
+  const end = Date.now() + timeoutMs
+  for (;;) {
+    const res = await fetch(`${u.origin}/api/call/Tasks`, { method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: '[]' })
+    if (!res.ok) throw new Error(`Tasks: HTTP ${res.status}: ${await res.text()}`)
+    const tasks = await res.json()
+    if (!tasks.some((t) => !t.final)) return
+    if (Date.now() > end) throw new Error(`the vault scan did not end in ${timeoutMs} ms: ${JSON.stringify(tasks)}`)
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
 /**
  * useApp opens the app before the tests of the enclosing describe and closes it after
  * them; the returned object's server, browser and page are set once `before` has run.
@@ -218,9 +229,13 @@ export function useApp(opts, browserOpts) {
 }
 
 /**
- * openApp starts `memotree serve` (opts: see startServer) and opens its window in
- * Chromium, waiting for the file tree. storage seeds localStorage before the first
- * load; init is a script (a function) run in the page before its own scripts.
+ * openApp starts `memotree serve` (startServer's options), opens Chromium on the
+ * window (openBrowser's options: size, zoom and `locale`, English by default; plus
+ * `storage`: localStorage entries set before the window's scripts run, e.g. a
+ * remembered layout; `init`: a function run in the page before its own scripts), and
+ * waits until the file tree lists a file.
+ * @param {Parameters<typeof startServer>[0]} [opts]
+ * @param {Parameters<typeof openBrowser>[0] & {storage?: Record<string, string>, init?: Function, treeTimeoutMs?: number}} [browserOpts]
  */
 export async function openApp(opts = {}, { storage, init, treeTimeoutMs = 10000, ...browserOpts } = {}) {
   // The browser first: the server scans its vault in the background once started,

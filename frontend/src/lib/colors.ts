@@ -1,4 +1,4 @@
-// Colours per entity type, shared by the graph and the file tree. Mid-tone, muted hues
+// Colours per entity type, shared by the graph, the file tree and the note view. Mid-tone, muted hues
 // that read on both the light and the dark background.
 
 export const PALETTE = [
@@ -60,4 +60,29 @@ export function colorForType(type: string): string {
 /** knownTypeColor returns the fixed colour of a well-known type, or undefined. */
 export function knownTypeColor(type: string): string | undefined {
   return KNOWN[type.trim().toLowerCase()]
+}
+
+/**
+ * typeColors gives each entity type of a library its own colour, so the legend can be
+ * read, and the file tree, the note and the graph agree: well-known types keep their fixed colours, the others take their usual colour
+ * (colorForType) when no other type present has it, else the first free colour of the
+ * palette, else a hue of their own. Types are folded to lower case; "" is untyped.
+ */
+export function typeColors(types: Iterable<string>): Map<string, string> {
+  const out = new Map<string, string>([['', UNTYPED_COLOR]])
+  const used = new Set<string>([UNTYPED_COLOR])
+  const names = [...new Set([...types].map((t) => t.trim().toLowerCase()))].filter((t) => t !== '').sort()
+  for (const t of names) {
+    const c = knownTypeColor(t)
+    if (c) (out.set(t, c), used.add(c))
+  }
+  let extra = 0
+  for (const t of names) {
+    if (out.has(t)) continue
+    let c = colorForType(t)
+    if (used.has(c)) c = PALETTE.find((p) => !used.has(p)) ?? `hsl(${Math.round((extra++ * 137.508) % 360)}, 45%, 58%)`
+    out.set(t, c)
+    used.add(c)
+  }
+  return out
 }

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest'
 import type { GraphData } from '../api/types'
-import { UNRESOLVED_COLOR, UNTYPED_COLOR, colorForType } from './colors'
+import { UNRESOLVED_COLOR, UNTYPED_COLOR, colorForType, typeColors } from './colors'
 import {
   addEdges,
   applyLayout,
@@ -18,7 +18,6 @@ import {
   relationCounts,
   sameNodes,
   searchNodes,
-  typeColors,
   seedPosition,
 } from './graphModel'
 

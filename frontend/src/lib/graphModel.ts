@@ -3,7 +3,7 @@
 // refreshes; the local graph around a note; the flat arrays the layout worker reads.
 import { MultiDirectedGraph } from 'graphology'
 import type { GraphData } from '../api/types'
-import { colorForType, hashString, knownTypeColor, PALETTE, UNRESOLVED_COLOR, UNTYPED_COLOR } from './colors'
+import { hashString, typeColors, UNRESOLVED_COLOR, UNTYPED_COLOR } from './colors'
 
 export interface NodeAttrs {
   label: string
@@ -51,31 +51,6 @@ export function seedPosition(id: string, radius = 100): { x: number; y: number }
   // The square root spreads the nodes evenly over the disc's area.
   const r = radius * (0.1 + 0.9 * Math.sqrt((h >>> 16) / 0xffff))
   return { x: Math.cos(angle) * r, y: Math.sin(angle) * r }
-}
-
-/**
- * typeColors gives each entity type of a library its own colour, so the legend can be
- * read: well-known types keep their fixed colours, the others take their usual colour
- * (colorForType) when no other type present has it, else the first free colour of the
- * palette, else a hue of their own. Types are folded to lower case; "" is untyped.
- */
-export function typeColors(types: Iterable<string>): Map<string, string> {
-  const out = new Map<string, string>([['', UNTYPED_COLOR]])
-  const used = new Set<string>([UNTYPED_COLOR])
-  const names = [...new Set([...types].map((t) => t.trim().toLowerCase()))].filter((t) => t !== '').sort()
-  for (const t of names) {
-    const c = knownTypeColor(t)
-    if (c) (out.set(t, c), used.add(c))
-  }
-  let extra = 0
-  for (const t of names) {
-    if (out.has(t)) continue
-    let c = colorForType(t)
-    if (used.has(c)) c = PALETTE.find((p) => !used.has(p)) ?? `hsl(${Math.round((extra++ * 137.508) % 360)}, 45%, 58%)`
-    out.set(t, c)
-    used.add(c)
-  }
-  return out
 }
 
 /** nodeSize grows with the square root of the degree, as Obsidian's graph does. */

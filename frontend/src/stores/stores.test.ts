@@ -2,6 +2,7 @@ import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { Api } from '../api'
 import type { EventPayloads, TaskProgress } from '../api/events'
 import type { CanvasView, FileEntry, GraphData, NoteView, SaveResult, SearchResults, SwitchItem } from '../api/types'
+import { colorForType, typeColors, UNTYPED_COLOR } from '../lib/colors'
 import { note } from '../lib/testdata'
 import { GraphStore } from './graph.svelte'
 import { connectLive, LIVE_DEBOUNCE_MS } from './live'
@@ -24,7 +25,9 @@ class FakeApi implements Api {
   }
   async files(): Promise<FileEntry[]> {
     this.calls.push('files')
-    return [...this.notes.keys()].sort().map((path) => ({ path, name: path.replace(/\.md$/, ''), is_note: true, entity_type: '' }))
+    return [...this.notes.values()]
+      .sort((a, b) => a.path.localeCompare(b.path))
+      .map((n) => ({ path: n.path, name: n.path.replace(/\.md$/, ''), is_note: true, entity_type: n.entity_type ?? '' }))
   }
   async note(_lib: string, path: string): Promise<NoteView> {
     this.calls.push(`note ${path}`)
@@ -137,6 +140,22 @@ test('a deleted open note is reported', async () => {
   await v.applyChange({ library: 'demo', rescan: false })
   expect(v.note).toBeNull()
   expect(v.noteError).toContain('b.md')
+})
+
+test('the tree and the note colour entity types as the graph does, even types whose usual colours collide', async () => {
+  const api = new FakeApi()
+  // "memory" usually takes person's colour (graphModel.test.ts); in one library they differ.
+  api.put(note('p.md', 'P', {}, { entity_type: 'person' }))
+  api.put(note('m.md', 'M', {}, { entity_type: 'Memory' }))
+  const v = new VaultStore(api)
+  await v.init('')
+  expect(colorForType('memory')).toBe(colorForType('person')) // the collision this test is about
+  const graphColors = typeColors(['person', 'Memory'])
+  expect(v.colorOf('memory')).toBe(graphColors.get('memory'))
+  expect(v.colorOf('Memory ')).toBe(graphColors.get('memory'))
+  expect(v.colorOf('person')).toBe(graphColors.get('person'))
+  expect(v.colorOf('memory')).not.toBe(v.colorOf('person'))
+  expect(v.colorOf('')).toBe(UNTYPED_COLOR)
 })
 
 test('reportRendered reports once', () => {

@@ -1,6 +1,7 @@
 // The vault store: libraries, the open library's files, and the open note with the
 // notes it embeds. Talks only to src/api.
 import type { Api, FileEntry, LibraryInfo, NoteView, VaultChange } from '../api'
+import { typeColors, UNTYPED_COLOR } from '../lib/colors'
 import { t } from '../lib/i18n.svelte'
 import { embedTargets } from '../lib/markdown'
 import { makeResolver } from '../lib/resolve'
@@ -23,12 +24,19 @@ export class VaultStore {
   noteError = $state<string | null>(null)
   resolver = $derived(makeResolver(this.files))
   noteCount = $derived(this.files.filter((f) => f.is_note).length)
+  /** The colour of each entity type of the library, the graph's own (typeColors). */
+  typeColors = $derived(typeColors(this.files.filter((f) => f.is_note).map((f) => f.entity_type)))
 
   private noteSeq = 0
   private filesSeq = 0
   private reported = false
 
   constructor(private readonly api: Api) {}
+
+  /** colorOf returns an entity type's colour in this library ("" is untyped). */
+  colorOf(type: string): string {
+    return this.typeColors.get(type.trim().toLowerCase()) ?? UNTYPED_COLOR
+  }
 
   /** init loads the libraries, picks the default one and its files. */
   async init(initialPath = ''): Promise<void> {
