@@ -115,7 +115,8 @@ func (r *Repo) FileDiff(ctx context.Context, c Change) (FileDiff, error) {
 }
 
 // DiffText diffs two texts by lines into hunks with context lines around each change,
-// and marks the changed words of paired deleted and added lines.
+// and marks the changed words of paired deleted and added lines. Equal texts give an
+// empty, non-nil list.
 func DiffText(old, cur string, context int) []Hunk {
 	var lines []DiffLine
 	o, n := 0, 0
@@ -143,6 +144,9 @@ func DiffText(old, cur string, context int) []Hunk {
 	hunks := cutHunks(lines, context)
 	for i := range hunks {
 		pairWords(hunks[i].Lines)
+	}
+	if hunks == nil {
+		hunks = []Hunk{} // equal texts (a change undone meanwhile): an empty list, never JSON null
 	}
 	return hunks
 }

@@ -1,6 +1,7 @@
 package gitrepo_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -152,5 +153,20 @@ func TestFileDiffNewBinaryRename(t *testing.T) {
 	fd, err = r.FileDiff(t.Context(), gitrepo.Change{Path: "a.md", State: gitrepo.Deleted})
 	if err != nil || fd.Added != 0 || fd.Deleted != 0 {
 		t.Errorf("unchanged: %+v, %v", fd, err)
+	}
+}
+
+// TestDiffTextEqual: equal texts (a change undone between the status and the diff)
+// give no hunk, and the window receives an empty list, not null.
+func TestDiffTextEqual(t *testing.T) {
+	for _, s := range []string{"", "same\n", "a\nb\nc"} {
+		h := gitrepo.DiffText(s, s, 3)
+		if h == nil || len(h) != 0 {
+			t.Errorf("DiffText(%q, %q) = %#v, want an empty non-nil list", s, s, h)
+		}
+		b, err := json.Marshal(gitrepo.FileDiff{Path: "n.md", Hunks: h})
+		if err != nil || !strings.Contains(string(b), `"hunks":[]`) {
+			t.Errorf("JSON %s (%v), want \"hunks\":[]", b, err)
+		}
 	}
 }

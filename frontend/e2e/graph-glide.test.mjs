@@ -99,7 +99,11 @@ describe('a big graph glides', () => {
       return null
     })
     assert.ok(target, 'a node can be clicked')
-    await page.mouse.click(box.x + target.x, box.y + target.y)
+    // Where the canvas is now: the window's layout may have moved since the pan began
+    // (the status bar showing or ending a task).
+    const now = await page.locator('[data-testid="graph-view"] canvas.sigma-mouse').boundingBox()
+    assert.ok(now)
+    await page.mouse.click(now.x + target.x, now.y + target.y)
     await page.waitForSelector(`[data-testid="note-view"][data-path="${target.id}"]`, { timeout: 10000 })
   })
 })
