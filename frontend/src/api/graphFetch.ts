@@ -6,6 +6,7 @@
 // took a tenth of a second more.
 //
 // graphReader keeps one worker per window and answers calls in order of arrival.
+import { errorMessage } from './errors'
 import type { GraphData } from './types'
 
 /** What the window asks the worker. */
@@ -35,7 +36,7 @@ export async function fetchGraph(fetchFn: typeof fetch, req: GraphFetchRequest):
       body: JSON.stringify([req.library]),
     })
     const text = await res.text()
-    if (!res.ok) return { id: req.id, error: errorText(res.status, text) }
+    if (!res.ok) return { id: req.id, error: errorMessage('Graph', res.status, text) }
     const data = JSON.parse(text) as GraphData
     data.edges = Int32Array.from(data.edges)
     return { id: req.id, data }
@@ -44,19 +45,6 @@ export async function fetchGraph(fetchFn: typeof fetch, req: GraphFetchRequest):
   }
 }
 
-/** errorText extracts {"error": "..."} from a failed answer (see http.ts errorMessage). */
-function errorText(status: number, body: string): string {
-  try {
-    const parsed: unknown = JSON.parse(body)
-    if (parsed && typeof parsed === 'object' && 'error' in parsed) {
-      const msg = (parsed as { error: unknown }).error
-      if (typeof msg === 'string' && msg !== '') return msg
-    }
-  } catch {
-    // not JSON: fall through
-  }
-  return body.trim() || `Graph: HTTP ${status}`
-}
 
 /** The performance mark set each time a graph came through the worker. */
 export const GRAPH_WORKER_MARK = 'graph:worker'

@@ -1,5 +1,6 @@
 import { afterEach, expect, test, vi } from 'vitest'
-import { errorMessage, httpApi } from './http'
+import { errorMessage } from './errors'
+import { httpApi } from './http'
 
 afterEach(() => {
   vi.unstubAllGlobals()

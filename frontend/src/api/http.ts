@@ -1,4 +1,5 @@
 import { apiFromCaller, GO_METHODS, type Api, type GoMethod } from './api'
+import { errorMessage } from './errors'
 import { graphReader } from './graphFetch'
 import type { EventPayloads, Topic } from './events'
 
@@ -30,20 +31,6 @@ export function httpApi(base = ''): Api {
   return api
 }
 
-/** errorMessage extracts {"error": "..."} from a failed response. */
-export function errorMessage(method: string, status: number, body: string): string {
-  try {
-    const parsed: unknown = JSON.parse(body)
-    if (parsed && typeof parsed === 'object' && 'error' in parsed) {
-      const msg = (parsed as { error: unknown }).error
-      if (typeof msg === 'string' && msg !== '') return msg
-    }
-  } catch {
-    // not JSON: fall through
-  }
-  const text = body.trim()
-  return text !== '' ? text : `${method}: HTTP ${status}`
-}
 
 /**
  * EventHub shares one EventSource among all subscribers, opened on the first
