@@ -12,9 +12,10 @@ APP           := build/bin/memotree
 HEADLESS      := build/bin/memotree-headless
 ARTIFACTS     := test-artifacts
 # Debian packages: building the window (GTK, WebKitGTK 4.1), and testing it (Xvfb,
-# screenshots, Debian's Chromium for browser tests, fonts with CJK glyphs, ripgrep).
+# screenshots, Debian's Chromium for browser tests, fonts with CJK glyphs), and what
+# make bench measures beside (ripgrep, hyperfine, GNU time for peak memory).
 APT_BUILD := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
-APT_TEST  := xvfb xauth xdotool imagemagick chromium fonts-dejavu-core fonts-noto-cjk ripgrep hyperfine git openssh-client
+APT_TEST  := xvfb xauth xdotool imagemagick chromium fonts-dejavu-core fonts-noto-cjk ripgrep hyperfine time git openssh-client
 
 .PHONY: help run test deps deps-apt deps-wails deps-npm build headless frontend \
         test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke bench lint fuzz soak
@@ -131,5 +132,5 @@ test-smoke: build
 	mkdir -p $(ARTIFACTS)
 	xvfb-run -a -s "-screen 0 1280x1024x24" scripts/smoke.sh $(APP) $(ARTIFACTS)/window.png
 
-bench: headless
+bench: deps-apt headless
 	bench/run.sh
