@@ -9,6 +9,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/memotree/memotree/backend/internal/dirents"
 )
 
 // fillStat copies the stat data git compares to tell an unchanged file quickly.
@@ -26,27 +28,15 @@ func statFile(path string) (workFile, error) {
 	if err := unix.Lstat(path, &st); err != nil {
 		return workFile{}, &os.PathError{Op: "lstat", Path: path, Err: err}
 	}
-	f, ok := fromStat(&st)
-	if !ok {
-		f.mode = fs.ModeIrregular
-	}
+	f, _ := fromStat(&st) // what is not a file, folder or link keeps ModeIrregular
 	return f, nil
 }
 
 // fromStat keeps what git compares of stat data; ok is false for what is neither a
 // file, a folder nor a link.
 func fromStat(st *unix.Stat_t) (workFile, bool) {
-	f := workFile{size: st.Size, ino: st.Ino,
+	m := dirents.Mode(st)
+	f := workFile{size: st.Size, ino: st.Ino, mode: m,
 		mtime: unixTime{int64(st.Mtim.Sec), int64(st.Mtim.Nsec)}, ctime: unixTime{int64(st.Ctim.Sec), int64(st.Ctim.Nsec)}}
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-		f.mode = fs.ModeDir
-	case unix.S_IFLNK:
-		f.mode = fs.ModeSymlink
-	case unix.S_IFREG:
-		f.mode = fs.FileMode(st.Mode & 0o777)
-	default:
-		return f, false
-	}
-	return f, true
+	return f, m&fs.ModeIrregular == 0
 }

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/memotree/memotree/backend/internal/dirents"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -58,21 +59,10 @@ func (b *batchDirs) lstat(p vpath.Path) (fs.FileMode, error) {
 		return 0, err
 	}
 	var st unix.Stat_t
-	err = ignoringEINTR(func() error { return unix.Fstatat(fd, p.Base(), &st, unix.AT_SYMLINK_NOFOLLOW) })
-	if err != nil {
+	if err := dirents.Lstat(fd, p.Base(), &st); err != nil {
 		return 0, &fs.PathError{Op: "lstat", Path: string(p), Err: err}
 	}
-	mode := fs.FileMode(st.Mode & 0o777)
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFREG:
-	case unix.S_IFDIR:
-		mode |= fs.ModeDir
-	case unix.S_IFLNK:
-		mode |= fs.ModeSymlink
-	default:
-		mode |= fs.ModeIrregular
-	}
-	return mode, nil
+	return dirents.Mode(&st), nil
 }
 
 // readFile returns the content of the regular file at p; errSlowPath for anything else.

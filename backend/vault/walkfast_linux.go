@@ -9,6 +9,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/memotree/memotree/backend/internal/dirents"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -17,22 +18,8 @@ import (
 // folder. ok is false when the entry is gone or unreadable.
 func statAt(_ *os.Root, f *os.File, _ vpath.Path, name string) (mode fs.FileMode, size int64, mtime time.Time, ok bool) {
 	var st unix.Stat_t
-	err := unix.Fstatat(int(f.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW)
-	for err == unix.EINTR {
-		err = unix.Fstatat(int(f.Fd()), name, &st, unix.AT_SYMLINK_NOFOLLOW)
-	}
-	if err != nil {
+	if dirents.Lstat(int(f.Fd()), name, &st) != nil {
 		return 0, 0, time.Time{}, false
 	}
-	switch st.Mode & unix.S_IFMT {
-	case unix.S_IFDIR:
-		mode = fs.ModeDir
-	case unix.S_IFREG:
-		mode = 0
-	case unix.S_IFLNK:
-		mode = fs.ModeSymlink
-	default:
-		mode = fs.ModeIrregular
-	}
-	return mode, st.Size, time.Unix(st.Mtim.Sec, st.Mtim.Nsec), true
+	return dirents.Mode(&st).Type(), st.Size, time.Unix(st.Mtim.Sec, st.Mtim.Nsec), true
 }

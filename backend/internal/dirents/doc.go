@@ -3,6 +3,9 @@
 // DirEntry or FileInfo per entry; elsewhere through os.File.ReadDir. The vault's
 // walk and the git working-tree walk both list folders through it.
 //
+// On Linux, Lstat and Mode stat one entry relative to an open folder for the vault
+// walk, the vault's write batches and git status alike.
+//
 // List may be called from many goroutines at once, on different folders.
 package dirents
 
