@@ -200,6 +200,11 @@ export interface RelationCount {
 export function relationCounts(g: ModelGraph): RelationCount[] {
   const m = new Map<string, number>()
   g.forEachEdge((_e, a) => m.set(a.relation, (m.get(a.relation) ?? 0) + 1))
+  return orderedCounts(m)
+}
+
+/** orderedCounts lists counts by relation: plain links, embeds, then relations by name. */
+function orderedCounts(m: Map<string, number>): RelationCount[] {
   const rank = (r: string) => (r === LINKS_TO ? 0 : r === EMBEDS ? 1 : 2)
   return [...m]
     .map(([relation, count]) => ({ relation, count }))
@@ -220,10 +225,7 @@ export function payloadRelationCounts(data: GraphData): RelationCount[] {
     const relation = data.relations[e[i + 2]!] ?? LINKS_TO
     counts.set(relation, (counts.get(relation) ?? 0) + 1)
   }
-  const rank = (r: string) => (r === LINKS_TO ? 0 : r === EMBEDS ? 1 : 2)
-  return [...counts]
-    .map(([relation, count]) => ({ relation, count }))
-    .sort((a, b) => rank(a.relation) - rank(b.relation) || a.relation.localeCompare(b.relation))
+  return orderedCounts(counts)
 }
 
 /** edgeTypes lists the distinct relation types of a graph's edges, sorted. */
