@@ -17,8 +17,8 @@ type writer struct {
 	o    Options
 	lang lang
 	r    *rng
-	buf []byte
-	s   Summary
+	buf  []byte
+	s    Summary
 	// Pending body links and where in the word stream they go.
 	links []string
 	pos   []int
