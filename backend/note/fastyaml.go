@@ -305,7 +305,7 @@ func (p *fastParser) scalar(col, end int) (*yaml.Node, bool) {
 }
 
 // quoted reads the one-line quoted scalar at line[col:end] and returns it with its
-// size in bytes, quotes included. Single quotes escape themselves (”); double quotes
+// size in bytes, quotes included. A single quote is escaped by doubling it; double quotes
 // take the escapes \" \\ \n \t and \r, and nothing else.
 func (p *fastParser) quoted(col, end int) (*yaml.Node, int, bool) {
 	s := p.line()[col:end]
