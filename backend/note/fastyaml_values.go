@@ -117,15 +117,10 @@ func fastValid(n *yaml.Node) bool {
 		}
 		return true
 	}
-	switch n.Tag {
-	case "!!str", "!!null":
-		return true
-	}
-	if _, ok := quickResolve(n.Value); ok {
-		return true
-	}
-	var v any
-	return n.Decode(&v) == nil
+	// The fast path makes only untagged, "!!str" and "!!null" scalars, and YAML v3
+	// decodes an untagged plain scalar into an interface without fail (its resolver
+	// falls back to a string): nothing to check, and no value to build.
+	return n.Tag == "" || n.Tag == "!!str" || n.Tag == "!!null"
 }
 
 // fastValue converts one fast-path node.
