@@ -111,7 +111,15 @@ func (x *postings) add(a analyzed, grams bloom) {
 	x.byPath[a.info.path] = id
 	gids := make([]uint32, len(a.terms))
 	for i, t := range a.terms {
-		tid, ok := x.terms[t.term]
+		// The id looked up while the note was analysed, when the term had one then
+		// (ids never change until compaction, which happens under the write lock
+		// after every entry read before it was applied: see readAndApply).
+		tid, ok := noTerm, false
+		if i < len(a.ids) && a.ids[i] != noTerm && int(a.ids[i]) < len(x.names) && x.names[a.ids[i]] == t.term {
+			tid, ok = a.ids[i], true
+		} else {
+			tid, ok = x.terms[t.term]
+		}
 		if !ok {
 			tid = uint32(len(x.lists))
 			x.terms[t.term] = tid
