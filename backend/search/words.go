@@ -69,6 +69,13 @@ func literalWords(lit string) []wordNeed {
 	return out
 }
 
+// LiteralAlternatives reduces a parsed regular expression to the literals its matches
+// contain: every match holds all the strings of at least one returned alternative.
+// It returns nil when nothing is known. Case-insensitive literals are split where a
+// letter folds outside ASCII (k, s, é, …), so that each string can be looked for
+// ignoring ASCII case only; empty strings say nothing.
+func LiteralAlternatives(re *syntax.Regexp) [][]string { return literalAlternatives(re) }
+
 // literalAlternatives reduces re to alternatives of literals (nil: no constraint).
 func literalAlternatives(re *syntax.Regexp) [][]string {
 	ls := literalsOf(re.Simplify())
