@@ -12,7 +12,7 @@ func TestCanvasTools(t *testing.T) {
 	h := entNew(t, entFixture, workspace.Options{})
 	view := h.ok("view_canvas", `{}`)
 	text, _ := view["canvas"].(string)
-	if !strings.Contains(text, "+ people/ [title] 2 notes") || view["tokens"].(float64) <= 0 {
+	if !strings.Contains(text, "+ people/ 2 notes") || view["tokens"].(float64) <= 0 {
 		t.Fatalf("view_canvas: %v", view)
 	}
 
