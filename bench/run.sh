@@ -16,7 +16,10 @@
 #   MEMOTREE_BENCH_RUNS   interleaved rounds per warm measurement (default 10; fewer on
 #                         big vaults and for cold runs)
 #   MEMOTREE_BENCH_GO     set to 0 to skip the Go micro-benchmarks
+#   MEMOTREE_BENCH_COLD   set to 0 to skip the cold-cache runs (as root they drop the
+#                         whole page cache: not on a machine shared with other work)
 #   MEMOTREE_BENCH_SHAPES set to 0 to skip the vault shapes (10k)
+#   MEMOTREE_BENCH_GIT    set to 0 to skip git status and commit
 #   MEMOTREE_BENCH_MCP    set to 0 to skip the MCP servers
 #   MEMOTREE_BENCH_CANVAS set to 0 to skip the canvas figures
 #   MEMOTREE_BENCH_GRAPH  set to 0 to skip the window in Chromium (needs
@@ -164,7 +167,9 @@ for n in "${SIZES[@]}"; do
 	runs=$RUNS warmup=2 cold=5
 	if (( n >= 50000 )); then runs=$(( RUNS < 5 ? RUNS : 5 )) warmup=1 cold=3; fi
 	ab_row "index, warm cache" "$l" "ratio<=3" "warm-$l.json" "$runs" "$warmup" "" memotree "$mt" rg "$rg"
-	ab_row "index, cold cache" "$l" "-" "cold-$l.json" "$cold" 0 "$(cold_prepare "$v")" memotree "$mt" rg "$rg"
+	if [[ ${MEMOTREE_BENCH_COLD:-1} != 0 ]]; then
+		ab_row "index, cold cache" "$l" "-" "cold-$l.json" "$cold" 0 "$(cold_prepare "$v")" memotree "$mt" rg "$rg"
+	fi
 	if [[ -n $TIME ]]; then
 		say "peak memory, $l notes"
 		m=$(peak "$BIN" index --library "v=$v" --stats)
@@ -173,6 +178,14 @@ for n in "${SIZES[@]}"; do
 			memtarget="ratio<=2.5"
 			(( n >= 100000 )) && memtarget="ratio<=1"
 			row value "peak memory of the index vs the vault's Markdown bytes" "$l" "$m" "Markdown bytes" "$md" KB "$memtarget"
+			# What the notes cost beyond the process itself (its code and runtime,
+			# measured on an empty vault), which dominates a small vault.
+			if [[ -z ${base:-} ]]; then
+				empty=$(mktemp -d)
+				base=$(peak "$BIN" index --library "v=$empty" --stats)
+				rm -rf "$empty"
+			fi
+			[[ $base =~ ^[0-9]+$ ]] && row value "peak memory above an empty vault's ($base KB) vs the Markdown bytes" "$l" "$((m - base))" "Markdown bytes" "$md" KB
 		fi
 	fi
 done
@@ -201,7 +214,10 @@ git_rows() {
 	gitdir=$(mktemp -d "$CACHE/git-XXXX")
 	for side in memotree git; do
 		cp -r "$src" "$gitdir/$side"
-		(cd "$gitdir/$side" && printf '.memotree/\n' >.gitignore && git init -q && git add -A &&
+		# No automatic gc: on a big repository git starts one in the background after a
+		# commit, which would run during the timings (and in the folder being removed).
+		(cd "$gitdir/$side" && printf '.memotree/\n' >.gitignore && git init -q &&
+			git config gc.auto 0 && git config maintenance.auto false && git add -A &&
 			git -c user.name=bench -c user.email=bench@invalid commit -qm vault)
 	done
 	mapfile -d '' ten < <(cd "$gitdir/git" && git ls-files -z '*.md' | head -z -n 10)
@@ -223,10 +239,12 @@ git_rows() {
 			memotree "$M call --library $(q "v=$gitdir/memotree") git_commit $(q "$commit_args")" \
 			git "cd $(q "$gitdir/git") && git add --$files && git -c user.name=bench -c user.email=bench@invalid commit -qm bench"
 	fi
-	rm -rf "$gitdir"
+	rm -rf "$gitdir" || { sleep 1; rm -rf "$gitdir"; }
 }
-has_size 10000 && git_rows 10000 own
-has_size 100000 && git_rows 100000 flow
+if [[ ${MEMOTREE_BENCH_GIT:-1} != 0 ]]; then
+	has_size 10000 && git_rows 10000 own
+	has_size 100000 && git_rows 100000 flow
+fi
 
 # --- search: ranked queries and regular expressions, whole process beside ripgrep ----
 # On a copy of the vault, so that the shared one holds no index files. The persisted
