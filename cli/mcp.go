@@ -73,7 +73,7 @@ func serveMCPHTTP(ctx context.Context, env Env, srv *mcpserver.Server, addr stri
 		}
 		fmt.Fprintf(env.Stderr, "memotree mcp: bearer token (set %s to choose one): %s\n", tokenEnv, token)
 	}
-	hs := &http.Server{Handler: mcpHTTPHandler(srv, token), ReadHeaderTimeout: 10 * time.Second}
+	hs := httpLimits.Server(mcpHTTPHandler(srv, token))
 	fmt.Fprintf(env.Stdout, "http://%s/mcp\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()

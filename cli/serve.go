@@ -39,7 +39,7 @@ func runServe(ctx context.Context, env Env, args []string) int {
 	}
 	defer ws.Close()
 	h := httpapi.Handler(httpapi.Deps{API: uiapi.NewAPI(ws, uiapi.Options{WarmGraph: true}), Bus: ws.Bus(), Assets: env.Assets, Token: token})
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	srv := httpLimits.Server(h)
 	fmt.Fprintf(env.Stdout, "http://%s/?token=%s\n", ln.Addr(), token)
 	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token). Ctrl-C stops.\n", len(ws.Libraries()))
 	errc := make(chan error, 1)
@@ -57,6 +57,11 @@ func runServe(ctx context.Context, env Env, args []string) int {
 		return fail(env, "serve", err)
 	}
 }
+
+// httpLimits bound what a client of `serve` and `mcp --http` may hold: a connection
+// must send its request's headers within ReadHeader and its next request within Idle
+// of the last answer, or it is closed (tests shorten them).
+var httpLimits = httpapi.DefaultLimits
 
 // listenLoopback listens on addr, refusing any address that is not loopback.
 func listenLoopback(addr string) (net.Listener, error) {
