@@ -164,15 +164,12 @@ func newPath(name string) (vpath.Path, *tool.Result) {
 	if !strings.HasSuffix(strings.ToLower(name), ".md") {
 		name += ".md"
 	}
-	p, err := vpath.Parse(name)
+	p, err := vpath.ParseNew(name)
 	if err == nil && p.Ignored() {
 		err = fmt.Errorf("%s is inside a folder MemoTree does not manage", p.Dir())
 	}
 	if err == nil && (p == "" || p.Base() == ".md") {
 		err = errors.New("the name is empty")
-	}
-	if err == nil {
-		err = p.Portable()
 	}
 	if err != nil {
 		r := tool.Fail(tool.CodeInvalidArguments, "entity name %q: %v; use a vault-relative name such as \"folder/Note\"", name, err)
