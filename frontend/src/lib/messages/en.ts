@@ -110,6 +110,7 @@ export const en = {
   'chatSettings.apiKey': 'API key',
   'chatSettings.key.saved': 'saved ({hint}); type to replace',
   'chatSettings.key.notNeeded': 'not needed for local servers',
+  'chatSettings.key.otherEndpoint': 'a new endpoint needs its own key (the saved one goes only to {url})',
   'chatSettings.forgetKey': 'Forget the saved key',
   'chatSettings.fromEnv': 'The environment sets {vars}, which win over what is saved here.',
   'chatSettings.detected': 'Found on this machine:',

@@ -109,6 +109,7 @@ export const zh: Record<keyof typeof en, string> = {
   'chatSettings.apiKey': 'API 密钥',
   'chatSettings.key.saved': '已保存（{hint}）；输入新密钥即可替换',
   'chatSettings.key.notNeeded': '本地服务无需填写',
+  'chatSettings.key.otherEndpoint': '新的端点需要自己的密钥（已保存的密钥只发给 {url}）',
   'chatSettings.forgetKey': '删除已保存的密钥',
   'chatSettings.fromEnv': '环境变量设置了 {vars}，优先于这里保存的内容。',
   'chatSettings.detected': '在本机发现：',
