@@ -49,10 +49,11 @@ type Call struct {
 	Origin string
 }
 
-// Guard decides whether a call may run. It sees the call (with Library resolved) and
-// the tool after the arguments were validated, and returns nil to let the call
-// through, or the result to answer instead (permission_denied, confirmation_required).
-type Guard func(call *Call, t *Tool) *Result
+// Guard decides whether a call may run. It sees the call (with Library resolved), the
+// tool and the arguments after they were validated (as decoded JSON values), and
+// returns nil to let the call through, or the result to answer instead
+// (permission_denied, approval_required).
+type Guard func(call *Call, t *Tool, args map[string]any) *Result
 
 // Observer is told about every call once it has finished, with its arguments, result
 // and infrastructure error; the journey and event publishing hang here. It runs on the

@@ -45,9 +45,8 @@ type Libraries interface {
 	Library(name string) (*library.Library, error)
 	// Libraries returns every mounted library, the default first.
 	Libraries() []*library.Library
-	// PermissionOf names what the agent and MCP clients may do in the library named
-	// name: read, propose or write.
-	PermissionOf(name string) string
+	// Permission is what the agent and MCP clients may do in the library named name.
+	Permission(name string) tool.Permission
 }
 
 // Embedder computes one vector per text (the LLM gateway's Embeddings).

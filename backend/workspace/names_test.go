@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
 )
 
@@ -31,7 +30,7 @@ func namesVault(t *testing.T, files map[string]string) (string, *tool.Registry) 
 			t.Fatal(err)
 		}
 	}
-	return dir, openHostile(t, dir, workspace.PermWrite)
+	return dir, openHostile(t, dir, tool.PermWrite)
 }
 
 // call runs tool name as the agent with args given as a Go value.
@@ -147,7 +146,7 @@ func TestUnicodeNormalisation(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, reg = namesVault(t, nil)
-	reg = openHostile(t, dir, workspace.PermWrite)
+	reg = openHostile(t, dir, tool.PermWrite)
 	if r := call(t, reg, "update_entity", map[string]any{"entity_name": nfc, "content": "NEW", "mode": "replace"}); r.IsError() {
 		t.Fatalf("update %+q: %s", nfc, r.Message)
 	}
