@@ -38,7 +38,15 @@ func runServe(ctx context.Context, env Env, args []string) int {
 		return fail(env, "serve", err)
 	}
 	defer ws.Close()
-	h := httpapi.Handler(httpapi.Deps{API: uiapi.NewAPI(ws, uiapi.Options{WarmGraph: true}), Bus: ws.Bus(), Assets: env.Assets, Token: token})
+	api := uiapi.NewAPI(ws, uiapi.Options{WarmGraph: true})
+	// The page is a window: MCP clients on these vaults that cannot ask the person
+	// put their destructive calls in its approval queue.
+	if stop, err := uiapi.ServeApprovals(api); err != nil {
+		fmt.Fprintf(env.Stderr, "memotree serve: no approval queue for MCP clients: %v\n", err)
+	} else {
+		defer stop()
+	}
+	h := httpapi.Handler(httpapi.Deps{API: api, Bus: ws.Bus(), Assets: env.Assets, Token: token})
 	srv := httpLimits.Server(h)
 	fmt.Fprintf(env.Stdout, "http://%s/?token=%s\n", ln.Addr(), token)
 	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token). Ctrl-C stops.\n", len(ws.Libraries()))
