@@ -49,7 +49,7 @@ func runServe(ctx context.Context, env Env, args []string) int {
 	h := httpapi.Handler(httpapi.Deps{API: api, Bus: ws.Bus(), Assets: env.Assets, Token: token})
 	srv := httpLimits.Server(h)
 	fmt.Fprintf(env.Stdout, "http://%s/?token=%s\n", ln.Addr(), token)
-	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token). Ctrl-C stops.\n", len(ws.Libraries()))
+	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token, which the page trades for a session of its tab and takes out of the address bar; the URL opens more tabs while this runs). Ctrl-C stops.\n", len(ws.Libraries()))
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -17,6 +17,7 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 cp -r "$src" "$work/vault"
+cp -r "$src" "$work/elicit"
 cd "$here"
 
 token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -48,6 +49,5 @@ out=$(inspect --method tools/call --tool-name read_entities --tool-arg 'entity_n
 printf '%s' "$out" | grep -q 'Welcome' || { echo "mcp: read_entities over the inspector: $out"; exit 1; }
 printf '%s' "$out" | grep -q '"isError": true' && { echo "mcp: read_entities failed: $out"; exit 1; }
 echo "mcp: the inspector called read_entities over stdio"
-cp -r "$src" "$work/elicit"
 node elicit.mjs "$bin" "$work/elicit" || { echo "mcp: elicitation FAILED"; exit 1; }
 echo "mcp: ok"
