@@ -100,7 +100,7 @@ func updateProps(n *note.Note, in updateEntityIn, replace bool) []note.Property 
 		}
 		set = append(set, note.Property{Key: "tags", Value: entCleanList(t, true)})
 	}
-	return append(set, note.Property{Key: "date modified", Value: time.Now().Truncate(time.Second)})
+	return append(set, note.Property{Key: dateModifiedKey, Value: modifiedValue(nil, time.Now())})
 }
 
 // frontMatterTags returns the tags a note declares in its front matter.
@@ -194,7 +194,7 @@ func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) 
 	if r != nil {
 		return *r, nil
 	}
-	return writeEntity(ctx, l, call, "edit_entity", p, []byte(out), h, fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name()))
+	return writeEntity(ctx, l, call, "edit_entity", p, touchModified([]byte(out), time.Now()), h, fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name()))
 }
 
 // replaceExact replaces old by repl in text, which must hold it exactly want times;
