@@ -86,3 +86,40 @@ func TestCanvasReadOnlyLibrary(t *testing.T) {
 		t.Errorf("expand_node in a read-only library: %v %s", err, res.Message)
 	}
 }
+
+// TestCollapseFolderHidesWhatIsBelow checks seed 000's collapse: a folder collapsed
+// without recursive closes, hiding what was open below it (the view costs less), and
+// opens again as it was; with recursive, what was below is lowered too.
+func TestCollapseFolderHidesWhatIsBelow(t *testing.T) {
+	h := entNew(t, entFixture, workspace.Options{})
+	h.ok("expand_node", `{"entity_name": "people/", "level": "summary"}`)
+	h.ok("expand_node", `{"entity_name": "Ada", "level": "full"}`)
+	open := h.ok("view_canvas", `{}`)
+	if text := open["canvas"].(string); !strings.Contains(text, "born in 1816") {
+		t.Fatalf("Ada at full is not shown:\n%s", text)
+	}
+	d := h.ok("collapse_node", `{"entity_name": "people/"}`)
+	closed := h.ok("view_canvas", `{}`)
+	text := closed["canvas"].(string)
+	if strings.Contains(text, "· people/Ada Lovelace") || !strings.Contains(text, "+ people/ [title]") {
+		t.Errorf("people/ collapsed still shows what is below it:\n%s", text)
+	}
+	if closed["tokens"].(float64) >= open["tokens"].(float64) {
+		t.Errorf("collapsing people/ did not make the view cheaper: %v then %v tokens (%v)", open["tokens"], closed["tokens"], d)
+	}
+	h.ok("expand_node", `{"entity_name": "people/"}`)
+	if text := h.ok("view_canvas", `{}`)["canvas"].(string); !strings.Contains(text, "born in 1816") {
+		t.Errorf("people/ opened again does not show Ada as she was:\n%s", text)
+	}
+	h.ok("collapse_node", `{"entity_name": "people/", "recursive": true}`)
+	h.ok("expand_node", `{"entity_name": "people/"}`)
+	if text := h.ok("view_canvas", `{}`)["canvas"].(string); strings.Contains(text, "born in 1816") || !strings.Contains(text, "Ada Lovelace [title]") {
+		t.Errorf("after a recursive collapse Ada must be back at title:\n%s", text)
+	}
+	// A note expanded inside a closed folder opens the way to it.
+	h.ok("collapse_node", `{"entity_name": "people/"}`)
+	h.ok("expand_node", `{"entity_name": "Charles Babbage", "level": "summary"}`)
+	if text := h.ok("view_canvas", `{}`)["canvas"].(string); !strings.Contains(text, "Charles Babbage [summary]") {
+		t.Errorf("a note expanded in a closed folder is not shown:\n%s", text)
+	}
+}
