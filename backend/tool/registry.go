@@ -240,6 +240,10 @@ func (r *Registry) run(ctx context.Context, c *Call, t *Tool, args json.RawMessa
 	}
 	if lib, ok := m[LibraryParam].(string); ok && lib != "" {
 		c.Library = lib
+	} else if t.libraryFrom != nil {
+		if lib := t.libraryFrom(m); lib != "" {
+			c.Library = lib
+		}
 	}
 	if guard != nil {
 		if refusal := guard(c, t); refusal != nil {
