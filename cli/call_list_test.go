@@ -13,7 +13,7 @@ func TestCallListNeedsNoLibrary(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{"create_entity ", "delete_entities ", "run_starlark "} {
+	for _, want := range []string{"create_entity ", "delete_entities ", "run_starlark ", "get_page ", "list_segments ", "remove_page "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("--list lacks %q:\n%s", want, stdout)
 		}

@@ -199,6 +199,20 @@ func (t *Tool) WithLibraryFrom(f func(args map[string]any) string) *Tool {
 	return t
 }
 
+// LibraryOf returns the library a call with these arguments acts on, as the registry
+// decides it before the guard runs: library_name, else what WithLibraryFrom's function
+// finds in the arguments, else "" (the caller's). Gates outside the registry (the
+// agent's approvals) judge a call by it, so that they judge the same library.
+func (t *Tool) LibraryOf(args map[string]any) string {
+	if lib, ok := args[LibraryParam].(string); ok && lib != "" {
+		return lib
+	}
+	if t.libraryFrom != nil {
+		return t.libraryFrom(args)
+	}
+	return ""
+}
+
 // WithIdempotent marks a tool whose repeated calls with the same arguments have no
 // further effect. It returns t.
 func (t *Tool) WithIdempotent() *Tool {

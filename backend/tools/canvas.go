@@ -14,18 +14,6 @@ import (
 
 func init() { families = append(families, canvasTools) }
 
-// canvasAliases are seed 003's names for tools of the catalogue, with its parameter
-// names (a page's "page_index" is our entity_name; move_page moves source under
-// target).
-var canvasAliases = []struct {
-	alias, target string
-	params        []string
-}{
-	{"expand_details", "expand_node", []string{"page_index", "entity_name"}},
-	{"hide_details", "collapse_node", []string{"page_index", "entity_name"}},
-	{"move_page", "move_entity", []string{"source", "entity_name", "target", "folder"}},
-}
-
 // canvasTools declares the canvas family: the agent's view of a library, raised and
 // lowered node by node. They change only the view (in .memotree), never a note, so
 // they are read-only for permissions.

@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -21,9 +22,9 @@ func TestCanvasTools(t *testing.T) {
 	if !strings.Contains(shown, `<note name="people/Ada Lovelace">`) || !strings.Contains(shown, "born in 1816") {
 		t.Errorf("expand_node by alias at full: %v", d)
 	}
-	d = h.ok("expand_details", `{"entity_name": "people/Ada Lovelace#later life", "level": "full"}`)
+	d = h.ok("expand_node", `{"entity_name": "people/Ada Lovelace#later life", "level": "full"}`)
 	if shown, _ := d["shown"].(string); !strings.Contains(shown, "born in 1816") {
-		t.Errorf("the alias expand_details on a section: %v", d)
+		t.Errorf("expand_node on a section: %v", d)
 	}
 	d = h.ok("expand_node", `{"entity_name": "Engine#Engine", "view_name": "side"}`)
 	if shown, _ := d["shown"].(string); !strings.Contains(shown, "§ Engine#Engine [full]") {
@@ -33,9 +34,9 @@ func TestCanvasTools(t *testing.T) {
 	if shown, _ := d["shown"].(string); !strings.Contains(shown, "- notes/ [summary] 1 note") {
 		t.Errorf("a folder by its path: %v", d)
 	}
-	d = h.ok("hide_details", `{"entity_name": "people/Ada Lovelace", "recursive": true}`)
+	d = h.ok("collapse_node", `{"entity_name": "people/Ada Lovelace", "recursive": true}`)
 	if ch, _ := d["changed"].([]any); len(ch) != 2 {
-		t.Errorf("hide_details recursive collapsed %v, want the note and its section", d["changed"])
+		t.Errorf("collapse_node recursive collapsed %v, want the note and its section", d["changed"])
 	}
 	if text, _ := h.ok("view_canvas", `{"view_name": "side"}`)["canvas"].(string); !strings.Contains(text, "- notes/ [summary]") {
 		t.Errorf("view side:\n%s", text)
@@ -54,18 +55,20 @@ func TestCanvasTools(t *testing.T) {
 			t.Errorf("expand_node(%s) = %s %q, want %s", tt.args, res.ErrorCode, res.Message, tt.code)
 		}
 	}
-	if _, ok := h.reg.Get("move_page"); !ok {
-		t.Error("move_page is not an alias")
+	for _, name := range []string{"expand_details", "hide_details", "move_page"} {
+		if _, ok := h.reg.Get(name); !ok || !slices.Contains(h.reg.Names(), name) {
+			t.Errorf("%s is not a registered tool", name)
+		}
 	}
 }
 
 func TestCanvasFollowsRenameEntity(t *testing.T) {
 	h := entNew(t, entFixture, workspace.Options{})
 	// Seed 003's names and parameters: expand_details(page_index), move_page(source, target).
-	h.ok("expand_details", `{"page_index": "Engine", "level": "summary"}`)
-	h.ok("move_page", `{"source": "Engine", "target": "machines"}`)
+	h.ok("expand_details", `{"page_index": "t:Engine"}`)
+	h.ok("move_page", `{"source": "t:Engine", "target": "t:notes/"}`)
 	text, _ := h.ok("view_canvas", `{}`)["canvas"].(string)
-	if !strings.Contains(text, "· machines/Engine [summary]") {
+	if !strings.Contains(text, "· notes/Engine [full]") {
 		t.Errorf("the view did not follow move_page:\n%s", text)
 	}
 }
