@@ -30,7 +30,11 @@ same notes.`
 // manual, then the history, with the memory notebook and the sensory block added to
 // the last user message only. hist is not changed.
 func (a *Agent) context(ctx context.Context, hist []llm.Message) ([]llm.Message, error) {
-	system := SystemInstruction + "\n\n<manual>\n" + a.manual(ctx) + "\n</manual>"
+	system := SystemInstruction
+	if p := strings.TrimSpace(a.System); p != "" {
+		system += "\n\nThe person's instructions for this conversation:\n<system_prompt>\n" + p + "\n</system_prompt>"
+	}
+	system += "\n\n<manual>\n" + a.manual(ctx) + "\n</manual>"
 	hist = a.tokens.trim(hist, a.historyBudget())
 	msgs := make([]llm.Message, 0, len(hist)+1)
 	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: system + a.canvasBlock(ctx)})
