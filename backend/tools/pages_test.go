@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -310,5 +311,84 @@ func TestPageToolsDeclared(t *testing.T) {
 				t.Errorf("%s: parameter %d is %s, want %s (positional arguments follow the seed's order)", name, i, tl.Params()[i], p)
 			}
 		}
+	}
+}
+
+// pageHostile holds, for each of seed 003's tools, call templates in which %s is a
+// JSON string tried with every hostile string of kitHostile.
+var pageHostile = map[string][]string{
+	"get_segment":          {`{"id":%s}`},
+	"get_page":             {`{"page_index":%s}`, `{"page_index":"demo:"+%s}`},
+	"find_page":            {`{"query":%s}`},
+	"update_page":          {`{"page_index":%s,"name":"X"}`, `{"page_index":"demo:Welcome","name":%s}`},
+	"expand_details":       {`{"page_index":%s}`, `{"page_index":"demo:Welcome","view_name":%s}`},
+	"hide_details":         {`{"page_index":%s}`},
+	"move_page":            {`{"source":%s,"target":"demo:/"}`, `{"source":"demo:Welcome","target":%s}`},
+	"remove_page":          {`{"page_index":%s}`},
+	"create_detail_page":   {`{"name":%s,"parent_index":"demo:/"}`, `{"name":"X","parent_index":%s}`},
+	"create_contents_page": {`{"name":%s,"parent_index":"demo:/","children":[]}`, `{"name":"X","parent_index":"demo:/","children":[%s]}`},
+}
+
+// pageMaySucceed lists the hostile calls for which a success is right: a search that
+// finds nothing, and a name of stars, which the
+// vault accepts today (which characters a name may hold is the entity tools' rule,
+// the same for every tool that names a note).
+func pageMaySucceed(name, hostile string) bool {
+	if name == "find_page" {
+		return true
+	}
+	return strings.HasPrefix(hostile, "***") && strings.HasPrefix(name, "create_") || name == "update_page" && strings.HasPrefix(hostile, "***")
+}
+
+// TestPageToolsHostile checks seed 003's tools against hostile arguments: each is
+// refused with a result (never an internal error), quickly, and the vault is left as
+// it was.
+func TestPageToolsHostile(t *testing.T) {
+	for name, templates := range pageHostile {
+		t.Run(name, func(t *testing.T) {
+			dir := kitCopy(t, kitDemo)
+			ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: dir}}, workspace.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer ws.Close()
+			reg, err := ws.Registry()
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := filepath.Dir(dir)
+			for _, tmpl := range templates {
+				for _, h := range kitHostile {
+					q, _ := json.Marshal(h)
+					args := strings.Replace(tmpl, "%s", string(q), 1)
+					args = strings.Replace(args, `"demo:"+"`, `"demo:`, 1)
+					before := kitSnapshot(t, root)
+					start := time.Now()
+					res := kitCall(t, reg, name, args)
+					if d := time.Since(start); d > 3*time.Second {
+						t.Errorf("%s(%s) took %v", name, kitShort(args), d)
+					}
+					if res.ErrorCode == tool.CodeInternal {
+						t.Errorf("%s(%s): internal error: %s", name, kitShort(args), res.Message)
+					}
+					if !res.IsError() {
+						if !pageMaySucceed(name, h) {
+							t.Errorf("%s(%s) succeeded:\n%s", name, kitShort(args), kitShort(res.YAML()))
+						}
+						continue
+					}
+					after := kitSnapshot(t, root)
+					delete(after, "vault/journey.yaml")
+					delete(before, "vault/journey.yaml")
+					for k := range after {
+						if strings.HasPrefix(k, "vault/.memotree/") {
+							delete(after, k)
+							delete(before, k)
+						}
+					}
+					kitSame(t, before, after, name+"("+kitShort(args)+")")
+				}
+			}
+		})
 	}
 }
