@@ -23,7 +23,7 @@ func runCall(ctx context.Context, env Env, args []string) int {
 	list := fs.Bool("list", false, "list the tools and exit")
 	yes := fs.Bool("yes", false, "run a call that deletes or discards (delete, merge, discard, a script naming one) without asking")
 	fs.Usage = func() {
-		fmt.Fprint(env.Stderr, "usage: memotree call [--library NAME=PATH]... [--json] [--yes] TOOL [JSON | -]\n       memotree call --library NAME=PATH --list\n\n")
+		fmt.Fprint(env.Stderr, "usage: memotree call [--library NAME=PATH]... [--json] [--yes] TOOL [JSON | -]\n       memotree call --list\n\n")
 		fs.PrintDefaults()
 	}
 	fs.SetOutput(env.Stderr)
@@ -34,6 +34,9 @@ func runCall(ctx context.Context, env Env, args []string) int {
 		return 2
 	}
 	rest := fs.Args()
+	if *list && len(*specs) == 0 {
+		return listTools(env)
+	}
 	if !requireLibraries(env, "call", *specs) {
 		return 2
 	}
@@ -59,9 +62,7 @@ func runCall(ctx context.Context, env Env, args []string) int {
 		return fail(env, "call", err)
 	}
 	if *list {
-		for _, t := range reg.List() {
-			fmt.Fprintf(env.Stdout, "%-28s %s\n", t.Name(), t.Class())
-		}
+		printTools(env, reg)
 		return 0
 	}
 	call := &tool.Call{Actor: tool.ActorCLI}
@@ -137,4 +138,22 @@ func stdinTerminal(env Env, rest []string) bool {
 		return false
 	}
 	return isTerminal(env.Stdin)
+}
+
+// listTools prints the catalogue without opening a library: the tools and their
+// classes do not depend on one.
+func listTools(env Env) int {
+	reg, err := workspace.Catalogue()
+	if err != nil {
+		return fail(env, "call", err)
+	}
+	printTools(env, reg)
+	return 0
+}
+
+// printTools prints one line per tool: its name and class.
+func printTools(env Env, reg *tool.Registry) {
+	for _, t := range reg.List() {
+		fmt.Fprintf(env.Stdout, "%-28s %s\n", t.Name(), t.Class())
+	}
 }
