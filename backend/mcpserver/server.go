@@ -1,7 +1,9 @@
 // Package mcpserver serves the one tool registry over the Model Context Protocol, so
 // that Claude Desktop, Cursor or any MCP client works on the vault with the same tools,
 // validation and results as the in-app agent. Notes are also resources
-// (memotree://LIBRARY/PATH), and clients hear when they change.
+// (memotree://LIBRARY/PATH), and clients hear when they change. A call the registry's
+// policy holds for the person's approval is put to them before it runs (approve.go):
+// through the client (MCP elicitation), or a MemoTree window's approval queue.
 //
 // Concurrency: a Server is safe for concurrent use; each tool call runs on the SDK's
 // goroutine for its request.
