@@ -116,7 +116,7 @@ func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, call *to
 		return s.answered(name, p.InputResponses[approvalInput])
 	}
 	if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil) {
-		params := elicitParams(call, name, args)
+		params := elicitParams(call.Actor, s.libraryName(call.Library), name, args)
 		if req.ProtocolVersion() >= "2026-07-28" {
 			return false, &mcp.CallToolResult{
 				InputRequests: mcp.InputRequestMap{approvalInput: params},
@@ -172,15 +172,20 @@ func (s *Server) askWindow(ctx context.Context, call *tool.Call, name string, ar
 	return true, nil
 }
 
-// elicitParams asks the person, through the client, about one call.
-func elicitParams(call *tool.Call, name string, args json.RawMessage) *mcp.ElicitParams {
-	shown, _ := tool.Clip(string(args), 1000)
-	lib := call.Library
-	if lib == "" {
-		lib = "the default library"
+// libraryName is the name of the library a call acts on (name "" for the default).
+func (s *Server) libraryName(name string) string {
+	if l, err := s.deps.Libraries.Library(name); err == nil {
+		return l.Name()
 	}
+	return name
+}
+
+// elicitParams asks the person, through the client, about one call of actor in
+// library lib.
+func elicitParams(actor, lib, name string, args json.RawMessage) *mcp.ElicitParams {
+	shown, _ := tool.Clip(string(args), 1000)
 	return &mcp.ElicitParams{
-		Message: fmt.Sprintf("MemoTree: %s wants to run %s in %s, which deletes, merges or discards notes:\n%s\nAllow it?", call.Actor, name, lib, shown),
+		Message: fmt.Sprintf("MemoTree: %s wants to run %s in library %q, which deletes, merges or discards notes:\n%s\nAllow it?", actor, name, lib, shown),
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{

@@ -1,0 +1,128 @@
+package mcpserver
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memotree/memotree/backend/approval"
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/demo"
+)
+
+// serveTwo opens two demo vaults, "demo" (the default library) and "other", both
+// under permission propose, and connects a client; it returns other's folder.
+func serveTwo(t *testing.T, c client) (*mcp.ClientSession, string, *[]string) {
+	t.Helper()
+	var specs []workspace.Spec
+	for _, name := range []string{"demo", "other"} {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := demo.CopyTo(dir); err != nil {
+			t.Fatal(err)
+		}
+		specs = append(specs, workspace.Spec{Name: name, Path: dir})
+	}
+	ws, err := workspace.Open(t.Context(), specs, workspace.Options{Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Deps{Registry: reg, Libraries: ws, Version: "test"})
+	st, ct := mcp.NewInMemoryTransports()
+	if _, err := srv.MCP().Connect(t.Context(), st, nil); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	asked := &[]string{}
+	opts := &mcp.ClientOptions{}
+	if c.answer != nil {
+		opts.ElicitationHandler = func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+			mu.Lock()
+			*asked = append(*asked, r.Params.Message)
+			mu.Unlock()
+			return c.answer(r), nil
+		}
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "Test Client", Version: "1"}, opts).Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: c.protocol})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs, specs[1].Path, asked
+}
+
+// The person is asked about the library the call acts on (named by library_name or
+// by a page index), not the default one: the client's question names it.
+func TestApprovalNamesTheLibraryTheCallActsOn(t *testing.T) {
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"delete_entities", map[string]any{"entity_names": []string{"Welcome"}, "library_name": "other"}},
+		{"remove_page", map[string]any{"page_index": "other:Welcome"}},
+	} {
+		t.Run(c.tool, func(t *testing.T) {
+			cs, dir, asked := serveTwo(t, client{protocol: "2025-11-25", answer: decline})
+			e, _ := call(t, cs, c.tool, c.args)
+			if !exists(dir, "Welcome.md") || e.Status != "error" {
+				t.Fatalf("other's Welcome deleted though the person declined: %+v", e)
+			}
+			if len(*asked) != 1 || !strings.Contains((*asked)[0], `"other"`) || strings.Contains((*asked)[0], "default library") {
+				t.Errorf("the person was asked %q, want a question naming library \"other\"", *asked)
+			}
+		})
+	}
+}
+
+// A client that cannot ask: the request goes to the window open on the library the
+// call acts on, and says that library.
+func TestTheWindowOfTheLibraryTheCallActsOnIsAsked(t *testing.T) {
+	cs, dir, _ := serveTwo(t, client{protocol: "2025-11-25"})
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	reqs := make(chan approval.Request, 4)
+	h, err := approval.Serve(v, func(added []approval.Request, _ []string) {
+		for _, r := range added {
+			reqs <- r
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	done := make(chan envelope, 1)
+	go func() {
+		e, _ := call(t, cs, "remove_page", map[string]any{"page_index": "other:Welcome"})
+		done <- e
+	}()
+	select {
+	case r := <-reqs:
+		if r.Library != "other" || r.Tool != "remove_page" {
+			t.Errorf("the window was asked %+v, want remove_page in library other", r)
+		}
+		if err := h.Answer(r.ID, false); err != nil {
+			t.Fatal(err)
+		}
+		<-done
+	case e := <-done:
+		t.Fatalf("the window of library other was not asked: %+v", e)
+	case <-time.After(20 * time.Second):
+		t.Fatal("no answer and no request")
+	}
+	if !exists(dir, "Welcome.md") {
+		t.Fatal("other's Welcome deleted though the person declined")
+	}
+}
