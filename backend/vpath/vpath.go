@@ -182,7 +182,28 @@ func ParseNew(s string) (Path, error) {
 	if err := p.Portable(); err != nil {
 		return "", err
 	}
+	if f := p.reservedRoot(); f != "" {
+		return "", fmt.Errorf("%w: %q is %s, one of the folders MemoTree, Obsidian and the trash keep for themselves at the vault's root (.memotree, .obsidian, .trash, in any case, as macOS and Windows match names); choose another folder", ErrInvalid, clip(s), f)
+	}
 	return p, nil
+}
+
+// reservedRoot returns the folder Ignored names (.memotree, .obsidian, .trash) that the
+// first part of p is taken for on some system — case folded, HFS+ ignorables left
+// out, as macOS and Windows match names — or "". .git is Portable's.
+func (p Path) reservedRoot() string {
+	first, _, _ := strings.Cut(string(p), "/")
+	s := strings.ToLower(strings.Map(func(r rune) rune {
+		if hfsIgnored(r) {
+			return -1
+		}
+		return r
+	}, first))
+	switch s {
+	case ".memotree", ".obsidian", ".trash":
+		return s
+	}
+	return ""
 }
 
 // unholdableIn names the first character of s that no name may hold, or is nil.
