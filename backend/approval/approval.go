@@ -114,9 +114,9 @@ func windowOpen(v *vault.Vault) (bool, error) {
 
 // Ask puts req (its ID and Created are set here) in the queue of vault v and waits
 // until the person answers in a window, the window withdraws it, or ctx ends. It
-// returns the answer; ErrNoWindow at once when no window is open on the vault; and
-// ctx's error when it ended first. The request is gone from the queue when Ask
-// returns.
+// returns the answer; ErrNoWindow at once when no window is open on the vault, and as
+// soon as the last one closes while the request waits; and ctx's error when it ended
+// first. The request is gone from the queue when Ask returns.
 func Ask(ctx context.Context, v *vault.Vault, req Request) (bool, error) {
 	open, err := windowOpen(v)
 	if err != nil {
@@ -156,6 +156,9 @@ func Ask(ctx context.Context, v *vault.Vault, req Request) (bool, error) {
 		}
 		if _, err := v.ReadInternal(reqName); err != nil {
 			return false, errors.New("the window withdrew the request")
+		}
+		if open, err := windowOpen(v); err == nil && !open {
+			return false, fmt.Errorf("%w: the window closed before the person answered", ErrNoWindow)
 		}
 		select {
 		case <-ctx.Done():

@@ -124,7 +124,10 @@ func TestAskWaitsForTheWindow(t *testing.T) {
 	if _, err := Ask(t.Context(), asker, req); !errors.Is(err, ErrNoWindow) {
 		t.Errorf("Ask after the window died = %v, want ErrNoWindow", err)
 	}
-	names, _ := asker.ListInternal(dir)
+	names, err := asker.ListInternal("approvals")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, n := range names {
 		if filepath.Ext(n) == ".json" {
 			t.Errorf("left in the queue: %s", n)
@@ -155,5 +158,27 @@ func TestHostIgnoresForeignFiles(t *testing.T) {
 	defer h.Close()
 	if w := h.Waiting(); len(w) != 0 {
 		t.Errorf("Waiting = %+v", w)
+	}
+}
+
+// A window that closes (or dies) while a request waits in it: the asker hears at once
+// that no window is left to answer, instead of waiting until it gives up.
+func TestAskEndsWhenTheWindowCloses(t *testing.T) {
+	dir := t.TempDir()
+	asker, window := openVault(t, dir), openVault(t, dir)
+	ev := newEvents()
+	h, err := Serve(window, ev.notify)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan asked, 1)
+	go func() {
+		yes, err := Ask(t.Context(), asker, Request{From: "mcp:test", Library: "demo", Tool: "delete_entities", Args: `{}`})
+		got <- asked{yes, err}
+	}()
+	wait(t, ev.added, "request in the window")
+	h.Close()
+	if a := wait(t, got, "Ask to return after the window closed"); a.yes || !errors.Is(a.err, ErrNoWindow) {
+		t.Errorf("Ask after the window closed = %v, %v; want ErrNoWindow", a.yes, a.err)
 	}
 }
