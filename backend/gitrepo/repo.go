@@ -227,17 +227,28 @@ func checkPaths(paths []vpath.Path) error {
 			return fmt.Errorf("%w: %w", ErrInvalidPath, err)
 		case q != p || q == "":
 			return fmt.Errorf("%w: %q is not a clean vault path", ErrInvalidPath, string(p))
-		case q.Ignored():
-			return fmt.Errorf("%w: %s is inside a folder reserved for git, Obsidian or MemoTree", ErrInvalidPath, p)
+		case !reported(string(q)):
+			return fmt.Errorf("%w: %s is inside a folder reserved for git or MemoTree", ErrInvalidPath, p)
 		}
 	}
 	return nil
 }
 
-// content reports whether a repository path is vault content worth reporting.
+// content reports whether a repository path is vault content, which MemoTree writes
+// (a pull merges it): not in .git, .obsidian, .trash or .memotree, and no temporary
+// file of a write.
 func content(name string) bool {
 	p := vpath.Path(name)
 	return !p.Ignored() && !strings.HasPrefix(p.Base(), vault.TempPrefix)
+}
+
+// reported reports whether a change of a repository path is one Status reports: every
+// one `git status` shows, Obsidian's settings (.obsidian/) and trash (.trash/)
+// included, but not MemoTree's own files (.memotree/ and the temporary files of its
+// writes, which .git/info/exclude ignores anyway) nor anything in .git.
+func reported(name string) bool {
+	first, _, _ := strings.Cut(name, "/")
+	return first != ".git" && first != ".memotree" && !strings.HasPrefix(vpath.Path(name).Base(), vault.TempPrefix)
 }
 
 // headTree returns the tree of HEAD's commit, or nil for a repository with no commit.
