@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -115,7 +116,11 @@ func batchOf(v *vault.Vault, steps []step) ([]vault.Change, *tool.Result, error)
 	for _, s := range steps {
 		switch s.kind {
 		case stepWrite:
-			put(vault.Change{Path: s.path, Data: s.data, IfHash: s.hash})
+			data := s.data
+			if s.path.IsNote() && s.old != nil {
+				data = note.KeepStyle(s.old, data) // its line endings, BOM and final line break
+			}
+			put(vault.Change{Path: s.path, Data: data, IfHash: s.hash})
 		case stepCreate:
 			put(vault.Change{Path: s.path, Data: s.data, CreateOnly: true})
 		case stepRemove:
