@@ -342,4 +342,16 @@ func TestStatusShowsObsidiansFiles(t *testing.T) {
 	if got := read(t, dir, ".obsidian/app.json"); got != "{\"useMarkdownLinks\": true}\n" {
 		t.Errorf(".obsidian/app.json changed: %q", got)
 	}
+	// A folder git ignores as a whole reports nothing, tracked files aside.
+	write(t, dir, map[string]string{".gitignore": ".trash/\n"})
+	tr.Touch(".gitignore") // as the watcher does
+	if _, err := tr.Status(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, map[string]string{".trash/later.md": "later\n"})
+	st, err = tr.Status(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareWithGit(t, dir, "Tracker with .trash/ ignored", statesOf(st))
 }

@@ -67,10 +67,13 @@ var unwatched = []string{".obsidian", ".trash"}
 // as possibly changed; the caller holds the lock.
 func (t *Tracker) touchUnwatched() {
 	for _, top := range unwatched {
-		t.snap.trees.each(top, func(p string) { t.dirty[p] = true })
 		for _, p := range t.snap.workUnder(top) {
-			t.dirty[p] = true
+			t.dirty[p] = true // what was reported there, checked again
 		}
+		if _, tracked := t.snap.trees.dirs[top]; !tracked && t.r.ignoredFolder(top) {
+			continue // ignored as a whole, as .obsidian/ often is: nothing else to report
+		}
+		t.snap.trees.each(top, func(p string) { t.dirty[p] = true })
 		root := filepath.Join(t.r.dir, top)
 		_ = filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() {
@@ -200,6 +203,19 @@ func (r *Repo) workState(snap *snapshot, p string) (State, error) {
 		return "", err
 	}
 	return Modified, nil
+}
+
+// ignoredFolder reports whether git ignores the folder dir, at the vault's root, as a
+// whole (by .git/info/exclude or the root .gitignore).
+func (r *Repo) ignoredFolder(dir string) bool {
+	var patterns []gitignore.Pattern
+	if b, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
+		patterns = parseIgnore(b, nil)
+	}
+	if b, err := os.ReadFile(filepath.Join(r.dir, ".gitignore")); err == nil {
+		patterns = append(patterns, parseIgnore(b, nil)...)
+	}
+	return gitignore.NewMatcher(patterns).Match([]string{dir}, true)
 }
 
 // ignored reports whether git ignores the untracked file p, reading the ignore
