@@ -171,3 +171,30 @@ func TestIdentityAsGitFindsIt(t *testing.T) {
 		}
 	}
 }
+
+// TestPullThatMergesNeedsAnIdentity: a pull that must make a merge commit is refused
+// without an identity before it writes a file; a fast-forward needs none.
+func TestPullThatMergesNeedsAnIdentity(t *testing.T) {
+	remote, a, b := clones(t)
+	c := filepath.Join(filepath.Dir(a), "c")
+	run(t, filepath.Dir(a), "clone", "-q", "file://"+remote, c)
+	ra, rb, rc := open(t, a), open(t, b), open(t, c)
+	edit(t, a, "n1.md", "one", "one from A")
+	commitAll(t, ra, "A")
+	if _, err := ra.Push(t.Context(), gitrepo.SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	edit(t, b, "n2.md", "two", "two from B")
+	commitAll(t, rb, "B")
+	before, head := read(t, b, "n1.md"), run(t, b, "rev-parse", "HEAD")
+	noIdentity(t)
+	if _, err := rb.Pull(t.Context(), gitrepo.SyncOptions{}); !errors.Is(err, gitrepo.ErrNoIdentity) {
+		t.Fatalf("a merging pull without an identity = %v, want ErrNoIdentity", err)
+	}
+	if read(t, b, "n1.md") != before || run(t, b, "rev-parse", "HEAD") != head || len(porcelain(t, b)) != 0 {
+		t.Error("the refused pull changed the working tree or HEAD")
+	}
+	if res, err := rc.Pull(t.Context(), gitrepo.SyncOptions{}); err != nil || res.Outcome != gitrepo.PullFastForward {
+		t.Errorf("a fast-forward without an identity = %+v, %v", res, err)
+	}
+}
