@@ -34,6 +34,15 @@ type step struct {
 	data []byte     // the new content (stepWrite, stepCreate)
 }
 
+// writeStep is the step that rewrites the note at p, read as old with hash h, to
+// data, keeping the note's line endings, byte order mark and final line break.
+func writeStep(p vpath.Path, old []byte, h vault.Hash, data []byte) step {
+	if p.IsNote() {
+		data = note.KeepStyle(old, data)
+	}
+	return step{kind: stepWrite, path: p, old: old, hash: h, data: data}
+}
+
 // touched lists the paths a step changes.
 func (s step) touched() []vpath.Path {
 	if s.kind == stepRename {
@@ -116,11 +125,7 @@ func batchOf(v *vault.Vault, steps []step) ([]vault.Change, *tool.Result, error)
 	for _, s := range steps {
 		switch s.kind {
 		case stepWrite:
-			data := s.data
-			if s.path.IsNote() && s.old != nil {
-				data = note.KeepStyle(s.old, data) // its line endings, BOM and final line break
-			}
-			put(vault.Change{Path: s.path, Data: data, IfHash: s.hash})
+			put(vault.Change{Path: s.path, Data: s.data, IfHash: s.hash})
 		case stepCreate:
 			put(vault.Change{Path: s.path, Data: s.data, CreateOnly: true})
 		case stepRemove:

@@ -53,4 +53,12 @@ func TestWritesKeepTheNotesConventions(t *testing.T) {
 	if got := h.read("Crlf.md"); !strings.HasSuffix(got, "\r\n\r\nreplaced\r\nbody") {
 		t.Errorf("the last body: %q", got)
 	}
+	// Moved: a link of its own that resolved relative to its folder is rewritten.
+	h.ok("edit_entity", `{"entity_name":"Crlf","old_content":"body","new_content":"body, see [o](./Other%20名前%20✓.md)"}`)
+	h.ok("move_entity", `{"entity_name":"Crlf","folder":"sub"}`)
+	got := h.read("sub/Crlf.md")
+	if !strings.HasPrefix(got, "\ufeff") || regexp.MustCompile(`(^|[^\r])\n`).MatchString(got) || strings.HasSuffix(got, "\n") ||
+		!strings.HasSuffix(got, "body, see [o](../Other%20名前%20✓.md)") || !strings.Contains(got, "date modified: ") {
+		t.Errorf("after the move: %q", got)
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"time"
 	"unicode"
 
 	"gopkg.in/yaml.v3"
@@ -189,7 +190,7 @@ func relationsRewrite(p vpath.Path, src []byte, edit relSeqEdit) ([]byte, *tool.
 	}
 	if absent {
 		if out, ok := appendRelationsKey(src, n, seq); ok {
-			return out, nil, nil
+			return touchModified(out, time.Now()), nil, nil
 		}
 	}
 	var set []note.Property
@@ -207,7 +208,7 @@ func relationsRewrite(p vpath.Path, src []byte, edit relSeqEdit) ([]byte, *tool.
 		}
 		return nil, nil, fmt.Errorf("rewrite relations of %s: %w", p, err)
 	}
-	return note.KeepStyle(src, dropEmptyFrontMatter(out)), nil, nil
+	return note.KeepStyle(src, touchModified(dropEmptyFrontMatter(out), time.Now())), nil, nil
 }
 
 // relRewrite is a rewrite of the relations lists of several notes, made from their
