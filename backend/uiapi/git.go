@@ -86,9 +86,15 @@ func (a *API) GitStatus(libraryName string) (GitStatus, error) {
 func (a *API) GitDiff(libraryName, path, from string) (gitrepo.FileDiff, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	l, p, err := a.resolvePath(libraryName, path)
+	l, err := a.ws.Library(libraryName)
 	if err != nil {
 		return gitrepo.FileDiff{}, err
+	}
+	// Any path the panel lists (Obsidian's settings included); the repository refuses
+	// .git and MemoTree's own folder.
+	p, err := vpath.Parse(path)
+	if err != nil {
+		return gitrepo.FileDiff{}, fmt.Errorf("git diff: %w", err)
 	}
 	c := gitrepo.Change{Path: p}
 	if from != "" {
