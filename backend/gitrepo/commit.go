@@ -34,8 +34,8 @@ type CommitOptions struct {
 	Paths []vpath.Path
 	// Tag, when set, names a lightweight tag created on the new commit.
 	Tag string
-	// Author signs the commit; nil takes user.name and user.email from git's
-	// configuration, or MemoTree's own identity when they are unset.
+	// Author, when set, is the commit's author; nil takes the author git would
+	// (see Repo.Identity). The committer is always git's.
 	Author *Signature
 	// Trailers are appended to the message as "Key: value" lines, sorted by key.
 	Trailers map[string]string
