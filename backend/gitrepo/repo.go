@@ -8,12 +8,15 @@
 // Reading goes through go-git. Writing to the working tree (discard, the .gitignore
 // written by Init) goes through a Writer, the vault, so that those writes are atomic,
 // journaled and recognised by the watcher as the app's own. Staging never calls
-// go-git's Worktree.Add, which runs a full status per file: Commit reads the index once,
-// updates the entries of the chosen paths, and writes it back once.
+// go-git's Worktree.Add, which runs a full status per file: Commit builds the new tree
+// from HEAD's and the chosen paths alone (as `git commit -- paths` does), reads the
+// index once, updates the entries of those paths, and writes it back once. Commits are
+// signed as git signs them (see Identity).
 //
 // Paths are vault-relative vpath.Path values; the vault folder must be the root of the
-// repository. The folders vpath.Path.Ignored names (.git, .obsidian, .trash, .memotree)
-// are never reported, staged or restored.
+// repository. Status reports what `git status` reports, Obsidian's .obsidian/ and
+// .trash/ included; .git and MemoTree's .memotree are never reported or staged, and
+// nothing in .obsidian/ or .trash/ is ever written (a discard of them is refused).
 //
 // Concurrency: a *Repo is safe for concurrent use. Commit, and the index update of
 // Discard, run under the vault's cross-process write lock, so two MemoTree processes
