@@ -62,3 +62,28 @@ func TestWritesKeepTheNotesConventions(t *testing.T) {
 		t.Errorf("after the move: %q", got)
 	}
 }
+
+// TestBrokenFrontMatterIsNotRewritten: a note whose front matter does not parse is
+// refused by the writes that would rewrite its properties, each saying to fix it, and
+// keeps its bytes; a link in its body still follows a rename.
+func TestBrokenFrontMatterIsNotRewritten(t *testing.T) {
+	const broken = "---\r\ntitle: [unclosed\r\n---\r\nSee [[Other]].\r\n"
+	h := entNew(t, map[string]string{"Broken.md": broken, "Other.md": "other\n"}, workspace.Options{})
+	for _, c := range []struct{ tool, args, says string }{
+		{"update_entity", `{"entity_name":"Broken","content":"more","mode":"append"}`, "fix its front matter first"},
+		{"update_entity", `{"entity_name":"Broken","tags":["x"]}`, "fix its front matter first"},
+		{"create_relations", `{"relations":[{"from":"Broken","to":"Other","type":"cites"}]}`, "fix it by hand first"},
+	} {
+		res := h.call(c.tool, c.args)
+		if !res.IsError() && len(res.Warnings) == 0 || !strings.Contains(res.Message+strings.Join(res.Warnings, " "), c.says) {
+			t.Errorf("%s %s = %s %q %v, want a refusal saying %q", c.tool, c.args, res.Status, res.Message, res.Warnings, c.says)
+		}
+		if got := h.read("Broken.md"); got != broken {
+			t.Fatalf("%s changed the broken note: %q", c.tool, got)
+		}
+	}
+	h.ok("rename_entity", `{"old_name":"Other","new_name":"Another"}`)
+	if got, want := h.read("Broken.md"), "---\r\ntitle: [unclosed\r\n---\r\nSee [[Another]].\r\n"; got != want {
+		t.Errorf("after the rename: %q, want %q", got, want)
+	}
+}
