@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
 )
@@ -27,7 +28,7 @@ func served(t *testing.T) (*httptest.Server, string) {
 	if err := demo.CopyTo(dir); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: dir, Permission: workspace.PermWrite}}, workspace.Options{Watch: true})
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: dir, Permission: tool.PermWrite}}, workspace.Options{Watch: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +267,7 @@ func TestStatelessClientsStillServed(t *testing.T) {
 // TestResourceURIsRawOrEncoded: a note is read by its URI percent-encoded, as listed,
 // or with its characters as they are.
 func TestResourceURIsRawOrEncoded(t *testing.T) {
-	cs, _, dir := connect(t, workspace.PermWrite)
+	cs, _, dir := connect(t, tool.PermWrite)
 	if err := os.WriteFile(filepath.Join(dir, "Zoë Ada 名前.md"), []byte("# Zoë\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

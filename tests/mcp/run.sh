@@ -5,7 +5,9 @@
 #      send headers), with the fixture-only scenarios in conformance-expected-failures.yml;
 #   2. the official TypeScript client over streamable HTTP (notify.mjs): notifications
 #      on the session's stream, and the journey naming the client;
-#   3. the MCP inspector's CLI over stdio: list the tools, call one, read a resource.
+#   3. the MCP inspector's CLI over stdio: list the tools, call one, read a resource;
+#   4. the official TypeScript SDK's client over stdio: a delete under the default
+#      permission waits for the person, asked through MCP elicitation (elicit.mjs).
 #   usage: tests/mcp/run.sh MEMOTREE_BINARY VAULT_TO_COPY
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +19,7 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 cp -r "$src" "$work/vault"
+cp -r "$src" "$work/elicit"
 cd "$here"
 
 token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -50,4 +53,5 @@ out=$(inspect --method tools/call --tool-name read_entities --tool-arg 'entity_n
 printf '%s' "$out" | grep -q 'Welcome' || { echo "mcp: read_entities over the inspector: $out"; exit 1; }
 printf '%s' "$out" | grep -q '"isError": true' && { echo "mcp: read_entities failed: $out"; exit 1; }
 echo "mcp: the inspector called read_entities over stdio"
+node elicit.mjs "$bin" "$work/elicit" || { echo "mcp: elicitation FAILED"; exit 1; }
 echo "mcp: ok"
