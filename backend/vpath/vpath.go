@@ -193,13 +193,7 @@ func ParseNew(s string) (Path, error) {
 // out, as macOS and Windows match names — or "". .git is Portable's.
 func (p Path) reservedRoot() string {
 	first, _, _ := strings.Cut(string(p), "/")
-	s := strings.ToLower(strings.Map(func(r rune) rune {
-		if hfsIgnored(r) {
-			return -1
-		}
-		return r
-	}, first))
-	switch s {
+	switch s := foldName(first); s {
 	case ".memotree", ".obsidian", ".trash":
 		return s
 	}
@@ -230,13 +224,7 @@ func unholdable(r rune) bool {
 // removed, the trailing dots and spaces NTFS drops removed, and the 8.3 short names
 // (git~1; gitmod~1-4 and gi7eba~1-9 for .gitmodules). Otherwise "".
 func gitName(part string) string {
-	s := strings.ToLower(strings.Map(func(r rune) rune {
-		if hfsIgnored(r) {
-			return -1
-		}
-		return r
-	}, part))
-	s = strings.TrimRight(s, ". ")
+	s := strings.TrimRight(foldName(part), ". ")
 	switch {
 	case s == ".git" || s == "git~1":
 		return ".git"
@@ -247,6 +235,17 @@ func gitName(part string) string {
 		return ".gitmodules"
 	}
 	return ""
+}
+
+// foldName is a name as case-insensitive file systems compare it, for the names git
+// and MemoTree keep: lower case, without the code points HFS+ ignores.
+func foldName(part string) string {
+	return strings.ToLower(strings.Map(func(r rune) rune {
+		if hfsIgnored(r) {
+			return -1
+		}
+		return r
+	}, part))
 }
 
 // hfsIgnored reports the code points HFS+ leaves out when it compares names, so that
