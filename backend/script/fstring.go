@@ -201,11 +201,13 @@ func fstringField(body string, i int, q string, line int) (expr, conv string, en
 			}
 			i = j - 1
 		case depth == 0 && (c == '}' || c == ':' || c == '!' && !strings.HasPrefix(body[i:], "!=")):
-			expr = strings.TrimSpace(body[start:i])
-			if expr == "" {
+			// Kept as written, line breaks included (the parentheses it goes in allow
+			// them), so that the lines after it keep their numbers.
+			expr = body[start:i]
+			if strings.TrimSpace(expr) == "" {
 				return "", "", 0, fmt.Errorf("line %d: f-string: empty expression in {}", line)
 			}
-			if selfDocumenting(expr) {
+			if selfDocumenting(strings.TrimSpace(expr)) {
 				return "", "", 0, fmt.Errorf("line %d: f-string: {x=} (an expression followed by its value) is not supported; write \"x=\" + repr(x) instead", line)
 			}
 			rest := strings.IndexByte(body[i:], '}')
