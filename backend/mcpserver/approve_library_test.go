@@ -1,10 +1,7 @@
 package mcpserver
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -12,53 +9,14 @@ import (
 
 	"github.com/memotree/memotree/backend/approval"
 	"github.com/memotree/memotree/backend/vault"
-	"github.com/memotree/memotree/backend/workspace"
-	"github.com/memotree/memotree/demo"
 )
 
-// serveTwo opens two demo vaults, "demo" (the default library) and "other", both
-// under permission propose, and connects a client; it returns other's folder.
+// serveTwo serves "demo" (the default library) and "other", both under permission
+// propose, and returns other's folder.
 func serveTwo(t *testing.T, c client) (*mcp.ClientSession, string, *[]string) {
 	t.Helper()
-	var specs []workspace.Spec
-	for _, name := range []string{"demo", "other"} {
-		dir := filepath.Join(t.TempDir(), name)
-		if err := demo.CopyTo(dir); err != nil {
-			t.Fatal(err)
-		}
-		specs = append(specs, workspace.Spec{Name: name, Path: dir})
-	}
-	ws, err := workspace.Open(t.Context(), specs, workspace.Options{Lazy: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	reg, err := ws.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := New(Deps{Registry: reg, Libraries: ws, Version: "test"})
-	st, ct := mcp.NewInMemoryTransports()
-	if _, err := srv.MCP().Connect(t.Context(), st, nil); err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	asked := &[]string{}
-	opts := &mcp.ClientOptions{}
-	if c.answer != nil {
-		opts.ElicitationHandler = func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
-			mu.Lock()
-			*asked = append(*asked, r.Params.Message)
-			mu.Unlock()
-			return c.answer(r), nil
-		}
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "Test Client", Version: "1"}, opts).Connect(t.Context(), ct, &mcp.ClientSessionOptions{ProtocolVersion: c.protocol})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return cs, specs[1].Path, asked
+	cs, dirs, asked := serveLibraries(t, c, "demo", "other")
+	return cs, dirs[1], asked
 }
 
 // The person is asked about the library the call acts on (named by library_name or
