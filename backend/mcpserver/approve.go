@@ -109,6 +109,10 @@ func (a *approvals) mac(head []byte, actor, name string, args json.RawMessage) [
 // when they said yes to this very call; otherwise out is what to answer the client
 // instead: an input request (the client asks the person and calls again) or a refusal.
 func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, call *tool.Call, name string, args json.RawMessage, waits tool.Result) (approved bool, out *mcp.CallToolResult) {
+	if len(args) > approval.MaxArgs {
+		// The person is shown the whole call or asked nothing.
+		return false, s.refusal(tool.Fail(tool.CodeApprovalRequired, "%s was not run: its arguments are %d bytes, too long to show the person for approval (at most %d); nothing changed. Send less at a time: fewer notes per call, or a shorter script", name, len(args), approval.MaxArgs))
+	}
 	if p := req.Params; p != nil && p.RequestState != "" {
 		if !s.approvals.check(p.RequestState, call.Actor, name, args) {
 			return false, s.refusal(tool.Fail(tool.CodeApprovalRequired, "%s was not run: the approval this call carries was not asked for it, or has expired; call the tool again to be asked", name))
@@ -181,11 +185,11 @@ func (s *Server) libraryName(name string) string {
 }
 
 // elicitParams asks the person, through the client, about one call of actor in
-// library lib.
+// library lib. The arguments are shown whole (approve refuses longer ones than
+// approval.MaxArgs): the person approves only what they were shown.
 func elicitParams(actor, lib, name string, args json.RawMessage) *mcp.ElicitParams {
-	shown, _ := tool.Clip(string(args), 1000)
 	return &mcp.ElicitParams{
-		Message: fmt.Sprintf("MemoTree: %s wants to run %s in library %q, which deletes, merges or discards notes:\n%s\nAllow it?", actor, name, lib, shown),
+		Message: fmt.Sprintf("MemoTree: %s wants to run %s in library %q, which deletes, merges or discards notes:\n%s\nAllow it?", actor, name, lib, args),
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{

@@ -8,6 +8,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memotree/memotree/backend/approval"
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
 )
 
@@ -82,5 +83,21 @@ func TestTheWindowOfTheLibraryTheCallActsOnIsAsked(t *testing.T) {
 	}
 	if !exists(dir, "Welcome.md") {
 		t.Fatal("other's Welcome deleted though the person declined")
+	}
+}
+
+// The person is asked about the whole call: the question shows a long script to its
+// end; a call too long to show is refused, with what to do, and nobody is asked.
+func TestApprovalShowsTheWholeCall(t *testing.T) {
+	cs, dirs, asked := serveLibraries(t, client{protocol: "2025-11-25", answer: decline}, "demo")
+	code := strings.Repeat("# tidy the headings of the people notes\n", 40) + "delete_entities(entity_names=['Welcome'])"
+	call(t, cs, "run_starlark", map[string]any{"target": "tidy", "code": code})
+	if len(*asked) != 1 || !strings.Contains((*asked)[0], "delete_entities(entity_names=['Welcome'])") {
+		t.Errorf("the person was asked %d question(s), without the end of the script: %.300q", len(*asked), *asked)
+	}
+	long := strings.Repeat("# x\n", approval.MaxArgs/4) + "delete_entities(entity_names=['Welcome'])"
+	e, _ := call(t, cs, "run_starlark", map[string]any{"target": "tidy", "code": long})
+	if len(*asked) != 1 || e.ErrorCode != string(tool.CodeApprovalRequired) || !strings.Contains(e.Message, "too long") || !exists(dirs[0], "Welcome.md") {
+		t.Errorf("a call too long to show: asked %d, %+v", len(*asked)-1, e)
 	}
 }
