@@ -10,6 +10,7 @@ function actions(log: string[]): AppActions {
     quickSwitcher: rec('quickSwitcher'),
     search: rec('search'),
     toggleGraph: rec('toggleGraph'),
+    fitGraph: rec('fitGraph'),
     toggleSidebar: rec('toggleSidebar'),
     side: (w) => void log.push(`side:${w}`),
     commit: rec('commit'),

@@ -16,6 +16,8 @@ export class GraphStore {
   query = $state('')
   /** Relation types whose edges are hidden ("links to" and "embeds" included). */
   hiddenRelations = $state.raw<ReadonlySet<string>>(new Set())
+  /** How many times the person asked to fit the drawing to the panel (the view follows). */
+  fitRequests = $state(0)
   /**
    * The last layout of the global graph, by node id (plain, not reactive: it is large
    * and only read when the view is built again), so reopening the pane does not lay
@@ -75,6 +77,11 @@ export class GraphStore {
     } catch (e) {
       if (seq === this.seq) this.error = e instanceof Error ? e.message : String(e)
     }
+  }
+
+  /** requestFit asks the view to fit the whole drawing in its panel. */
+  requestFit() {
+    this.fitRequests++
   }
 
   /** setDepth keeps the depth between 1 and MAX_DEPTH. */

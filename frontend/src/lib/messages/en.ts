@@ -339,5 +339,7 @@ export const en = {
   'graph.legend': 'Entity types',
   'graph.legend.untyped': 'No type',
   'graph.legend.more': '+{n} more',
+  'graph.fitTitle': 'Fit the whole graph in the panel',
+  'cmd.fitGraph': 'Fit the whole graph in the panel',
   'graph.local.noNote': 'Open a note to see the notes around it.',
 }

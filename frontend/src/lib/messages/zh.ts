@@ -338,5 +338,7 @@ export const zh: Record<keyof typeof en, string> = {
   'graph.legend': '实体类型',
   'graph.legend.untyped': '无类型',
   'graph.legend.more': '另有 {n} 种',
+  'graph.fitTitle': '缩放以显示整个图谱',
+  'cmd.fitGraph': '缩放以显示整个图谱',
   'graph.local.noNote': '打开一篇笔记即可查看与它相连的笔记。',
 }
