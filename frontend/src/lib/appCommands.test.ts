@@ -11,6 +11,7 @@ function actions(log: string[]): AppActions {
     search: rec('search'),
     toggleGraph: rec('toggleGraph'),
     fitGraph: rec('fitGraph'),
+    toggleGraphMain: rec('toggleGraphMain'),
     toggleSidebar: rec('toggleSidebar'),
     side: (w) => void log.push(`side:${w}`),
     commit: rec('commit'),

@@ -140,7 +140,7 @@ export class LayoutEngine {
       while (c.done < c.wanted) {
         iterate(c.settings, c.nodes, c.edges)
         c.done++
-        if (c.done % 8 === 0 && performance.now() >= end) return false
+        if ((c.members.length > 200 || c.done % 16 === 0) && performance.now() >= end) return false
       }
     }
     return true
@@ -281,16 +281,21 @@ function shape(c: Component, spacing: number, st: Stretch, fresh: boolean, passe
     xy[j * 2] = c.nodes[j * PPN]!
     xy[j * 2 + 1] = c.nodes[j * PPN + 1]!
     // Sizes run from about 2.5 (a leaf) to 11.5 (a hub): a hub keeps a little more room.
-    radii[j] = (gap / 2) * (0.75 + 0.05 * (c.nodes[j * PPN + 8]! || 2.5))
+    radii[j] = (gap / 2) * (0.85 + 0.03 * (c.nodes[j * PPN + 8]! || 2.5))
   }
   if (n <= 3) smallShape(xy, n, gap)
   else {
     centre(xy)
     const r90 = quantileRadius(xy, 0.9)
-    // The disc that holds 90% of the nodes at one node per hexagon of side `gap`.
-    const target = Math.sqrt((0.9 * n * 0.866) / Math.PI) * gap
+    // The disc that holds every node, each in a hexagon as wide as its diameter, with
+    // a tenth to spare; 90% of the nodes in the part of it they would take.
+    let area = 0
+    for (let j = 0; j < n; j++) area += 0.866 * (2 * radii[j]!) ** 2
+    const full = Math.sqrt((1.1 * area) / Math.PI)
+    const target = full * Math.sqrt(0.9)
     const k = r90 > 0 ? target / r90 : 1
     for (let i = 0; i < xy.length; i++) xy[i]! *= k
+    equalise(xy, full, evenness(n))
     if (fresh) turn(xy, st.axis)
     applyStretch(xy, st)
     separate(xy, radii, passes)
@@ -368,29 +373,52 @@ export function quantileRadius(xy: Float64Array, q: number): number {
 
 /**
  * separate pushes apart every two nodes closer than the sum of their radii, `passes`
- * times (each pass moves both by half the overlap), finding neighbours on a grid.
+ * times at most (each pass moves both by half the overlap), finding neighbours on a
+ * grid of cells as wide as the largest diameter.
  */
 export function separate(xy: Float64Array, radii: Float64Array, passes: number) {
   const n = radii.length
   if (n < 2) return
   let maxR = 0
   for (let j = 0; j < n; j++) maxR = Math.max(maxR, radii[j]!)
-  const cell = maxR * 2
+  if (!(maxR > 0)) return
   const next = new Int32Array(n)
+  const cellOf = new Int32Array(n)
   for (let p = 0; p < passes; p++) {
-    const heads = new Map<number, number>()
+    let minX = Infinity
+    let minY = Infinity
+    let maxX = -Infinity
+    let maxY = -Infinity
     for (let j = 0; j < n; j++) {
-      const key = cellKey(Math.floor(xy[j * 2]! / cell), Math.floor(xy[j * 2 + 1]! / cell))
-      next[j] = heads.get(key) ?? -1
-      heads.set(key, j)
+      minX = Math.min(minX, xy[j * 2]!)
+      maxX = Math.max(maxX, xy[j * 2]!)
+      minY = Math.min(minY, xy[j * 2 + 1]!)
+      maxY = Math.max(maxY, xy[j * 2 + 1]!)
+    }
+    // Cells of at least one diameter, and no more of them than four per node.
+    let cell = maxR * 2
+    const area = (maxX - minX + cell) * (maxY - minY + cell)
+    if (area / (cell * cell) > 4 * n) cell = Math.sqrt(area / (4 * n))
+    const cols = Math.floor((maxX - minX) / cell) + 1
+    const rows = Math.floor((maxY - minY) / cell) + 1
+    const heads = new Int32Array(cols * rows).fill(-1)
+    for (let j = 0; j < n; j++) {
+      const c = Math.floor((xy[j * 2]! - minX) / cell) * rows + Math.floor((xy[j * 2 + 1]! - minY) / cell)
+      cellOf[j] = c
+      next[j] = heads[c]!
+      heads[c] = j
     }
     let moved = 0
     for (let j = 0; j < n; j++) {
-      const gx = Math.floor(xy[j * 2]! / cell)
-      const gy = Math.floor(xy[j * 2 + 1]! / cell)
-      for (let dx = -1; dx <= 1; dx++)
+      const cx = Math.floor(cellOf[j]! / rows)
+      const cy = cellOf[j]! % rows
+      for (let dx = -1; dx <= 1; dx++) {
+        const x = cx + dx
+        if (x < 0 || x >= cols) continue
         for (let dy = -1; dy <= 1; dy++) {
-          for (let i = heads.get(cellKey(gx + dx, gy + dy)) ?? -1; i >= 0; i = next[i]!) {
+          const y = cy + dy
+          if (y < 0 || y >= rows) continue
+          for (let i = heads[x * rows + y]!; i >= 0; i = next[i]!) {
             if (i <= j) continue
             const vx = xy[i * 2]! - xy[j * 2]!
             const vy = xy[i * 2 + 1]! - xy[j * 2 + 1]!
@@ -413,14 +441,45 @@ export function separate(xy: Float64Array, radii: Float64Array, passes: number) 
             moved++
           }
         }
+      }
     }
     if (moved === 0) return
   }
 }
 
-/** cellKey numbers a grid cell (exact for coordinates within ±2^20). */
-function cellKey(x: number, y: number): number {
-  return (x + 1048576) * 2097152 + (y + 1048576)
+/**
+ * equalise evens out how dense a drawing centred on 0, 0 is from its middle to its
+ * edge: each node keeps its direction and its rank by distance, and moves a share
+ * `alpha` of the way to the radius that rank has in a disc of uniform density and
+ * radius `r`. A big graph's force layout is a dense core in a thin halo (nodes piled
+ * in the middle, the rest of the panel nearly empty); this spreads it evenly.
+ */
+export function equalise(xy: Float64Array, r: number, alpha: number) {
+  const n = xy.length / 2
+  if (n < 2 || !(alpha > 0)) return
+  const order = Array.from({ length: n }, (_, j) => j)
+  const dist = new Float64Array(n)
+  for (let j = 0; j < n; j++) dist[j] = Math.hypot(xy[j * 2]!, xy[j * 2 + 1]!)
+  order.sort((a, b) => dist[a]! - dist[b]! || a - b)
+  for (let k = 0; k < n; k++) {
+    const j = order[k]!
+    const d = dist[j]!
+    const want = r * Math.sqrt((k + 0.5) / n)
+    const to = d + alpha * (want - d)
+    if (d < 1e-9) {
+      const a = j * 2.399963
+      xy[j * 2] = Math.cos(a) * to
+      xy[j * 2 + 1] = Math.sin(a) * to
+    } else {
+      xy[j * 2]! *= to / d
+      xy[j * 2 + 1]! *= to / d
+    }
+  }
+}
+
+/** How much a component of n nodes is evened out (see equalise): none below 500 nodes. */
+export function evenness(n: number): number {
+  return n < 500 ? 0 : Math.min(0.9, (n - 500) / 1500)
 }
 
 /**

@@ -53,9 +53,14 @@ export function seedPosition(id: string, radius = 100): { x: number; y: number }
   return { x: Math.cos(angle) * r, y: Math.sin(angle) * r }
 }
 
-/** nodeSize grows with the square root of the degree, as Obsidian's graph does. */
-export function nodeSize(degree: number): number {
-  return 2.5 + Math.min(9, Math.sqrt(degree) * 1.3)
+/**
+ * nodeSize grows with the square root of the degree, as Obsidian's graph does; in a
+ * graph of `order` nodes above a thousand every node is smaller, so that thousands of
+ * discs do not cover one another.
+ */
+export function nodeSize(degree: number, order = 0): number {
+  const scale = order > 1000 ? Math.max(0.4, Math.sqrt(1000 / order)) : 1
+  return (2.5 + Math.min(9, Math.sqrt(degree) * 1.3)) * scale
 }
 
 /**
@@ -93,7 +98,7 @@ export function buildGraph(data: GraphData, previous: Positions = new Map(), { e
       unresolved,
       x: pos.x,
       y: pos.y,
-      size: nodeSize(degree[i]!),
+      size: nodeSize(degree[i]!, n),
       color: unresolved ? UNRESOLVED_COLOR : (colors.get(type.trim().toLowerCase()) ?? UNTYPED_COLOR),
     }
     const aliases = data.aliases[String(i)]

@@ -7,6 +7,7 @@ export const en = {
   'app.library': 'Library',
   'app.notes': 'Notes',
   'app.graph': 'Graph',
+  'app.note': 'Note',
   'app.graph.show': 'Show the graph',
   'app.graph.hide': 'Hide the graph',
   'app.changes': 'Changes',
@@ -341,5 +342,7 @@ export const en = {
   'graph.legend.more': '+{n} more',
   'graph.fitTitle': 'Fit the whole graph in the panel',
   'cmd.fitGraph': 'Fit the whole graph in the panel',
+  'cmd.graphMain': 'Graph as the main view',
+  'graph.main': 'Graph in the centre of the window, the note beside it',
   'graph.local.noNote': 'Open a note to see the notes around it.',
 }

@@ -6,6 +6,7 @@ export const zh: Record<keyof typeof en, string> = {
   'app.library': '库',
   'app.notes': '笔记数',
   'app.graph': '关系图谱',
+  'app.note': '笔记',
   'app.graph.show': '显示关系图谱',
   'app.graph.hide': '隐藏关系图谱',
   'app.changes': '更改',
@@ -340,5 +341,7 @@ export const zh: Record<keyof typeof en, string> = {
   'graph.legend.more': '另有 {n} 种',
   'graph.fitTitle': '缩放以显示整个图谱',
   'cmd.fitGraph': '缩放以显示整个图谱',
+  'cmd.graphMain': '图谱作为主视图',
+  'graph.main': '图谱占据窗口中央，笔记在旁',
   'graph.local.noNote': '打开一篇笔记即可查看与它相连的笔记。',
 }
