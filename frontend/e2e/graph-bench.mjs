@@ -54,7 +54,7 @@ async function loaded(page) {
   )
   return page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0]
-    const api = performance.getEntriesByType('resource').find((r) => r.name.includes('/api/call/Graph'))
+    const api = performance.getEntriesByType('resource').find((r) => /\/api\/call\/Graph(\?|$)/.test(r.name))
     const s = window.__memotreeGraphState
     const mark = (name) => Math.round(performance.getEntriesByName(name, 'mark').at(-1)?.startTime ?? NaN)
     return {

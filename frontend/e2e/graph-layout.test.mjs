@@ -101,11 +101,14 @@ for (const name of ['obsidian-help-en', 'obsidian-help-zh']) {
         const s = window.__memotreeSigma
         const g = window.__memotreeGraph
         const { width, height } = s.getDimensions()
+        const box = document.querySelector('[data-testid="graph-view"] .canvas').getBoundingClientRect()
+        // Nothing (the legend, the toolbar) lies over the node.
+        const free = (p) => document.elementFromPoint(box.x + p.x, box.y + p.y)?.classList.contains('sigma-mouse')
         // A note with a few neighbours, drawn well inside the panel, far from others.
         const pts = g.mapNodes((id) => ({ id, ...s.framedGraphToViewport(s.getNodeDisplayData(id)) }))
         const room = (p) => Math.min(...pts.filter((q) => q.id !== p.id).map((q) => Math.hypot(q.x - p.x, q.y - p.y)))
         return pts
-          .filter((p) => g.degree(p.id) >= 2 && g.degree(p.id) <= 20 && p.x > 40 && p.y > 60 && p.x < width - 40 && p.y < height - 60)
+          .filter((p) => g.degree(p.id) >= 2 && g.degree(p.id) <= 20 && p.x > 40 && p.y > 60 && p.x < width - 40 && p.y < height - 60 && free(p))
           .sort((a, b) => room(b) - room(a))[0]
       })
       assert.ok(target, 'a node to hover')
