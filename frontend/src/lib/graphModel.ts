@@ -22,6 +22,8 @@ export interface NodeAttrs {
   color: string
   /** Other names of the note, for the search box. */
   aliases?: string[]
+  /** A note a change set removed, shown as a ghost (see graphDiff). */
+  ghost?: boolean
 }
 
 export interface EdgeAttrs {
@@ -30,6 +32,8 @@ export interface EdgeAttrs {
   color: string
   /** The relation shown on the edge when zoomed in (typed relations only). */
   label?: string
+  /** An edge a change set removed, shown as a ghost (see graphDiff). */
+  ghost?: boolean
 }
 
 export type ModelGraph = MultiDirectedGraph<NodeAttrs, EdgeAttrs>

@@ -1,6 +1,6 @@
 // The graph store: the open library's whole graph, and how the person looks at it
 // (global or local, depth, search, relation filter). Talks only to src/api.
-import type { Api, GraphData, GraphViewSettings } from '../api'
+import type { Api, GraphData, GraphViewSettings, NoteBefore } from '../api'
 import { debounce } from '../lib/debounce'
 import { defaultGraphView } from '../lib/graphSettings'
 
@@ -126,6 +126,11 @@ export class GraphStore {
       this.viewWarnings = [`${e instanceof Error ? e.message : String(e)}`]
     })
   }, 400)
+
+  /** before reads the notes at paths as the last commit has them (a change set's before-state). */
+  before(paths: string[]): Promise<NoteBefore[]> {
+    return this.api.graphBefore(this.library, paths)
+  }
 
   /** requestFit asks the view to fit the whole drawing in its panel. */
   requestFit() {

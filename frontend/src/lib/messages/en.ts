@@ -365,5 +365,7 @@ export const en = {
   'graph.settings.linkDistance': 'Link distance',
   'graph.settings.relations': 'Relations',
   'graph.settings.close': 'Close the graph settings',
+  'git.showInGraph': 'Show {label} in the graph',
+  'graph.diff.title': 'What {label} changes: new in green, removed as ghosts, changed notes ringed',
   'graph.local.noNote': 'Open a note to see the notes around it.',
 }

@@ -364,5 +364,7 @@ export const zh: Record<keyof typeof en, string> = {
   'graph.settings.linkDistance': '连线距离',
   'graph.settings.relations': '关系',
   'graph.settings.close': '关闭图谱设置',
+  'git.showInGraph': '在图谱中显示 {label}',
+  'graph.diff.title': '{label} 的改动：新增为绿色，删除为虚影，修改的笔记带圈',
   'graph.local.noNote': '打开一篇笔记即可查看与它相连的笔记。',
 }
