@@ -95,6 +95,23 @@ for (const name of ['obsidian-help-en', 'obsidian-help-zh']) {
       assertReads(await settledFigures(page), `${name}, after the pane was resized`)
     })
 
+    test('notes written while the layout runs are laid out, and the drawing still reads', async () => {
+      const { page, server } = app
+      const hub = await page.evaluate(() => {
+        const g = window.__memotreeGraphFull
+        return g.getNodeAttribute(g.filterNodes((_id, a) => a.kind === 'note').sort((a, b) => g.degree(b) - g.degree(a))[0], 'label')
+      })
+      const stamp = Date.now()
+      fs.writeFileSync(path.join(server.vaultDir, `Layout first ${stamp}.md`), `See [[${hub}]].\n`)
+      await page.waitForFunction((id) => window.__memotreeGraphFull.hasNode(id) && window.__memotreeGraphState.layout, `Layout first ${stamp}.md`, { timeout: 15000 })
+      // A second note while that layout runs.
+      fs.writeFileSync(path.join(server.vaultDir, `Layout second ${stamp}.md`), `See [[Layout first ${stamp}]] and [[${hub}]].\n`)
+      await page.waitForFunction((id) => window.__memotreeGraphFull.hasNode(id), `Layout second ${stamp}.md`, { timeout: 15000 })
+      assertReads(await settledFigures(page), `${name}, after two notes came during a layout`)
+      const state = await page.evaluate(() => ({ error: window.__memotreeGraphState.layoutError }))
+      assert.equal(state.error, null)
+    })
+
     test('hovering a node highlights its neighbours and fades the rest', async () => {
       const { page } = app
       const target = await page.evaluate(() => {
