@@ -38,8 +38,9 @@ describe('colour groups on the English Obsidian Help vault', { skip: absent }, (
       byFolder.set(f, (byFolder.get(f) ?? new Set()).add(c))
     }
     const legend = await page.locator(`${view} [data-testid="graph-legend"] li[data-query]`).evaluateAll((els) => els.map((e) => e.dataset.query))
-    for (const q of legend.slice(0, 5)) {
-      const folder = q.replace(/^path:"?/, '').replace(/\/"?$/, '')
+    const labels = await page.locator(`${view} [data-testid="graph-legend"] li[data-query] .name`).allTextContents()
+    assert.equal(labels.length, legend.length)
+    for (const folder of labels.slice(0, 5)) {
       assert.equal(byFolder.get(folder)?.size, 1, `the notes of ${folder} share one colour`)
     }
   })
@@ -80,15 +81,15 @@ describe('colour groups on the English Obsidian Help vault', { skip: absent }, (
   test('the legend hides a group’s notes, and shows them again', async () => {
     const { page } = app
     const first = page.locator(`${view} [data-testid="graph-legend"] li[data-query]`).nth(1)
-    const q = await first.getAttribute('data-query')
+    const folder = await first.locator('.name').textContent()
     await first.locator('button').click()
-    const hidden = await page.waitForFunction((q) => {
+    const hidden = await page.waitForFunction((folder) => {
       const s = window.__memotreeSigma
       const g = window.__memotreeGraph
-      const folder = q.replace(/^path:"?/, '').replace(/"?$/, '')
-      const mine = g.filterNodes((id, a) => a.kind === 'note' && id.startsWith(folder))
-      return mine.length > 0 && mine.every((id) => s.getNodeDisplayData(id).hidden) ? mine.length : 0
-    }, q)
+      const mine = g.filterNodes((id, a) => a.kind === 'note' && id.startsWith(`${folder}/`))
+      const others = g.filterNodes((id, a) => a.kind === 'note' && !id.startsWith(`${folder}/`))
+      return mine.length > 0 && mine.every((id) => s.getNodeDisplayData(id).hidden) && others.some((id) => !s.getNodeDisplayData(id).hidden) ? mine.length : 0
+    }, folder)
     assert.ok((await hidden.jsonValue()) > 0)
     await first.locator('button').click()
     await page.waitForFunction(() => window.__memotreeGraph.filterNodes((id) => window.__memotreeSigma.getNodeDisplayData(id).hidden).length === 0)

@@ -33,7 +33,7 @@ describe('default groups', () => {
   test('a vault without types is coloured by its top-level folders, the fullest first', () => {
     const g = groupsFor(untyped, [])
     expect(g.source).toBe('folders')
-    expect(g.groups.map((x) => x.query)).toEqual(['path:Bases/', 'path:"Import notes/"', 'path:Sync/'])
+    expect(g.groups.map((x) => x.query)).toEqual(['path:/^Bases\\//', 'path:/^Import\\x20notes\\//', 'path:/^Sync\\//'])
     expect(new Set(g.groups.map((x) => x.color)).size).toBe(3)
   })
 
@@ -57,6 +57,22 @@ describe('default groups', () => {
   })
 })
 
+test('a folder group holds that top-level folder only, whatever its name', () => {
+  const d = data([
+    ['Obsidian/a.md', ''],
+    ['Obsidian/b.md', ''],
+    ['Extending Obsidian/c.md', ''],
+    ['Odd (1) "x".v/d.md', ''],
+  ])
+  const g = buildGraph(d)
+  const { active } = applyGroups(g, folderGroups(d))
+  expect(active.map((a) => [a.label, a.count])).toEqual([
+    ['Obsidian', 2],
+    ['Extending Obsidian', 1],
+    ['Odd (1) "x".v', 1],
+  ])
+})
+
 describe('applyGroups', () => {
   test('the first matching group colours a note; counts; unresolved names stay grey', () => {
     const d = data([
@@ -76,7 +92,7 @@ describe('applyGroups', () => {
     expect(active.map((a) => a.count)).toEqual([1, 1, 0, 0])
     expect(active[3]!.parsed.error).toBeTruthy()
     expect(groupOf.has('unresolved:x')).toBe(false)
-    expect(active[1]!.label).toBe('Bases')
+    expect(active[1]!.label).toBe('path:Bases/')
   })
 
   test('a group matching everything colours every note', () => {

@@ -27,6 +27,16 @@ function quoted(v: string): string {
   return /[\s"()]/.test(v) ? `"${v.replace(/"/g, '')}"` : v
 }
 
+/**
+ * escapeRegex writes s for a regular expression that matches it literally, as one
+ * word of a query: spaces, parentheses and quotes as \xNN.
+ */
+function escapeRegex(s: string): string {
+  return s
+    .replace(/[.*+?^${}|[\]\\/]/g, '\\$&')
+    .replace(/[\s()"]/g, (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, '0')}`)
+}
+
 /** typeGroups makes a group per entity type of the notes, in the types' colours. */
 export function typeGroups(data: GraphData): ColorGroup[] {
   const counts = new Map<string, number>()
@@ -56,7 +66,7 @@ export function folderGroups(data: GraphData): ColorGroup[] {
   return [...counts]
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, PALETTE.length)
-    .map(([f], k) => ({ query: `path:${quoted(f + '/')}`, color: PALETTE[k]! }))
+    .map(([f], k) => ({ query: `path:/^${escapeRegex(f)}\\//`, color: PALETTE[k]! }))
 }
 
 /** groupsFor picks the groups to colour by: the settings', else types', else folders'. */
@@ -69,9 +79,11 @@ export function groupsFor(data: GraphData, settings: readonly ColorGroup[]): { g
 
 /** labelOf names a group for the legend. */
 function labelOf(g: ColorGroup): { label: string; type: string } {
-  const m = /^(type|path):("?)(.+?)\2$/.exec(g.query)
-  if (m && m[1] === 'type') return { label: m[3]!, type: m[3]! }
-  if (m && m[1] === 'path' && m[3]!.endsWith('/') && !m[3]!.slice(0, -1).includes('/')) return { label: m[3]!.slice(0, -1), type: '' }
+  const m = /^type:("?)(.+?)\1$/.exec(g.query)
+  if (m) return { label: m[2]!, type: m[2]! }
+  // A top-level folder, as folderGroups writes it: path:/^Folder\//.
+  const f = /^path:\/\^(.+)\\\/\/$/.exec(g.query)
+  if (f) return { label: f[1]!.replace(/\\x([0-9a-f]{2})/g, (_, h: string) => String.fromCharCode(parseInt(h, 16))).replace(/\\(.)/g, '$1'), type: '' }
   return { label: g.query, type: '' }
 }
 

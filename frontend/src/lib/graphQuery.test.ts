@@ -39,6 +39,14 @@ describe('parseQuery', () => {
     expect(m('(ada OR engine) -countess', ada)).toBe(false)
   })
 
+  test('regular expressions as values of path: and file:, and alone', () => {
+    expect(m('path:/^people\\//', ada)).toBe(true)
+    expect(m('path:/^people\\//', { ...engine, path: 'Old people/x.md' })).toBe(false)
+    expect(m('file:/^ada\\slo/', ada)).toBe(true)
+    expect(m('/^ghost$/', ghost)).toBe(true)
+    expect(parseQuery('path:/[/').error).toBeTruthy()
+  })
+
   test('an empty query matches every node; a broken one matches none and says why', () => {
     expect(parseQuery('  ').empty).toBe(true)
     expect(m('', engine)).toBe(true)

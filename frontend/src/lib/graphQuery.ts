@@ -1,6 +1,7 @@
 // The queries of the graph's colour groups and search filter, in the words of
 // Obsidian's search: `path:`, `file:`, `tag:`, plain words and "quoted phrases",
-// `-` to exclude, `OR` between alternatives, parentheses; and MemoTree's `type:` for
+// `-` to exclude, `OR` between alternatives, parentheses, `/regular expressions/` as
+// values of path: and file: (and alone); and MemoTree's `type:` for
 // an entity type. Terms side by side must all match. Plain words match a note's name,
 // path and aliases (Obsidian also searches the text of notes, which the graph does not
 // hold). Matching ignores case and width. A query that does not parse matches nothing,
@@ -20,7 +21,7 @@ export interface QueryTarget {
 type Node =
   | { op: 'and' | 'or'; parts: Node[] }
   | { op: 'not'; part: Node }
-  | { op: 'term'; field: Field; value: string }
+  | { op: 'term'; field: Field; value: string; re?: RegExp }
 
 type Field = 'any' | 'path' | 'file' | 'tag' | 'type'
 
@@ -118,6 +119,16 @@ export function parseQuery(q: string): Query {
     pos++
     const colon = t.indexOf(':')
     const field = colon > 0 ? t.slice(0, colon).toLowerCase() : ''
+    const raw = colon > 0 && FIELDS.has(field) ? t.slice(colon + 1) : t
+    if ((field === 'path' || field === 'file' || !FIELDS.has(field)) && raw.length > 2 && raw.startsWith('/') && raw.endsWith('/')) {
+      let re: RegExp
+      try {
+        re = new RegExp(raw.slice(1, -1), 'i')
+      } catch {
+        throw new Error(`${raw} is not a regular expression`)
+      }
+      return { op: 'term', field: FIELDS.has(field) ? (field as Field) : 'any', value: '', re }
+    }
     if (FIELDS.has(field)) {
       const value = fold(unquote(t.slice(colon + 1)))
       if (value === '') throw new Error(`${field}: needs a value`)
@@ -143,8 +154,15 @@ function evaluate(n: Node, t: QueryTarget): boolean {
     case 'not':
       return !evaluate(n.part, t)
     case 'term':
-      return term(n.field, n.value, t)
+      return n.re ? regexTerm(n.field, n.re, t) : term(n.field, n.value, t)
   }
+}
+
+function regexTerm(field: Field, re: RegExp, t: QueryTarget): boolean {
+  const file = t.path.slice(t.path.lastIndexOf('/') + 1) || t.label
+  if (field === 'path') return t.path !== '' && re.test(t.path)
+  if (field === 'file') return re.test(file)
+  return re.test(t.label) || re.test(t.path) || (t.aliases ?? []).some((a) => re.test(a))
 }
 
 function term(field: Field, v: string, t: QueryTarget): boolean {
