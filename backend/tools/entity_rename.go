@@ -62,8 +62,11 @@ func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) 
 	}
 	folder := strings.TrimRight(strings.TrimSpace(strings.ReplaceAll(in.Folder, `\`, "/")), "/")
 	if folder != "" {
-		f, err := vpath.Parse(folder)
-		if err != nil || f.IsNote() {
+		f, err := vpath.ParseNew(folder)
+		if err != nil {
+			return tool.Fail(tool.CodeInvalidArguments, "folder %q: %v; give a vault-relative folder such as \"people/past\"", in.Folder, err), nil
+		}
+		if f.IsNote() {
 			return tool.Fail(tool.CodeInvalidArguments, "folder %q is not a vault-relative folder such as \"people/past\"", in.Folder), nil
 		}
 		folder = string(f) + "/"
@@ -172,7 +175,7 @@ func relinkSources(l *library.Library, r relinker, srcs []vpath.Path) ([]step, i
 			continue
 		}
 		count += len(edits)
-		steps = append(steps, step{kind: stepWrite, path: p, old: data, hash: h, data: touchModified(out, now)})
+		steps = append(steps, writeStep(p, data, h, touchModified(out, now)))
 	}
 	return steps, count, warns, nil
 }
@@ -217,10 +220,8 @@ func ownRelocation(l *library.Library, r relinker, oldP, newP vpath.Path) ([]ste
 	if string(out) == string(data) {
 		return []step{{kind: stepRename, path: oldP, to: newP, hash: h}}, warns, nil, nil
 	}
-	return []step{
-		{kind: stepWrite, path: oldP, old: data, hash: h, data: out},
-		{kind: stepRename, path: oldP, to: newP, hash: vault.HashOf(out)},
-	}, warns, nil, nil
+	w := writeStep(oldP, data, h, out)
+	return []step{w, {kind: stepRename, path: oldP, to: newP, hash: vault.HashOf(w.data)}}, warns, nil, nil
 }
 
 // withAlias adds the old basename to the aliases of a renamed note.
