@@ -93,6 +93,22 @@ for (const name of ['obsidian-help-en', 'obsidian-help-zh']) {
       const after = await size()
       assert.deepEqual(after.sigma, after.pane, 'sigma draws at the pane’s size')
       assertReads(await settledFigures(page), `${name}, after the pane was resized`)
+
+      // The local graph too (it stayed squeezed in the narrow pane once).
+      await page.click('[data-testid="graph-mode-local"]')
+      await page.waitForFunction(() => window.__memotreeGraphState.mode === 'local' && window.__memotreeGraph.order > 1)
+      await page.keyboard.press('Control+Shift+L')
+      await page.waitForFunction((w) => document.querySelector('[data-testid="graph-view"] .canvas').clientWidth < w, before.pane.width)
+      await page.keyboard.press('Control+Shift+L')
+      await page.waitForFunction((w) => {
+        const s = window.__memotreeSigma.getDimensions()
+        const c = document.querySelector('[data-testid="graph-view"] .canvas')
+        return c.clientWidth === w && s.width === w && s.height === c.clientHeight
+      }, before.pane.width)
+      const local = await settledFigures(page)
+      assert.ok(local.inside >= 0.95 && local.width === before.pane.width, `the local graph fills the pane again: ${JSON.stringify(local)}`)
+      await page.click('[data-testid="graph-mode-global"]')
+      await page.waitForFunction(() => window.__memotreeGraphState.mode === 'global')
     })
 
     test('notes written while the layout runs are laid out, and the drawing still reads', async () => {
