@@ -174,3 +174,26 @@ for (const name of ['obsidian-help-en', 'obsidian-help-zh']) {
     })
   })
 }
+
+describe('the graph as the main view', () => {
+  const app = useApp()
+
+  test('takes the centre of the window with the note beside it, and goes back', async () => {
+    const { page } = app
+    await page.waitForFunction(() => (window.__memotreeGraphFull?.order ?? 0) > 0)
+    const side = await page.evaluate(() => document.querySelector('[data-testid="graph-view"] .canvas').clientWidth)
+    await page.keyboard.press('Control+Shift+M')
+    await page.waitForSelector('#graph-pane.note-column [data-testid="note-pane"], #graph-pane.note-column', { timeout: 5000 })
+    await page.waitForFunction((w) => (document.querySelector('main [data-testid="graph-view"] .canvas')?.clientWidth ?? 0) > w, side)
+    // The demo's 38 nodes cannot cover 15% of 400 cells: inside and not piled.
+    const f = await settledFigures(page)
+    assert.ok(f.inside >= 0.95 && f.piled <= 0.15 && f.width > side, `the demo vault, as the main view: ${JSON.stringify(f)}`)
+    // A note opened from the graph opens beside it.
+    const note = await page.evaluate(() => window.__memotreeGraphFull.filterNodes((_id, a) => a.kind === 'note')[0])
+    await page.evaluate((p) => (location.hash = `#/${encodeURIComponent(p)}`), note)
+    await page.waitForSelector(`#graph-pane [data-testid="note-view"][data-path="${note.replace(/"/g, '\\"')}"]`)
+    await page.click('[data-testid="graph-main"]')
+    await page.waitForSelector('#graph-pane [data-testid="graph-view"]')
+    assert.equal(await page.locator('main [data-testid="graph-view"]').count(), 0)
+  })
+})
