@@ -96,6 +96,31 @@ describe('colour groups on the English Obsidian Help vault', { skip: absent }, (
   })
 })
 
+describe('the force sliders on the English Obsidian Help vault', { skip: absent }, () => {
+  const app = useApp({ vault, timeoutMs: 60000 })
+
+  test('a longer link distance lays the graph out again, further apart', async () => {
+    const { page } = app
+    await page.waitForFunction(() => window.__memotreeGraphState?.drawnAt !== null && !window.__memotreeGraphState.layout && (window.__memotreeGraph?.order ?? 0) > 150, null, { timeout: 30000 })
+    // The mean distance between linked notes, in the graph's own units.
+    const spacing = () =>
+      page.evaluate(() => {
+        const g = window.__memotreeGraph
+        let sum = 0
+        g.forEachEdge((_e, _a, _s, _t, sa, ta) => (sum += Math.hypot(sa.x - ta.x, sa.y - ta.y)))
+        return sum / g.size
+      })
+    const before = await spacing()
+    await page.click(`${view} [data-testid="graph-settings-toggle"]`)
+    await page.click(`${view} [data-testid="graph-settings"] summary >> text=Forces`)
+    await page.locator(`${view} [data-testid="graph-force-link_distance"]`).fill('500')
+    await page.waitForFunction(() => window.__memotreeGraphState.layout, null, { timeout: 10000 })
+    await page.waitForFunction(() => !window.__memotreeGraphState.layout, null, { timeout: 30000 })
+    const after = await spacing()
+    assert.ok(after > before * 1.5, `linked notes further apart: ${before.toFixed(2)} → ${after.toFixed(2)}`)
+  })
+})
+
 describe('a vault’s .obsidian/graph.json', { skip: absent }, () => {
   let server
   let browser

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { applyStretch, components, LayoutEngine, separate, stretchFor, turn } from './graphLayoutEngine'
+import { applyStretch, components, DEFAULT_FORCES, faSettings, LayoutEngine, separate, stretchFor, turn } from './graphLayoutEngine'
 
 const PPN = 10
 
@@ -151,5 +151,28 @@ describe('LayoutEngine: the drawing reads on graphs of every shape', () => {
       [3, 4],
     ])
     expect([...out].every(Number.isFinite)).toBe(true)
+  })
+})
+
+describe('forces', () => {
+  test('the sliders map onto ForceAtlas2: repel scales repulsion, center is gravity', () => {
+    const a = faSettings(100, { ...DEFAULT_FORCES, repel: 4, center: 0.2 })
+    const b = faSettings(100, { ...DEFAULT_FORCES, repel: 16, center: 0.9 })
+    expect(b.scalingRatio).toBeGreaterThan(a.scalingRatio)
+    expect(b.gravity).toBeGreaterThan(a.gravity)
+  })
+
+  test('a longer link distance spaces the nodes further apart', () => {
+    const ring: [number, number][] = Array.from({ length: 30 }, (_, i) => [i, (i + 1) % 30])
+    const extent = (linkDistance: number) => {
+      const { nodes, edges } = arrays(30, ring)
+      const e = new LayoutEngine({ nodes, edges, aspect: 1, fresh: true, forces: { ...DEFAULT_FORCES, linkDistance } })
+      while (!e.run(50));
+      const out = e.positions()
+      let max = 0
+      for (let j = 0; j < 30; j++) max = Math.max(max, Math.hypot(out[j * PPN]!, out[j * PPN + 1]!))
+      return max
+    }
+    expect(extent(500)).toBeGreaterThan(extent(125) * 2)
   })
 })
