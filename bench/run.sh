@@ -216,9 +216,11 @@ git_rows() {
 		cp -r "$src" "$gitdir/$side"
 		# No automatic gc: on a big repository git starts one in the background after a
 		# commit, which would run during the timings (and in the folder being removed).
+		# The repository's identity signs MemoTree's commits as it signs git's.
 		(cd "$gitdir/$side" && printf '.memotree/\n' >.gitignore && git init -q &&
-			git config gc.auto 0 && git config maintenance.auto false && git add -A &&
-			git -c user.name=bench -c user.email=bench@invalid commit -qm vault)
+			git config gc.auto 0 && git config maintenance.auto false &&
+			git config user.name bench && git config user.email bench@invalid &&
+			git add -A && git commit -qm vault)
 	done
 	mapfile -d '' ten < <(cd "$gitdir/git" && git ls-files -z '*.md' | head -z -n 10)
 	local edit="" names="" f
@@ -377,10 +379,10 @@ if [[ ${MEMOTREE_BENCH_GRAPH:-1} != 0 ]]; then
 			note "The window benchmark failed on the $l vault."
 		fi
 		say "graph view in Chromium, $l notes"
-		target=2000
-		(( n >= 100000 )) && target=5000
+		target=2000 graph_runs=3 graph_timeout=120000
+		(( n >= 50000 )) && target=5000 graph_runs=1 graph_timeout=600000
 		if ! (cd "$ROOT/frontend" && MEMOTREE_BIN=$BIN node e2e/graph-bench.mjs --vault "$v" \
-			--label "$l" --runs 3 --target-ms "$target" --rows "$ROWS" >"$RAW/graph-$l.json"); then
+			--label "$l" --runs "$graph_runs" --layout-timeout "$graph_timeout" --target-ms "$target" --rows "$ROWS" >"$RAW/graph-$l.json"); then
 			note "The graph view benchmark failed on the $l vault."
 		fi
 	done

@@ -50,6 +50,8 @@ type PageInfo struct {
 	// AtLeast says the list was not counted to its end (a search that stopped once
 	// its page was full): it holds at least Total items.
 	AtLeast bool `json:"total_is_at_least,omitempty"`
+	// SummaryOnly says the call asked for counts only, so the page holds no items.
+	SummaryOnly bool `json:"summary_only,omitempty"`
 }
 
 // HasMore reports whether items follow this page.
@@ -60,6 +62,9 @@ func (pi PageInfo) HasMore() bool { return pi.NextOffset > 0 }
 func (pi PageInfo) Hint(noun string) string {
 	if pi.Total == 0 {
 		return "no " + noun
+	}
+	if pi.SummaryOnly {
+		return fmt.Sprintf("%d %s (summary only: call without summary_only to list them)", pi.Total, noun)
 	}
 	first, last := pi.Offset+1, min(pi.Offset+pi.Limit, pi.Total)
 	if pi.HasMore() {
@@ -104,6 +109,7 @@ func Page[T any](items []T, offset, limit int) ([]T, PageInfo) {
 func Paginate[T any](items []T, p Paging) ([]T, PageInfo) {
 	page, info := Page(items, p.Offset, p.Limit)
 	if p.SummaryOnly {
+		info.SummaryOnly, info.NextOffset = true, 0
 		return page[:0:0], info
 	}
 	return page, info

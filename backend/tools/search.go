@@ -219,6 +219,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	}
 	if q.paging.SummaryOnly {
 		page = page[:0:0]
+		info.SummaryOnly, info.NextOffset = true, 0
 	}
 	page, cut := capMatches(page, q.maxResults)
 	for i := range page {

@@ -115,6 +115,12 @@ func TestRefusedPaths(t *testing.T) {
 		{".obsidian/app.json", ErrOutside, false},
 		{".memotree/lock", ErrOutside, false},
 		{".trash/x.md", ErrOutside, false},
+		// A nested repository's .git (any case, its short name, HFS+ spellings):
+		// its config and hooks run commands when git works in that folder.
+		{"sub/.git/config", ErrOutside, false},
+		{"a/.GIT/hooks/post-checkout", ErrOutside, false},
+		{"a/git~1/config", ErrOutside, false},
+		{"a/.g\u200cit/config", ErrOutside, false},
 		{"journey.yaml", ErrOutside, false},
 		{"a/" + TempPrefix + "x", ErrOutside, false},
 		{"out.md", ErrOutside, true},
@@ -384,5 +390,32 @@ func TestInternal(t *testing.T) {
 	p, err := v.InternalPath("index/db.sqlite")
 	if err != nil || p != filepath.Join(dir, ".memotree", "index", "db.sqlite") {
 		t.Errorf("InternalPath = %s, %v", p, err)
+	}
+}
+
+func TestReadObsidianConfig(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".obsidian"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".obsidian", "graph.json"), []byte(`{"showTags":true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	b, err := v.ReadObsidianConfig("graph.json")
+	if err != nil || string(b) != `{"showTags":true}` {
+		t.Fatalf("graph.json: %q %v", b, err)
+	}
+	if _, err := v.ReadObsidianConfig("app.json"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a missing file: %v, want ErrNotFound", err)
+	}
+	for _, bad := range []string{"", "..", "../graph.json", "plugins/x.json"} {
+		if _, err := v.ReadObsidianConfig(bad); !errors.Is(err, ErrOutside) {
+			t.Errorf("%q: %v, want ErrOutside", bad, err)
+		}
 	}
 }

@@ -54,7 +54,9 @@ describe('a big graph is drawn whole at once', () => {
     await page.goto(server.url)
     await page.waitForFunction(() => window.__memotreeGraphState?.drawnAt != null, null, { timeout: 30000 })
     payload = await page.evaluate(async () => {
-      const res = await fetch('/api/call/Graph', { method: 'POST', credentials: 'same-origin', body: '[""]' })
+      // With the tab's session, as the page's own calls send it (src/api/http.ts).
+      const auth = `Bearer ${sessionStorage.getItem('memotree.session')}`
+      const res = await fetch('/api/call/Graph', { method: 'POST', headers: { Authorization: auth }, body: '[""]' })
       return res.json()
     })
   })
@@ -100,7 +102,7 @@ describe('a big graph is drawn whole at once', () => {
     const r = await page.evaluate(() => ({
       viaWorker: performance.getEntriesByName('graph:worker', 'mark').length,
       // The worker's fetch is not among the window's resources (the test's own came after).
-      windowFetches: performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/call/Graph')).length,
+      windowFetches: performance.getEntriesByType('resource').filter((e) => /\/api\/call\/Graph(\?|$)/.test(e.name)).length,
     }))
     assert.equal(r.viaWorker, 1, 'the graph was read by the worker')
     assert.equal(r.windowFetches, 1, 'only the test itself fetched the graph in the window')
@@ -117,7 +119,7 @@ describe('a big graph is drawn whole at once', () => {
     const g = await page.evaluate(() => ({ order: window.__memotreeGraph.order, size: window.__memotreeGraph.size }))
     assert.deepEqual(g, { order: payload.nodes.length, size: 0 })
     // The relation filter lists the payload's relations with their counts already.
-    await page.click('[data-testid="graph-filters"] summary')
+    await page.click('[data-testid="graph-settings-toggle"]')
     const counts = await page.$$eval('[data-testid="graph-filters"] input[data-relation]', (els) =>
       els.map((e) => [e.dataset.relation, Number(e.closest('label').querySelector('.n').textContent)]),
     )
@@ -154,7 +156,7 @@ describe('a big graph is drawn whole at once', () => {
     await page.locator('[data-testid="graph-filters"] input[data-relation="links to"]').check()
     await page.locator('[data-testid="graph-filters"] input[data-relation="knows"]').check()
     await bulkIs(payload.edges.length / 3)
-    await page.click('[data-testid="graph-filters"] summary')
+    await page.click('[data-testid="graph-settings-toggle"]')
     await page.evaluate(() => window.__memotreeSigma.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }))
 
     // A search keeps the edges that touch a match.

@@ -1,4 +1,4 @@
-import type { EventPayloads, TaskProgress, Topic, Unsubscribe } from './events'
+import type { ApprovalEvent, EventPayloads, TaskProgress, Topic, Unsubscribe } from './events'
 import { gitFromCaller, type GitApi, type GitMethod } from './git'
 import type {
   ChatCheck,
@@ -12,6 +12,9 @@ import type {
   ChatTurn,
   FileEntry,
   GraphData,
+  GraphSettingsView,
+  GraphViewSettings,
+  NoteBefore,
   LibraryInfo,
   NoteView,
   SaveResult,
@@ -30,6 +33,12 @@ export interface Api {
   files(library: string): Promise<FileEntry[]>
   note(library: string, path: string): Promise<NoteView>
   graph(library: string): Promise<GraphData>
+  /** How the library's graph is shown: saved settings, Obsidian's graph.json, defaults. */
+  graphSettings(library: string): Promise<GraphSettingsView>
+  /** Keeps the library's graph settings in .memotree/graph.json. */
+  saveGraphSettings(library: string, view: GraphViewSettings): Promise<void>
+  /** The notes at `paths` as the last commit has them (a change set's before-state). */
+  graphBefore(library: string, paths: string[]): Promise<NoteBefore[]>
   /**
    * Saves a note's text if it still has the hash it was loaded with (`baseHash`; ""
    * creates a note that must not exist). On a conflict nothing is written.
@@ -58,6 +67,10 @@ export interface Api {
   chatSettings(): Promise<ChatSettingsView>
   saveChatSettings(input: ChatSettingsInput): Promise<ChatSettingsView>
   testChatConnection(input: ChatSettingsInput): Promise<ChatCheck>
+  /** Calls of other processes (MCP clients) waiting for the person's approval here. */
+  approvals(): Promise<ApprovalEvent[]>
+  /** Answers a request from an approval:waiting event. */
+  answerApproval(id: string, approve: boolean): Promise<void>
   /** The agent's canvas: a view of a library ("" for the default view). */
   canvas(library: string, view: string): Promise<CanvasView>
   canvasExpand(library: string, view: string, id: string, level: string): Promise<CanvasView>
@@ -74,6 +87,9 @@ export const GO_METHODS = {
   files: 'Files',
   note: 'Note',
   graph: 'Graph',
+  graphSettings: 'GraphSettings',
+  saveGraphSettings: 'SaveGraphSettings',
+  graphBefore: 'GraphBefore',
   saveNote: 'SaveNote',
   quickSwitch: 'QuickSwitch',
   search: 'Search',
@@ -88,6 +104,8 @@ export const GO_METHODS = {
   chatSettings: 'ChatSettings',
   saveChatSettings: 'SaveChatSettings',
   testChatConnection: 'TestChatConnection',
+  approvals: 'Approvals',
+  answerApproval: 'AnswerApproval',
   canvas: 'Canvas',
   canvasExpand: 'CanvasExpand',
   canvasCollapse: 'CanvasCollapse',
@@ -107,6 +125,11 @@ export function apiFromCaller(
     files: (library) => call(GO_METHODS.files, [library]) as Promise<FileEntry[]>,
     note: (library, path) => call(GO_METHODS.note, [library, path]) as Promise<NoteView>,
     graph: (library) => call(GO_METHODS.graph, [library]) as Promise<GraphData>,
+    graphSettings: (library) => call(GO_METHODS.graphSettings, [library]) as Promise<GraphSettingsView>,
+    saveGraphSettings: async (library, view) => {
+      await call(GO_METHODS.saveGraphSettings, [library, view])
+    },
+    graphBefore: (library, paths) => call(GO_METHODS.graphBefore, [library, paths]) as Promise<NoteBefore[]>,
     saveNote: (library, path, content, baseHash) =>
       call(GO_METHODS.saveNote, [library, path, content, baseHash]) as Promise<SaveResult>,
     quickSwitch: (library, query, limit) =>
@@ -130,6 +153,10 @@ export function apiFromCaller(
     chatSettings: () => call(GO_METHODS.chatSettings, []) as Promise<ChatSettingsView>,
     saveChatSettings: (input) => call(GO_METHODS.saveChatSettings, [input]) as Promise<ChatSettingsView>,
     testChatConnection: (input) => call(GO_METHODS.testChatConnection, [input]) as Promise<ChatCheck>,
+    approvals: () => call(GO_METHODS.approvals, []) as Promise<ApprovalEvent[]>,
+    answerApproval: async (id, approve) => {
+      await call(GO_METHODS.answerApproval, [id, approve])
+    },
     canvas: (library, view) => call(GO_METHODS.canvas, [library, view]) as Promise<CanvasView>,
     canvasExpand: (library, view, id, level) =>
       call(GO_METHODS.canvasExpand, [library, view, id, level]) as Promise<CanvasView>,
