@@ -47,7 +47,7 @@ func TestPatternShapesMatchRipgrep(t *testing.T) {
 	}
 	for _, shape := range []vaultgen.Shape{vaultgen.ShapeFlow, vaultgen.ShapeChinese} {
 		dir := t.TempDir()
-		if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 300, Seed: 3, Shape: shape, MinWords: 100, MaxWords: 900}); err != nil {
+		if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 160, Seed: 3, Shape: shape, MinWords: 100, MaxWords: 600}); err != nil {
 			t.Fatal(err)
 		}
 		bodies := bodiesOf(t, dir)
@@ -71,7 +71,7 @@ func TestPatternShapesMatchRipgrep(t *testing.T) {
 	}
 }
 
-// pageAll calls a content search page by page, 20 notes a page, and returns the notes
+// pageAll calls a content search page by page, 30 notes a page, and returns the notes
 // found in text (matches of the name alone left out), checking that each page's
 // total is exact or a lower bound of what the pages hold.
 func pageAll(t *testing.T, reg *tool.Registry, name, arg, pattern string, anywhere bool) []string {
@@ -79,7 +79,7 @@ func pageAll(t *testing.T, reg *tool.Registry, name, arg, pattern string, anywhe
 	var out []string
 	offset := 0
 	for range 1000 {
-		args, _ := json.Marshal(map[string]any{arg: pattern, "limit": 20, "offset": offset, "max_results": 500})
+		args, _ := json.Marshal(map[string]any{arg: pattern, "limit": 30, "offset": offset, "max_results": 500})
 		res := kitCall(t, reg, name, string(args))
 		if res.ErrorCode == tool.CodeNoMatch {
 			break
