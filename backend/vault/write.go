@@ -387,7 +387,7 @@ func (v *Vault) Rename(ctx context.Context, from, to vpath.Path) error {
 
 // RenameWith is Rename with options: with o.IfHash set the source file must have that
 // content Hash (ErrConflict otherwise), and with o.Actor set a journey entry is
-// appended (op o.Op, "rename" when empty). o.CreateOnly is ignored: a rename never
+// appended (op o.Op, "rename" when empty; entities from and to, and from as its From). o.CreateOnly is ignored: a rename never
 // replaces its target.
 func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOptions) error {
 	unlock, err := v.Lock(ctx)
@@ -410,7 +410,7 @@ func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOpti
 	if op == "" {
 		op = "rename"
 	}
-	if jerr := v.journal(o, op, []string{string(from), string(to)}, "", err); err == nil && jerr != nil {
+	if jerr := v.journalEntry(o, Entry{Op: op, Entities: []string{string(from), string(to)}, From: string(from)}, err); err == nil && jerr != nil {
 		return fmt.Errorf("rename %s to %s: renamed, but %w", from, to, jerr)
 	}
 	return err
