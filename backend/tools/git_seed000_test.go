@@ -296,3 +296,24 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestGitStatusMoveFromTheJourney: a note moved by move_entity and then rewritten
+// from top to bottom is still one Moved change, because the journey recorded the move,
+// though git, comparing contents, sees a deletion and a new note; committed, both
+// paths go in one commit.
+func TestGitStatusMoveFromTheJourney(t *testing.T) {
+	h := gitHarness(t)
+	h.ok("move_entity", `{"entity_name":"notes/Plain","folder":"archive"}`)
+	h.ok("update_entity", `{"entity_name":"archive/Plain","mode":"replace","content":"Entirely different words now, nothing of what it said before.\nA second line.\n"}`)
+	c := statusByPath(t, h.ok("git_status", `{}`))["archive/Plain.md"]
+	if c["change_type"] != "Moved" || c["old_path"] != "notes/Plain.md" || !strings.HasPrefix(stringOf(c["summary"]), "moved from notes/Plain.md; body +") {
+		t.Errorf("archive/Plain.md = %v, want Moved from notes/Plain.md", c)
+	}
+	if moves := gitMoves(t, h.dir); len(moves) != 0 {
+		t.Errorf("git pairs them itself (%q): the test proves nothing", moves)
+	}
+	h.ok("git_commit", `{"message":"Archive Plain","entity_names":["archive/Plain"]}`)
+	if got := entGit(t, h.dir, "show", "--name-status", "--format=", "HEAD"); got != "A\tarchive/Plain.md\nD\tnotes/Plain.md\n" {
+		t.Errorf("the commit holds %q, want both paths of the move", got)
+	}
+}
