@@ -72,6 +72,7 @@ func TestSaveNoteRefusesBadInput(t *testing.T) {
 		{strings.Repeat("n", 260) + ".md", "x", "bytes long"},
 		// Names git or Windows cannot hold, each refused with what is wrong.
 		{".GIT/x.md", "x", "folders named .git"},
+		{".Obsidian/x.md", "x", "keep for themselves"},
 		{"d2/git~1/z.md", "x", "folders named .git"},
 		{"ideas/what?.md", "x", `"?"`},
 		{"a|b.md", "x", `"|"`},
