@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"reflect"
@@ -190,18 +191,18 @@ func relationDelta(old, cur []relationChange) []relationChange {
 		count[r]++
 	}
 	var out []relationChange
-	for _, list := range [][]relationChange{cur, old} {
-		for _, r := range list {
-			switch n := count[r]; {
-			case n > 0:
-				count[r]--
-				r.ChangeType = changeAdded
-				out = append(out, r)
-			case n < 0:
-				count[r]++
-				r.ChangeType = changeDeleted
-				out = append(out, r)
-			}
+	for _, r := range cur {
+		if count[r] > 0 {
+			count[r]--
+			r.ChangeType = changeAdded
+			out = append(out, r)
+		}
+	}
+	for _, r := range old {
+		if count[r] < 0 {
+			count[r]++
+			r.ChangeType = changeDeleted
+			out = append(out, r)
 		}
 	}
 	return out
@@ -241,7 +242,7 @@ func describeChange(c gitrepo.Change, sd gitrepo.Sides) (title, summary string) 
 		return title, joinSummary(lead, "too large to compare (over 2 MB)")
 	case isBinaryData(sd.Old) || isBinaryData(sd.New):
 		return title, joinSummary(lead, binarySummary(c, sd))
-	case !c.Path.IsNote():
+	case !c.Path.IsNote() || len(sd.Old) > maxSummaryBytes || len(sd.New) > maxSummaryBytes:
 		return title, joinSummary(lead, fileSummary(sd))
 	}
 	from := c.Path
@@ -302,23 +303,24 @@ func modifiedSummary(d noteDiff) string {
 	if len(d.relations) > 0 {
 		parts = append(parts, relationSummary(d.relations))
 	}
-	if props := shownProps(d.props); len(props) > 0 {
+	if props := shownProps(d.props, len(parts) > 0); len(props) > 0 {
 		parts = append(parts, "properties changed: "+strings.Join(props, ", "))
 	}
 	return strings.Join(parts, "; ")
 }
 
 // shownProps leaves "date modified" out of a list of changed properties unless it is
-// all that changed: every write updates it, so it says nothing beside the rest.
-func shownProps(props []string) []string {
-	if len(props) <= 1 {
-		return props
-	}
+// all that changed (nothing else is said): every write updates it, so it says nothing
+// beside the rest.
+func shownProps(props []string, more bool) []string {
 	var out []string
 	for _, p := range props {
 		if !strings.EqualFold(p, "date modified") {
 			out = append(out, p)
 		}
+	}
+	if len(out) == 0 && !more {
+		return props
 	}
 	return out
 }
@@ -351,13 +353,23 @@ func relationSummary(rs []relationChange) string {
 	return "relations " + strings.Join(parts, ", ")
 }
 
-// fileSummary describes the change of a text file that is not a note.
+// maxSummaryBytes bounds the files git_status compares line by line for a summary
+// (git_diff compares up to 2 MB); a larger one is summarised by its size, or by the
+// lines appended when that is all that changed (journey.yaml).
+const maxSummaryBytes = 256 << 10
+
+// fileSummary describes the change of a text file that is not a note (or of a note too
+// large to parse for a summary).
 func fileSummary(sd gitrepo.Sides) string {
 	switch {
 	case !sd.InHead:
 		return "new file, " + plural(lineTotal(string(sd.New)), "line")
 	case !sd.OnDisk:
 		return "deleted file (" + plural(lineTotal(string(sd.Old)), "line") + ")"
+	case len(sd.New) > len(sd.Old) && bytes.HasPrefix(sd.New, sd.Old) && (len(sd.Old) == 0 || sd.Old[len(sd.Old)-1] == '\n'):
+		return fmt.Sprintf("+%d -0 lines, appended", lineTotal(string(sd.New[len(sd.Old):])))
+	case len(sd.Old) > maxSummaryBytes || len(sd.New) > maxSummaryBytes:
+		return fmt.Sprintf("changed, %d → %d bytes (too large to count the lines here; git_diff does)", len(sd.Old), len(sd.New))
 	}
 	add, del := gitrepo.LineStat(string(sd.Old), string(sd.New))
 	if add == 0 && del == 0 {

@@ -317,3 +317,40 @@ func TestGitStatusMoveFromTheJourney(t *testing.T) {
 		t.Errorf("the commit holds %q, want both paths of the move", got)
 	}
 }
+
+// TestGitDiffContentBudget: each body content_change carries is clipped at 8,000
+// bytes, and after 60,000 bytes in all the notes left get their line counts only, with
+// a warning saying how to see the rest.
+func TestGitDiffContentBudget(t *testing.T) {
+	h := gitHarness(t)
+	body := strings.Repeat("a line of a long note, long enough to fill a budget quickly\n", 200) // 12,000 bytes
+	for i := range 10 {
+		entWrite(t, filepath.Join(h.dir, "long", string(rune('a'+i))+".md"), body)
+	}
+	res := h.call("git_diff", `{}`)
+	if res.IsError() {
+		t.Fatal(res.Message)
+	}
+	data := entData(t, res)
+	full, countsOnly := 0, 0
+	for _, f := range data["files"].([]any) {
+		cc, ok := f.(map[string]any)["content_change"].(map[string]any)
+		if !ok {
+			continue
+		}
+		if n := len(stringOf(cc["new"])); n > 8000 || cc["clipped"] != true {
+			t.Errorf("a 12,000-byte body gives %d bytes, clipped=%v", n, cc["clipped"])
+		}
+		if cc["new"] == nil {
+			countsOnly++
+		} else {
+			full++
+		}
+		if cc["lines_added"] != float64(200) {
+			t.Errorf("lines_added = %v", cc["lines_added"])
+		}
+	}
+	if full == 0 || countsOnly == 0 || !strings.Contains(strings.Join(res.Warnings, "\n"), "call git_diff with one entity_name") {
+		t.Errorf("%d bodies given, %d counts only; warnings %q", full, countsOnly, res.Warnings)
+	}
+}
