@@ -312,6 +312,10 @@ func TestGitStatusMoveFromTheJourney(t *testing.T) {
 	if moves := gitMoves(t, h.dir); len(moves) != 0 {
 		t.Errorf("git pairs them itself (%q): the test proves nothing", moves)
 	}
+	res := h.call("git_checkout", `{"entity_names":["archive/Plain"],"confirmed":false}`)
+	if res.ErrorCode != tool.CodeConfirmationRequired || !strings.Contains(res.Message, "notes/Plain comes back and archive/Plain goes, losing the 5 added and 1 deleted lines") {
+		t.Errorf("discarding the move would: %s", res.Message)
+	}
 	h.ok("git_commit", `{"message":"Archive Plain","entity_names":["archive/Plain"]}`)
 	if got := entGit(t, h.dir, "show", "--name-status", "--format=", "HEAD"); got != "A\tarchive/Plain.md\nD\tnotes/Plain.md\n" {
 		t.Errorf("the commit holds %q, want both paths of the move", got)

@@ -241,7 +241,7 @@ func (g *gitCtx) discardPlan(ctx context.Context, changes []*gitrepo.Change) ([]
 	items := make([]discardItem, 0, len(changes))
 	for _, c := range changes {
 		it := discardItem{Entity: c.Path.Name(), State: c.State}
-		st, err := g.repo.DiffStat(ctx, c.Path)
+		_, st, err := g.repo.DiffChanges(ctx, []gitrepo.Change{*c}) // a move against its old path
 		if err != nil {
 			return nil, err
 		}
@@ -255,6 +255,9 @@ func (g *gitCtx) discardPlan(ctx context.Context, changes []*gitrepo.Change) ([]
 			it.Effect = "restore it as last committed"
 		case gitrepo.Renamed:
 			it.Effect = "undo the rename: " + c.From.Name() + " comes back and " + c.Path.Name() + " goes"
+			if it.Added+it.Deleted > 0 {
+				it.Effect += fmt.Sprintf(", losing the %d added and %d deleted lines since", it.Added, it.Deleted)
+			}
 		default:
 			it.Effect = fmt.Sprintf("restore it as last committed, losing %d added and %d deleted lines", it.Added, it.Deleted)
 		}
