@@ -82,6 +82,7 @@ type Library struct {
 	watcher  *watch.Watcher
 	done     chan struct{}
 	stopScan context.CancelFunc // cancels a background scan; nil otherwise
+	sets     *changeSets        // watches for crashed change sets; nil unless watching
 
 	scanOnce   sync.Once
 	keepTemps  bool            // Options.KeepTemps
@@ -135,6 +136,7 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 			return nil, fmt.Errorf("watch library %s: %w", name, err)
 		}
 		l.watcher = w
+		l.sets = newChangeSets(l)
 	}
 	if o.Lazy && !o.Watch {
 		return l, nil
@@ -255,6 +257,7 @@ func (l *Library) Close() error {
 			<-l.done
 		}
 	}
+	l.sets.close()
 	return l.vault.Close()
 }
 
@@ -388,6 +391,9 @@ func (l *Library) follow() {
 	defer close(l.done)
 	for b := range l.watcher.Batches() {
 		ctx := context.Background()
+		if b.ChangeSets {
+			l.sets.kick()
+		}
 		if b.Rescan {
 			if err := l.scan(ctx); err == nil {
 				l.publish(nil, true)

@@ -11,6 +11,8 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/memotree/memotree/backend/internal/dirents"
 )
 
 // dirReader reads files of one folder of the vault by name relative to an open
@@ -124,7 +126,7 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) (data []byte, c
 		return buf, false, err
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return buf, false, errSlowPath
+		return buf, false, notRegular(dirents.Mode(&st))
 	}
 	if maxSize > 0 && st.Size > maxSize {
 		return buf, false, fmt.Errorf("%w: %d bytes", ErrTooLarge, st.Size)

@@ -44,6 +44,9 @@ var (
 	// points outside it, or names a file that is not content (.git, .obsidian, .trash,
 	// .memotree, journey.yaml, temporary files).
 	ErrOutside = errors.New("not a content path of the vault")
+	// ErrPending means a batch failed after it was decided (its intent recorded): it
+	// is completed at the next write or open of the vault, in this process or another.
+	ErrPending = errors.New("the change is recorded and is completed at the next write or open of the vault")
 )
 
 // JourneyPath is the vault-relative path of the journey, the append-only operation log.
@@ -82,6 +85,9 @@ type Vault struct {
 
 	internMu sync.Mutex
 	internOK bool // .memotree exists
+
+	// rec tells of the crashed change sets this Vault rolled back.
+	rec recoveries
 
 	// orphans are the temporary files the walks found (see RemoveOrphanTemps).
 	orphanMu sync.Mutex
@@ -130,7 +136,7 @@ func (v *Vault) ReadFile(p vpath.Path) ([]byte, error) {
 	if err := checkPath(p); err != nil {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
-	b, err := v.root.ReadFile(osName(p))
+	b, err := readRegular(v.root, osName(p))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", p, mapErr(err))
 	}
