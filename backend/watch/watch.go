@@ -82,9 +82,9 @@ type Watcher struct {
 	dirs     map[vpath.Path]struct{} // watched folders
 	pending  map[vpath.Path]struct{}
 	rescan   bool
-	journals bool // an undo journal changed (Batch.ChangeSets)
-	first   time.Time // of the pending batch
-	last    time.Time
+	journals bool      // an undo journal changed (Batch.ChangeSets)
+	first    time.Time // of the pending batch
+	last     time.Time
 }
 
 // New starts watching the folder dir and its subfolders.
