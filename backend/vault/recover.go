@@ -252,17 +252,17 @@ func (v *Vault) recoverOne(name string) (r Recovery, ok bool, err error) {
 	} else if now, err := v.root.Lstat(name); err != nil || !os.SameFile(st, now) {
 		return r, false, nil
 	}
-	pre, posts, err := readJournal(f)
+	j, err := readJournal(f)
 	if err != nil {
 		r.Err = fmt.Errorf("%s: %w", name, err)
 		return r, true, fmt.Errorf("recover: %w", r.Err)
 	}
-	r.Restored, r.Kept, r.Err = v.rollbackLocked(pre, posts, "recover")
+	r.Restored, r.Kept, r.Err = v.rollbackLocked(j, "recover")
 	if r.Err != nil {
 		return r, true, fmt.Errorf("recover: %w", r.Err)
 	}
 	v.recordConflicts(r)
-	v.removeOrphanTemps(pre)
+	v.removeOrphanTemps(j.pre)
 	if err := fsfault.Check("remove", name); err == nil {
 		err = v.root.Remove(name)
 	}
@@ -273,26 +273,28 @@ func (v *Vault) recoverOne(name string) (r Recovery, ok bool, err error) {
 // readJournal parses a journal: the pre-image of each path (its first record) and the
 // post-images recorded for it. A torn last line was never synced, so the write it
 // announced never happened: it is ignored.
-func readJournal(f *os.File) ([]Preimage, map[vpath.Path][]Hash, error) {
-	var pre []Preimage
-	posts := map[vpath.Path][]Hash{}
+func readJournal(f *os.File) (journal, error) {
+	j := newJournal()
 	seen := map[vpath.Path]bool{}
 	r := bufio.NewReader(f)
 	for {
 		line, err := r.ReadBytes('\n')
 		if err != nil { // EOF: a line without its newline is torn
-			return pre, posts, nil
+			return j, nil
 		}
 		var rec undoRecord
 		if jerr := json.Unmarshal(line, &rec); jerr != nil {
-			return nil, nil, fmt.Errorf("damaged record: %w", jerr)
+			return journal{}, fmt.Errorf("damaged record: %w", jerr)
 		}
 		if !seen[rec.Path] {
 			seen[rec.Path] = true
-			pre = append(pre, Preimage{Path: rec.Path, Existed: rec.Existed, Data: rec.Data})
+			j.pre = append(j.pre, Preimage{Path: rec.Path, Existed: rec.Existed, Data: rec.Data})
+			if rec.Above != "" {
+				j.above[rec.Path] = aboveOf(rec.Above)
+			}
 		}
 		if rec.Post != "" {
-			posts[rec.Path] = append(posts[rec.Path], rec.Post)
+			j.posts[rec.Path] = append(j.posts[rec.Path], rec.Post)
 		}
 	}
 }
@@ -384,9 +386,16 @@ func (v *Vault) recoverIntentLocked() (bool, error) {
 // Removals go first, each on its own (repeating them after a crash is harmless), so
 // that what they free is there for the rewrites, which go in one batch made as Apply
 // makes it. The caller holds the lock.
-func (v *Vault) rollbackLocked(pre []Preimage, posts map[vpath.Path][]Hash, actor string) (paths, kept []vpath.Path, err error) {
+func (v *Vault) rollbackLocked(j journal, actor string) (paths, kept []vpath.Path, err error) {
+	// A decided batch not finished yet may hold writes of the change set: finish it
+	// first, or leave the rollback for later.
+	if found, _ := v.leftovers(); found {
+		if _, err := v.recoverIntentLocked(); err != nil {
+			return nil, nil, fmt.Errorf("roll back: %w", err)
+		}
+	}
 	var removals, rewrites []Change
-	for _, p := range pre {
+	for _, p := range j.pre {
 		if checkContent(p.Path) != nil {
 			return nil, nil, fmt.Errorf("roll back: the undo journal names %s, which is not content: left as is", p.Path)
 		}
@@ -397,7 +406,7 @@ func (v *Vault) rollbackLocked(pre []Preimage, posts map[vpath.Path][]Hash, acto
 		switch {
 		case p.Existed && now != noFile && now != "" && string(cur) == string(p.Data), !p.Existed && now == noFile:
 			continue // as it was
-		case now == "" || !slices.Contains(posts[p.Path], now):
+		case now == "" || !slices.Contains(j.posts[p.Path], now):
 			kept = append(kept, p.Path) // someone else's since, or not a regular, writable file
 		case p.Existed:
 			rewrites = append(rewrites, Change{Path: p.Path, Data: p.Data})
@@ -405,7 +414,7 @@ func (v *Vault) rollbackLocked(pre []Preimage, posts map[vpath.Path][]Hash, acto
 			removals = append(removals, Change{Path: p.Path, Delete: true})
 		}
 	}
-	if err := v.removeAll(removals); err != nil {
+	if err := v.removeAll(removals, j.above); err != nil {
 		return nil, kept, fmt.Errorf("roll back: %w", err)
 	}
 	for _, c := range removals {
@@ -449,8 +458,9 @@ func (v *Vault) currentState(p vpath.Path) ([]byte, Hash, error) {
 	return b, HashOf(b), nil
 }
 
-// removeAll removes the files of changes one by one and syncs their folders.
-func (v *Vault) removeAll(changes []Change) error {
+// removeAll removes the files of changes one by one, then the folders made for them
+// (those below above[path] that are empty now), and syncs the folders.
+func (v *Vault) removeAll(changes []Change, above map[vpath.Path]vpath.Path) error {
 	dirs := map[vpath.Path]bool{}
 	for _, c := range changes {
 		err := fsfault.Check("remove", string(c.Path))
@@ -463,8 +473,21 @@ func (v *Vault) removeAll(changes []Change) error {
 		v.own.record(c.Path, "")
 		dirs[c.Path.Dir()] = true
 	}
+	for _, c := range changes {
+		top, known := above[c.Path]
+		if !known {
+			continue
+		}
+		for d := c.Path.Dir(); d != top && d != "" && strings.HasPrefix(string(d), string(top)); d = d.Dir() {
+			if v.root.Remove(osName(d)) != nil {
+				break // not empty, or not ours to remove
+			}
+			delete(dirs, d)
+			dirs[d.Dir()] = true
+		}
+	}
 	for d := range dirs {
-		if err := v.syncDir(d); err != nil {
+		if err := v.syncDir(d); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}

@@ -68,12 +68,25 @@ type Undo struct {
 type undoLog struct {
 	f    *os.File
 	name string
-	pre  []Preimage
 	seen map[vpath.Path]bool
+	journal
+}
+
+// journal is what an undo journal records, in memory or read back after a crash.
+type journal struct {
+	pre []Preimage
 	// posts are the hashes of everything the change set wrote, or was about to write,
 	// at each path (noFile for a removal): a rollback puts back only a file that is one
 	// of them, and leaves alone a file someone else changed since.
 	posts map[vpath.Path][]Hash
+	// above is, for a path that did not exist, the deepest folder above it that did:
+	// a rollback that removes the path removes the empty folders below that one,
+	// which the change set made.
+	above map[vpath.Path]vpath.Path
+}
+
+func newJournal() journal {
+	return journal{posts: map[vpath.Path][]Hash{}, above: map[vpath.Path]vpath.Path{}}
 }
 
 // noFile is the post-image of a path the change set removed or renamed away.
@@ -89,11 +102,13 @@ type Preimage struct {
 }
 
 // undoRecord is one line of an undo journal. The first record of a path carries its
-// pre-image; each record carries the post-image of the write it precedes.
+// pre-image (and, if no file was there, the deepest folder above it that existed,
+// "." for the vault's); each record carries the post-image of the write it precedes.
 type undoRecord struct {
 	Path    vpath.Path `json:"path"`
 	Existed bool       `json:"existed,omitempty"`
 	Data    []byte     `json:"data,omitempty"`
+	Above   string     `json:"above,omitempty"`
 	Post    Hash       `json:"post,omitempty"`
 }
 
@@ -165,6 +180,10 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 			case err == nil:
 				rec.Existed, rec.Data = true, b
 			case errors.Is(err, fs.ErrNotExist):
+				rec.Above = "."
+				if a := v.existingAbove(p); a != "" {
+					rec.Above = string(a)
+				}
 			default:
 				return fmt.Errorf("undo journal: read %s: %w", p, mapErr(err))
 			}
@@ -190,6 +209,7 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 		lg.seen[pre.Path] = true
 		lg.pre = append(lg.pre, pre)
 	}
+	lg.noteAbove(buf.Bytes())
 	for _, i := range freshPost {
 		lg.posts[paths[i]] = append(lg.posts[paths[i]], posts[i])
 	}
@@ -257,10 +277,37 @@ func (u *Undo) logFor(v *Vault) (*undoLog, error) {
 		f.Close()
 		return nil, fmt.Errorf("undo journal: %w", err)
 	}
-	lg := &undoLog{f: f, name: name, seen: map[vpath.Path]bool{}, posts: map[vpath.Path][]Hash{}}
+	lg := &undoLog{f: f, name: name, seen: map[vpath.Path]bool{}, journal: newJournal()}
 	u.logs[v] = lg
 	u.order = append(u.order, v)
 	return lg, nil
+}
+
+// existingAbove returns the deepest folder above p that exists ("" for the vault's).
+func (v *Vault) existingAbove(p vpath.Path) vpath.Path {
+	for d := p.Dir(); d != ""; d = d.Dir() {
+		if st, err := v.root.Stat(osName(d)); err == nil && st.IsDir() {
+			return d
+		}
+	}
+	return ""
+}
+
+// noteAbove records in memory the folders named by the records in b (see journal).
+func (lg *undoLog) noteAbove(b []byte) {
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var rec undoRecord
+		if json.Unmarshal(line, &rec) == nil && rec.Above != "" {
+			lg.above[rec.Path] = aboveOf(rec.Above)
+		}
+	}
+}
+
+func aboveOf(s string) vpath.Path {
+	if s == "." {
+		return ""
+	}
+	return vpath.Path(s)
 }
 
 // createFile creates the new file name of r for writing.
@@ -286,17 +333,28 @@ func (u *Undo) Commit() error {
 	return errors.Join(errs...)
 }
 
-// remove deletes the journal, then releases it.
+// remove deletes the journal, then releases it. A journal that cannot be removed is
+// made harmless instead (moved to a temporary name, or emptied), so that no one rolls
+// back a change set that ended.
 func (lg *undoLog) remove(v *Vault) error {
 	defer lg.f.Close()
-	err := fsfault.Check("remove", lg.name)
-	if err == nil {
-		err = v.root.Remove(lg.name)
+	var err error
+	for range 2 {
+		if err = fsfault.Check("remove", lg.name); err == nil {
+			err = v.root.Remove(lg.name)
+		}
+		if err == nil || errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
 	}
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("undo journal: remove %s: %w", lg.name, err)
+	tmp := internalDir + "/" + TempPrefix + rand.Text()
+	if fsfault.Check("rename", tmp) == nil && v.root.Rename(lg.name, tmp) == nil {
+		return nil // an orphaned temporary file, removed later (RemoveOrphanTemps)
 	}
-	return nil
+	if fsfault.Check("truncate", lg.name) == nil && lg.f.Truncate(0) == nil && lg.f.Sync() == nil {
+		return nil // an empty journal: nothing to roll back
+	}
+	return fmt.Errorf("undo journal: remove %s: %w", lg.name, err)
 }
 
 // Restored is what a rollback put back in one vault.
@@ -325,7 +383,7 @@ func (u *Undo) Rollback(ctx context.Context, actor string) ([]Restored, error) {
 	var errs []error
 	for _, v := range u.order {
 		lg := u.logs[v]
-		paths, kept, err := v.rollback(ctx, lg.pre, lg.posts, actor)
+		paths, kept, err := v.rollback(ctx, lg.journal, actor)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%w (the undo journal %s stays: the rollback is finished once the vault can be written again)", err, lg.name))
 			lg.f.Close()
@@ -340,13 +398,13 @@ func (u *Undo) Rollback(ctx context.Context, actor string) ([]Restored, error) {
 }
 
 // rollback restores pre-images under v's lock and returns the paths it changed.
-func (v *Vault) rollback(ctx context.Context, pre []Preimage, posts map[vpath.Path][]Hash, actor string) (paths, kept []vpath.Path, err error) {
+func (v *Vault) rollback(ctx context.Context, j journal, actor string) (paths, kept []vpath.Path, err error) {
 	unlock, err := v.Lock(context.WithoutCancel(ctx))
 	if err != nil {
 		return nil, nil, fmt.Errorf("roll back: %w", err)
 	}
 	defer unlock()
-	return v.rollbackLocked(pre, posts, actor)
+	return v.rollbackLocked(j, actor)
 }
 
 // RemoveOrphanTemps removes the temporary files that writes interrupted by a crash
