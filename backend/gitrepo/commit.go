@@ -17,6 +17,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/internal/syncfile"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -77,10 +78,71 @@ func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, erro
 			}
 		}
 	}
+	// A commit that fails (a full disk) leaves the index and HEAD as they were, and
+	// none of its temporary files.
+	undo := r.keepIndex()
 	if err := r.stage(ctx, paths); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		undo(true)
+		return plumbing.ZeroHash, fsfault.Wrap(r.dir, fmt.Errorf("git commit: %w", err))
 	}
-	return r.commitIndex(o)
+	h, err := r.commitIndex(o)
+	undo(h.IsZero() && err != nil && !errors.Is(err, ErrNothingToCommit))
+	return h, fsfault.Wrap(r.dir, err)
+}
+
+// indexBefore is where keepIndex keeps the index a commit started from, in .git.
+const indexBefore = "MEMOTREE_INDEX_BEFORE"
+
+// keepIndex keeps the current index under another name (a hard link: no copy, no
+// space needed) and returns the function that ends the commit: with failed set it puts
+// that index back and removes the temporary object files the commit left; otherwise
+// it drops the kept name. It must be called under the vault lock.
+func (r *Repo) keepIndex() (end func(failed bool)) {
+	gitDir := filepath.Join(r.dir, ".git")
+	if st, err := os.Stat(gitDir); err != nil || !st.IsDir() {
+		return func(bool) {} // a linked worktree: go-git's own writes only
+	}
+	cur, kept := filepath.Join(gitDir, "index"), filepath.Join(gitDir, indexBefore)
+	_ = os.Remove(kept) // a crash's
+	had := os.Link(cur, kept) == nil
+	start := time.Now().Add(-time.Second)
+	return func(failed bool) {
+		switch {
+		case failed && had:
+			// Renaming a link over another link to the same file does nothing: the
+			// index was not replaced then, and the kept name just goes.
+			a, aerr := os.Stat(kept)
+			b, berr := os.Stat(cur)
+			if aerr != nil || berr != nil || os.SameFile(a, b) || os.Rename(kept, cur) != nil {
+				_ = os.Remove(kept)
+			}
+		case failed:
+			_ = os.Remove(cur) // there was no index
+		default:
+			_ = os.Remove(kept)
+		}
+		if failed {
+			removeTempObjects(gitDir, start)
+		}
+	}
+}
+
+// removeTempObjects removes the temporary object files (go-git's tmp_obj_*) made in
+// .git/objects/pack since start: those of a commit that failed half way.
+func removeTempObjects(gitDir string, start time.Time) {
+	dir := filepath.Join(gitDir, "objects", "pack")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), "tmp_obj_") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && !info.ModTime().Before(start) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }
 
 // commitIndex commits the index and creates the tag. It must be called under the
@@ -100,7 +162,16 @@ func (r *Repo) commitIndex(o CommitOptions) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
 	h, err := wt.Commit(withTrailers(o.Message, o.Trailers), co)
-	done()
+	if err != nil && !errors.Is(err, git.ErrEmptyCommit) {
+		// go-git may have truncated the branch file and failed to write it (a full
+		// disk): put it back now, or leave the record for the next open to.
+		r.repairRef(filepath.Join(r.dir, ".git"))
+		if head, herr := r.repo.Head(); herr == nil && !h.IsZero() && head.Hash() == h {
+			err = nil // the branch moved after all: the commit is made
+		}
+	} else {
+		done()
+	}
 	if errors.Is(err, git.ErrEmptyCommit) {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", ErrNothingToCommit)
 	}
@@ -135,12 +206,18 @@ func (r *Repo) createTag(name string, h plumbing.Hash) error {
 		return err
 	}
 	tmp := filepath.Join(gitDir, "MEMOTREE_TAG.tmp")
+	if err := fsfault.Check("create", tmp); err != nil {
+		return err
+	}
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp)
 	if err := syncfile.Finish(f, []byte(h.String()+"\n"), 0, false); err != nil {
+		return err
+	}
+	if err := fsfault.Check("link", ref); err != nil {
 		return err
 	}
 	if err := os.Link(tmp, ref); errors.Is(err, os.ErrExist) {

@@ -1,0 +1,6 @@
+//go:build !unix
+
+package regular
+
+// NonBlock: opening a named pipe does not block on this system.
+const NonBlock = 0

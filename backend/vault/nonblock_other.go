@@ -1,6 +1,0 @@
-//go:build !unix
-
-package vault
-
-// nonBlock: opening a named pipe does not block on this system.
-const nonBlock = 0
