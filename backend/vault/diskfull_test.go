@@ -272,3 +272,41 @@ func diskFullStep(t *testing.T, c writeCase, fault string, n int, hook func(int,
 		t.Errorf("%s: failed (%v) but changed the vault (-want +got):\n%s", where(), err, d)
 	}
 }
+
+// TestInternalFileOnAFullDisk: the app's own files in .memotree (the search index,
+// sessions, views) are replaced whole or not at all when the disk fails at any step,
+// with no temporary file left.
+func TestInternalFileOnAFullDisk(t *testing.T) {
+	old, next := []byte("the index as it was"), []byte(strings.Repeat("the new index ", 1000))
+	for _, from := range []bool{false, true} {
+		for n := 1; ; n++ {
+			v, dir := openIn(t, memDir(t), nil)
+			if err := v.WriteInternal("search/index.bin", old); err != nil {
+				t.Fatal(err)
+			}
+			var steps atomic.Int64
+			hook := fsfault.FailAt(n, syscall.ENOSPC, &steps)
+			if from {
+				hook = fsfault.FailFrom(n, syscall.ENOSPC, &steps)
+			}
+			restore := fsfault.Inject(hook)
+			err := v.WriteInternal("search/index.bin", next)
+			restore()
+			got, rerr := v.ReadInternal("search/index.bin")
+			switch {
+			case rerr != nil:
+				t.Fatalf("step %d: %v", n, rerr)
+			case err == nil && string(got) != string(next), err != nil && string(got) != string(old):
+				t.Errorf("step %d (for good: %v): %v, and the file holds %.20q", n, from, err, got)
+			case err != nil && !fsfault.Is(err):
+				t.Errorf("step %d: %v is not a disk fault", n, err)
+			}
+			if left := temps(dir); len(left) > 0 {
+				t.Errorf("step %d: temporary files left: %v", n, left)
+			}
+			if err == nil && int(steps.Load()) < n {
+				break // every step was failed once
+			}
+		}
+	}
+}

@@ -216,3 +216,29 @@ func checkFullDisk(t *testing.T, where string, c fullDiskCall, dir string, res t
 		t.Errorf("%s: failed (%s) but changed the vault (-want +got):\n%s", where, res.Message, d)
 	}
 }
+
+// TestJourneyFailureIsAWarning: when only the journey's record of a write fails, the
+// write stands and the call succeeds with a warning saying so — a failure would make
+// the caller retry, and append twice.
+func TestJourneyFailureIsAWarning(t *testing.T) {
+	journeyOnly := func(op, name string) error {
+		if name == string(vault.JourneyPath) && op == "write" {
+			return syscall.ENOSPC
+		}
+		return nil
+	}
+	dir, res, err := callWith(t, fullDiskCall{tool: "update_entity", args: `{"entity_name":"Hub","content":"appended once","mode":"append"}`}, journeyOnly)
+	if err != nil || res.Status != tool.StatusSuccess {
+		t.Fatalf("update_entity with the journey failing: %v %+v", err, res)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "journey") || !strings.Contains(res.Warnings[0], "Hub.md was saved") {
+		t.Errorf("warnings %q; want one saying the note was saved and the journey missed it", res.Warnings)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "Hub.md"))
+	if strings.Count(string(b), "appended once") != 1 {
+		t.Errorf("Hub.md:\n%s", b)
+	}
+	if j, _ := os.ReadFile(filepath.Join(dir, "journey.yaml")); len(j) != 0 {
+		t.Errorf("journey.yaml holds a torn entry: %q", j)
+	}
+}
