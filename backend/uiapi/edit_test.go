@@ -123,3 +123,29 @@ func TestSaveNoteHashIsTheNotesHash(t *testing.T) {
 		t.Fatalf("saved with hash %q, reads with %q (%v)", res.Hash, again.Hash, err)
 	}
 }
+
+// TestSaveNoteRefusesAReadOnlyNote: the editor's save of a note whose permissions
+// allow no writing (chmod 444) is refused with an error saying so; the note and its
+// mode stay.
+func TestSaveNoteRefusesAReadOnlyNote(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"locked.md": "# Locked\n"})
+	if err := os.Chmod(filepath.Join(dir, "locked.md"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	api, _ := openAPI(t, dir)
+	n, err := api.Note("v", "locked.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = api.SaveNote("v", "locked.md", "# Changed\n", n.Hash)
+	if err == nil || !strings.Contains(err.Error(), "read-only note") {
+		t.Errorf("save of a read-only note: %v", err)
+	}
+	if got := readFile(t, dir, "locked.md"); got != "# Locked\n" {
+		t.Errorf("locked.md = %q", got)
+	}
+	if st, _ := os.Stat(filepath.Join(dir, "locked.md")); st.Mode().Perm() != 0o444 {
+		t.Errorf("mode %v", st.Mode())
+	}
+}
