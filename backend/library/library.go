@@ -371,7 +371,9 @@ func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, 
 		case errors.Is(err, vault.ErrTooLarge):
 			msg := fmt.Sprintf("note is larger than the %d MB indexing limit: not indexed", MaxNoteBytes>>20)
 			r.note, r.warns = &note.Note{}, []note.Warning{{Message: msg}}
-		case errors.Is(err, vault.ErrNotFound) || errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, vault.ErrNotFound) || errors.Is(err, fs.ErrNotExist), errors.Is(err, vault.ErrNotRegular):
+			// Gone, or a named pipe or device that took a note's name (never read:
+			// memotree doctor lists it): not a note of the graph.
 			r.gone = true
 		case err != nil:
 			r.note, r.warns = &note.Note{}, []note.Warning{{Message: "cannot be read: " + err.Error()}}

@@ -55,9 +55,15 @@ func memotree(ctx context.Context, args ...string) *exec.Cmd {
 // permission and a token, and returns its address and token; the process is killed
 // when the test ends.
 func startMCP(t *testing.T, ctx context.Context, dir string) (url, token string) {
+	url, token, _ = startMCPProcess(t, ctx, dir)
+	return url, token
+}
+
+// startMCPProcess is startMCP, returning the process too.
+func startMCPProcess(t *testing.T, ctx context.Context, dir string) (url, token string, srv *exec.Cmd) {
 	t.Helper()
 	token = "soak-token-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	srv := memotree(ctx, "mcp", "--library", "v="+dir, "--permission", "v=write", "--http", "127.0.0.1:0")
+	srv = memotree(ctx, "mcp", "--library", "v="+dir, "--permission", "v=write", "--http", "127.0.0.1:0")
 	srv.Env = append(srv.Env, "MEMOTREE_MCP_TOKEN="+token)
 	srv.Stderr = os.Stderr
 	stdout, err := srv.StdoutPipe()
@@ -82,7 +88,7 @@ func startMCP(t *testing.T, ctx context.Context, dir string) (url, token string)
 	case <-time.After(time.Minute):
 		t.Fatal("memotree mcp --http printed no address in a minute")
 	}
-	return url, token
+	return url, token, srv
 }
 
 // outcome is one attempt of one writer to append one line to a shared note.
