@@ -77,6 +77,7 @@ type Library struct {
 	mu       sync.Mutex
 	warnings map[vpath.Path][]note.Warning
 	sums     map[vpath.Path]uint64 // content fingerprint of every indexed note
+	cut      map[vpath.Path]bool   // notes the index keeps only part of (see bound)
 	seed     maphash.Seed
 
 	watcher  *watch.Watcher
@@ -220,7 +221,8 @@ func (l *Library) RefreshCreated(ctx context.Context, created map[vpath.Path][]b
 			continue
 		}
 		n := note.ParseLean(data)
-		results = append(results, parsed{path: p, note: n, warns: n.Warnings, sum: maphash.Bytes(l.seed, data)})
+		cut := boundWarn(n)
+		results = append(results, parsed{path: p, note: n, warns: n.Warnings, sum: maphash.Bytes(l.seed, data), cut: cut})
 	}
 	slices.SortFunc(results, func(a, b parsed) int { return strings.Compare(string(a.path), string(b.path)) })
 	changed := make([]vpath.Path, 0, len(results))
@@ -231,6 +233,7 @@ func (l *Library) RefreshCreated(ctx context.Context, created map[vpath.Path][]b
 		}
 		l.graph.SetNote(r.path, r.note)
 		l.sums[r.path] = r.sum
+		l.noteCut(r)
 		delete(l.warnings, r.path)
 		if len(r.warns) > 0 {
 			l.warnings[r.path] = r.warns
@@ -288,6 +291,7 @@ type parsed struct {
 	hash  vault.Hash // content hash of a note read for a change (not during a scan)
 	warns []note.Warning
 	gone  bool // the file no longer exists
+	cut   bool // the index keeps only part of the note (see bound)
 }
 
 // scan reads every file of the vault and replaces the graph's content.
@@ -323,9 +327,13 @@ func (l *Library) scan(ctx context.Context) error {
 	var others []vpath.Path
 	warnings := map[vpath.Path][]note.Warning{}
 	sums := make(map[vpath.Path]uint64, len(results))
+	cut := map[vpath.Path]bool{}
 	for _, r := range results {
 		if r.gone {
 			continue
+		}
+		if r.cut {
+			cut[r.path] = true
 		}
 		if len(r.warns) > 0 {
 			warnings[r.path] = r.warns
@@ -339,7 +347,7 @@ func (l *Library) scan(ctx context.Context) error {
 	}
 	l.graph.Load(parsedNotes, others)
 	l.mu.Lock()
-	l.warnings, l.sums = warnings, sums
+	l.warnings, l.sums, l.cut = warnings, sums, cut
 	l.mu.Unlock()
 	return nil
 }
@@ -379,6 +387,7 @@ func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, 
 			r.note, r.warns = &note.Note{}, []note.Warning{{Message: "cannot be read: " + err.Error()}}
 		default:
 			n := note.ParseLean(data) // it copies what it keeps: data may be reused
+			r.cut = boundWarn(n)
 			r.note, r.warns, r.sum = n, n.Warnings, maphash.Bytes(l.seed, data)
 			if !listed {
 				r.hash = vault.HashOf(data)
@@ -443,12 +452,14 @@ func (l *Library) apply(ctx context.Context, paths []vpath.Path) []vpath.Path {
 			}
 			l.graph.Remove(r.path)
 			delete(l.sums, r.path)
+			delete(l.cut, r.path)
 		case r.note != nil:
 			if had && old == r.sum {
 				continue // already indexed (our own write, refreshed before its event)
 			}
 			l.graph.SetNote(r.path, r.note)
 			l.sums[r.path] = r.sum
+			l.noteCut(r)
 			l.journalExternal(ctx, r)
 		default:
 			if l.graph.Has(r.path) {
