@@ -72,7 +72,7 @@ func (b *batchDirs) readFile(p vpath.Path) ([]byte, error) {
 	if _, err := b.dir(p.Dir()); err != nil {
 		return nil, err
 	}
-	r := dirReader{dir: b.fds[p.Dir()]}
+	r := dirReader{dir: b.fds[p.Dir()], noWait: &b.v.noWaitOff}
 	data, _, err := r.read(p.Base(), 0, nil)
 	return data, err
 }

@@ -24,6 +24,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memotree/memotree/backend/vpath"
@@ -88,6 +89,12 @@ type Vault struct {
 
 	// rec tells of the crashed change sets this Vault rolled back.
 	rec recoveries
+
+	// noWaitOff is set once preadv2(RWF_NOWAIT) failed for want of support on the
+	// vault's file system (kernels before 4.14, tmpfs and others): the fast reader
+	// reads plainly from then on. It is the vault's, since another vault of the same
+	// process may live on a file system that has it.
+	noWaitOff atomic.Bool
 
 	// orphans are the temporary files the walks found (see RemoveOrphanTemps).
 	orphanMu sync.Mutex
