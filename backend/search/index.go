@@ -81,7 +81,7 @@ type postings struct {
 	// deadTotal is the sum of dead documents' lengths: one huge document removed is
 	// as much room as many small ones.
 	deadTotal float64
-	grams trigrams
+	grams     trigrams
 	// The name index is built by the first query that needs it (nameIndex), not when
 	// a persisted index is loaded: a pattern search never needs it.
 	namesMu    sync.Mutex

@@ -37,7 +37,6 @@ type aheadFile struct {
 	fd   int
 }
 
-
 // openDirReader opens the folder named name (slash-separated, inside the vault)
 // through the vault's root, so the folder itself passes os.Root's escape checks.
 func (v *Vault) openDirReader(name string) (*dirReader, error) {
