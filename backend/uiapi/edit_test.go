@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memotree/memotree/backend/uiapi"
 )
 
 func TestSaveNoteCompareAndSwap(t *testing.T) {
@@ -147,5 +149,21 @@ func TestSaveNoteRefusesAReadOnlyNote(t *testing.T) {
 	}
 	if st, _ := os.Stat(filepath.Join(dir, "locked.md")); st.Mode().Perm() != 0o444 {
 		t.Errorf("mode %v", st.Mode())
+	}
+}
+
+// TestSaveNoteSizeLimit: SaveNote writes a note of uiapi.MaxSaveBytes and refuses
+// one byte more, writing nothing.
+func TestSaveNoteSizeLimit(t *testing.T) {
+	dir := t.TempDir()
+	api, _ := openAPI(t, dir)
+	if _, err := api.SaveNote("v", "full.md", strings.Repeat("x", uiapi.MaxSaveBytes), ""); err != nil {
+		t.Fatalf("a note of the limit: %v", err)
+	}
+	if _, err := api.SaveNote("v", "over.md", strings.Repeat("x", uiapi.MaxSaveBytes+1), ""); err == nil || !strings.Contains(err.Error(), "more than the window saves") {
+		t.Errorf("one byte over the limit: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "over.md")); !os.IsNotExist(err) {
+		t.Errorf("over.md was written: %v", err)
 	}
 }
