@@ -76,7 +76,15 @@ func runDesktop(assets fs.FS, args []string) int {
 		opts.OnRendered = sh.smokeRendered(f.smokeHold)
 		go sh.smokeDeadline(f.smokeTimeout)
 	}
-	code := runWails(assets, uiapi.NewAPI(ws, opts), sh.startup, sh.shutdown)
+	api := uiapi.NewAPI(ws, opts)
+	// MCP clients on these vaults that cannot ask the person put their destructive
+	// calls in the window's approval queue.
+	if stop, err := uiapi.ServeApprovals(api); err != nil {
+		fmt.Fprintln(os.Stderr, "memotree: no approval queue for MCP clients:", err)
+	} else {
+		defer stop()
+	}
+	code := runWails(assets, api, sh.startup, sh.shutdown)
 	if f.smoke && code == 0 {
 		return sh.smokeCode()
 	}

@@ -269,13 +269,18 @@ func TestSyncOverHTTPSignsIn(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	write(t, home, map[string]string{".gitconfig": "[user]\n\tname = Test\n\temail = test@example.com\n"})
 	remote, a, b := clones(t)
 	const token = "tok-3f9a-memotree-test"
 	srv := githttptest.Start(t, filepath.Dir(remote), token)
 	ra, rb := servedClones(t, a, b, srv.URL("remote"), "ONE over HTTP")
 
+	host := strings.TrimPrefix(srv.Server.URL, "http://")
+	creds := func(tok string) []gitrepo.Credential {
+		return []gitrepo.Credential{{Protocol: "http", Host: host, Token: tok, AllowHTTP: true}}
+	}
 	for _, tok := range []string{"", "wrong-token"} {
-		_, err := ra.Push(t.Context(), gitrepo.SyncOptions{Token: tok})
+		_, err := ra.Push(t.Context(), gitrepo.SyncOptions{Credentials: creds(tok)})
 		if !errors.Is(err, gitrepo.ErrSignIn) || !strings.Contains(err.Error(), "access token") {
 			t.Errorf("push with token %q = %v, want ErrSignIn saying how to sign in", tok, err)
 		}
@@ -286,19 +291,22 @@ func TestSyncOverHTTPSignsIn(t *testing.T) {
 	if srv.Refused.Load() < 2 {
 		t.Errorf("the server refused %d requests; the pushes never reached it", srv.Refused.Load())
 	}
-	if res, err := ra.Push(t.Context(), gitrepo.SyncOptions{Token: token}); err != nil || res.UpToDate {
+	if res, err := ra.Push(t.Context(), gitrepo.SyncOptions{Credentials: creds(token)}); err != nil || res.UpToDate {
 		t.Fatalf("push with the token = %+v, %v", res, err)
 	}
 	if got, want := strings.TrimSpace(run(t, remote, "rev-parse", "main")), head(t, a); got != want {
 		t.Errorf("the remote's main = %s, want %s", got, want)
 	}
 
-	// No token: git's credential helper has the password for this host.
+	// No token: git's credential helper has the password for this host, served over
+	// HTTPS (a plain HTTP remote never gets the helper's password).
+	tlsSrv := githttptest.StartTLS(t, filepath.Dir(remote), token)
+	run(t, b, "remote", "set-url", "origin", tlsSrv.URL("remote"))
 	store := filepath.Join(home, "credentials")
-	u := strings.Replace(srv.URL(""), "http://", "http://tester:"+token+"@", 1)
+	u := strings.Replace(tlsSrv.URL(""), "https://", "https://tester:"+token+"@", 1)
 	write(t, home, map[string]string{"credentials": strings.TrimSuffix(u, "/.git") + "\n"})
 	run(t, home, "config", "--file", filepath.Join(home, ".gitconfig"), "credential.helper", "store --file="+store)
-	res, err := rb.Pull(t.Context(), gitrepo.SyncOptions{})
+	res, err := rb.Pull(t.Context(), gitrepo.SyncOptions{CABundle: tlsSrv.CA()})
 	if err != nil || res.Outcome != gitrepo.PullFastForward {
 		t.Fatalf("pull with the credential helper's password = %+v, %v", res, err)
 	}
@@ -321,6 +329,7 @@ func TestSyncOverSSHWithTheAgent(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	write(t, home, map[string]string{".gitconfig": "[user]\n\tname = Test\n\temail = test@example.com\n"})
 	t.Setenv("SSH_KNOWN_HOSTS", "")
 	key := filepath.Join(home, "id_ed25519")
 	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "memotree-test", "-f", key).CombinedOutput(); err != nil {

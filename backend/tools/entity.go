@@ -22,13 +22,13 @@ func init() { families = append(families, entityTools) }
 // move and merge notes.
 func entityTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("create_entity", tool.Write, desc("create_entity"), e.createEntity),
+		tool.New("create_entity", tool.Write, desc("create_entity"), e.createEntity).Enum("initial_level", "title", "summary", "full"),
 		tool.New("add_entities", tool.Write, desc("add_entities"), e.addEntities),
 		tool.New("read_entities", tool.ReadOnly, desc("read_entities"), e.readEntities),
 		tool.New("list_entities", tool.ReadOnly, desc("list_entities"), e.listEntities),
 		tool.New("get_entities_toc", tool.ReadOnly, desc("get_entities_toc"), e.getEntitiesTOC),
 		tool.New("update_entity", tool.Write, desc("update_entity"), e.updateEntity).
-			Enum("mode", "merge", "replace", "append", "prepend"),
+			Enum("mode", "merge", "replace", "append", "prepend").Enum("level", "title", "summary", "full"),
 		tool.New("edit_entity", tool.Write, desc("edit_entity"), e.editEntity),
 		tool.New("delete_entities", tool.Destructive, desc("delete_entities"), e.deleteEntities),
 		tool.New("rename_entity", tool.Write, desc("rename_entity"), e.renameEntity),
@@ -52,12 +52,15 @@ type entityIn struct {
 	Tags       []string     `json:"tags,omitempty" jsonschema:"tags, without #"`
 	Relations  []relationIn `json:"relations,omitempty" jsonschema:"typed relations from this entity"`
 	Summary    string       `json:"summary,omitempty" jsonschema:"a one-line summary"`
+	Title      string       `json:"title,omitempty" jsonschema:"a title property, shown instead of the name by some Obsidian themes (the note's name is entity_name)"`
 }
 
 // createEntityIn is the input of create_entity.
 type createEntityIn struct {
 	entityIn
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	InitialLevel        string `json:"initial_level,omitempty" jsonschema:"title, summary or full: the level the new note starts at on your canvas (default view); absent leaves the canvas as it is"`
+	AutoGenerateSummary *bool  `json:"auto_generate_summary,omitempty" jsonschema:"true: the model writes a summary when none is given; false: never; absent: as the library's auto_summary setting says"`
+	LibraryName         string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
 }
 
 // createEntity writes a new note; it never overwrites.
@@ -66,7 +69,8 @@ func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntity
 	if res != nil {
 		return *res, nil
 	}
-	p, data, res := buildEntity(in.entityIn, time.Now())
+	st := readLinkStyle(l)
+	p, data, res := buildEntity(in.entityIn, time.Now(), func(p vpath.Path, to string) string { return st.relationTarget(l.Graph(), p, to) })
 	if res != nil {
 		return *res, nil
 	}
@@ -86,7 +90,11 @@ func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntity
 	for _, w := range danglingRelations(l, p, in.Relations) {
 		r = r.WithWarning("%s", w)
 	}
-	return e.autoSummary(ctx, call, l, p, r), nil
+	if st.problem != "" && len(in.Relations) > 0 {
+		r = r.WithWarning("%s", st.problem)
+	}
+	r = e.autoSummary(ctx, call, l, p, r, summaryFor(in.AutoGenerateSummary))
+	return e.showAt(ctx, l, p, in.InitialLevel, r), nil
 }
 
 // failWrite answers a failed vault write: a result for what the caller can fix, a Go
@@ -110,7 +118,8 @@ func entNewPath(name string) (vpath.Path, *tool.Result) {
 }
 
 // buildEntity checks a new entity and returns its path and file content.
-func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) {
+// target writes a relation's target for a note at p (see linkStyle.relationTarget).
+func buildEntity(in entityIn, now time.Time, target func(p vpath.Path, to string) string) (vpath.Path, []byte, *tool.Result) {
 	p, res := entNewPath(in.EntityName)
 	if res != nil {
 		return "", nil, res
@@ -130,17 +139,21 @@ func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) 
 		body = "\n" + body
 	}
 	typ, aliases, tags := strings.TrimSpace(in.EntityType), entCleanList(in.Aliases, false), entCleanList(in.Tags, true)
-	summary := strings.TrimSpace(in.Summary)
-	if len(in.Relations) == 0 {
+	summary, title := strings.TrimSpace(in.Summary), strings.TrimSpace(in.Title)
+	if len(in.Relations) == 0 && title == "" {
 		if data, ok := emitEntity(typ, aliases, stamp, tags, summary, body); ok {
 			return p, data, nil
 		}
 	}
 	var rels any
 	if len(in.Relations) > 0 {
-		rels = relationsNode(in.Relations)
+		rels = relationsNode(in.Relations, func(to string) string { return target(p, to) })
 	}
-	data, err := note.SetProperties([]byte(body), entityProps(typ, aliases, stamp, rels, tags, summary), nil)
+	props := entityProps(typ, aliases, stamp, rels, tags, summary)
+	if title != "" {
+		props = append([]note.Property{{Key: "title", Value: title}}, props...)
+	}
+	data, err := note.SetProperties([]byte(body), props, nil)
 	if err != nil {
 		f := tool.Fail(tool.CodeInvalidArguments, "the content's front matter cannot be used: %v; give the body only and pass properties as arguments", err)
 		return "", nil, &f
@@ -158,7 +171,9 @@ func entityProps(typ string, aliases []string, stamp time.Time, rels any, tags [
 	if len(aliases) > 0 {
 		props = append(props, note.Property{Key: "aliases", Value: aliases})
 	}
-	props = append(props, note.Property{Key: "date created", Value: stamp}, note.Property{Key: "date modified", Value: stamp})
+	// Obsidian's "Date & time" form, local time (see note.DateLayout).
+	props = append(props, note.Property{Key: "date created", Value: note.DateValue(nil, "date created", stamp)},
+		note.Property{Key: "date modified", Value: note.DateValue(nil, "date modified", stamp)})
 	if rels != nil {
 		props = append(props, note.Property{Key: "relations", Value: rels})
 	}
@@ -191,10 +206,10 @@ func entCleanList(in []string, tags bool) []string {
 
 // relationsNode renders relations in the vault's format, with "relation to" as a
 // double-quoted wikilink so that Obsidian's graph shows the edge.
-func relationsNode(rels []relationIn) *yaml.Node {
+func relationsNode(rels []relationIn, target func(to string) string) *yaml.Node {
 	seq := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, r := range rels {
-		seq.Content = append(seq.Content, entRelationItem(r.Type, "[["+note.StripLink(r.To)+"]]"))
+		seq.Content = append(seq.Content, entRelationItem(r.Type, "[["+target(note.StripLink(r.To))+"]]"))
 	}
 	return seq
 }
@@ -237,11 +252,13 @@ func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn
 		return tool.Fail(tool.CodeInvalidArguments, "entities is empty: give at least one {entity_name, content?}"), nil
 	}
 	now := time.Now()
+	st := readLinkStyle(l)
+	target := func(p vpath.Path, to string) string { return st.relationTarget(l.Graph(), p, to) }
 	var steps []step
 	var failed []string
 	seen := map[string]bool{}
 	for _, ent := range in.Entities {
-		p, data, res := buildEntity(ent, now)
+		p, data, res := buildEntity(ent, now, target)
 		if res == nil {
 			p = respell(l, p)
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
@@ -61,8 +62,11 @@ func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) 
 	}
 	folder := strings.TrimRight(strings.TrimSpace(strings.ReplaceAll(in.Folder, `\`, "/")), "/")
 	if folder != "" {
-		f, err := vpath.Parse(folder)
-		if err != nil || f.IsNote() {
+		f, err := vpath.ParseNew(folder)
+		if err != nil {
+			return tool.Fail(tool.CodeInvalidArguments, "folder %q: %v; give a vault-relative folder such as \"people/past\"", in.Folder, err), nil
+		}
+		if f.IsNote() {
 			return tool.Fail(tool.CodeInvalidArguments, "folder %q is not a vault-relative folder such as \"people/past\"", in.Folder), nil
 		}
 		folder = string(f) + "/"
@@ -158,6 +162,7 @@ func backlinkSources(l *library.Library, skip []vpath.Path, ps ...vpath.Path) []
 // relinkSources computes the rewrite of every note in srcs: a write step for each
 // note that changes, the number of links rewritten and the problems met.
 func relinkSources(l *library.Library, r relinker, srcs []vpath.Path) ([]step, int, []string, error) {
+	now := time.Now()
 	var steps []step
 	var warns []string
 	count := 0
@@ -178,7 +183,7 @@ func relinkSources(l *library.Library, r relinker, srcs []vpath.Path) ([]step, i
 			continue
 		}
 		count += len(edits)
-		steps = append(steps, step{kind: stepWrite, path: p, old: data, hash: h, data: out})
+		steps = append(steps, writeStep(p, data, h, touchModified(out, now)))
 	}
 	return steps, count, warns, nil
 }
@@ -219,13 +224,12 @@ func ownRelocation(l *library.Library, r relinker, oldP, newP vpath.Path) ([]ste
 		out = o
 	}
 	out, warns = withAlias(out, oldP, newP, warns)
+	out = touchModified(out, time.Now())
 	if string(out) == string(data) {
 		return []step{{kind: stepRename, path: oldP, to: newP, hash: h}}, warns, nil, nil
 	}
-	return []step{
-		{kind: stepWrite, path: oldP, old: data, hash: h, data: out},
-		{kind: stepRename, path: oldP, to: newP, hash: vault.HashOf(out)},
-	}, warns, nil, nil
+	w := writeStep(oldP, data, h, out)
+	return []step{w, {kind: stepRename, path: oldP, to: newP, hash: vault.HashOf(w.data)}}, warns, nil, nil
 }
 
 // withAlias adds the old basename to the aliases of a renamed note.

@@ -10,21 +10,24 @@ import (
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
 // updateEntityIn is the input of update_entity.
 type updateEntityIn struct {
-	EntityName  string   `json:"entity_name" jsonschema:"the note to update"`
-	Content     *string  `json:"content,omitempty" jsonschema:"Markdown body text (without front matter)"`
-	Title       string   `json:"title,omitempty" jsonschema:"sets the title property (to rename the note use rename_entity)"`
-	Tags        []string `json:"tags,omitempty" jsonschema:"tags; merged with the existing ones in merge, append and prepend modes, replacing them in replace mode"`
-	EntityType  string   `json:"entity_type,omitempty" jsonschema:"the entity type"`
-	Aliases     []string `json:"aliases,omitempty" jsonschema:"aliases; merged or replaced like tags"`
-	Mode        string   `json:"mode,omitempty" jsonschema:"merge (default): properties merged, body replaced only if content is given; replace: body replaced; append or prepend: content added to the body"`
-	BaseHash    string   `json:"base_hash,omitempty" jsonschema:"the hash read_entities returned; the update fails with conflict if the note changed since"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityName string   `json:"entity_name" jsonschema:"the note to update"`
+	Content    *string  `json:"content,omitempty" jsonschema:"Markdown body text (without front matter)"`
+	Title      string   `json:"title,omitempty" jsonschema:"sets the title property (to rename the note use rename_entity)"`
+	Tags       []string `json:"tags,omitempty" jsonschema:"tags; merged with the existing ones in merge, append and prepend modes, replacing them in replace mode"`
+	EntityType string   `json:"entity_type,omitempty" jsonschema:"the entity type"`
+	Aliases    []string `json:"aliases,omitempty" jsonschema:"aliases; merged or replaced like tags"`
+	Summary    string   `json:"summary,omitempty" jsonschema:"sets the one-line summary property"`
+	Mode       string   `json:"mode,omitempty" jsonschema:"merge (default): properties merged, body replaced only if content is given; replace: body replaced; append or prepend: content added to the body"`
+	Level      string   `json:"level,omitempty" jsonschema:"title, summary or full: the level the note takes on your canvas (default view) after the update"`
+	// RegenerateSummary asks the model for a new summary (seed 000).
+	RegenerateSummary bool   `json:"regenerate_summary,omitempty" jsonschema:"the model writes a new summary, replacing the one the note has (needs a configured model)"`
+	BaseHash          string `json:"base_hash,omitempty" jsonschema:"the hash read_entities returned; the update fails with conflict if the note changed since"`
+	LibraryName       string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
 }
 
 // updateEntity changes a note's properties and body.
@@ -43,26 +46,58 @@ func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntity
 	if (mode == "append" || mode == "prepend") && in.Content == nil {
 		return tool.Fail(tool.CodeInvalidArguments, "mode %s needs content", mode), nil
 	}
-	p, data, h, res, err := readEntity(l, in.EntityName)
+	if in.RegenerateSummary && strings.TrimSpace(in.Summary) != "" {
+		return tool.Fail(tool.CodeInvalidArguments, "summary and regenerate_summary ask for two summaries: give summary to write yours, or regenerate_summary for the model's"), nil
+	}
+	p, _, h, res, err := readEntity(l, in.EntityName)
 	if res != nil || err != nil {
 		return entResult(res), err
 	}
 	if r := checkBase(p, in.BaseHash, h); r != nil {
 		return *r, nil
 	}
-	n := note.Parse(data)
-	out, err := note.SetProperties(data, updateProps(n, in, mode == "replace"), nil)
-	if err != nil {
-		return tool.Fail(tool.CodeInvalidArguments, "%s cannot be updated: %v; fix its front matter first (edit_entity)", p.Name(), err), nil
+	when := summaryBySetting
+	if in.RegenerateSummary {
+		when = summaryAlways
 	}
-	if in.Content != nil {
-		out = setBody(out, *in.Content, mode)
+	if !changesNote(in) {
+		// Only the canvas level or a new summary: the note is not rewritten for them.
+		r := tool.OK(fmt.Sprintf("%s is unchanged", p.Name()), map[string]any{"entity_name": p.Name(), "hash": string(h)})
+		if when == summaryAlways {
+			r = e.autoSummary(ctx, call, l, p, r, when)
+		}
+		return e.showAt(ctx, l, p, in.Level, r), nil
 	}
-	r, err := writeEntity(ctx, l, call, "update_entity", p, out, h, fmt.Sprintf("updated %s (%s)", p.Name(), mode))
-	if err != nil {
-		return r, err
+	// Computed from the note as it is when written (under the vault lock): an append or
+	// a merge of properties never conflicts with another writer's (see rewriteFile).
+	h, res, err = rewriteFile(ctx, l, call, "update_entity", p, in.BaseHash, func(data []byte, exists bool) ([]byte, *tool.Result) {
+		if r := mustExist(p, exists); r != nil {
+			return nil, r
+		}
+		n := note.Parse(data)
+		out, err := note.SetProperties(data, updateProps(n, data, in, mode == "replace"), nil)
+		if err != nil {
+			r := tool.Fail(tool.CodeInvalidArguments, "%s cannot be updated: %v; fix its front matter first (edit_entity)", p.Name(), err)
+			return nil, &r
+		}
+		if in.Content != nil {
+			out = setBody(out, *in.Content, mode)
+		}
+		return out, nil
+	})
+	if res != nil || err != nil {
+		return entResult(res), err
 	}
-	return e.autoSummary(ctx, call, l, p, r), nil
+	r := tool.OK(fmt.Sprintf("updated %s (%s)", p.Name(), mode), map[string]any{"entity_name": p.Name(), "hash": string(h)})
+	r = e.autoSummary(ctx, call, l, p, r, when)
+	return e.showAt(ctx, l, p, in.Level, r), nil
+}
+
+// changesNote reports whether an update_entity call changes the note itself, rather
+// than only its canvas level or its summary by the model.
+func changesNote(in updateEntityIn) bool {
+	return in.Content != nil || len(in.Tags) > 0 || len(in.Aliases) > 0 ||
+		strings.TrimSpace(in.Title) != "" || strings.TrimSpace(in.EntityType) != "" || strings.TrimSpace(in.Summary) != ""
 }
 
 // hasFrontMatter reports whether s starts with a front matter fence.
@@ -72,7 +107,7 @@ func entHasFrontMatter(s string) bool {
 }
 
 // updateProps lists the front matter changes of update_entity.
-func updateProps(n *note.Note, in updateEntityIn, replace bool) []note.Property {
+func updateProps(n *note.Note, src []byte, in updateEntityIn, replace bool) []note.Property {
 	var set []note.Property
 	if t := strings.TrimSpace(in.EntityType); t != "" {
 		key := "entity type"
@@ -85,6 +120,9 @@ func updateProps(n *note.Note, in updateEntityIn, replace bool) []note.Property 
 	}
 	if t := strings.TrimSpace(in.Title); t != "" {
 		set = append(set, note.Property{Key: "title", Value: t})
+	}
+	if t := strings.TrimSpace(in.Summary); t != "" {
+		set = append(set, note.Property{Key: "summary", Value: t})
 	}
 	if len(in.Aliases) > 0 {
 		a := in.Aliases
@@ -100,7 +138,7 @@ func updateProps(n *note.Note, in updateEntityIn, replace bool) []note.Property 
 		}
 		set = append(set, note.Property{Key: "tags", Value: entCleanList(t, true)})
 	}
-	return append(set, note.Property{Key: "date modified", Value: time.Now().Truncate(time.Second)})
+	return append(set, note.Property{Key: dateModifiedKey, Value: modifiedValue(src, time.Now())})
 }
 
 // frontMatterTags returns the tags a note declares in its front matter.
@@ -114,49 +152,39 @@ func frontMatterTags(n *note.Note) []string {
 	return out
 }
 
-// setBody replaces, appends to or prepends to the body of src.
+// setBody replaces, appends to or prepends to the body of src, writing line breaks as
+// src writes them.
 func setBody(src []byte, content, mode string) []byte {
 	start := note.Parse(src).BodyStart
+	nl := note.LineEnding(src)
 	head, body := string(src[:start]), string(src[start:])
+	content = note.InLineEndings(src, content)
 	if content != "" && !strings.HasSuffix(content, "\n") {
-		content += "\n"
+		content += nl
 	}
 	switch mode {
 	case "append":
 		if body != "" && !strings.HasSuffix(body, "\n") {
-			body += "\n"
+			body += nl
 		}
 		if strings.TrimSpace(body) != "" {
-			body += "\n"
+			body += nl
 		}
 		body += content
 	case "prepend":
-		lead := ""
-		if start > 0 && !strings.HasPrefix(body, "\n") {
-			lead = "\n"
+		lead := body[:len(body)-len(strings.TrimLeft(body, "\r\n"))] // the blank line after the front matter
+		if start > 0 && lead == "" {
+			lead = nl
 		}
-		body = lead + content + "\n" + strings.TrimLeft(body, "\n")
+		body = lead + content + nl + strings.TrimLeft(body, "\r\n")
 	default:
 		lead := body[:len(body)-len(strings.TrimLeft(body, "\r\n"))]
 		if start > 0 && body == "" {
-			lead = "\n"
+			lead = nl
 		}
 		body = lead + content
 	}
 	return []byte(head + body)
-}
-
-// writeEntity writes a changed note with a compare-and-swap on the hash it was read
-// with, refreshes the graph and answers with the new hash.
-func writeEntity(ctx context.Context, l *library.Library, call *tool.Call, op string, p vpath.Path, data []byte, h vault.Hash, msg string) (tool.Result, error) {
-	o := writeOpts(call, op)
-	o.IfHash = h
-	nh, err := l.Vault().Write(ctx, p, data, o)
-	if err != nil {
-		return entFailWrite(p, err)
-	}
-	l.Refresh(ctx, p)
-	return tool.OK(msg, map[string]any{"entity_name": p.Name(), "hash": string(nh)}), nil
 }
 
 // editEntityIn is the input of edit_entity.
@@ -183,18 +211,25 @@ func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) 
 		return tool.Fail(tool.CodeInvalidArguments, "expected_count must be 1 or more"), nil
 	}
 	want = max(want, 1)
-	p, data, h, res, err := readEntity(l, in.EntityName)
+	p, res := findEntity(l, in.EntityName)
+	if res != nil {
+		return *res, nil
+	}
+	h, res, err := rewriteFile(ctx, l, call, "edit_entity", p, in.BaseHash, func(data []byte, exists bool) ([]byte, *tool.Result) {
+		if r := mustExist(p, exists); r != nil {
+			return nil, r
+		}
+		old, repl := note.InLineEndings(data, in.OldContent), note.InLineEndings(data, in.NewContent)
+		out, r := replaceExact(p.Name(), string(data), old, repl, want)
+		if r != nil {
+			return nil, r
+		}
+		return touchModified([]byte(out), time.Now()), nil
+	})
 	if res != nil || err != nil {
 		return entResult(res), err
 	}
-	if r := checkBase(p, in.BaseHash, h); r != nil {
-		return *r, nil
-	}
-	out, r := replaceExact(p.Name(), string(data), in.OldContent, in.NewContent, want)
-	if r != nil {
-		return *r, nil
-	}
-	return writeEntity(ctx, l, call, "edit_entity", p, []byte(out), h, fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name()))
+	return tool.OK(fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name()), map[string]any{"entity_name": p.Name(), "hash": string(h)}), nil
 }
 
 // replaceExact replaces old by repl in text, which must hold it exactly want times;

@@ -2,15 +2,13 @@ package tools
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -38,7 +36,7 @@ func memoryTools(e *env) []*tool.Tool {
 type memoryReplaceIn struct {
 	OldText     string `json:"old_text" jsonschema:"the exact text to replace, which must occur once; empty to append new_text at the end"`
 	NewText     string `json:"new_text" jsonschema:"the text to put instead; empty to delete old_text"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"ignored: the notebook always lives in the default library"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the default library's name, or absent: the notebook lives there, and another library is refused"`
 }
 
 func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in memoryReplaceIn) (tool.Result, error) {
@@ -47,29 +45,40 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 		return tool.Fail(tool.CodeNotFound, "no library is open, so there is no memory notebook"), nil
 	}
 	l := libs[0]
+	if call.Library != "" && call.Library != l.Name() {
+		// The notebook is the agent's, kept in the default library and read from there
+		// on every call; writing another library's would be memory the agent never
+		// sees again, and would pass the permission check of the wrong library.
+		return tool.Fail(tool.CodeInvalidArguments, "the memory notebook lives in the default library %q, not %q: call memory_notebook_replace without library_name", l.Name(), call.Library), nil
+	}
 	if bad := badMemoryText(in.OldText, in.NewText); bad != "" {
 		return tool.Fail(tool.CodeInvalidArguments, "%s", bad), nil
 	}
-	cur, hash, exists, err := readMemory(l)
-	if err != nil {
-		return tool.Result{}, err
-	}
-	next, res := replaceMemory(cur, in.OldText, in.NewText)
-	if res != nil {
-		return *res, nil
-	}
-	size, before := utf8.RuneCountInString(next), utf8.RuneCountInString(cur)
-	if size > MemoryBudget && size > before {
-		return tool.Fail(tool.CodeTooLarge, "the notebook would be %d characters, over its budget of %d (it is %d now); condense it first: replace older or less useful entries with a shorter summary, then retry",
-			size, MemoryBudget, before).WithData(map[string]any{"size": before, "budget": MemoryBudget}), nil
-	}
-	opts := writeOpts(call, "memory_notebook_replace")
-	opts.IfHash, opts.CreateOnly = hash, !exists
-	if _, err := l.Vault().Write(ctx, memoryPath, []byte(next), opts); err != nil {
-		if r, ok := writeFailure(memoryPath, err); ok {
-			return r, nil
+	// Computed from the notebook as it is when written: two turns editing it never
+	// conflict, and neither loses the other's entry.
+	var size, before int
+	_, res, err := rewriteFile(ctx, l, call, "memory_notebook_replace", memoryPath, "", func(data []byte, exists bool) ([]byte, *tool.Result) {
+		cur := string(data)
+		if !exists {
+			cur = memoryHeader
 		}
-		return tool.Result{}, fmt.Errorf("write memory notebook: %w", err)
+		next, res := replaceMemory(cur, note.InLineEndings(data, in.OldText), note.InLineEndings(data, in.NewText))
+		if res != nil {
+			return nil, res
+		}
+		size, before = utf8.RuneCountInString(next), utf8.RuneCountInString(cur)
+		if size > MemoryBudget && size > before {
+			r := tool.Fail(tool.CodeTooLarge, "the notebook would be %d characters, over its budget of %d (it is %d now); condense it first: replace older or less useful entries with a shorter summary, then retry",
+				size, MemoryBudget, before).WithData(map[string]any{"size": before, "budget": MemoryBudget})
+			return nil, &r
+		}
+		return []byte(next), nil
+	})
+	if res != nil || err != nil {
+		if err != nil {
+			err = fmt.Errorf("write memory notebook: %w", err)
+		}
+		return entResult(res), err
 	}
 	l.Refresh(ctx, memoryPath)
 	verb := "replaced the text"
@@ -81,9 +90,6 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 	}
 	r := tool.OK(fmt.Sprintf("%s in the memory notebook (%d of %d characters used)", verb, size, MemoryBudget),
 		map[string]any{"size": size, "budget": MemoryBudget, "remaining": max(MemoryBudget-size, 0)})
-	if call.Library != "" && call.Library != l.Name() {
-		r = r.WithWarning("the memory notebook is always in the default library %q, not %q", l.Name(), call.Library)
-	}
 	if size > MemoryBudget*9/10 {
 		r = r.WithWarning("the notebook is nearly full: condense it soon")
 	}
@@ -108,19 +114,6 @@ func badMemoryText(old, repl string) string {
 		}
 	}
 	return ""
-}
-
-// readMemory returns the notebook's content and hash; a missing notebook is the
-// header of a new one.
-func readMemory(l *library.Library) (string, vault.Hash, bool, error) {
-	data, hash, err := l.Vault().Read(memoryPath)
-	switch {
-	case errors.Is(err, vault.ErrNotFound):
-		return memoryHeader, "", false, nil
-	case err != nil:
-		return "", "", false, fmt.Errorf("read memory notebook: %w", err)
-	}
-	return string(data), hash, true, nil
 }
 
 // replaceMemory applies one edit: append repl when old is empty, else replace the

@@ -20,9 +20,10 @@ import (
 type API struct {
 	ws *workspace.Workspace
 
-	rendered func(count int) // nil unless a smoke test waits for the first render
-	chat     chat
-	graphs   graphCache
+	rendered  func(count int) // nil unless a smoke test waits for the first render
+	chat      chat
+	graphs    graphCache
+	approvals approvals
 }
 
 // Options configure NewAPI.
@@ -259,7 +260,7 @@ func (a *API) resolvePath(libraryName, path string) (*library.Library, vpath.Pat
 
 func kindName(k note.LinkKind) string {
 	switch k {
-	case note.Embed:
+	case note.Embed, note.MarkdownEmbed:
 		return "embed"
 	case note.MarkdownLink:
 		return "markdown"

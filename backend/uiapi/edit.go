@@ -7,7 +7,9 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // saveTimeout bounds one save from the editor.
@@ -62,7 +64,7 @@ func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult,
 	if baseHash == "" {
 		// A new note: a name every file system holds, and no twin that differs only
 		// in case or Unicode form (one file on macOS and Windows), as the tools ask.
-		if err := p.Portable(); err != nil {
+		if _, err := vpath.ParseNew(path); err != nil {
 			return SaveResult{}, fmt.Errorf("save %s: %w", p, err)
 		}
 		for _, q := range l.Graph().SameName(p) {
@@ -72,7 +74,16 @@ func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult,
 		}
 		o.CreateOnly = true
 	}
-	h, err := l.Vault().Write(ctx, p, []byte(content), o)
+	var h vault.Hash
+	if baseHash == "" {
+		h, err = l.Vault().Write(ctx, p, []byte(content), o)
+	} else {
+		// The editor may have turned CRLF into LF or dropped the BOM: the note keeps
+		// its own conventions (the check of the hash is under the same lock).
+		h, err = l.Vault().UpdateFile(ctx, p, func(cur []byte, _ bool) ([]byte, error) {
+			return note.KeepStyle(cur, []byte(content)), nil
+		}, o)
+	}
 	switch {
 	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrExists):
 		cur, curHash, rerr := l.Vault().Read(p)

@@ -72,6 +72,14 @@ func TestSaveNoteRefusesBadInput(t *testing.T) {
 		{"notes/Trailing .md", "x", "start or end with a space"},
 		{"Dot..md", "x", "end with a dot"},
 		{strings.Repeat("n", 260) + ".md", "x", "bytes long"},
+		// Names git or Windows cannot hold, each refused with what is wrong.
+		{".GIT/x.md", "x", "folders named .git"},
+		{"d2/git~1/z.md", "x", "folders named .git"},
+		{"ideas/what?.md", "x", `"?"`},
+		{"a|b.md", "x", `"|"`},
+		{`notes\x.md`, "x", "backslash"},
+		{"tab\there.md", "x", "control character"},
+		{"nul.txt.md", "x", "reserved on Windows"},
 	} {
 		_, err := api.SaveNote("v", tc.path, tc.content, "")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -165,5 +173,29 @@ func TestSaveNoteSizeLimit(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "over.md")); !os.IsNotExist(err) {
 		t.Errorf("over.md was written: %v", err)
+	}
+}
+
+// TestSaveNoteKeepsTheNotesConventions: the window's editor hands back LF line
+// breaks and no BOM (CodeMirror joins lines with LF); the note on disk keeps its BOM,
+// its CRLF line endings and its missing final line break.
+func TestSaveNoteKeepsTheNotesConventions(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"c.md": "\ufeff# C\r\n\r\nfirst"})
+	api, _ := openAPI(t, dir)
+	v, err := api.Note("v", "c.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.ReplaceAll(strings.TrimPrefix(v.Content, "\ufeff"), "\r\n", "\n") + "\nsecond\n"
+	res, err := api.SaveNote("v", "c.md", edited, v.Hash)
+	if err != nil || res.Conflict {
+		t.Fatalf("save: %+v, %v", res, err)
+	}
+	if got := readFile(t, dir, "c.md"); got != "\ufeff# C\r\n\r\nfirst\r\nsecond" {
+		t.Errorf("on disk after the save: %q", got)
+	}
+	if after, err := api.Note("v", "c.md"); err != nil || after.Hash != res.Hash {
+		t.Errorf("the hash of the save (%s) is not the file's (%+v, %v)", res.Hash, after.Hash, err)
 	}
 }

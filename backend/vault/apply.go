@@ -64,15 +64,21 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 		return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
 	}
 	defer unlock()
+	return v.applyLocked(ctx, changes, o)
+}
+
+// applyLocked is Apply for a caller that holds the vault lock.
+func (v *Vault) applyLocked(ctx context.Context, changes []Change, o WriteOptions) ([]Hash, error) {
 	hashes, err := v.applyUndoable(ctx, changes)
-	if err != nil {
-		return nil, fsfault.Wrap(v.dir, err)
+	if err = v.settle(ctx, fmt.Sprintf("a batch of %d changes", len(changes)), err); err != nil {
+		return nil, err
 	}
-	v.journaled(ctx, v.journalBatch(changes, o), fmt.Sprintf("%d changes", len(changes)))
+	v.journaled(ctx, v.journalBatch(changes, o), fmt.Sprintf("a batch of %d changes", len(changes)))
 	return hashes, nil
 }
 
-// applyUndoable is Apply under the lock, recorded in ctx's Undo if any.
+// applyUndoable makes a batch under the lock, recorded in ctx's Undo if any. An error
+// that isMade reports comes with the hashes: the batch was made.
 func (v *Vault) applyUndoable(ctx context.Context, changes []Change) ([]Hash, error) {
 	dirs := v.newBatchDirs()
 	defer dirs.close()
@@ -96,13 +102,17 @@ func (v *Vault) applyUndoable(ctx context.Context, changes []Change) ([]Hash, er
 	return v.applyChecked(dirs, changes, targets)
 }
 
-// applyLocked makes a batch under the lock the caller holds, unrecorded.
-func (v *Vault) applyLocked(changes []Change) error {
+// applyUnrecorded makes a batch under the lock the caller holds, recorded in no undo
+// journal and no journey (a rollback's).
+func (v *Vault) applyUnrecorded(changes []Change) error {
 	dirs := v.newBatchDirs()
 	defer dirs.close()
 	targets, err := v.checkBatch(dirs, changes)
 	if err == nil {
 		_, err = v.applyChecked(dirs, changes, targets)
+	}
+	if isMade(err) {
+		return nil
 	}
 	return err
 }
@@ -113,7 +123,8 @@ func (v *Vault) applyChecked(dirs *batchDirs, changes []Change, targets []target
 	if err != nil {
 		return nil, err
 	}
-	if err := v.commitBatch(dirs, st); err != nil && !isMade(err) {
+	err = v.commitBatch(dirs, st)
+	if err != nil && !isMade(err) {
 		return nil, err
 	}
 	for i, c := range changes {

@@ -421,7 +421,7 @@ func (v *Vault) rollbackLocked(j journal, actor string) (paths, kept []vpath.Pat
 		paths = append(paths, c.Path)
 	}
 	if len(rewrites) > 0 {
-		if err := v.applyLocked(rewrites); err != nil {
+		if err := v.applyUnrecorded(rewrites); err != nil {
 			return paths, kept, fmt.Errorf("roll back: %w", err)
 		}
 		for _, c := range rewrites {

@@ -4,7 +4,8 @@
 // folder, and symbolic links are followed only when they are relative and stay inside
 // it. Paths are vpath.Path values. Content writes are atomic (temporary file, fsync, rename, fsync of
 // the folder), serialised across processes by an exclusive lock on .memotree/lock, and
-// can be made conditional (CreateOnly, or a compare-and-swap on the content Hash).
+// can be made conditional (CreateOnly, or a compare-and-swap on the content Hash) or
+// be computed from the file's content as it is, under the lock (Update, UpdateFile).
 // Every write made with an Actor is recorded in journey.yaml, the append-only log of
 // operations at the vault root.
 //
@@ -198,6 +199,8 @@ func checkContent(p vpath.Path) error {
 		return fmt.Errorf("%w: the vault folder itself", ErrOutside)
 	case p.Ignored():
 		return fmt.Errorf("%w: %s is inside a folder reserved for git, Obsidian or MemoTree", ErrOutside, p)
+	case p.InGitFolder():
+		return fmt.Errorf("%w: %s is inside a folder git takes for a repository's own (.git)", ErrOutside, p)
 	case p == JourneyPath:
 		return fmt.Errorf("%w: %s is append-only, use AppendJourney", ErrOutside, p)
 	case strings.HasPrefix(p.Base(), TempPrefix):

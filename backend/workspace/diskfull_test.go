@@ -126,7 +126,7 @@ func callWith(t *testing.T, c fullDiskCall, hook fsfault.Hook) (string, tool.Res
 		t.Fatal(err)
 	}
 	restore := fsfault.Inject(hook)
-	res, cerr := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI}, c.tool, json.RawMessage(c.args))
+	res, cerr := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI, Approved: true}, c.tool, json.RawMessage(c.args))
 	restore()
 	return dir, res, cerr
 }

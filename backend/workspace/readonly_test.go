@@ -43,7 +43,7 @@ func TestReadOnlyNotes(t *testing.T) {
 			t.Fatal(err)
 		}
 		reg, _ := ws.Registry()
-		res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI}, c.tool, json.RawMessage(c.args))
+		res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI, Approved: true}, c.tool, json.RawMessage(c.args))
 		ws.Close()
 		if err != nil || !res.IsError() || !strings.Contains(res.Message+strings.Join(res.Warnings, " "), "read-only") {
 			t.Errorf("%s %s: %v %s %q; want an error saying the note is read-only", c.tool, c.args, err, res.ErrorCode, res.Message)

@@ -120,7 +120,7 @@ __result__ = "all"
 		{"git_commit", `{"message":"on a full disk"}`},
 	}
 	for _, c := range calls {
-		res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI}, c.tool, json.RawMessage(c.args))
+		res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI, Approved: true}, c.tool, json.RawMessage(c.args))
 		if res.ErrorCode != tool.CodeDiskFull || !strings.Contains(res.Message, "free") {
 			t.Errorf("%s on a full disk: %v %s %q; want disk_full saying what to free", c.tool, err, res.ErrorCode, res.Message)
 		}

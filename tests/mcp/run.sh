@@ -3,7 +3,11 @@
 #   1. the official conformance suite against `memotree mcp --http` (token required;
 #      auth-proxy.mjs plays a client configured with the token, since the suite cannot
 #      send headers), with the fixture-only scenarios in conformance-expected-failures.yml;
-#   2. the MCP inspector's CLI over stdio: list the tools, call one, read a resource.
+#   2. the official TypeScript client over streamable HTTP (notify.mjs): notifications
+#      on the session's stream, and the journey naming the client;
+#   3. the MCP inspector's CLI over stdio: list the tools, call one, read a resource;
+#   4. the official TypeScript SDK's client over stdio: a delete under the default
+#      permission waits for the person, asked through MCP elicitation (elicit.mjs).
 #   usage: tests/mcp/run.sh MEMOTREE_BINARY VAULT_TO_COPY
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,6 +19,7 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 cp -r "$src" "$work/vault"
+cp -r "$src" "$work/elicit"
 cd "$here"
 
 token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -37,6 +42,8 @@ npx --no-install conformance server --url "$(head -n1 "$work/proxy.out")" \
   grep -v '^npm warn' | sed -n '/SUMMARY/,$p'
 test "${PIPESTATUS[0]}" = 0 || { echo "mcp: conformance FAILED"; exit 1; }
 
+node notify.mjs "$url" "$token" "$work/vault" || { echo "mcp: notifications over HTTP FAILED"; cat "$work/mcp.err"; exit 1; }
+
 inspect() { npx --no-install mcp-inspector --cli "$bin" mcp --library demo="$work/vault" "$@" 2>/dev/null; }
 tools=$(inspect --method tools/list)
 n=$(printf '%s' "$tools" | node -e 'let s="";process.stdin.on("data",d=>s+=d).on("end",()=>console.log(JSON.parse(s).tools.length))')
@@ -46,4 +53,5 @@ out=$(inspect --method tools/call --tool-name read_entities --tool-arg 'entity_n
 printf '%s' "$out" | grep -q 'Welcome' || { echo "mcp: read_entities over the inspector: $out"; exit 1; }
 printf '%s' "$out" | grep -q '"isError": true' && { echo "mcp: read_entities failed: $out"; exit 1; }
 echo "mcp: the inspector called read_entities over stdio"
+node elicit.mjs "$bin" "$work/elicit" || { echo "mcp: elicitation FAILED"; exit 1; }
 echo "mcp: ok"
