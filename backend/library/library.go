@@ -1,7 +1,9 @@
 // Package library keeps one mounted vault indexed: it scans the folder, parses every
 // note in parallel into the link graph, and, when watching, applies the watcher's
 // batches so that the graph follows edits made by anyone, publishing a VaultChanged
-// event after each applied batch.
+// event after each applied batch. The index keeps a bounded part of a huge note
+// (Max*PerNote, with a warning). A watching library also rolls back, at once, a
+// change set whose process died (see changeSets), and tells the window of it.
 //
 // Concurrency: a Library is safe for concurrent use. Reads go to the graph (which has its
 // own lock); batches are applied by one goroutine, in order.

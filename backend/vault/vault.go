@@ -9,6 +9,15 @@
 // Every write made with an Actor is recorded in journey.yaml, the append-only log of
 // operations at the vault root.
 //
+// Failures leave the vault as it was. Whoever takes the lock first finishes what a
+// crashed writer left (a decided batch, a change set whose process died: see Undo and
+// Recover), so no write lands on half of a crashed change and no recovery undoes a
+// later write. A write that fails on a full or failing disk removes what it made and
+// names the disk (internal/fsfault); one that was made, but whose journey record or
+// folder sync failed, succeeds with a notice in its context (internal/notice). Only
+// regular files are read or written (ErrNotRegular), without ever blocking on a named
+// pipe, and a note whose permissions allow no writing is left alone (ErrReadOnly).
+//
 // Concurrency: a *Vault is safe for concurrent use by many goroutines. Writes, removes,
 // renames and journey appends take the vault lock, which excludes every other Vault on
 // the same folder, in this process or another. Reads take no lock: they see either the
