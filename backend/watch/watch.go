@@ -6,8 +6,9 @@
 // burst like `mkdir -p a/b/c && touch a/b/c/x.md` is seen whole. Temporary files of
 // the vault's atomic writes (".memotree-tmp-*") are never reported: the rename that
 // ends such a write is reported as a change of its target. A change of attributes
-// alone (chmod, touch) is not reported. Inside .memotree only the undo journals of change sets are
-// watched, reported as Batch.ChangeSets (a script's process may have died). Symbolic links to folders are not followed.
+// alone (chmod, touch) is not reported. Inside .memotree only the undo journals of
+// change sets are watched, reported as Batch.ChangeSets (a script's process may have
+// died). Symbolic links to folders are not followed.
 //
 // A folder path in a batch means the folder itself changed (created, removed or
 // renamed): when it was removed or renamed away, the files it held are gone too even if
