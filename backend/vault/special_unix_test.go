@@ -118,3 +118,17 @@ func TestSpecialFilesAreRefused(t *testing.T) {
 		refused("AppendJourney", v.AppendJourney(ctx, Entry{Actor: "test", Op: "x"}))
 	})
 }
+
+// TestObsidianConfigThatIsANamedPipe: Obsidian's settings file as a named pipe is
+// refused at once, not waited on.
+func TestObsidianConfigThatIsANamedPipe(t *testing.T) {
+	v, dir := openWith(t, map[string]string{".obsidian/app.json": "{}"})
+	if err := syscall.Mkfifo(filepath.Join(dir, ".obsidian", "graph.json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "ReadObsidianConfig", func() {
+		if _, err := v.ReadObsidianConfig("graph.json"); !errors.Is(err, ErrNotRegular) {
+			t.Errorf("ReadObsidianConfig of a named pipe: %v", err)
+		}
+	})
+}
