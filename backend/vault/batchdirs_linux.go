@@ -13,6 +13,7 @@ import (
 
 	"github.com/memotree/memotree/backend/internal/dirents"
 	"github.com/memotree/memotree/backend/internal/fsfault"
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -45,7 +46,7 @@ func (b *batchDirs) dir(d vpath.Path) (int, error) {
 	if f, ok := b.fds[d]; ok {
 		return int(f.Fd()), nil
 	}
-	f, err := b.v.root.Open(osName(d))
+	f, err := regular.OpenDir(b.v.root, osName(d))
 	if err != nil {
 		return -1, err
 	}

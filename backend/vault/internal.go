@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -135,7 +136,7 @@ func (v *Vault) ListInternal(dir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list internal %s: %w", dir, err)
 	}
-	f, err := v.root.Open(osName(p))
+	f, err := regular.OpenDir(v.root, osName(p))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

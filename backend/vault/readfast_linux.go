@@ -13,6 +13,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/memotree/memotree/backend/internal/dirents"
+	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // dirReader reads files of one folder of the vault by name relative to an open
@@ -40,7 +41,7 @@ type aheadFile struct {
 // openDirReader opens the folder named name (slash-separated, inside the vault)
 // through the vault's root, so the folder itself passes os.Root's escape checks.
 func (v *Vault) openDirReader(name string) (*dirReader, error) {
-	f, err := v.root.Open(name)
+	f, err := regular.OpenDir(v.root, name)
 	if err != nil {
 		return nil, err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/memotree/memotree/backend/internal/dirents"
 	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/internal/notice"
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -168,7 +169,7 @@ func (v *Vault) recoverLocked(ctx context.Context) (bool, error) {
 // leftovers lists what a crash may have left in .memotree: the intent of a batch, the
 // undo journals (live or not).
 func (v *Vault) leftovers() (intentFound bool, journals []string) {
-	f, err := v.root.Open(internalDir)
+	f, err := regular.OpenDir(v.root, internalDir)
 	if err != nil {
 		return false, nil
 	}

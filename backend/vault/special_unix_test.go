@@ -132,3 +132,52 @@ func TestObsidianConfigThatIsANamedPipe(t *testing.T) {
 		}
 	})
 }
+
+// TestNamedPipeInPlaceOfAFolder: a named pipe where a path needs a folder
+// (pipe/x.md) makes reads, writes, listing and the lock's check of .memotree fail at
+// once instead of waiting for a writer.
+func TestNamedPipeInPlaceOfAFolder(t *testing.T) {
+	v, dir := openWith(t, map[string]string{"a.md": "A"})
+	if err := syscall.Mkfifo(filepath.Join(dir, "pipe"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	within(t, "a path through a named pipe", func() {
+		if _, err := v.ReadFile("pipe/x.md"); err == nil {
+			t.Error("ReadFile through a named pipe succeeded")
+		}
+		var got error
+		if err := v.ReadMany(t.Context(), []vpath.Path{"pipe/x.md"}, ReadManyOptions{}, func(_ int, _ []byte, err error) { got = err }); err != nil || got == nil {
+			t.Errorf("ReadMany through a named pipe: %v, %v", err, got)
+		}
+		if _, err := v.Write(t.Context(), "pipe/x.md", []byte("x"), WriteOptions{}); err == nil {
+			t.Error("a write through a named pipe succeeded")
+		}
+		if _, err := v.WalkUnder(t.Context(), "pipe"); err == nil {
+			t.Error("WalkUnder a named pipe succeeded")
+		}
+		if _, err := v.ListInternal("pipe-list"); err != nil {
+			t.Errorf("ListInternal of a missing folder: %v", err)
+		}
+	})
+	// .memotree itself replaced by a named pipe: every lock checks it for leftovers.
+	if err := os.RemoveAll(filepath.Join(dir, internalDir)); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, internalDir), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	other, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	within(t, "a lock with .memotree a named pipe", func() {
+		if unlock, err := other.Lock(t.Context()); err == nil {
+			unlock()
+			t.Error("the lock was taken with .memotree a named pipe")
+		}
+		if _, err := other.RecoverStale(t.Context()); err != nil {
+			t.Logf("RecoverStale: %v", err)
+		}
+	})
+}

@@ -8,6 +8,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
+	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // syncAll makes the staged temporary files durable with one syncfs(2) of the vault's
@@ -16,7 +17,7 @@ func syncAll(v *Vault, _ []step) error {
 	if err := fsfault.Check("sync", "."); err != nil {
 		return fmt.Errorf("sync: %w", err)
 	}
-	f, err := v.root.Open(".")
+	f, err := regular.OpenDir(v.root, ".")
 	if err != nil {
 		return fmt.Errorf("sync: %w", mapErr(err))
 	}

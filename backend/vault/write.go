@@ -15,6 +15,7 @@ import (
 	"runtime"
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/internal/syncfile"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -290,7 +291,7 @@ func (v *Vault) syncDir(dir vpath.Path) error {
 	if err := fsfault.Check("syncdir", string(dir)); err != nil {
 		return fmt.Errorf("sync folder %s: %w", dir, err)
 	}
-	f, err := v.root.Open(osName(dir))
+	f, err := regular.OpenDir(v.root, osName(dir))
 	if err != nil {
 		return fmt.Errorf("sync folder %s: %w", dir, mapErr(err))
 	}

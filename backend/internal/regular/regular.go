@@ -107,3 +107,9 @@ func readAll(f *os.File, size int64) ([]byte, error) {
 		}
 	}
 }
+
+// OpenDir opens the folder name of r. Anything but a folder (a named pipe in its
+// place) is refused at once (ENOTDIR) rather than waited on.
+func OpenDir(r *os.Root, name string) (*os.File, error) {
+	return r.OpenFile(name, os.O_RDONLY|DirFlags, 0)
+}
