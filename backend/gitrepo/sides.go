@@ -65,11 +65,15 @@ func (r *Repo) sides(head *treeReader, from, to vpath.Path) (Sides, error) {
 			}
 		}
 	}
-	fi, err := os.Lstat(filepath.Join(r.dir, filepath.FromSlash(string(to))))
+	full := filepath.Join(r.dir, filepath.FromSlash(string(to)))
+	fi, err := os.Lstat(full)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return s, fmt.Errorf("stat %s: %w", to, err)
 	}
-	s.InHead, s.OnDisk = oldSize >= 0, err == nil && !fi.IsDir()
+	// git keeps files and symbolic links (as their target); a folder, a named pipe or
+	// a device is no version of the file.
+	link := err == nil && fi.Mode()&os.ModeSymlink != 0
+	s.InHead, s.OnDisk = oldSize >= 0, err == nil && (fi.Mode().IsRegular() || link)
 	if oldSize > MaxDiffBytes || s.OnDisk && fi.Size() > MaxDiffBytes {
 		s.TooLarge = true
 		return s, nil
@@ -81,7 +85,14 @@ func (r *Repo) sides(head *treeReader, from, to vpath.Path) (Sides, error) {
 		}
 		s.Old = b.data
 	}
-	if s.OnDisk {
+	switch {
+	case link:
+		t, err := os.Readlink(full)
+		if err != nil {
+			return s, fmt.Errorf("read link %s: %w", to, err)
+		}
+		s.New = []byte(filepath.ToSlash(t))
+	case s.OnDisk:
 		if s.New, s.OnDisk, err = r.readWork(to); err != nil {
 			return s, err
 		}
