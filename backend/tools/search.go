@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -331,7 +332,11 @@ func searchPage(ctx context.Context, c textCorpus, paths []vpath.Path, nameOnly 
 		if at != nil {
 			i = at[j]
 		}
-		pc.done(i, matchNote(q, paths[i], data))
+		r := matchNote(q, paths[i], data)
+		if r != nil {
+			r.own(data) // data is the corpus's only during this call
+		}
+		pc.done(i, r)
 	})
 	if err != nil && ctx.Err() == nil && errors.Is(err, context.Canceled) {
 		err = nil // stopped because the page is complete
@@ -367,6 +372,19 @@ func matchNote(q contentQuery, p vpath.Path, data []byte) *noteMatches {
 		nm.Matches = nm.Matches[:maxLinesPerNote]
 	}
 	return &nm
+}
+
+// own points the matches of nm at a copy of data, the note they were found in.
+func (nm *noteMatches) own(data []byte) {
+	var clone []byte
+	for k := range nm.Matches {
+		if nm.Matches[k].data != nil {
+			if clone == nil {
+				clone = bytes.Clone(data)
+			}
+			nm.Matches[k].data = clone
+		}
+	}
 }
 
 // capMatches keeps at most max matching lines over the page, dropping whole notes'

@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"maps"
 	"runtime"
@@ -98,7 +99,7 @@ func (c *cachedCorpus) scan(ctx context.Context, paths []vpath.Path, keep func([
 				visit(i, nil) // unreadable
 				return
 			}
-			c.remember(paths[i], vers[i], data)
+			data = c.remember(paths[i], vers[i], data)
 			if keep(data) {
 				visit(i, data)
 			}
@@ -156,17 +157,20 @@ func (c *cachedCorpus) prune(g *graph.Graph) {
 	}
 }
 
-// remember caches the text of a note if the budget allows.
-func (c *cachedCorpus) remember(p vpath.Path, ver *note.Note, data []byte) {
+// remember caches a copy of the text of a note if the budget allows, and returns the
+// copy (or data itself when it was not cached).
+func (c *cachedCorpus) remember(p vpath.Path, ver *note.Note, data []byte) []byte {
 	if ver == nil {
-		return
+		return data
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	old := len(c.notes[p].data)
 	if c.used-old+len(data) > cacheBudget {
-		return
+		return data
 	}
+	data = bytes.Clone(data)
 	c.used += len(data) - old
 	c.notes[p] = cachedNote{ver: ver, data: data}
+	return data
 }

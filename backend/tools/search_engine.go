@@ -89,7 +89,16 @@ func (p *searchPattern) regionMatches(data []byte, from, to int) bool {
 	if !p.mayMatch(region) {
 		return false
 	}
-	if p.fast != nil && utf8.Valid(region) {
+	valid := utf8.Valid(region)
+	if p.win != nil && valid && !(p.win.fold && hasFoldTrap(region)) {
+		switch p.win.regionMatches(data, from, to, p.re.FindIndex) {
+		case windowNoMatch:
+			return false
+		case windowMatch:
+			return true
+		}
+	}
+	if p.fast != nil && valid {
 		return p.fast.Match(region)
 	}
 	return true

@@ -28,6 +28,9 @@ type searchPattern struct {
 	// the expression.
 	alts [][][]byte
 	fast fastMatcher
+	// win looks for matches around the occurrences of a literal when every match is
+	// short (search_window.go); nil when it cannot.
+	win *windowFilter
 }
 
 // errPattern wraps every problem with a pattern, so handlers can tell it apart.
@@ -218,6 +221,7 @@ func newSearchPattern(src, expr string) (*searchPattern, error) {
 		}
 		p.lit, p.fold = requiredLiteral(tree.Simplify())
 		p.alts = literalPrefilter(tree)
+		p.win = newWindowFilter(tree)
 	}
 	p.fast = compileFast(expr)
 	return p, nil
@@ -225,7 +229,7 @@ func newSearchPattern(src, expr string) (*searchPattern, error) {
 
 // maxRepeat bounds counted repetitions ({n,m}): the regexp's cost on every byte grows
 // with them, so "[\s\S]{1000}" would take seconds per megabyte.
-const maxRepeat = 100
+const maxRepeat = 200
 
 // largestRepeat returns the largest repetition count in re, nested counts multiplied
 // ("(a{50}){3}" counts 150). The parser already refuses products above 1000.

@@ -19,54 +19,40 @@ import (
 type textCorpus interface {
 	// scan reads the notes at paths and calls visit, possibly concurrently, with each
 	// one's index in paths and its content, for the notes whose content keep accepts.
-	// A note that cannot be read is visited with nil content and reported in the
-	// returned problems. A scan stops early when ctx is done.
+	// The content is valid only during the call: visit copies what it keeps. A note
+	// that cannot be read is visited with nil content and reported in the returned
+	// problems. A scan stops early when ctx is done.
 	scan(ctx context.Context, paths []vpath.Path, keep func([]byte) bool, visit func(i int, data []byte)) ([]string, error)
 }
 
-// diskCorpus reads notes from the vault, in parallel.
+// diskCorpus reads notes from the vault, in parallel, each folder's through one
+// handle on it and into buffers reused from note to note (vault.ReadMany).
 type diskCorpus struct{ v *vault.Vault }
 
 // scan implements textCorpus.
 func (d diskCorpus) scan(ctx context.Context, paths []vpath.Path, keep func([]byte) bool, visit func(int, []byte)) ([]string, error) {
-	workers := min(max(runtime.GOMAXPROCS(0)*2, 2), 16, max(len(paths), 1))
-	next := make(chan int)
 	var (
 		mu       sync.Mutex
 		problems []string
-		wg       sync.WaitGroup
 	)
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				data, err := d.v.ReadFile(paths[i])
-				if err != nil {
-					mu.Lock()
-					problems = append(problems, fmt.Sprintf("%s could not be read: %v", paths[i], err))
-					mu.Unlock()
-					visit(i, nil) // counted as read: its name may still match
-					continue
-				}
-				if keep(data) {
-					visit(i, data)
-				}
-			}
-		}()
-	}
-	var err error
-feed:
-	for i := range paths {
-		select {
-		case next <- i:
-		case <-ctx.Done():
-			err = ctx.Err()
-			break feed
+	err := d.v.ReadMany(ctx, paths, vault.ReadManyOptions{Workers: min(max(runtime.GOMAXPROCS(0), 2), 16)}, func(i int, data []byte, err error) {
+		if ctx.Err() != nil {
+			return
 		}
+		if err != nil {
+			mu.Lock()
+			problems = append(problems, fmt.Sprintf("%s could not be read: %v", paths[i], err))
+			mu.Unlock()
+			visit(i, nil) // counted as read: its name may still match
+			return
+		}
+		if keep(data) {
+			visit(i, data)
+		}
+	})
+	if err == nil {
+		err = ctx.Err()
 	}
-	close(next)
-	wg.Wait()
 	return problems, err
 }
 
