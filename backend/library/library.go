@@ -95,6 +95,7 @@ type Library struct {
 
 	subMu  sync.Mutex
 	subs   map[int]func(paths []vpath.Path, rescan bool)
+	fences map[int]func(names []string)
 	nextID int
 }
 
@@ -117,6 +118,31 @@ func (l *Library) Subscribe(fn func(paths []vpath.Path, rescan bool)) (cancel fu
 		l.subMu.Unlock()
 	}
 }
+
+// SubscribeFences registers fn to be called with the names of the fence files the
+// watcher saw (watch.FencePrefix…, in .memotree), once every change made before them
+// has been applied and published to the subscribers of Subscribe: another process
+// that created a fence learns from whoever answers it that this library has seen
+// every change it could have seen. fn runs on the goroutine that applies the
+// watcher's batches and must be quick. A library that does not watch never calls it.
+func (l *Library) SubscribeFences(fn func(names []string)) (cancel func()) {
+	l.subMu.Lock()
+	defer l.subMu.Unlock()
+	if l.fences == nil {
+		l.fences = map[int]func([]string){}
+	}
+	id := l.nextID
+	l.nextID++
+	l.fences[id] = fn
+	return func() {
+		l.subMu.Lock()
+		delete(l.fences, id)
+		l.subMu.Unlock()
+	}
+}
+
+// Watching reports whether the library follows the folder with a watcher.
+func (l *Library) Watching() bool { return l.watcher != nil }
 
 // Open mounts the vault at dir under name and indexes it.
 func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
@@ -408,14 +434,23 @@ func (l *Library) follow() {
 			l.sets.kick()
 		}
 		if b.Rescan {
-			if err := l.scan(ctx); err == nil {
-				l.publish(nil, true)
+			err := l.scan(ctx)
+			// Subscribers hear of the rescan even when the scan failed: they look at
+			// the files themselves (the search index walks the vault), and a search
+			// index vouching for its file must know it can no longer say what changed.
+			l.publish(nil, true)
+			if err != nil {
+				continue // the fences go unanswered: their processes look for themselves
 			}
-			continue
-		}
-		changed := l.apply(ctx, b.Paths)
-		if len(changed) > 0 {
+		} else if changed := l.apply(ctx, b.Paths); len(changed) > 0 {
 			l.publish(changed, false)
+		}
+		if len(b.Fences) > 0 {
+			l.subMu.Lock()
+			for _, fn := range l.fences {
+				fn(b.Fences)
+			}
+			l.subMu.Unlock()
 		}
 	}
 }

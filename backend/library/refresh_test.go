@@ -1,7 +1,11 @@
 package library
 
 import (
+	"maps"
+	"slices"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -55,5 +59,50 @@ func TestRefreshCreatedMatchesRefresh(t *testing.T) {
 	}
 	if want.Stats.Notes != 3 {
 		t.Errorf("notes = %d, want 3", want.Stats.Notes)
+	}
+}
+
+// TestFenceAfterChanges: a fence created after outside edits is answered only once the
+// subscribers have heard of every one of them.
+func TestFenceAfterChanges(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"A.md": "a\n", ".memotree/.gitignore": "*\n"})
+	l, err := Open(t.Context(), "t", dir, Options{Watch: true, Debounce: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	var mu sync.Mutex
+	heard := map[vpath.Path]bool{}
+	l.Subscribe(func(paths []vpath.Path, _ bool) {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, p := range paths {
+			heard[p] = true
+		}
+	})
+	answered := make(chan []vpath.Path, 1)
+	l.SubscribeFences(func(names []string) {
+		mu.Lock()
+		defer mu.Unlock()
+		if slices.Contains(names, "fence-x") {
+			answered <- slices.Sorted(maps.Keys(heard))
+		}
+	})
+	if !l.Watching() {
+		t.Fatal("a library opened with Watch says it does not watch")
+	}
+	writeFiles(t, dir, map[string]string{"A.md": "changed\n", "sub/B.md": "new [[A]]\n"})
+	writeFiles(t, dir, map[string]string{".memotree/fence-x": ""})
+	select {
+	case got := <-answered:
+		if want := []vpath.Path{"A.md", "sub/B.md"}; !slices.Equal(got, want) {
+			t.Errorf("at the fence the subscribers had heard of %v, want %v", got, want)
+		}
+	case <-time.After(30 * time.Second): // a last guard: a fence is answered at once
+		t.Fatal("the fence was not answered")
+	}
+	if n, ok := l.Graph().Note("sub/B.md"); !ok || len(n.Links) != 1 {
+		t.Error("the graph does not hold the note created before the fence")
 	}
 }

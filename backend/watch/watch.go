@@ -8,7 +8,13 @@
 // ends such a write is reported as a change of its target. A change of attributes
 // alone (chmod, touch) is not reported. Inside .memotree only the undo journals of
 // change sets are watched, reported as Batch.ChangeSets (a script's process may have
-// died). Symbolic links to folders are not followed.
+// died), and fences (below). Symbolic links to folders are not followed.
+//
+// A file created directly in .memotree whose name starts with "fence-" is a fence:
+// another process asks to know when this watcher has seen every change made before
+// it. inotify queues a watcher's events in the order they happened, so once the fence
+// is read, so is every earlier change: the pending batch is sent at once, naming the
+// fence in Batch.Fences, and its consumer answers after applying it.
 //
 // A folder path in a batch means the folder itself changed (created, removed or
 // renamed): when it was removed or renamed away, the files it held are gone too even if
@@ -56,7 +62,14 @@ type Batch struct {
 	// grew or went away: a change set runs, or ended, or its process died. The
 	// consumer checks for crashed ones (vault.RecoverStale).
 	ChangeSets bool
+	// Fences are the names of the fence files (FencePrefix…, in .memotree) created
+	// before the batch was sent: every change made before them is in this batch or
+	// an earlier one. Such a batch is sent without waiting for quiet.
+	Fences []string
 }
+
+// FencePrefix starts the name of a fence file inside .memotree.
+const FencePrefix = "fence-"
 
 // Options tunes a Watcher.
 type Options struct {
@@ -85,6 +98,7 @@ type Watcher struct {
 	pending  map[vpath.Path]struct{}
 	rescan   bool
 	journals bool      // an undo journal changed (Batch.ChangeSets)
+	fences   []string  // fences seen since the last batch
 	first    time.Time // of the pending batch
 	last     time.Time
 }
@@ -184,7 +198,9 @@ func (w *Watcher) loop() {
 	}
 }
 
-func (w *Watcher) hasPending() bool { return w.rescan || w.journals || len(w.pending) > 0 }
+func (w *Watcher) hasPending() bool {
+	return w.rescan || w.journals || len(w.pending) > 0 || len(w.fences) > 0
+}
 
 // internalDir is the app's own folder in the vault, whose undo journals are watched
 // (but nothing else in it is reported).
@@ -203,12 +219,18 @@ func (w *Watcher) journal(p vpath.Path, ev fsnotify.Event) {
 	case p.Dir() == internalDir && strings.HasPrefix(p.Base(), "undo-"):
 		w.touch()
 		w.journals = true
+	case p.Dir() == internalDir && strings.HasPrefix(p.Base(), FencePrefix) && ev.Has(fsnotify.Create):
+		w.touch()
+		w.fences = append(w.fences, p.Base())
 	}
 }
 
 // deadline is when the pending batch is due: Debounce after the last event, at most
 // 4×Debounce after the first.
 func (w *Watcher) deadline() time.Time {
+	if len(w.fences) > 0 {
+		return time.Time{} // a process waits for the answer
+	}
 	quiet := w.last.Add(w.opt.Debounce)
 	if limit := w.first.Add(4 * w.opt.Debounce); limit.Before(quiet) {
 		return limit
@@ -218,13 +240,13 @@ func (w *Watcher) deadline() time.Time {
 
 // take empties the pending set into a Batch.
 func (w *Watcher) take() Batch {
-	b := Batch{Rescan: w.rescan, ChangeSets: w.journals, Paths: make([]vpath.Path, 0, len(w.pending))}
+	b := Batch{Rescan: w.rescan, ChangeSets: w.journals, Fences: w.fences, Paths: make([]vpath.Path, 0, len(w.pending))}
 	for p := range w.pending {
 		b.Paths = append(b.Paths, p)
 	}
 	slices.Sort(b.Paths)
 	clear(w.pending)
-	w.rescan, w.journals = false, false
+	w.rescan, w.journals, w.fences = false, false, nil
 	return b
 }
 

@@ -333,3 +333,43 @@ func TestChangeSetJournals(t *testing.T) {
 		t.Fatal("the journal's removal was not reported")
 	}
 }
+
+// TestFence: a fence file created in .memotree ends the pending batch at once, with a
+// long debounce still running, and that batch (or an earlier one) holds every change
+// made before the fence, across folders.
+func TestFence(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".memotree"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := start(t, dir, Options{Debounce: time.Hour}) // only a fence can end a batch
+	for round := range 20 {
+		var want []vpath.Path
+		for k := range 5 {
+			p := vpath.Path(fmt.Sprintf("a/b/n%d-%d.md", round, k))
+			if k%2 == 1 {
+				p = vpath.Path(fmt.Sprintf("top%d-%d.md", round, k))
+			}
+			write(t, dir, string(p), "x")
+			want = append(want, p)
+		}
+		fence := fmt.Sprintf("%sr%d", FencePrefix, round)
+		write(t, dir, ".memotree/"+fence, "")
+		select {
+		case b := <-w.Batches():
+			if !slices.Equal(b.Fences, []string{fence}) {
+				t.Fatalf("round %d: fences %v, want [%s]", round, b.Fences, fence)
+			}
+			for _, p := range want {
+				if !slices.Contains(b.Paths, p) {
+					t.Fatalf("round %d: the batch ending at the fence lacks %s: %v", round, p, b.Paths)
+				}
+			}
+		case <-time.After(30 * time.Second): // a last guard: the batch goes at once
+			t.Fatalf("round %d: no batch for the fence", round)
+		}
+	}
+}
