@@ -72,8 +72,11 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 		default:
 			sum := sumOf(data)
 			ix.mu.RLock()
-			id, ok := ix.x.byPath[f.Path]
-			same := ok && ix.x.docs[id].sum == sum && !e.failed
+			same := false
+			if id, ok := ix.x.lookup(f.Path); ok && !e.failed {
+				_, _, old := ix.x.stampOf(id)
+				same = old == sum
+			}
 			ix.mu.RUnlock()
 			if same {
 				e.stamp = true
@@ -107,9 +110,8 @@ func (ix *Index) applyEntry(e entry) {
 	case e.gone:
 		ix.x.remove(p)
 	case e.stamp:
-		if id, ok := ix.x.byPath[p]; ok {
-			d := &ix.x.docs[id]
-			d.size, d.mtime = e.a.info.size, e.a.info.mtime
+		if id, ok := ix.x.lookup(p); ok {
+			ix.x.restamp(id, e.a.info.size, e.a.info.mtime)
 		}
 	default:
 		ix.x.remove(p)

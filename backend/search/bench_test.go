@@ -125,7 +125,7 @@ func reportCPU(b *testing.B, start time.Duration) {
 // BenchmarkReindexOne changes one note and re-indexes it, as after a watcher event.
 func BenchmarkReindexOne(b *testing.B) {
 	dir, ix := benchIndex(b)
-	p := ix.x.docs[0].path
+	p := ix.x.path(0)
 	orig, _ := os.ReadFile(filepath.Join(dir, string(p)))
 	defer os.WriteFile(filepath.Join(dir, string(p)), orig, 0o644)
 	n := 0

@@ -31,7 +31,7 @@ func FuzzDecodeIndex(f *testing.F) {
 	x := newPostings()
 	an := analyzerPool.Get().(*analyzer)
 	x.add(an.analyze("a.md", []byte("---\ntags: [x]\n---\nAda Lovelace 反向链接\n")), bloomFor([]byte("Ada")))
-	good := encode(x)
+	good := encode(x, 1)
 	f.Add(good)
 	f.Add(good[:len(good)/2])
 	f.Add([]byte("MTSEARCH"))
@@ -42,11 +42,15 @@ func FuzzDecodeIndex(f *testing.F) {
 		}
 		for tid := range y.lists {
 			y.list(tid)
+			y.nameDocs(y.names[tid])
 		}
 		tree, _ := syntax.Parse("ada lovelace", syntax.Perl)
 		y.wordCandidates(literalAlternatives(tree))
-		for id := range y.docs {
-			y.grams.mayMatch(uint32(id), RequiredTrigrams(tree))
+		for id := range uint32(y.n()) {
+			mayMatch(y.filter(id), RequiredTrigrams(tree))
+			y.info(id)
+			y.lookup(y.path(id))
+			y.nameTermsOf(id)
 		}
 	})
 }

@@ -8,7 +8,11 @@
 // persist.go), and kept current incrementally: Changed marks paths whose files
 // changed (the library's change notifications call it) and the next query re-reads
 // only those. Reopening a vault re-reads only the files whose size, modification
-// time or content fingerprint changed.
+// time or content fingerprint changed; the persisted documents are used where they
+// lie in the mapped file (docs.go), so a reopen decodes nothing per note. A process
+// opening the index while another MemoTree process watches the vault asks that one
+// which notes changed since the file was written, instead of walking the vault
+// (vouch.go).
 //
 // Concurrency: an Index is safe for concurrent use. Queries share a read lock; applying
 // changes takes the write lock briefly, after the changed files were read and analysed
@@ -16,6 +20,7 @@
 package search
 
 import (
+	"bytes"
 	"encoding/binary"
 	"slices"
 	"sort"
@@ -25,7 +30,8 @@ import (
 	"github.com/memotree/memotree/backend/vpath"
 )
 
-// docInfo is what the index keeps of one note.
+// docInfo is what the index keeps of one note entered in memory (a persisted note is
+// read from the file's table: docs.go).
 type docInfo struct {
 	path       vpath.Path
 	title      string
@@ -52,13 +58,6 @@ func nameTerms(title string, aliases []string) []string {
 	return slices.Compact(out)
 }
 
-// hasName reports whether term is a term of document id's title or aliases. The
-// caller holds Index.mu and called nameIndex.
-func (x *postings) hasName(id uint32, term string) bool {
-	_, ok := slices.BinarySearch(x.named[id], term)
-	return ok
-}
-
 // posting is one document holding a term, with the term's weighted frequency there.
 type posting struct {
 	doc uint32
@@ -67,12 +66,24 @@ type posting struct {
 
 // postings is the inverted index proper; it is guarded by Index.mu.
 type postings struct {
-	docs   []docInfo
-	byPath map[vpath.Path]uint32
-	terms  map[string]uint32
-	lists  [][]posting
-	// raw holds the persisted form of lists not decoded yet (lists[t] is then nil);
-	// list decodes them, and writers decode a list before changing it.
+	gen uint64 // the generation of the file it was loaded from (0: built here)
+	// tab is the persisted documents (ids below tab.n), used where they lie;
+	// deadBits marks those removed since, stamps those re-stamped since.
+	tab      docTable
+	deadBits []uint64
+	stamps   map[uint32]stamp
+	// docs are the documents entered since the index was loaded (ids from tab.n), with
+	// their trigram filters, word sequences (seq.go: the forward index that phrase
+	// queries check) and name terms.
+	docs    []docInfo
+	filters []bloom
+	seqs    [][]byte
+	named   [][]string
+	byPath  map[vpath.Path]uint32 // the live documents among docs
+	terms   map[string]uint32
+	lists   [][]posting
+	// raw holds the persisted part of each list, decoded by list when needed; lists
+	// holds what was added since (or the whole list of an index built here).
 	raw   [][]byte
 	names []string // term id → term
 	live  int
@@ -81,20 +92,18 @@ type postings struct {
 	// deadTotal is the sum of dead documents' lengths: one huge document removed is
 	// as much room as many small ones.
 	deadTotal float64
-	grams     trigrams
-	// The name index is built by the first query that needs it (nameIndex), not when
-	// a persisted index is loaded: a pattern search never needs it.
-	namesMu    sync.Mutex
-	namesReady bool                // byName is complete (guarded by namesMu, or Index.mu held to write)
-	named      [][]string          // by document: the terms of its title and aliases, sorted; nil: not computed yet
-	byName     map[string][]uint32 // term of a title or alias → documents (dead ones too)
-	// seqs holds each document's word sequence as varint term ids (seq.go: the
-	// forward index that phrase queries check), by document id.
-	seqs [][]byte
-	// seqArea is where the persisted sequences lie in the mapped index file (nil
-	// when not loaded from one); seqMapped says it was mapped in whole (guarded by
-	// seqMu), which a search that scans many sequences asks for once.
-	seqArea   []byte
+	// The name index: which documents hold a term in their title or an alias. The
+	// persisted part is one list per term (nameRaw, decoded when a query needs it),
+	// byName the documents entered since. The name terms of a persisted document are
+	// computed when a phrase query first needs them (namedOld, guarded by namesMu).
+	nameRaw  [][]byte
+	byName   map[string][]uint32
+	namesMu  sync.Mutex
+	namedOld map[uint32][]string
+	// seqPages are the pages of the persisted word sequences; seqMapped says they were
+	// mapped in whole (guarded by seqMu), which a search that scans many sequences
+	// asks for once.
+	seqPages  []byte
 	seqMu     sync.Mutex
 	seqMapped bool
 
@@ -103,14 +112,15 @@ type postings struct {
 }
 
 func newPostings() *postings {
-	return &postings{byPath: map[vpath.Path]uint32{}, terms: map[string]uint32{}, grams: newTrigrams(), byName: map[string][]uint32{}, namesReady: true}
+	return &postings{byPath: map[vpath.Path]uint32{}, terms: map[string]uint32{}, byName: map[string][]uint32{}}
 }
 
 // add enters a document (which must not be present).
 func (x *postings) add(a analyzed, grams bloom) {
-	id := uint32(len(x.docs))
+	id := uint32(x.n())
 	x.docs = append(x.docs, a.info)
 	x.named = append(x.named, a.named)
+	x.filters = append(x.filters, grams)
 	x.byPath[a.info.path] = id
 	gids := make([]uint32, len(a.terms))
 	for i, t := range a.terms {
@@ -132,11 +142,9 @@ func (x *postings) add(a analyzed, grams bloom) {
 			x.sorted = nil
 			x.sortMu.Unlock()
 		}
-		x.decode(tid)
-		x.lists[tid] = append(x.lists[tid], posting{doc: id, tf: t.tf})
+		x.lists[tid] = append(x.lists[tid], posting{doc: id, tf: t.tf}) // after the persisted part (list)
 		gids[i] = tid
 	}
-	x.grams.add(id, grams)
 	seq := make([]byte, 0, 2*len(a.seq))
 	for _, l := range a.seq {
 		g := seqBreak
@@ -146,8 +154,8 @@ func (x *postings) add(a analyzed, grams bloom) {
 		seq = appendSeq(seq, g)
 	}
 	x.seqs = append(x.seqs, seq)
-	if x.namesReady {
-		x.addNames(id)
+	for _, t := range a.named {
+		x.byName[t] = append(x.byName[t], id)
 	}
 	x.live++
 	x.total += float64(a.info.length)
@@ -156,60 +164,79 @@ func (x *postings) add(a analyzed, grams bloom) {
 // remove drops the document at p, if present; its postings stay until compaction
 // and are skipped by queries.
 func (x *postings) remove(p vpath.Path) {
-	id, ok := x.byPath[p]
+	id, ok := x.lookup(p)
 	if !ok {
 		return
 	}
-	delete(x.byPath, p)
-	d := &x.docs[id]
-	d.alive = false
+	if d := x.added(id); d != nil {
+		d.alive = false
+		delete(x.byPath, p)
+	} else {
+		if x.deadBits == nil {
+			x.deadBits = make([]uint64, (x.tab.n+63)/64)
+		}
+		x.deadBits[id>>6] |= 1 << (id & 63)
+	}
+	l := float64(x.length(id))
 	x.live--
 	x.dead++
-	x.total -= float64(d.length)
-	x.deadTotal += float64(d.length)
+	x.total -= l
+	x.deadTotal += l
 }
 
-// list returns the postings of term tid, decoding them if they are still in their
-// persisted form (without keeping the result: readers share the lock).
+// list returns the postings of term tid: its persisted part, decoded (without keeping
+// the result: readers share the lock), then those added since the index was loaded,
+// which hold later documents. Adding a note never decodes a persisted list: the
+// lists of its common words hold most of the vault.
 func (x *postings) list(tid int) []posting {
-	if l := x.lists[tid]; l != nil || tid >= len(x.raw) || x.raw[tid] == nil {
+	l := x.lists[tid]
+	if tid >= len(x.raw) || x.raw[tid] == nil {
 		return l
 	}
-	return decodeList(x.raw[tid], len(x.docs))
-}
-
-// decode keeps the decoded form of term tid; the caller holds the write lock.
-func (x *postings) decode(tid uint32) {
-	if int(tid) < len(x.raw) && x.raw[tid] != nil {
-		x.lists[tid] = decodeList(x.raw[tid], len(x.docs))
-		x.raw[tid] = nil
+	old := decodeList(x.raw[tid], x.n())
+	if len(l) == 0 {
+		return old
 	}
+	return append(old[:len(old):len(old)], l...)
 }
 
-// addNames enters document id's name terms in byName.
-func (x *postings) addNames(id uint32) {
-	for _, t := range x.named[id] {
-		x.byName[t] = append(x.byName[t], id)
+// nameDocs returns the documents holding term in their title or an alias (dead ones
+// too), in id order.
+func (x *postings) nameDocs(term string) []uint32 {
+	var out []uint32
+	if tid, ok := x.terms[term]; ok && int(tid) < len(x.nameRaw) && x.nameRaw[tid] != nil {
+		for _, p := range decodeList(x.nameRaw[tid], x.n()) {
+			out = append(out, p.doc)
+		}
 	}
+	return append(out, x.byName[term]...)
 }
 
-// nameIndex completes the name terms of every document and byName, once. The caller
-// holds Index.mu, for reading or writing; concurrent readers build it once.
-func (x *postings) nameIndex() {
+// nameTermsOf returns the terms of document id's title and aliases, sorted. The
+// caller holds Index.mu, for reading or writing.
+func (x *postings) nameTermsOf(id uint32) []string {
+	if int(id) >= x.tab.n {
+		return x.named[int(id)-x.tab.n]
+	}
 	x.namesMu.Lock()
 	defer x.namesMu.Unlock()
-	if x.namesReady {
-		return
+	if t, ok := x.namedOld[id]; ok {
+		return t
 	}
-	x.byName = make(map[string][]uint32, len(x.docs))
-	for id := range x.docs {
-		if x.named[id] == nil {
-			d := &x.docs[id]
-			x.named[id] = nameTerms(d.title, d.aliases)
-		}
-		x.addNames(uint32(id))
+	d := x.info(id)
+	t := nameTerms(d.title, d.aliases)
+	if x.namedOld == nil {
+		x.namedOld = map[uint32][]string{}
 	}
-	x.namesReady = true
+	x.namedOld[id] = t
+	return t
+}
+
+// hasName reports whether term is a term of document id's title or aliases. The
+// caller holds Index.mu.
+func (x *postings) hasName(id uint32, term string) bool {
+	_, ok := slices.BinarySearch(x.nameTermsOf(id), term)
+	return ok
 }
 
 // needsCompaction reports whether dead documents take too much room: many of them, or
@@ -219,22 +246,25 @@ func (x *postings) needsCompaction() bool {
 	return x.dead > 1000 && x.dead > x.live/4 || x.deadTotal > 1<<16 && x.deadTotal > x.total/4
 }
 
-// compact rebuilds the index without dead documents.
+// compact rebuilds the index without dead documents, all in memory.
 func (x *postings) compact() *postings {
 	y := newPostings()
-	remap := make([]uint32, len(x.docs))
-	for i, d := range x.docs {
-		if !d.alive {
+	n := x.n()
+	remap := make([]uint32, n)
+	for i := range n {
+		id := uint32(i)
+		if !x.alive(id) {
 			remap[i] = ^uint32(0)
 			continue
 		}
 		remap[i] = uint32(len(y.docs))
+		d := x.info(id)
 		y.byPath[d.path] = remap[i]
 		y.docs = append(y.docs, d)
-		y.named = append(y.named, x.named[i])
+		y.named = append(y.named, x.nameTermsOf(id))
+		y.filters = append(y.filters, bytes.Clone(x.filter(id))) // a copy: it may lie in the mapped file
 		y.total += float64(d.length)
 	}
-	y.namesReady = false // byName is rebuilt when first needed
 	y.live = len(y.docs)
 	tidMap := make([]uint32, len(x.lists))
 	for tid := range x.lists {
@@ -253,13 +283,16 @@ func (x *postings) compact() *postings {
 		y.lists = append(y.lists, out)
 		y.names = append(y.names, x.names[tid])
 	}
-	y.grams = x.grams.remap(remap)
 	y.seqs = make([][]byte, len(y.docs))
 	for old, r := range remap {
-		if r == ^uint32(0) || old >= len(x.seqs) {
-			continue
+		if r != ^uint32(0) {
+			y.seqs[r] = remapSeq(x.seq(uint32(old)), tidMap)
 		}
-		y.seqs[r] = remapSeq(x.seqs[old], tidMap)
+	}
+	for id, ts := range y.named {
+		for _, t := range ts {
+			y.byName[t] = append(y.byName[t], uint32(id))
+		}
 	}
 	return y
 }
@@ -267,17 +300,9 @@ func (x *postings) compact() *postings {
 // withPrefix returns the ids of the terms starting with prefix, at most limit, the
 // most frequent first.
 func (x *postings) withPrefix(prefix string, limit int) []uint32 {
-	x.sortMu.Lock()
-	if x.sorted == nil {
-		x.sorted = slices.Clone(x.names)
-		slices.Sort(x.sorted)
-	}
-	sorted := x.sorted
-	x.sortMu.Unlock()
-	i := sort.SearchStrings(sorted, prefix)
 	var ids []uint32
-	for ; i < len(sorted) && strings.HasPrefix(sorted[i], prefix); i++ {
-		ids = append(ids, x.terms[sorted[i]])
+	for _, t := range x.termsWithPrefix(prefix) {
+		ids = append(ids, x.terms[t])
 	}
 	if len(ids) > limit {
 		slices.SortFunc(ids, func(a, b uint32) int { return x.listLen(b) - x.listLen(a) })
@@ -286,11 +311,29 @@ func (x *postings) withPrefix(prefix string, limit int) []uint32 {
 	return ids
 }
 
+// termsWithPrefix returns every term starting with prefix.
+func (x *postings) termsWithPrefix(prefix string) []string {
+	x.sortMu.Lock()
+	if x.sorted == nil {
+		x.sorted = slices.Clone(x.names)
+		slices.Sort(x.sorted)
+	}
+	sorted := x.sorted
+	x.sortMu.Unlock()
+	i := sort.SearchStrings(sorted, prefix)
+	j := i
+	for j < len(sorted) && strings.HasPrefix(sorted[j], prefix) {
+		j++
+	}
+	return sorted[i:j]
+}
+
 // listLen is the length of term tid's list, without decoding it.
 func (x *postings) listLen(tid uint32) int {
-	if l := x.lists[tid]; l != nil || int(tid) >= len(x.raw) || x.raw[tid] == nil {
+	l := x.lists[tid]
+	if int(tid) >= len(x.raw) || x.raw[tid] == nil {
 		return len(l)
 	}
 	n, _ := binary.Uvarint(x.raw[tid])
-	return int(n)
+	return int(n) + len(l)
 }

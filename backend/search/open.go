@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memotree/memotree/backend/vault"
@@ -37,6 +39,7 @@ type Options struct {
 type Stats struct {
 	Notes    int           `json:"notes"`
 	Loaded   bool          `json:"loaded"`  // the persisted index was read
+	Vouched  bool          `json:"vouched"` // brought up to date on a running process's word (vouch.go), without a walk
 	Reread   int           `json:"reread"`  // files read again because they changed
 	Removed  int           `json:"removed"` // notes gone since the index was saved
 	Terms    int           `json:"terms"`   // distinct terms
@@ -55,8 +58,21 @@ type Index struct {
 	pendMu  sync.Mutex
 	pending map[vpath.Path]bool // paths changed since the last apply
 	rescan  bool                // the whole vault must be reconciled
+	// What changed since the persisted file was written, for the process that
+	// vouches for it (vouch.go), guarded by pendMu: since holds the paths reported
+	// through Changed (each with the number of its last report), sinceAll the number
+	// of the last report of anything (0: none); inflight and inflightAll what
+	// refreshPending took and is applying.
+	since       map[vpath.Path]uint64
+	sinceAll    uint64
+	reports     uint64
+	inflight    map[vpath.Path]bool
+	inflightAll bool
+	gen         atomic.Uint64 // the generation of the persisted file the index started from
+	unsettled   atomic.Bool   // a deferred Open's walk is not applied yet
 
 	saveMu    sync.Mutex // serialises saves
+	timerMu   sync.Mutex // guards saveTimer and closed
 	saveTimer *time.Timer
 	version   uint64 // bumped by every applied change (guarded by mu)
 	savedVer  uint64 // the version last written (guarded by saveMu)
@@ -83,18 +99,26 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 	if o.SaveDelay == 0 {
 		o.SaveDelay = 5 * time.Second
 	}
-	ix := &Index{v: v, opts: o, pending: map[vpath.Path]bool{}}
+	ix := &Index{v: v, opts: o, pending: map[vpath.Path]bool{}, since: map[vpath.Path]uint64{}}
 	var st Stats
-	// Walk the vault while the persisted index is read: the two are independent.
+	// A running process whose watcher follows the vault may vouch for the persisted
+	// index: it is asked while the file loads, and the walk is left out if it answers.
+	// Otherwise the vault is walked while the file loads: the two are independent.
+	question := ask(v)
 	walk := make(chan walked, 1)
 	wctx := ctx
 	if o.Deferred {
 		wctx = context.WithoutCancel(ctx) // the walk outlives Open; settle consumes it
 	}
-	go func() {
-		files, err := v.Walk(wctx)
-		walk <- walked{files, err}
-	}()
+	startWalk := func() {
+		go func() {
+			files, err := v.Walk(wctx)
+			walk <- walked{files, err}
+		}()
+	}
+	if question == nil {
+		startWalk()
+	}
 	x, err := load(v)
 	switch {
 	case err == nil:
@@ -102,11 +126,34 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 	case errors.Is(err, fs.ErrNotExist) || errors.Is(err, vault.ErrNotFound) || errors.Is(err, errFormat):
 		x = newPostings()
 	default:
-		<-walk
+		question.drop()
+		if question == nil {
+			<-walk
+		}
 		return nil, st, err
 	}
 	ix.x = x
+	ix.gen.Store(x.gen)
+	if question != nil {
+		if changed, ok := question.answer(ctx, x.gen); ok && st.Loaded {
+			// Only the notes changed since the file was written are read again. They
+			// stay out of this process's saves: the voucher saves them.
+			ix.Changed(changed, false)
+			if err := ix.refreshPending(ctx); err != nil {
+				return nil, st, err
+			}
+			ix.saveMu.Lock()
+			ix.savedVer = ix.version
+			ix.saveMu.Unlock()
+			st.Reread, st.Vouched = len(changed), true
+			st.Notes, st.Terms = ix.x.live, len(ix.x.terms)
+			st.Duration = time.Since(start)
+			return ix, st, nil
+		}
+		startWalk()
+	}
 	if o.Deferred && st.Loaded {
+		ix.unsettled.Store(true)
 		ix.walking = walk
 		st.Notes, st.Terms = ix.x.live, len(ix.x.terms)
 		st.Duration = time.Since(start)
@@ -148,6 +195,7 @@ func (ix *Index) settle(ctx context.Context) error {
 	}
 	w := <-ix.walking
 	ix.walking = nil
+	defer ix.unsettled.Store(false)
 	if err := ix.catchUp(ctx, &Stats{Loaded: true}, w); err != nil {
 		ix.Changed(nil, true)
 		return err
@@ -158,26 +206,34 @@ func (ix *Index) settle(ctx context.Context) error {
 // Close saves pending changes and stops the background saver.
 func (ix *Index) Close() error {
 	_ = ix.settle(context.Background()) // a failure is redone at the next open
-	ix.saveMu.Lock()
+	ix.timerMu.Lock()
 	ix.closed = true
 	if ix.saveTimer != nil {
 		ix.saveTimer.Stop()
 	}
-	ix.saveMu.Unlock()
+	ix.timerMu.Unlock()
 	return ix.Save()
 }
 
 // Changed tells the index that the files or folders at paths changed (rescan: that
 // anything may have changed). It is cheap and never blocks on I/O: the next query
-// applies the changes. Wire it to the library's change notifications.
+// applies the changes, or, when none comes, the background saver SaveDelay later
+// (so that the persisted index follows the vault). Wire it to the library's change
+// notifications.
 func (ix *Index) Changed(paths []vpath.Path, rescan bool) {
+	if len(paths) > 0 || rescan {
+		defer ix.scheduleSave()
+	}
 	ix.pendMu.Lock()
 	defer ix.pendMu.Unlock()
+	ix.reports++
 	if rescan {
 		ix.rescan = true
+		ix.sinceAll = ix.reports
 	}
 	for _, p := range paths {
 		ix.pending[p] = true
+		ix.since[p] = ix.reports
 	}
 }
 
@@ -195,7 +251,13 @@ func (ix *Index) refreshPending(ctx context.Context) error {
 	ix.pendMu.Lock()
 	rescan, paths := ix.rescan, ix.pending
 	ix.rescan, ix.pending = false, map[vpath.Path]bool{}
+	ix.inflight, ix.inflightAll = paths, rescan
 	ix.pendMu.Unlock()
+	defer func() {
+		ix.pendMu.Lock()
+		ix.inflight, ix.inflightAll = nil, false
+		ix.pendMu.Unlock()
+	}()
 	if !rescan && len(paths) == 0 {
 		return nil
 	}
@@ -241,24 +303,23 @@ func (ix *Index) reconcileWith(ctx context.Context, st *Stats, files []vault.Fil
 func (ix *Index) diff(files []vault.FileInfo) (changed []vault.FileInfo, gone []vpath.Path) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
-	seen := make([]bool, len(ix.x.docs)) // by document id
+	seen := make([]bool, ix.x.n()) // by document id
 	for _, f := range files {
 		if f.IsDir || !f.Path.IsNote() || f.Path.Ignored() {
 			continue
 		}
-		id, ok := ix.x.byPath[f.Path]
+		id, ok := ix.x.lookup(f.Path)
 		if ok {
 			seen[id] = true
-			d := ix.x.docs[id]
-			if d.size == f.Size && d.mtime == f.ModTime.UnixNano() {
+			if size, mtime, _ := ix.x.stampOf(id); size == f.Size && mtime == f.ModTime.UnixNano() {
 				continue
 			}
 		}
 		changed = append(changed, f)
 	}
-	for p, id := range ix.x.byPath {
-		if !seen[id] {
-			gone = append(gone, p)
+	for id := range uint32(len(seen)) {
+		if !seen[id] && ix.x.alive(id) {
+			gone = append(gone, ix.x.path(id))
 		}
 	}
 	return changed, gone
@@ -302,9 +363,12 @@ func (ix *Index) under(p vpath.Path) []vpath.Path {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	var out []vpath.Path
+	for _, id := range ix.x.persistedUnder(p) {
+		out = append(out, ix.x.path(id))
+	}
 	prefix := string(p) + "/"
 	for q := range ix.x.byPath {
-		if q == p || len(q) > len(prefix) && string(q[:len(prefix)]) == prefix {
+		if q == p || strings.HasPrefix(string(q), prefix) {
 			out = append(out, q)
 		}
 	}

@@ -40,7 +40,8 @@ func (ix *Index) PatternCandidates(ctx context.Context, re *syntax.Regexp) (Cand
 	}
 	// Settling is ours: other callers wait on settleMu until the index is current.
 	defer ix.settleMu.Unlock()
-	c := ix.candidates(q, alts) // on the index as loaded, while the walk runs
+	defer ix.unsettled.Store(false) // a failure below leaves a rescan reported
+	c := ix.candidates(q, alts)     // on the index as loaded, while the walk runs
 	w := <-walking
 	if w.err != nil {
 		ix.Changed(nil, true)
@@ -53,6 +54,7 @@ func (ix *Index) PatternCandidates(ctx context.Context, re *syntax.Regexp) (Cand
 	}
 	if ix.version > 0 {
 		if err := ix.save(true); err != nil {
+			ix.Changed(nil, true) // what the walk found is in no file and in no report
 			return Candidates{}, err
 		}
 	}
@@ -98,14 +100,14 @@ func (ix *Index) candidates(q [][]uint32, alts [][]string) Candidates {
 	defer ix.mu.RUnlock()
 	byWords, haveWords := ix.x.wordCandidates(alts)
 	c := Candidates{Others: make([]vpath.Path, 0, ix.x.live)}
-	for id, d := range ix.x.docs {
-		if !d.alive {
+	for id := range uint32(ix.x.n()) {
+		if !ix.x.alive(id) {
 			continue
 		}
-		if (!haveWords || byWords[id]) && ix.x.grams.mayMatch(uint32(id), q) {
-			c.Notes = append(c.Notes, d.path)
+		if (!haveWords || byWords[id]) && mayMatch(ix.x.filter(id), q) {
+			c.Notes = append(c.Notes, ix.x.path(id))
 		} else {
-			c.Others = append(c.Others, d.path)
+			c.Others = append(c.Others, ix.x.path(id))
 		}
 	}
 	c.Narrowed = len(c.Others) > 0

@@ -1,23 +1,26 @@
 package search
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"math"
 	"os"
 	"runtime"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/memotree/memotree/backend/vault"
-	"github.com/memotree/memotree/backend/vpath"
 )
 
 // indexFile is where the index is persisted, inside the vault's .memotree folder.
 const indexFile = "search/index.bin"
 
-// magic starts the file; the last byte is the format version.
-var magic = []byte("MTSEARCH\x09")
+// magic starts the file; the last byte is the format version. The file's generation
+// follows: 8 bytes, little-endian, new at every save (see vouch.go).
+var magic = []byte("MTSEARCH\x0b")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
@@ -32,35 +35,44 @@ func (ix *Index) save(force bool) error {
 	}
 	ix.saveMu.Lock()
 	defer ix.saveMu.Unlock()
+	settled := ix.settledChanges() // before the snapshot: what it is sure to hold
 	ix.mu.RLock()
 	ver := ix.version
 	if ver == ix.savedVer && !force {
 		ix.mu.RUnlock()
 		return nil
 	}
-	data := encode(ix.x)
+	gen := newGen()
+	data := encode(ix.x, gen)
 	ix.mu.RUnlock()
 	if err := ix.v.WriteInternal(indexFile, data); err != nil {
 		return fmt.Errorf("save search index: %w", err)
 	}
 	ix.savedVer = ver
+	ix.saved(gen, settled)
 	return nil
 }
 
-// scheduleSave saves in the background SaveDelay after the last change.
+// scheduleSave applies what changed and saves in the background SaveDelay after the
+// last change.
 func (ix *Index) scheduleSave() {
 	if ix.opts.SaveDelay < 0 {
 		return
 	}
-	ix.saveMu.Lock()
-	defer ix.saveMu.Unlock()
+	ix.timerMu.Lock()
+	defer ix.timerMu.Unlock()
 	if ix.closed {
 		return
 	}
 	if ix.saveTimer != nil {
 		ix.saveTimer.Stop()
 	}
-	ix.saveTimer = time.AfterFunc(ix.opts.SaveDelay, func() { _ = ix.Save() }) // best effort: a reopen reconciles
+	ix.saveTimer = time.AfterFunc(ix.opts.SaveDelay, func() {
+		// Best effort: what fails is tried again by the next query or reopen.
+		if ix.Refresh(context.Background()) == nil {
+			_ = ix.Save()
+		}
+	})
 }
 
 // encoder appends the binary form.
@@ -76,105 +88,139 @@ func (e *encoder) strs(ss []string) {
 	}
 }
 
-// encode writes the live documents (renumbered) and their postings. The file holds,
-// in order: the length of the table of documents, the table (paths, properties and the lengths of their
-// trigram filters and word sequences), every filter, every word sequence, and the
-// terms with their posting lists. Loading reads the table only: a pattern search
-// then touches the few filters and sequences it checks, not every page of the file.
-func encode(x *postings) []byte {
-	size := 1 << 16 // the output's size, estimated, so that the buffer never doubles
-	for i, d := range x.docs {
-		if d.alive && i < len(x.seqs) && i < len(x.grams.filters) {
-			size += len(x.seqs[i]) + len(x.grams.filters[i]) + len(d.path) + 64
+// encode writes the live documents (renumbered) and their postings. After the magic
+// and the generation the file holds: the number of documents and the lengths of the
+// areas that follow; a fixed record per document (docs.go) and the ids in path
+// order; the documents' variable parts (path, type, aliases, tags); every trigram
+// filter; every word sequence; then each term with its posting list and its name list
+// (the documents holding it in their title or an alias). Loading decodes the terms
+// only: the documents are read where they lie, and a pattern search touches the few
+// filters and sequences it checks, not every page of the file.
+func encode(x *postings, gen uint64) []byte {
+	n := x.n()
+	remap := make([]uint32, n)
+	var live []uint32 // old ids of the live documents, in order
+	for i := range n {
+		if x.alive(uint32(i)) {
+			remap[i] = uint32(len(live))
+			live = append(live, uint32(i))
+		} else {
+			remap[i] = ^uint32(0)
 		}
 	}
+	records := make([]byte, docRecordSize*len(live))
+	vars := &encoder{b: make([]byte, 0, 64*len(live))}
+	var filtersLen, seqsLen int
+	for k, old := range live {
+		d := x.info(old)
+		vars.str(string(d.path))
+		vars.str(d.entityType)
+		vars.strs(d.aliases)
+		vars.strs(d.tags)
+		filtersLen += len(x.filter(old))
+		seqsLen += len(x.seq(old))
+		r := records[k*docRecordSize:]
+		binary.LittleEndian.PutUint32(r[recVarEnd:], uint32(len(vars.b)))
+		binary.LittleEndian.PutUint32(r[recLength:], math.Float32bits(d.length))
+		binary.LittleEndian.PutUint64(r[recSize:], uint64(d.size))
+		binary.LittleEndian.PutUint64(r[recMtime:], uint64(d.mtime))
+		binary.LittleEndian.PutUint64(r[recSum:], d.sum)
+		binary.LittleEndian.PutUint64(r[recFilterEnd:], uint64(filtersLen))
+		binary.LittleEndian.PutUint64(r[recSeqEnd:], uint64(seqsLen))
+	}
+	sorted := make([]uint32, len(live))
+	paths := make([]string, len(live))
+	for k, old := range live {
+		sorted[k], paths[k] = uint32(k), string(x.path(old))
+	}
+	slices.SortFunc(sorted, func(a, b uint32) int { return strings.Compare(paths[a], paths[b]) })
+	size := 1<<16 + len(records) + 4*len(sorted) + len(vars.b) + filtersLen + seqsLen
 	for tid := range x.lists {
 		size += len(x.names[tid]) + 8 + 3*x.listLen(uint32(tid))
 	}
 	e := &encoder{b: make([]byte, 0, size)}
 	e.b = append(e.b, magic...)
-	out := e
-	e = &encoder{b: make([]byte, 0, 64*len(x.docs))} // the table, prefixed with its length below
-	remap := make([]uint32, len(x.docs))
-	e.uvarint(uint64(x.live))
-	n := uint32(0)
-	filter := func(i int) bloom {
-		if i < len(x.grams.filters) {
-			return x.grams.filters[i]
-		}
-		return nil
+	e.b = binary.LittleEndian.AppendUint64(e.b, gen)
+	e.uvarint(uint64(len(live)))
+	e.uvarint(uint64(len(vars.b)))
+	e.uvarint(uint64(filtersLen))
+	e.uvarint(uint64(seqsLen))
+	e.b = append(e.b, records...)
+	for _, id := range sorted {
+		e.b = binary.LittleEndian.AppendUint32(e.b, id)
 	}
-	seq := func(i int) []byte {
-		if i < len(x.seqs) {
-			return x.seqs[i]
-		}
-		return nil
+	e.b = append(e.b, vars.b...)
+	for _, old := range live {
+		e.b = append(e.b, x.filter(old)...)
 	}
-	for i, d := range x.docs {
-		if !d.alive {
-			remap[i] = ^uint32(0)
-			continue
-		}
-		remap[i] = n
-		n++
-		e.str(string(d.path))
-		e.str(d.entityType)
-		e.strs(d.aliases)
-		e.strs(d.tags)
-		e.varint(d.size)
-		e.varint(d.mtime)
-		e.uvarint(d.sum)
-		e.uvarint(uint64(math.Float32bits(d.length)))
-		e.uvarint(uint64(len(filter(i))))
-		e.uvarint(uint64(len(seq(i))))
-	}
-	out.uvarint(uint64(len(e.b)))
-	out.b = append(out.b, e.b...)
-	e = out
-	for i, d := range x.docs {
-		if d.alive {
-			e.b = append(e.b, filter(i)...)
-		}
-	}
-	for i, d := range x.docs {
-		if d.alive {
-			e.b = append(e.b, seq(i)...)
-		}
+	for _, old := range live {
+		e.b = append(e.b, x.seq(old)...)
 	}
 	e.uvarint(uint64(len(x.lists)))
+	names := x.nameLists(remap)
 	var scratch []byte
 	for tid := range x.lists {
-		list := x.list(tid)
-		live := 0
-		for _, p := range list {
-			if remap[p.doc] != ^uint32(0) {
-				live++
-			}
-		}
 		e.str(x.names[tid])
-		pe := &encoder{b: scratch[:0]}
-		pe.uvarint(uint64(live))
-		prev := uint32(0)
-		for _, p := range list {
-			r := remap[p.doc]
-			if r == ^uint32(0) {
-				continue
-			}
-			// The gap to the previous document, shifted left; its low bit says the
-			// term occurs once at weight 1 (most postings), else its weight follows.
-			if p.tf == 1 {
-				pe.uvarint(uint64(r-prev)<<1 | 1)
-			} else {
-				pe.uvarint(uint64(r-prev) << 1)
-				pe.uvarint(uint64(p.tf))
-			}
-			prev = r
-		}
-		scratch = pe.b
-		e.uvarint(uint64(len(pe.b)))
-		e.b = append(e.b, pe.b...)
+		scratch = appendList(e, x.list(tid), remap, scratch)
+		scratch = appendList(e, names[tid], remap, scratch)
 	}
 	return e.b
+}
+
+// nameLists returns, by term id, the documents (old ids, live ones, in order) holding
+// the term in their title or an alias.
+func (x *postings) nameLists(remap []uint32) [][]posting {
+	out := make([][]posting, len(x.lists))
+	add := func(t string, id uint32) {
+		if tid, ok := x.terms[t]; ok && remap[id] != ^uint32(0) {
+			out[tid] = append(out[tid], posting{doc: id, tf: 1})
+		}
+	}
+	for tid := range x.nameRaw {
+		if x.nameRaw[tid] != nil {
+			for _, p := range decodeList(x.nameRaw[tid], x.n()) {
+				add(x.names[tid], p.doc)
+			}
+		}
+	}
+	for k, ts := range x.named {
+		for _, t := range ts {
+			add(t, uint32(x.tab.n+k))
+		}
+	}
+	return out
+}
+
+// appendList writes a posting list, renumbered by remap (dead documents left out), with
+// its length before it.
+func appendList(e *encoder, list []posting, remap []uint32, scratch []byte) []byte {
+	live := 0
+	for _, p := range list {
+		if remap[p.doc] != ^uint32(0) {
+			live++
+		}
+	}
+	pe := &encoder{b: scratch[:0]}
+	pe.uvarint(uint64(live))
+	prev := uint32(0)
+	for _, p := range list {
+		r := remap[p.doc]
+		if r == ^uint32(0) {
+			continue
+		}
+		// The gap to the previous document, shifted left; its low bit says the
+		// term occurs once at weight 1 (most postings), else its weight follows.
+		if p.tf == 1 {
+			pe.uvarint(uint64(r-prev)<<1 | 1)
+		} else {
+			pe.uvarint(uint64(r-prev) << 1)
+			pe.uvarint(uint64(p.tf))
+		}
+		prev = r
+	}
+	e.uvarint(uint64(len(pe.b)))
+	e.b = append(e.b, pe.b...)
+	return pe.b
 }
 
 // decoder reads the binary form; any error sticks.
@@ -255,81 +301,69 @@ func load(v *vault.Vault) (*postings, error) {
 
 // decodeIndex decodes a persisted index; it keeps slices into data.
 func decodeIndex(data []byte) (*postings, error) {
-	if len(data) < len(magic) || string(data[:len(magic)]) != string(magic) {
+	if len(data) < len(magic)+8 || string(data[:len(magic)]) != string(magic) {
 		return nil, errFormat
 	}
-	d := &decoder{b: data[len(magic):]}
-	table := d.uvarint()
-	if d.err != nil || table > uint64(len(d.b)) {
+	gen := binary.LittleEndian.Uint64(data[len(magic):])
+	d := &decoder{b: data[len(magic)+8:]}
+	nd, varsLen, filtersLen, seqsLen := d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint()
+	if d.err != nil || nd > uint64(len(d.b))/(docRecordSize+4) {
 		return nil, errFormat
 	}
-	prefault(data[:len(data)-len(d.b)+int(table)]) // every page of the table is read next
+	take := func(n uint64) []byte {
+		if n > uint64(len(d.b)) {
+			d.fail()
+			return nil
+		}
+		b := d.b[:n:n]
+		d.b = d.b[n:]
+		return b
+	}
 	x := newPostings()
-	x.namesReady = false // nameIndex builds the name index when a query first needs it
-	nd := d.uvarint()
-	if nd > uint64(len(d.b)) {
+	x.gen = gen
+	t := &x.tab
+	t.n = int(nd)
+	t.records = take(nd * docRecordSize)
+	t.sorted = take(nd * 4)
+	t.vars = take(varsLen)
+	// The records and path order are read by every lookup; the variable parts by
+	// most: their pages are mapped in one system call.
+	prefault(data[:len(data)-len(d.b)])
+	t.filters = take(filtersLen)
+	seqStart := len(data) - len(d.b)
+	t.seqs = take(seqsLen)
+	if d.err != nil || !t.check() {
 		return nil, errFormat
 	}
-	x.docs = make([]docInfo, 0, nd)
-	x.named = make([][]string, nd)
-	x.byPath = make(map[vpath.Path]uint32, nd)
-	x.grams.filters = make([]bloom, 0, nd)
-	x.seqs = make([][]byte, 0, nd)
-	lens := make([]uint64, 0, 2*nd) // each document's filter and sequence lengths
-	for i := range nd {
-		p := vpath.Path(d.str())
-		doc := docInfo{path: p, title: titleOf(p), entityType: d.str(), aliases: d.strs(), tags: d.strs(), alive: true}
-		doc.size, doc.mtime, doc.sum = d.varint(), d.varint(), d.uvarint()
-		doc.length = math.Float32frombits(uint32(d.uvarint()))
-		nb, ns := d.uvarint(), d.uvarint()
-		if d.err != nil {
-			return nil, errFormat
-		}
-		lens = append(lens, nb, ns)
-		x.docs = append(x.docs, doc)
-		x.byPath[p] = uint32(i)
-		x.total += float64(doc.length)
+	for id := range uint32(nd) {
+		x.total += float64(x.length(id))
 	}
-	// The filters, then the sequences, are used where they lie.
-	for k := range 2 {
-		if k == 1 {
-			x.seqArea = d.b
-		}
-		for i := range int(nd) {
-			n := lens[2*i+k]
-			if n > uint64(len(d.b)) {
-				return nil, errFormat
-			}
-			if k == 0 {
-				x.grams.filters = append(x.grams.filters, bloom(d.b[:n:n]))
-			} else {
-				x.seqs = append(x.seqs, d.b[:n:n])
-			}
-			d.b = d.b[n:]
-		}
-	}
+	x.live = t.n
 	// The pages holding the sequences, whole: madvise wants a page-aligned start.
-	seqStart, seqEnd := len(data)-len(x.seqArea), len(data)-len(d.b)
-	x.seqArea = data[seqStart&^(os.Getpagesize()-1) : seqEnd]
-	x.live = len(x.docs)
+	x.seqPages = data[seqStart&^(os.Getpagesize()-1) : seqStart+len(t.seqs)]
 	nt := d.uvarint()
 	if nt > uint64(len(d.b)) {
 		return nil, errFormat
 	}
 	x.lists = make([][]posting, nt)
 	x.raw = make([][]byte, 0, nt)
+	x.nameRaw = make([][]byte, 0, nt)
 	x.names = make([]string, 0, nt)
 	x.terms = make(map[string]uint32, nt)
 	for range nt {
 		term := d.str()
-		n := d.uvarint()
-		if n > uint64(len(d.b)) || d.err != nil {
+		list := take(d.uvarint())
+		names := take(d.uvarint())
+		if d.err != nil {
 			return nil, errFormat
 		}
 		x.terms[term] = uint32(len(x.names))
-		x.raw = append(x.raw, d.b[:n:n]) // decoded when first needed (decodeList)
+		x.raw = append(x.raw, list) // decoded when needed (decodeList)
+		if len(names) <= 1 {
+			names = nil // no document: the length alone
+		}
+		x.nameRaw = append(x.nameRaw, names)
 		x.names = append(x.names, term)
-		d.b = d.b[n:]
 	}
 	if d.err != nil || len(d.b) != 0 {
 		return nil, errFormat

@@ -158,7 +158,7 @@ func (ix *Index) Search(ctx context.Context, r Request) ([]Hit, error) {
 	ranked := ix.rank(clauses, r)
 	hits := make([]Hit, 0, len(ranked))
 	for _, s := range ranked {
-		d := ix.x.docs[s.doc]
+		d := ix.x.info(s.doc)
 		hits = append(hits, Hit{Path: d.path, Title: d.title, Score: round(s.score), EntityType: d.entityType, Tags: d.tags, Aliases: d.aliases})
 	}
 	ix.mu.RUnlock()
@@ -177,7 +177,7 @@ type scored struct {
 // more than r.Limit when phrases still need checking. The caller holds mu.
 func (ix *Index) rank(clauses []clause, r Request) []scored {
 	x := ix.x
-	n := len(x.docs)
+	n := x.n()
 	if x.live == 0 || len(clauses) == 0 {
 		return nil
 	}
@@ -209,8 +209,7 @@ func (ix *Index) rank(clauses []clause, r Request) []scored {
 				idf := math.Log(1 + (float64(x.live)-float64(len(list))+0.5)/(float64(len(list))+0.5))
 				idfs[ci] += idf / float64(len(c.terms)*len(ids))
 				for _, p := range list {
-					d := &x.docs[p.doc]
-					if !d.alive {
+					if !x.alive(p.doc) {
 						continue
 					}
 					if c.exclude {
@@ -218,7 +217,7 @@ func (ix *Index) rank(clauses []clause, r Request) []scored {
 						continue
 					}
 					tf := float64(p.tf)
-					score[p.doc] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(d.length)/avg))
+					score[p.doc] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*float64(x.length(p.doc))/avg))
 					if seen == nil || !seen[p.doc] {
 						if seen != nil {
 							seen[p.doc] = true
@@ -245,15 +244,17 @@ func (ix *Index) rank(clauses []clause, r Request) []scored {
 		}
 	}
 	nameScore, nameHits := x.nameMatches(clauses, idfs)
+	filtered := len(r.Types) > 0 || len(r.Tags) > 0 || r.Within != nil
 	var out []scored
 	for doc := range n {
 		s := score[doc]
-		if s <= 0 || math.IsInf(s, -1) || excluded[doc] || matched[doc] == 0 {
+		if s <= 0 || math.IsInf(s, -1) || excluded[doc] || matched[doc] == 0 || !x.alive(uint32(doc)) {
 			continue
 		}
-		d := &x.docs[doc]
-		if !d.alive || !keep(d, r) {
-			continue
+		if filtered {
+			if d := x.info(uint32(doc)); !keep(&d, r) {
+				continue
+			}
 		}
 		// Coordination: a note holding more of the query's words ranks higher.
 		coord := float64(matched[doc]) / float64(positive)
@@ -267,7 +268,7 @@ func (ix *Index) rank(clauses []clause, r Request) []scored {
 		if a.score != b.score {
 			return a.score > b.score
 		}
-		return x.docs[a.doc].path < x.docs[b.doc].path
+		return x.path(a.doc) < x.path(b.doc)
 	}
 	limit := r.Limit
 	if hasPhrase(clauses) {
@@ -280,10 +281,10 @@ func (ix *Index) rank(clauses []clause, r Request) []scored {
 // nameMatches finds the clauses held by each document's title or aliases: the sum
 // of their weights and their number, by document.
 func (x *postings) nameMatches(clauses []clause, idfs []float64) ([]float64, []uint16) {
-	x.nameIndex()
-	score := make([]float64, len(x.docs))
-	hits := make([]uint16, len(x.docs))
-	count := make([]uint16, len(x.docs))
+	n := x.n()
+	score := make([]float64, n)
+	hits := make([]uint16, n)
+	count := make([]uint16, n)
 	for ci, c := range clauses {
 		if c.exclude {
 			continue
@@ -292,13 +293,11 @@ func (x *postings) nameMatches(clauses []clause, idfs []float64) ([]float64, []u
 		for i, t := range c.terms {
 			var lists [][]uint32
 			if c.prefix && i == len(c.terms)-1 {
-				for name, l := range x.byName {
-					if strings.HasPrefix(name, t) {
-						lists = append(lists, l)
-					}
+				for _, name := range x.termsWithPrefix(t) {
+					lists = append(lists, x.nameDocs(name))
 				}
 			} else {
-				lists = [][]uint32{x.byName[t]}
+				lists = [][]uint32{x.nameDocs(t)}
 			}
 			for _, l := range lists {
 				for _, d := range l {
@@ -312,7 +311,7 @@ func (x *postings) nameMatches(clauses []clause, idfs []float64) ([]float64, []u
 			}
 		}
 		for _, d := range touched {
-			if int(count[d]) == len(c.terms) && x.docs[d].alive {
+			if int(count[d]) == len(c.terms) && x.alive(d) {
 				score[d] += idfs[ci]
 				hits[d]++
 			}
@@ -360,12 +359,11 @@ func (x *postings) withPhrases(cands []scored, clauses []clause) []scored {
 		}
 		specs = append(specs, sp)
 	}
-	x.nameIndex()
 	out := cands[:0]
 	for _, c := range cands {
 		ok := true
 		for i, sp := range specs {
-			if !seqHas(x.seqs[c.doc], sp) && !x.nameHas(c.doc, phrases[i]) {
+			if !seqHas(x.seq(c.doc), sp) && !x.nameHas(c.doc, phrases[i]) {
 				ok = false
 				break
 			}
@@ -403,15 +401,14 @@ func seqHas(seq []byte, sp phraseSpec) bool {
 	return false
 }
 
-// nameHas reports whether a phrase occurs in document id's title or an alias. The
-// caller called nameIndex.
+// nameHas reports whether a phrase occurs in document id's title or an alias.
 func (x *postings) nameHas(id uint32, c clause) bool {
-	d := &x.docs[id]
 	for i, t := range c.terms {
 		if !(c.prefix && i == len(c.terms)-1) && !x.hasName(id, t) {
 			return false // a word of the phrase is not in the name at all
 		}
 	}
+	d := x.info(id)
 	for _, n := range append([]string{d.title}, d.aliases...) {
 		ts := tokenize([]byte(n))
 		found := len(findSpans(ts, []clause{c})[0]) > 0

@@ -191,9 +191,11 @@ func (ix *Index) unembedded() []docInfo {
 	ix.sem.mu.Lock()
 	defer ix.sem.mu.Unlock()
 	var out []docInfo
-	for _, d := range ix.x.docs {
-		if _, ok := ix.sem.vecs[d.sum]; d.alive && !ok {
-			out = append(out, d)
+	for id := range uint32(ix.x.n()) {
+		if _, _, sum := ix.x.stampOf(id); ix.x.alive(id) {
+			if _, ok := ix.sem.vecs[sum]; !ok {
+				out = append(out, ix.x.info(id))
+			}
 		}
 	}
 	return out
@@ -338,9 +340,12 @@ func (ix *Index) semanticRank(ctx context.Context, r Request) ([]scored, Semanti
 		return nil, info, fmt.Errorf("embeddings: the model changed from %s to %s during the search; search again", model, ix.sem.model)
 	}
 	var out []scored
-	for id := range ix.x.docs {
-		d := &ix.x.docs[id]
-		if !d.alive || !keep(d, r) {
+	for id := range uint32(ix.x.n()) {
+		if !ix.x.alive(id) {
+			continue
+		}
+		d := ix.x.info(id)
+		if !keep(&d, r) {
 			continue
 		}
 		v, ok := ix.sem.vecs[d.sum]
@@ -355,13 +360,13 @@ func (ix *Index) semanticRank(ctx context.Context, r Request) ([]scored, Semanti
 		for i, x := range v {
 			dot += x * q[i]
 		}
-		out = append(out, scored{uint32(id), float64(dot)})
+		out = append(out, scored{id, float64(dot)})
 	}
 	out = topK(out, r.Limit, func(a, b scored) bool {
 		if a.score != b.score {
 			return a.score > b.score
 		}
-		return ix.x.docs[a.doc].path < ix.x.docs[b.doc].path
+		return ix.x.path(a.doc) < ix.x.path(b.doc)
 	})
 	return out, info, nil
 }
@@ -386,11 +391,11 @@ func (ix *Index) HybridSearch(ctx context.Context, r Request) ([]Hit, SemanticIn
 	}
 	ix.mu.RLock()
 	for i, s := range sem {
-		fused[ix.x.docs[s.doc].path] += 1 / float64(rrfK+i+1)
+		fused[ix.x.path(s.doc)] += 1 / float64(rrfK+i+1)
 	}
 	var out []scored
 	for p, f := range fused {
-		if id, ok := ix.x.byPath[p]; ok {
+		if id, ok := ix.x.lookup(p); ok {
 			out = append(out, scored{id, f})
 		}
 	}
@@ -398,7 +403,7 @@ func (ix *Index) HybridSearch(ctx context.Context, r Request) ([]Hit, SemanticIn
 		if a.score != b.score {
 			return a.score > b.score
 		}
-		return ix.x.docs[a.doc].path < ix.x.docs[b.doc].path
+		return ix.x.path(a.doc) < ix.x.path(b.doc)
 	})
 	ix.mu.RUnlock()
 	hits, err := ix.hitsOf(ctx, out, r)
@@ -413,7 +418,7 @@ func (ix *Index) hitsOf(ctx context.Context, ranked []scored, r Request) ([]Hit,
 	ix.mu.RLock()
 	hits := make([]Hit, 0, len(ranked))
 	for _, s := range ranked {
-		d := ix.x.docs[s.doc]
+		d := ix.x.info(s.doc)
 		hits = append(hits, Hit{Path: d.path, Title: d.title, Score: math.Round(s.score*10000) / 10000, EntityType: d.entityType, Tags: d.tags, Aliases: d.aliases})
 	}
 	ix.mu.RUnlock()

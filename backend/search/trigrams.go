@@ -96,36 +96,13 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-// trigrams holds the filter of every document, by document id.
-type trigrams struct{ filters []bloom }
-
-func newTrigrams() trigrams { return trigrams{} }
-
-func (t *trigrams) add(id uint32, b bloom) {
-	for uint32(len(t.filters)) <= id {
-		t.filters = append(t.filters, nil)
-	}
-	t.filters[id] = b
-}
-
-func (t trigrams) remap(remap []uint32) trigrams {
-	var out trigrams
-	for old, b := range t.filters {
-		if r := remap[old]; r != ^uint32(0) {
-			out.add(r, bytes.Clone(b)) // a copy: b may lie in the mapped index file
-		}
-	}
-	return out
-}
-
-// mayMatch reports whether the document may contain every trigram of q: q is a
-// disjunction of conjunctions (one alternative must hold all its trigrams); nil means
-// anything may match.
-func (t trigrams) mayMatch(id uint32, q [][]uint32) bool {
-	if q == nil || int(id) >= len(t.filters) {
+// mayMatch reports whether a document whose filter is b may contain every trigram of
+// q: q is a disjunction of conjunctions (one alternative must hold all its trigrams);
+// nil means anything may match.
+func mayMatch(b bloom, q [][]uint32) bool {
+	if q == nil {
 		return true
 	}
-	b := t.filters[id]
 	for _, alt := range q {
 		ok := true
 		for _, g := range alt {

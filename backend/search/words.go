@@ -88,7 +88,7 @@ func literalAlternatives(re *syntax.Regexp) [][]string {
 // wordCandidates marks the documents that may match by the words of the literals;
 // ok is false when the literals give no usable word. The caller holds mu.
 func (x *postings) wordCandidates(alts [][]string) (cand []bool, ok bool) {
-	n := len(x.docs)
+	n := x.n()
 	cand = make([]bool, n)
 	for _, alt := range alts {
 		var needs []wordNeed
@@ -126,7 +126,7 @@ func (x *postings) wordCandidates(alts [][]string) (cand []bool, ok bool) {
 		}
 		for _, sets := range seqs {
 			for i, ok := range acc {
-				acc[i] = ok && i < len(x.seqs) && seqHasSets(x.seqs[i], sets)
+				acc[i] = ok && seqHasSets(x.seq(uint32(i)), sets)
 			}
 		}
 		for i, v := range acc {
@@ -142,7 +142,7 @@ func (x *postings) mapSeqs() {
 	x.seqMu.Lock()
 	defer x.seqMu.Unlock()
 	if !x.seqMapped {
-		prefault(x.seqArea)
+		prefault(x.seqPages)
 		x.seqMapped = true
 	}
 }
@@ -176,7 +176,7 @@ func (x *postings) docsWith(nd wordNeed) []bool {
 	if len(tids) > maxTermsPerWord {
 		return nil
 	}
-	docs := make([]bool, len(x.docs))
+	docs := make([]bool, x.n())
 	for _, id := range tids {
 		for _, p := range x.list(int(id)) {
 			docs[p.doc] = true

@@ -125,10 +125,35 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 	}
 	s.indexes[l] = ix
 	if s.atClose != nil {
+		stopVouching := s.vouch(l, ix)
 		s.atClose(func() {
+			stopVouching()
 			cancel()
 			_ = ix.Close() // saves what changed; a failed save is redone at the next open
 		})
 	}
 	return ix, nil
+}
+
+// vouch makes a long-running process whose library watches the vault vouch for the
+// persisted index, so that one-shot processes need not walk the vault to find what
+// changed (search.Voucher). It returns the function that stops it.
+func (s *searchIndexes) vouch(l *library.Library, ix *search.Index) (stop func()) {
+	if !l.Watching() {
+		return func() {}
+	}
+	vc := search.NewVoucher(ix)
+	cancelFences := l.SubscribeFences(vc.Answer)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = vc.Start(ctx) // without a voucher one-shot processes walk the vault
+	}()
+	return func() {
+		cancel()
+		<-done
+		cancelFences()
+		vc.Close()
+	}
 }
