@@ -442,10 +442,15 @@ if [[ ${MEMOTREE_BENCH_GO:-1} != 0 ]]; then
 	if has_size 100000; then
 		say "search queries in process, 100k notes"
 		if MEMOTREE_BENCH_VAULT="$(vault 100000 flow)" go test -run '^$' -bench 'BenchmarkQuery$' -benchtime 800x ./backend/search/ >"$RAW/gobench-100k.txt" 2>&1; then
-			p50=$(grep -o '[0-9.]* p50-ms' "$RAW/gobench-100k.txt" | head -1 | cut -d' ' -f1)
-			p99=$(grep -o '[0-9.]* p99-ms' "$RAW/gobench-100k.txt" | head -1 | cut -d' ' -f1)
-			[[ -n $p50 ]] && row value "search_nodes in process, p50" 100k "$p50" target 10 ms "value<=10"
-			[[ -n $p99 ]] && row value "search_nodes in process, p99" 100k "$p99" target 50 ms "value<=50"
+			# BenchmarkQuery/built: the index built by this process; /reopened: the
+			# persisted index opened again, its note table used in the mapped file.
+			for sub in built reopened; do
+				line=$(grep "^BenchmarkQuery/$sub" "$RAW/gobench-100k.txt" || true)
+				p50=$(grep -o '[0-9.]* p50-ms' <<<"$line" | cut -d' ' -f1 || true)
+				p99=$(grep -o '[0-9.]* p99-ms' <<<"$line" | cut -d' ' -f1 || true)
+				[[ -n $p50 ]] && row value "search_nodes in process, p50, index $sub" 100k "$p50" target 10 ms "value<=10"
+				[[ -n $p99 ]] && row value "search_nodes in process, p99, index $sub" 100k "$p99" target 50 ms "value<=50"
+			done
 		else
 			note "The 100k search query benchmark failed; its output is in the cache folder."
 		fi
