@@ -25,7 +25,7 @@ func (r *Runner) Tool() *tool.Tool {
 	if err != nil {
 		panic(err) // embedded: cannot fail
 	}
-	return tool.New(ToolName, tool.Write, tool.MustDescription(sub, ToolName), r.handle).
+	return tool.Untyped(ToolName, tool.Write, tool.MustDescription(sub, ToolName), r.handle).
 		WithTitle("Run a Starlark script")
 }
 
@@ -58,7 +58,7 @@ func (r *Runner) handle(ctx context.Context, call *tool.Call, in runStarlarkIn) 
 	if o.OutputTruncated {
 		msg += "; printed output was cut at the limit"
 	}
-	res := tool.OK(msg, o)
+	res := tool.OK(msg).WithData(o)
 	res.Warnings = o.Warnings
 	return res, nil
 }

@@ -123,7 +123,7 @@ func (t *Tool) execute(ctx context.Context, call *Call, in any) (res Result, err
 			res = Fail(CodeInternal, "%s failed: internal error: %s", t.name, msg)
 		}
 	}()
-	res, err = t.run(ctx, call, in)
+	res, data, err := t.run(ctx, call, in)
 	if err != nil {
 		code := CodeInternal
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -136,6 +136,14 @@ func (t *Tool) execute(ctx context.Context, call *Call, in any) (res Result, err
 		if res.ErrorCode != "" {
 			res.Status = StatusError
 		}
+	}
+	if res.Status != StatusError {
+		if res.Data != nil {
+			// The output is the data of a success: a handler that set both is a bug.
+			return Fail(CodeInternal, "%s failed: internal error: a successful result carries its data as the output", t.name),
+				fmt.Errorf("tool %s: a successful result set Data instead of returning it as the output", t.name)
+		}
+		res.Data = data
 	}
 	return res, nil
 }

@@ -31,9 +31,9 @@ var canvasAliases = []struct {
 // they are read-only for permissions.
 func canvasTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("expand_node", tool.ReadOnly, desc("expand_node"), e.expandNode).Enum("level", "title", "summary", "full"),
-		tool.New("collapse_node", tool.ReadOnly, desc("collapse_node"), e.collapseNode),
-		tool.New("view_canvas", tool.ReadOnly, desc("view_canvas"), e.viewCanvas),
+		tool.Untyped("expand_node", tool.ReadOnly, desc("expand_node"), e.expandNode).Enum("level", "title", "summary", "full"),
+		tool.Untyped("collapse_node", tool.ReadOnly, desc("collapse_node"), e.collapseNode),
+		tool.Untyped("view_canvas", tool.ReadOnly, desc("view_canvas"), e.viewCanvas),
 	}
 }
 
@@ -194,7 +194,7 @@ func changeResult(msg, id string, ch canvas.Change) tool.Result {
 	if shown != "" {
 		data["shown"] = shown
 	}
-	r := tool.OK(msg, data)
+	r := tool.OK(msg).WithData(data)
 	if len(ch.Collapsed) > 0 {
 		data["collapsed"] = ch.Collapsed
 		r = r.WithWarning("to stay within the budget of %d tokens, these nodes expanded least recently were collapsed: %s", ch.Budget, strings.Join(ch.Collapsed, ", "))
@@ -214,8 +214,7 @@ func (e *env) viewCanvas(ctx context.Context, call *tool.Call, in viewCanvasIn) 
 		}
 		return tool.Result{}, fmt.Errorf("view_canvas: %w", err)
 	}
-	return tool.OK(fmt.Sprintf("view %q of library %q: %d nodes shown, %d of %d tokens", r.View, r.Library, len(r.Nodes), r.Tokens, r.Budget),
-		map[string]any{"view": r.View, "tokens": r.Tokens, "budget": r.Budget, "canvas": r.Text}), nil
+	return tool.OK(fmt.Sprintf("view %q of library %q: %d nodes shown, %d of %d tokens", r.View, r.Library, len(r.Nodes), r.Tokens, r.Budget)).WithData(map[string]any{"view": r.View, "tokens": r.Tokens, "budget": r.Budget, "canvas": r.Text}), nil
 }
 
 // viewScope returns whether a note is shown in a view of the call's library: the

@@ -22,18 +22,18 @@ func init() { families = append(families, entityTools) }
 // move and merge notes.
 func entityTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("create_entity", tool.Write, desc("create_entity"), e.createEntity),
-		tool.New("add_entities", tool.Write, desc("add_entities"), e.addEntities),
-		tool.New("read_entities", tool.ReadOnly, desc("read_entities"), e.readEntities),
-		tool.New("list_entities", tool.ReadOnly, desc("list_entities"), e.listEntities),
-		tool.New("get_entities_toc", tool.ReadOnly, desc("get_entities_toc"), e.getEntitiesTOC),
-		tool.New("update_entity", tool.Write, desc("update_entity"), e.updateEntity).
+		tool.Untyped("create_entity", tool.Write, desc("create_entity"), e.createEntity),
+		tool.Untyped("add_entities", tool.Write, desc("add_entities"), e.addEntities),
+		tool.Untyped("read_entities", tool.ReadOnly, desc("read_entities"), e.readEntities),
+		tool.Untyped("list_entities", tool.ReadOnly, desc("list_entities"), e.listEntities),
+		tool.Untyped("get_entities_toc", tool.ReadOnly, desc("get_entities_toc"), e.getEntitiesTOC),
+		tool.Untyped("update_entity", tool.Write, desc("update_entity"), e.updateEntity).
 			Enum("mode", "merge", "replace", "append", "prepend"),
-		tool.New("edit_entity", tool.Write, desc("edit_entity"), e.editEntity),
-		tool.New("delete_entities", tool.Destructive, desc("delete_entities"), e.deleteEntities),
-		tool.New("rename_entity", tool.Write, desc("rename_entity"), e.renameEntity),
-		tool.New("move_entity", tool.Write, desc("move_entity"), e.moveEntity),
-		tool.New("merge_entities", tool.Destructive, desc("merge_entities"), e.mergeEntities),
+		tool.Untyped("edit_entity", tool.Write, desc("edit_entity"), e.editEntity),
+		tool.Untyped("delete_entities", tool.Destructive, desc("delete_entities"), e.deleteEntities),
+		tool.Untyped("rename_entity", tool.Write, desc("rename_entity"), e.renameEntity),
+		tool.Untyped("move_entity", tool.Write, desc("move_entity"), e.moveEntity),
+		tool.Untyped("merge_entities", tool.Destructive, desc("merge_entities"), e.mergeEntities),
 	}
 }
 
@@ -82,7 +82,7 @@ func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntity
 		return entFailWrite(p, err)
 	}
 	l.Refresh(ctx, p)
-	r := tool.OK(fmt.Sprintf("created %s", p.Name()), map[string]any{"entity_name": p.Name(), "hash": string(h)})
+	r := tool.OK(fmt.Sprintf("created %s", p.Name())).WithData(map[string]any{"entity_name": p.Name(), "hash": string(h)})
 	for _, w := range danglingRelations(l, p, in.Relations) {
 		r = r.WithWarning("%s", w)
 	}
@@ -277,9 +277,9 @@ func (e *env) finishBatch(ctx context.Context, call *tool.Call, l *library.Libra
 	data := map[string]any{"created": created}
 	if len(failed) > 0 {
 		data["failed"] = failed
-		return tool.Partial(fmt.Sprintf("created %d of %d entities", len(created), len(created)+len(failed)), data, failed...), nil
+		return tool.Partial(fmt.Sprintf("created %d of %d entities", len(created), len(created)+len(failed)), failed...).WithData(data), nil
 	}
-	return tool.OK(fmt.Sprintf("created %d entities", len(created)), data), nil
+	return tool.OK(fmt.Sprintf("created %d entities", len(created))).WithData(data), nil
 }
 
 // resultOr dereferences r, or returns the zero Result.

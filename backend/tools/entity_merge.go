@@ -74,8 +74,7 @@ func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntiti
 	for i, s := range others {
 		changed[i] = s.path.Name()
 	}
-	out := tool.OK(fmt.Sprintf("merged %s into %s; %d links in %d other notes now point to it", strings.Join(names, ", "), target.Name(), count, len(others)),
-		map[string]any{"target": target.Name(), "merged": names, "rewritten": changed})
+	out := tool.OK(fmt.Sprintf("merged %s into %s; %d links in %d other notes now point to it", strings.Join(names, ", "), target.Name(), count, len(others))).WithData(map[string]any{"target": target.Name(), "merged": names, "rewritten": changed})
 	out.Warnings = append(warns, w2...)
 	for _, s := range srcs {
 		out.Warnings = append(out.Warnings, e.canvasRenamed(ctx, l, s.path, target)...)

@@ -69,7 +69,7 @@ func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntities
 	case firstFail != nil && len(warns) == len(names):
 		return firstFail.WithData(data), nil
 	case len(warns) > 0:
-		return tool.Partial(fmt.Sprintf("read %d of %d entities", len(names)-len(warns), len(names)), data, warns...), nil
+		return tool.Partial(fmt.Sprintf("read %d of %d entities", len(names)-len(warns), len(names)), warns...).WithData(data), nil
 	}
 	msg := info.Hint("entities")
 	for _, t := range out {
@@ -77,7 +77,7 @@ func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntities
 			msg += fmt.Sprintf("; %s is clipped: call read_entities with entity_names=[%q] and content_offset=%d for the rest", t.EntityName, t.EntityName, t.NextOffset)
 		}
 	}
-	return tool.OK(msg, data), nil
+	return tool.OK(msg).WithData(data), nil
 }
 
 // clipEntity returns at most maxReadBytes of content from offset.
@@ -123,7 +123,7 @@ func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntities
 	if len(names) == 0 {
 		return tool.Fail(tool.CodeNoMatch, "no entity matches %q; try a wider glob such as \"**\", or search_in_names", in.EntityGlob), nil
 	}
-	return tool.OK(info.Hint("entities"), map[string]any{"entities": page, "page": info}), nil
+	return tool.OK(info.Hint("entities")).WithData(map[string]any{"entities": page, "page": info}), nil
 }
 
 // entityGlob matches entity names against a glob.
@@ -230,9 +230,9 @@ func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (to
 	case len(warns) == len(out):
 		return tool.Fail(firstFail.ErrorCode, "%s", strings.Join(warns, "; ")).WithData(data), nil
 	case len(warns) > 0:
-		return tool.Partial(fmt.Sprintf("headings of %d of %d entities", len(out)-len(warns), len(out)), data, warns...), nil
+		return tool.Partial(fmt.Sprintf("headings of %d of %d entities", len(out)-len(warns), len(out)), warns...).WithData(data), nil
 	}
-	return tool.OK(fmt.Sprintf("headings of %d entities", len(out)), data), nil
+	return tool.OK(fmt.Sprintf("headings of %d entities", len(out))).WithData(data), nil
 }
 
 // cmpOrResult returns first, or r when first is nil.

@@ -122,7 +122,7 @@ func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library,
 		changed[i] = s.path.Name()
 	}
 	msg := fmt.Sprintf("renamed %s to %s; %d links in %d other notes were rewritten", oldP.Name(), newP.Name(), count, len(others))
-	res2 := tool.OK(msg, map[string]any{"old_name": oldP.Name(), "new_name": newP.Name(), "rewritten": changed})
+	res2 := tool.OK(msg).WithData(map[string]any{"old_name": oldP.Name(), "new_name": newP.Name(), "rewritten": changed})
 	res2.Warnings = append(warns, e.canvasRenamed(ctx, l, oldP, newP)...)
 	return res2, nil
 }

@@ -156,7 +156,7 @@ func writeEntity(ctx context.Context, l *library.Library, call *tool.Call, op st
 		return entFailWrite(p, err)
 	}
 	l.Refresh(ctx, p)
-	return tool.OK(msg, map[string]any{"entity_name": p.Name(), "hash": string(nh)}), nil
+	return tool.OK(msg).WithData(map[string]any{"entity_name": p.Name(), "hash": string(nh)}), nil
 }
 
 // editEntityIn is the input of edit_entity.
@@ -317,9 +317,9 @@ func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEnti
 		msg += fmt.Sprintf("; %d links in other notes now point nowhere (data.dangling_links): fix them with edit_entity", len(dangling))
 	}
 	if len(failed) > 0 {
-		return tool.Partial(msg, data, failed...), nil
+		return tool.Partial(msg, failed...).WithData(data), nil
 	}
-	return tool.OK(msg, data), nil
+	return tool.OK(msg).WithData(data), nil
 }
 
 // danglingAfter lists the links and relations of other notes to the notes in gone.

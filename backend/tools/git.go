@@ -32,11 +32,11 @@ const (
 // gitTools declares the git family.
 func gitTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("git_status", tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
-		tool.New("git_diff", tool.ReadOnly, desc("git_diff"), e.gitDiff).WithTitle("Diff against the last commit"),
-		tool.New("git_commit", tool.Write, desc("git_commit"), e.gitCommit).WithTitle("Commit changes"),
-		tool.New("git_checkout", tool.Destructive, desc("git_checkout"), e.gitCheckout).WithTitle("Discard changes"),
-		tool.New("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
+		tool.Untyped("git_status", tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
+		tool.Untyped("git_diff", tool.ReadOnly, desc("git_diff"), e.gitDiff).WithTitle("Diff against the last commit"),
+		tool.Untyped("git_commit", tool.Write, desc("git_commit"), e.gitCommit).WithTitle("Commit changes"),
+		tool.Untyped("git_checkout", tool.Destructive, desc("git_checkout"), e.gitCheckout).WithTitle("Discard changes"),
+		tool.Untyped("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
 	}
 }
 
@@ -205,7 +205,7 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (to
 		return deref(res), err
 	}
 	if len(g.changes) == 0 {
-		return tool.OK("no pending changes: the notes match the last commit", map[string]any{"changes": []gitChange{}, "total": 0}), nil
+		return tool.OK("no pending changes: the notes match the last commit").WithData(map[string]any{"changes": []gitChange{}, "total": 0}), nil
 	}
 	groups := map[gitrepo.State][]string{}
 	list := make([]gitChange, 0, min(len(g.changes), maxListed))
@@ -221,8 +221,7 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (to
 			parts = append(parts, fmt.Sprintf("%d %s", n, s))
 		}
 	}
-	r := tool.OK(fmt.Sprintf("%s (%s); git_diff shows them, git_commit records them", plural(len(g.changes), "pending change"), strings.Join(parts, ", ")),
-		map[string]any{"changes": list, "groups": groups, "change_sets": g.changeSets(), "total": len(g.changes)})
+	r := tool.OK(fmt.Sprintf("%s (%s); git_diff shows them, git_commit records them", plural(len(g.changes), "pending change"), strings.Join(parts, ", "))).WithData(map[string]any{"changes": list, "groups": groups, "change_sets": g.changeSets(), "total": len(g.changes)})
 	if len(g.changes) > maxListed {
 		r = r.WithWarning("only the first %d changes are listed; the groups name them all", maxListed)
 	}

@@ -44,7 +44,7 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 		if in.EntityName != "" {
 			what = in.EntityName + " has no pending change"
 		}
-		return tool.OK(what, map[string]any{"files": []diffFile{}}), nil
+		return tool.OK(what).WithData(map[string]any{"files": []diffFile{}}), nil
 	}
 	changes := make([]gitrepo.Change, len(chosen))
 	for i, c := range chosen {
@@ -62,10 +62,10 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 	}
 	msg := fmt.Sprintf("%s changed, %s added, %d deleted", plural(len(files), "file"), plural(added, "line"), deleted)
 	if in.Brief {
-		return tool.OK(msg, map[string]any{"files": files}), nil
+		return tool.OK(msg).WithData(map[string]any{"files": files}), nil
 	}
 	clipped, cut := tool.Clip(text, maxDiffBytes)
-	r := tool.OK(msg, map[string]any{"files": files, "diff": clipped})
+	r := tool.OK(msg).WithData(map[string]any{"files": files, "diff": clipped})
 	if cut {
 		r = r.WithWarning("the diff is clipped at %d bytes; call git_diff with one entity_name at a time for the rest", maxDiffBytes)
 	}
@@ -119,7 +119,7 @@ func (e *env) gitLog(ctx context.Context, call *tool.Call, in gitLogIn) (tool.Re
 	if p != "" {
 		scope = p.Name()
 	}
-	r := tool.OK(fmt.Sprintf("%s of %s, newest first", plural(len(out), "commit"), scope), map[string]any{"commits": out})
+	r := tool.OK(fmt.Sprintf("%s of %s, newest first", plural(len(out), "commit"), scope)).WithData(map[string]any{"commits": out})
 	if in.Limit > maxLog {
 		r = r.WithWarning("limit is capped at %d", maxLog)
 	}

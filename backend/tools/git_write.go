@@ -54,7 +54,7 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 		msg += ", tagged " + in.TagName
 		data["tag"] = in.TagName
 	}
-	r := tool.OK(msg, data)
+	r := tool.OK(msg).WithData(data)
 	r.Warnings = warnings
 	return r, nil
 }
@@ -106,7 +106,7 @@ func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn
 		return tool.Result{}, err
 	}
 	g.lib.Refresh(ctx, paths...)
-	r := tool.OK("discarded the changes of "+plural(len(chosen), "note"), data)
+	r := tool.OK("discarded the changes of " + plural(len(chosen), "note")).WithData(data)
 	r.Warnings = warnings
 	return r, nil
 }

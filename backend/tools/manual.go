@@ -21,9 +21,9 @@ const manualPath vpath.Path = "meta.md"
 // manualTools is the manual family: read and edit meta.md.
 func manualTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("read_manual", tool.ReadOnly, desc("read_manual"), e.readManual),
-		tool.New("edit_manual_section", tool.Write, desc("edit_manual_section"), e.editManualSection),
-		tool.New("add_manual_section", tool.Write, desc("add_manual_section"), e.addManualSection),
+		tool.Untyped("read_manual", tool.ReadOnly, desc("read_manual"), e.readManual),
+		tool.Untyped("edit_manual_section", tool.Write, desc("edit_manual_section"), e.editManualSection),
+		tool.Untyped("add_manual_section", tool.Write, desc("add_manual_section"), e.addManualSection),
 	}
 }
 
@@ -47,7 +47,7 @@ func (e *env) readManual(ctx context.Context, call *tool.Call, in readManualIn) 
 	if clipped {
 		msg += fmt.Sprintf("; clipped at %d of %d bytes: read_entities meta with content_offset for the rest", len(content), len(data))
 	}
-	return tool.OK(msg, map[string]any{"content": content, "hash": string(h)}), nil
+	return tool.OK(msg).WithData(map[string]any{"content": content, "hash": string(h)}), nil
 }
 
 // readManualFile reads meta.md; res answers when it is absent.
@@ -128,7 +128,7 @@ func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManua
 			return entFailWrite(manualPath, err)
 		}
 		l.Refresh(ctx, manualPath)
-		return tool.OK(fmt.Sprintf("created the manual with section %q", toc), map[string]any{"hash": string(nh)}), nil
+		return tool.OK(fmt.Sprintf("created the manual with section %q", toc)).WithData(map[string]any{"hash": string(nh)}), nil
 	}
 	msg := fmt.Sprintf("added to section %q of the manual", toc)
 	if created {

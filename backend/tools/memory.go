@@ -31,7 +31,7 @@ const (
 // memoryTools declares the memory family.
 func memoryTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("memory_notebook_replace", tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace),
+		tool.Untyped("memory_notebook_replace", tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace),
 	}
 }
 
@@ -79,8 +79,7 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 	case in.NewText == "":
 		verb = "deleted the text"
 	}
-	r := tool.OK(fmt.Sprintf("%s in the memory notebook (%d of %d characters used)", verb, size, MemoryBudget),
-		map[string]any{"size": size, "budget": MemoryBudget, "remaining": max(MemoryBudget-size, 0)})
+	r := tool.OK(fmt.Sprintf("%s in the memory notebook (%d of %d characters used)", verb, size, MemoryBudget)).WithData(map[string]any{"size": size, "budget": MemoryBudget, "remaining": max(MemoryBudget-size, 0)})
 	if call.Library != "" && call.Library != l.Name() {
 		r = r.WithWarning("the memory notebook is always in the default library %q, not %q", l.Name(), call.Library)
 	}

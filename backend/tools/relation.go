@@ -19,10 +19,10 @@ func init() { families = append(families, relationTools) }
 // front matter of the note they start from.
 func relationTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("create_relations", tool.Write, desc("create_relations"), e.createRelations),
-		tool.New("delete_relations", tool.Destructive, desc("delete_relations"), e.deleteRelations),
-		tool.New("find_relations", tool.ReadOnly, desc("find_relations"), e.findRelations),
-		tool.New("garbage_collect_relations", tool.Destructive, desc("garbage_collect_relations"), e.garbageCollectRelations),
+		tool.Untyped("create_relations", tool.Write, desc("create_relations"), e.createRelations),
+		tool.Untyped("delete_relations", tool.Destructive, desc("delete_relations"), e.deleteRelations),
+		tool.Untyped("find_relations", tool.ReadOnly, desc("find_relations"), e.findRelations),
+		tool.Untyped("garbage_collect_relations", tool.Destructive, desc("garbage_collect_relations"), e.garbageCollectRelations),
 	}
 }
 
@@ -98,9 +98,9 @@ func (b *relationBatch) outcome(key, verb string, done []relationOut) tool.Resul
 		r.Warnings = b.warnings
 		return r
 	case b.failed > 0:
-		return tool.Partial(msg+fmt.Sprintf("; %d failed, see the warnings", b.failed), data, b.warnings...)
+		return tool.Partial(msg+fmt.Sprintf("; %d failed, see the warnings", b.failed), b.warnings...).WithData(data)
 	}
-	r := tool.OK(msg, data)
+	r := tool.OK(msg).WithData(data)
 	r.Warnings = b.warnings
 	return r
 }

@@ -53,10 +53,10 @@ func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelatio
 	}
 	if len(found) == 0 {
 		hint := "create_relations adds relations; relation_type \"links to\" finds body links"
-		return tool.OK("no relations found; "+hint, map[string]any{"found_relations": []relationOut{}}), nil
+		return tool.OK("no relations found; " + hint).WithData(map[string]any{"found_relations": []relationOut{}}), nil
 	}
 	page, info := tool.Paginate(found, in.Paging)
-	return tool.OK(info.Hint("relations"), map[string]any{"found_relations": page, "types": types, "page": info}), nil
+	return tool.OK(info.Hint("relations")).WithData(map[string]any{"found_relations": page, "types": types, "page": info}), nil
 }
 
 // relationEdges returns the edges a find_relations call starts from: the note's
@@ -216,7 +216,7 @@ func (e *env) garbageCollectRelations(ctx context.Context, call *tool.Call, in g
 		if len(dangling) > 0 {
 			msg += "; call again with dry_run=false to remove them"
 		}
-		return tool.OK(msg, map[string]any{"dangling_relations_found": page, "page": info}), nil
+		return tool.OK(msg).WithData(map[string]any{"dangling_relations_found": page, "page": info}), nil
 	}
 	return cleanDangling(ctx, call, l, notes)
 }
@@ -267,9 +267,9 @@ func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, not
 	data := map[string]any{"cleaned_relations_count": count, "affected_entities": affected}
 	msg := fmt.Sprintf("removed %d dangling relation(s) from %d note(s)", count, len(affected))
 	if len(warnings) > 0 {
-		return tool.Partial(msg, data, warnings...), nil
+		return tool.Partial(msg, warnings...).WithData(data), nil
 	}
-	return tool.OK(msg, data), nil
+	return tool.OK(msg).WithData(data), nil
 }
 
 // compactPaths removes adjacent duplicates from a sorted list.

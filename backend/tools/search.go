@@ -23,9 +23,9 @@ func init() { families = append(families, searchTools) }
 func searchTools(e *env) []*tool.Tool {
 	s := &searcher{env: e}
 	return []*tool.Tool{
-		tool.New("search_in_names", tool.ReadOnly, desc("search_in_names"), s.searchInNames),
-		tool.New("search_in_contents", tool.ReadOnly, desc("search_in_contents"), s.searchInContents),
-		tool.New("search_anywhere", tool.ReadOnly, desc("search_anywhere"), s.searchAnywhere),
+		tool.Untyped("search_in_names", tool.ReadOnly, desc("search_in_names"), s.searchInNames),
+		tool.Untyped("search_in_contents", tool.ReadOnly, desc("search_in_contents"), s.searchInContents),
+		tool.Untyped("search_anywhere", tool.ReadOnly, desc("search_anywhere"), s.searchAnywhere),
 	}
 }
 
@@ -92,7 +92,7 @@ func (e *searcher) searchInNames(ctx context.Context, call *tool.Call, in search
 		return tool.Fail(tool.CodeNoMatch, "no entity name or alias matches %q; a glob without \"/\" matches a note's own name, \"**\" crosses folders (\"**/*%s*\")", in.EntityGlob, strings.Trim(in.EntityGlob, "*/")), nil
 	}
 	page, info := tool.Paginate(hits, in.Paging)
-	return tool.OK(info.Hint("entities"), map[string]any{"entities": page, "page": info}), nil
+	return tool.OK(info.Hint("entities")).WithData(map[string]any{"entities": page, "page": info}), nil
 }
 
 // nameMatches reports whether p matches a note's name: the whole name, or, for a
@@ -217,7 +217,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	for i := range page {
 		renderAll(page[i].Matches)
 	}
-	res := tool.OK(info.Hint("notes with matches"), map[string]any{"results": page, "page": info})
+	res := tool.OK(info.Hint("notes with matches")).WithData(map[string]any{"results": page, "page": info})
 	if cut {
 		res = res.WithWarning("only the first %d matching lines are shown; narrow the pattern or entity_glob, or page with a smaller limit", q.maxResults)
 	}

@@ -17,7 +17,7 @@ func init() { families = append(families, searchNodesTools) }
 
 func searchNodesTools(e *env) []*tool.Tool {
 	s := &nodeSearcher{env: e, patterns: &searcher{env: e}}
-	return []*tool.Tool{tool.New("search_nodes", tool.ReadOnly, desc("search_nodes"), s.searchNodes)}
+	return []*tool.Tool{tool.Untyped("search_nodes", tool.ReadOnly, desc("search_nodes"), s.searchNodes)}
 }
 
 // nodeSearcher answers search_nodes with one full-text index per library, opened on
@@ -113,7 +113,7 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 	if len(out) == 0 {
 		return tool.Fail(tool.CodeNoMatch, "no note matches %q; try fewer or other words, a prefix (\"engin*\"), or search_type pattern for exact text", in.Query), nil
 	}
-	res := tool.OK(fmt.Sprintf("%d notes, best first", len(out)), map[string]any{"results": out})
+	res := tool.OK(fmt.Sprintf("%d notes, best first", len(out))).WithData(map[string]any{"results": out})
 	if pending > 0 {
 		res = res.WithWarning("%d notes are still being embedded and were left out; ask again in a moment for a complete answer", pending)
 		res.Status = tool.StatusPartial

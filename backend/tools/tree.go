@@ -15,12 +15,12 @@ func init() { families = append(families, treeTools) }
 // 003's parent, children and ancestors) and the link graph around a note.
 func treeTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("list_libraries", tool.ReadOnly, desc("list_libraries"), e.listLibraries),
-		tool.New("get_children", tool.ReadOnly, desc("get_children"), e.getChildren),
-		tool.New("get_parent", tool.ReadOnly, desc("get_parent"), e.getParent),
-		tool.New("get_ancestors", tool.ReadOnly, desc("get_ancestors"), e.getAncestors),
-		tool.New("get_neighbors", tool.ReadOnly, desc("get_neighbors"), e.getNeighbors),
-		tool.New("get_backlinks", tool.ReadOnly, desc("get_backlinks"), e.getBacklinks),
+		tool.Untyped("list_libraries", tool.ReadOnly, desc("list_libraries"), e.listLibraries),
+		tool.Untyped("get_children", tool.ReadOnly, desc("get_children"), e.getChildren),
+		tool.Untyped("get_parent", tool.ReadOnly, desc("get_parent"), e.getParent),
+		tool.Untyped("get_ancestors", tool.ReadOnly, desc("get_ancestors"), e.getAncestors),
+		tool.Untyped("get_neighbors", tool.ReadOnly, desc("get_neighbors"), e.getNeighbors),
+		tool.Untyped("get_backlinks", tool.ReadOnly, desc("get_backlinks"), e.getBacklinks),
 	}
 }
 
@@ -46,8 +46,7 @@ func (e *env) listLibraries(ctx context.Context, call *tool.Call, in listLibrari
 			Permission: e.ws.PermissionOf(l.Name()), Default: i == 0,
 		})
 	}
-	return tool.OK(fmt.Sprintf("%d libraries; pass library_name to any tool to use one other than the default", len(out)),
-		map[string]any{"libraries": out}), nil
+	return tool.OK(fmt.Sprintf("%d libraries; pass library_name to any tool to use one other than the default", len(out))).WithData(map[string]any{"libraries": out}), nil
 }
 
 type entityNameIn struct {
@@ -83,14 +82,13 @@ func (e *env) getChildren(ctx context.Context, call *tool.Call, in getChildrenIn
 	if !n.folder {
 		f, ok := notesFolder(fi, n.path)
 		if !ok {
-			return tool.OK(fmt.Sprintf("%s is a note without a folder of its own, so it has no children; get_neighbors shows what it links to", n.name()),
-				map[string]any{"entity": n.name(), "kind": "note", "children": []childOut{}}), nil
+			return tool.OK(fmt.Sprintf("%s is a note without a folder of its own, so it has no children; get_neighbors shows what it links to", n.name())).WithData(map[string]any{"entity": n.name(), "kind": "note", "children": []childOut{}}), nil
 		}
 		folder, skip = f, n.path
 	}
 	children := childrenOf(g, fi, folder, skip)
 	page, info := tool.Paginate(children, in.Paging)
-	return tool.OK(info.Hint("children"), map[string]any{
+	return tool.OK(info.Hint("children")).WithData(map[string]any{
 		"entity": n.name(), "folder": treeNode{folder: true, path: folder}.name(),
 		"notes_below": fi.total[folder], "children": page, "page": info,
 	}), nil
@@ -114,10 +112,10 @@ func (e *env) getParent(ctx context.Context, call *tool.Call, in entityNameIn) (
 		return *fail, nil
 	}
 	if n.folder && n.path == "" {
-		return tool.OK("the library root has no parent", map[string]any{"entity": rootName, "parent": nil}), nil
+		return tool.OK("the library root has no parent").WithData(map[string]any{"entity": rootName, "parent": nil}), nil
 	}
 	parent := describeFolder(g, fi, n.path.Dir())
-	return tool.OK(fmt.Sprintf("%s is in %s", n.name(), parent.Name), map[string]any{"entity": n.name(), "parent": parent}), nil
+	return tool.OK(fmt.Sprintf("%s is in %s", n.name(), parent.Name)).WithData(map[string]any{"entity": n.name(), "parent": parent}), nil
 }
 
 func (e *env) getAncestors(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, error) {
@@ -134,6 +132,5 @@ func (e *env) getAncestors(ctx context.Context, call *tool.Call, in entityNameIn
 			}
 		}
 	}
-	return tool.OK(fmt.Sprintf("%d ancestors of %s, from its parent to the root", len(ancestors), n.name()),
-		map[string]any{"entity": n.name(), "ancestors": ancestors}), nil
+	return tool.OK(fmt.Sprintf("%d ancestors of %s, from its parent to the root", len(ancestors), n.name())).WithData(map[string]any{"entity": n.name(), "ancestors": ancestors}), nil
 }

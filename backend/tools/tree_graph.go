@@ -68,8 +68,7 @@ func (e *env) getNeighbors(ctx context.Context, call *tool.Call, in getNeighbors
 		warnings = append(warnings, fmt.Sprintf("stopped after %d notes; lower depth or filter relation_types", maxNeighborNodes))
 	}
 	page, info := tool.Paginate(found, in.Paging)
-	r := tool.OK(info.Hint(fmt.Sprintf("neighbours of %s within %d step(s)", p.Name(), depth)),
-		map[string]any{"entity": p.Name(), "neighbors": page, "page": info})
+	r := tool.OK(info.Hint(fmt.Sprintf("neighbours of %s within %d step(s)", p.Name(), depth))).WithData(map[string]any{"entity": p.Name(), "neighbors": page, "page": info})
 	r.Warnings = warnings
 	return r, nil
 }
@@ -152,11 +151,11 @@ func (e *env) getBacklinks(ctx context.Context, call *tool.Call, in getBacklinks
 	g := l.Graph()
 	edges := g.Backlinks(p)
 	if len(edges) == 0 {
-		return tool.OK(fmt.Sprintf("nothing links to %s", p.Name()), map[string]any{"entity": p.Name(), "backlinks": []backlinkOut{}}), nil
+		return tool.OK(fmt.Sprintf("nothing links to %s", p.Name())).WithData(map[string]any{"entity": p.Name(), "backlinks": []backlinkOut{}}), nil
 	}
 	page, info := tool.Paginate(edges, in.Paging)
 	out, warnings := backlinkContexts(l, page)
-	r := tool.OK(info.Hint("backlinks to "+p.Name()), map[string]any{"entity": p.Name(), "backlinks": out, "page": info})
+	r := tool.OK(info.Hint("backlinks to " + p.Name())).WithData(map[string]any{"entity": p.Name(), "backlinks": out, "page": info})
 	r.Warnings = warnings
 	return r, nil
 }
