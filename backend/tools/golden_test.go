@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/llm"
@@ -150,6 +151,32 @@ func TestGoldenResults(t *testing.T) {
 			t.Fatalf("%s(%s): %v", c.tool, c.args, err)
 		}
 		goldenResult(t, fmt.Sprintf("%03d-%s-%s", i+1, c.tool, c.label), c, res, h.dir)
+		checkOutput(t, reg, c, res)
+	}
+}
+
+// checkOutput validates a result's JSON, the structured content MCP clients get,
+// against the tool's output schema.
+func checkOutput(t *testing.T, reg *tool.Registry, c goldenCall, res tool.Result) {
+	t.Helper()
+	tl, ok := reg.Get(c.tool)
+	if !ok {
+		return // the unknown tool's answer
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(tl.OutputSchema(), &s); err != nil {
+		t.Fatalf("%s: output schema: %v (%v)", c.tool, err, tl.OutputErr())
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatalf("%s: resolve output schema: %v", c.tool, err)
+	}
+	var v any
+	if err := json.Unmarshal(res.JSON(), &v); err != nil {
+		t.Fatal(err)
+	}
+	if err := rs.Validate(v); err != nil {
+		t.Errorf("%s(%s): the result does not follow the output schema: %v\n%s", c.tool, c.args, err, res.JSON())
 	}
 }
 
@@ -189,6 +216,7 @@ func TestGoldenAutoSummary(t *testing.T) {
 			t.Fatalf("%s(%s): %v", c.tool, c.args, err)
 		}
 		goldenResult(t, fmt.Sprintf("summary-%d-%s", i+1, c.tool), c, res, h.dir)
+		checkOutput(t, reg, c, res)
 	}
 }
 

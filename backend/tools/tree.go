@@ -15,12 +15,12 @@ func init() { families = append(families, treeTools) }
 // 003's parent, children and ancestors) and the link graph around a note.
 func treeTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.Untyped("list_libraries", tool.ReadOnly, desc("list_libraries"), e.listLibraries),
-		tool.Untyped("get_children", tool.ReadOnly, desc("get_children"), e.getChildren),
-		tool.Untyped("get_parent", tool.ReadOnly, desc("get_parent"), e.getParent),
-		tool.Untyped("get_ancestors", tool.ReadOnly, desc("get_ancestors"), e.getAncestors),
-		tool.Untyped("get_neighbors", tool.ReadOnly, desc("get_neighbors"), e.getNeighbors),
-		tool.Untyped("get_backlinks", tool.ReadOnly, desc("get_backlinks"), e.getBacklinks),
+		tool.New("list_libraries", tool.ReadOnly, desc("list_libraries"), e.listLibraries),
+		tool.New("get_children", tool.ReadOnly, desc("get_children"), e.getChildren),
+		tool.New("get_parent", tool.ReadOnly, desc("get_parent"), e.getParent),
+		tool.New("get_ancestors", tool.ReadOnly, desc("get_ancestors"), e.getAncestors),
+		tool.New("get_neighbors", tool.ReadOnly, desc("get_neighbors"), e.getNeighbors),
+		tool.New("get_backlinks", tool.ReadOnly, desc("get_backlinks"), e.getBacklinks),
 	}
 }
 
@@ -37,7 +37,13 @@ type libraryOut struct {
 	Default    bool   `json:"default,omitempty"`
 }
 
-func (e *env) listLibraries(ctx context.Context, call *tool.Call, in listLibrariesIn) (tool.Result, error) {
+// librariesOut is the output of list_libraries. The keys of the tools' outputs are in
+// alphabetical order, the order of the maps they were before they were typed.
+type librariesOut struct {
+	Libraries []libraryOut `json:"libraries"`
+}
+
+func (e *env) listLibraries(ctx context.Context, call *tool.Call, in listLibrariesIn) (tool.Result, *librariesOut, error) {
 	libs := e.ws.Libraries()
 	out := make([]libraryOut, 0, len(libs))
 	for i, l := range libs {
@@ -46,7 +52,7 @@ func (e *env) listLibraries(ctx context.Context, call *tool.Call, in listLibrari
 			Permission: e.ws.PermissionOf(l.Name()), Default: i == 0,
 		})
 	}
-	return tool.OK(fmt.Sprintf("%d libraries; pass library_name to any tool to use one other than the default", len(out))).WithData(map[string]any{"libraries": out}), nil
+	return tool.OK(fmt.Sprintf("%d libraries; pass library_name to any tool to use one other than the default", len(out))), &librariesOut{Libraries: out}, nil
 }
 
 type entityNameIn struct {
@@ -58,6 +64,29 @@ type getChildrenIn struct {
 	EntityName  string `json:"entity_name" jsonschema:"a folder path (\"people\", \"/\" for the root) or a note's name"`
 	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
 	tool.Paging
+}
+
+// childrenOut is the output of get_children: for a folder, its children; for a note
+// without a folder of its own, no children and kind note.
+type childrenOut struct {
+	Children   []childOut     `json:"children"`
+	Entity     string         `json:"entity"`
+	Folder     string         `json:"folder,omitempty"`
+	Kind       string         `json:"kind,omitempty"`
+	NotesBelow *int           `json:"notes_below,omitempty"`
+	Page       *tool.PageInfo `json:"page,omitempty"`
+}
+
+// parentOut is the output of get_parent; Parent is nil for the root.
+type parentOut struct {
+	Entity string     `json:"entity"`
+	Parent *folderOut `json:"parent"`
+}
+
+// ancestorsOut is the output of get_ancestors.
+type ancestorsOut struct {
+	Ancestors []folderOut `json:"ancestors"`
+	Entity    string      `json:"entity"`
 }
 
 // treeLookup resolves name to a node of the call's library tree, with the graph and
@@ -73,25 +102,26 @@ func (e *env) treeLookup(call *tool.Call, name string) (*graph.Graph, *folderInd
 	return g, fi, n, fail
 }
 
-func (e *env) getChildren(ctx context.Context, call *tool.Call, in getChildrenIn) (tool.Result, error) {
+func (e *env) getChildren(ctx context.Context, call *tool.Call, in getChildrenIn) (tool.Result, *childrenOut, error) {
 	g, fi, n, fail := e.treeLookup(call, in.EntityName)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	folder, skip := n.path, vpath.Path("")
 	if !n.folder {
 		f, ok := notesFolder(fi, n.path)
 		if !ok {
-			return tool.OK(fmt.Sprintf("%s is a note without a folder of its own, so it has no children; get_neighbors shows what it links to", n.name())).WithData(map[string]any{"entity": n.name(), "kind": "note", "children": []childOut{}}), nil
+			return tool.OK(fmt.Sprintf("%s is a note without a folder of its own, so it has no children; get_neighbors shows what it links to", n.name())), &childrenOut{Entity: n.name(), Kind: "note", Children: []childOut{}}, nil
 		}
 		folder, skip = f, n.path
 	}
 	children := childrenOf(g, fi, folder, skip)
 	page, info := tool.Paginate(children, in.Paging)
-	return tool.OK(info.Hint("children")).WithData(map[string]any{
-		"entity": n.name(), "folder": treeNode{folder: true, path: folder}.name(),
-		"notes_below": fi.total[folder], "children": page, "page": info,
-	}), nil
+	below := fi.total[folder]
+	return tool.OK(info.Hint("children")), &childrenOut{
+		Entity: n.name(), Folder: treeNode{folder: true, path: folder}.name(),
+		NotesBelow: &below, Children: page, Page: &info,
+	}, nil
 }
 
 // notesFolder returns the folder a note stands for: the folder named like it next to
@@ -106,22 +136,22 @@ func notesFolder(fi *folderIndex, p vpath.Path) (vpath.Path, bool) {
 	return "", false
 }
 
-func (e *env) getParent(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, error) {
+func (e *env) getParent(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, *parentOut, error) {
 	g, fi, n, fail := e.treeLookup(call, in.EntityName)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	if n.folder && n.path == "" {
-		return tool.OK("the library root has no parent").WithData(map[string]any{"entity": rootName, "parent": nil}), nil
+		return tool.OK("the library root has no parent"), &parentOut{Entity: rootName}, nil
 	}
 	parent := describeFolder(g, fi, n.path.Dir())
-	return tool.OK(fmt.Sprintf("%s is in %s", n.name(), parent.Name)).WithData(map[string]any{"entity": n.name(), "parent": parent}), nil
+	return tool.OK(fmt.Sprintf("%s is in %s", n.name(), parent.Name)), &parentOut{Entity: n.name(), Parent: &parent}, nil
 }
 
-func (e *env) getAncestors(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, error) {
+func (e *env) getAncestors(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, *ancestorsOut, error) {
 	g, fi, n, fail := e.treeLookup(call, in.EntityName)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	ancestors := []folderOut{}
 	if !(n.folder && n.path == "") {
@@ -132,5 +162,5 @@ func (e *env) getAncestors(ctx context.Context, call *tool.Call, in entityNameIn
 			}
 		}
 	}
-	return tool.OK(fmt.Sprintf("%d ancestors of %s, from its parent to the root", len(ancestors), n.name())).WithData(map[string]any{"entity": n.name(), "ancestors": ancestors}), nil
+	return tool.OK(fmt.Sprintf("%d ancestors of %s, from its parent to the root", len(ancestors), n.name())), &ancestorsOut{Entity: n.name(), Ancestors: ancestors}, nil
 }

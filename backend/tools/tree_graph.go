@@ -41,14 +41,21 @@ type neighborOut struct {
 	Via      []edgeOut `json:"via"`
 }
 
-func (e *env) getNeighbors(ctx context.Context, call *tool.Call, in getNeighborsIn) (tool.Result, error) {
+// neighborsOut is the output of get_neighbors.
+type neighborsOut struct {
+	Entity    string        `json:"entity"`
+	Neighbors []neighborOut `json:"neighbors"`
+	Page      tool.PageInfo `json:"page"`
+}
+
+func (e *env) getNeighbors(ctx context.Context, call *tool.Call, in getNeighborsIn) (tool.Result, *neighborsOut, error) {
 	l, fail := e.library(call)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	p, fail := lookup(l, clipLong(in.EntityName))
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	depth := in.Depth
 	if depth <= 0 {
@@ -68,9 +75,9 @@ func (e *env) getNeighbors(ctx context.Context, call *tool.Call, in getNeighbors
 		warnings = append(warnings, fmt.Sprintf("stopped after %d notes; lower depth or filter relation_types", maxNeighborNodes))
 	}
 	page, info := tool.Paginate(found, in.Paging)
-	r := tool.OK(info.Hint(fmt.Sprintf("neighbours of %s within %d step(s)", p.Name(), depth))).WithData(map[string]any{"entity": p.Name(), "neighbors": page, "page": info})
+	r := tool.OK(info.Hint(fmt.Sprintf("neighbours of %s within %d step(s)", p.Name(), depth)))
 	r.Warnings = warnings
-	return r, nil
+	return r, &neighborsOut{Entity: p.Name(), Neighbors: page, Page: info}, nil
 }
 
 // walkNeighbors walks resolved edges in both directions from p, breadth first, up to
@@ -139,25 +146,32 @@ type backlinkOut struct {
 	Context string `json:"context,omitempty"`
 }
 
-func (e *env) getBacklinks(ctx context.Context, call *tool.Call, in getBacklinksIn) (tool.Result, error) {
+// backlinksOut is the output of get_backlinks; a note nothing links to has no page.
+type backlinksOut struct {
+	Backlinks []backlinkOut  `json:"backlinks"`
+	Entity    string         `json:"entity"`
+	Page      *tool.PageInfo `json:"page,omitempty"`
+}
+
+func (e *env) getBacklinks(ctx context.Context, call *tool.Call, in getBacklinksIn) (tool.Result, *backlinksOut, error) {
 	l, fail := e.library(call)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	p, fail := lookup(l, clipLong(in.EntityName))
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	g := l.Graph()
 	edges := g.Backlinks(p)
 	if len(edges) == 0 {
-		return tool.OK(fmt.Sprintf("nothing links to %s", p.Name())).WithData(map[string]any{"entity": p.Name(), "backlinks": []backlinkOut{}}), nil
+		return tool.OK(fmt.Sprintf("nothing links to %s", p.Name())), &backlinksOut{Entity: p.Name(), Backlinks: []backlinkOut{}}, nil
 	}
 	page, info := tool.Paginate(edges, in.Paging)
 	out, warnings := backlinkContexts(l, page)
-	r := tool.OK(info.Hint("backlinks to " + p.Name())).WithData(map[string]any{"entity": p.Name(), "backlinks": out, "page": info})
+	r := tool.OK(info.Hint("backlinks to " + p.Name()))
 	r.Warnings = warnings
-	return r, nil
+	return r, &backlinksOut{Entity: p.Name(), Backlinks: out, Page: &info}, nil
 }
 
 // backlinkContexts renders edges with the text of the line each one is on, reading
