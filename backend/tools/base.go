@@ -137,7 +137,9 @@ func lookup(l *library.Library, name string) (vpath.Path, *tool.Result) {
 			names[i] = c.Name()
 		}
 		r := tool.Fail(tool.CodeAmbiguous, "%q names more than one note: %s; use the full name", name, strings.Join(quoteAll(names), ", "))
-		r.Data = map[string]any{"candidates": names}
+		r.Data = struct {
+			Candidates []string `json:"candidates"`
+		}{names}
 		return "", &r
 	case errors.As(err, &le) && errors.Is(err, graph.ErrNotFound):
 		msg := fmt.Sprintf("no note named %q", name)
@@ -148,7 +150,9 @@ func lookup(l *library.Library, name string) (vpath.Path, *tool.Result) {
 		}
 		r := tool.Fail(tool.CodeNotFound, "%s", msg)
 		if len(le.Nearest) > 0 {
-			r.Data = map[string]any{"nearest": le.Nearest}
+			r.Data = struct {
+				Nearest []string `json:"nearest"`
+			}{le.Nearest}
 		}
 		return "", &r
 	}

@@ -22,18 +22,18 @@ func init() { families = append(families, entityTools) }
 // move and merge notes.
 func entityTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.Untyped("create_entity", tool.Write, desc("create_entity"), e.createEntity),
-		tool.Untyped("add_entities", tool.Write, desc("add_entities"), e.addEntities),
-		tool.Untyped("read_entities", tool.ReadOnly, desc("read_entities"), e.readEntities),
-		tool.Untyped("list_entities", tool.ReadOnly, desc("list_entities"), e.listEntities),
-		tool.Untyped("get_entities_toc", tool.ReadOnly, desc("get_entities_toc"), e.getEntitiesTOC),
-		tool.Untyped("update_entity", tool.Write, desc("update_entity"), e.updateEntity).
+		tool.New("create_entity", tool.Write, desc("create_entity"), e.createEntity),
+		tool.New("add_entities", tool.Write, desc("add_entities"), e.addEntities),
+		tool.New("read_entities", tool.ReadOnly, desc("read_entities"), e.readEntities),
+		tool.New("list_entities", tool.ReadOnly, desc("list_entities"), e.listEntities),
+		tool.New("get_entities_toc", tool.ReadOnly, desc("get_entities_toc"), e.getEntitiesTOC),
+		tool.New("update_entity", tool.Write, desc("update_entity"), e.updateEntity).
 			Enum("mode", "merge", "replace", "append", "prepend"),
-		tool.Untyped("edit_entity", tool.Write, desc("edit_entity"), e.editEntity),
-		tool.Untyped("delete_entities", tool.Destructive, desc("delete_entities"), e.deleteEntities),
-		tool.Untyped("rename_entity", tool.Write, desc("rename_entity"), e.renameEntity),
-		tool.Untyped("move_entity", tool.Write, desc("move_entity"), e.moveEntity),
-		tool.Untyped("merge_entities", tool.Destructive, desc("merge_entities"), e.mergeEntities),
+		tool.New("edit_entity", tool.Write, desc("edit_entity"), e.editEntity),
+		tool.New("delete_entities", tool.Destructive, desc("delete_entities"), e.deleteEntities),
+		tool.New("rename_entity", tool.Write, desc("rename_entity"), e.renameEntity),
+		tool.New("move_entity", tool.Write, desc("move_entity"), e.moveEntity),
+		tool.New("merge_entities", tool.Destructive, desc("merge_entities"), e.mergeEntities),
 	}
 }
 
@@ -61,41 +61,51 @@ type createEntityIn struct {
 }
 
 // createEntity writes a new note; it never overwrites.
-func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntityIn) (tool.Result, error) {
+func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntityIn) (tool.Result, *writeOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	p, data, res := buildEntity(in.entityIn, time.Now())
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	p = respell(l, p)
 	if entityExists(l, p) {
-		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; update_entity or edit_entity change it, or choose another name", p.Name()), nil
+		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; update_entity or edit_entity change it, or choose another name", p.Name()), nil, nil
 	}
 	if res := twin(l, p, ""); res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	h, err := l.Vault().Write(ctx, p, data, createOpts(call, "create_entity"))
 	if err != nil {
-		return entFailWrite(p, err)
+		return entFailWrite[*writeOut](p, err)
 	}
 	l.Refresh(ctx, p)
-	r := tool.OK(fmt.Sprintf("created %s", p.Name())).WithData(map[string]any{"entity_name": p.Name(), "hash": string(h)})
+	r := tool.OK(fmt.Sprintf("created %s", p.Name()))
+	out := &writeOut{EntityName: p.Name(), Hash: string(h)}
 	for _, w := range danglingRelations(l, p, in.Relations) {
 		r = r.WithWarning("%s", w)
 	}
-	return e.autoSummary(ctx, call, l, p, r), nil
+	return e.autoSummary(ctx, call, l, p, r, out), out, nil
 }
 
-// failWrite answers a failed vault write: a result for what the caller can fix, a Go
-// error for a broken infrastructure.
-func entFailWrite(p vpath.Path, err error) (tool.Result, error) {
+// writeOut is the output of the tools that write one note: its name and new content
+// hash, and the summary the model wrote for it, if any (a new manual has no name).
+type writeOut struct {
+	EntityName string `json:"entity_name,omitempty"`
+	Hash       string `json:"hash"`
+	Summary    string `json:"summary,omitempty"`
+}
+
+// entFailWrite answers a failed vault write: a result for what the caller can fix, a
+// Go error for a broken infrastructure.
+func entFailWrite[Out any](p vpath.Path, err error) (tool.Result, Out, error) {
+	var none Out
 	if r, ok := writeFailure(p, err); ok {
-		return r, nil
+		return r, none, nil
 	}
-	return tool.Result{}, err
+	return tool.Result{}, none, err
 }
 
 // entNewPath is newPath for a name a note will take: it also refuses characters that
@@ -228,13 +238,13 @@ type addEntitiesIn struct {
 }
 
 // addEntities creates several notes; those that cannot be created are listed.
-func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn) (tool.Result, error) {
+func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn) (tool.Result, *batchOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	if len(in.Entities) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entities is empty: give at least one {entity_name, content?}"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entities is empty: give at least one {entity_name, content?}"), nil, nil
 	}
 	now := time.Now()
 	var steps []step
@@ -263,23 +273,28 @@ func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn
 }
 
 // finishBatch applies the creations of add_entities and reports what failed.
-func (e *env) finishBatch(ctx context.Context, call *tool.Call, l *library.Library, steps []step, failed []string, op string) (tool.Result, error) {
+func (e *env) finishBatch(ctx context.Context, call *tool.Call, l *library.Library, steps []step, failed []string, op string) (tool.Result, *batchOut, error) {
 	if len(steps) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "no entity was created: %s", strings.Join(failed, "; ")), nil
+		return tool.Fail(tool.CodeInvalidArguments, "no entity was created: %s", strings.Join(failed, "; ")), nil, nil
 	}
 	if r, err := applySteps(ctx, l, call, op, steps); r != nil || err != nil {
-		return entResult(r), err
+		return entResult(r), nil, err
 	}
-	created := make([]string, len(steps))
+	out := &batchOut{Created: make([]string, len(steps)), Failed: failed}
 	for i, s := range steps {
-		created[i] = s.path.Name()
+		out.Created[i] = s.path.Name()
 	}
-	data := map[string]any{"created": created}
 	if len(failed) > 0 {
-		data["failed"] = failed
-		return tool.Partial(fmt.Sprintf("created %d of %d entities", len(created), len(created)+len(failed)), failed...).WithData(data), nil
+		return tool.Partial(fmt.Sprintf("created %d of %d entities", len(out.Created), len(out.Created)+len(failed)), failed...), out, nil
 	}
-	return tool.OK(fmt.Sprintf("created %d entities", len(created))).WithData(data), nil
+	return tool.OK(fmt.Sprintf("created %d entities", len(out.Created))), out, nil
+}
+
+// batchOut is the output of add_entities: the notes created, and those that could not
+// be, with why.
+type batchOut struct {
+	Created []string `json:"created"`
+	Failed  []string `json:"failed,omitempty"`
 }
 
 // resultOr dereferences r, or returns the zero Result.

@@ -208,6 +208,8 @@ func checkBase(p vpath.Path, base string, cur vault.Hash) *tool.Result {
 		return nil
 	}
 	r := tool.Fail(tool.CodeConflict, "%s changed since the version with base_hash %.12s was read (now %.12s); read_entities it again and redo the change", p.Name(), base, cur)
-	r.Data = map[string]any{"current_hash": string(cur)}
+	r.Data = struct {
+		CurrentHash string `json:"current_hash"`
+	}{string(cur)}
 	return &r
 }

@@ -31,18 +31,18 @@ type mergeSource struct {
 }
 
 // mergeEntities joins notes into a target and re-points every link to them.
-func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntitiesIn) (tool.Result, error) {
+func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntitiesIn) (tool.Result, *mergeOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	target, res := findEntity(l, in.TargetName)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	srcs, res, err := readSources(l, in.SourceNames, target)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	g := l.Graph()
 	r := relinker{g: g, moved: map[vpath.Path]linkDest{}}
@@ -53,18 +53,18 @@ func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntiti
 	}
 	tstep, warns, res, err := mergedTarget(l, r, target, srcs)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	others, count, w2, err := relinkSources(l, r, backlinkSources(l, append(paths, target), paths...))
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	steps := append([]step{tstep}, others...)
 	for _, s := range srcs {
 		steps = append(steps, step{kind: stepRemove, path: s.path, old: s.data, hash: s.hash})
 	}
 	if r, err := applySteps(ctx, l, call, "merge_entities", steps); r != nil || err != nil {
-		return entResult(r), err
+		return entResult(r), nil, err
 	}
 	names := make([]string, len(srcs))
 	for i, s := range srcs {
@@ -74,12 +74,20 @@ func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntiti
 	for i, s := range others {
 		changed[i] = s.path.Name()
 	}
-	out := tool.OK(fmt.Sprintf("merged %s into %s; %d links in %d other notes now point to it", strings.Join(names, ", "), target.Name(), count, len(others))).WithData(map[string]any{"target": target.Name(), "merged": names, "rewritten": changed})
-	out.Warnings = append(warns, w2...)
+	res2 := tool.OK(fmt.Sprintf("merged %s into %s; %d links in %d other notes now point to it", strings.Join(names, ", "), target.Name(), count, len(others)))
+	res2.Warnings = append(warns, w2...)
 	for _, s := range srcs {
-		out.Warnings = append(out.Warnings, e.canvasRenamed(ctx, l, s.path, target)...)
+		res2.Warnings = append(res2.Warnings, e.canvasRenamed(ctx, l, s.path, target)...)
 	}
-	return out, nil
+	return res2, &mergeOut{Target: target.Name(), Merged: names, Rewritten: changed}, nil
+}
+
+// mergeOut is the output of merge_entities: the notes merged into the target, and the
+// other notes whose links were rewritten.
+type mergeOut struct {
+	Merged    []string `json:"merged"`
+	Rewritten []string `json:"rewritten"`
+	Target    string   `json:"target"`
 }
 
 // readSources finds and reads the notes to merge; each must exist, once, and differ

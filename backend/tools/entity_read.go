@@ -33,17 +33,24 @@ type entityText struct {
 	Error      string `json:"error,omitempty"`
 }
 
+// readEntitiesOut is the output of read_entities: a note that could not be read has
+// an error in its place. A call that read none answers an error carrying it as data.
+type readEntitiesOut struct {
+	Entities []entityText  `json:"entities"`
+	Page     tool.PageInfo `json:"page"`
+}
+
 // readEntities returns the content and hash of notes.
-func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntitiesIn) (tool.Result, error) {
+func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntitiesIn) (tool.Result, *readEntitiesOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	if len(in.EntityNames) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the names of the notes to read"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the names of the notes to read"), nil, nil
 	}
 	if in.ContentOffset < 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "content_offset must be 0 or more"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "content_offset must be 0 or more"), nil, nil
 	}
 	names, info := tool.Paginate(in.EntityNames, in.Paging)
 	out := make([]entityText, 0, len(names))
@@ -52,7 +59,7 @@ func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntities
 	for _, name := range names {
 		p, data, h, res, err := readEntity(l, name)
 		if err != nil {
-			return tool.Result{}, err
+			return tool.Result{}, nil, err
 		}
 		if res != nil {
 			out = append(out, entityText{EntityName: name, Error: res.Message})
@@ -64,12 +71,12 @@ func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntities
 		}
 		out = append(out, clipEntity(p.Name(), string(data), string(h), in.ContentOffset))
 	}
-	data := map[string]any{"entities": out, "page": info}
+	data := &readEntitiesOut{Entities: out, Page: info}
 	switch {
 	case firstFail != nil && len(warns) == len(names):
-		return firstFail.WithData(data), nil
+		return firstFail.WithData(data), nil, nil
 	case len(warns) > 0:
-		return tool.Partial(fmt.Sprintf("read %d of %d entities", len(names)-len(warns), len(names)), warns...).WithData(data), nil
+		return tool.Partial(fmt.Sprintf("read %d of %d entities", len(names)-len(warns), len(names)), warns...), data, nil
 	}
 	msg := info.Hint("entities")
 	for _, t := range out {
@@ -77,7 +84,7 @@ func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntities
 			msg += fmt.Sprintf("; %s is clipped: call read_entities with entity_names=[%q] and content_offset=%d for the rest", t.EntityName, t.EntityName, t.NextOffset)
 		}
 	}
-	return tool.OK(msg).WithData(data), nil
+	return tool.OK(msg), data, nil
 }
 
 // clipEntity returns at most maxReadBytes of content from offset.
@@ -102,15 +109,22 @@ type listEntitiesIn struct {
 	tool.Paging
 }
 
+// entityListOut is the output of list_entities and search_in_names: one page of
+// names.
+type entityListOut[T any] struct {
+	Entities []T           `json:"entities"`
+	Page     tool.PageInfo `json:"page"`
+}
+
 // listEntities lists the notes whose names match a glob.
-func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntitiesIn) (tool.Result, error) {
+func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntitiesIn) (tool.Result, *entityListOut[string], error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	m, err := compileEntityGlob(in.EntityGlob)
 	if err != nil {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_glob %q: %v; use *, **, ? and [...]", in.EntityGlob, err), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entity_glob %q: %v; use *, **, ? and [...]", in.EntityGlob, err), nil, nil
 	}
 	var names []string
 	for _, p := range l.Graph().Notes() {
@@ -121,9 +135,9 @@ func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntities
 	slices.Sort(names)
 	page, info := tool.Paginate(names, in.Paging)
 	if len(names) == 0 {
-		return tool.Fail(tool.CodeNoMatch, "no entity matches %q; try a wider glob such as \"**\", or search_in_names", in.EntityGlob), nil
+		return tool.Fail(tool.CodeNoMatch, "no entity matches %q; try a wider glob such as \"**\", or search_in_names", in.EntityGlob), nil, nil
 	}
-	return tool.OK(info.Hint("entities")).WithData(map[string]any{"entities": page, "page": info}), nil
+	return tool.OK(info.Hint("entities")), &entityListOut[string]{Entities: page, Page: info}, nil
 }
 
 // entityGlob matches entity names against a glob.
@@ -197,17 +211,23 @@ type tocEntry struct {
 	Error      string         `json:"error,omitempty"`
 }
 
+// tocOut is the output of get_entities_toc. A call that found none answers an error
+// carrying it as data.
+type tocOut struct {
+	Entities []tocEntry `json:"entities"`
+}
+
 // getEntitiesTOC lists the headings of notes.
-func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (tool.Result, error) {
+func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (tool.Result, *tocOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	if len(in.EntityNames) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the names of the notes"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the names of the notes"), nil, nil
 	}
 	if len(in.EntityNames) > tool.MaxLimit {
-		return tool.Fail(tool.CodeTooLarge, "at most %d names per call", tool.MaxLimit), nil
+		return tool.Fail(tool.CodeTooLarge, "at most %d names per call", tool.MaxLimit), nil, nil
 	}
 	var out []tocEntry
 	var warns []string
@@ -215,7 +235,7 @@ func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (to
 	for _, name := range in.EntityNames {
 		p, data, _, res, err := readEntity(l, name)
 		if err != nil {
-			return tool.Result{}, err
+			return tool.Result{}, nil, err
 		}
 		if res != nil {
 			out = append(out, tocEntry{EntityName: name, Error: res.Message})
@@ -225,14 +245,14 @@ func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (to
 		}
 		out = append(out, tocEntry{EntityName: p.Name(), TOC: note.Parse(data).Headings})
 	}
-	data := map[string]any{"entities": out}
+	data := &tocOut{Entities: out}
 	switch {
 	case len(warns) == len(out):
-		return tool.Fail(firstFail.ErrorCode, "%s", strings.Join(warns, "; ")).WithData(data), nil
+		return tool.Fail(firstFail.ErrorCode, "%s", strings.Join(warns, "; ")).WithData(data), nil, nil
 	case len(warns) > 0:
-		return tool.Partial(fmt.Sprintf("headings of %d of %d entities", len(out)-len(warns), len(out)), warns...).WithData(data), nil
+		return tool.Partial(fmt.Sprintf("headings of %d of %d entities", len(out)-len(warns), len(out)), warns...), data, nil
 	}
-	return tool.OK(fmt.Sprintf("headings of %d entities", len(out))).WithData(data), nil
+	return tool.OK(fmt.Sprintf("headings of %d entities", len(out))), data, nil
 }
 
 // cmpOrResult returns first, or r when first is nil.

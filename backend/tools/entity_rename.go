@@ -21,14 +21,14 @@ type renameEntityIn struct {
 }
 
 // renameEntity renames a note and rewrites every link and relation to it.
-func (e *env) renameEntity(ctx context.Context, call *tool.Call, in renameEntityIn) (tool.Result, error) {
+func (e *env) renameEntity(ctx context.Context, call *tool.Call, in renameEntityIn) (tool.Result, *renameOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	oldP, res := findEntity(l, in.OldName)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	name := strings.TrimSpace(in.NewName)
 	if name != "" && !strings.ContainsAny(name, `/\`) && oldP.Dir() != "" {
@@ -36,7 +36,7 @@ func (e *env) renameEntity(ctx context.Context, call *tool.Call, in renameEntity
 	}
 	newP, res := entNewPath(name)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	return e.relocate(ctx, call, l, oldP, newP, "rename_entity")
 }
@@ -50,26 +50,26 @@ type moveEntityIn struct {
 
 // moveEntity moves a note into another folder, keeping its basename, and rewrites
 // every link and relation to it.
-func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) (tool.Result, error) {
+func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) (tool.Result, *renameOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	oldP, res := findEntity(l, in.EntityName)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	folder := strings.TrimRight(strings.TrimSpace(strings.ReplaceAll(in.Folder, `\`, "/")), "/")
 	if folder != "" {
 		f, err := vpath.Parse(folder)
 		if err != nil || f.IsNote() {
-			return tool.Fail(tool.CodeInvalidArguments, "folder %q is not a vault-relative folder such as \"people/past\"", in.Folder), nil
+			return tool.Fail(tool.CodeInvalidArguments, "folder %q is not a vault-relative folder such as \"people/past\"", in.Folder), nil, nil
 		}
 		folder = string(f) + "/"
 	}
 	newP, res := entNewPath(folder + oldP.Base())
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	return e.relocate(ctx, call, l, oldP, newP, "move_entity")
 }
@@ -77,16 +77,16 @@ func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) 
 // relocate moves the note at oldP to newP and rewrites the links to it everywhere.
 // Every new content is computed first; the writes are compare-and-swaps, undone if
 // one fails.
-func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library, oldP, newP vpath.Path, op string) (tool.Result, error) {
+func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library, oldP, newP vpath.Path, op string) (tool.Result, *renameOut, error) {
 	newP = respell(l, newP)
 	switch {
 	case oldP == newP:
-		return tool.Fail(tool.CodeInvalidArguments, "%s already has that name", oldP.Name()), nil
+		return tool.Fail(tool.CodeInvalidArguments, "%s already has that name", oldP.Name()), nil, nil
 	case !strings.EqualFold(string(oldP), string(newP)) && entityExists(l, newP):
-		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; choose another name, or merge_entities to join the two", newP.Name()), nil
+		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; choose another name, or merge_entities to join the two", newP.Name()), nil, nil
 	}
 	if res := twin(l, newP, oldP); res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	g := l.Graph()
 	short := uniqueBase(g, newP, oldP)
@@ -102,7 +102,7 @@ func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library,
 	}
 	own, warns, res, err := ownRelocation(l, r, oldP, newP)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	steps := own
 	targets := make([]vpath.Path, 0, len(r.moved))
@@ -111,20 +111,28 @@ func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library,
 	}
 	others, count, w2, err := relinkSources(l, r, backlinkSources(l, []vpath.Path{oldP}, targets...))
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	steps, warns = append(steps, others...), append(warns, w2...)
 	if r, err := applySteps(ctx, l, call, op, steps); r != nil || err != nil {
-		return entResult(r), err
+		return entResult(r), nil, err
 	}
 	changed := make([]string, len(others))
 	for i, s := range others {
 		changed[i] = s.path.Name()
 	}
 	msg := fmt.Sprintf("renamed %s to %s; %d links in %d other notes were rewritten", oldP.Name(), newP.Name(), count, len(others))
-	res2 := tool.OK(msg).WithData(map[string]any{"old_name": oldP.Name(), "new_name": newP.Name(), "rewritten": changed})
+	res2 := tool.OK(msg)
 	res2.Warnings = append(warns, e.canvasRenamed(ctx, l, oldP, newP)...)
-	return res2, nil
+	return res2, &renameOut{OldName: oldP.Name(), NewName: newP.Name(), Rewritten: changed}, nil
+}
+
+// renameOut is the output of rename_entity and move_entity: the old and new names, and
+// the other notes whose links were rewritten.
+type renameOut struct {
+	NewName   string   `json:"new_name"`
+	OldName   string   `json:"old_name"`
+	Rewritten []string `json:"rewritten"`
 }
 
 // backlinkSources lists, sorted, the notes with links or relations to the notes in

@@ -28,41 +28,41 @@ type updateEntityIn struct {
 }
 
 // updateEntity changes a note's properties and body.
-func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntityIn) (tool.Result, error) {
+func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntityIn) (tool.Result, *writeOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	mode := in.Mode
 	if mode == "" {
 		mode = "merge"
 	}
 	if in.Content != nil && entHasFrontMatter(*in.Content) {
-		return tool.Fail(tool.CodeInvalidArguments, "content starts with front matter: give the body only, and properties as tags, aliases, entity_type, title"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "content starts with front matter: give the body only, and properties as tags, aliases, entity_type, title"), nil, nil
 	}
 	if (mode == "append" || mode == "prepend") && in.Content == nil {
-		return tool.Fail(tool.CodeInvalidArguments, "mode %s needs content", mode), nil
+		return tool.Fail(tool.CodeInvalidArguments, "mode %s needs content", mode), nil, nil
 	}
 	p, data, h, res, err := readEntity(l, in.EntityName)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	if r := checkBase(p, in.BaseHash, h); r != nil {
-		return *r, nil
+		return *r, nil, nil
 	}
 	n := note.Parse(data)
 	out, err := note.SetProperties(data, updateProps(n, in, mode == "replace"), nil)
 	if err != nil {
-		return tool.Fail(tool.CodeInvalidArguments, "%s cannot be updated: %v; fix its front matter first (edit_entity)", p.Name(), err), nil
+		return tool.Fail(tool.CodeInvalidArguments, "%s cannot be updated: %v; fix its front matter first (edit_entity)", p.Name(), err), nil, nil
 	}
 	if in.Content != nil {
 		out = setBody(out, *in.Content, mode)
 	}
-	r, err := writeEntity(ctx, l, call, "update_entity", p, out, h, fmt.Sprintf("updated %s (%s)", p.Name(), mode))
-	if err != nil {
-		return r, err
+	r, w, err := writeEntity(ctx, l, call, "update_entity", p, out, h, fmt.Sprintf("updated %s (%s)", p.Name(), mode))
+	if err != nil || r.IsError() {
+		return r, nil, err
 	}
-	return e.autoSummary(ctx, call, l, p, r), nil
+	return e.autoSummary(ctx, call, l, p, r, w), w, nil
 }
 
 // hasFrontMatter reports whether s starts with a front matter fence.
@@ -148,15 +148,15 @@ func setBody(src []byte, content, mode string) []byte {
 
 // writeEntity writes a changed note with a compare-and-swap on the hash it was read
 // with, refreshes the graph and answers with the new hash.
-func writeEntity(ctx context.Context, l *library.Library, call *tool.Call, op string, p vpath.Path, data []byte, h vault.Hash, msg string) (tool.Result, error) {
+func writeEntity(ctx context.Context, l *library.Library, call *tool.Call, op string, p vpath.Path, data []byte, h vault.Hash, msg string) (tool.Result, *writeOut, error) {
 	o := writeOpts(call, op)
 	o.IfHash = h
 	nh, err := l.Vault().Write(ctx, p, data, o)
 	if err != nil {
-		return entFailWrite(p, err)
+		return entFailWrite[*writeOut](p, err)
 	}
 	l.Refresh(ctx, p)
-	return tool.OK(msg).WithData(map[string]any{"entity_name": p.Name(), "hash": string(nh)}), nil
+	return tool.OK(msg), &writeOut{EntityName: p.Name(), Hash: string(nh)}, nil
 }
 
 // editEntityIn is the input of edit_entity.
@@ -170,29 +170,29 @@ type editEntityIn struct {
 }
 
 // editEntity replaces exact text in a note.
-func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) (tool.Result, error) {
+func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) (tool.Result, *writeOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	if in.OldContent == "" {
-		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; to add text use update_entity with mode append"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; to add text use update_entity with mode append"), nil, nil
 	}
 	want := in.ExpectedCount
 	if want < 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "expected_count must be 1 or more"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "expected_count must be 1 or more"), nil, nil
 	}
 	want = max(want, 1)
 	p, data, h, res, err := readEntity(l, in.EntityName)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	if r := checkBase(p, in.BaseHash, h); r != nil {
-		return *r, nil
+		return *r, nil, nil
 	}
 	out, r := replaceExact(p.Name(), string(data), in.OldContent, in.NewContent, want)
 	if r != nil {
-		return *r, nil
+		return *r, nil, nil
 	}
 	return writeEntity(ctx, l, call, "edit_entity", p, []byte(out), h, fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name()))
 }
@@ -213,11 +213,16 @@ func replaceExact(name, text, old, repl string, want int) (string, *tool.Result)
 		if strings.Count(entCollapseSpace(text), entCollapseSpace(old)) > 0 {
 			r.Message += "; it differs only in white space or line breaks"
 		}
-		r.Data = map[string]any{"nearest": snippet, "line": line}
+		r.Data = struct {
+			Line    int    `json:"line"`
+			Nearest string `json:"nearest"`
+		}{line, snippet}
 		return "", &r
 	}
 	r := tool.Fail(tool.CodeCountMismatch, "old_content occurs %d times in %s, not %d; add surrounding text to make it unique, or set expected_count=%d to replace all", got, name, want, got)
-	r.Data = map[string]any{"lines": occurrenceLines(text, old)}
+	r.Data = struct {
+		Lines []int `json:"lines"`
+	}{occurrenceLines(text, old)}
 	return "", &r
 }
 
@@ -274,13 +279,13 @@ type deleteEntitiesIn struct {
 }
 
 // deleteEntities removes notes and reports the links left dangling.
-func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEntitiesIn) (tool.Result, error) {
+func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEntitiesIn) (tool.Result, *deleteOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	if len(in.EntityNames) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the notes to delete"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the notes to delete"), nil, nil
 	}
 	var failed []string
 	var steps []step
@@ -288,7 +293,7 @@ func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEnti
 	for _, name := range in.EntityNames {
 		p, data, h, res, err := readEntity(l, name)
 		if err != nil {
-			return tool.Result{}, err
+			return tool.Result{}, nil, err
 		}
 		if res != nil {
 			failed = append(failed, res.Message)
@@ -300,26 +305,33 @@ func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEnti
 		}
 	}
 	if len(steps) == 0 {
-		return tool.Fail(tool.CodeNotFound, "nothing deleted: %s", strings.Join(failed, "; ")), nil
+		return tool.Fail(tool.CodeNotFound, "nothing deleted: %s", strings.Join(failed, "; ")), nil, nil
 	}
 	dangling := danglingAfter(l, gone)
 	if r, err := applySteps(ctx, l, call, "delete_entities", steps); r != nil || err != nil {
-		return entResult(r), err
+		return entResult(r), nil, err
 	}
 	deleted := make([]string, len(steps))
 	for i, s := range steps {
 		deleted[i] = s.path.Name()
 	}
-	data := map[string]any{"deleted": deleted}
+	out := &deleteOut{Deleted: deleted}
 	msg := fmt.Sprintf("deleted %d entities", len(deleted))
 	if len(dangling) > 0 {
-		data["dangling_links"] = dangling
+		out.DanglingLinks = dangling
 		msg += fmt.Sprintf("; %d links in other notes now point nowhere (data.dangling_links): fix them with edit_entity", len(dangling))
 	}
 	if len(failed) > 0 {
-		return tool.Partial(msg, failed...).WithData(data), nil
+		return tool.Partial(msg, failed...), out, nil
 	}
-	return tool.OK(msg).WithData(data), nil
+	return tool.OK(msg), out, nil
+}
+
+// deleteOut is the output of delete_entities: the notes deleted, and the links of
+// other notes that now point nowhere.
+type deleteOut struct {
+	DanglingLinks []string `json:"dangling_links,omitempty"`
+	Deleted       []string `json:"deleted"`
 }
 
 // danglingAfter lists the links and relations of other notes to the notes in gone.

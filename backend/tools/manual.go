@@ -21,9 +21,9 @@ const manualPath vpath.Path = "meta.md"
 // manualTools is the manual family: read and edit meta.md.
 func manualTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.Untyped("read_manual", tool.ReadOnly, desc("read_manual"), e.readManual),
-		tool.Untyped("edit_manual_section", tool.Write, desc("edit_manual_section"), e.editManualSection),
-		tool.Untyped("add_manual_section", tool.Write, desc("add_manual_section"), e.addManualSection),
+		tool.New("read_manual", tool.ReadOnly, desc("read_manual"), e.readManual),
+		tool.New("edit_manual_section", tool.Write, desc("edit_manual_section"), e.editManualSection),
+		tool.New("add_manual_section", tool.Write, desc("add_manual_section"), e.addManualSection),
 	}
 }
 
@@ -32,22 +32,29 @@ type readManualIn struct {
 	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
 }
 
+// ManualOut is the output of read_manual: the manual's text (clipped when it is long)
+// and its content hash.
+type ManualOut struct {
+	Content string `json:"content"`
+	Hash    string `json:"hash"`
+}
+
 // readManual returns meta.md.
-func (e *env) readManual(ctx context.Context, call *tool.Call, in readManualIn) (tool.Result, error) {
+func (e *env) readManual(ctx context.Context, call *tool.Call, in readManualIn) (tool.Result, *ManualOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	data, h, res, err := readManualFile(l)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	content, clipped := tool.Clip(string(data), maxReadBytes*2)
 	msg := fmt.Sprintf("the manual of library %s (%s)", l.Name(), manualPath)
 	if clipped {
 		msg += fmt.Sprintf("; clipped at %d of %d bytes: read_entities meta with content_offset for the rest", len(content), len(data))
 	}
-	return tool.OK(msg).WithData(map[string]any{"content": content, "hash": string(h)}), nil
+	return tool.OK(msg), &ManualOut{Content: content, Hash: string(h)}, nil
 }
 
 // readManualFile reads meta.md; res answers when it is absent.
@@ -74,21 +81,21 @@ type editManualSectionIn struct {
 }
 
 // editManualSection replaces text of meta.md that occurs exactly once.
-func (e *env) editManualSection(ctx context.Context, call *tool.Call, in editManualSectionIn) (tool.Result, error) {
+func (e *env) editManualSection(ctx context.Context, call *tool.Call, in editManualSectionIn) (tool.Result, *writeOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	if in.OldContent == "" {
-		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; add_manual_section adds text"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; add_manual_section adds text"), nil, nil
 	}
 	data, h, res, err := readManualFile(l)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	out, r := replaceExact(manualPath.Name(), string(data), in.OldContent, in.NewContent, 1)
 	if r != nil {
-		return *r, nil
+		return *r, nil, nil
 	}
 	return writeEntity(ctx, l, call, "edit_manual_section", manualPath, []byte(out), h, "the manual was edited")
 }
@@ -102,33 +109,33 @@ type addManualSectionIn struct {
 
 // addManualSection appends text to a section of meta.md, creating the section (and
 // the manual) when needed.
-func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManualSectionIn) (tool.Result, error) {
+func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManualSectionIn) (tool.Result, *writeOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	toc := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(in.TOC), "#"))
 	if toc == "" || strings.ContainsAny(toc, "\r\n") {
-		return tool.Fail(tool.CodeInvalidArguments, "toc must be one heading's text, such as \"Entity types\""), nil
+		return tool.Fail(tool.CodeInvalidArguments, "toc must be one heading's text, such as \"Entity types\""), nil, nil
 	}
 	if strings.TrimSpace(in.NewContent) == "" {
-		return tool.Fail(tool.CodeInvalidArguments, "new_content is empty: give the text to add"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "new_content is empty: give the text to add"), nil, nil
 	}
 	data, h, res, err := readManualFile(l)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	if res != nil && res.ErrorCode != tool.CodeNotFound {
-		return *res, nil
+		return *res, nil, nil
 	}
 	out, created := addToSection(string(data), toc, in.NewContent)
 	if res != nil { // no manual yet
 		nh, err := l.Vault().Write(ctx, manualPath, []byte(out), createOpts(call, "add_manual_section"))
 		if err != nil {
-			return entFailWrite(manualPath, err)
+			return entFailWrite[*writeOut](manualPath, err)
 		}
 		l.Refresh(ctx, manualPath)
-		return tool.OK(fmt.Sprintf("created the manual with section %q", toc)).WithData(map[string]any{"hash": string(nh)}), nil
+		return tool.OK(fmt.Sprintf("created the manual with section %q", toc)), &writeOut{Hash: string(nh)}, nil
 	}
 	msg := fmt.Sprintf("added to section %q of the manual", toc)
 	if created {

@@ -31,7 +31,7 @@ const (
 // memoryTools declares the memory family.
 func memoryTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.Untyped("memory_notebook_replace", tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace),
+		tool.New("memory_notebook_replace", tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace),
 	}
 }
 
@@ -41,35 +41,46 @@ type memoryReplaceIn struct {
 	LibraryName string `json:"library_name,omitempty" jsonschema:"ignored: the notebook always lives in the default library"`
 }
 
-func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in memoryReplaceIn) (tool.Result, error) {
+// memoryOut is the output of memory_notebook_replace: the notebook's size and budget in
+// characters, and what remains of it.
+type memoryOut struct {
+	Budget    int `json:"budget"`
+	Remaining int `json:"remaining"`
+	Size      int `json:"size"`
+}
+
+func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in memoryReplaceIn) (tool.Result, *memoryOut, error) {
 	libs := e.ws.Libraries()
 	if len(libs) == 0 {
-		return tool.Fail(tool.CodeNotFound, "no library is open, so there is no memory notebook"), nil
+		return tool.Fail(tool.CodeNotFound, "no library is open, so there is no memory notebook"), nil, nil
 	}
 	l := libs[0]
 	if bad := badMemoryText(in.OldText, in.NewText); bad != "" {
-		return tool.Fail(tool.CodeInvalidArguments, "%s", bad), nil
+		return tool.Fail(tool.CodeInvalidArguments, "%s", bad), nil, nil
 	}
 	cur, hash, exists, err := readMemory(l)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	next, res := replaceMemory(cur, in.OldText, in.NewText)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	size, before := utf8.RuneCountInString(next), utf8.RuneCountInString(cur)
 	if size > MemoryBudget && size > before {
 		return tool.Fail(tool.CodeTooLarge, "the notebook would be %d characters, over its budget of %d (it is %d now); condense it first: replace older or less useful entries with a shorter summary, then retry",
-			size, MemoryBudget, before).WithData(map[string]any{"size": before, "budget": MemoryBudget}), nil
+			size, MemoryBudget, before).WithData(struct {
+			Budget int `json:"budget"`
+			Size   int `json:"size"`
+		}{MemoryBudget, before}), nil, nil
 	}
 	opts := writeOpts(call, "memory_notebook_replace")
 	opts.IfHash, opts.CreateOnly = hash, !exists
 	if _, err := l.Vault().Write(ctx, memoryPath, []byte(next), opts); err != nil {
 		if r, ok := writeFailure(memoryPath, err); ok {
-			return r, nil
+			return r, nil, nil
 		}
-		return tool.Result{}, fmt.Errorf("write memory notebook: %w", err)
+		return tool.Result{}, nil, fmt.Errorf("write memory notebook: %w", err)
 	}
 	l.Refresh(ctx, memoryPath)
 	verb := "replaced the text"
@@ -79,14 +90,14 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 	case in.NewText == "":
 		verb = "deleted the text"
 	}
-	r := tool.OK(fmt.Sprintf("%s in the memory notebook (%d of %d characters used)", verb, size, MemoryBudget)).WithData(map[string]any{"size": size, "budget": MemoryBudget, "remaining": max(MemoryBudget-size, 0)})
+	r := tool.OK(fmt.Sprintf("%s in the memory notebook (%d of %d characters used)", verb, size, MemoryBudget))
 	if call.Library != "" && call.Library != l.Name() {
 		r = r.WithWarning("the memory notebook is always in the default library %q, not %q", l.Name(), call.Library)
 	}
 	if size > MemoryBudget*9/10 {
 		r = r.WithWarning("the notebook is nearly full: condense it soon")
 	}
-	return r, nil
+	return r, &memoryOut{Size: size, Budget: MemoryBudget, Remaining: max(MemoryBudget-size, 0)}, nil
 }
 
 // badMemoryText says what is wrong with the texts, or "".
@@ -138,7 +149,9 @@ func replaceMemory(cur, old, repl string) (string, *tool.Result) {
 	case n == 0:
 		near := nearestText(cur, old)
 		r := tool.Fail(tool.CodeNoMatch, "old_text does not occur in the notebook; copy it exactly (spaces and line breaks count). The nearest text is:\n%s", near)
-		r.Data = map[string]any{"nearest": near}
+		r.Data = struct {
+			Nearest string `json:"nearest"`
+		}{near}
 		return "", &r
 	case n > 1:
 		r := tool.Fail(tool.CodeCountMismatch, "old_text occurs %d times in the notebook; include more of the surrounding text so that it occurs once", n)

@@ -22,9 +22,10 @@ type Summarizer interface {
 
 // autoSummary gives the note at p a `summary` property written by the model, when a
 // model is configured, the library's canvas settings turn it on and the note has none.
-// r is the result of the write that created or changed the note; the summary's own
-// outcome is added to it (a failure is a warning: the note itself was written).
-func (e *env) autoSummary(ctx context.Context, call *tool.Call, l *library.Library, p vpath.Path, r tool.Result) tool.Result {
+// r is the result of the write that created or changed the note, and out its output;
+// the summary's own outcome is added to them (the summary and the new hash to out, a
+// failure as a warning: the note itself was written).
+func (e *env) autoSummary(ctx context.Context, call *tool.Call, l *library.Library, p vpath.Path, r tool.Result, w *writeOut) tool.Result {
 	if r.IsError() || e.summarizer == nil || !e.canvasOf(l).Settings().AutoSummary {
 		return r
 	}
@@ -57,10 +58,7 @@ func (e *env) autoSummary(ctx context.Context, call *tool.Call, l *library.Libra
 		return r.WithWarning("no summary was written: %v", err)
 	}
 	l.Refresh(ctx, p)
-	if m, ok := r.Data.(map[string]any); ok {
-		m["hash"] = string(nh)
-		m["summary"] = s
-	}
+	w.Hash, w.Summary = string(nh), s
 	r.Message += fmt.Sprintf("; summary written by the model: %q", s)
 	return r
 }
