@@ -32,11 +32,11 @@ const (
 // gitTools declares the git family.
 func gitTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.Untyped("git_status", tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
-		tool.Untyped("git_diff", tool.ReadOnly, desc("git_diff"), e.gitDiff).WithTitle("Diff against the last commit"),
-		tool.Untyped("git_commit", tool.Write, desc("git_commit"), e.gitCommit).WithTitle("Commit changes"),
-		tool.Untyped("git_checkout", tool.Destructive, desc("git_checkout"), e.gitCheckout).WithTitle("Discard changes"),
-		tool.Untyped("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
+		tool.New("git_status", tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
+		tool.New("git_diff", tool.ReadOnly, desc("git_diff"), e.gitDiff).WithTitle("Diff against the last commit"),
+		tool.New("git_commit", tool.Write, desc("git_commit"), e.gitCommit).WithTitle("Commit changes"),
+		tool.New("git_checkout", tool.Destructive, desc("git_checkout"), e.gitCheckout).WithTitle("Discard changes"),
+		tool.New("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
 	}
 }
 
@@ -199,13 +199,23 @@ type gitStatusIn struct {
 	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
 }
 
-func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (tool.Result, error) {
+// GitStatusOut is the output of git_status: the pending changes (the first 500 of
+// them), and when there are any, their names by state and by change set; Total counts
+// them all.
+type GitStatusOut struct {
+	ChangeSets []changeSet                `json:"change_sets,omitempty"`
+	Changes    []gitChange                `json:"changes"`
+	Groups     map[gitrepo.State][]string `json:"groups,omitempty"`
+	Total      int                        `json:"total"`
+}
+
+func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (tool.Result, *GitStatusOut, error) {
 	g, res, err := e.gitOpen(ctx, call, true)
 	if res != nil || err != nil {
-		return deref(res), err
+		return deref(res), nil, err
 	}
 	if len(g.changes) == 0 {
-		return tool.OK("no pending changes: the notes match the last commit").WithData(map[string]any{"changes": []gitChange{}, "total": 0}), nil
+		return tool.OK("no pending changes: the notes match the last commit"), &GitStatusOut{Changes: []gitChange{}}, nil
 	}
 	groups := map[gitrepo.State][]string{}
 	list := make([]gitChange, 0, min(len(g.changes), maxListed))
@@ -221,11 +231,11 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (to
 			parts = append(parts, fmt.Sprintf("%d %s", n, s))
 		}
 	}
-	r := tool.OK(fmt.Sprintf("%s (%s); git_diff shows them, git_commit records them", plural(len(g.changes), "pending change"), strings.Join(parts, ", "))).WithData(map[string]any{"changes": list, "groups": groups, "change_sets": g.changeSets(), "total": len(g.changes)})
+	r := tool.OK(fmt.Sprintf("%s (%s); git_diff shows them, git_commit records them", plural(len(g.changes), "pending change"), strings.Join(parts, ", ")))
 	if len(g.changes) > maxListed {
 		r = r.WithWarning("only the first %d changes are listed; the groups name them all", maxListed)
 	}
-	return r, nil
+	return r, &GitStatusOut{Changes: list, Groups: groups, ChangeSets: g.changeSets(), Total: len(g.changes)}, nil
 }
 
 // changeSet is one change set as git_status shows it: who made which changes.

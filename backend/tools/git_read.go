@@ -26,10 +26,17 @@ type diffFile struct {
 	TooLarge bool `json:"too_large_to_diff,omitempty"`
 }
 
-func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.Result, error) {
+// diffOut is the output of git_diff: the changed notes with their counts, and unless
+// brief, the diff itself.
+type diffOut struct {
+	Diff  string     `json:"diff,omitempty"`
+	Files []diffFile `json:"files"`
+}
+
+func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.Result, *diffOut, error) {
 	g, res, err := e.gitOpen(ctx, call, true)
 	if res != nil || err != nil {
-		return deref(res), err
+		return deref(res), nil, err
 	}
 	var names []string
 	if in.EntityName != "" {
@@ -37,14 +44,14 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 	}
 	chosen, _, res := g.pending(names)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	if len(chosen) == 0 {
 		what := "no pending changes"
 		if in.EntityName != "" {
 			what = in.EntityName + " has no pending change"
 		}
-		return tool.OK(what).WithData(map[string]any{"files": []diffFile{}}), nil
+		return tool.OK(what), &diffOut{Files: []diffFile{}}, nil
 	}
 	changes := make([]gitrepo.Change, len(chosen))
 	for i, c := range chosen {
@@ -52,7 +59,7 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 	}
 	text, stats, err := g.repo.DiffChanges(ctx, changes)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	files := make([]diffFile, len(stats))
 	added, deleted := 0, 0
@@ -62,14 +69,14 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 	}
 	msg := fmt.Sprintf("%s changed, %s added, %d deleted", plural(len(files), "file"), plural(added, "line"), deleted)
 	if in.Brief {
-		return tool.OK(msg).WithData(map[string]any{"files": files}), nil
+		return tool.OK(msg), &diffOut{Files: files}, nil
 	}
 	clipped, cut := tool.Clip(text, maxDiffBytes)
-	r := tool.OK(msg).WithData(map[string]any{"files": files, "diff": clipped})
+	r := tool.OK(msg)
 	if cut {
 		r = r.WithWarning("the diff is clipped at %d bytes; call git_diff with one entity_name at a time for the rest", maxDiffBytes)
 	}
-	return r, nil
+	return r, &diffOut{Files: files, Diff: clipped}, nil
 }
 
 type gitLogIn struct {
@@ -88,18 +95,23 @@ type logEntry struct {
 	Tags     []string          `json:"tags,omitempty"`
 }
 
-func (e *env) gitLog(ctx context.Context, call *tool.Call, in gitLogIn) (tool.Result, error) {
+// logOut is the output of git_log.
+type logOut struct {
+	Commits []logEntry `json:"commits"`
+}
+
+func (e *env) gitLog(ctx context.Context, call *tool.Call, in gitLogIn) (tool.Result, *logOut, error) {
 	if in.Limit < 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "limit is negative; give a number of commits from 1 to %d", maxLog), nil
+		return tool.Fail(tool.CodeInvalidArguments, "limit is negative; give a number of commits from 1 to %d", maxLog), nil, nil
 	}
 	g, res, err := e.gitOpen(ctx, call, false)
 	if res != nil || err != nil {
-		return deref(res), err
+		return deref(res), nil, err
 	}
 	var p vpath.Path
 	if in.EntityName != "" {
 		if p, res = g.gitPath(in.EntityName, true); res != nil {
-			return *res, nil
+			return *res, nil, nil
 		}
 	}
 	limit := in.Limit
@@ -109,7 +121,7 @@ func (e *env) gitLog(ctx context.Context, call *tool.Call, in gitLogIn) (tool.Re
 	limit = min(limit, maxLog)
 	commits, err := g.repo.Log(ctx, p, limit)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	out := make([]logEntry, len(commits))
 	for i, c := range commits {
@@ -119,9 +131,9 @@ func (e *env) gitLog(ctx context.Context, call *tool.Call, in gitLogIn) (tool.Re
 	if p != "" {
 		scope = p.Name()
 	}
-	r := tool.OK(fmt.Sprintf("%s of %s, newest first", plural(len(out), "commit"), scope)).WithData(map[string]any{"commits": out})
+	r := tool.OK(fmt.Sprintf("%s of %s, newest first", plural(len(out), "commit"), scope))
 	if in.Limit > maxLog {
 		r = r.WithWarning("limit is capped at %d", maxLog)
 	}
-	return r, nil
+	return r, &logOut{Commits: out}, nil
 }

@@ -17,14 +17,22 @@ type gitCommitIn struct {
 	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
 }
 
-func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (tool.Result, error) {
+// commitOut is the output of git_commit: the new commit, the notes it holds, and its
+// tag.
+type commitOut struct {
+	Commit   string   `json:"commit"`
+	Entities []string `json:"entities"`
+	Tag      string   `json:"tag,omitempty"`
+}
+
+func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (tool.Result, *commitOut, error) {
 	if bad := cleanText("message", in.Message, maxMessageSize); bad != "" {
-		return tool.Fail(tool.CodeInvalidArguments, "%s; write a short message saying what changed", bad), nil
+		return tool.Fail(tool.CodeInvalidArguments, "%s; write a short message saying what changed", bad), nil, nil
 	}
 	g, chosen, warnings, res, err := e.gitPending(ctx, call, in.EntityNames,
 		"nothing to commit: no pending change among the named notes; git_status lists the ones that have one")
 	if res != nil || err != nil {
-		return deref(res), err
+		return deref(res), nil, err
 	}
 	paths := withRenames(chosen)
 	trailers := map[string]string{"MemoTree-Actor": call.Actor}
@@ -34,29 +42,29 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	h, err := g.repo.Commit(ctx, gitrepo.CommitOptions{Message: in.Message, Paths: paths, Tag: in.TagName, Trailers: trailers})
 	switch {
 	case errors.Is(err, gitrepo.ErrInvalidTag):
-		return tool.Fail(tool.CodeInvalidArguments, "tag_name %q is not a valid git tag name; use letters, digits, dots and dashes, such as v1.2", in.TagName), nil
+		return tool.Fail(tool.CodeInvalidArguments, "tag_name %q is not a valid git tag name; use letters, digits, dots and dashes, such as v1.2", in.TagName), nil, nil
 	case errors.Is(err, gitrepo.ErrTagExists):
-		return tool.Fail(tool.CodeAlreadyExists, "a tag named %q exists already; choose another tag_name", in.TagName), nil
+		return tool.Fail(tool.CodeAlreadyExists, "a tag named %q exists already; choose another tag_name", in.TagName), nil, nil
 	case errors.Is(err, gitrepo.ErrNothingToCommit):
-		return tool.Fail(tool.CodeNoMatch, "nothing to commit: the named notes match the last commit"), nil
+		return tool.Fail(tool.CodeNoMatch, "nothing to commit: the named notes match the last commit"), nil, nil
 	case errors.Is(err, gitrepo.ErrInvalidPath):
-		return tool.Fail(tool.CodeInvalidArguments, "%v", err), nil
+		return tool.Fail(tool.CodeInvalidArguments, "%v", err), nil, nil
 	case err != nil:
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	names := make([]string, len(chosen))
 	for i, c := range chosen {
 		names[i] = c.Path.Name()
 	}
 	msg := fmt.Sprintf("committed %s as %s", plural(len(chosen), "note"), h.String()[:12])
-	data := map[string]any{"commit": h.String(), "entities": names}
+	out := &commitOut{Commit: h.String(), Entities: names}
 	if in.TagName != "" {
 		msg += ", tagged " + in.TagName
-		data["tag"] = in.TagName
+		out.Tag = in.TagName
 	}
-	r := tool.OK(msg).WithData(data)
+	r := tool.OK(msg)
 	r.Warnings = warnings
-	return r, nil
+	return r, out, nil
 }
 
 type gitCheckoutIn struct {
@@ -74,41 +82,47 @@ type discardItem struct {
 	Deleted int           `json:"lines_deleted"`
 }
 
-func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn) (tool.Result, error) {
+// discardOut is the output of git_checkout: what was (or, unconfirmed, would be)
+// discarded.
+type discardOut struct {
+	Entities []discardItem `json:"entities"`
+}
+
+func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn) (tool.Result, *discardOut, error) {
 	if len(in.EntityNames) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: name the notes whose changes to discard"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: name the notes whose changes to discard"), nil, nil
 	}
 	g, chosen, warnings, res, err := e.gitPending(ctx, call, in.EntityNames, "nothing to discard: the named notes have no pending change")
 	if res != nil || err != nil {
-		return deref(res), err
+		return deref(res), nil, err
 	}
 	items, err := g.discardPlan(ctx, chosen)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	paths := withRenames(chosen)
-	data := map[string]any{"entities": items}
+	data := &discardOut{Entities: items}
 	if !in.Confirmed {
 		var lines []string
 		for _, it := range items {
 			lines = append(lines, "- "+it.Entity+": "+it.Effect)
 		}
 		return tool.Fail(tool.CodeConfirmationRequired, "not discarded yet; this would:\n%s\nAsk the person, then call again with confirmed=true",
-			strings.Join(lines, "\n")).WithData(data), nil
+			strings.Join(lines, "\n")).WithData(data), nil, nil
 	}
 	_, err = g.repo.Discard(ctx, gitrepo.DiscardOptions{Paths: paths, RemoveUntracked: true, Actor: actorOf(call), Op: "git_checkout", Turn: call.Turn, Session: call.Session})
 	if err != nil {
 		for _, p := range paths {
 			if r, ok := writeFailure(p, err); ok {
-				return r, nil
+				return r, nil, nil
 			}
 		}
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	g.lib.Refresh(ctx, paths...)
-	r := tool.OK("discarded the changes of " + plural(len(chosen), "note")).WithData(data)
+	r := tool.OK("discarded the changes of " + plural(len(chosen), "note"))
 	r.Warnings = warnings
-	return r, nil
+	return r, data, nil
 }
 
 // pending returns the pending changes named (every one when names is empty), with a
