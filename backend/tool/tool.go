@@ -77,6 +77,7 @@ type Tool struct {
 	// deriveOut infers the schema of the data of a successful result from Out, on
 	// first use of OutputSchema; outRaw is the result envelope's schema around it.
 	deriveOut func() (*jsonschema.Schema, error)
+	outTunes  []func(*jsonschema.Schema) error
 	outOnce   sync.Once
 	outRaw    json.RawMessage
 	outErr    error
@@ -214,6 +215,15 @@ func (t *Tool) Tune(f func(s *jsonschema.Schema) error) *Tool {
 	return t
 }
 
+// TuneOutput lets a tool adjust the schema derived from its output type, for an output
+// that encodes itself in a shape its Go fields do not tell; f runs when the output
+// schema is derived, and an error it returns is the tool's OutputErr. It returns t for
+// chaining; call it before the tool is registered.
+func (t *Tool) TuneOutput(f func(data *jsonschema.Schema) error) *Tool {
+	t.outTunes = append(t.outTunes, f)
+	return t
+}
+
 // WithTitle sets a human-readable title (shown by MCP clients). It returns t.
 func (t *Tool) WithTitle(title string) *Tool {
 	t.title = title
@@ -269,6 +279,12 @@ func (t *Tool) finishOutput() {
 	if err != nil {
 		t.outErr = err
 		return
+	}
+	for _, f := range t.outTunes {
+		if err := f(data); err != nil {
+			t.outErr = fmt.Errorf("tune output schema: %w", err)
+			return
+		}
 	}
 	raw, err := json.Marshal(envelopeSchema(data))
 	if err != nil {

@@ -31,9 +31,9 @@ var canvasAliases = []struct {
 // they are read-only for permissions.
 func canvasTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.Untyped("expand_node", tool.ReadOnly, desc("expand_node"), e.expandNode).Enum("level", "title", "summary", "full"),
-		tool.Untyped("collapse_node", tool.ReadOnly, desc("collapse_node"), e.collapseNode),
-		tool.Untyped("view_canvas", tool.ReadOnly, desc("view_canvas"), e.viewCanvas),
+		tool.New("expand_node", tool.ReadOnly, desc("expand_node"), e.expandNode).Enum("level", "title", "summary", "full"),
+		tool.New("collapse_node", tool.ReadOnly, desc("collapse_node"), e.collapseNode),
+		tool.New("view_canvas", tool.ReadOnly, desc("view_canvas"), e.viewCanvas),
 	}
 }
 
@@ -122,14 +122,14 @@ func canvasFailure(id string, err error) (tool.Result, bool) {
 	return tool.Result{}, false
 }
 
-func (e *env) expandNode(ctx context.Context, call *tool.Call, in expandNodeIn) (tool.Result, error) {
+func (e *env) expandNode(ctx context.Context, call *tool.Call, in expandNodeIn) (tool.Result, *canvasChangeOut, error) {
 	l, fail := e.library(call)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	id, fail := nodeID(l, in.EntityName)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	level := canvas.Level(in.Level)
 	if level == "" {
@@ -142,40 +142,54 @@ func (e *env) expandNode(ctx context.Context, call *tool.Call, in expandNodeIn) 
 	ch, err := e.canvasOf(l).Expand(ctx, in.ViewName, id, level, canvas.ExpandOptions{Children: in.IncludeChildren, Relations: in.IncludeRelations})
 	if err != nil {
 		if r, ok := canvasFailure(id, err); ok {
-			return r, nil
+			return r, nil, nil
 		}
-		return tool.Result{}, fmt.Errorf("expand_node %s: %w", id, err)
+		return tool.Result{}, nil, fmt.Errorf("expand_node %s: %w", id, err)
 	}
 	msg := fmt.Sprintf("%s is now at %s in view %q (%d of %d tokens)", id, level, ch.View, ch.Tokens, ch.Budget)
-	return changeResult(msg, id, ch), nil
+	res, out := changeResult(msg, id, ch)
+	return res, out, nil
 }
 
-func (e *env) collapseNode(ctx context.Context, call *tool.Call, in collapseNodeIn) (tool.Result, error) {
+func (e *env) collapseNode(ctx context.Context, call *tool.Call, in collapseNodeIn) (tool.Result, *canvasChangeOut, error) {
 	l, fail := e.library(call)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	id, fail := nodeID(l, in.EntityName)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	ch, err := e.canvasOf(l).Collapse(ctx, in.ViewName, id, in.Recursive)
 	if err != nil {
 		if r, ok := canvasFailure(id, err); ok {
-			return r, nil
+			return r, nil, nil
 		}
-		return tool.Result{}, fmt.Errorf("collapse_node %s: %w", id, err)
+		return tool.Result{}, nil, fmt.Errorf("collapse_node %s: %w", id, err)
 	}
 	msg := fmt.Sprintf("collapsed %d node(s) in view %q (%d of %d tokens)", len(ch.Changed), ch.View, ch.Tokens, ch.Budget)
 	if len(ch.Changed) == 0 {
 		msg = fmt.Sprintf("%s was not expanded in view %q; nothing changed", id, ch.View)
 	}
-	return changeResult(msg, id, ch), nil
+	res, out := changeResult(msg, id, ch)
+	return res, out, nil
+}
+
+// canvasChangeOut is the output of expand_node and collapse_node: the view's tokens
+// and budget, the nodes changed, the text of the node, and the nodes the budget
+// collapsed.
+type canvasChangeOut struct {
+	Budget    int      `json:"budget"`
+	Changed   []string `json:"changed"`
+	Collapsed []string `json:"collapsed,omitempty"`
+	Shown     string   `json:"shown,omitempty"`
+	Tokens    int      `json:"tokens"`
+	View      string   `json:"view"`
 }
 
 // changeResult reports a change of a view: the text of the node and what the budget
 // collapsed, which the model must be told.
-func changeResult(msg, id string, ch canvas.Change) tool.Result {
+func changeResult(msg, id string, ch canvas.Change) (tool.Result, *canvasChangeOut) {
 	shown := ""
 	for _, n := range ch.Nodes {
 		if n.ID == id || strings.HasPrefix(n.ID, id+"#") {
@@ -190,31 +204,37 @@ func changeResult(msg, id string, ch canvas.Change) tool.Result {
 			}
 		}
 	}
-	data := map[string]any{"view": ch.View, "tokens": ch.Tokens, "budget": ch.Budget, "changed": ch.Changed}
-	if shown != "" {
-		data["shown"] = shown
-	}
-	r := tool.OK(msg).WithData(data)
+	out := &canvasChangeOut{View: ch.View, Tokens: ch.Tokens, Budget: ch.Budget, Changed: ch.Changed, Shown: shown}
+	r := tool.OK(msg)
 	if len(ch.Collapsed) > 0 {
-		data["collapsed"] = ch.Collapsed
+		out.Collapsed = ch.Collapsed
 		r = r.WithWarning("to stay within the budget of %d tokens, these nodes expanded least recently were collapsed: %s", ch.Budget, strings.Join(ch.Collapsed, ", "))
 	}
-	return r
+	return r, out
 }
 
-func (e *env) viewCanvas(ctx context.Context, call *tool.Call, in viewCanvasIn) (tool.Result, error) {
+// ViewCanvasOut is the output of view_canvas: the rendered view, its name, and its
+// tokens and budget.
+type ViewCanvasOut struct {
+	Budget int    `json:"budget"`
+	Canvas string `json:"canvas"`
+	Tokens int    `json:"tokens"`
+	View   string `json:"view"`
+}
+
+func (e *env) viewCanvas(ctx context.Context, call *tool.Call, in viewCanvasIn) (tool.Result, *ViewCanvasOut, error) {
 	l, fail := e.library(call)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	r, err := e.canvasOf(l).Render(ctx, in.ViewName)
 	if err != nil {
 		if res, ok := canvasFailure(in.ViewName, err); ok {
-			return res, nil
+			return res, nil, nil
 		}
-		return tool.Result{}, fmt.Errorf("view_canvas: %w", err)
+		return tool.Result{}, nil, fmt.Errorf("view_canvas: %w", err)
 	}
-	return tool.OK(fmt.Sprintf("view %q of library %q: %d nodes shown, %d of %d tokens", r.View, r.Library, len(r.Nodes), r.Tokens, r.Budget)).WithData(map[string]any{"view": r.View, "tokens": r.Tokens, "budget": r.Budget, "canvas": r.Text}), nil
+	return tool.OK(fmt.Sprintf("view %q of library %q: %d nodes shown, %d of %d tokens", r.View, r.Library, len(r.Nodes), r.Tokens, r.Budget)), &ViewCanvasOut{View: r.View, Tokens: r.Tokens, Budget: r.Budget, Canvas: r.Text}, nil
 }
 
 // viewScope returns whether a note is shown in a view of the call's library: the

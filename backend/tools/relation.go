@@ -19,10 +19,10 @@ func init() { families = append(families, relationTools) }
 // front matter of the note they start from.
 func relationTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.Untyped("create_relations", tool.Write, desc("create_relations"), e.createRelations),
-		tool.Untyped("delete_relations", tool.Destructive, desc("delete_relations"), e.deleteRelations),
-		tool.Untyped("find_relations", tool.ReadOnly, desc("find_relations"), e.findRelations),
-		tool.Untyped("garbage_collect_relations", tool.Destructive, desc("garbage_collect_relations"), e.garbageCollectRelations),
+		tool.New("create_relations", tool.Write, desc("create_relations"), e.createRelations),
+		tool.New("delete_relations", tool.Destructive, desc("delete_relations"), e.deleteRelations),
+		tool.New("find_relations", tool.ReadOnly, desc("find_relations"), e.findRelations),
+		tool.New("garbage_collect_relations", tool.Destructive, desc("garbage_collect_relations"), e.garbageCollectRelations),
 	}
 }
 
@@ -38,6 +38,7 @@ type relationBatch struct {
 	byNote   map[vpath.Path][]relationOut
 	warnings []string
 	failed   int
+	done     int // the relations created or deleted
 	firstErr *tool.Result
 }
 
@@ -88,27 +89,37 @@ func clipLong(s string) string {
 }
 
 // outcome turns a batch's successes, warnings and failures into the result: the
-// first failure when nothing was done, partial when some items failed.
-func (b *relationBatch) outcome(key, verb string, done []relationOut) tool.Result {
-	data := map[string]any{key: done}
-	msg := fmt.Sprintf("%s %d relation(s)", verb, len(done))
+// first failure when nothing was done, partial when some items failed. The output
+// holds the relations done.
+func (b *relationBatch) outcome(verb string) tool.Result {
+	msg := fmt.Sprintf("%s %d relation(s)", verb, b.done)
 	switch {
-	case b.failed > 0 && len(done) == 0 && b.firstErr != nil:
+	case b.failed > 0 && b.done == 0 && b.firstErr != nil:
 		r := *b.firstErr
 		r.Warnings = b.warnings
 		return r
 	case b.failed > 0:
-		return tool.Partial(msg+fmt.Sprintf("; %d failed, see the warnings", b.failed), b.warnings...).WithData(data)
+		return tool.Partial(msg+fmt.Sprintf("; %d failed, see the warnings", b.failed), b.warnings...)
 	}
-	r := tool.OK(msg).WithData(data)
+	r := tool.OK(msg)
 	r.Warnings = b.warnings
 	return r
 }
 
-func (e *env) createRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, error) {
+// createdRelationsOut is the output of create_relations.
+type createdRelationsOut struct {
+	CreatedRelations []relationOut `json:"created_relations"`
+}
+
+// deletedRelationsOut is the output of delete_relations.
+type deletedRelationsOut struct {
+	DeletedRelations []relationOut `json:"deleted_relations"`
+}
+
+func (e *env) createRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, *createdRelationsOut, error) {
 	l, b, fail := e.relationBatchFor(call, in)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	g := l.Graph()
 	created, fail, err := b.editEach(ctx, call, l, "create_relations", func(from vpath.Path, seq *yaml.Node) []relationOut {
@@ -124,14 +135,15 @@ func (e *env) createRelations(ctx context.Context, call *tool.Call, in relations
 		return added
 	})
 	if err != nil || fail != nil {
-		return deref(fail), err
+		return deref(fail), nil, err
 	}
 	for _, r := range created {
 		if _, ok := g.Resolve(vpath.Path(r.From+".md"), r.To); !ok {
 			b.warnings = append(b.warnings, fmt.Sprintf("%s does not exist yet: the relation from %s dangles until it is created", r.To, r.From))
 		}
 	}
-	return b.outcome("created_relations", "created", created), nil
+	b.done = len(created)
+	return b.outcome("created"), &createdRelationsOut{CreatedRelations: created}, nil
 }
 
 // relationBatchFor opens the library of a call and groups its relations by note; fail
@@ -197,10 +209,10 @@ func targetsEqual(g *graph.Graph, from vpath.Path, a, b string) bool {
 	return oka && okb && pa == pb
 }
 
-func (e *env) deleteRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, error) {
+func (e *env) deleteRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, *deletedRelationsOut, error) {
 	l, b, fail := e.relationBatchFor(call, in)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	g := l.Graph()
 	deleted, fail, err := b.editEach(ctx, call, l, "delete_relations", func(from vpath.Path, seq *yaml.Node) []relationOut {
@@ -227,12 +239,13 @@ func (e *env) deleteRelations(ctx context.Context, call *tool.Call, in relations
 		return removed
 	})
 	if err != nil || fail != nil {
-		return deref(fail), err
+		return deref(fail), nil, err
 	}
 	if len(deleted) == 0 && b.firstErr == nil {
 		r := tool.Fail(tool.CodeNoMatch, "none of the relations exists; find_relations lists the existing ones")
 		r.Warnings = b.warnings
-		return r, nil
+		return r, nil, nil
 	}
-	return b.outcome("deleted_relations", "deleted", deleted), nil
+	b.done = len(deleted)
+	return b.outcome("deleted"), &deletedRelationsOut{DeletedRelations: deleted}, nil
 }

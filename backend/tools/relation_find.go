@@ -23,18 +23,26 @@ type findRelationsIn struct {
 	tool.Paging
 }
 
-func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelationsIn) (tool.Result, error) {
+// foundRelationsOut is the output of find_relations: one page of relations, with the
+// count of each type; none found has neither.
+type foundRelationsOut struct {
+	FoundRelations []relationOut  `json:"found_relations"`
+	Page           *tool.PageInfo `json:"page,omitempty"`
+	Types          map[string]int `json:"types,omitempty"`
+}
+
+func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelationsIn) (tool.Result, *foundRelationsOut, error) {
 	l, fail := e.library(call)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	typ := strings.TrimSpace(in.RelationType)
 	if len(typ) > maxRelationType || hasControl(typ) {
-		return tool.Fail(tool.CodeInvalidArguments, "relation_type must be one line of at most %d bytes", maxRelationType), nil
+		return tool.Fail(tool.CodeInvalidArguments, "relation_type must be one line of at most %d bytes", maxRelationType), nil, nil
 	}
 	edges, fail := relationEdges(l, in.From, in.ToEntity, typ)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	g := l.Graph()
 	var found []relationOut
@@ -53,10 +61,10 @@ func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelatio
 	}
 	if len(found) == 0 {
 		hint := "create_relations adds relations; relation_type \"links to\" finds body links"
-		return tool.OK("no relations found; " + hint).WithData(map[string]any{"found_relations": []relationOut{}}), nil
+		return tool.OK("no relations found; " + hint), &foundRelationsOut{FoundRelations: []relationOut{}}, nil
 	}
 	page, info := tool.Paginate(found, in.Paging)
-	return tool.OK(info.Hint("relations")).WithData(map[string]any{"found_relations": page, "types": types, "page": info}), nil
+	return tool.OK(info.Hint("relations")), &foundRelationsOut{FoundRelations: page, Types: types, Page: &info}, nil
 }
 
 // relationEdges returns the edges a find_relations call starts from: the note's
@@ -192,10 +200,20 @@ type danglingOut struct {
 	Line       int    `json:"line,omitempty"`
 }
 
-func (e *env) garbageCollectRelations(ctx context.Context, call *tool.Call, in gcRelationsIn) (tool.Result, error) {
+// gcOut is the output of garbage_collect_relations: with dry_run (the default) one page
+// of the dangling relations found; otherwise how many were removed, and from which
+// notes.
+type gcOut struct {
+	AffectedEntities       []string       `json:"affected_entities,omitzero"`
+	CleanedRelationsCount  *int           `json:"cleaned_relations_count,omitempty"`
+	DanglingRelationsFound []danglingOut  `json:"dangling_relations_found,omitzero"`
+	Page                   *tool.PageInfo `json:"page,omitempty"`
+}
+
+func (e *env) garbageCollectRelations(ctx context.Context, call *tool.Call, in gcRelationsIn) (tool.Result, *gcOut, error) {
 	l, fail := e.library(call)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	g := l.Graph()
 	lines := relationLines{g: g}
@@ -216,13 +234,13 @@ func (e *env) garbageCollectRelations(ctx context.Context, call *tool.Call, in g
 		if len(dangling) > 0 {
 			msg += "; call again with dry_run=false to remove them"
 		}
-		return tool.OK(msg).WithData(map[string]any{"dangling_relations_found": page, "page": info}), nil
+		return tool.OK(msg), &gcOut{DanglingRelationsFound: page, Page: &info}, nil
 	}
 	return cleanDangling(ctx, call, l, notes)
 }
 
 // cleanDangling removes from each note the relations whose target resolves nowhere.
-func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, notes []vpath.Path) (tool.Result, error) {
+func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, notes []vpath.Path) (tool.Result, *gcOut, error) {
 	sort.Slice(notes, func(i, j int) bool { return notes[i] < notes[j] })
 	notes = compactPaths(notes)
 	g := l.Graph()
@@ -248,7 +266,7 @@ func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, not
 			return removed > 0
 		})
 		if err != nil {
-			return tool.Result{}, err
+			return tool.Result{}, nil, err
 		}
 		if fail != nil {
 			warnings = append(warnings, fail.Message)
@@ -260,16 +278,16 @@ func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, not
 		}
 	}
 	if r, err := w.commit(ctx, call, l, "garbage_collect_relations"); err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	} else if r != nil {
-		return *r, nil
+		return *r, nil, nil
 	}
-	data := map[string]any{"cleaned_relations_count": count, "affected_entities": affected}
+	out := &gcOut{CleanedRelationsCount: &count, AffectedEntities: affected}
 	msg := fmt.Sprintf("removed %d dangling relation(s) from %d note(s)", count, len(affected))
 	if len(warnings) > 0 {
-		return tool.Partial(msg, warnings...).WithData(data), nil
+		return tool.Partial(msg, warnings...), out, nil
 	}
-	return tool.OK(msg).WithData(data), nil
+	return tool.OK(msg), out, nil
 }
 
 // compactPaths removes adjacent duplicates from a sorted list.

@@ -23,9 +23,9 @@ func init() { families = append(families, searchTools) }
 func searchTools(e *env) []*tool.Tool {
 	s := &searcher{env: e}
 	return []*tool.Tool{
-		tool.Untyped("search_in_names", tool.ReadOnly, desc("search_in_names"), s.searchInNames),
-		tool.Untyped("search_in_contents", tool.ReadOnly, desc("search_in_contents"), s.searchInContents),
-		tool.Untyped("search_anywhere", tool.ReadOnly, desc("search_anywhere"), s.searchAnywhere),
+		tool.New("search_in_names", tool.ReadOnly, desc("search_in_names"), s.searchInNames),
+		tool.New("search_in_contents", tool.ReadOnly, desc("search_in_contents"), s.searchInContents),
+		tool.New("search_anywhere", tool.ReadOnly, desc("search_anywhere"), s.searchAnywhere),
 	}
 }
 
@@ -63,14 +63,14 @@ type nameHit struct {
 	Alias      string `json:"matched_alias,omitempty"`
 }
 
-func (e *searcher) searchInNames(ctx context.Context, call *tool.Call, in searchInNamesIn) (tool.Result, error) {
+func (e *searcher) searchInNames(ctx context.Context, call *tool.Call, in searchInNamesIn) (tool.Result, *entityListOut[nameHit], error) {
 	l, fail := e.library(call)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	p, err := compileNamePattern(in.EntityGlob)
 	if err != nil {
-		return patternFailure("entity_glob", err), nil
+		return patternFailure("entity_glob", err), nil, nil
 	}
 	g := l.Graph()
 	var hits []nameHit
@@ -89,10 +89,10 @@ func (e *searcher) searchInNames(ctx context.Context, call *tool.Call, in search
 		}
 	}
 	if len(hits) == 0 {
-		return tool.Fail(tool.CodeNoMatch, "no entity name or alias matches %q; a glob without \"/\" matches a note's own name, \"**\" crosses folders (\"**/*%s*\")", in.EntityGlob, strings.Trim(in.EntityGlob, "*/")), nil
+		return tool.Fail(tool.CodeNoMatch, "no entity name or alias matches %q; a glob without \"/\" matches a note's own name, \"**\" crosses folders (\"**/*%s*\")", in.EntityGlob, strings.Trim(in.EntityGlob, "*/")), nil, nil
 	}
 	page, info := tool.Paginate(hits, in.Paging)
-	return tool.OK(info.Hint("entities")).WithData(map[string]any{"entities": page, "page": info}), nil
+	return tool.OK(info.Hint("entities")), &entityListOut[nameHit]{Entities: page, Page: info}, nil
 }
 
 // nameMatches reports whether p matches a note's name: the whole name, or, for a
@@ -130,18 +130,18 @@ type contentQuery struct {
 	paging     tool.Paging
 }
 
-func (e *searcher) searchInContents(ctx context.Context, call *tool.Call, in searchInContentsIn) (tool.Result, error) {
+func (e *searcher) searchInContents(ctx context.Context, call *tool.Call, in searchInContentsIn) (tool.Result, *contentOut, error) {
 	q, fail := newContentQuery(in.ContentGlob, "content_glob", in.EntityGlob, in.MaxResults, in.Paging)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	return e.runContentQuery(ctx, call, q)
 }
 
-func (e *searcher) searchAnywhere(ctx context.Context, call *tool.Call, in searchAnywhereIn) (tool.Result, error) {
+func (e *searcher) searchAnywhere(ctx context.Context, call *tool.Call, in searchAnywhereIn) (tool.Result, *contentOut, error) {
 	q, fail := newContentQuery(in.PatternGlob, "pattern_glob", in.EntityGlob, in.MaxResults, in.Paging)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	q.frontInc, q.nameInc = true, true
 	return e.runContentQuery(ctx, call, q)
@@ -168,10 +168,17 @@ func newContentQuery(pattern, arg, entityGlob string, maxResults int, pg tool.Pa
 	return q, nil
 }
 
-func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q contentQuery) (tool.Result, error) {
+// contentOut is the output of search_in_contents and search_anywhere: one page of the
+// notes with matches.
+type contentOut struct {
+	Page    tool.PageInfo `json:"page"`
+	Results []noteMatches `json:"results"`
+}
+
+func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q contentQuery) (tool.Result, *contentOut, error) {
 	l, fail := e.library(call)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	sctx, cancel := context.WithTimeout(ctx, searchTimeout)
 	defer cancel()
@@ -201,7 +208,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	timedOut := err != nil
 	if err != nil {
 		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
-			return tool.Result{}, fmt.Errorf("search %s: %w", l.Name(), err)
+			return tool.Result{}, nil, fmt.Errorf("search %s: %w", l.Name(), err)
 		}
 		problems = append(problems, fmt.Sprintf("the search stopped after %v, so the results are incomplete; search for a word (a literal) or narrow entity_glob", searchTimeout))
 	}
@@ -210,14 +217,14 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 		for _, p := range problems {
 			r = r.WithWarning("%s", p)
 		}
-		return r, nil
+		return r, nil, nil
 	}
 	page, info := tool.Paginate(found, q.paging)
 	page, cut := capMatches(page, q.maxResults)
 	for i := range page {
 		renderAll(page[i].Matches)
 	}
-	res := tool.OK(info.Hint("notes with matches")).WithData(map[string]any{"results": page, "page": info})
+	res := tool.OK(info.Hint("notes with matches"))
 	if cut {
 		res = res.WithWarning("only the first %d matching lines are shown; narrow the pattern or entity_glob, or page with a smaller limit", q.maxResults)
 	}
@@ -227,7 +234,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	if timedOut {
 		res.Status = tool.StatusPartial
 	}
-	return res, nil
+	return res, &contentOut{Results: page, Page: info}, nil
 }
 
 // patternCandidates asks the library's index which notes may match q's pattern; ok

@@ -2,10 +2,13 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/search"
@@ -17,7 +20,7 @@ func init() { families = append(families, searchNodesTools) }
 
 func searchNodesTools(e *env) []*tool.Tool {
 	s := &nodeSearcher{env: e, patterns: &searcher{env: e}}
-	return []*tool.Tool{tool.Untyped("search_nodes", tool.ReadOnly, desc("search_nodes"), s.searchNodes)}
+	return []*tool.Tool{tool.New("search_nodes", tool.ReadOnly, desc("search_nodes"), s.searchNodes).TuneOutput(patternResults)}
 }
 
 // nodeSearcher answers search_nodes with one full-text index per library, opened on
@@ -41,8 +44,40 @@ type searchNodesIn struct {
 	LibraryName    string   `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
 }
 
-// nodeHit is one note found.
-type nodeHit struct {
+// SearchNodesOut is the output of search_nodes: the notes found, best first. For
+// search_type pattern it is instead one page of the notes with matches, as
+// search_in_contents gives them, under the same key "results".
+type SearchNodesOut struct {
+	// Page is the page of Matches.
+	Page *tool.PageInfo `json:"page,omitempty"`
+	// Results are the notes found by every search type but pattern.
+	Results []NodeHit `json:"results"`
+	// Matches are the notes with matches of search_type pattern.
+	Matches []noteMatches `json:"-"`
+}
+
+// MarshalJSON writes Matches as the results when the search was a pattern search.
+func (o SearchNodesOut) MarshalJSON() ([]byte, error) {
+	if o.Matches != nil {
+		return json.Marshal(contentOut{Page: *o.Page, Results: o.Matches})
+	}
+	type plain SearchNodesOut // without this method
+	return json.Marshal(plain(o))
+}
+
+// patternResults tells the output schema that results may be the notes with matches of
+// a pattern search, with a page.
+func patternResults(s *jsonschema.Schema) error {
+	matches, err := jsonschema.For[[]noteMatches](nil)
+	if err != nil {
+		return err
+	}
+	s.Properties["results"] = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s.Properties["results"], matches}}
+	return nil
+}
+
+// NodeHit is one note found.
+type NodeHit struct {
 	EntityName string   `json:"entity_name"`
 	Score      float64  `json:"score"`
 	EntityType string   `json:"entity_type,omitempty"`
@@ -52,13 +87,13 @@ type nodeHit struct {
 	Via        string   `json:"via,omitempty"` // relation search: the match it neighbours
 }
 
-func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in searchNodesIn) (tool.Result, error) {
+func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in searchNodesIn) (tool.Result, *SearchNodesOut, error) {
 	l, fail := s.library(call)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	if strings.TrimSpace(in.Query) == "" {
-		return tool.Fail(tool.CodeInvalidArguments, "query is empty: give words to look for, such as \"analytical engine\""), nil
+		return tool.Fail(tool.CodeInvalidArguments, "query is empty: give words to look for, such as \"analytical engine\""), nil, nil
 	}
 	if in.MaxResults <= 0 {
 		in.MaxResults = 10
@@ -70,24 +105,28 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 	case "pattern":
 		q, fail := newContentQuery(in.Query, "query", "", in.MaxResults, tool.Paging{Limit: in.MaxResults})
 		if fail != nil {
-			return *fail, nil
+			return *fail, nil, nil
 		}
 		q.frontInc, q.nameInc = true, true
-		return s.patterns.runContentQuery(ctx, call, q)
+		res, out, err := s.patterns.runContentQuery(ctx, call, q)
+		if out == nil {
+			return res, nil, err
+		}
+		return res, &SearchNodesOut{Page: &out.Page, Matches: out.Results}, err
 	case "semantic", "hybrid":
 		if !search.Configured(s.embedder()) {
-			return tool.Fail(tool.CodeInvalidArguments, "search_type %s needs an embeddings model, and none is configured (the person names one in the settings, Embedding model, or in MEMOTREE_EMBEDDING_MODEL); use search_type fulltext (ranked words) instead", in.SearchType), nil
+			return tool.Fail(tool.CodeInvalidArguments, "search_type %s needs an embeddings model, and none is configured (the person names one in the settings, Embedding model, or in MEMOTREE_EMBEDDING_MODEL); use search_type fulltext (ranked words) instead", in.SearchType), nil, nil
 		}
 	default:
-		return tool.Fail(tool.CodeInvalidArguments, "search_type %q is not one of fulltext, pattern, relation, semantic, hybrid", in.SearchType), nil
+		return tool.Fail(tool.CodeInvalidArguments, "search_type %q is not one of fulltext, pattern, relation, semantic, hybrid", in.SearchType), nil, nil
 	}
 	within, fail := s.scope(ctx, call, l, in)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	ix, err := s.indexes.get(ctx, l)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	preview := in.IncludePreview == nil || *in.IncludePreview
 	req := search.Request{Query: in.Query, Limit: in.MaxResults, Types: in.EntityTypes, Tags: in.Tags,
@@ -95,13 +134,13 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 	hits, pending, err := runSearch(ctx, ix, in.SearchType, req)
 	if err != nil {
 		if in.SearchType == "semantic" || in.SearchType == "hybrid" {
-			return tool.Fail(tool.CodeInternal, "the embeddings model failed: %v; try search_type fulltext", err), nil
+			return tool.Fail(tool.CodeInternal, "the embeddings model failed: %v; try search_type fulltext", err), nil, nil
 		}
-		return tool.Result{}, fmt.Errorf("search %s: %w", l.Name(), err)
+		return tool.Result{}, nil, fmt.Errorf("search %s: %w", l.Name(), err)
 	}
-	out := make([]nodeHit, 0, len(hits))
+	out := make([]NodeHit, 0, len(hits))
 	for _, h := range hits {
-		nh := nodeHit{EntityName: h.Path.Name(), Score: h.Score, EntityType: h.EntityType, Tags: h.Tags}
+		nh := NodeHit{EntityName: h.Path.Name(), Score: h.Score, EntityType: h.EntityType, Tags: h.Tags}
 		if h.Snippet != nil {
 			nh.Preview, nh.Line = h.Snippet.Rendered, h.Snippet.Line
 		}
@@ -111,14 +150,14 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 		out = s.neighbourhood(l, out, in.MaxResults)
 	}
 	if len(out) == 0 {
-		return tool.Fail(tool.CodeNoMatch, "no note matches %q; try fewer or other words, a prefix (\"engin*\"), or search_type pattern for exact text", in.Query), nil
+		return tool.Fail(tool.CodeNoMatch, "no note matches %q; try fewer or other words, a prefix (\"engin*\"), or search_type pattern for exact text", in.Query), nil, nil
 	}
-	res := tool.OK(fmt.Sprintf("%d notes, best first", len(out))).WithData(map[string]any{"results": out})
+	res := tool.OK(fmt.Sprintf("%d notes, best first", len(out)))
 	if pending > 0 {
 		res = res.WithWarning("%d notes are still being embedded and were left out; ask again in a moment for a complete answer", pending)
 		res.Status = tool.StatusPartial
 	}
-	return res, nil
+	return res, &SearchNodesOut{Results: out}, nil
 }
 
 // embedWait is how long a semantic search waits for notes still being embedded
@@ -151,7 +190,7 @@ func runSearch(ctx context.Context, ix *search.Index, typ string, r search.Reque
 
 // neighbourhood follows the graph one step from each match: the matches first, then
 // the notes they link to or are linked from, each naming the match it came by.
-func (s *nodeSearcher) neighbourhood(l *library.Library, hits []nodeHit, limit int) []nodeHit {
+func (s *nodeSearcher) neighbourhood(l *library.Library, hits []NodeHit, limit int) []NodeHit {
 	g := l.Graph()
 	seen := map[string]bool{}
 	for _, h := range hits {
@@ -166,7 +205,7 @@ func (s *nodeSearcher) neighbourhood(l *library.Library, hits []nodeHit, limit i
 		for _, n := range g.Neighbors(p, 1, nil) {
 			if name := n.Name(); !seen[name] && n.IsNote() {
 				seen[name] = true
-				out = append(out, nodeHit{EntityName: name, Score: h.Score / 2, Via: h.EntityName})
+				out = append(out, NodeHit{EntityName: name, Score: h.Score / 2, Via: h.EntityName})
 			}
 		}
 	}
