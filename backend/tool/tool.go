@@ -345,21 +345,3 @@ func MustDescription(fsys fs.FS, name string) string {
 	}
 	return d
 }
-
-// Untyped declares a tool whose handler returns its data in the result, as before
-// outputs were typed: its output schema allows any data. It is a step while the
-// catalogue moves to New; nothing should use it once that is done.
-func Untyped[In any](name string, class Class, desc string, h func(ctx context.Context, call *Call, in In) (Result, error)) *Tool {
-	if h == nil {
-		return New[In, any](name, class, desc, nil)
-	}
-	return New(name, class, desc, func(ctx context.Context, call *Call, in In) (Result, any, error) {
-		res, err := h(ctx, call, in)
-		if res.Status == StatusError || res.Status == "" && res.ErrorCode != "" {
-			return res, nil, err
-		}
-		data := res.Data
-		res.Data = nil
-		return res, data, err
-	})
-}

@@ -293,3 +293,38 @@ func TestGoldenInputSchemas(t *testing.T) {
 	}
 	goldenFile(t, filepath.Join("testdata", "input_schemas.golden"), b.String())
 }
+
+// TestGoldenOutputSchemas keeps the output schema of every tool, as MCP clients
+// receive it, in testdata/output_schemas.golden, and checks that every tool has a
+// typed output: the data of a success is described, not left free.
+func TestGoldenOutputSchemas(t *testing.T) {
+	h := entNew(t, entFixture, workspace.Options{})
+	reg, err := h.ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, tl := range reg.List() {
+		if err := tl.OutputErr(); err != nil {
+			t.Errorf("%s: %v", tl.Name(), err)
+			continue
+		}
+		var s struct {
+			Else struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			} `json:"else"`
+		}
+		if err := json.Unmarshal(tl.OutputSchema(), &s); err != nil {
+			t.Fatalf("%s: %v", tl.Name(), err)
+		}
+		if d := string(s.Else.Properties["data"]); d == "" || d == "true" || d == "{}" {
+			t.Errorf("%s: the data of a success is not described (%q): declare the tool with a typed output", tl.Name(), d)
+		}
+		var out bytes.Buffer
+		if err := json.Indent(&out, tl.OutputSchema(), "", "  "); err != nil {
+			t.Fatalf("%s: %v", tl.Name(), err)
+		}
+		fmt.Fprintf(&b, "-- %s --\n%s\n", tl.Name(), out.String())
+	}
+	goldenFile(t, filepath.Join("testdata", "output_schemas.golden"), b.String())
+}
