@@ -33,7 +33,7 @@ func canvasTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
 		tool.New("expand_node", tool.ReadOnly, desc("expand_node"), e.expandNode).Enum("level", "title", "summary", "full"),
 		tool.New("collapse_node", tool.ReadOnly, desc("collapse_node"), e.collapseNode),
-		tool.New("view_canvas", tool.ReadOnly, desc("view_canvas"), e.viewCanvas),
+		ViewCanvas.New(tool.ReadOnly, desc("view_canvas"), e.viewCanvas),
 	}
 }
 
@@ -53,7 +53,8 @@ type collapseNodeIn struct {
 	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
 }
 
-type viewCanvasIn struct {
+// ViewCanvasIn is the input of view_canvas.
+type ViewCanvasIn struct {
 	ViewName    string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
 	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
 }
@@ -222,7 +223,7 @@ type ViewCanvasOut struct {
 	View   string `json:"view"`
 }
 
-func (e *env) viewCanvas(ctx context.Context, call *tool.Call, in viewCanvasIn) (tool.Result, *ViewCanvasOut, error) {
+func (e *env) viewCanvas(ctx context.Context, call *tool.Call, in ViewCanvasIn) (tool.Result, *ViewCanvasOut, error) {
 	l, fail := e.library(call)
 	if fail != nil {
 		return *fail, nil, nil

@@ -32,7 +32,7 @@ const (
 // gitTools declares the git family.
 func gitTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("git_status", tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
+		GitStatus.New(tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
 		tool.New("git_diff", tool.ReadOnly, desc("git_diff"), e.gitDiff).WithTitle("Diff against the last commit"),
 		tool.New("git_commit", tool.Write, desc("git_commit"), e.gitCommit).WithTitle("Commit changes"),
 		tool.New("git_checkout", tool.Destructive, desc("git_checkout"), e.gitCheckout).WithTitle("Discard changes"),
@@ -195,7 +195,8 @@ type gitChange struct {
 	From   string        `json:"renamed_from,omitempty"`
 }
 
-type gitStatusIn struct {
+// GitStatusIn is the input of git_status.
+type GitStatusIn struct {
 	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
 }
 
@@ -209,7 +210,7 @@ type GitStatusOut struct {
 	Total      int                        `json:"total"`
 }
 
-func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (tool.Result, *GitStatusOut, error) {
+func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ GitStatusIn) (tool.Result, *GitStatusOut, error) {
 	g, res, err := e.gitOpen(ctx, call, true)
 	if res != nil || err != nil {
 		return deref(res), nil, err

@@ -21,14 +21,14 @@ const manualPath vpath.Path = "meta.md"
 // manualTools is the manual family: read and edit meta.md.
 func manualTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("read_manual", tool.ReadOnly, desc("read_manual"), e.readManual),
+		ReadManual.New(tool.ReadOnly, desc("read_manual"), e.readManual),
 		tool.New("edit_manual_section", tool.Write, desc("edit_manual_section"), e.editManualSection),
 		tool.New("add_manual_section", tool.Write, desc("add_manual_section"), e.addManualSection),
 	}
 }
 
-// readManualIn is the input of read_manual.
-type readManualIn struct {
+// ReadManualIn is the input of read_manual.
+type ReadManualIn struct {
 	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
 }
 
@@ -40,7 +40,7 @@ type ManualOut struct {
 }
 
 // readManual returns meta.md.
-func (e *env) readManual(ctx context.Context, call *tool.Call, in readManualIn) (tool.Result, *ManualOut, error) {
+func (e *env) readManual(ctx context.Context, call *tool.Call, in ReadManualIn) (tool.Result, *ManualOut, error) {
 	l, res := e.library(call)
 	if res != nil {
 		return *res, nil, nil

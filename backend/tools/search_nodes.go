@@ -20,7 +20,7 @@ func init() { families = append(families, searchNodesTools) }
 
 func searchNodesTools(e *env) []*tool.Tool {
 	s := &nodeSearcher{env: e, patterns: &searcher{env: e}}
-	return []*tool.Tool{tool.New("search_nodes", tool.ReadOnly, desc("search_nodes"), s.searchNodes).TuneOutput(patternResults)}
+	return []*tool.Tool{SearchNodes.New(tool.ReadOnly, desc("search_nodes"), s.searchNodes).TuneOutput(patternResults)}
 }
 
 // nodeSearcher answers search_nodes with one full-text index per library, opened on
@@ -30,7 +30,8 @@ type nodeSearcher struct {
 	patterns *searcher
 }
 
-type searchNodesIn struct {
+// SearchNodesIn is the input of search_nodes.
+type SearchNodesIn struct {
 	Query          string   `json:"query" jsonschema:"words, \"a phrase\", prefix* and -excluded words; for search_type pattern a glob or /regexp/"`
 	SearchType     string   `json:"search_type,omitempty" jsonschema:"fulltext (default, ranked), pattern (glob or /regexp/ over names, front matter and text), relation (full-text matches and their graph neighbours), semantic (nearest in meaning, needs an embeddings model), hybrid (fulltext and semantic fused)"`
 	ViewName       string   `json:"view_name,omitempty" jsonschema:"the canvas view of scope current_view; \"default\" when absent"`
@@ -65,6 +66,19 @@ func (o SearchNodesOut) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(o))
 }
 
+// Hits returns the notes found, best first, whatever the search type: for a pattern
+// search, the notes with matches, by name only.
+func (o *SearchNodesOut) Hits() []NodeHit {
+	if o.Matches == nil {
+		return o.Results
+	}
+	out := make([]NodeHit, len(o.Matches))
+	for i, m := range o.Matches {
+		out[i] = NodeHit{EntityName: m.EntityName}
+	}
+	return out
+}
+
 // patternResults tells the output schema that results may be the notes with matches of
 // a pattern search, with a page.
 func patternResults(s *jsonschema.Schema) error {
@@ -87,7 +101,7 @@ type NodeHit struct {
 	Via        string   `json:"via,omitempty"` // relation search: the match it neighbours
 }
 
-func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in searchNodesIn) (tool.Result, *SearchNodesOut, error) {
+func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in SearchNodesIn) (tool.Result, *SearchNodesOut, error) {
 	l, fail := s.library(call)
 	if fail != nil {
 		return *fail, nil, nil
@@ -216,7 +230,7 @@ func (s *nodeSearcher) neighbourhood(l *library.Library, hits []NodeHit, limit i
 }
 
 // scope turns the scope arguments into a filter on paths (nil: every note).
-func (s *nodeSearcher) scope(ctx context.Context, call *tool.Call, l *library.Library, in searchNodesIn) (func(vpath.Path) bool, *tool.Result) {
+func (s *nodeSearcher) scope(ctx context.Context, call *tool.Call, l *library.Library, in SearchNodesIn) (func(vpath.Path) bool, *tool.Result) {
 	switch in.Scope {
 	case "", "all":
 		return nil, nil

@@ -13,6 +13,7 @@ import (
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/tools"
 )
 
 // chat is the window's agent: one running turn at a time, its stop function, the
@@ -313,17 +314,15 @@ func (p *pendingCache) count(ctx context.Context, reg *tool.Registry) (int, erro
 	if p.valid && time.Since(p.at) < 2*time.Second {
 		return p.n, nil
 	}
-	res, err := reg.Call(ctx, &tool.Call{Actor: tool.ActorUser}, "git_status", []byte(`{}`))
-	if err != nil || res.IsError() {
+	res, st, err := tools.GitStatus.Call(ctx, reg, &tool.Call{Actor: tool.ActorUser}, tools.GitStatusIn{})
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("pending changes: %w", err)
+	case st == nil:
 		return 0, fmt.Errorf("pending changes: %s", res.Message)
 	}
-	m, _ := res.Data.(map[string]any)
-	n, ok := m["total"].(int)
-	if !ok {
-		return 0, errors.New("pending changes: git_status gave no total")
-	}
-	p.n, p.at, p.valid = n, time.Now(), true
-	return n, nil
+	p.n, p.at, p.valid = st.Total, time.Now(), true
+	return st.Total, nil
 }
 
 // effective returns the settings a turn uses: the environment over the saved file.
