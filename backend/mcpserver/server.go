@@ -87,6 +87,9 @@ func mcpTool(t *tool.Tool) *mcp.Tool {
 		Title:       t.Title(),
 		Description: t.Description(),
 		InputSchema: t.InputSchema(),
+		// The result envelope whose data is the tool's typed output; the structured
+		// content of every answer follows it.
+		OutputSchema: outputSchema(t),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title(),
 			ReadOnlyHint:    a.ReadOnlyHint,
@@ -95,6 +98,15 @@ func mcpTool(t *tool.Tool) *mcp.Tool {
 			OpenWorldHint:   &openWorld,
 		},
 	}
+}
+
+// outputSchema returns the tool's output schema, or nil when it cannot be derived (the
+// catalogue's tests keep that from happening).
+func outputSchema(t *tool.Tool) any {
+	if s := t.OutputSchema(); s != nil {
+		return s
+	}
+	return nil
 }
 
 // handler runs a tool through the registry on behalf of the calling client.
