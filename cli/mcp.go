@@ -48,7 +48,10 @@ func runMCP(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(env, "mcp", err)
 	}
-	srv := mcpserver.New(mcpserver.Deps{Registry: reg, Libraries: ws, Version: Version})
+	srv, err := mcpserver.New(ctx, mcpserver.Deps{Registry: reg, Libraries: ws, Version: Version})
+	if err != nil {
+		return fail(env, "mcp", err)
+	}
 	go srv.Follow(ctx)
 	if *addr == "" {
 		// stdout belongs to the protocol: everything else goes to stderr.

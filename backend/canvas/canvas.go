@@ -48,7 +48,8 @@ var (
 // Library is what a canvas needs of a mounted library; *library.Library satisfies it.
 type Library interface {
 	Name() string
-	Graph() *graph.Graph
+	// Graph returns the link graph, scanning the vault first if need be.
+	Graph(ctx context.Context) (*graph.Graph, error)
 	Vault() *vault.Vault
 }
 
@@ -83,12 +84,13 @@ type renderKey struct {
 // edge of a large vault on each model call would cost more than the list is worth.
 const mostLinkedTTL = 30 * time.Second
 
-// mostLinked returns the most linked notes, recomputed at most every mostLinkedTTL.
-func (c *Canvas) mostLinked() []linked {
+// mostLinked returns the most linked notes of g, recomputed at most every
+// mostLinkedTTL.
+func (c *Canvas) mostLinked(g *graph.Graph) []linked {
 	c.mlMu.Lock()
 	defer c.mlMu.Unlock()
 	if c.ml == nil || time.Since(c.mlAt) > mostLinkedTTL {
-		c.ml, c.mlAt = mostLinked(c.lib.Graph(), mostLinkedShown), time.Now()
+		c.ml, c.mlAt = mostLinked(g, mostLinkedShown), time.Now()
 	}
 	return c.ml
 }
@@ -177,8 +179,11 @@ func (c *Canvas) Render(ctx context.Context, name string) (Rendering, error) {
 	if err != nil && !errors.Is(err, vault.ErrNotFound) {
 		return Rendering{}, fmt.Errorf("load view %s: %w", name, err)
 	}
-	g := c.lib.Graph()
-	c.mostLinked() // refresh the list first, so that its time is part of the key
+	g, err := c.lib.Graph(ctx)
+	if err != nil {
+		return Rendering{}, fmt.Errorf("render view %s: %w", name, err)
+	}
+	c.mostLinked(g) // refresh the list first, so that its time is part of the key
 	c.mlMu.Lock()
 	mlAt := c.mlAt
 	c.mlMu.Unlock()
@@ -204,7 +209,7 @@ func (c *Canvas) Render(ctx context.Context, name string) (Rendering, error) {
 func (c *Canvas) render(s *snapshot, vw *view) Rendering {
 	nodes := render(s, c.lib.Vault(), vw)
 	var b strings.Builder
-	b.WriteString(header(s, c.lib.Name(), vw.Name, c.mostLinked()))
+	b.WriteString(header(s, c.lib.Name(), vw.Name, c.mostLinked(s.g)))
 	headTokens := Tokens(b.String())
 	total := headTokens
 	for i := range nodes {
@@ -233,7 +238,11 @@ func (c *Canvas) update(ctx context.Context, name string, keep string, f func(s 
 	if err != nil {
 		return Change{}, err
 	}
-	s := newSnapshot(c.lib.Graph())
+	g, err := c.lib.Graph(ctx)
+	if err != nil {
+		return Change{}, fmt.Errorf("change view %s: %w", name, err)
+	}
+	s := newSnapshot(g)
 	prune(s, vw)
 	changed, err := f(s, vw)
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -49,8 +50,9 @@ Start with read_manual: it says how this library is organised. Entities are note
 their path without .md ("people/Ada Lovelace"); a unique short name or an alias also works.
 Every result has status, message and data; on an error, the message says what to do instead.`
 
-// New returns a server with every tool of the registry and every note as a resource.
-func New(d Deps) *Server {
+// New returns a server with every tool of the registry and every note as a resource;
+// it waits for each library's scan (until ctx ends) and fails when one fails.
+func New(ctx context.Context, d Deps) (*Server, error) {
 	s := &Server{deps: d}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "memotree", Version: d.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
@@ -68,11 +70,24 @@ func New(d Deps) *Server {
 		MIMEType:    "text/markdown",
 	}, s.readResource)
 	for _, l := range d.Libraries.Libraries() {
-		for _, p := range l.Graph().Notes() {
+		g, err := l.Graph(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("serve library %s over MCP: %w", l.Name(), err)
+		}
+		for _, p := range g.Notes() {
 			s.mcp.AddResource(resource(l.Name(), p), s.readResource)
 		}
 	}
-	return s
+	return s, nil
+}
+
+// graph returns the graph of the library named name ("" for the default).
+func (s *Server) graph(ctx context.Context, name string) (*graph.Graph, error) {
+	l, err := s.deps.Libraries.Library(name)
+	if err != nil {
+		return nil, err
+	}
+	return l.Graph(ctx)
 }
 
 // MCP returns the SDK server, to run on a transport.
@@ -221,7 +236,10 @@ func (s *Server) apply(ctx context.Context, c event.VaultChange) {
 	if err != nil {
 		return
 	}
-	g := l.Graph()
+	g, err := l.Graph(ctx)
+	if err != nil {
+		return
+	}
 	for _, raw := range c.Paths {
 		p := vpath.Path(raw)
 		if !p.IsNote() {

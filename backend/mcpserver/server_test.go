@@ -34,7 +34,10 @@ func connect(t *testing.T, perm workspace.Permission) (*mcp.ClientSession, *work
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Deps{Registry: reg, Libraries: ws, Version: "test"})
+	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	go srv.Follow(t.Context())
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := srv.MCP().Connect(t.Context(), st, nil); err != nil {

@@ -71,7 +71,11 @@ func benchVault(b *testing.B) (*env, []string) {
 		b.Fatal(err)
 	}
 	e := newEnv(b, dir, Limits{})
-	notes := e.lib.Graph().Notes()
+	g, err := e.lib.Graph(b.Context())
+	if err != nil {
+		b.Fatal(err)
+	}
+	notes := g.Notes()
 	if len(notes) < 500 {
 		b.Fatalf("the generated vault has %d notes", len(notes))
 	}

@@ -66,7 +66,7 @@ func (e *env) canvasOf(l *library.Library) *canvas.Canvas { return e.canvases.Fo
 func (e *env) Canvases() *canvas.Set { return e.canvases }
 
 // nodeID turns an entity_name into a canvas node id, or the result to answer.
-func nodeID(l *library.Library, name string) (string, *tool.Result) {
+func nodeID(l lib, name string) (string, *tool.Result) {
 	name = strings.TrimSpace(clipLong(name))
 	if i := strings.LastIndex(name, "["); i >= 0 && strings.HasSuffix(name, "]") {
 		return name, nil // a page: the canvas checks it
@@ -124,9 +124,9 @@ func canvasFailure(id string, err error) (tool.Result, bool) {
 }
 
 func (e *env) expandNode(ctx context.Context, call *tool.Call, in expandNodeIn) (tool.Result, *canvasChangeOut, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil, nil
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	id, fail := nodeID(l, in.EntityName)
 	if fail != nil {
@@ -140,7 +140,7 @@ func (e *env) expandNode(ctx context.Context, call *tool.Call, in expandNodeIn) 
 			level = canvas.Summary
 		}
 	}
-	ch, err := e.canvasOf(l).Expand(ctx, in.ViewName, id, level, canvas.ExpandOptions{Children: in.IncludeChildren, Relations: in.IncludeRelations})
+	ch, err := e.canvasOf(l.Library).Expand(ctx, in.ViewName, id, level, canvas.ExpandOptions{Children: in.IncludeChildren, Relations: in.IncludeRelations})
 	if err != nil {
 		if r, ok := canvasFailure(id, err); ok {
 			return r, nil, nil
@@ -153,15 +153,15 @@ func (e *env) expandNode(ctx context.Context, call *tool.Call, in expandNodeIn) 
 }
 
 func (e *env) collapseNode(ctx context.Context, call *tool.Call, in collapseNodeIn) (tool.Result, *canvasChangeOut, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil, nil
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	id, fail := nodeID(l, in.EntityName)
 	if fail != nil {
 		return *fail, nil, nil
 	}
-	ch, err := e.canvasOf(l).Collapse(ctx, in.ViewName, id, in.Recursive)
+	ch, err := e.canvasOf(l.Library).Collapse(ctx, in.ViewName, id, in.Recursive)
 	if err != nil {
 		if r, ok := canvasFailure(id, err); ok {
 			return r, nil, nil
@@ -241,12 +241,12 @@ func (e *env) viewCanvas(ctx context.Context, call *tool.Call, in ViewCanvasIn) 
 // viewScope returns whether a note is shown in a view of the call's library: the
 // scope current_view of search_nodes. view is the view_name argument ("" for the
 // default view).
-func (e *env) viewScope(call *tool.Call, view string) (func(vpath.Path) bool, *tool.Result) {
+func (e *env) viewScope(ctx context.Context, call *tool.Call, view string) (func(vpath.Path) bool, *tool.Result) {
 	l, fail := e.library(call)
 	if fail != nil {
 		return nil, fail
 	}
-	shown, err := e.canvasOf(l).Shown(view)
+	shown, err := e.canvasOf(l).Shown(ctx, view)
 	if err != nil {
 		r := tool.Fail(tool.CodeInvalidArguments, "scope current_view: %v", err)
 		return nil, &r

@@ -62,32 +62,31 @@ type createEntityIn struct {
 
 // createEntity writes a new note; it never overwrites.
 func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntityIn) (tool.Result, *writeOut, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil, nil
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	p, data, res := buildEntity(in.entityIn, time.Now())
 	if res != nil {
 		return *res, nil, nil
 	}
 	p = respell(l, p)
-	if entityExists(l, p) {
+	if entityExists(l.Library, p) {
 		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; update_entity or edit_entity change it, or choose another name", p.Name()), nil, nil
 	}
 	if res := twin(l, p, ""); res != nil {
 		return *res, nil, nil
 	}
-	h, err := l.Vault().Write(ctx, p, data, createOpts(call, "create_entity"))
+	h, err := l.Write(ctx, p, data, createOpts(call, "create_entity"))
 	if err != nil {
 		return entFailWrite[*writeOut](p, err)
 	}
-	l.Refresh(ctx, p)
 	r := tool.OK(fmt.Sprintf("created %s", p.Name()))
 	out := &writeOut{EntityName: p.Name(), Hash: string(h)}
 	for _, w := range danglingRelations(l, p, in.Relations) {
 		r = r.WithWarning("%s", w)
 	}
-	return e.autoSummary(ctx, call, l, p, r, out), out, nil
+	return e.autoSummary(ctx, call, l.Library, p, r, out), out, nil
 }
 
 // writeOut is the output of the tools that write one note: its name and new content
@@ -221,7 +220,7 @@ func entRelationItem(typ, to string) *yaml.Node {
 }
 
 // danglingRelations warns about relations of the note at p whose target is not a note.
-func danglingRelations(l *library.Library, p vpath.Path, rels []relationIn) []string {
+func danglingRelations(l lib, p vpath.Path, rels []relationIn) []string {
 	var out []string
 	for _, r := range rels {
 		if _, ok := l.Graph().Resolve(p, note.StripLink(r.To)); !ok {
@@ -239,9 +238,9 @@ type addEntitiesIn struct {
 
 // addEntities creates several notes; those that cannot be created are listed.
 func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn) (tool.Result, *batchOut, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil, nil
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	if len(in.Entities) == 0 {
 		return tool.Fail(tool.CodeInvalidArguments, "entities is empty: give at least one {entity_name, content?}"), nil, nil
@@ -260,7 +259,7 @@ func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn
 			failed = append(failed, fmt.Sprintf("%s: %s", ent.EntityName, res.Message))
 		case seen[strings.ToLower(string(p))]:
 			failed = append(failed, fmt.Sprintf("%s: given twice in this batch", p.Name()))
-		case entityExists(l, p):
+		case entityExists(l.Library, p):
 			failed = append(failed, fmt.Sprintf("%s: already exists; update_entity changes it", p.Name()))
 		case twin(l, p, "") != nil:
 			failed = append(failed, fmt.Sprintf("%s: %s", p.Name(), twin(l, p, "").Message))
@@ -273,7 +272,7 @@ func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn
 }
 
 // finishBatch applies the creations of add_entities and reports what failed.
-func (e *env) finishBatch(ctx context.Context, call *tool.Call, l *library.Library, steps []step, failed []string, op string) (tool.Result, *batchOut, error) {
+func (e *env) finishBatch(ctx context.Context, call *tool.Call, l lib, steps []step, failed []string, op string) (tool.Result, *batchOut, error) {
 	if len(steps) == 0 {
 		return tool.Fail(tool.CodeInvalidArguments, "no entity was created: %s", strings.Join(failed, "; ")), nil, nil
 	}

@@ -146,7 +146,7 @@ func TestRenameEntityCorpus(t *testing.T) {
 // of corpus and checks every link, and the git diff.
 func entRenameCorpus(t *testing.T, corpus string, move bool) {
 	h := entCorpusHarness(t, corpus)
-	g := h.lib().Graph()
+	g := h.graph()
 	old := entMostLinked(g)[0]
 	newP := vpath.Path(strings.TrimSuffix(string(old), old.Base()) + "Renamed hub.md")
 	tool, args := "rename_entity", map[string]string{"old_name": old.Name(), "new_name": "Renamed hub"}
@@ -209,7 +209,7 @@ func entRenameCorpus(t *testing.T, corpus string, move bool) {
 
 func TestMergeEntitiesCorpus(t *testing.T) {
 	h := entCorpusHarness(t, entCorpus)
-	g := h.lib().Graph()
+	g := h.graph()
 	ranked := entMostLinked(g)
 	target, source := ranked[0], ranked[1]
 	before := entEdges(g)

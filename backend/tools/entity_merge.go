@@ -8,7 +8,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
@@ -32,15 +31,15 @@ type mergeSource struct {
 
 // mergeEntities joins notes into a target and re-points every link to them.
 func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntitiesIn) (tool.Result, *mergeOut, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil, nil
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
-	target, res := findEntity(l, in.TargetName)
-	if res != nil {
-		return *res, nil, nil
+	target, res, err := findEntity(ctx, l.Library, in.TargetName)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
-	srcs, res, err := readSources(l, in.SourceNames, target)
+	srcs, res, err := readSources(ctx, l, in.SourceNames, target)
 	if res != nil || err != nil {
 		return entResult(res), nil, err
 	}
@@ -77,7 +76,7 @@ func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntiti
 	res2 := tool.OK(fmt.Sprintf("merged %s into %s; %d links in %d other notes now point to it", strings.Join(names, ", "), target.Name(), count, len(others)))
 	res2.Warnings = append(warns, w2...)
 	for _, s := range srcs {
-		res2.Warnings = append(res2.Warnings, e.canvasRenamed(ctx, l, s.path, target)...)
+		res2.Warnings = append(res2.Warnings, e.canvasRenamed(ctx, l.Library, s.path, target)...)
 	}
 	return res2, &mergeOut{Target: target.Name(), Merged: names, Rewritten: changed}, nil
 }
@@ -92,14 +91,14 @@ type mergeOut struct {
 
 // readSources finds and reads the notes to merge; each must exist, once, and differ
 // from the target.
-func readSources(l *library.Library, names []string, target vpath.Path) ([]mergeSource, *tool.Result, error) {
+func readSources(ctx context.Context, l lib, names []string, target vpath.Path) ([]mergeSource, *tool.Result, error) {
 	if len(names) == 0 {
 		r := tool.Fail(tool.CodeInvalidArguments, "source_names is empty: give the notes to merge into the target")
 		return nil, &r, nil
 	}
 	var out []mergeSource
 	for _, name := range names {
-		p, data, h, res, err := readEntity(l, name)
+		p, data, h, res, err := readEntity(ctx, l.Library, name)
 		if res != nil || err != nil {
 			return nil, res, err
 		}
@@ -118,7 +117,7 @@ func readSources(l *library.Library, names []string, target vpath.Path) ([]merge
 // mergedTarget computes the target's new content: its links to the sources re-pointed,
 // the sources' aliases, names, tags and relations added to its front matter, and each
 // source's body appended under a heading with the source's name.
-func mergedTarget(l *library.Library, r relinker, target vpath.Path, srcs []mergeSource) (step, []string, *tool.Result, error) {
+func mergedTarget(l lib, r relinker, target vpath.Path, srcs []mergeSource) (step, []string, *tool.Result, error) {
 	data, h, err := l.Vault().Read(target)
 	if err != nil {
 		if res, ok := writeFailure(target, err); ok {

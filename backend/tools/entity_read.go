@@ -42,7 +42,7 @@ type readEntitiesOut struct {
 
 // readEntities returns the content and hash of notes.
 func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntitiesIn) (tool.Result, *readEntitiesOut, error) {
-	l, res := e.library(call)
+	l, res := e.library(call) // a note named by its path needs no scan
 	if res != nil {
 		return *res, nil, nil
 	}
@@ -57,7 +57,7 @@ func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntities
 	var warns []string
 	var firstFail *tool.Result
 	for _, name := range names {
-		p, data, h, res, err := readEntity(l, name)
+		p, data, h, res, err := readEntity(ctx, l, name)
 		if err != nil {
 			return tool.Result{}, nil, err
 		}
@@ -118,9 +118,9 @@ type entityListOut[T any] struct {
 
 // listEntities lists the notes whose names match a glob.
 func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntitiesIn) (tool.Result, *entityListOut[string], error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil, nil
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	m, err := compileEntityGlob(in.EntityGlob)
 	if err != nil {
@@ -219,7 +219,7 @@ type tocOut struct {
 
 // getEntitiesTOC lists the headings of notes.
 func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (tool.Result, *tocOut, error) {
-	l, res := e.library(call)
+	l, res := e.library(call) // a note named by its path needs no scan
 	if res != nil {
 		return *res, nil, nil
 	}
@@ -233,7 +233,7 @@ func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (to
 	var warns []string
 	var firstFail *tool.Result
 	for _, name := range in.EntityNames {
-		p, data, _, res, err := readEntity(l, name)
+		p, data, _, res, err := readEntity(ctx, l, name)
 		if err != nil {
 			return tool.Result{}, nil, err
 		}

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
@@ -22,13 +21,13 @@ type renameEntityIn struct {
 
 // renameEntity renames a note and rewrites every link and relation to it.
 func (e *env) renameEntity(ctx context.Context, call *tool.Call, in renameEntityIn) (tool.Result, *renameOut, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil, nil
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
-	oldP, res := findEntity(l, in.OldName)
-	if res != nil {
-		return *res, nil, nil
+	oldP, res, err := findEntity(ctx, l.Library, in.OldName)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	name := strings.TrimSpace(in.NewName)
 	if name != "" && !strings.ContainsAny(name, `/\`) && oldP.Dir() != "" {
@@ -51,13 +50,13 @@ type moveEntityIn struct {
 // moveEntity moves a note into another folder, keeping its basename, and rewrites
 // every link and relation to it.
 func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) (tool.Result, *renameOut, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil, nil
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
-	oldP, res := findEntity(l, in.EntityName)
-	if res != nil {
-		return *res, nil, nil
+	oldP, res, err := findEntity(ctx, l.Library, in.EntityName)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	folder := strings.TrimRight(strings.TrimSpace(strings.ReplaceAll(in.Folder, `\`, "/")), "/")
 	if folder != "" {
@@ -77,12 +76,12 @@ func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) 
 // relocate moves the note at oldP to newP and rewrites the links to it everywhere.
 // Every new content is computed first; the writes are compare-and-swaps, undone if
 // one fails.
-func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library, oldP, newP vpath.Path, op string) (tool.Result, *renameOut, error) {
+func (e *env) relocate(ctx context.Context, call *tool.Call, l lib, oldP, newP vpath.Path, op string) (tool.Result, *renameOut, error) {
 	newP = respell(l, newP)
 	switch {
 	case oldP == newP:
 		return tool.Fail(tool.CodeInvalidArguments, "%s already has that name", oldP.Name()), nil, nil
-	case !strings.EqualFold(string(oldP), string(newP)) && entityExists(l, newP):
+	case !strings.EqualFold(string(oldP), string(newP)) && entityExists(l.Library, newP):
 		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; choose another name, or merge_entities to join the two", newP.Name()), nil, nil
 	}
 	if res := twin(l, newP, oldP); res != nil {
@@ -123,7 +122,7 @@ func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library,
 	}
 	msg := fmt.Sprintf("renamed %s to %s; %d links in %d other notes were rewritten", oldP.Name(), newP.Name(), count, len(others))
 	res2 := tool.OK(msg)
-	res2.Warnings = append(warns, e.canvasRenamed(ctx, l, oldP, newP)...)
+	res2.Warnings = append(warns, e.canvasRenamed(ctx, l.Library, oldP, newP)...)
 	return res2, &renameOut{OldName: oldP.Name(), NewName: newP.Name(), Rewritten: changed}, nil
 }
 
@@ -137,7 +136,7 @@ type renameOut struct {
 
 // backlinkSources lists, sorted, the notes with links or relations to the notes in
 // ps, leaving out the notes in skip (whose links the caller rewrites itself).
-func backlinkSources(l *library.Library, skip []vpath.Path, ps ...vpath.Path) []vpath.Path {
+func backlinkSources(l lib, skip []vpath.Path, ps ...vpath.Path) []vpath.Path {
 	seen := map[vpath.Path]bool{}
 	for _, p := range skip {
 		seen[p] = true
@@ -157,7 +156,7 @@ func backlinkSources(l *library.Library, skip []vpath.Path, ps ...vpath.Path) []
 
 // relinkSources computes the rewrite of every note in srcs: a write step for each
 // note that changes, the number of links rewritten and the problems met.
-func relinkSources(l *library.Library, r relinker, srcs []vpath.Path) ([]step, int, []string, error) {
+func relinkSources(l lib, r relinker, srcs []vpath.Path) ([]step, int, []string, error) {
 	var steps []step
 	var warns []string
 	count := 0
@@ -204,7 +203,7 @@ func entApplyEdits(p vpath.Path, src []byte, n *note.Note, edits []note.Edit, wa
 // ownRelocation computes the steps that move the note itself: its links to itself and
 // links that would resolve differently from its new folder are rewritten, and its old
 // basename becomes an alias.
-func ownRelocation(l *library.Library, r relinker, oldP, newP vpath.Path) ([]step, []string, *tool.Result, error) {
+func ownRelocation(l lib, r relinker, oldP, newP vpath.Path) ([]step, []string, *tool.Result, error) {
 	data, h, err := l.Vault().Read(oldP)
 	if err != nil {
 		if res, ok := writeFailure(oldP, err); ok {

@@ -29,7 +29,7 @@ type updateEntityIn struct {
 
 // updateEntity changes a note's properties and body.
 func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntityIn) (tool.Result, *writeOut, error) {
-	l, res := e.library(call)
+	l, res := e.library(call) // a note named by its path needs no scan
 	if res != nil {
 		return *res, nil, nil
 	}
@@ -43,7 +43,7 @@ func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntity
 	if (mode == "append" || mode == "prepend") && in.Content == nil {
 		return tool.Fail(tool.CodeInvalidArguments, "mode %s needs content", mode), nil, nil
 	}
-	p, data, h, res, err := readEntity(l, in.EntityName)
+	p, data, h, res, err := readEntity(ctx, l, in.EntityName)
 	if res != nil || err != nil {
 		return entResult(res), nil, err
 	}
@@ -151,11 +151,10 @@ func setBody(src []byte, content, mode string) []byte {
 func writeEntity(ctx context.Context, l *library.Library, call *tool.Call, op string, p vpath.Path, data []byte, h vault.Hash, msg string) (tool.Result, *writeOut, error) {
 	o := writeOpts(call, op)
 	o.IfHash = h
-	nh, err := l.Vault().Write(ctx, p, data, o)
+	nh, err := l.Write(ctx, p, data, o)
 	if err != nil {
 		return entFailWrite[*writeOut](p, err)
 	}
-	l.Refresh(ctx, p)
 	return tool.OK(msg), &writeOut{EntityName: p.Name(), Hash: string(nh)}, nil
 }
 
@@ -171,7 +170,7 @@ type editEntityIn struct {
 
 // editEntity replaces exact text in a note.
 func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) (tool.Result, *writeOut, error) {
-	l, res := e.library(call)
+	l, res := e.library(call) // a note named by its path needs no scan
 	if res != nil {
 		return *res, nil, nil
 	}
@@ -183,7 +182,7 @@ func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) 
 		return tool.Fail(tool.CodeInvalidArguments, "expected_count must be 1 or more"), nil, nil
 	}
 	want = max(want, 1)
-	p, data, h, res, err := readEntity(l, in.EntityName)
+	p, data, h, res, err := readEntity(ctx, l, in.EntityName)
 	if res != nil || err != nil {
 		return entResult(res), nil, err
 	}
@@ -280,9 +279,9 @@ type deleteEntitiesIn struct {
 
 // deleteEntities removes notes and reports the links left dangling.
 func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEntitiesIn) (tool.Result, *deleteOut, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil, nil
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	if len(in.EntityNames) == 0 {
 		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the notes to delete"), nil, nil
@@ -291,7 +290,7 @@ func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEnti
 	var steps []step
 	gone := map[vpath.Path]bool{}
 	for _, name := range in.EntityNames {
-		p, data, h, res, err := readEntity(l, name)
+		p, data, h, res, err := readEntity(ctx, l.Library, name)
 		if err != nil {
 			return tool.Result{}, nil, err
 		}
@@ -335,7 +334,7 @@ type deleteOut struct {
 }
 
 // danglingAfter lists the links and relations of other notes to the notes in gone.
-func danglingAfter(l *library.Library, gone map[vpath.Path]bool) []string {
+func danglingAfter(l lib, gone map[vpath.Path]bool) []string {
 	var out []string
 	for p := range gone {
 		for _, ed := range l.Graph().Backlinks(p) {

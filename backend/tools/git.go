@@ -102,7 +102,7 @@ func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCt
 			r = tr.Repo()
 		}
 	} else {
-		r, err = gitrepo.Open(l.Vault().Dir(), l.Vault())
+		r, err = gitrepo.Open(l.Vault().Dir(), l) // the library indexes what git writes
 	}
 	if errors.Is(err, gitrepo.ErrNotRepository) {
 		f := tool.Fail(CodeNotRepository, "library %q (%s) is not a git repository, so it has no pending changes or history; "+
@@ -129,29 +129,33 @@ func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCt
 // gitPath resolves an entity name for a git tool: a note of the graph, or failing
 // that a path (".md" added when missing) that has a pending change — a deleted note
 // is no longer in the graph. anyPath accepts any content path (for history).
-func (g *gitCtx) gitPath(name string, anyPath bool) (vpath.Path, *tool.Result) {
+func (g *gitCtx) gitPath(ctx context.Context, name string, anyPath bool) (vpath.Path, *tool.Result, error) {
 	if !anyPath { // a pending change named exactly needs no graph (no full scan in a one-shot call)
 		if q, ok := g.pendingNamed(strings.TrimSpace(name)); ok {
-			return q, nil
+			return q, nil, nil
 		}
 	}
-	p, res := lookup(g.lib, name)
+	gr, err := g.lib.Graph(ctx)
+	if err != nil {
+		return "", nil, fmt.Errorf("read library %s: %w", g.lib.Name(), err)
+	}
+	p, res := lookup(lib{g.lib, gr}, name)
 	if res == nil || res.ErrorCode == tool.CodeAmbiguous {
-		return p, res
+		return p, res, nil
 	}
 	for _, cand := range []string{name, strings.TrimSpace(name)} {
 		if q, err := vpath.Parse(cand); err == nil && q != "" && !q.Ignored() && g.state(q) != "" {
-			return q, nil
+			return q, nil, nil
 		}
 	}
 	q, bad := newPath(name)
 	if bad != nil {
-		return "", bad
+		return "", bad, nil
 	}
 	if g.state(q) != "" || anyPath {
-		return q, nil
+		return q, nil, nil
 	}
-	return "", res
+	return "", res, nil
 }
 
 // gitPaths resolves several names, dropping duplicates.
@@ -171,20 +175,20 @@ func (g *gitCtx) pendingNamed(name string) (vpath.Path, bool) {
 }
 
 // gitPaths resolves several names, dropping duplicates.
-func (g *gitCtx) gitPaths(names []string) ([]vpath.Path, *tool.Result) {
+func (g *gitCtx) gitPaths(ctx context.Context, names []string) ([]vpath.Path, *tool.Result, error) {
 	seen := map[vpath.Path]bool{}
 	var out []vpath.Path
 	for _, n := range names {
-		p, res := g.gitPath(n, false)
-		if res != nil {
-			return nil, res
+		p, res, err := g.gitPath(ctx, n, false)
+		if res != nil || err != nil {
+			return nil, res, err
 		}
 		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)
 		}
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // gitChange is one pending change as the tools show it.

@@ -42,9 +42,9 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 	if in.EntityName != "" {
 		names = []string{in.EntityName}
 	}
-	chosen, _, res := g.pending(names)
-	if res != nil {
-		return *res, nil, nil
+	chosen, _, res, err := g.pending(ctx, names)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	if len(chosen) == 0 {
 		what := "no pending changes"
@@ -110,8 +110,8 @@ func (e *env) gitLog(ctx context.Context, call *tool.Call, in gitLogIn) (tool.Re
 	}
 	var p vpath.Path
 	if in.EntityName != "" {
-		if p, res = g.gitPath(in.EntityName, true); res != nil {
-			return *res, nil, nil
+		if p, res, err = g.gitPath(ctx, in.EntityName, true); res != nil || err != nil {
+			return deref(res), nil, err
 		}
 	}
 	limit := in.Limit

@@ -119,7 +119,6 @@ func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn
 		}
 		return tool.Result{}, nil, err
 	}
-	g.lib.Refresh(ctx, paths...)
 	r := tool.OK("discarded the changes of " + plural(len(chosen), "note"))
 	r.Warnings = warnings
 	return r, data, nil
@@ -135,9 +134,9 @@ func (e *env) gitPending(ctx context.Context, call *tool.Call, names []string, n
 	if res != nil || err != nil {
 		return nil, nil, nil, res, err
 	}
-	chosen, warnings, res := g.pending(names)
-	if res != nil {
-		return nil, nil, nil, res, nil
+	chosen, warnings, res, err := g.pending(ctx, names)
+	if res != nil || err != nil {
+		return nil, nil, nil, res, err
 	}
 	if len(chosen) == 0 {
 		r := tool.Fail(tool.CodeNoMatch, "%s", nothing)
@@ -146,17 +145,17 @@ func (e *env) gitPending(ctx context.Context, call *tool.Call, names []string, n
 	return g, chosen, warnings, nil, nil
 }
 
-func (g *gitCtx) pending(names []string) ([]*gitrepo.Change, []string, *tool.Result) {
+func (g *gitCtx) pending(ctx context.Context, names []string) ([]*gitrepo.Change, []string, *tool.Result, error) {
 	var out []*gitrepo.Change
 	if len(names) == 0 {
 		for i := range g.changes {
 			out = append(out, &g.changes[i])
 		}
-		return out, nil, nil
+		return out, nil, nil, nil
 	}
-	all, res := g.gitPaths(names)
-	if res != nil {
-		return nil, nil, res
+	all, res, err := g.gitPaths(ctx, names)
+	if res != nil || err != nil {
+		return nil, nil, res, err
 	}
 	var warnings []string
 	seen := map[*gitrepo.Change]bool{}
@@ -171,7 +170,7 @@ func (g *gitCtx) pending(names []string) ([]*gitrepo.Change, []string, *tool.Res
 			out = append(out, c)
 		}
 	}
-	return out, warnings, nil
+	return out, warnings, nil, nil
 }
 
 // discardPlan says what discarding the changes would do to each note.

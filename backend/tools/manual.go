@@ -130,11 +130,10 @@ func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManua
 	}
 	out, created := addToSection(string(data), toc, in.NewContent)
 	if res != nil { // no manual yet
-		nh, err := l.Vault().Write(ctx, manualPath, []byte(out), createOpts(call, "add_manual_section"))
+		nh, err := l.Write(ctx, manualPath, []byte(out), createOpts(call, "add_manual_section"))
 		if err != nil {
 			return entFailWrite[*writeOut](manualPath, err)
 		}
-		l.Refresh(ctx, manualPath)
 		return tool.OK(fmt.Sprintf("created the manual with section %q", toc)), &writeOut{Hash: string(nh)}, nil
 	}
 	msg := fmt.Sprintf("added to section %q of the manual", toc)

@@ -76,13 +76,12 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 	}
 	opts := writeOpts(call, "memory_notebook_replace")
 	opts.IfHash, opts.CreateOnly = hash, !exists
-	if _, err := l.Vault().Write(ctx, memoryPath, []byte(next), opts); err != nil {
+	if _, err := l.Write(ctx, memoryPath, []byte(next), opts); err != nil {
 		if r, ok := writeFailure(memoryPath, err); ok {
 			return r, nil, nil
 		}
 		return tool.Result{}, nil, fmt.Errorf("write memory notebook: %w", err)
 	}
-	l.Refresh(ctx, memoryPath)
 	verb := "replaced the text"
 	switch {
 	case in.OldText == "":

@@ -8,7 +8,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/memotree/memotree/backend/graph"
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -44,7 +43,7 @@ type relationBatch struct {
 
 // newRelationBatch validates every relation and resolves its from note; a relation
 // that fails is reported in the warnings and left out.
-func newRelationBatch(l *library.Library, rels []relationSpec) (*relationBatch, *tool.Result) {
+func newRelationBatch(l lib, rels []relationSpec) (*relationBatch, *tool.Result) {
 	if len(rels) == 0 {
 		r := tool.Fail(tool.CodeInvalidArguments, "relations is empty: give at least one {from, to, type}")
 		return nil, &r
@@ -117,9 +116,9 @@ type deletedRelationsOut struct {
 }
 
 func (e *env) createRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, *createdRelationsOut, error) {
-	l, b, fail := e.relationBatchFor(call, in)
-	if fail != nil {
-		return *fail, nil, nil
+	l, b, fail, err := e.relationBatchFor(ctx, call, in)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	g := l.Graph()
 	created, fail, err := b.editEach(ctx, call, l, "create_relations", func(from vpath.Path, seq *yaml.Node) []relationOut {
@@ -148,13 +147,13 @@ func (e *env) createRelations(ctx context.Context, call *tool.Call, in relations
 
 // relationBatchFor opens the library of a call and groups its relations by note; fail
 // is the answer when either is refused.
-func (e *env) relationBatchFor(call *tool.Call, in relationsIn) (*library.Library, *relationBatch, *tool.Result) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return nil, nil, fail
+func (e *env) relationBatchFor(ctx context.Context, call *tool.Call, in relationsIn) (lib, *relationBatch, *tool.Result, error) {
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return lib{}, nil, fail, err
 	}
 	b, fail := newRelationBatch(l, in.Relations)
-	return l, b, fail
+	return l, b, fail, nil
 }
 
 // editEach runs edit on the relations list of every note of the batch, in order, and
@@ -162,7 +161,7 @@ func (e *env) relationBatchFor(call *tool.Call, in relationsIn) (*library.Librar
 // it changed in that note (none: the note is left as it is). A note that cannot be
 // edited counts its relations as failed, with its reason in the warnings. fail is the
 // answer when the write was refused (a note changed meanwhile); nothing was written then.
-func (b *relationBatch) editEach(ctx context.Context, call *tool.Call, l *library.Library, op string,
+func (b *relationBatch) editEach(ctx context.Context, call *tool.Call, l lib, op string,
 	edit func(from vpath.Path, seq *yaml.Node) []relationOut) (done []relationOut, fail *tool.Result, err error) {
 	w := &relWrites{}
 	for _, from := range b.order {
@@ -210,9 +209,9 @@ func targetsEqual(g *graph.Graph, from vpath.Path, a, b string) bool {
 }
 
 func (e *env) deleteRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, *deletedRelationsOut, error) {
-	l, b, fail := e.relationBatchFor(call, in)
-	if fail != nil {
-		return *fail, nil, nil
+	l, b, fail, err := e.relationBatchFor(ctx, call, in)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	g := l.Graph()
 	deleted, fail, err := b.editEach(ctx, call, l, "delete_relations", func(from vpath.Path, seq *yaml.Node) []relationOut {

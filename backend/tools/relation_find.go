@@ -9,7 +9,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/memotree/memotree/backend/graph"
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -32,9 +31,9 @@ type foundRelationsOut struct {
 }
 
 func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelationsIn) (tool.Result, *foundRelationsOut, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil, nil
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	typ := strings.TrimSpace(in.RelationType)
 	if len(typ) > maxRelationType || hasControl(typ) {
@@ -70,7 +69,7 @@ func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelatio
 // relationEdges returns the edges a find_relations call starts from: the note's
 // outgoing edges, the incoming edges of the target (or the dangling edges naming it),
 // or every edge of the library.
-func relationEdges(l *library.Library, from, to, typ string) ([]graph.Edge, *tool.Result) {
+func relationEdges(l lib, from, to, typ string) ([]graph.Edge, *tool.Result) {
 	g := l.Graph()
 	var fromPath vpath.Path
 	if strings.TrimSpace(from) != "" {
@@ -211,9 +210,9 @@ type gcOut struct {
 }
 
 func (e *env) garbageCollectRelations(ctx context.Context, call *tool.Call, in gcRelationsIn) (tool.Result, *gcOut, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil, nil
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	g := l.Graph()
 	lines := relationLines{g: g}
@@ -240,7 +239,7 @@ func (e *env) garbageCollectRelations(ctx context.Context, call *tool.Call, in g
 }
 
 // cleanDangling removes from each note the relations whose target resolves nowhere.
-func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, notes []vpath.Path) (tool.Result, *gcOut, error) {
+func cleanDangling(ctx context.Context, call *tool.Call, l lib, notes []vpath.Path) (tool.Result, *gcOut, error) {
 	sort.Slice(notes, func(i, j int) bool { return notes[i] < notes[j] })
 	notes = compactPaths(notes)
 	g := l.Graph()

@@ -12,7 +12,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/memotree/memotree/backend/graph"
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
@@ -177,7 +176,7 @@ type relSeqEdit func(seq *yaml.Node) bool
 // the rewritten note to w, changing only the "relations" key. It returns
 // whether the note changed, or the result to answer for this note; a Go error means
 // the infrastructure failed.
-func editRelations(l *library.Library, p vpath.Path, w *relWrites, edit relSeqEdit) (bool, *tool.Result, error) {
+func editRelations(l lib, p vpath.Path, w *relWrites, edit relSeqEdit) (bool, *tool.Result, error) {
 	src, hash, err := l.Vault().Read(p)
 	if err != nil {
 		if r, ok := writeFailure(p, err); ok {
@@ -223,19 +222,15 @@ func editRelations(l *library.Library, p vpath.Path, w *relWrites, edit relSeqEd
 // one batch, all or nothing, each a compare-and-swap on the content read.
 type relWrites struct{ changes []vault.Change }
 
-// commit writes the batch and refreshes the library; the result is the answer when
-// the batch was refused (a note changed meanwhile), nothing having been written.
-func (w *relWrites) commit(ctx context.Context, call *tool.Call, l *library.Library, op string) (*tool.Result, error) {
+// commit writes the batch through the library, which indexes it; the result is the
+// answer when the batch was refused (a note changed meanwhile), nothing having been
+// written.
+func (w *relWrites) commit(ctx context.Context, call *tool.Call, l lib, op string) (*tool.Result, error) {
 	if len(w.changes) == 0 {
 		return nil, nil
 	}
-	paths := make([]vpath.Path, len(w.changes))
-	for i, c := range w.changes {
-		paths[i] = c.Path
-	}
-	if _, err := l.Vault().Apply(ctx, w.changes, writeOpts(call, op)); err != nil {
-		defer l.Refresh(context.WithoutCancel(ctx), paths...)
-		failed := paths[0]
+	if _, err := l.Apply(ctx, w.changes, writeOpts(call, op)); err != nil {
+		failed := w.changes[0].Path
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
 			failed = vpath.Path(pe.Path)
@@ -245,20 +240,6 @@ func (w *relWrites) commit(ctx context.Context, call *tool.Call, l *library.Libr
 			return &r, nil
 		}
 		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	// Written as given: index what was written rather than read every note back.
-	written := make(map[vpath.Path][]byte, len(w.changes))
-	var removed []vpath.Path
-	for _, c := range w.changes {
-		if c.Delete {
-			removed = append(removed, c.Path)
-		} else {
-			written[c.Path] = c.Data
-		}
-	}
-	l.RefreshCreated(context.WithoutCancel(ctx), written)
-	if len(removed) > 0 {
-		l.Refresh(context.WithoutCancel(ctx), removed...)
 	}
 	return nil, nil
 }

@@ -10,7 +10,6 @@ import (
 
 	"regexp/syntax"
 
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -64,9 +63,9 @@ type nameHit struct {
 }
 
 func (e *searcher) searchInNames(ctx context.Context, call *tool.Call, in searchInNamesIn) (tool.Result, *entityListOut[nameHit], error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil, nil
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	p, err := compileNamePattern(in.EntityGlob)
 	if err != nil {
@@ -176,9 +175,9 @@ type contentOut struct {
 }
 
 func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q contentQuery) (tool.Result, *contentOut, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil, nil
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	sctx, cancel := context.WithTimeout(ctx, searchTimeout)
 	defer cancel()
@@ -186,7 +185,6 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 		paths    []vpath.Path
 		found    []noteMatches
 		problems []string
-		err      error
 	)
 	if c, ok := e.patternCandidates(ctx, l, q); ok {
 		// The trigram filters ruled out the notes in c.Others: only the candidates
@@ -203,7 +201,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 		}
 	} else {
 		paths = candidateNotes(l, q.names)
-		found, problems, err = searchNotes(sctx, e.caches.corpus(l), paths, q)
+		found, problems, err = searchNotes(sctx, e.caches.corpus(l.Library), paths, q)
 	}
 	timedOut := err != nil
 	if err != nil {
@@ -240,12 +238,12 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 // patternCandidates asks the library's index which notes may match q's pattern; ok
 // is false when the index cannot narrow the search (the pattern requires no
 // trigram) or is unavailable, and the caller reads every note.
-func (e *searcher) patternCandidates(ctx context.Context, l *library.Library, q contentQuery) (search.Candidates, bool) {
+func (e *searcher) patternCandidates(ctx context.Context, l lib, q contentQuery) (search.Candidates, bool) {
 	tree, err := syntax.Parse(q.pattern.re.String(), syntax.Perl)
 	if err != nil || search.RequiredTrigrams(tree) == nil {
 		return search.Candidates{}, false
 	}
-	ix, err := e.indexes.get(ctx, l)
+	ix, err := e.indexes.get(ctx, l.Library)
 	if err != nil {
 		return search.Candidates{}, false
 	}
@@ -261,7 +259,7 @@ func (e *searcher) patternCandidates(ctx context.Context, l *library.Library, q 
 }
 
 // candidateNotes lists the notes whose names match names (all when nil).
-func candidateNotes(l *library.Library, names *searchPattern) []vpath.Path {
+func candidateNotes(l lib, names *searchPattern) []vpath.Path {
 	all := l.Graph().Notes()
 	if names == nil {
 		return all

@@ -10,7 +10,6 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -102,9 +101,9 @@ type NodeHit struct {
 }
 
 func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in SearchNodesIn) (tool.Result, *SearchNodesOut, error) {
-	l, fail := s.library(call)
-	if fail != nil {
-		return *fail, nil, nil
+	l, fail, err := s.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	if strings.TrimSpace(in.Query) == "" {
 		return tool.Fail(tool.CodeInvalidArguments, "query is empty: give words to look for, such as \"analytical engine\""), nil, nil
@@ -138,7 +137,7 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in Sear
 	if fail != nil {
 		return *fail, nil, nil
 	}
-	ix, err := s.indexes.get(ctx, l)
+	ix, err := s.indexes.get(ctx, l.Library)
 	if err != nil {
 		return tool.Result{}, nil, err
 	}
@@ -204,7 +203,7 @@ func runSearch(ctx context.Context, ix *search.Index, typ string, r search.Reque
 
 // neighbourhood follows the graph one step from each match: the matches first, then
 // the notes they link to or are linked from, each naming the match it came by.
-func (s *nodeSearcher) neighbourhood(l *library.Library, hits []NodeHit, limit int) []NodeHit {
+func (s *nodeSearcher) neighbourhood(l lib, hits []NodeHit, limit int) []NodeHit {
 	g := l.Graph()
 	seen := map[string]bool{}
 	for _, h := range hits {
@@ -230,7 +229,7 @@ func (s *nodeSearcher) neighbourhood(l *library.Library, hits []NodeHit, limit i
 }
 
 // scope turns the scope arguments into a filter on paths (nil: every note).
-func (s *nodeSearcher) scope(ctx context.Context, call *tool.Call, l *library.Library, in SearchNodesIn) (func(vpath.Path) bool, *tool.Result) {
+func (s *nodeSearcher) scope(ctx context.Context, call *tool.Call, l lib, in SearchNodesIn) (func(vpath.Path) bool, *tool.Result) {
 	switch in.Scope {
 	case "", "all":
 		return nil, nil
@@ -266,7 +265,7 @@ func (s *nodeSearcher) scope(ctx context.Context, call *tool.Call, l *library.Li
 			f := tool.Fail(tool.CodeInvalidArguments, "scope current_view needs the canvas, which is not available here; use scope all, subtree or related")
 			return nil, &f
 		}
-		return s.viewScope(call, in.ViewName)
+		return s.viewScope(ctx, call, in.ViewName)
 	}
 	f := tool.Fail(tool.CodeInvalidArguments, "scope %q is not one of all, subtree, related, current_view", in.Scope)
 	return nil, &f

@@ -50,14 +50,13 @@ func (e *env) autoSummary(ctx context.Context, call *tool.Call, l *library.Libra
 	}
 	o := writeOpts(call, "auto_summary")
 	o.IfHash = h
-	nh, err := l.Vault().Write(ctx, p, out, o)
+	nh, err := l.Write(ctx, p, out, o)
 	switch {
 	case errors.Is(err, vault.ErrConflict):
 		return r.WithWarning("no summary was written: %s changed meanwhile", p.Name())
 	case err != nil:
 		return r.WithWarning("no summary was written: %v", err)
 	}
-	l.Refresh(ctx, p)
 	w.Hash, w.Summary = string(nh), s
 	r.Message += fmt.Sprintf("; summary written by the model: %q", s)
 	return r

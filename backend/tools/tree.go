@@ -47,8 +47,12 @@ func (e *env) listLibraries(ctx context.Context, call *tool.Call, in listLibrari
 	libs := e.ws.Libraries()
 	out := make([]libraryOut, 0, len(libs))
 	for i, l := range libs {
+		g, err := l.Graph(ctx)
+		if err != nil {
+			return tool.Result{}, nil, fmt.Errorf("read library %s: %w", l.Name(), err)
+		}
 		out = append(out, libraryOut{
-			Name: l.Name(), Path: l.Vault().Dir(), Notes: l.Graph().Stats().Notes,
+			Name: l.Name(), Path: l.Vault().Dir(), Notes: g.Stats().Notes,
 			Permission: e.ws.PermissionOf(l.Name()), Default: i == 0,
 		})
 	}
@@ -91,21 +95,21 @@ type ancestorsOut struct {
 
 // treeLookup resolves name to a node of the call's library tree, with the graph and
 // folder index the tree tools answer from, or the result to answer instead.
-func (e *env) treeLookup(call *tool.Call, name string) (*graph.Graph, *folderIndex, treeNode, *tool.Result) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return nil, nil, treeNode{}, fail
+func (e *env) treeLookup(ctx context.Context, call *tool.Call, name string) (*graph.Graph, *folderIndex, treeNode, *tool.Result, error) {
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return nil, nil, treeNode{}, fail, err
 	}
 	g := l.Graph()
 	fi := newFolderIndex(g)
 	n, fail := resolveNode(l, fi, name)
-	return g, fi, n, fail
+	return g, fi, n, fail, nil
 }
 
 func (e *env) getChildren(ctx context.Context, call *tool.Call, in getChildrenIn) (tool.Result, *childrenOut, error) {
-	g, fi, n, fail := e.treeLookup(call, in.EntityName)
-	if fail != nil {
-		return *fail, nil, nil
+	g, fi, n, fail, err := e.treeLookup(ctx, call, in.EntityName)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	folder, skip := n.path, vpath.Path("")
 	if !n.folder {
@@ -137,9 +141,9 @@ func notesFolder(fi *folderIndex, p vpath.Path) (vpath.Path, bool) {
 }
 
 func (e *env) getParent(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, *parentOut, error) {
-	g, fi, n, fail := e.treeLookup(call, in.EntityName)
-	if fail != nil {
-		return *fail, nil, nil
+	g, fi, n, fail, err := e.treeLookup(ctx, call, in.EntityName)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	if n.folder && n.path == "" {
 		return tool.OK("the library root has no parent"), &parentOut{Entity: rootName}, nil
@@ -149,9 +153,9 @@ func (e *env) getParent(ctx context.Context, call *tool.Call, in entityNameIn) (
 }
 
 func (e *env) getAncestors(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, *ancestorsOut, error) {
-	g, fi, n, fail := e.treeLookup(call, in.EntityName)
-	if fail != nil {
-		return *fail, nil, nil
+	g, fi, n, fail, err := e.treeLookup(ctx, call, in.EntityName)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	ancestors := []folderOut{}
 	if !(n.folder && n.path == "") {

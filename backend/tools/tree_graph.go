@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/memotree/memotree/backend/graph"
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -49,9 +48,9 @@ type neighborsOut struct {
 }
 
 func (e *env) getNeighbors(ctx context.Context, call *tool.Call, in getNeighborsIn) (tool.Result, *neighborsOut, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil, nil
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	p, fail := lookup(l, clipLong(in.EntityName))
 	if fail != nil {
@@ -154,9 +153,9 @@ type backlinksOut struct {
 }
 
 func (e *env) getBacklinks(ctx context.Context, call *tool.Call, in getBacklinksIn) (tool.Result, *backlinksOut, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil, nil
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	p, fail := lookup(l, clipLong(in.EntityName))
 	if fail != nil {
@@ -176,7 +175,7 @@ func (e *env) getBacklinks(ctx context.Context, call *tool.Call, in getBacklinks
 
 // backlinkContexts renders edges with the text of the line each one is on, reading
 // each source note once.
-func backlinkContexts(l *library.Library, edges []graph.Edge) ([]backlinkOut, []string) {
+func backlinkContexts(l lib, edges []graph.Edge) ([]backlinkOut, []string) {
 	lines := relationLines{g: l.Graph()}
 	texts := map[vpath.Path][]byte{}
 	var warnings []string

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
@@ -59,7 +60,11 @@ type LibraryInfo struct {
 func (a *API) Libraries() ([]LibraryInfo, error) {
 	var out []LibraryInfo
 	for i, l := range a.ws.Libraries() {
-		out = append(out, LibraryInfo{Name: l.Name(), Path: l.Vault().Dir(), Notes: len(l.Graph().Notes()), IsDefault: i == 0})
+		g, err := graphOf(l)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, LibraryInfo{Name: l.Name(), Path: l.Vault().Dir(), Notes: len(g.Notes()), IsDefault: i == 0})
 	}
 	return out, nil
 }
@@ -84,7 +89,10 @@ func (a *API) Files(libraryName string) ([]FileEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	g := l.Graph()
+	g, err := graphOf(l)
+	if err != nil {
+		return nil, err
+	}
 	files := g.Files()
 	out := make([]FileEntry, 0, len(files))
 	for _, p := range files {
@@ -182,7 +190,10 @@ func (a *API) Note(libraryName, path string) (NoteView, error) {
 	for _, t := range n.Tags {
 		v.Tags = append(v.Tags, t.Name)
 	}
-	g := l.Graph()
+	g, err := graphOf(l)
+	if err != nil {
+		return NoteView{}, err
+	}
 	for _, k := range n.Links {
 		lv := LinkView{Kind: kindName(k.Kind), Target: k.Target, Subpath: k.Subpath, Display: k.Display, Start: k.Start, End: k.End, Line: k.Line}
 		if k.Target == "" {
@@ -192,7 +203,7 @@ func (a *API) Note(libraryName, path string) (NoteView, error) {
 		}
 		v.Links = append(v.Links, lv)
 	}
-	v.Backlinks, v.BacklinksTotal = a.backlinks(l, p)
+	v.Backlinks, v.BacklinksTotal = a.backlinks(l, g, p)
 	return v, nil
 }
 
@@ -202,11 +213,11 @@ const MaxBacklinks = 2000
 
 // backlinks returns the first MaxBacklinks links to p with their line, and how many
 // there are.
-func (a *API) backlinks(l *library.Library, p vpath.Path) ([]BacklinkView, int) {
+func (a *API) backlinks(l *library.Library, g *graph.Graph, p vpath.Path) ([]BacklinkView, int) {
 	out := []BacklinkView{}
 	lines := map[vpath.Path][][]byte{}
 	total := 0
-	for _, e := range l.Graph().Backlinks(p) {
+	for _, e := range g.Backlinks(p) {
 		if e.From == p {
 			continue
 		}

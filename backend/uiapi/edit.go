@@ -56,14 +56,18 @@ func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult,
 		if err := p.Portable(); err != nil {
 			return SaveResult{}, fmt.Errorf("save %s: %w", p, err)
 		}
-		for _, q := range l.Graph().SameName(p) {
+		g, err := graphOf(l)
+		if err != nil {
+			return SaveResult{}, fmt.Errorf("save %s: %w", p, err)
+		}
+		for _, q := range g.SameName(p) {
 			if q != p {
 				return SaveResult{}, fmt.Errorf("save %s: it differs only in case or Unicode form from the existing %s, which macOS and Windows would take for the same file; open that note or choose another name", p, q)
 			}
 		}
 		o.CreateOnly = true
 	}
-	h, err := l.Vault().Write(ctx, p, []byte(content), o)
+	h, err := l.Write(ctx, p, []byte(content), o)
 	switch {
 	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrExists):
 		cur, curHash, rerr := l.Vault().Read(p)
@@ -79,6 +83,5 @@ func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult,
 	case err != nil:
 		return SaveResult{}, fmt.Errorf("save %s: %w", p, err)
 	}
-	l.Refresh(ctx, p)
 	return SaveResult{Hash: string(h)}, nil
 }

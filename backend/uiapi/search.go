@@ -30,7 +30,10 @@ func (a *API) QuickSwitch(libraryName, query string, limit int) ([]SwitchItem, e
 	if limit <= 0 {
 		limit = 50
 	}
-	g := l.Graph()
+	g, err := graphOf(l)
+	if err != nil {
+		return nil, err
+	}
 	var out []SwitchItem
 	for _, p := range g.Notes() {
 		name := p.Name()
@@ -112,7 +115,10 @@ func (a *API) Search(libraryName, query string, o SearchOptions) (SearchResults,
 	if err != nil {
 		return out, err
 	}
-	g := l.Graph()
+	g, err := graphOf(l)
+	if err != nil {
+		return out, err
+	}
 	for _, h := range found.Hits() {
 		hit := SearchHit{EntityName: h.EntityName, Score: h.Score, EntityType: h.EntityType, Tags: h.Tags, Preview: h.Preview, Line: h.Line}
 		if p, err := g.Lookup(h.EntityName); err == nil {
