@@ -47,7 +47,7 @@ func runIndex(ctx context.Context, env Env, args []string) int {
 	}
 	var heap indexHeap
 	start := time.Now()
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{BeforeRead: heap.beforeRead})
+	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.Indexing, BeforeRead: heap.beforeRead})
 	if err != nil {
 		return fail(env, "index", err)
 	}

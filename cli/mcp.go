@@ -39,7 +39,7 @@ func runMCP(ctx context.Context, env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "memotree mcp: %v\n", err)
 		return 2
 	}
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Watch: true, Background: true, Embedder: embedder()})
+	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.Serving})
 	if err != nil {
 		return fail(env, "mcp", err)
 	}

@@ -62,7 +62,7 @@ type Deps struct {
 	// own (the workspace passes the one its window also uses).
 	Canvases *canvas.Set
 	// Summarizer writes missing summaries when the library's canvas settings ask for
-	// it; nil when no model is configured.
+	// it and a model is configured (see ConfiguredSummarizer); nil for none.
 	Summarizer Summarizer
 	// Embedder serves semantic and hybrid search_nodes; nil disables them.
 	Embedder Embedder

@@ -14,10 +14,26 @@ import (
 )
 
 // Summarizer writes a one-line summary of a note: seed 000's AutoGenerateSummary.
-// The LLM gateway's client satisfies it; Deps.Summarizer is nil when no model is
-// configured.
+// The LLM gateway's client and its SettingsSummarizer satisfy it.
 type Summarizer interface {
 	Summarize(ctx context.Context, name, content string) (string, error)
+}
+
+// ConfiguredSummarizer is a Summarizer that can say whether a model is configured now
+// (the LLM gateway's SettingsSummarizer follows the person's settings): when none is,
+// no summary is asked for.
+type ConfiguredSummarizer interface {
+	Summarizer
+	Configured() bool
+}
+
+// summarizerReady reports whether s can write a summary now.
+func summarizerReady(s Summarizer) bool {
+	if s == nil {
+		return false
+	}
+	c, ok := s.(ConfiguredSummarizer)
+	return !ok || c.Configured()
 }
 
 // autoSummary gives the note at p a `summary` property written by the model, when a
@@ -26,7 +42,7 @@ type Summarizer interface {
 // the summary's own outcome is added to them (the summary and the new hash to out, a
 // failure as a warning: the note itself was written).
 func (e *env) autoSummary(ctx context.Context, call *tool.Call, l *library.Library, p vpath.Path, r tool.Result, w *writeOut) tool.Result {
-	if r.IsError() || e.summarizer == nil || !e.canvasOf(l).Settings().AutoSummary {
+	if r.IsError() || !summarizerReady(e.summarizer) || !e.canvasOf(l).Settings().AutoSummary {
 		return r
 	}
 	data, h, err := l.Vault().Read(p)

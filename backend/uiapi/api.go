@@ -10,6 +10,7 @@ import (
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
 	"github.com/memotree/memotree/backend/workspace"
@@ -30,9 +31,10 @@ type API struct {
 type Options struct {
 	// OnRendered, when set, is called by ReportRendered.
 	OnRendered func(count int)
-	// SettingsPath overrides where the model endpoint settings are kept (the
-	// user's config directory by default).
-	SettingsPath string
+	// Settings resolves the model endpoint settings, as the workspace's models do
+	// (workspace.OpenFace); the zero Resolver reads the settings file in the user's
+	// config directory and the environment.
+	Settings llm.Resolver
 	// WarmGraph starts building the default library's graph payload at once, in the
 	// background, so that the window's first graph request (made once its scripts
 	// have loaded) finds it ready. The desktop app and `memotree serve` set it.
@@ -41,7 +43,7 @@ type Options struct {
 
 // NewAPI returns the API over ws.
 func NewAPI(ws *workspace.Workspace, o Options) *API {
-	a := &API{ws: ws, rendered: o.OnRendered, chat: chat{settingsPath: o.SettingsPath}}
+	a := &API{ws: ws, rendered: o.OnRendered, chat: chat{settings: o.Settings}}
 	if o.WarmGraph {
 		a.warmGraph()
 	}

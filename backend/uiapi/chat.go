@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -19,8 +18,7 @@ import (
 // chat is the window's agent: one running turn at a time, its stop function, the
 // approvals it waits for, and the endpoint settings. Safe for concurrent use.
 type chat struct {
-	settingsPath string
-	getenv       func(string) string
+	settings llm.Resolver
 
 	mu        sync.Mutex
 	running   *runningTurn
@@ -325,29 +323,12 @@ func (p *pendingCache) count(ctx context.Context, reg *tool.Registry) (int, erro
 	return st.Total, nil
 }
 
-// effective returns the settings a turn uses: the environment over the saved file.
-func (c *chat) effective() (llm.Settings, error) {
-	saved, err := llm.LoadSettings(c.path())
-	if err != nil {
-		return llm.Settings{}, err
-	}
-	return llm.FromEnv(c.env).Merge(saved), nil
-}
+// effective returns the settings a turn uses: the environment over the saved file,
+// as llm.Resolver resolves them for every face.
+func (c *chat) effective() (llm.Settings, error) { return c.settings.Resolve() }
 
-func (c *chat) env(k string) string {
-	if c.getenv != nil {
-		return c.getenv(k)
-	}
-	return os.Getenv(k)
-}
+// env reads the environment as the resolver does.
+func (c *chat) env(k string) string { return c.settings.Env(k) }
 
-func (c *chat) path() string {
-	if c.settingsPath != "" {
-		return c.settingsPath
-	}
-	p, err := llm.SettingsPath()
-	if err != nil {
-		return ""
-	}
-	return p
-}
+// path is the settings file the window edits.
+func (c *chat) path() string { return c.settings.SettingsFile() }

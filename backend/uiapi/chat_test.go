@@ -41,7 +41,7 @@ func newChatFixture(t *testing.T, srv *llmtest.Server) *chatFixture {
 	t.Setenv("OPENAI_API_KEY", "sk-window-secret-0042")
 	ch, cancel := ws.Bus().Subscribe(1024)
 	t.Cleanup(cancel)
-	api := NewAPI(ws, Options{SettingsPath: filepath.Join(t.TempDir(), "settings.toml")})
+	api := NewAPI(ws, Options{Settings: llm.Resolver{Path: filepath.Join(t.TempDir(), "settings.toml")}})
 	return &chatFixture{api: api, ws: ws, events: ch}
 }
 
@@ -233,7 +233,7 @@ func TestChatSettingsKeepTheKey(t *testing.T) {
 	if err != nil || v.EmbeddingModel != "nomic-embed-text" || !v.KeySet {
 		t.Fatalf("saving the embeddings model: %+v, %v", v, err)
 	}
-	if m := llm.NewSettingsEmbedder(f.api.chat.path(), nil).EmbeddingModel(); m != "nomic-embed-text" {
+	if m := llm.NewSettingsEmbedder(llm.Resolver{Path: f.api.chat.path()}).EmbeddingModel(); m != "nomic-embed-text" {
 		t.Errorf("the settings embedder reads model %q", m)
 	}
 }
