@@ -14,10 +14,10 @@ var docs embed.FS
 
 // RunStarlarkIn is the input of run_starlark.
 type RunStarlarkIn struct {
-	Target      string `json:"target" jsonschema:"in a few words, what the script is for"`
-	Code        string `json:"code" jsonschema:"the Starlark source; call tools with keyword arguments and assign the answer to __result__"`
-	DryRun      bool   `json:"dry_run,omitempty" jsonschema:"true: run, report the change set, and put every note back"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library the script's calls act on when they name none; the default one when absent"`
+	Target string `json:"target" jsonschema:"in a few words, what the script is for"`
+	Code   string `json:"code" jsonschema:"the Starlark source; call tools with keyword arguments and assign the answer to __result__"`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"true: run, report the change set, and put every note back"`
+	tool.LibraryArg
 }
 
 // RunStarlark is run_starlark's typed handle, for Go code that runs a script through
@@ -31,6 +31,7 @@ func (r *Runner) Tool() *tool.Tool {
 		panic(err) // embedded: cannot fail
 	}
 	return RunStarlark.New(tool.Write, tool.MustDescription(sub, ToolName), r.handle).
+		Describe(tool.LibraryParam, "the library the script's calls act on when they name none; the default one when absent").
 		WithTitle("Run a Starlark script")
 }
 

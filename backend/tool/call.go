@@ -21,6 +21,14 @@ const (
 // call carries it, the registry copies it into Call.Library before the guard runs.
 const LibraryParam = "library_name"
 
+// LibraryArg declares the library_name argument: a tool's input embeds it. Handlers
+// read the library from Call.Library, where the registry puts it; Go callers set
+// Call.Library rather than the field. A tool whose library_name means something else
+// says so with Describe.
+type LibraryArg struct {
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
 // MCPActor returns the actor of an MCP client: "mcp:<client>".
 func MCPActor(client string) string { return "mcp:" + client }
 

@@ -15,7 +15,7 @@
 //
 //	type readEntitiesIn struct {
 //		EntityNames []string `json:"entity_names" jsonschema:"the entities to read"`
-//		LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+//		tool.LibraryArg // library_name, read by the registry into Call.Library
 //	}
 //
 //	type readEntitiesOut struct {

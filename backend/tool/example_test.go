@@ -13,7 +13,7 @@ import (
 // struct, and tool.Paging adds offset, limit and summary_only.
 type listEntitiesIn struct {
 	EntityGlob  string `json:"entity_glob" jsonschema:"a glob over entity names, such as people/*"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to list; the default one when absent"`
+	tool.LibraryArg
 	tool.Paging
 }
 

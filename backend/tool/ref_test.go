@@ -167,3 +167,32 @@ func TestOutputSchemaOfAnyOutput(t *testing.T) {
 		t.Errorf("an output of type any allows any data (-want +got):\n%s", d)
 	}
 }
+
+func TestLibraryArg(t *testing.T) {
+	type in struct {
+		EntityName string `json:"entity_name"`
+		LibraryArg
+	}
+	var got string
+	tl := New("find", ReadOnly, "d", func(ctx context.Context, c *Call, v in) (Result, any, error) {
+		got = c.Library
+		return OK(""), nil, nil
+	})
+	if u := tl.Usage(); u != "find(entity_name: string, library_name?: string)" {
+		t.Errorf("usage = %q", u)
+	}
+	if d := tl.Schema().Properties[LibraryParam].Description; d != "the library; the default one when absent" {
+		t.Errorf("description = %q", d)
+	}
+	other := New("list", ReadOnly, "d", nop[in]).Describe(LibraryParam, "ignored")
+	if d := other.Schema().Properties[LibraryParam].Description; d != "ignored" {
+		t.Errorf("Describe: %q", d)
+	}
+	r := NewRegistry()
+	if err := r.Register(tl); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Call(t.Context(), &Call{Library: "default"}, "find", json.RawMessage(`{"entity_name":"x","library_name":"work"}`)); err != nil || got != "work" {
+		t.Errorf("Call.Library = %q, %v; want work", got, err)
+	}
+}

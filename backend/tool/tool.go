@@ -207,6 +207,20 @@ func (t *Tool) Enum(path string, values ...string) *Tool {
 	})
 }
 
+// Describe sets the description of a property, named by a dotted path as for Enum (an
+// argument that the embedded LibraryArg declares, whose meaning differs for this tool,
+// say). It returns t for chaining.
+func (t *Tool) Describe(path, desc string) *Tool {
+	return t.Tune(func(s *jsonschema.Schema) error {
+		p, err := subschema(s, path)
+		if err != nil {
+			return err
+		}
+		p.Description = desc
+		return nil
+	})
+}
+
 // Tune lets a tool adjust its derived schema (bounds, patterns, defaults); f runs when
 // the schema is derived, on first use, and an error it returns is the tool's Err. It
 // returns t for chaining; call it before the tool is registered.

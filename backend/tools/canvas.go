@@ -43,20 +43,20 @@ type expandNodeIn struct {
 	IncludeChildren  bool   `json:"include_children,omitempty" jsonschema:"raise the children too: a folder's notes, a note's sections"`
 	IncludeRelations bool   `json:"include_relations,omitempty" jsonschema:"also show the notes it links to and that link to it, by title"`
 	ViewName         string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
-	LibraryName      string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 type collapseNodeIn struct {
-	EntityName  string `json:"entity_name" jsonschema:"the node to collapse, named as in the canvas"`
-	Recursive   bool   `json:"recursive,omitempty" jsonschema:"also collapse everything shown below it (pinned nodes stay)"`
-	ViewName    string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityName string `json:"entity_name" jsonschema:"the node to collapse, named as in the canvas"`
+	Recursive  bool   `json:"recursive,omitempty" jsonschema:"also collapse everything shown below it (pinned nodes stay)"`
+	ViewName   string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
+	tool.LibraryArg
 }
 
 // ViewCanvasIn is the input of view_canvas.
 type ViewCanvasIn struct {
-	ViewName    string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	ViewName string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
+	tool.LibraryArg
 }
 
 // canvasOf returns the canvas of a library.

@@ -57,7 +57,7 @@ type entityIn struct {
 // createEntityIn is the input of create_entity.
 type createEntityIn struct {
 	entityIn
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // createEntity writes a new note; it never overwrites.
@@ -232,8 +232,8 @@ func danglingRelations(l lib, p vpath.Path, rels []relationIn) []string {
 
 // addEntitiesIn is the input of add_entities.
 type addEntitiesIn struct {
-	Entities    []entityIn `json:"entities" jsonschema:"the entities to create, each as for create_entity"`
-	LibraryName string     `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	Entities []entityIn `json:"entities" jsonschema:"the entities to create, each as for create_entity"`
+	tool.LibraryArg
 }
 
 // addEntities creates several notes; those that cannot be created are listed.

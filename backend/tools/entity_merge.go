@@ -18,7 +18,7 @@ import (
 type mergeEntitiesIn struct {
 	SourceNames []string `json:"source_names" jsonschema:"the notes to merge into the target; they are removed"`
 	TargetName  string   `json:"target_name" jsonschema:"the note that receives them and stays"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // mergeSource is one note being merged, as read.

@@ -19,7 +19,7 @@ const maxReadBytes = 24 << 10
 type readEntitiesIn struct {
 	EntityNames   []string `json:"entity_names" jsonschema:"the notes to read: full names, unique basenames or aliases"`
 	ContentOffset int      `json:"content_offset,omitempty" jsonschema:"byte offset to continue a clipped note from (with one entity name)"`
-	LibraryName   string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -104,8 +104,8 @@ func clipEntity(name, content, hash string, offset int) entityText {
 
 // listEntitiesIn is the input of list_entities.
 type listEntitiesIn struct {
-	EntityGlob  string `json:"entity_glob" jsonschema:"a glob over entity names: * within a folder, ** across folders (**/Ada* finds Ada anywhere), ? one character, [abc] a set"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityGlob string `json:"entity_glob" jsonschema:"a glob over entity names: * within a folder, ** across folders (**/Ada* finds Ada anywhere), ? one character, [abc] a set"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -201,7 +201,7 @@ func (g *entityGlob) match(name string) bool { return g.full.MatchString(name) }
 // tocIn is the input of get_entities_toc.
 type tocIn struct {
 	EntityNames []string `json:"entity_names" jsonschema:"the notes whose headings to list"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // tocEntry is the table of contents of one note.

@@ -14,9 +14,9 @@ import (
 
 // renameEntityIn is the input of rename_entity.
 type renameEntityIn struct {
-	OldName     string `json:"old_name" jsonschema:"the note to rename"`
-	NewName     string `json:"new_name" jsonschema:"its new name; without a / the note stays in its folder"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	OldName string `json:"old_name" jsonschema:"the note to rename"`
+	NewName string `json:"new_name" jsonschema:"its new name; without a / the note stays in its folder"`
+	tool.LibraryArg
 }
 
 // renameEntity renames a note and rewrites every link and relation to it.
@@ -42,9 +42,9 @@ func (e *env) renameEntity(ctx context.Context, call *tool.Call, in renameEntity
 
 // moveEntityIn is the input of move_entity.
 type moveEntityIn struct {
-	EntityName  string `json:"entity_name" jsonschema:"the note to move"`
-	Folder      string `json:"folder" jsonschema:"the folder to move it into, vault-relative (\"\" is the vault root)"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityName string `json:"entity_name" jsonschema:"the note to move"`
+	Folder     string `json:"folder" jsonschema:"the folder to move it into, vault-relative (\"\" is the vault root)"`
+	tool.LibraryArg
 }
 
 // moveEntity moves a note into another folder, keeping its basename, and rewrites

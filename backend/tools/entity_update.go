@@ -16,15 +16,15 @@ import (
 
 // updateEntityIn is the input of update_entity.
 type updateEntityIn struct {
-	EntityName  string   `json:"entity_name" jsonschema:"the note to update"`
-	Content     *string  `json:"content,omitempty" jsonschema:"Markdown body text (without front matter)"`
-	Title       string   `json:"title,omitempty" jsonschema:"sets the title property (to rename the note use rename_entity)"`
-	Tags        []string `json:"tags,omitempty" jsonschema:"tags; merged with the existing ones in merge, append and prepend modes, replacing them in replace mode"`
-	EntityType  string   `json:"entity_type,omitempty" jsonschema:"the entity type"`
-	Aliases     []string `json:"aliases,omitempty" jsonschema:"aliases; merged or replaced like tags"`
-	Mode        string   `json:"mode,omitempty" jsonschema:"merge (default): properties merged, body replaced only if content is given; replace: body replaced; append or prepend: content added to the body"`
-	BaseHash    string   `json:"base_hash,omitempty" jsonschema:"the hash read_entities returned; the update fails with conflict if the note changed since"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityName string   `json:"entity_name" jsonschema:"the note to update"`
+	Content    *string  `json:"content,omitempty" jsonschema:"Markdown body text (without front matter)"`
+	Title      string   `json:"title,omitempty" jsonschema:"sets the title property (to rename the note use rename_entity)"`
+	Tags       []string `json:"tags,omitempty" jsonschema:"tags; merged with the existing ones in merge, append and prepend modes, replacing them in replace mode"`
+	EntityType string   `json:"entity_type,omitempty" jsonschema:"the entity type"`
+	Aliases    []string `json:"aliases,omitempty" jsonschema:"aliases; merged or replaced like tags"`
+	Mode       string   `json:"mode,omitempty" jsonschema:"merge (default): properties merged, body replaced only if content is given; replace: body replaced; append or prepend: content added to the body"`
+	BaseHash   string   `json:"base_hash,omitempty" jsonschema:"the hash read_entities returned; the update fails with conflict if the note changed since"`
+	tool.LibraryArg
 }
 
 // updateEntity changes a note's properties and body.
@@ -165,7 +165,7 @@ type editEntityIn struct {
 	NewContent    string `json:"new_content" jsonschema:"the text to put in its place (empty deletes it)"`
 	ExpectedCount int    `json:"expected_count,omitempty" jsonschema:"how many times old_content must occur (default 1); all occurrences are replaced"`
 	BaseHash      string `json:"base_hash,omitempty" jsonschema:"the hash read_entities returned; the edit fails with conflict if the note changed since"`
-	LibraryName   string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // editEntity replaces exact text in a note.
@@ -274,7 +274,7 @@ func nearestSpot(text, old string) (int, string) {
 // deleteEntitiesIn is the input of delete_entities.
 type deleteEntitiesIn struct {
 	EntityNames []string `json:"entity_names" jsonschema:"the notes to delete"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // deleteEntities removes notes and reports the links left dangling.

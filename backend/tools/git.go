@@ -31,13 +31,17 @@ const (
 
 // gitTools declares the git family.
 func gitTools(e *env) []*tool.Tool {
-	return []*tool.Tool{
+	ts := []*tool.Tool{
 		GitStatus.New(tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
 		tool.New("git_diff", tool.ReadOnly, desc("git_diff"), e.gitDiff).WithTitle("Diff against the last commit"),
 		tool.New("git_commit", tool.Write, desc("git_commit"), e.gitCommit).WithTitle("Commit changes"),
 		tool.New("git_checkout", tool.Destructive, desc("git_checkout"), e.gitCheckout).WithTitle("Discard changes"),
 		tool.New("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
 	}
+	for _, t := range ts {
+		t.Describe(tool.LibraryParam, "the library; the default library when absent")
+	}
+	return ts
 }
 
 // gitCtx is what every git handler starts from: the library, its repository and its
@@ -201,7 +205,7 @@ type gitChange struct {
 
 // GitStatusIn is the input of git_status.
 type GitStatusIn struct {
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+	tool.LibraryArg
 }
 
 // GitStatusOut is the output of git_status: the pending changes (the first 500 of

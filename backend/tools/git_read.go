@@ -11,9 +11,9 @@ import (
 )
 
 type gitDiffIn struct {
-	EntityName  string `json:"entity_name,omitempty" jsonschema:"the note to diff; every pending change when absent"`
-	Brief       bool   `json:"brief,omitempty" jsonschema:"true for names and counts of added and deleted lines only"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+	EntityName string `json:"entity_name,omitempty" jsonschema:"the note to diff; every pending change when absent"`
+	Brief      bool   `json:"brief,omitempty" jsonschema:"true for names and counts of added and deleted lines only"`
+	tool.LibraryArg
 }
 
 // diffFile is one changed note in a diff's summary.
@@ -80,9 +80,9 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 }
 
 type gitLogIn struct {
-	EntityName  string `json:"entity_name,omitempty" jsonschema:"the note whose history to show; the whole library's when absent"`
-	Limit       int    `json:"limit,omitempty" jsonschema:"how many commits, newest first (default 20, at most 200)"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+	EntityName string `json:"entity_name,omitempty" jsonschema:"the note whose history to show; the whole library's when absent"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"how many commits, newest first (default 20, at most 200)"`
+	tool.LibraryArg
 }
 
 // logEntry is one commit as git_log shows it.

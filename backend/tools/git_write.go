@@ -14,7 +14,7 @@ type gitCommitIn struct {
 	Message     string   `json:"message" jsonschema:"the commit message: a short first line saying what changed and why"`
 	EntityNames []string `json:"entity_names,omitempty" jsonschema:"the notes to commit; every pending change when absent"`
 	TagName     string   `json:"tag_name,omitempty" jsonschema:"a tag to put on the new commit, such as v1 or before-reorganising"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+	tool.LibraryArg
 }
 
 // commitOut is the output of git_commit: the new commit, the notes it holds, and its
@@ -70,7 +70,7 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 type gitCheckoutIn struct {
 	EntityNames []string `json:"entity_names" jsonschema:"the notes whose pending changes to throw away"`
 	Confirmed   bool     `json:"confirmed" jsonschema:"true only after the person agreed; false answers with what would be discarded"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+	tool.LibraryArg
 }
 
 // discardItem is one note a discard restores or removes.

@@ -29,7 +29,7 @@ func manualTools(e *env) []*tool.Tool {
 
 // ReadManualIn is the input of read_manual.
 type ReadManualIn struct {
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // ManualOut is the output of read_manual: the manual's text (clipped when it is long)
@@ -75,9 +75,9 @@ func readManualFile(l *library.Library) ([]byte, vault.Hash, *tool.Result, error
 
 // editManualSectionIn is the input of edit_manual_section.
 type editManualSectionIn struct {
-	OldContent  string `json:"old_content" jsonschema:"the exact text of the manual to replace (it must occur once)"`
-	NewContent  string `json:"new_content" jsonschema:"the text to put in its place"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	OldContent string `json:"old_content" jsonschema:"the exact text of the manual to replace (it must occur once)"`
+	NewContent string `json:"new_content" jsonschema:"the text to put in its place"`
+	tool.LibraryArg
 }
 
 // editManualSection replaces text of meta.md that occurs exactly once.
@@ -102,9 +102,9 @@ func (e *env) editManualSection(ctx context.Context, call *tool.Call, in editMan
 
 // addManualSectionIn is the input of add_manual_section.
 type addManualSectionIn struct {
-	TOC         string `json:"toc" jsonschema:"the heading of the section to add to, such as \"Relation vocabulary\"; created at the end when absent"`
-	NewContent  string `json:"new_content" jsonschema:"the Markdown to append to that section"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	TOC        string `json:"toc" jsonschema:"the heading of the section to add to, such as \"Relation vocabulary\"; created at the end when absent"`
+	NewContent string `json:"new_content" jsonschema:"the Markdown to append to that section"`
+	tool.LibraryArg
 }
 
 // addManualSection appends text to a section of meta.md, creating the section (and

@@ -31,14 +31,15 @@ const (
 // memoryTools declares the memory family.
 func memoryTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("memory_notebook_replace", tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace),
+		tool.New("memory_notebook_replace", tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace).
+			Describe(tool.LibraryParam, "ignored: the notebook always lives in the default library"),
 	}
 }
 
 type memoryReplaceIn struct {
-	OldText     string `json:"old_text" jsonschema:"the exact text to replace, which must occur once; empty to append new_text at the end"`
-	NewText     string `json:"new_text" jsonschema:"the text to put instead; empty to delete old_text"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"ignored: the notebook always lives in the default library"`
+	OldText string `json:"old_text" jsonschema:"the exact text to replace, which must occur once; empty to append new_text at the end"`
+	NewText string `json:"new_text" jsonschema:"the text to put instead; empty to delete old_text"`
+	tool.LibraryArg
 }
 
 // memoryOut is the output of memory_notebook_replace: the notebook's size and budget in

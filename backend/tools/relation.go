@@ -26,8 +26,8 @@ func relationTools(e *env) []*tool.Tool {
 }
 
 type relationsIn struct {
-	Relations   []relationSpec `json:"relations" jsonschema:"the relations, each {from, to, type}"`
-	LibraryName string         `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	Relations []relationSpec `json:"relations" jsonschema:"the relations, each {from, to, type}"`
+	tool.LibraryArg
 }
 
 // relationBatch is a validated batch of relations, grouped by the note they start

@@ -18,7 +18,7 @@ type findRelationsIn struct {
 	From         string `json:"from,omitempty" jsonschema:"only relations stored in this note"`
 	ToEntity     string `json:"to_entity,omitempty" jsonschema:"only relations pointing to this note (it may not exist)"`
 	RelationType string `json:"relation_type,omitempty" jsonschema:"only relations of this type; \"links to\" gives body [[links]] and \"embeds\" embeds"`
-	LibraryName  string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -186,8 +186,8 @@ func (rl *relationLines) of(ed graph.Edge) int {
 }
 
 type gcRelationsIn struct {
-	DryRun      *bool  `json:"dry_run,omitempty" jsonschema:"true (the default) only lists the dangling relations; false removes them"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	DryRun *bool `json:"dry_run,omitempty" jsonschema:"true (the default) only lists the dangling relations; false removes them"`
+	tool.LibraryArg
 	tool.Paging
 }
 

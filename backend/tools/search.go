@@ -22,11 +22,14 @@ func init() { families = append(families, searchTools) }
 func searchTools(e *env) []*tool.Tool {
 	s := &searcher{env: e}
 	return []*tool.Tool{
-		tool.New("search_in_names", tool.ReadOnly, desc("search_in_names"), s.searchInNames),
-		tool.New("search_in_contents", tool.ReadOnly, desc("search_in_contents"), s.searchInContents),
-		tool.New("search_anywhere", tool.ReadOnly, desc("search_anywhere"), s.searchAnywhere),
+		tool.New("search_in_names", tool.ReadOnly, desc("search_in_names"), s.searchInNames).Describe(tool.LibraryParam, librarySearched),
+		tool.New("search_in_contents", tool.ReadOnly, desc("search_in_contents"), s.searchInContents).Describe(tool.LibraryParam, librarySearched),
+		tool.New("search_anywhere", tool.ReadOnly, desc("search_anywhere"), s.searchAnywhere).Describe(tool.LibraryParam, librarySearched),
 	}
 }
+
+// librarySearched describes library_name for the search tools.
+const librarySearched = "the library to search; the default one when absent"
 
 // searcher runs the pattern searches of one registry, with a text cache per library.
 type searcher struct {
@@ -35,8 +38,8 @@ type searcher struct {
 }
 
 type searchInNamesIn struct {
-	EntityGlob  string `json:"entity_glob" jsonschema:"a glob over entity names (*, **, ?, [...]), case-insensitive, or a /regular expression/"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
+	EntityGlob string `json:"entity_glob" jsonschema:"a glob over entity names (*, **, ?, [...]), case-insensitive, or a /regular expression/"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -44,7 +47,7 @@ type searchInContentsIn struct {
 	ContentGlob string `json:"content_glob" jsonschema:"a glob matched anywhere in a line, case-insensitive, or a /regular expression/flags"`
 	EntityGlob  string `json:"entity_glob,omitempty" jsonschema:"only search the notes whose names match this glob"`
 	MaxResults  int    `json:"max_results,omitempty" jsonschema:"the most matching lines to show in this page (default 50, at most 500)"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -52,7 +55,7 @@ type searchAnywhereIn struct {
 	PatternGlob string `json:"pattern_glob" jsonschema:"a glob matched in names, front matter and text, case-insensitive, or a /regular expression/flags"`
 	EntityGlob  string `json:"entity_glob,omitempty" jsonschema:"only search the notes whose names match this glob"`
 	MaxResults  int    `json:"max_results,omitempty" jsonschema:"the most matches to show in this page (default 50, at most 500)"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
+	tool.LibraryArg
 	tool.Paging
 }
 

@@ -19,7 +19,8 @@ func init() { families = append(families, searchNodesTools) }
 
 func searchNodesTools(e *env) []*tool.Tool {
 	s := &nodeSearcher{env: e, patterns: &searcher{env: e}}
-	return []*tool.Tool{SearchNodes.New(tool.ReadOnly, desc("search_nodes"), s.searchNodes).TuneOutput(patternResults)}
+	return []*tool.Tool{SearchNodes.New(tool.ReadOnly, desc("search_nodes"), s.searchNodes).
+		Describe(tool.LibraryParam, librarySearched).TuneOutput(patternResults)}
 }
 
 // nodeSearcher answers search_nodes with one full-text index per library, opened on
@@ -41,7 +42,7 @@ type SearchNodesIn struct {
 	MaxResults     int      `json:"max_results,omitempty" jsonschema:"the most notes returned (default 10, at most 200)"`
 	IncludePreview *bool    `json:"include_preview,omitempty" jsonschema:"show a snippet with the matches in ** (default true)"`
 	PreviewLength  int      `json:"preview_length,omitempty" jsonschema:"snippet length in bytes (default 160, at most 2000)"`
-	LibraryName    string   `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
+	tool.LibraryArg
 }
 
 // SearchNodesOut is the output of search_nodes: the notes found, best first. For

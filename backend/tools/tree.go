@@ -15,7 +15,8 @@ func init() { families = append(families, treeTools) }
 // 003's parent, children and ancestors) and the link graph around a note.
 func treeTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("list_libraries", tool.ReadOnly, desc("list_libraries"), e.listLibraries),
+		tool.New("list_libraries", tool.ReadOnly, desc("list_libraries"), e.listLibraries).
+			Describe(tool.LibraryParam, "ignored: every library is listed"),
 		tool.New("get_children", tool.ReadOnly, desc("get_children"), e.getChildren),
 		tool.New("get_parent", tool.ReadOnly, desc("get_parent"), e.getParent),
 		tool.New("get_ancestors", tool.ReadOnly, desc("get_ancestors"), e.getAncestors),
@@ -25,7 +26,7 @@ func treeTools(e *env) []*tool.Tool {
 }
 
 type listLibrariesIn struct {
-	LibraryName string `json:"library_name,omitempty" jsonschema:"ignored: every library is listed"`
+	tool.LibraryArg
 }
 
 // libraryOut describes one mounted library.
@@ -60,13 +61,13 @@ func (e *env) listLibraries(ctx context.Context, call *tool.Call, in listLibrari
 }
 
 type entityNameIn struct {
-	EntityName  string `json:"entity_name" jsonschema:"a note's name, or a folder path (\"people\", \"/\" for the root)"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityName string `json:"entity_name" jsonschema:"a note's name, or a folder path (\"people\", \"/\" for the root)"`
+	tool.LibraryArg
 }
 
 type getChildrenIn struct {
-	EntityName  string `json:"entity_name" jsonschema:"a folder path (\"people\", \"/\" for the root) or a note's name"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityName string `json:"entity_name" jsonschema:"a folder path (\"people\", \"/\" for the root) or a note's name"`
+	tool.LibraryArg
 	tool.Paging
 }
 

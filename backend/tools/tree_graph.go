@@ -22,7 +22,7 @@ type getNeighborsIn struct {
 	EntityName    string   `json:"entity_name" jsonschema:"the note at the centre"`
 	Depth         int      `json:"depth,omitempty" jsonschema:"how many steps to walk, 1 to 3 (default 1)"`
 	RelationTypes []string `json:"relation_types,omitempty" jsonschema:"only follow edges of these types (\"links to\", \"embeds\", or relation types); all when absent"`
-	LibraryName   string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -132,8 +132,8 @@ func hasEdge(es []edgeOut, e edgeOut) bool {
 }
 
 type getBacklinksIn struct {
-	EntityName  string `json:"entity_name" jsonschema:"the note whose incoming links and relations to list"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityName string `json:"entity_name" jsonschema:"the note whose incoming links and relations to list"`
+	tool.LibraryArg
 	tool.Paging
 }
 

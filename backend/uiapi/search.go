@@ -99,8 +99,8 @@ func (a *API) Search(libraryName, query string, o SearchOptions) (SearchResults,
 		o.Max = 30
 	}
 	in := tools.SearchNodesIn{Query: query, SearchType: o.Type, EntityTypes: o.EntityTypes, Tags: o.Tags,
-		MaxResults: o.Max, PreviewLength: 200, LibraryName: libraryName}
-	res, found, err := tools.SearchNodes.Call(context.Background(), reg, &tool.Call{Actor: tool.ActorUser}, in)
+		MaxResults: o.Max, PreviewLength: 200}
+	res, found, err := tools.SearchNodes.Call(context.Background(), reg, &tool.Call{Actor: tool.ActorUser, Library: libraryName}, in)
 	if err != nil {
 		return SearchResults{}, fmt.Errorf("search %s: %w", libraryName, err)
 	}
