@@ -12,7 +12,7 @@ import (
 // listEntitiesIn is the input of an example list tool: its schema is derived from the
 // struct, and tool.Paging adds offset, limit and summary_only.
 type listEntitiesIn struct {
-	EntityGlob  string `json:"entity_glob" jsonschema:"a glob over entity names, such as people/*"`
+	EntityGlob string `json:"entity_glob" jsonschema:"a glob over entity names, such as people/*"`
 	tool.LibraryArg
 	tool.Paging
 }

@@ -1,15 +1,15 @@
 //go:build unix
 
-package script
+package benchtest
 
 import (
 	"syscall"
 	"time"
 )
 
-// cpuTime returns the CPU time (user and system) this process has used, which, unlike
+// CPU returns the CPU time (user and system) the process has used so far, which, unlike
 // wall time, barely moves when other processes load the machine.
-func cpuTime() time.Duration {
+func CPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
