@@ -79,6 +79,10 @@ type Repo struct {
 	dir  string
 	repo *git.Repository
 	w    Writer
+	// beforeIndexRename, when set (by tests, through export_test.go), runs once the
+	// new index is written to index.lock and synced, before the rename (a crash test
+	// kills the process there).
+	beforeIndexRename func()
 }
 
 // Open opens the repository whose root is dir. It returns an error wrapping

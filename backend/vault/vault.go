@@ -90,6 +90,9 @@ type Vault struct {
 	// beforeRename, when set (by tests), runs after the temporary file is written and
 	// synced and before it replaces the target; an error aborts the write.
 	beforeRename func(tmp string) error
+	// afterJourneyMapped, when set (by tests), runs once JourneyLatest has mapped the
+	// journey, before it reads it.
+	afterJourneyMapped func()
 }
 
 // Open opens the vault in dir, which must be an existing folder. The .memotree folder
