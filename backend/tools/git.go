@@ -162,7 +162,6 @@ func (g *gitCtx) gitPath(ctx context.Context, name string, anyPath bool) (vpath.
 	return "", res, nil
 }
 
-// gitPaths resolves several names, dropping duplicates.
 // pendingNamed finds the one pending change whose path, or path without ".md", is
 // name exactly.
 func (g *gitCtx) pendingNamed(name string) (vpath.Path, bool) {

@@ -124,8 +124,6 @@ func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn
 	return r, data, nil
 }
 
-// pending returns the pending changes named (every one when names is empty), with a
-// warning for each named note that has none, or the result to answer.
 // gitPending opens the library's repository and picks the pending changes of the named
 // notes (every pending change when names is empty); res is the answer when that fails
 // or, with the message nothing, when none of the notes has a pending change.
@@ -145,6 +143,8 @@ func (e *env) gitPending(ctx context.Context, call *tool.Call, names []string, n
 	return g, chosen, warnings, nil, nil
 }
 
+// pending returns the pending changes named (every one when names is empty), with a
+// warning for each named note that has none, or the result to answer.
 func (g *gitCtx) pending(ctx context.Context, names []string) ([]*gitrepo.Change, []string, *tool.Result, error) {
 	var out []*gitrepo.Change
 	if len(names) == 0 {
