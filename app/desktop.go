@@ -78,6 +78,13 @@ func runDesktop(assets fs.FS, args []string) int {
 	if f.smoke {
 		go sh.smokeDeadline(f.smokeTimeout)
 	}
+	// MCP clients on these vaults that cannot ask the person put their destructive
+	// calls in the window's approval queue.
+	if stop, err := uiapi.ServeApprovals(api); err != nil {
+		fmt.Fprintln(os.Stderr, "memotree:", "no approval queue for MCP clients:", err)
+	} else {
+		defer stop()
+	}
 	code := runWails(assets, api, sh.startup, sh.shutdown)
 	if f.smoke && code == 0 {
 		return sh.smokeCode()

@@ -15,6 +15,7 @@ import (
 
 	"github.com/memotree/memotree/backend/httpapi"
 	"github.com/memotree/memotree/backend/mcpserver"
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
 )
 
@@ -76,7 +77,7 @@ func serveMCPHTTP(ctx context.Context, env Env, srv *mcpserver.Server, addr stri
 		}
 		fmt.Fprintf(env.Stderr, "memotree mcp: bearer token (set %s to choose one): %s\n", tokenEnv, token)
 	}
-	hs := &http.Server{Handler: mcpHTTPHandler(srv, token), ReadHeaderTimeout: 10 * time.Second}
+	hs := httpLimits.Server(mcpHTTPHandler(srv, token))
 	fmt.Fprintf(env.Stdout, "http://%s/mcp\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -115,14 +116,14 @@ func requireBearer(token string, next http.Handler) http.Handler {
 }
 
 // permissionFlags registers the repeatable --permission NAME=LEVEL flag.
-func permissionFlags(fs *flag.FlagSet) *map[string]workspace.Permission {
-	perms := map[string]workspace.Permission{}
+func permissionFlags(fs *flag.FlagSet) *map[string]tool.Permission {
+	perms := map[string]tool.Permission{}
 	fs.Func("permission", "what the agent and MCP clients may do in a library: `NAME=read|propose|write` (default propose)", func(s string) error {
 		name, level, ok := strings.Cut(s, "=")
 		if !ok {
 			return fmt.Errorf("want NAME=LEVEL, got %q", s)
 		}
-		p, err := workspace.ParsePermission(level)
+		p, err := tool.ParsePermission(level)
 		if err != nil {
 			return err
 		}
@@ -133,7 +134,7 @@ func permissionFlags(fs *flag.FlagSet) *map[string]workspace.Permission {
 }
 
 // applyPermissions sets each spec's permission from the flags.
-func applyPermissions(specs []workspace.Spec, perms map[string]workspace.Permission) error {
+func applyPermissions(specs []workspace.Spec, perms map[string]tool.Permission) error {
 	for name := range perms {
 		found := false
 		for i := range specs {

@@ -14,8 +14,7 @@ import (
 // that tool: a name is found wherever it appears, so a script cannot hide a call
 // behind a variable (it may only be flagged when it does not call it after all).
 func ToolsNamed(reg *tool.Registry, code string) []*tool.Tool {
-	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true}
-	f, err := opts.Parse("script.star", code, 0)
+	f, err := parse(code)
 	if err != nil {
 		return nil
 	}
@@ -23,11 +22,11 @@ func ToolsNamed(reg *tool.Registry, code string) []*tool.Tool {
 	var out []*tool.Tool
 	syntax.Walk(f, func(n syntax.Node) bool {
 		id, ok := n.(*syntax.Ident)
-		if !ok || seen[id.Name] || notInScripts[id.Name] {
+		if !ok || seen[id.Name] {
 			return true
 		}
 		seen[id.Name] = true
-		if t, ok := reg.Get(id.Name); ok {
+		if t, ok := reg.Get(id.Name); ok && t.InScripts() {
 			out = append(out, t)
 		}
 		return true

@@ -32,7 +32,20 @@ func (r *Runner) Tool() *tool.Tool {
 	}
 	return RunStarlark.New(tool.Write, tool.MustDescription(sub, ToolName), r.handle).
 		Describe(tool.LibraryParam, "the library the script's calls act on when they name none; the default one when absent").
-		WithTitle("Run a Starlark script")
+		WithTitle("Run a Starlark script").
+		NotInScripts(). // no nesting
+		WithCalls(r.calls)
+}
+
+// calls names the tools a script's code names (see ToolsNamed): the registry's
+// policy judges run_starlark by them, so a script is no way around an approval.
+func (r *Runner) calls(args map[string]any) []string {
+	code, _ := args["code"].(string)
+	var names []string
+	for _, t := range ToolsNamed(r.reg, code) {
+		names = append(names, t.Name())
+	}
+	return names
 }
 
 // Register declares run_starlark on reg, running scripts against reg's own tools

@@ -1,6 +1,7 @@
 package tool
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -12,12 +13,29 @@ import (
 // Out carries: Out's own schema, or its element's when Out is a pointer. Unlike input
 // schemas, nullable types are kept: a nil list is encoded as null.
 func deriveOutput[Out any]() (*jsonschema.Schema, error) {
-	t := reflect.TypeFor[Out]()
+	return outputSchemaOf(reflect.TypeFor[Out]())
+}
+
+// outputSchemaOf derives the schema of data of type t (see deriveOutput); an Either
+// is either of its forms.
+func outputSchemaOf(t reflect.Type) (*jsonschema.Schema, error) {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
 	if t.Kind() == reflect.Interface {
 		return &jsonschema.Schema{}, nil // any data
+	}
+	if f, ok := reflect.Zero(t).Interface().(twoForms); ok {
+		l, r := f.forms()
+		ls, err := outputSchemaOf(l)
+		if err != nil {
+			return nil, err
+		}
+		rs, err := outputSchemaOf(r)
+		if err != nil {
+			return nil, err
+		}
+		return &jsonschema.Schema{AnyOf: []*jsonschema.Schema{ls, rs}}, nil
 	}
 	opts := &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 		// Raw JSON is any value, not the array of bytes its Go type suggests.
@@ -55,4 +73,43 @@ func envelopeSchema(data *jsonschema.Schema) *jsonschema.Schema {
 		},
 		Else: &jsonschema.Schema{Properties: map[string]*jsonschema.Schema{"data": data}},
 	}
+}
+
+// Either is the output of a tool that answers in one of two forms (seed 003's
+// page_index form beside the entity_name form of get_children, say): it holds one of
+// them, encodes as that one, and its output schema says either. A handler returns
+// &tool.Either[L, R]{Left: ...} or {Right: ...}; a Go caller reads the one set.
+type Either[L, R any] struct {
+	Left  *L
+	Right *R
+}
+
+// MarshalJSON encodes the form e holds (Right when both are set).
+func (e Either[L, R]) MarshalJSON() ([]byte, error) {
+	if e.Right != nil {
+		return MarshalData(e.Right)
+	}
+	return MarshalData(e.Left)
+}
+
+// forms returns the Go types of the two forms, for the output schema.
+func (Either[L, R]) forms() (reflect.Type, reflect.Type) {
+	return reflect.TypeFor[L](), reflect.TypeFor[R]()
+}
+
+// twoForms is implemented by Either.
+type twoForms interface {
+	forms() (reflect.Type, reflect.Type)
+}
+
+// MarshalData encodes v as a result's data is encoded: without HTML escaping, so that
+// a type that encodes itself (MarshalJSON) writes "<" and "&" as the envelope does.
+func MarshalData(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), nil
 }

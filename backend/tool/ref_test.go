@@ -48,7 +48,7 @@ func (r *Registry) mustList(t *testing.T) []string {
 
 func TestRefCallGuardedAndFailing(t *testing.T) {
 	r := testRegistry(t)
-	r.SetGuard(func(c *Call, tl *Tool) *Result {
+	r.SetGuard(func(c *Call, tl *Tool, _ map[string]any) *Result {
 		res := Fail(CodePermissionDenied, "no")
 		return &res
 	})
@@ -194,5 +194,55 @@ func TestLibraryArg(t *testing.T) {
 	}
 	if _, err := r.Call(t.Context(), &Call{Library: "default"}, "find", json.RawMessage(`{"entity_name":"x","library_name":"work"}`)); err != nil || got != "work" {
 		t.Errorf("Call.Library = %q, %v; want work", got, err)
+	}
+}
+
+func TestEither(t *testing.T) {
+	type one struct {
+		A string `json:"a"`
+	}
+	type two struct {
+		B []int `json:"b"`
+	}
+	tl := New("either", ReadOnly, "d", func(ctx context.Context, c *Call, in listIn) (Result, *Either[one, two], error) {
+		if in.EntityGlob == "two" {
+			return OK(""), &Either[one, two]{Right: &two{B: []int{1}}}, nil
+		}
+		return OK(""), &Either[one, two]{Left: &one{A: "x < y & z"}}, nil
+	})
+	var s jsonschema.Schema
+	if err := json.Unmarshal(tl.OutputSchema(), &s); err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.Resolve(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRegistry()
+	if err := r.Register(tl); err != nil {
+		t.Fatal(err)
+	}
+	for glob, want := range map[string]string{"one": `"data":{"a":"x < y & z"}`, "two": `"data":{"b":[1]}`} {
+		res, err := r.Call(t.Context(), nil, "either", json.RawMessage(`{"entity_glob":"`+glob+`"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := res.JSON()
+		if !bytes.Contains(b, []byte(want)) {
+			t.Errorf("%s: %s, want %s", glob, b, want)
+		}
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := rs.Validate(v); err != nil {
+			t.Errorf("%s: does not follow the output schema: %v", glob, err)
+		}
+	}
+	bad := OK("").WithData(map[string]any{"a": 1})
+	var v any
+	_ = json.Unmarshal(bad.JSON(), &v)
+	if rs.Validate(v) == nil {
+		t.Error("the schema of either form accepts a third")
 	}
 }

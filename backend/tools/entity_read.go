@@ -114,6 +114,9 @@ type listEntitiesIn struct {
 type entityListOut[T any] struct {
 	Entities []T           `json:"entities"`
 	Page     tool.PageInfo `json:"page"`
+	// Summary counts the matches by top-level folder and entity type (list_entities
+	// with summary_only).
+	Summary map[string]map[string]int `json:"summary,omitempty"`
 }
 
 // listEntities lists the notes whose names match a glob.
@@ -127,9 +130,11 @@ func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntities
 		return tool.Fail(tool.CodeInvalidArguments, "entity_glob %q: %v; use *, **, ? and [...]", in.EntityGlob, err), nil, nil
 	}
 	var names []string
+	var paths []vpath.Path
 	for _, p := range l.Graph().Notes() {
 		if m.match(p.Name()) {
 			names = append(names, p.Name())
+			paths = append(paths, p)
 		}
 	}
 	slices.Sort(names)
@@ -137,7 +142,31 @@ func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntities
 	if len(names) == 0 {
 		return tool.Fail(tool.CodeNoMatch, "no entity matches %q; try a wider glob such as \"**\", or search_in_names", in.EntityGlob), nil, nil
 	}
-	return tool.OK(info.Hint("entities")), &entityListOut[string]{Entities: page, Page: info}, nil
+	out := &entityListOut[string]{Entities: page, Page: info}
+	if in.SummaryOnly {
+		out.Summary = entitySummary(l, paths)
+	}
+	return tool.OK(info.Hint("entities")), out, nil
+}
+
+// entitySummary counts the named notes by top-level folder ("/" for the root) and by
+// entity type ("(none)" for notes without one): list_entities' summary_only answer.
+func entitySummary(l lib, paths []vpath.Path) map[string]map[string]int {
+	folders, types := map[string]int{}, map[string]int{}
+	g := l.Graph()
+	for _, p := range paths {
+		top, _, nested := strings.Cut(string(p), "/")
+		if !nested {
+			top = rootName
+		}
+		folders[top]++
+		typ := "(none)"
+		if n, ok := g.Note(p); ok && n.EntityType != "" {
+			typ = n.EntityType
+		}
+		types[typ]++
+	}
+	return map[string]map[string]int{"folders": folders, "entity_types": types}
 }
 
 // entityGlob matches entity names against a glob.

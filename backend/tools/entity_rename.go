@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
@@ -60,8 +61,11 @@ func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) 
 	}
 	folder := strings.TrimRight(strings.TrimSpace(strings.ReplaceAll(in.Folder, `\`, "/")), "/")
 	if folder != "" {
-		f, err := vpath.Parse(folder)
-		if err != nil || f.IsNote() {
+		f, err := vpath.ParseNew(folder)
+		if err != nil {
+			return tool.Fail(tool.CodeInvalidArguments, "folder %q: %v; give a vault-relative folder such as \"people/past\"", in.Folder, err), nil, nil
+		}
+		if f.IsNote() {
 			return tool.Fail(tool.CodeInvalidArguments, "folder %q is not a vault-relative folder such as \"people/past\"", in.Folder), nil, nil
 		}
 		folder = string(f) + "/"
@@ -157,6 +161,7 @@ func backlinkSources(l lib, skip []vpath.Path, ps ...vpath.Path) []vpath.Path {
 // relinkSources computes the rewrite of every note in srcs: a write step for each
 // note that changes, the number of links rewritten and the problems met.
 func relinkSources(l lib, r relinker, srcs []vpath.Path) ([]step, int, []string, error) {
+	now := time.Now()
 	var steps []step
 	var warns []string
 	count := 0
@@ -177,7 +182,7 @@ func relinkSources(l lib, r relinker, srcs []vpath.Path) ([]step, int, []string,
 			continue
 		}
 		count += len(edits)
-		steps = append(steps, step{kind: stepWrite, path: p, old: data, hash: h, data: out})
+		steps = append(steps, step{kind: stepWrite, path: p, old: data, hash: h, data: touchModified(out, now)})
 	}
 	return steps, count, warns, nil
 }
@@ -218,6 +223,7 @@ func ownRelocation(l lib, r relinker, oldP, newP vpath.Path) ([]step, []string, 
 		out = o
 	}
 	out, warns = withAlias(out, oldP, newP, warns)
+	out = touchModified(out, time.Now())
 	if string(out) == string(data) {
 		return []step{{kind: stepRename, path: oldP, to: newP, hash: h}}, warns, nil, nil
 	}

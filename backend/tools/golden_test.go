@@ -66,7 +66,23 @@ var goldenCalls = []goldenCall{
 	{"canvas", "view_canvas", `{}`},
 	{"expand", "expand_node", `{"entity_name":"people","level":"summary"}`},
 	{"collapse", "collapse_node", `{"entity_name":"people"}`},
-	{"expand-alias", "expand_details", `{"page_index":"Engine","level":"full"}`},
+	{"segments", "list_segments", `{}`},
+	{"segment", "get_segment", `{"id":"t"}`},
+	{"segment-none", "get_segment", `{"id":"nope"}`},
+	{"page", "get_page", `{"page_index":"t:people/Ada Lovelace"}`},
+	{"page-folder", "get_page", `{"page_index":"t:people/"}`},
+	{"find-page", "find_page", `{"query":"Ada"}`},
+	{"find-page-none", "find_page", `{"query":"zeppelin"}`},
+	{"page-children", "get_children", `{"page_index":"t:/"}`},
+	{"page-children-detail", "get_children", `{"page_index":"t:Engine"}`},
+	{"children-neither", "get_children", `{}`},
+	{"page-parent", "get_parent", `{"page_index":"t:people/Ada Lovelace"}`},
+	{"page-parent-root", "get_parent", `{"page_index":"t:/"}`},
+	{"page-ancestors", "get_ancestors", `{"page_index":"t:people/Ada Lovelace"}`},
+	{"expand-page", "expand_details", `{"page_index":"t:people/"}`},
+	{"hide-page", "hide_details", `{"page_index":"t:people/"}`},
+	{"list-summary", "list_entities", `{"entity_glob":"**","summary_only":true}`},
+	{"nodes-pattern-symbols", "search_nodes", `{"query":"/ & /","search_type":"pattern"}`},
 	{"status-clean", "git_status", `{}`},
 	{"diff-clean", "git_diff", `{}`},
 	{"log", "git_log", `{}`},
@@ -89,7 +105,15 @@ var goldenCalls = []goldenCall{
 	{"gc", "garbage_collect_relations", `{"dry_run":false}`},
 	{"manual-add", "add_manual_section", `{"toc":"Style","new_content":"Write in short sentences."}`},
 	{"manual-edit", "edit_manual_section", `{"old_content":"short sentences","new_content":"plain, short sentences"}`},
+	{"page-create", "create_detail_page", `{"name":"Konrad Zuse","description":"Built the Z3.","detail":"A German engineer.","parent_index":"t:people/"}`},
+	{"page-contents", "create_contents_page", `{"name":"machines","description":"Machines.","parent_index":"t:/","children":["t:Engine"]}`},
+	{"page-update", "update_page", `{"page_index":"t:people/Konrad Zuse","description":"German engineer; built the Z3."}`},
+	{"page-move", "move_page", `{"source":"t:people/Konrad Zuse","target":"t:machines/"}`},
+	{"page-remove", "remove_page", `{"page_index":"t:machines/Konrad Zuse"}`},
+	{"update-level", "update_entity", `{"entity_name":"Grace Hopper","level":"summary"}`},
+	{"update-summary", "update_entity", `{"entity_name":"Grace Hopper","summary":"She wrote the first compiler."}`},
 	{"memory", "memory_notebook_replace", `{"old_text":"","new_text":"The person likes tea."}`},
+	{"memory-other-library", "memory_notebook_replace", `{"old_text":"","new_text":"x","library_name":"t2"}`},
 	{"memory-nearest", "memory_notebook_replace", `{"old_text":"likes coffee","new_text":"x"}`},
 	{"memory-full", "memory_notebook_replace", `{"old_text":"The person likes tea.","new_text":"` + strings.Repeat("tea ", 3000) + `"}`},
 	{"rename", "rename_entity", `{"old_name":"projects/FLOW-MATIC","new_name":"projects/Flow-Matic"}`},
@@ -123,6 +147,7 @@ func goldenFixture() map[string]string {
 		"a/Twin.md":         "# Twin\n\nOne of two.\n",
 		"b/Twin.md":         "# Twin\n\nThe other.\n",
 		"notes/Dangling.md": "---\nrelations:\n  - relation type: cites\n    relation to: \"[[Lost Paper]]\"\n---\n\nCites a paper that is gone.\n",
+		"notes/Symbols.md":  "---\nsummary: x < y & z > w\n---\n\nWhen a < b & b < c, then a < c.\n",
 	}
 	for k, v := range entFixture {
 		files[k] = v
@@ -139,7 +164,7 @@ func TestGoldenResults(t *testing.T) {
 	entGit(t, h.dir, "init", "-q", "-b", "main")
 	entGit(t, h.dir, "add", "-A")
 	entGit(t, h.dir, "commit", "-q", "-m", "initial")
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: h.dir, Permission: workspace.PermWrite}}, workspace.Options{})
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: h.dir, Permission: tool.PermWrite}}, workspace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,7 +32,7 @@ const (
 func memoryTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
 		tool.New("memory_notebook_replace", tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace).
-			Describe(tool.LibraryParam, "ignored: the notebook always lives in the default library"),
+			Describe(tool.LibraryParam, "the default library's name, or absent: the notebook lives there, and another library is refused"),
 	}
 }
 
@@ -56,6 +56,12 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 		return tool.Fail(tool.CodeNotFound, "no library is open, so there is no memory notebook"), nil, nil
 	}
 	l := libs[0]
+	if call.Library != "" && call.Library != l.Name() {
+		// The notebook is the agent's, kept in the default library and read from there
+		// on every call; writing another library's would be memory the agent never
+		// sees again, and would pass the permission check of the wrong library.
+		return tool.Fail(tool.CodeInvalidArguments, "the memory notebook lives in the default library %q, not %q: call memory_notebook_replace without library_name", l.Name(), call.Library), nil, nil
+	}
 	if bad := badMemoryText(in.OldText, in.NewText); bad != "" {
 		return tool.Fail(tool.CodeInvalidArguments, "%s", bad), nil, nil
 	}
@@ -91,9 +97,6 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 		verb = "deleted the text"
 	}
 	r := tool.OK(fmt.Sprintf("%s in the memory notebook (%d of %d characters used)", verb, size, MemoryBudget))
-	if call.Library != "" && call.Library != l.Name() {
-		r = r.WithWarning("the memory notebook is always in the default library %q, not %q", l.Name(), call.Library)
-	}
 	if size > MemoryBudget*9/10 {
 		r = r.WithWarning("the notebook is nearly full: condense it soon")
 	}

@@ -14,12 +14,13 @@ func init() { families = append(families, treeTools) }
 // treeTools declares the tree and graph family: libraries, the folder tree (seed
 // 003's parent, children and ancestors) and the link graph around a note.
 func treeTools(e *env) []*tool.Tool {
+	from := e.libraryOfIndex("page_index")
 	return []*tool.Tool{
 		tool.New("list_libraries", tool.ReadOnly, desc("list_libraries"), e.listLibraries).
 			Describe(tool.LibraryParam, "ignored: every library is listed"),
-		tool.New("get_children", tool.ReadOnly, desc("get_children"), e.getChildren),
-		tool.New("get_parent", tool.ReadOnly, desc("get_parent"), e.getParent),
-		tool.New("get_ancestors", tool.ReadOnly, desc("get_ancestors"), e.getAncestors),
+		tool.New("get_children", tool.ReadOnly, desc("get_children"), e.getChildren).WithLibraryFrom(from),
+		tool.New("get_parent", tool.ReadOnly, desc("get_parent"), e.getParent).WithLibraryFrom(from),
+		tool.New("get_ancestors", tool.ReadOnly, desc("get_ancestors"), e.getAncestors).WithLibraryFrom(from),
 		tool.New("get_neighbors", tool.ReadOnly, desc("get_neighbors"), e.getNeighbors),
 		tool.New("get_backlinks", tool.ReadOnly, desc("get_backlinks"), e.getBacklinks),
 	}
@@ -54,19 +55,23 @@ func (e *env) listLibraries(ctx context.Context, call *tool.Call, in listLibrari
 		}
 		out = append(out, libraryOut{
 			Name: l.Name(), Path: l.Vault().Dir(), Notes: g.Stats().Notes,
-			Permission: e.ws.PermissionOf(l.Name()), Default: i == 0,
+			Permission: string(e.ws.Permission(l.Name())), Default: i == 0,
 		})
 	}
 	return tool.OK(fmt.Sprintf("%d libraries; pass library_name to any tool to use one other than the default", len(out))), &librariesOut{Libraries: out}, nil
 }
 
-type entityNameIn struct {
-	EntityName string `json:"entity_name" jsonschema:"a note's name, or a folder path (\"people\", \"/\" for the root)"`
+// treeIn is the input of get_parent and get_ancestors: an entity_name, or seed
+// 003's page_index, whose answer is then in pages.
+type treeIn struct {
+	PageIndex  string `json:"page_index,omitempty" jsonschema:"seed 003's form: a page index (\"notes:people/\"); the answer is then in pages {index, name, description, type, has_detail}"`
+	EntityName string `json:"entity_name,omitempty" jsonschema:"a note's name, or a folder path (\"people\", \"/\" for the root)"`
 	tool.LibraryArg
 }
 
 type getChildrenIn struct {
-	EntityName string `json:"entity_name" jsonschema:"a folder path (\"people\", \"/\" for the root) or a note's name"`
+	PageIndex  string `json:"page_index,omitempty" jsonschema:"seed 003's form: a page index (\"notes:people/\"); the children are then pages {index, name, description, type, has_detail}"`
+	EntityName string `json:"entity_name,omitempty" jsonschema:"a folder path (\"people\", \"/\" for the root) or a note's name"`
 	tool.LibraryArg
 	tool.Paging
 }
@@ -94,6 +99,16 @@ type ancestorsOut struct {
 	Entity    string      `json:"entity"`
 }
 
+// oneOf answers invalid_arguments unless exactly one of page_index and entity_name is
+// given.
+func oneOf(name, pageIndex, entityName string) *tool.Result {
+	if (pageIndex == "") == (entityName == "") {
+		r := tool.Fail(tool.CodeInvalidArguments, "%s takes entity_name (a note or folder) or page_index (seed 003's page), one of them: %s(entity_name=\"people\") or %s(page_index=\"notes:people/\")", name, name, name)
+		return &r
+	}
+	return nil
+}
+
 // treeLookup resolves name to a node of the call's library tree, with the graph and
 // folder index the tree tools answer from, or the result to answer instead.
 func (e *env) treeLookup(ctx context.Context, call *tool.Call, name string) (*graph.Graph, *folderIndex, treeNode, *tool.Result, error) {
@@ -107,7 +122,18 @@ func (e *env) treeLookup(ctx context.Context, call *tool.Call, name string) (*gr
 	return g, fi, n, fail, nil
 }
 
-func (e *env) getChildren(ctx context.Context, call *tool.Call, in getChildrenIn) (tool.Result, *childrenOut, error) {
+// childrenForms are get_children's two answers: a folder's children, or, for a
+// page_index, the pages inside a contents page.
+type childrenForms = tool.Either[childrenOut, childPagesOut]
+
+func (e *env) getChildren(ctx context.Context, call *tool.Call, in getChildrenIn) (tool.Result, *childrenForms, error) {
+	if fail := oneOf("get_children", in.PageIndex, in.EntityName); fail != nil {
+		return *fail, nil, nil
+	}
+	if in.PageIndex != "" {
+		r, out, err := e.pageChildren(ctx, call, in.PageIndex, in.Paging)
+		return r, right[childrenOut](out), err
+	}
 	g, fi, n, fail, err := e.treeLookup(ctx, call, in.EntityName)
 	if fail != nil || err != nil {
 		return deref(fail), nil, err
@@ -116,17 +142,26 @@ func (e *env) getChildren(ctx context.Context, call *tool.Call, in getChildrenIn
 	if !n.folder {
 		f, ok := notesFolder(fi, n.path)
 		if !ok {
-			return tool.OK(fmt.Sprintf("%s is a note without a folder of its own, so it has no children; get_neighbors shows what it links to", n.name())), &childrenOut{Entity: n.name(), Kind: "note", Children: []childOut{}}, nil
+			return tool.OK(fmt.Sprintf("%s is a note without a folder of its own, so it has no children; get_neighbors shows what it links to", n.name())),
+				&childrenForms{Left: &childrenOut{Entity: n.name(), Kind: "note", Children: []childOut{}}}, nil
 		}
 		folder, skip = f, n.path
 	}
 	children := childrenOf(g, fi, folder, skip)
 	page, info := tool.Paginate(children, in.Paging)
 	below := fi.total[folder]
-	return tool.OK(info.Hint("children")), &childrenOut{
+	return tool.OK(info.Hint("children")), &childrenForms{Left: &childrenOut{
 		Entity: n.name(), Folder: treeNode{folder: true, path: folder}.name(),
 		NotesBelow: &below, Children: page, Page: &info,
-	}, nil
+	}}, nil
+}
+
+// right returns the Either holding r, or nil when r is nil (a failure's output).
+func right[L, R any](r *R) *tool.Either[L, R] {
+	if r == nil {
+		return nil
+	}
+	return &tool.Either[L, R]{Right: r}
 }
 
 // notesFolder returns the folder a note stands for: the folder named like it next to
@@ -141,19 +176,41 @@ func notesFolder(fi *folderIndex, p vpath.Path) (vpath.Path, bool) {
 	return "", false
 }
 
-func (e *env) getParent(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, *parentOut, error) {
+// parentForms are get_parent's two answers: a note's or folder's folder, or, for a
+// page_index, the contents page holding it.
+type parentForms = tool.Either[parentOut, parentPageOut]
+
+func (e *env) getParent(ctx context.Context, call *tool.Call, in treeIn) (tool.Result, *parentForms, error) {
+	if fail := oneOf("get_parent", in.PageIndex, in.EntityName); fail != nil {
+		return *fail, nil, nil
+	}
+	if in.PageIndex != "" {
+		r, out, err := e.pageParent(ctx, call, in.PageIndex)
+		return r, right[parentOut](out), err
+	}
 	g, fi, n, fail, err := e.treeLookup(ctx, call, in.EntityName)
 	if fail != nil || err != nil {
 		return deref(fail), nil, err
 	}
 	if n.folder && n.path == "" {
-		return tool.OK("the library root has no parent"), &parentOut{Entity: rootName}, nil
+		return tool.OK("the library root has no parent"), &parentForms{Left: &parentOut{Entity: rootName}}, nil
 	}
 	parent := describeFolder(g, fi, n.path.Dir())
-	return tool.OK(fmt.Sprintf("%s is in %s", n.name(), parent.Name)), &parentOut{Entity: n.name(), Parent: &parent}, nil
+	return tool.OK(fmt.Sprintf("%s is in %s", n.name(), parent.Name)), &parentForms{Left: &parentOut{Entity: n.name(), Parent: &parent}}, nil
 }
 
-func (e *env) getAncestors(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, *ancestorsOut, error) {
+// ancestorForms are get_ancestors' two answers: the folders above a note or folder,
+// or, for a page_index, the contents pages above a page.
+type ancestorForms = tool.Either[ancestorsOut, ancestorPagesOut]
+
+func (e *env) getAncestors(ctx context.Context, call *tool.Call, in treeIn) (tool.Result, *ancestorForms, error) {
+	if fail := oneOf("get_ancestors", in.PageIndex, in.EntityName); fail != nil {
+		return *fail, nil, nil
+	}
+	if in.PageIndex != "" {
+		r, out, err := e.pageAncestors(ctx, call, in.PageIndex)
+		return r, right[ancestorsOut](out), err
+	}
 	g, fi, n, fail, err := e.treeLookup(ctx, call, in.EntityName)
 	if fail != nil || err != nil {
 		return deref(fail), nil, err
@@ -167,5 +224,6 @@ func (e *env) getAncestors(ctx context.Context, call *tool.Call, in entityNameIn
 			}
 		}
 	}
-	return tool.OK(fmt.Sprintf("%d ancestors of %s, from its parent to the root", len(ancestors), n.name())), &ancestorsOut{Entity: n.name(), Ancestors: ancestors}, nil
+	return tool.OK(fmt.Sprintf("%d ancestors of %s, from its parent to the root", len(ancestors), n.name())),
+		&ancestorForms{Left: &ancestorsOut{Entity: n.name(), Ancestors: ancestors}}, nil
 }

@@ -22,9 +22,10 @@ import (
 type API struct {
 	ws *workspace.Workspace
 
-	rendered func(count int) // nil unless a smoke test waits for the first render
-	chat     chat
-	graphs   graphCache
+	rendered  func(count int) // nil unless a smoke test waits for the first render
+	chat      chat
+	graphs    graphCache
+	approvals approvals
 }
 
 // Options configure NewAPI.

@@ -33,6 +33,8 @@ var eventPayloads = map[event.Topic]any{
 	event.ChatDone:        event.ChatDoneEvent{},
 	event.SearchEmbedding: event.EmbeddingProgress{},
 	event.TaskProgress:    event.TaskProgressEvent{},
+	event.ApprovalWaiting: event.ApprovalEvent{},
+	event.ApprovalClosed:  event.ApprovalEvent{},
 }
 
 // shapeField is one JSON field of a struct as the window receives or sends it.

@@ -19,6 +19,7 @@ import (
 	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/tools"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -27,36 +28,12 @@ import (
 // ErrNoLibrary is returned when a library name is not mounted.
 var ErrNoLibrary = errors.New("no such library")
 
-// Permission is what the agent and MCP clients may do in a library. The person, through
-// the window or `memotree call`, may always do everything.
-type Permission string
-
-// The permissions, from least to most.
-const (
-	// PermRead allows read-only tools only.
-	PermRead Permission = "read"
-	// PermPropose allows writes to the working tree, but nothing is committed or
-	// discarded without the person.
-	PermPropose Permission = "propose"
-	// PermWrite allows everything, commits and discards included.
-	PermWrite Permission = "write"
-)
-
-// ParsePermission parses read, propose or write.
-func ParsePermission(s string) (Permission, error) {
-	switch p := Permission(strings.ToLower(strings.TrimSpace(s))); p {
-	case PermRead, PermPropose, PermWrite:
-		return p, nil
-	}
-	return "", fmt.Errorf("permission %q: want read, propose or write", s)
-}
-
 // Spec names a folder to mount as a library.
 type Spec struct {
 	Name string `json:"name"`
 	Path string `json:"path"`
-	// Permission of the agent and MCP clients; empty means PermPropose.
-	Permission Permission `json:"permission,omitempty"`
+	// Permission of the agent and MCP clients; empty means tool.PermPropose.
+	Permission tool.Permission `json:"permission,omitempty"`
 }
 
 // ParseSpec parses the NAME=PATH form of the --library flag. A bare PATH is named after
@@ -110,7 +87,7 @@ type Options struct {
 type Workspace struct {
 	bus   *event.Bus
 	libs  []*library.Library
-	perms map[string]Permission
+	perms map[string]tool.Permission
 
 	registry   registry
 	watch      bool        // Options.Watch
@@ -131,7 +108,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 	if len(specs) == 0 {
 		return nil, errors.New("open workspace: no library given (use --library NAME=PATH)")
 	}
-	w := &Workspace{bus: event.NewBus(), perms: map[string]Permission{}, watch: o.Watch, canvases: canvas.NewSet(), summarizer: o.Summarizer, embedder: o.Embedder}
+	w := &Workspace{bus: event.NewBus(), perms: map[string]tool.Permission{}, watch: o.Watch, canvases: canvas.NewSet(), summarizer: o.Summarizer, embedder: o.Embedder}
 	seen := map[string]bool{}
 	for _, s := range specs {
 		if seen[s.Name] {
@@ -156,21 +133,18 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 		}
 		w.perms[s.Name] = s.Permission
 		if s.Permission == "" {
-			w.perms[s.Name] = PermPropose
+			w.perms[s.Name] = tool.PermPropose
 		}
 	}
 	return w, nil
 }
 
-// PermissionOf is Permission as a string, for packages that do not import this one.
-func (w *Workspace) PermissionOf(name string) string { return string(w.Permission(name)) }
-
 // Permission returns the permission of the agent and MCP clients in the library named
-// name ("" for the default).
-func (w *Workspace) Permission(name string) Permission {
+// name ("" for the default); PermRead for a library that is not mounted.
+func (w *Workspace) Permission(name string) tool.Permission {
 	l, err := w.Library(name)
 	if err != nil {
-		return PermRead
+		return tool.PermRead
 	}
 	return w.perms[l.Name()]
 }
