@@ -189,7 +189,7 @@ for n in "${SIZES[@]}"; do
 	for side in memotree git; do
 		cp -r "$src" "$gitdir/$side"
 		(cd "$gitdir/$side" && printf '.memotree/\n' >.gitignore && git init -q && git add -A &&
-			git -c user.name=bench -c user.email=bench@invalid commit -qm vault)
+			git config user.name bench && git config user.email bench@invalid && git commit -qm vault)
 	done
 	mapfile -d '' ten < <(cd "$gitdir/git" && git ls-files -z '*.md' | head -z -n 10)
 	edit="" names=""

@@ -117,3 +117,51 @@ func (l *Library) indexContent(written map[vpath.Path][]byte) (changed, other []
 	}
 	return changed, other
 }
+
+// Update reads the files at paths under the vault lock and applies the changes fn
+// computes from them as one batch (vault.Vault.Update), then indexes what landed, as
+// Apply does: the content of the batch fn returned last (the one applied), or after a
+// failure every path from disk. The indexing runs to its end whatever becomes of ctx.
+func (l *Library) Update(ctx context.Context, paths []vpath.Path, fn vault.UpdateFunc, o vault.WriteOptions) ([]vault.Hash, error) {
+	var last []vault.Change
+	hashes, err := l.vault.Update(ctx, paths, func(cur map[vpath.Path]vault.Current) ([]vault.Change, error) {
+		changes, err := fn(cur)
+		last = changes
+		return changes, err
+	}, o)
+	ictx := context.WithoutCancel(ctx)
+	if err != nil {
+		l.index(ictx, nil, paths)
+		return hashes, err
+	}
+	written := make(map[vpath.Path][]byte, len(last))
+	var reread []vpath.Path
+	for _, c := range last {
+		if c.Delete {
+			reread = append(reread, c.Path)
+		} else {
+			written[c.Path] = c.Data
+		}
+	}
+	l.index(ictx, written, reread)
+	return hashes, nil
+}
+
+// UpdateFile rewrites the file at p from its current content under the vault lock
+// (vault.Vault.UpdateFile), then indexes the content written, as Write does. The
+// indexing runs to its end whatever becomes of ctx.
+func (l *Library) UpdateFile(ctx context.Context, p vpath.Path, fn func(cur []byte, exists bool) ([]byte, error), o vault.WriteOptions) (vault.Hash, error) {
+	var last []byte
+	h, err := l.vault.UpdateFile(ctx, p, func(cur []byte, exists bool) ([]byte, error) {
+		data, err := fn(cur, exists)
+		last = data
+		return data, err
+	}, o)
+	ictx := context.WithoutCancel(ctx)
+	if err != nil {
+		l.index(ictx, nil, []vpath.Path{p})
+		return h, err
+	}
+	l.index(ictx, map[vpath.Path][]byte{p: last}, nil)
+	return h, nil
+}

@@ -245,7 +245,7 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ GitStatusIn) (to
 	if len(g.changes) > maxListed {
 		r = r.WithWarning("only the first %d changes are listed; the groups name them all", maxListed)
 	}
-	return r, &GitStatusOut{Changes: list, Groups: groups, ChangeSets: g.changeSets(), Total: len(g.changes)}, nil
+	return r, &GitStatusOut{Changes: list, Groups: groups, ChangeSets: g.changeSetsOut(), Total: len(g.changes)}, nil
 }
 
 // changeSet is one change set as git_status shows it: who made which changes.
@@ -254,12 +254,17 @@ type changeSet struct {
 	Entities  []string `json:"entities"`
 }
 
-// changeSets groups the pending changes by the actor and turn that made them, from the
-// journey; an unreadable journey leaves every change an outside edit.
-func (g *gitCtx) changeSets() []changeSet {
+// groups returns the pending changes grouped by the actor and turn that made them,
+// from the journey; an unreadable journey leaves every change an outside edit.
+func (g *gitCtx) groups() []gitrepo.ChangeSet {
 	journey, _ := g.lib.Vault().JourneyLatest(gitrepo.JourneyTailBytes, gitrepo.JourneyNames(g.changes))
+	return gitrepo.GroupChanges(g.changes, journey, g.repo.Stamp)
+}
+
+// changeSetsOut lists the change sets as git_status shows them.
+func (g *gitCtx) changeSetsOut() []changeSet {
 	var out []changeSet
-	for _, s := range gitrepo.GroupChanges(g.changes, journey, g.repo.Stamp) {
+	for _, s := range g.groups() {
 		cs := changeSet{ChangeSet: s.ID}
 		for _, c := range s.Changes {
 			if len(cs.Entities) == maxListed {

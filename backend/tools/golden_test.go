@@ -261,7 +261,7 @@ var volatile = []struct {
 	{regexp.MustCompile(`\b[0-9a-f]{40}\b`), "<commit>"},
 	{regexp.MustCompile(`\b[0-9a-f]{12}\b`), "<short>"},
 	{regexp.MustCompile(`(author: |"author":")[^\n"]*`), "$1<author>"},
-	{regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})`), "<time>"},
+	{regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?`), "<time>"},
 }
 
 // goldenResult compares res, rendered as YAML and JSON with the volatile parts

@@ -57,6 +57,12 @@ func (e *env) readManual(ctx context.Context, call *tool.Call, in ReadManualIn) 
 	return tool.OK(msg), &ManualOut{Content: content, Hash: string(h)}, nil
 }
 
+// noManual answers a library without a manual.
+func noManual(l *library.Library) *tool.Result {
+	r := tool.Fail(tool.CodeNotFound, "library %s has no manual (%s) yet; write one with add_manual_section: how to use the library, the entity types, templates and the relation vocabulary", l.Name(), manualPath)
+	return &r
+}
+
 // readManualFile reads meta.md; res answers when it is absent.
 func readManualFile(l *library.Library) ([]byte, vault.Hash, *tool.Result, error) {
 	data, h, err := l.Vault().Read(manualPath)
@@ -89,15 +95,21 @@ func (e *env) editManualSection(ctx context.Context, call *tool.Call, in editMan
 	if in.OldContent == "" {
 		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; add_manual_section adds text"), nil, nil
 	}
-	data, h, res, err := readManualFile(l)
+	h, res, err := rewriteFile(ctx, l, call, "edit_manual_section", manualPath, "", func(data []byte, exists bool) ([]byte, *tool.Result) {
+		if !exists {
+			return nil, noManual(l)
+		}
+		old, repl := note.InLineEndings(data, in.OldContent), note.InLineEndings(data, in.NewContent)
+		out, r := replaceExact(manualPath.Name(), string(data), old, repl, 1)
+		if r != nil {
+			return nil, r
+		}
+		return []byte(out), nil
+	})
 	if res != nil || err != nil {
 		return entResult(res), nil, err
 	}
-	out, r := replaceExact(manualPath.Name(), string(data), in.OldContent, in.NewContent, 1)
-	if r != nil {
-		return *r, nil, nil
-	}
-	return writeEntity(ctx, l, call, "edit_manual_section", manualPath, []byte(out), h, "the manual was edited")
+	return tool.OK("the manual was edited"), &writeOut{EntityName: manualPath.Name(), Hash: string(h)}, nil
 }
 
 // addManualSectionIn is the input of add_manual_section.
@@ -121,26 +133,24 @@ func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManua
 	if strings.TrimSpace(in.NewContent) == "" {
 		return tool.Fail(tool.CodeInvalidArguments, "new_content is empty: give the text to add"), nil, nil
 	}
-	data, h, res, err := readManualFile(l)
-	if err != nil {
-		return tool.Result{}, nil, err
-	}
-	if res != nil && res.ErrorCode != tool.CodeNotFound {
-		return *res, nil, nil
-	}
-	out, created := addToSection(string(data), toc, in.NewContent)
-	if res != nil { // no manual yet
-		nh, err := l.Write(ctx, manualPath, []byte(out), createOpts(call, "add_manual_section"))
-		if err != nil {
-			return entFailWrite[*writeOut](manualPath, err)
-		}
-		return tool.OK(fmt.Sprintf("created the manual with section %q", toc)), &writeOut{Hash: string(nh)}, nil
+	// Computed from the manual as it is when written, created when there is none.
+	created, fresh := false, false
+	h, res, err := rewriteFile(ctx, l, call, "add_manual_section", manualPath, "", func(data []byte, exists bool) ([]byte, *tool.Result) {
+		out, made := addToSection(string(data), toc, note.InLineEndings(data, in.NewContent))
+		created, fresh = made, !exists
+		return []byte(out), nil
+	})
+	if res != nil || err != nil {
+		return entResult(res), nil, err
 	}
 	msg := fmt.Sprintf("added to section %q of the manual", toc)
-	if created {
+	switch {
+	case fresh:
+		msg = fmt.Sprintf("created the manual with section %q", toc)
+	case created:
 		msg = fmt.Sprintf("added section %q at the end of the manual", toc)
 	}
-	return writeEntity(ctx, l, call, "add_manual_section", manualPath, []byte(out), h, msg)
+	return tool.OK(msg), &writeOut{EntityName: manualPath.Name(), Hash: string(h)}, nil
 }
 
 // addToSection appends content at the end of the section headed toc (before the next

@@ -27,6 +27,8 @@ export class GitStore {
   /** What a push or pull is doing ('' when none runs), and the remote's last message. */
   syncing = $state<'' | 'push' | 'pull'>('')
   progress = $state('')
+  /** Why the last commit was refused for want of a name and email, or '' when it was not. */
+  needsIdentity = $state('')
   /** Files a pull left with both versions between conflict markers. */
   conflicts = $state.raw<string[]>([])
   pending = $derived<ReadonlyMap<string, ChangeState>>(pendingMap(this.status?.change_sets ?? []))
@@ -117,14 +119,37 @@ export class GitStore {
     })
   }
 
-  /** commit records the chosen changes (all of them when none is chosen). */
+  /**
+   * commit records the chosen changes (all of them when none is chosen). It reports
+   * false, with needsIdentity set, when git names nobody to sign with.
+   */
   async commit(message: string, tag: string): Promise<boolean> {
     const paths = [...this.chosen]
-    return this.run(async () => {
+    let refused = false
+    const ok = await this.run(async () => {
       const r = await this.api.git.commit(this.library, { paths, message, tag })
+      if (r.needs_identity) {
+        this.needsIdentity = r.refused || t('git.identity.needed')
+        refused = true
+        return
+      }
+      this.needsIdentity = ''
       this.notice = tn('git.notice.committed', r.paths.length, { hash: r.hash.slice(0, 7), tagged: tag ? t('git.notice.tagged', { tag }) : '' })
       this.chosen = new Set()
     })
+    return ok && !refused
+  }
+
+  /**
+   * setIdentityAndCommit saves the name and email in the repository's configuration,
+   * then makes the commit that was refused without them: one step for the person.
+   */
+  async setIdentityAndCommit(name: string, email: string, message: string, tag: string): Promise<boolean> {
+    const saved = await this.run(async () => {
+      await this.api.git.setIdentity(this.library, name, email)
+      this.needsIdentity = ''
+    })
+    return saved && (await this.commit(message, tag))
   }
 
   /** discard throws away the changes of paths; the caller has confirmed. */
