@@ -109,7 +109,7 @@ FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/no
                 backend/graph:FuzzResolve backend/vault:FuzzParseJourney backend/tool:FuzzCall \
                 backend/gitrepo:FuzzParseIndex backend/script:FuzzParseToolCalls \
                 backend/search:FuzzParseQuery backend/search:FuzzDecodeIndex \
-                backend/llm:FuzzStream backend/workspace:FuzzEveryTool
+                backend/llm:FuzzStream backend/workspace:FuzzEveryTool backend/uiapi:FuzzParseObsidianGraph
 test-fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \

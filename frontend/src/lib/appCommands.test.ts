@@ -10,6 +10,8 @@ function actions(log: string[]): AppActions {
     quickSwitcher: rec('quickSwitcher'),
     search: rec('search'),
     toggleGraph: rec('toggleGraph'),
+    fitGraph: rec('fitGraph'),
+    toggleGraphMain: rec('toggleGraphMain'),
     toggleSidebar: rec('toggleSidebar'),
     side: (w) => void log.push(`side:${w}`),
     commit: rec('commit'),

@@ -1,6 +1,6 @@
 // The git store: the open library's pending changes by change set, the chosen ones, the
 // diff and history of the focused change. Talks only to src/api.
-import type { Api, Change, ChangeState, Commit, FileDiff, GitRevision, GitStatus } from '../api'
+import type { Api, Change, ChangeSet, ChangeState, Commit, FileDiff, GitRevision, GitStatus } from '../api'
 import { allChanges, pendingMap, pruneChoice } from '../lib/changesets'
 import { t, tn } from '../lib/i18n.svelte'
 
@@ -12,6 +12,16 @@ export class GitStore {
   status = $state.raw<GitStatus | null>(null)
   /** Paths chosen for commit or discard. */
   chosen = $state.raw<ReadonlySet<string>>(new Set())
+  /** The change set shown in the graph as a diff (its id), or null. */
+  graphSet = $state<string | null>(null)
+  /** The change set shown in the graph, while it has pending changes. */
+  get shownSet(): ChangeSet | null {
+    return this.status?.change_sets.find((s) => s.id === this.graphSet) ?? null
+  }
+  /** showInGraph shows a change set in the graph, or stops showing it. */
+  showInGraph(id: string) {
+    this.graphSet = this.graphSet === id ? null : id
+  }
   /** The change whose diff is shown. */
   focused = $state.raw<Change | null>(null)
   diff = $state.raw<FileDiff | null>(null)
