@@ -16,11 +16,15 @@ const aliases: Record<string, string> = {
   'llm.Check': 'ChatCheck',
   'llm.Found': 'LocalServer',
   'event.TaskProgressEvent': 'TaskProgress',
+  'uiapi.Forces': 'GraphForces',
+  'uiapi.GraphView': 'GraphViewSettings',
+  'uiapi.GraphSettings': 'GraphSettingsView',
 }
 
 /** Go types written inline in another interface rather than as one of their own. */
 const inline: Record<string, string> = {
   'uiapi.ChatLiveEvent': 'ChatLiveView.events',
+  'uiapi.EdgeBefore': 'NoteBefore.edges',
 }
 
 interface Field {
