@@ -30,8 +30,9 @@
 //		})
 //
 // A successful result carries the handler's output as its data; a failure carries the
-// details WithData gave it. Go code calls a tool with typed values through a Ref
-// (NewRef, Ref.Call), never by its name with JSON it built by hand.
+// details WithData gave it. A tool that answers in one of two forms returns an Either
+// of them. Go code calls a tool with typed values through a Ref (NewRef, Ref.Call),
+// never by its name with JSON it built by hand.
 //
 // Registry.Call validates the JSON arguments against the schema before the handler
 // runs (unknown fields, wrong types and missing required fields are refused with a
