@@ -15,8 +15,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage"
 
+	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/internal/syncfile"
 	"github.com/memotree/memotree/backend/vpath"
+	"time"
 )
 
 // Signature names the author of a commit.
@@ -50,7 +52,16 @@ type CommitOptions struct {
 // rebase, cherry-pick or revert in progress, or no identity to sign with
 // (ErrNoIdentity), refuses the commit. It returns ErrNothingToCommit when HEAD's tree
 // would not change.
+//
+// A commit that fails (a full disk) leaves the index and HEAD as they were, and none
+// of its temporary files; its error names the repository's disk (fsfault.Wrap).
 func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, error) {
+	h, err := r.commit(ctx, o)
+	return h, fsfault.Wrap(r.dir, err)
+}
+
+// commit is Commit, without the disk's name in its error.
+func (r *Repo) commit(ctx context.Context, o CommitOptions) (_ plumbing.Hash, err error) {
 	if strings.TrimSpace(o.Message) == "" {
 		return plumbing.ZeroHash, errors.New("git commit: empty message")
 	}
@@ -65,6 +76,14 @@ func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, erro
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
 	defer unlock()
+	// Under the lock, the temporary object files made since now are this commit's:
+	// one that fails (a full disk) removes them.
+	start := time.Now().Add(-time.Second)
+	defer func() {
+		if err != nil && !strings.Contains(err.Error(), "committed") {
+			removeTempObjects(filepath.Join(r.dir, ".git"), start)
+		}
+	}()
 	merging, err := r.commitState(len(o.Paths) > 0)
 	if errors.Is(err, ErrPartialMerge) {
 		err = r.coversPending(ctx, o.Paths)
@@ -112,17 +131,21 @@ func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, erro
 		parents = []plumbing.Hash{head}
 	}
 	// The index first: a process killed after it has the paths staged and HEAD where it
-	// was, which the next commit completes; never HEAD ahead of the index.
+	// was, which the next commit completes; never HEAD ahead of the index. A failure
+	// (a full disk) puts the index back as it was.
+	undo := r.keepIndex()
 	if err := r.updateIndex(ctx, set); err != nil {
+		undo(true)
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
 	c := &object.Commit{Author: *author, Committer: *committer, Message: withTrailers(o.Message, o.Trailers),
 		TreeHash: tree, ParentHashes: parents}
 	h, err := r.storeCommit(c)
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	if err == nil {
+		err = r.moveHead(head, h)
 	}
-	if err := r.moveHead(head, h); err != nil {
+	undo(err != nil)
+	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
 	if merging {
@@ -202,20 +225,28 @@ func (r *Repo) moveHead(old, h plumbing.Hash) error {
 	if err != nil {
 		return err
 	}
-	defer done()
 	var prev *plumbing.Reference
 	if !old.IsZero() {
 		prev = plumbing.NewHashReference(name, old)
 	} else if _, err := r.repo.Storer.Reference(name); err == nil {
+		done()
 		return ErrHeadMoved // born meanwhile
 	}
 	err = r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(name, h), prev)
 	if errors.Is(err, storage.ErrReferenceHasChanged) {
+		done()
 		return ErrHeadMoved
 	}
 	if err != nil {
+		// go-git may have truncated the branch file and failed to write it (a full
+		// disk): put it back now, or leave the record for the next open to.
+		r.repairRef(filepath.Join(r.dir, ".git"))
+		if ref, rerr := r.repo.Storer.Reference(name); rerr == nil && ref.Hash() == h {
+			return nil // the branch moved after all: the commit is made
+		}
 		return fmt.Errorf("move %s: %w", name.Short(), err)
 	}
+	done()
 	return nil
 }
 
@@ -321,12 +352,18 @@ func (r *Repo) createTag(name string, h plumbing.Hash) error {
 		return err
 	}
 	tmp := filepath.Join(gitDir, "MEMOTREE_TAG.tmp")
+	if err := fsfault.Check("create", tmp); err != nil {
+		return err
+	}
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
 	}
 	defer os.Remove(tmp)
 	if err := syncfile.Finish(f, []byte(h.String()+"\n"), 0, false); err != nil {
+		return err
+	}
+	if err := fsfault.Check("link", ref); err != nil {
 		return err
 	}
 	if err := os.Link(tmp, ref); errors.Is(err, os.ErrExist) {
@@ -453,4 +490,55 @@ func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, err
 	}
 	return r.repo.Storer.SetEncodedObject(obj)
+}
+
+// indexBefore is where keepIndex keeps the index a commit started from, in .git.
+const indexBefore = "MEMOTREE_INDEX_BEFORE"
+
+// keepIndex keeps the current index under another name (a hard link: no copy, no
+// space needed) and returns the function that ends the commit: with failed set it puts
+// that index back; otherwise it drops the kept name. It must be called under the vault
+// lock.
+func (r *Repo) keepIndex() (end func(failed bool)) {
+	gitDir := filepath.Join(r.dir, ".git")
+	if st, err := os.Stat(gitDir); err != nil || !st.IsDir() {
+		return func(bool) {} // a linked worktree: go-git's own writes only
+	}
+	cur, kept := filepath.Join(gitDir, "index"), filepath.Join(gitDir, indexBefore)
+	_ = os.Remove(kept) // a crash's
+	had := os.Link(cur, kept) == nil
+	return func(failed bool) {
+		switch {
+		case failed && had:
+			// Renaming a link over another link to the same file does nothing: the
+			// index was not replaced then, and the kept name just goes.
+			a, aerr := os.Stat(kept)
+			b, berr := os.Stat(cur)
+			if aerr != nil || berr != nil || os.SameFile(a, b) || os.Rename(kept, cur) != nil {
+				_ = os.Remove(kept)
+			}
+		case failed:
+			_ = os.Remove(cur) // there was no index
+		default:
+			_ = os.Remove(kept)
+		}
+	}
+}
+
+// removeTempObjects removes the temporary object files (go-git's tmp_obj_*) made in
+// .git/objects/pack since start: those of a commit that failed half way.
+func removeTempObjects(gitDir string, start time.Time) {
+	dir := filepath.Join(gitDir, "objects", "pack")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), "tmp_obj_") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && !info.ModTime().Before(start) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }

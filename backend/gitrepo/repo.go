@@ -43,6 +43,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -129,7 +130,7 @@ func ensureExcluded(dir string) error {
 		return nil
 	}
 	name := filepath.Join(gitDir, "info", "exclude")
-	b, err := os.ReadFile(name)
+	b, err := regular.ReadPath(name)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("read .git/info/exclude: %w", err)
 	}
@@ -186,7 +187,7 @@ const gitignorePath vpath.Path = ".gitignore"
 // own folder) and ".memotree-tmp-*" (the temporary file of a write in flight, or one a
 // crash left until the next open, which `git add -A` would otherwise pick up).
 func ensureIgnored(ctx context.Context, dir string, w Writer) error {
-	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	b, err := regular.ReadPath(filepath.Join(dir, ".gitignore"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("read .gitignore: %w", err)
 	}

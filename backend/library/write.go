@@ -98,7 +98,8 @@ func (l *Library) indexContent(written map[vpath.Path][]byte) (changed, other []
 			continue
 		}
 		n := note.ParseLean(data)
-		results = append(results, parsed{path: p, note: n, warns: n.Warnings, sum: maphash.Bytes(l.seed, data)})
+		cut := boundWarn(n)
+		results = append(results, parsed{path: p, note: n, warns: n.Warnings, sum: maphash.Bytes(l.seed, data), cut: cut})
 	}
 	slices.SortFunc(results, func(a, b parsed) int { return strings.Compare(string(a.path), string(b.path)) })
 	l.mu.Lock()
@@ -109,6 +110,7 @@ func (l *Library) indexContent(written map[vpath.Path][]byte) (changed, other []
 		}
 		l.graph.SetNote(r.path, r.note)
 		l.sums[r.path] = r.sum
+		l.noteCut(r)
 		delete(l.warnings, r.path)
 		if len(r.warns) > 0 {
 			l.warnings[r.path] = r.warns

@@ -30,6 +30,9 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 		for _, p := range gone {
 			ix.x.remove(p)
 		}
+		if ix.x.needsCompaction() {
+			ix.x = ix.x.compact()
+		}
 		ix.version++
 		ix.mu.Unlock()
 	}

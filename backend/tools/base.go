@@ -22,6 +22,7 @@ import (
 	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/graph"
+	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
@@ -273,8 +274,18 @@ func writeFailure(p vpath.Path, err error) (tool.Result, bool) {
 		return tool.Fail(tool.CodeNotFound, "%s does not exist", p.Name()), true
 	case errors.Is(err, vault.ErrOutside), errors.Is(err, vpath.ErrInvalid):
 		return tool.Fail(tool.CodeInvalidArguments, "%s: %v", p, err), true
+	case errors.Is(err, vault.ErrReadOnly):
+		return tool.Fail(tool.CodePermissionDenied, "%s is a read-only note (its file permissions allow no writing): nothing changed; ask the person to make it writable if it should change", p.Name()), true
+	case errors.Is(err, vault.ErrNotRegular):
+		return tool.Fail(tool.CodeInvalidArguments, "%s: %v; nothing changed", p, err), true
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return tool.Fail(tool.CodeCanceled, "stopped before %s was written; nothing changed", p.Name()), true
+	}
+	if advice := fsfault.Advice(err); advice != "" {
+		if errors.Is(err, vault.ErrPending) {
+			return tool.Fail(tool.CodeDiskFull, "%s: %v. %s", p.Name(), err, advice), true
+		}
+		return tool.Fail(tool.CodeDiskFull, "%s was not written: %v. Nothing changed. %s", p.Name(), err, advice), true
 	}
 	return tool.Result{}, false
 }

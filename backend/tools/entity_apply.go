@@ -67,7 +67,11 @@ func applySteps(ctx context.Context, l lib, call *tool.Call, op string, steps []
 	if !ok {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	r.Message += fmt.Sprintf("; %s was not applied and no file changed", op)
+	if errors.Is(err, vault.ErrPending) {
+		r.Message += fmt.Sprintf("; %s is recorded and is completed at the next write or open of the vault", op)
+	} else {
+		r.Message += fmt.Sprintf("; %s was not applied and no file changed", op)
+	}
 	return &r, nil
 }
 

@@ -139,7 +139,9 @@ type renameOut struct {
 }
 
 // backlinkSources lists, sorted, the notes with links or relations to the notes in
-// ps, leaving out the notes in skip (whose links the caller rewrites itself).
+// ps, leaving out the notes in skip (whose links the caller rewrites itself). The
+// notes the index keeps only part of are listed too: a link past the part it keeps
+// is found by reading the note.
 func backlinkSources(l lib, skip []vpath.Path, ps ...vpath.Path) []vpath.Path {
 	seen := map[vpath.Path]bool{}
 	for _, p := range skip {
@@ -152,6 +154,12 @@ func backlinkSources(l lib, skip []vpath.Path, ps ...vpath.Path) []vpath.Path {
 				seen[ed.From] = true
 				out = append(out, ed.From)
 			}
+		}
+	}
+	for _, p := range l.Truncated() {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
 		}
 	}
 	slices.Sort(out)

@@ -15,7 +15,12 @@ import (
 
 func openWith(t *testing.T, files map[string]string) (*Vault, string) {
 	t.Helper()
-	dir := t.TempDir()
+	return openIn(t, t.TempDir(), files)
+}
+
+// openIn is openWith in the folder dir.
+func openIn(t *testing.T, dir string, files map[string]string) (*Vault, string) {
+	t.Helper()
 	for p, c := range files {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/memotree/memotree/backend/internal/fsfault"
 )
 
 // Entry is one operation in the journey.
@@ -38,9 +40,11 @@ func (v *Vault) AppendJourney(ctx context.Context, e Entry) error {
 	return v.appendLocked(e)
 }
 
-// journal records an operation of Write, Remove or Rename when o.Actor is set.
+// journal records an operation of Write, Remove or Rename when o.Actor is set. An
+// operation the disk refused is not recorded: that record would change the vault
+// the failure left as it was, on a disk with no room for it.
 func (v *Vault) journal(o WriteOptions, op string, ents []string, args string, opErr error) error {
-	if o.Actor == "" {
+	if o.Actor == "" || fsfault.Is(opErr) {
 		return nil
 	}
 	e := Entry{Actor: o.Actor, Op: op, Entities: ents, Args: args, Outcome: "ok", Turn: o.Turn, Session: o.Session}
@@ -90,7 +94,14 @@ func encodeEntries(entries []Entry) ([]byte, error) {
 // end with a newline (a torn entry after a crash), a newline goes first so that the
 // torn entry cannot swallow this one.
 func (v *Vault) appendFile(b []byte) error {
-	f, err := v.root.OpenFile(osName(JourneyPath), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	_, serr := v.root.Lstat(osName(JourneyPath))
+	fresh := errors.Is(serr, fs.ErrNotExist)
+	if fresh {
+		if err := fsfault.Check("create", string(JourneyPath)); err != nil {
+			return err
+		}
+	}
+	f, err := v.root.OpenFile(osName(JourneyPath), os.O_RDWR|os.O_APPEND|os.O_CREATE|nonBlock, 0o644)
 	if err != nil {
 		return mapErr(err)
 	}
@@ -98,6 +109,9 @@ func (v *Vault) appendFile(b []byte) error {
 	st, err := f.Stat()
 	if err != nil {
 		return err
+	}
+	if !st.Mode().IsRegular() {
+		return notRegular(st.Mode())
 	}
 	if n := st.Size(); n > 0 {
 		var last [1]byte
@@ -108,21 +122,35 @@ func (v *Vault) appendFile(b []byte) error {
 			b = append([]byte{'\n'}, b...)
 		}
 	}
-	if _, err := f.Write(b); err != nil {
+	err = fsfault.Check("write", string(JourneyPath))
+	if err == nil {
+		_, err = f.Write(b)
+	}
+	if err == nil {
+		if err = fsfault.Check("sync", string(JourneyPath)); err == nil {
+			err = f.Sync()
+		}
+	}
+	if err != nil {
+		// A full disk may have taken part of the entry: cut it off again, so that the
+		// journey is as it was.
+		_ = f.Truncate(st.Size())
+		if fresh && st.Size() == 0 {
+			_ = v.root.Remove(osName(JourneyPath))
+		}
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if st.Size() == 0 {
-		return v.syncDir("")
+	if fresh {
+		// The entry is written and synced; whether the new file's name survives a
+		// power cut is all this sync adds, and its failure changes nothing else.
+		_ = v.syncDir("")
 	}
 	return nil
 }
 
 // Journey reads and parses journey.yaml; a missing file is an empty journey.
 func (v *Vault) Journey() ([]Entry, []string, error) {
-	b, err := v.root.ReadFile(osName(JourneyPath))
+	b, err := readRegular(v.root, osName(JourneyPath))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}
