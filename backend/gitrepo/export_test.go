@@ -30,3 +30,6 @@ func IndexEntries(r *Repo) ([]string, error) {
 // index is written to index.lock, before it replaces the index (a crash test kills
 // there).
 func PauseBeforeIndexRename(r *Repo, fn func()) { r.beforeIndexRename = fn }
+
+// ValidTag is validTag, for tests to compare with git's own rules.
+func ValidTag(name string) error { return validTag(name) }

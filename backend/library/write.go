@@ -58,6 +58,13 @@ func (l *Library) AppendJourneyEntries(ctx context.Context, text []byte) error {
 	return l.vault.AppendJourneyEntries(ctx, text)
 }
 
+// JourneyLatest returns the newest successful journey entry naming each of names
+// (vault.Vault.JourneyLatest). With it the library is also a gitrepo.Journal, so that
+// git's status pairs the moves the journey recorded as the vault's own writer did.
+func (l *Library) JourneyLatest(maxBytes int64, names []string) ([]vault.Entry, error) {
+	return l.vault.JourneyLatest(maxBytes, names)
+}
+
 // Refresh re-reads the given files or folders and updates the graph, for files this
 // process changed other than through Write and Apply (the undo journal putting a
 // failed script's notes back). Like them, it runs to its end whatever becomes of ctx.
