@@ -21,7 +21,7 @@ function git(dir, ...args) {
 }
 
 /** waitFor polls fn until it returns true. */
-async function waitFor(fn, what, timeoutMs = 5000) {
+async function waitFor(fn, what, timeoutMs = 30000) {
   const end = Date.now() + timeoutMs
   while (Date.now() < end) {
     if (fn()) return
@@ -236,7 +236,7 @@ describe('the source-control panel', () => {
       git(other, 'push', '-q', 'origin', 'main')
 
       await page.click('[data-testid="pull"]')
-      await page.waitForSelector('[data-testid="git-notice"] >> text=Pulled the remote', { timeout: 10000 })
+      await page.waitForSelector('[data-testid="git-notice"] >> text=Pulled the remote', { timeout: 30000 })
       assert.ok(fs.readFileSync(path.join(server.vaultDir, 'Home.md'), 'utf8').includes(line))
       assert.equal(git(server.vaultDir, 'rev-parse', 'HEAD'), git(other, 'rev-parse', 'HEAD'))
 
@@ -247,7 +247,7 @@ describe('the source-control panel', () => {
       await page.click('[data-testid="commit-button"]')
       await page.waitForSelector(change('ideas/Binary.md'), { state: 'detached' })
       await page.click('[data-testid="push"]')
-      await page.waitForSelector('[data-testid="git-notice"] >> text=Pushed main to origin', { timeout: 10000 })
+      await page.waitForSelector('[data-testid="git-notice"] >> text=Pushed main to origin', { timeout: 30000 })
       assert.equal(git(remote, 'log', '-1', '--format=%s', 'main'), 'Push me\n')
       git(remote, 'fsck', '--strict', '--no-progress')
     } finally {
