@@ -226,6 +226,9 @@ func (v *Vault) journalOwned(name string) (bool, error) {
 		return false, err
 	}
 	if ok {
+		if v.onJournalProbe != nil {
+			v.onJournalProbe(name)
+		}
 		_ = unlockFile(f)
 	}
 	return !ok, nil
@@ -245,6 +248,9 @@ func (v *Vault) recoverOne(name string) (r Recovery, ok bool, err error) {
 	defer f.Close()
 	if locked, err := tryLockFile(f); err != nil || !locked {
 		return r, false, nil // a live change set, in this process or another
+	}
+	if v.onJournalProbe != nil {
+		v.onJournalProbe(name)
 	}
 	// Its owner removes a journal before it lets go of it: one that is gone by now
 	// belonged to a change set that ended.
