@@ -192,46 +192,24 @@ func (v *Vault) leftovers() (intentFound bool, journals []string) {
 // sets (in this process or another), and any whose rollback failed (err then says
 // why). A process that keeps the vault open calls it when an undo journal appears and
 // while one remains, so that a crashed change set is undone before anyone reads or
-// builds on its half. It takes the vault lock only when there is something to do.
+// builds on its half. It takes the vault lock whenever a journal or a batch's intent
+// is there: whether a journal's owner lives is asked only under the vault lock, since
+// the question holds the journal's lock for a moment, and a writer's recovery that
+// found it held then would take a crashed change set for a live one and write on its
+// half.
 func (v *Vault) RecoverStale(ctx context.Context) (pending int, err error) {
-	intentFound, journals := v.leftovers()
-	stale := intentFound
-	for _, name := range journals {
-		if owned, err := v.journalOwned(name); err == nil && !owned {
-			stale = true
-		}
-	}
-	if !stale {
-		return len(journals), nil
+	if intentFound, journals := v.leftovers(); !intentFound && len(journals) == 0 {
+		return 0, nil
 	}
 	unlock, err := v.lockOnly(ctx)
 	if err != nil {
+		_, journals := v.leftovers()
 		return len(journals), fmt.Errorf("recover: %w", err)
 	}
+	defer unlock()
 	_, err = v.recoverLocked(ctx)
-	unlock()
-	_, journals = v.leftovers()
+	_, journals := v.leftovers()
 	return len(journals), err
-}
-
-// journalOwned reports whether a live change set holds the journal name.
-func (v *Vault) journalOwned(name string) (bool, error) {
-	f, err := v.root.OpenFile(name, os.O_RDONLY|nonBlock, 0)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	ok, err := tryLockFile(f)
-	if err != nil {
-		return false, err
-	}
-	if ok {
-		if v.onJournalProbe != nil {
-			v.onJournalProbe(name)
-		}
-		_ = unlockFile(f)
-	}
-	return !ok, nil
 }
 
 // recoverOne rolls back the journal name unless its owner still holds it; ok says it
