@@ -333,11 +333,30 @@ func (u *Undo) Commit() error {
 	return errors.Join(errs...)
 }
 
-// remove deletes the journal, then releases it. A journal that cannot be removed is
-// made harmless instead (moved to a temporary name, or emptied), so that no one rolls
-// back a change set that ended.
+// remove deletes the journal and makes that durable, then releases it: a power cut
+// that brought the journal back would have the next open roll back a change set that
+// ended. If the folder's sync fails, the journal (unlinked, still open) is emptied and
+// synced, so that it comes back empty if at all; the change set has ended either way
+// (as a write whose folder's sync failed is made). A journal that cannot be removed is
+// made harmless instead (moved to a temporary name, or emptied).
 func (lg *undoLog) remove(v *Vault) error {
 	defer lg.f.Close()
+	err := lg.unlink(v)
+	if err == nil {
+		if v.syncDir(internalDir) != nil {
+			_ = lg.empty()
+		}
+		return nil
+	}
+	if lg.empty() == nil {
+		return nil // an empty journal: nothing to roll back
+	}
+	return fmt.Errorf("undo journal: remove %s: %w", lg.name, err)
+}
+
+// unlink removes the journal's name, trying twice, else moves it to a temporary name
+// (an orphaned temporary file, removed later: see RemoveOrphanTemps).
+func (lg *undoLog) unlink(v *Vault) error {
 	var err error
 	for range 2 {
 		if err = fsfault.Check("remove", lg.name); err == nil {
@@ -349,12 +368,20 @@ func (lg *undoLog) remove(v *Vault) error {
 	}
 	tmp := internalDir + "/" + TempPrefix + rand.Text()
 	if fsfault.Check("rename", tmp) == nil && v.root.Rename(lg.name, tmp) == nil {
-		return nil // an orphaned temporary file, removed later (RemoveOrphanTemps)
+		return nil
 	}
-	if fsfault.Check("truncate", lg.name) == nil && lg.f.Truncate(0) == nil && lg.f.Sync() == nil {
-		return nil // an empty journal: nothing to roll back
+	return err
+}
+
+// empty truncates the journal to nothing and syncs it.
+func (lg *undoLog) empty() error {
+	if err := fsfault.Check("truncate", lg.name); err != nil {
+		return err
 	}
-	return fmt.Errorf("undo journal: remove %s: %w", lg.name, err)
+	if err := lg.f.Truncate(0); err != nil {
+		return err
+	}
+	return lg.f.Sync()
 }
 
 // Restored is what a rollback put back in one vault.
