@@ -43,10 +43,11 @@ func validUndoID(id string) bool {
 // write of the change set, under the vault lock, Write, Apply, RemoveWith and
 // RenameWith append to .memotree/undo-<id>.log, and sync, the path's content before
 // the change set first wrote it (its pre-image, or its absence) and the hash of what
-// this write is about to leave there (its post-image). Rollback restores every recorded
-// path in one crash-safe batch, but only where the file is still the pre-image or one
-// of the post-images: a file someone else changed since is kept and reported. Commit
-// forgets the journal.
+// this write is about to leave there (its post-image); a folder, and a symbolic link
+// removed or moved (not written through), cannot be recorded and are refused.
+// Rollback restores every recorded path in one crash-safe batch, but only where the
+// file is still the pre-image or one of the post-images: a file someone else changed
+// since is kept and reported. Commit forgets the journal.
 //
 // While the change set runs, the journal is held by an flock, so that Recover in
 // another process (or another Vault on the same folder) leaves a live change set alone;
