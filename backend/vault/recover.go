@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -258,7 +259,7 @@ func (v *Vault) recoverOne(name string) (r Recovery, ok bool, err error) {
 // readJournal parses a journal: the pre-image of each path (its first record) and the
 // post-images recorded for it. A torn last line was never synced, so the write it
 // announced never happened: it is ignored.
-func readJournal(f *os.File) (journal, error) {
+func readJournal(f io.Reader) (journal, error) {
 	j := newJournal()
 	seen := map[vpath.Path]bool{}
 	r := bufio.NewReader(f)

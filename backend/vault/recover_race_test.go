@@ -1,8 +1,14 @@
 package vault
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
 	"sync"
+	"syscall"
 	"testing"
+	"testing/iotest"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -64,4 +70,21 @@ func TestProbeNeverLetsAWriteLandOnACrashedHalf(t *testing.T) {
 		t.Errorf("recovery conflicts %+v; want none", c)
 	}
 	assertNoUndoLog(t, dir)
+}
+
+// TestReadJournalFailsOnAReadError: only the end of the file makes a last line torn
+// (a record never synced, whose write never happened). A read that fails in the
+// middle (an input/output error) must fail the recovery, which keeps the journal for
+// the next try, rather than roll back the part read and remove the journal with the
+// rest of the change set's pre-images.
+func TestReadJournalFailsOnAReadError(t *testing.T) {
+	line, _ := json.Marshal(undoRecord{Path: "a.md", Existed: true, Data: []byte("alpha\n"), Post: HashOf([]byte("ALPHA\n"))})
+	r := io.MultiReader(bytes.NewReader(append(line, '\n')), iotest.ErrReader(syscall.EIO))
+	if j, err := readJournal(r); !errors.Is(err, syscall.EIO) {
+		t.Errorf("readJournal with a read error after its first record = %d pre-images, %v; want EIO", len(j.pre), err)
+	}
+	j, err := readJournal(bytes.NewReader(append(append(line, '\n'), `{"path":"b.md","exi`...)))
+	if err != nil || len(j.pre) != 1 {
+		t.Errorf("readJournal with a torn last line = %d pre-images, %v; want the first record", len(j.pre), err)
+	}
 }
