@@ -265,8 +265,11 @@ func readJournal(f io.Reader) (journal, error) {
 	r := bufio.NewReader(f)
 	for {
 		line, err := r.ReadBytes('\n')
-		if err != nil { // EOF: a line without its newline is torn
+		if err == io.EOF { // a line without its newline is torn
 			return j, nil
+		}
+		if err != nil {
+			return journal{}, fmt.Errorf("read: %w", err)
 		}
 		var rec undoRecord
 		if jerr := json.Unmarshal(line, &rec); jerr != nil {
