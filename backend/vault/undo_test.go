@@ -210,3 +210,44 @@ func TestChangeSetNeverLosesASymbolicLink(t *testing.T) {
 		})
 	}
 }
+
+// TestRollbackKeepsAFilesMode: a note only its owner may read (0600) that a change set
+// removed or moved away comes back with its mode, not as a new file readable by
+// everyone (0644) — by the change set's own rollback and by a crash's recovery.
+func TestRollbackKeepsAFilesMode(t *testing.T) {
+	for _, crash := range []bool{false, true} {
+		for _, op := range []string{"remove", "rename"} {
+			v, dir := openWith(t, undoSeed)
+			private := filepath.Join(dir, "a.md")
+			if err := os.Chmod(private, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			u, _ := NewUndo("t11")
+			ctx := WithUndo(t.Context(), u)
+			var err error
+			if op == "remove" {
+				err = v.RemoveWith(ctx, "a.md", WriteOptions{})
+			} else {
+				err = v.RenameWith(ctx, "a.md", "moved.md", WriteOptions{})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if crash {
+				u.logs[v].f.Close() // the process dies
+				if _, err := v.Recover(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+			} else if _, err := u.Rollback(t.Context(), ""); err != nil {
+				t.Fatal(err)
+			}
+			st, err := os.Stat(private)
+			if err != nil {
+				t.Fatalf("%s (crash %v): a.md not put back: %v", op, crash, err)
+			}
+			if st.Mode().Perm() != 0o600 {
+				t.Errorf("%s (crash %v): a.md put back with mode %v, want -rw-------", op, crash, st.Mode().Perm())
+			}
+		}
+	}
+}
