@@ -277,7 +277,7 @@ func readJournal(f io.Reader) (journal, error) {
 		}
 		if !seen[rec.Path] {
 			seen[rec.Path] = true
-			j.pre = append(j.pre, Preimage{Path: rec.Path, Existed: rec.Existed, Data: rec.Data})
+			j.pre = append(j.pre, Preimage{Path: rec.Path, Existed: rec.Existed, Data: rec.Data, Mode: fs.FileMode(rec.Mode).Perm()})
 			if rec.Above != "" {
 				j.above[rec.Path] = aboveOf(rec.Above)
 			}
@@ -398,7 +398,7 @@ func (v *Vault) rollbackLocked(j journal, actor string) (paths, kept []vpath.Pat
 		case now == "" || !slices.Contains(j.posts[p.Path], now):
 			kept = append(kept, p.Path) // someone else's since, or not a regular, writable file
 		case p.Existed:
-			rewrites = append(rewrites, Change{Path: p.Path, Data: p.Data})
+			rewrites = append(rewrites, Change{Path: p.Path, Data: p.Data, mode: p.Mode})
 		default:
 			removals = append(removals, Change{Path: p.Path, Delete: true})
 		}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -97,9 +98,11 @@ const noFile Hash = "none"
 type Preimage struct {
 	// Path is the vault path written (symbolic links followed).
 	Path vpath.Path `json:"path"`
-	// Existed says a file was there; Data is then its content.
-	Existed bool   `json:"existed"`
-	Data    []byte `json:"data,omitempty"`
+	// Existed says a file was there; Data is then its content, and Mode its permission
+	// bits (0 in a journal of an older MemoTree: a rollback then uses 0644).
+	Existed bool        `json:"existed"`
+	Data    []byte      `json:"data,omitempty"`
+	Mode    fs.FileMode `json:"mode,omitempty"`
 }
 
 // undoRecord is one line of an undo journal. The first record of a path carries its
@@ -109,6 +112,7 @@ type undoRecord struct {
 	Path    vpath.Path `json:"path"`
 	Existed bool       `json:"existed,omitempty"`
 	Data    []byte     `json:"data,omitempty"`
+	Mode    uint32     `json:"mode,omitempty"` // the permission bits of a pre-image
 	Above   string     `json:"above,omitempty"`
 	Post    Hash       `json:"post,omitempty"`
 }
@@ -176,10 +180,10 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 	for i, p := range paths {
 		rec := undoRecord{Path: p, Post: posts[i]}
 		if !lg.seen[p] {
-			b, err := readRegular(v.root, osName(p))
+			b, mode, err := v.readPre(p)
 			switch {
 			case err == nil:
-				rec.Existed, rec.Data = true, b
+				rec.Existed, rec.Data, rec.Mode = true, b, uint32(mode)
 			case errors.Is(err, fs.ErrNotExist):
 				rec.Above = "."
 				if a := v.existingAbove(p); a != "" {
@@ -188,7 +192,7 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 			default:
 				return fmt.Errorf("undo journal: read %s: %w", p, mapErr(err))
 			}
-			fresh = append(fresh, Preimage{Path: p, Existed: rec.Existed, Data: rec.Data})
+			fresh = append(fresh, Preimage{Path: p, Existed: rec.Existed, Data: rec.Data, Mode: fs.FileMode(rec.Mode)})
 		} else if slices.Contains(lg.posts[p], posts[i]) {
 			continue // this content is recorded already
 		}
@@ -282,6 +286,17 @@ func (u *Undo) logFor(v *Vault) (*undoLog, error) {
 	u.logs[v] = lg
 	u.order = append(u.order, v)
 	return lg, nil
+}
+
+// readPre returns the content and permission bits of the regular file at p.
+func (v *Vault) readPre(p vpath.Path) ([]byte, fs.FileMode, error) {
+	f, st, err := openRegular(v.root, osName(p))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	return b, st.Mode().Perm(), err
 }
 
 // existingAbove returns the deepest folder above p that exists ("" for the vault's).
