@@ -34,10 +34,13 @@ type CommitOptions struct {
 	// Paths are the paths to commit; empty commits every pending change. A rename
 	// is two paths (Change.From and Change.Path): name both to commit it whole.
 	Paths []vpath.Path
-	// Tag, when set, names a lightweight tag created on the new commit.
-	Tag string
-	// Author, when set, is the commit's author; nil takes the author git would
-	// (see Repo.Identity). The committer is always git's.
+	// Tag, when set, names a tag created on the new commit: a lightweight one, or
+	// with TagMessage an annotated one (a tag object carrying the message, signed by
+	// the committer, as `git tag -a` makes it).
+	Tag        string
+	TagMessage string
+	// Author, when set, is the commit's author (see CheckAuthor); nil takes the author
+	// git would (see Repo.Identity). The committer is always git's.
 	Author *Signature
 	// Trailers are appended to the message as "Key: value" lines, sorted by key.
 	Trailers map[string]string
@@ -56,24 +59,45 @@ type CommitOptions struct {
 // A commit that fails (a full disk) leaves the index and HEAD as they were, and none
 // of its temporary files; its error names the repository's disk (fsfault.Wrap).
 func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, error) {
-	h, err := r.commit(ctx, o)
-	return h, fsfault.Wrap(r.dir, err)
+	h, _, err := r.commit(ctx, o)
+	return h, err
 }
 
-// commit is Commit, without the disk's name in its error.
-func (r *Repo) commit(ctx context.Context, o CommitOptions) (_ plumbing.Hash, err error) {
+// commit is Commit, returning who signed it too.
+func (r *Repo) commit(ctx context.Context, o CommitOptions) (plumbing.Hash, Identity, error) {
+	h, who, err := r.commitLocked(ctx, o)
+	if err == nil {
+		return h, who, nil
+	}
+	if h.IsZero() {
+		who = Identity{}
+	}
+	return h, who, fsfault.Wrap(r.dir, fmt.Errorf("git commit: %w", err))
+}
+
+// commitLocked checks o, takes the vault lock and commits; its errors name neither
+// the operation nor the disk (commit adds them).
+func (r *Repo) commitLocked(ctx context.Context, o CommitOptions) (_ plumbing.Hash, _ Identity, err error) {
 	if strings.TrimSpace(o.Message) == "" {
-		return plumbing.ZeroHash, errors.New("git commit: empty message")
+		return plumbing.ZeroHash, Identity{}, errors.New("empty message")
 	}
 	if err := checkPaths(o.Paths); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, Identity{}, err
 	}
 	if err := validTag(o.Tag); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, Identity{}, err
+	}
+	if o.TagMessage != "" && o.Tag == "" {
+		return plumbing.ZeroHash, Identity{}, errors.New("a tag message without a tag name")
+	}
+	if o.Author != nil {
+		if err := CheckAuthor(*o.Author); err != nil {
+			return plumbing.ZeroHash, Identity{}, err
+		}
 	}
 	unlock, err := r.w.Lock(ctx)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, Identity{}, err
 	}
 	defer unlock()
 	// Under the lock, the temporary object files made since now are this commit's:
@@ -88,41 +112,57 @@ func (r *Repo) commit(ctx context.Context, o CommitOptions) (_ plumbing.Hash, er
 	if errors.Is(err, ErrPartialMerge) {
 		err = r.coversPending(ctx, o.Paths)
 	}
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	if err == nil {
+		err = r.checkTag(o.Tag)
 	}
-	if err := r.checkTag(o.Tag); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	if err != nil {
+		return plumbing.ZeroHash, Identity{}, err
 	}
 	author, committer, err := r.signatures(o.Author)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, Identity{}, err
 	}
+	who := Identity{Author: Signature{Name: author.Name, Email: author.Email}, Committer: Signature{Name: committer.Name, Email: committer.Email}}
+	h, err := r.writeCommit(ctx, o, merging, author, committer)
+	if err != nil {
+		return plumbing.ZeroHash, Identity{}, err
+	}
+	if o.Tag != "" {
+		if err := r.tagCommit(o.Tag, o.TagMessage, h, committer); err != nil {
+			return h, who, fmt.Errorf("committed %s, but tag %s: %w", h, o.Tag, err)
+		}
+	}
+	return h, who, nil
+}
+
+// writeCommit stages the paths of o (every pending change when none), writes the
+// commit and moves the branch to it; the caller holds the vault lock.
+func (r *Repo) writeCommit(ctx context.Context, o CommitOptions, merging bool, author, committer *object.Signature) (plumbing.Hash, error) {
 	paths := o.Paths
 	if len(paths) == 0 {
 		changes, err := r.Status(ctx)
 		if err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+			return plumbing.ZeroHash, err
 		}
 		paths = Paths(changes)
 	}
 	set, err := r.workEntries(ctx, paths)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, err
 	}
 	head, base, err := r.headCommit()
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, err
 	}
 	tree, err := r.buildTree(base, set)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, err
 	}
 	if tree == base && !merging {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", ErrNothingToCommit)
+		return plumbing.ZeroHash, ErrNothingToCommit
 	}
 	if tree, err = r.rootTree(tree); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, err
 	}
 	var parents []plumbing.Hash
 	if merging {
@@ -136,7 +176,7 @@ func (r *Repo) commit(ctx context.Context, o CommitOptions) (_ plumbing.Hash, er
 	undo := r.keepIndex()
 	if err := r.updateIndex(ctx, set); err != nil {
 		undo(true)
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, err
 	}
 	c := &object.Commit{Author: *author, Committer: *committer, Message: withTrailers(o.Message, o.Trailers),
 		TreeHash: tree, ParentHashes: parents}
@@ -146,15 +186,10 @@ func (r *Repo) commit(ctx context.Context, o CommitOptions) (_ plumbing.Hash, er
 	}
 	undo(err != nil)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, err
 	}
 	if merging {
 		r.endMerge()
-	}
-	if o.Tag != "" {
-		if err := r.createTag(o.Tag, h); err != nil {
-			return h, fmt.Errorf("git commit: committed %s, but tag %s: %w", h, o.Tag, err)
-		}
 	}
 	return h, nil
 }
@@ -335,7 +370,8 @@ func setFolders(set map[string]*index.Entry) map[string]bool {
 	return out
 }
 
-// createTag creates a lightweight tag. go-git writes a new reference file in place (created
+// createTag points the tag name at h (a commit for a lightweight tag, a tag object for
+// an annotated one). go-git writes a new reference file in place (created
 // empty, then written), so a process killed between the two would leave a tag git
 // calls broken; this writes the hash to a temporary file in .git, syncs it, and links
 // it to its name, which either appears whole or not at all, and fails with
@@ -370,17 +406,6 @@ func (r *Repo) createTag(name string, h plumbing.Hash) error {
 		return fmt.Errorf("%w: %s", ErrTagExists, name)
 	} else if err != nil {
 		return err
-	}
-	return nil
-}
-
-// validTag refuses a tag name git would not accept.
-func validTag(name string) error {
-	if name == "" {
-		return nil
-	}
-	if strings.ContainsAny(name, " \t\n\x00") || plumbing.NewTagReferenceName(name).Validate() != nil {
-		return fmt.Errorf("%w: %q", ErrInvalidTag, name)
 	}
 	return nil
 }

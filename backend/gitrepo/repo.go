@@ -16,7 +16,9 @@
 // Paths are vault-relative vpath.Path values; the vault folder must be the root of the
 // repository. Status reports what `git status` reports, Obsidian's .obsidian/ and
 // .trash/ included; .git and MemoTree's .memotree are never reported or staged, and
-// nothing in .obsidian/ or .trash/ is ever written (a discard of them is refused).
+// nothing in .obsidian/ or .trash/ is ever written (a discard of them is refused). A
+// deleted path and a new one are one renamed change when the journey recorded the move
+// or when git's rename detection (`git diff -M`) would pair them (see renames.go).
 //
 // Concurrency: a *Repo is safe for concurrent use. Commit, and the index update of
 // Discard, run under the vault's cross-process write lock, so two MemoTree processes
@@ -83,6 +85,8 @@ type Repo struct {
 	dir  string
 	repo *git.Repository
 	w    Writer
+	// similar remembers the last inexact rename detection (see renameCache).
+	similar renameCache
 }
 
 // Open opens the repository whose root is dir. It returns an error wrapping

@@ -69,6 +69,11 @@ type Deps struct {
 	// AtClose, when set, registers a function to run when the workspace closes: the
 	// search indexes are saved and closed then, and stop following their libraries.
 	AtClose func(func())
+	// BuildInBackground opens (or builds) each library's search index in the
+	// background once the library's scan has ended, so that the first search of a
+	// long-running process (the app, serve, MCP) does not wait for it. It needs
+	// AtClose, which stops the work.
+	BuildInBackground bool
 }
 
 // env is shared by every handler of the catalogue.
@@ -98,6 +103,9 @@ func Register(r *tool.Registry, d Deps) error {
 		if err := r.Register(f(e)...); err != nil {
 			return err
 		}
+	}
+	if d.BuildInBackground && d.AtClose != nil {
+		e.indexes.inBackground(d.Libraries.Libraries(), d.AtClose)
 	}
 	return nil
 }

@@ -156,8 +156,12 @@ func batchOf(v *vault.Vault, steps []step) ([]vault.Change, *tool.Result, error)
 				}
 				data = b
 			}
+			from := s.path
+			if i, ok := at[s.path]; ok && changes[i].From != "" {
+				from = changes[i].From // moved twice in one batch: one move from the first path
+			}
 			put(vault.Change{Path: s.path, Delete: true, IfHash: s.hash})
-			put(vault.Change{Path: s.to, Data: data, CreateOnly: true})
+			put(vault.Change{Path: s.to, Data: data, CreateOnly: true, From: from})
 		default:
 			return nil, nil, fmt.Errorf("unknown step kind %d", s.kind)
 		}

@@ -94,6 +94,10 @@ func (c *cachedCorpus) scan(ctx context.Context, paths []vpath.Path, keep func([
 		}
 		problems, err = c.disk.scan(ctx, sub, func([]byte) bool { return true }, func(j int, data []byte) {
 			i := missing[j]
+			if data == nil {
+				visit(i, nil) // unreadable
+				return
+			}
 			c.remember(paths[i], vers[i], data)
 			if keep(data) {
 				visit(i, data)

@@ -28,6 +28,10 @@ type Change struct {
 	// IfHash fails the whole batch with ErrConflict unless the file's content has this
 	// Hash ("" means no check; for Delete, the file must then merely exist or not).
 	IfHash Hash
+	// From, on a file written (not deleted), says it is the file at From moved here,
+	// edited or not (the batch deletes From): the journey records the move, so that
+	// git's status can show one move rather than a deletion and a new file.
+	From vpath.Path
 
 	// mode, when set (by a rollback), is the file's permission bits, exactly: a
 	// pre-image is put back as it was, not as a new file.
@@ -422,6 +426,10 @@ func (v *Vault) journalBatch(changes []Change, o WriteOptions) error {
 			}
 		}
 		entries[i] = Entry{Time: now, Actor: o.Actor, Op: op, Entities: []string{string(c.Path)}, Outcome: "ok", Turn: o.Turn, Session: o.Session}
+		if c.From != "" && !c.Delete {
+			entries[i].Entities = append(entries[i].Entities, string(c.From))
+			entries[i].From = string(c.From)
+		}
 	}
 	b, err := encodeEntries(entries)
 	if err != nil {

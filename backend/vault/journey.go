@@ -20,9 +20,12 @@ type Entry struct {
 	Actor    string    `yaml:"actor"` // "user", "agent", "mcp:<client>", "external"
 	Op       string    `yaml:"op"`    // the tool or operation
 	Entities []string  `yaml:"entities,omitempty"`
-	Args     string    `yaml:"args,omitempty"` // the arguments, in short
-	Outcome  string    `yaml:"outcome"`        // "ok" or the error
-	Turn     string    `yaml:"turn,omitempty"` // the agent turn id: one turn is one change set
+	// From is, for a move or rename, the path the file was moved from; Entities then
+	// name its new path and From.
+	From    string `yaml:"from,omitempty"`
+	Args    string `yaml:"args,omitempty"` // the arguments, in short
+	Outcome string `yaml:"outcome"`        // "ok" or the error
+	Turn    string `yaml:"turn,omitempty"` // the agent turn id: one turn is one change set
 	// Session is the chat session (or MCP connection) the turn belongs to.
 	Session string `yaml:"session,omitempty"`
 }
@@ -44,10 +47,16 @@ func (v *Vault) AppendJourney(ctx context.Context, e Entry) error {
 // operation the disk refused is not recorded: that record would change the vault
 // the failure left as it was, on a disk with no room for it.
 func (v *Vault) journal(o WriteOptions, op string, ents []string, args string, opErr error) error {
+	return v.journalEntry(o, Entry{Op: op, Entities: ents, Args: args}, opErr)
+}
+
+// journalEntry records e (its op, entities, arguments and move) under o's actor, turn
+// and session when o.Actor is set, unless the disk refused the operation (see journal).
+func (v *Vault) journalEntry(o WriteOptions, e Entry, opErr error) error {
 	if o.Actor == "" || fsfault.Is(opErr) {
 		return nil
 	}
-	e := Entry{Actor: o.Actor, Op: op, Entities: ents, Args: args, Outcome: "ok", Turn: o.Turn, Session: o.Session}
+	e.Actor, e.Outcome, e.Turn, e.Session = o.Actor, "ok", o.Turn, o.Session
 	if opErr != nil {
 		e.Outcome = opErr.Error()
 	}

@@ -440,8 +440,9 @@ func (v *Vault) Rename(ctx context.Context, from, to vpath.Path) error {
 
 // RenameWith is Rename with options: with o.IfHash set the source file must have that
 // content Hash (ErrConflict otherwise), and with o.Actor set a journey entry is
-// appended (op o.Op, "rename" when empty). o.CreateOnly is ignored: a rename never
-// replaces its target. A read-only note is not moved (ErrReadOnly).
+// appended (op o.Op, "rename" when empty; entities from and to, and from as its From).
+// o.CreateOnly is ignored: a rename never replaces its target. A read-only note is not
+// moved (ErrReadOnly).
 func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOptions) error {
 	unlock, err := v.Lock(ctx)
 	if err != nil {
@@ -469,7 +470,7 @@ func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOpti
 	if op == "" {
 		op = "rename"
 	}
-	v.journaled(ctx, v.journal(o, op, []string{string(from), string(to)}, "", err), subject)
+	v.journaled(ctx, v.journalEntry(o, Entry{Op: op, Entities: []string{string(from), string(to)}, From: string(from)}, err), subject)
 	return err
 }
 
