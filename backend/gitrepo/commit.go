@@ -95,7 +95,7 @@ func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, erro
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
-	tree, err := r.buildTree(base, set)
+	tree, err := r.buildTree("", base, set)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
@@ -249,7 +249,12 @@ func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) err
 	folders := setFolders(set)
 	kept := idx.Entries[:0]
 	for _, e := range idx.Entries {
-		if _, named := set[e.Name]; !named && !displaced(e.Name, set, folders) {
+		_, named := set[e.Name]
+		gone := named || displaced(e.Name, set, folders)
+		if gone && e.Mode == filemode.Submodule && folders[e.Name] {
+			return insideSubmodule(e.Name)
+		}
+		if !gone {
 			kept = append(kept, e)
 		}
 	}

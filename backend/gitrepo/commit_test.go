@@ -355,3 +355,60 @@ func TestStatusShowsObsidiansFiles(t *testing.T) {
 	}
 	compareWithGit(t, dir, "Tracker with .trash/ ignored", statesOf(st))
 }
+
+// TestSubmodulesAndNestedRepositoriesLeftAlone: a submodule and a repository nested
+// in the vault are git's to manage from inside them: Status reports nothing in them
+// (never their .git), a commit of every change keeps the submodule's gitlink as it
+// was, and a commit naming a file inside the submodule is refused.
+func TestSubmodulesAndNestedRepositoriesLeftAlone(t *testing.T) {
+	dir, r := newRepo(t)
+	sub := filepath.Join(t.TempDir(), "sub")
+	write(t, sub, map[string]string{"s.md": "s\n"})
+	run(t, sub, "init", "-q")
+	run(t, sub, "add", "-A")
+	run(t, sub, "commit", "-q", "-m", "s")
+	run(t, dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "mod")
+	run(t, dir, "commit", "-q", "-m", "submodule")
+	link := run(t, dir, "ls-tree", "HEAD", "mod")
+	nested := filepath.Join(dir, "notes", "nested")
+	write(t, nested, map[string]string{"n.md": "n\n"})
+	run(t, nested, "init", "-q")
+	write(t, dir, map[string]string{"mod/s.md": "changed\n", "mod/new.md": "new\n", "c.md": "c\n"})
+	tr := gitrepo.NewTracker(r)
+	if _, err := tr.Status(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	tr.Touch("mod/s.md", "mod/new.md", "mod/.git", "notes/nested/n.md") // as the watcher does
+	for name, status := range map[string]func() ([]gitrepo.Change, error){
+		"Status":  func() ([]gitrepo.Change, error) { return r.Status(t.Context()) },
+		"Tracker": func() ([]gitrepo.Change, error) { return tr.Status(t.Context()) },
+	} {
+		st, err := status()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]vpath.Path{"c.md"}, gitrepo.Paths(st)); d != "" {
+			t.Errorf("%s (-want +got):\n%s", name, d)
+		}
+	}
+	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "all"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, dir, "ls-tree", "HEAD", "mod"); got != link {
+		t.Errorf("the submodule's entry after a commit of every change = %q, was %q", got, link)
+	}
+	if got := run(t, dir, "ls-tree", "-r", "--name-only", "HEAD"); strings.Contains(got, "mod/") || strings.Contains(got, "nested") {
+		t.Errorf("the commit holds files of the submodule or the nested repository:\n%s", got)
+	}
+	_, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "inside", Paths: []vpath.Path{"mod/s.md"}})
+	if !errors.Is(err, gitrepo.ErrInvalidPath) || !strings.Contains(err.Error(), "submodule") {
+		t.Errorf("a commit of a file inside the submodule = %v, want ErrInvalidPath naming the submodule", err)
+	}
+	if got := run(t, dir, "ls-tree", "HEAD", "mod"); got != link {
+		t.Errorf("the submodule's entry after a refused commit = %q, was %q", got, link)
+	}
+	if got := run(t, dir, "ls-files", "-s", "mod"); !strings.HasPrefix(got, "160000 ") {
+		t.Errorf("the submodule's index entry = %q, want the gitlink", got)
+	}
+	run(t, dir, "fsck", "--strict", "--no-progress")
+}

@@ -65,14 +65,16 @@ func (r *Repo) Status(ctx context.Context) ([]Change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("git status: %w", err)
 	}
-	return r.changes(snap.merged())
+	return r.changes(snap, snap.merged())
 }
 
-// changes turns states into the sorted list of content changes, renames paired.
-func (r *Repo) changes(states map[string]State) ([]Change, error) {
+// changes turns states into the sorted list of content changes, renames paired. A
+// submodule's own entry (its gitlink) is not one: git records which commit of it the
+// vault uses, which MemoTree leaves to git.
+func (r *Repo) changes(snap *snapshot, states map[string]State) ([]Change, error) {
 	out := make([]Change, 0, len(states))
 	for name, s := range states {
-		if reported(name) {
+		if reported(name) && !snap.gitlink(name) {
 			out = append(out, Change{Path: vpath.Path(name), State: s})
 		}
 	}
@@ -82,6 +84,12 @@ func (r *Repo) changes(states map[string]State) ([]Change, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
+}
+
+// gitlink reports whether the index holds p as a submodule's commit.
+func (s *snapshot) gitlink(p string) bool {
+	i, ok := s.byName[p]
+	return ok && s.entries[i].mode == filemode.Submodule
 }
 
 // snapshot is one full status: the index it was computed from, the staged changes

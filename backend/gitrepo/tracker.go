@@ -135,7 +135,7 @@ func (t *Tracker) Status(ctx context.Context) ([]Change, error) {
 		}
 		clear(t.dirty)
 	}
-	return t.r.changes(t.snap.merged())
+	return t.r.changes(t.snap, t.snap.merged())
 }
 
 // ChangeSets returns the pending changes grouped by change set, as
@@ -163,7 +163,7 @@ func (t *Tracker) refresh(ctx context.Context) error {
 // workState examines one path of the working tree against the snapshot's index:
 // Modified, Deleted, Untracked, or "" when it matches the index (or is ignored).
 func (r *Repo) workState(snap *snapshot, p string) (State, error) {
-	if !reported(p) {
+	if !reported(p) || r.inOtherRepo(snap, p) {
 		return "", nil
 	}
 	i, tracked := snap.byName[p]
@@ -203,6 +203,29 @@ func (r *Repo) workState(snap *snapshot, p string) (State, error) {
 		return "", err
 	}
 	return Modified, nil
+}
+
+// inOtherRepo reports whether the path p lies in a submodule (a gitlink of the index)
+// or in a repository nested in the vault that git does not track (an untracked folder
+// with a .git of its own): git leaves their files to them, and so does Status.
+func (r *Repo) inOtherRepo(snap *snapshot, p string) bool {
+	for i := strings.IndexByte(p, '/'); i >= 0; {
+		d := p[:i]
+		if snap.gitlink(d) {
+			return true
+		}
+		if _, tracked := snap.trees.dirs[d]; !tracked {
+			if _, err := os.Lstat(filepath.Join(r.dir, filepath.FromSlash(d), ".git")); err == nil {
+				return true
+			}
+		}
+		j := strings.IndexByte(p[i+1:], '/')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // ignoredFolder reports whether git ignores the folder dir, at the vault's root, as a

@@ -86,7 +86,11 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 			domain = strings.Split(tk.dir, "/")
 		}
 		patterns := tk.patterns
+		_, trackedDir := t.dirs[tk.dir]
 		for i := range dir.ents {
+			if tk.dir != "" && !trackedDir && string(dir.name(i)) == ".git" {
+				return // a repository nested in the vault: git reports nothing in it
+			}
 			if string(dir.name(i)) == ".gitignore" && dir.typeOf(i).IsRegular() {
 				if b, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(tk.dir), ".gitignore")); err == nil {
 					patterns = append(patterns[:len(patterns):len(patterns)], parseIgnore(b, domain)...)
@@ -118,6 +122,10 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 			p := unsafe.String(unsafe.SliceData(key), len(key))
 			typ := dir.typeOf(i)
 			if typ.IsDir() {
+				if j, ok := byName[p]; ok && entries[j].mode == filemode.Submodule {
+					seen[j] = true // a submodule: its files are its own repository's
+					continue
+				}
 				_, tracked := t.dirs[p]
 				if reported(p) && (tracked || !ignored(name, true)) {
 					subdirs = append(subdirs, strings.Clone(p))
