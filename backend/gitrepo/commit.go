@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -395,18 +396,22 @@ func (r *Repo) stage(ctx context.Context, paths []vpath.Path) error {
 }
 
 // entry writes the blob of a working-tree file and returns its index entry, or nil
-// when the file does not exist.
+// when the file does not exist: gone, or a folder in its place (whose files are paths
+// of their own), unless that folder is a submodule, which is refused.
 func (r *Repo) entry(p vpath.Path) (*index.Entry, error) {
 	full := filepath.Join(r.dir, filepath.FromSlash(string(p)))
 	fi, err := os.Lstat(full)
-	if errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) { // gone, or a file where its folder was
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("stat %s: %w", p, err)
 	}
 	if fi.IsDir() {
-		return nil, fmt.Errorf("stage %s: %w: a folder", p, ErrInvalidPath)
+		if _, err := os.Lstat(filepath.Join(full, ".git")); err == nil {
+			return nil, insideSubmodule(string(p))
+		}
+		return nil, nil
 	}
 	data, mode, err := r.readEntry(p, full, fi)
 	if err != nil {

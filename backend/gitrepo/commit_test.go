@@ -412,3 +412,55 @@ func TestSubmodulesAndNestedRepositoriesLeftAlone(t *testing.T) {
 	}
 	run(t, dir, "fsck", "--strict", "--no-progress")
 }
+
+// TestCommitWhereAFolderReplacedAFile: a note replaced by a folder of the same name,
+// and a folder replaced by a file. A commit of every pending change makes the tree
+// and index `git add -A` makes; a commit naming only the replaced note commits its
+// removal and leaves the folder's new file pending.
+func TestCommitWhereAFolderReplacedAFile(t *testing.T) {
+	replace := func(dir string) {
+		if err := os.Remove(filepath.Join(dir, "a.md")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.RemoveAll(filepath.Join(dir, "people")); err != nil {
+			t.Fatal(err)
+		}
+		write(t, dir, map[string]string{"a.md/inner.md": "inner\n", "people": "a file now\n"})
+	}
+	dir, r := newRepo(t)
+	replace(dir)
+	st, err := r.Status(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareWithGit(t, dir, "after the replacements", statesOf(st))
+	scratch := filepath.Join(t.TempDir(), "index")
+	copyFile(t, filepath.Join(dir, ".git", "index"), scratch)
+	env := append(gitEnv(dir), "GIT_INDEX_FILE="+scratch)
+	gitWith(t, dir, env, "add", "-A")
+	wantTree := strings.TrimSpace(gitWith(t, dir, env, "write-tree"))
+	wantIndex := gitWith(t, dir, env, "ls-files", "-s")
+	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "all", Paths: gitrepo.Paths(st)}); err != nil {
+		t.Fatalf("a commit of every change: %v", err)
+	}
+	if got := strings.TrimSpace(run(t, dir, "rev-parse", "HEAD^{tree}")); got != wantTree {
+		t.Errorf("tree = %s, git add -A makes %s\n%s", got, wantTree, run(t, dir, "ls-tree", "-r", "HEAD"))
+	}
+	if got := run(t, dir, "ls-files", "-s"); got != wantIndex {
+		t.Errorf("index (-git +ours):\n%s", cmp.Diff(wantIndex, got))
+	}
+	run(t, dir, "fsck", "--strict", "--no-progress")
+
+	dir, r = newRepo(t)
+	replace(dir)
+	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "a.md", Paths: []vpath.Path{"a.md"}}); err != nil {
+		t.Fatalf("a commit of the replaced note: %v", err)
+	}
+	if d := cmp.Diff([]string{"attachments/x.png", "b.md", "people/Ada.md", "people/Charles.md"}, lines(run(t, dir, "ls-tree", "-r", "--name-only", "HEAD"))); d != "" {
+		t.Errorf("HEAD after the commit of a.md (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{" D people/Ada.md", " D people/Charles.md", "?? a.md/inner.md", "?? people"}, porcelain(t, dir)); d != "" {
+		t.Errorf("git status after the commit of a.md (-want +got):\n%s", d)
+	}
+	run(t, dir, "fsck", "--strict", "--no-progress")
+}
