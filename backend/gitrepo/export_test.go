@@ -29,3 +29,7 @@ func IndexEntries(r *Repo) ([]string, error) {
 // PauseBeforeIndexRename makes every later index write call fn once the new index is
 // written to index.lock, before it replaces the index (a crash test kills there).
 func PauseBeforeIndexRename(fn func()) { beforeIndexRename = fn }
+
+// PauseAfterConfigRead makes every later SetIdentity call fn once it has read
+// .git/config, before it writes the new one.
+func PauseAfterConfigRead(fn func()) { afterConfigRead = fn }

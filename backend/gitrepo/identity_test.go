@@ -198,3 +198,37 @@ func TestPullThatMergesNeedsAnIdentity(t *testing.T) {
 		t.Errorf("a fast-forward without an identity = %+v, %v", res, err)
 	}
 }
+
+// TestSetIdentityKeepsTheConfigFile: .git/config keeps its permissions (it may hold a
+// remote's credentials, so a person makes it private), and a git command changing the
+// configuration while SetIdentity writes it either waits for the lock or keeps its
+// change: neither is lost.
+func TestSetIdentityKeepsTheConfigFile(t *testing.T) {
+	noIdentity(t)
+	dir, r := newRepo(t)
+	cfg := filepath.Join(dir, ".git", "config")
+	if err := os.Chmod(cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var gitErr error
+	gitrepo.PauseAfterConfigRead(func() {
+		_, gitErr = tryGit(dir, "config", "core.fromgit", "kept")
+	})
+	defer gitrepo.PauseAfterConfigRead(nil)
+	if err := r.SetIdentity("Ada Lovelace", "ada@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf(".git/config is %v after SetIdentity, was -rw-------", fi.Mode().Perm())
+	}
+	if got, _ := tryGit(dir, "config", "core.fromgit"); gitErr == nil && got != "kept\n" {
+		t.Errorf("git config succeeded while SetIdentity wrote .git/config, and its change was lost:\n%s", read(t, dir, ".git/config"))
+	}
+	if got := run(t, dir, "config", "--local", "user.name"); got != "Ada Lovelace\n" {
+		t.Errorf("user.name = %q", got)
+	}
+}
