@@ -1,7 +1,6 @@
 package gitrepo
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/gcfg"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
 
@@ -212,19 +210,16 @@ func (cr *configReader) read(file string, depth int) {
 	if err != nil {
 		return
 	}
-	_ = gcfg.ReadWithCallback(bytes.NewReader(b), func(section, sub, key, value string, blank bool) error {
-		if key == "" {
-			return nil
-		}
-		section, key = strings.ToLower(section), strings.ToLower(key)
+	// A line git cannot read makes git refuse every command; what came before it is
+	// kept here, and git's own commands will say what is wrong.
+	_ = parseConfig(b, func(section, sub, key, value string, hasValue bool) {
 		switch {
 		case sub == "" && identityKeys[section+"."+key]:
-			cr.out[section+"."+key] = value
-		case key == "path" && !blank && (section == "include" && sub == "" ||
+			cr.out[section+"."+key] = value // a key without a value: none (git refuses it)
+		case key == "path" && hasValue && (section == "include" && sub == "" ||
 			section == "includeif" && cr.matches(sub, filepath.Dir(file))):
 			cr.read(includePath(value, file), depth+1)
 		}
-		return nil
 	})
 }
 
@@ -256,12 +251,23 @@ func (cr *configReader) matches(cond, fileDir string) bool {
 		if strings.HasSuffix(pattern, "/") {
 			pattern += "**"
 		}
-		dir := filepath.ToSlash(cr.gitDir)
-		if abs, err := filepath.Abs(cr.gitDir); err == nil {
-			dir = filepath.ToSlash(abs)
+		// git matches the folder's real path, then the path as given made absolute.
+		var dirs []string
+		if real, err := filepath.EvalSymlinks(cr.gitDir); err == nil {
+			if abs, err := filepath.Abs(real); err == nil {
+				dirs = append(dirs, filepath.ToSlash(abs))
+			}
 		}
-		return globMatch(filepath.ToSlash(pattern), dir, kind == "gitdir/i") ||
-			globMatch(filepath.ToSlash(pattern), dir+"/", kind == "gitdir/i")
+		if abs, err := filepath.Abs(cr.gitDir); err == nil {
+			dirs = append(dirs, filepath.ToSlash(abs))
+		}
+		for _, dir := range dirs {
+			if globMatch(filepath.ToSlash(pattern), dir, kind == "gitdir/i") ||
+				globMatch(filepath.ToSlash(pattern), dir+"/", kind == "gitdir/i") {
+				return true
+			}
+		}
+		return false
 	case "onbranch":
 		if strings.HasSuffix(pattern, "/") {
 			pattern += "**"
@@ -272,7 +278,8 @@ func (cr *configReader) matches(cond, fileDir string) bool {
 }
 
 // globMatch matches name against a git wildcard pattern in which "**" crosses
-// folders and "*" and "?" do not.
+// folders and "*", "?" and a bracket expression ("[a-z]", "[!x]") do not, and "\"
+// takes the next character as it is.
 func globMatch(pattern, name string, fold bool) bool {
 	var b strings.Builder
 	if fold {
@@ -291,6 +298,17 @@ func globMatch(pattern, name string, fold bool) bool {
 			b.WriteString("[^/]*")
 		case c == '?':
 			b.WriteString("[^/]")
+		case c == '\\' && i+1 < len(pattern):
+			i++
+			b.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
+		case c == '[':
+			class, n, ok := bracketClass(pattern[i:])
+			if !ok {
+				b.WriteString(`\[`)
+				continue
+			}
+			b.WriteString(class)
+			i += n - 1
 		default:
 			b.WriteString(regexp.QuoteMeta(string(c)))
 		}
@@ -298,4 +316,42 @@ func globMatch(pattern, name string, fold bool) bool {
 	b.WriteString("$")
 	re, err := regexp.Compile(b.String())
 	return err == nil && re.MatchString(name)
+}
+
+// bracketClass turns the bracket expression that p starts with ("[abc]", "[a-z]",
+// "[!x]" or "[^x]", "[[:alpha:]]") into a regular expression's class that never
+// matches "/", and says how many bytes of p it took; ok is false when p holds no
+// closing "]" (the "[" is then a plain character, as in git).
+func bracketClass(p string) (class string, n int, ok bool) {
+	i := 1
+	neg := i < len(p) && (p[i] == '!' || p[i] == '^')
+	if neg {
+		i++
+	}
+	start := i
+	var b strings.Builder
+	for ; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == ']' && i > start:
+			if neg {
+				return "[^/" + b.String() + "]", i + 1, true
+			}
+			return "(?:[" + b.String() + "])", i + 1, b.Len() > 0
+		case c == '[' && strings.HasPrefix(p[i:], "[:"):
+			end := strings.Index(p[i:], ":]")
+			if end < 0 {
+				return "", 0, false
+			}
+			b.WriteString(p[i : i+end+2])
+			i += end + 1
+		case c == '\\' && i+1 < len(p):
+			i++
+			b.WriteString(regexp.QuoteMeta(p[i : i+1]))
+		case c == '-' && b.Len() > 0 && i+1 < len(p) && p[i+1] != ']':
+			b.WriteByte('-')
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	return "", 0, false
 }
