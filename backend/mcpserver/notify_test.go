@@ -289,3 +289,75 @@ func TestResourceURIsRawOrEncoded(t *testing.T) {
 		}
 	}
 }
+
+// TestAClientThatStopsReadingIsCutOff: a client keeps its session's GET stream open
+// and never reads it. Notifications to it fill the connection's buffers; a write that
+// cannot go on for streamWriteTimeout fails (the client resumes later with
+// Last-Event-ID), so the notifying goroutine — the one that follows the vault for
+// every client — never blocks for good.
+func TestAClientThatStopsReadingIsCutOff(t *testing.T) {
+	defer func(d time.Duration) { streamWriteTimeout = d }(streamWriteTimeout)
+	streamWriteTimeout = 200 * time.Millisecond
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: t.TempDir(), Permission: tool.PermWrite}}, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := New(Deps{Registry: reg, Libraries: ws, Version: "test"})
+	hs := httptest.NewServer(srv.HTTPHandler(nil))
+	t.Cleanup(hs.Close)
+	// A resource whose notifications are a megabyte each fills the buffers quickly.
+	uri := "memotree://demo/" + strings.Repeat("a", 1<<20) + ".md"
+	srv.mcp.AddResource(&mcp.Resource{URI: uri, Name: "big"}, srv.readResource)
+	post := func(sid, body string) *http.Response {
+		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, hs.URL, strings.NewReader(body))
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		if sid != "" {
+			req.Header.Set("Mcp-Session-Id", sid)
+			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	res := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"stalled","version":"1"}}}`)
+	res.Body.Close()
+	sid := res.Header.Get("Mcp-Session-Id")
+	post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
+	res = post(sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":%q}}`, uri))
+	var body bytes.Buffer
+	body.ReadFrom(res.Body)
+	res.Body.Close()
+	if strings.Contains(body.String(), `"error"`) {
+		t.Fatalf("subscribe: %s", body.String())
+	}
+	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, hs.URL, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", sid)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil || stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET the standalone stream: %v %v", stream, err)
+	}
+	defer stream.Body.Close() // never read
+	const updates = 40        // 40 MB: more than the buffers of a loopback connection
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range updates {
+			_ = srv.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("notifying a client that does not read blocked for a minute")
+	}
+}
