@@ -166,51 +166,12 @@ func tail(b []byte) []byte { return b[max(0, len(b)-600):] }
 // delivery in disguise.
 func TestStandaloneStreamResumes(t *testing.T) {
 	hs, _, srv := servedWith(t)
-	post := func(sid, body string) *http.Response {
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, hs.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if sid != "" {
-			req.Header.Set("Mcp-Session-Id", sid)
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	answer := func(res *http.Response) { // read whole: the request has been served
-		defer res.Body.Close()
-		if _, err := io.Copy(io.Discard, res.Body); err != nil {
-			t.Fatal(err)
-		}
-	}
-	res := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	answer(res)
-	sid := res.Header.Get("Mcp-Session-Id")
-	if sid == "" {
-		t.Fatalf("initialize of 2025-11-25 opened no session (status %s)", res.Status)
-	}
 	welcome := URI("demo", "Welcome.md")
-	answer(post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-	answer(post(sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":%q}}`, welcome)))
-	get := func(last string) *http.Response {
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, hs.URL, nil)
-		req.Header.Set("Accept", "text/event-stream")
-		req.Header.Set("Mcp-Session-Id", sid)
-		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		if last != "" {
-			req.Header.Set("Last-Event-ID", last)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	// next reads events until one carries a resources/updated notification, and gives
-	// its id, or stops waiting after wait.
+	c := openSession(t, hs.URL, "raw")
+	c.call(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":%q}}`, welcome))
+	get := c.stream
+	// listen reads a stream's events until one carries a resources/updated
+	// notification, and sends its id (or why the stream ended).
 	type got struct {
 		id  string
 		err error
@@ -360,42 +321,13 @@ func TestAClientThatStopsReadingIsCutOff(t *testing.T) {
 	// A resource whose notifications are a megabyte each fills the buffers quickly.
 	uri := "memotree://demo/" + strings.Repeat("a", 1<<20) + ".md"
 	srv.mcp.AddResource(&mcp.Resource{URI: uri, Name: "big"}, srv.readResource)
-	post := func(sid, body string) *http.Response {
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, hs.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if sid != "" {
-			req.Header.Set("Mcp-Session-Id", sid)
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
-	}
-	answer := func(res *http.Response) string { // read whole: the request has been served
-		defer res.Body.Close()
-		b, err := io.ReadAll(res.Body)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return string(b)
-	}
-	res := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"stalled","version":"1"}}}`)
-	answer(res)
-	sid := res.Header.Get("Mcp-Session-Id")
-	answer(post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`))
-	if body := answer(post(sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":%q}}`, uri))); strings.Contains(body, `"error"`) {
+	c := openSession(t, hs.URL, "stalled")
+	if body := c.call(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":%q}}`, uri)); strings.Contains(body, `"error"`) {
 		t.Fatalf("subscribe: %s", body)
 	}
-	req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, hs.URL, nil)
-	req.Header.Set("Accept", "text/event-stream")
-	req.Header.Set("Mcp-Session-Id", sid)
-	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-	stream, err := http.DefaultClient.Do(req)
-	if err != nil || stream.StatusCode != http.StatusOK {
-		t.Fatalf("GET the standalone stream: %v %v", stream, err)
+	stream := c.stream("")
+	if stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET the standalone stream: %s", stream.Status)
 	}
 	defer stream.Body.Close() // never read
 	const updates = 40        // 40 MB: more than the buffers of a loopback connection
@@ -411,4 +343,71 @@ func TestAClientThatStopsReadingIsCutOff(t *testing.T) {
 	case <-time.After(60 * time.Second):
 		t.Fatal("notifying a client that does not read blocked for a minute")
 	}
+}
+
+// rawSession is a session of the 2025-11-25 revision, spoken in plain HTTP requests.
+type rawSession struct {
+	t   *testing.T
+	url string
+	id  string
+}
+
+// openSession initializes a session at url under the client name.
+func openSession(t *testing.T, url, name string) *rawSession {
+	t.Helper()
+	c := &rawSession{t: t, url: url}
+	res := c.post(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":%q,"version":"1"}}}`, name))
+	answer(t, res)
+	if c.id = res.Header.Get("Mcp-Session-Id"); c.id == "" {
+		t.Fatalf("initialize of 2025-11-25 opened no session (status %s)", res.Status)
+	}
+	c.call(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return c
+}
+
+// post sends one message of the session (before it has an id, the initialize).
+func (c *rawSession) post(body string) *http.Response {
+	req, _ := http.NewRequestWithContext(c.t.Context(), http.MethodPost, c.url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if c.id != "" {
+		req.Header.Set("Mcp-Session-Id", c.id)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return res
+}
+
+// call sends one message and reads its answer whole (a body closed early can cut the
+// request short).
+func (c *rawSession) call(body string) string { return answer(c.t, c.post(body)) }
+
+// stream opens the session's GET stream, resuming after the event last when given.
+func (c *rawSession) stream(last string) *http.Response {
+	req, _ := http.NewRequestWithContext(c.t.Context(), http.MethodGet, c.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", c.id)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	if last != "" {
+		req.Header.Set("Last-Event-ID", last)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return res
+}
+
+// answer reads a response whole and closes it.
+func answer(t *testing.T, res *http.Response) string {
+	t.Helper()
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
