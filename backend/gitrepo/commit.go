@@ -221,7 +221,9 @@ func (r *Repo) moveHead(old, h plumbing.Hash) error {
 }
 
 // workEntries writes the blob of each path's working-tree file and returns its index
-// entry, or nil for a path whose file is gone.
+// entry, or nil for a path whose file is gone. Where git does not trust the
+// executable bit (core.fileMode false), a file keeps the mode its index entry has (a
+// new one is 100644), as git add does.
 func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]*index.Entry, error) {
 	set := make(map[string]*index.Entry, len(paths))
 	for _, p := range paths {
@@ -237,7 +239,38 @@ func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]
 		}
 		set[string(p)] = e
 	}
+	if !r.trustsExecutableBit() {
+		if err := r.keepIndexModes(set); err != nil {
+			return nil, err
+		}
+	}
 	return set, nil
+}
+
+// keepIndexModes gives each regular file of set the mode of its index entry when that
+// is a regular file's, else 100644.
+func (r *Repo) keepIndexModes(set map[string]*index.Entry) error {
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	old := make(map[string]filemode.FileMode, len(set))
+	for _, e := range idx.Entries {
+		if _, ok := set[e.Name]; ok && e.Stage == 0 {
+			old[e.Name] = e.Mode
+		}
+	}
+	for name, e := range set {
+		if e == nil || (e.Mode != filemode.Regular && e.Mode != filemode.Executable) {
+			continue
+		}
+		if m := old[name]; m == filemode.Regular || m == filemode.Executable {
+			e.Mode = m
+		} else {
+			e.Mode = filemode.Regular
+		}
+	}
+	return nil
 }
 
 // updateIndex sets the index entries of the paths in set (removing those whose entry
@@ -440,7 +473,7 @@ func (r *Repo) readEntry(p vpath.Path, full string, fi os.FileInfo) ([]byte, fil
 		return nil, 0, fmt.Errorf("read %s: %w", p, errors.Join(err, os.ErrNotExist))
 	}
 	mode := filemode.Regular
-	if fi.Mode()&0o111 != 0 {
+	if fi.Mode()&0o100 != 0 { // the owner's bit, as git reads it
 		mode = filemode.Executable
 	}
 	return data, mode, nil

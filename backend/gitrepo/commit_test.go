@@ -464,3 +464,50 @@ func TestCommitWhereAFolderReplacedAFile(t *testing.T) {
 	}
 	run(t, dir, "fsck", "--strict", "--no-progress")
 }
+
+// TestCommitWithoutTrustedExecutableBits: with core.fileMode false (git's setting
+// where the file system cannot keep the executable bit: a vault on exFAT, a Windows
+// drive under WSL, Windows itself), every file may look executable. Status ignores the
+// bit, as git status does, and a commit keeps each note's mode as the index has it
+// (a new file 100644), as git commit does; with the setting true, the bit counts.
+func TestCommitWithoutTrustedExecutableBits(t *testing.T) {
+	dir, r := newRepo(t)
+	write(t, dir, map[string]string{"run.sh": "#!/bin/sh\n"})
+	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "add", "run.sh")
+	run(t, dir, "commit", "-q", "-m", "a script")
+	run(t, dir, "config", "core.fileMode", "false")
+	write(t, dir, map[string]string{"b.md": "changed\n", "new.md": "new\n", "run.sh": "#!/bin/sh\necho\n"})
+	for _, name := range []string{"a.md", "b.md", "new.md"} {
+		if err := os.Chmod(filepath.Join(dir, name), 0o777); err != nil { // as exFAT shows every file
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.Status(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareWithGit(t, dir, "core.fileMode false", statesOf(st))
+	scratch := filepath.Join(t.TempDir(), "index")
+	copyFile(t, filepath.Join(dir, ".git", "index"), scratch)
+	env := append(gitEnv(dir), "GIT_INDEX_FILE="+scratch)
+	addEach(t, dir, env, []string{"b.md", "new.md", "run.sh"})
+	wantTree := strings.TrimSpace(gitWith(t, dir, env, "write-tree"))
+	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "m", Paths: []vpath.Path{"b.md", "new.md", "run.sh"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(run(t, dir, "rev-parse", "HEAD^{tree}")); got != wantTree {
+		t.Errorf("with core.fileMode false the commit's tree is\n%swhere git makes\n%s", run(t, dir, "ls-tree", "-r", "HEAD"), gitWith(t, dir, env, "ls-tree", "-r", wantTree))
+	}
+	run(t, dir, "config", "core.fileMode", "true")
+	st, err = r.Status(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareWithGit(t, dir, "core.fileMode true", statesOf(st))
+}

@@ -34,16 +34,17 @@ type Identity struct {
 	Committer Signature `json:"committer"`
 }
 
-// identityKeys are the configuration keys an identity is read from.
-var identityKeys = map[string]bool{
+// configKeys are the configuration keys MemoTree reads: those an identity is read
+// from, and core.fileMode.
+var configKeys = map[string]bool{
 	"user.name": true, "user.email": true, "author.name": true, "author.email": true,
-	"committer.name": true, "committer.email": true,
+	"committer.name": true, "committer.email": true, "core.filemode": true,
 }
 
 // Identity returns who git would sign a commit with in this repository, or an error
 // wrapping ErrNoIdentity that says how to set it.
 func (r *Repo) Identity() (Identity, error) {
-	cfg := r.identityConfig()
+	cfg := r.config()
 	pick := func(role, field string) string {
 		if v := os.Getenv("GIT_" + strings.ToUpper(role) + "_" + strings.ToUpper(field)); v != "" {
 			return v
@@ -111,8 +112,8 @@ func (r *Repo) signatures(author *Signature) (a, c *object.Signature, err error)
 		&object.Signature{Name: id.Committer.Name, Email: id.Committer.Email, When: now}, nil
 }
 
-// identityConfig reads the identity keys of git's configuration, last value winning.
-func (r *Repo) identityConfig() map[string]string {
+// config reads configKeys from git's configuration, last value winning.
+func (r *Repo) config() map[string]string {
 	cr := &configReader{gitDir: r.gitDir(), branch: r.branchName(), out: map[string]string{}}
 	for _, f := range systemAndGlobalConfig() {
 		cr.read(f, 0)
@@ -214,8 +215,11 @@ func (cr *configReader) read(file string, depth int) {
 	// kept here, and git's own commands will say what is wrong.
 	_ = parseConfig(b, func(section, sub, key, value string, hasValue bool) {
 		switch {
-		case sub == "" && identityKeys[section+"."+key]:
-			cr.out[section+"."+key] = value // a key without a value: none (git refuses it)
+		case sub == "" && configKeys[section+"."+key]:
+			if !hasValue && section == "core" {
+				value = "true" // a boolean written bare
+			}
+			cr.out[section+"."+key] = value // an identity key without a value: none (git refuses it)
 		case key == "path" && hasValue && (section == "include" && sub == "" ||
 			section == "includeif" && cr.matches(sub, filepath.Dir(file))):
 			cr.read(includePath(value, file), depth+1)
@@ -354,4 +358,21 @@ func bracketClass(p string) (class string, n int, ok bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// trustsExecutableBit reports whether git takes the executable bit of the working
+// tree's files as it is (core.fileMode, true unless set false): git sets it false
+// where the file system cannot keep the bit (exFAT, a Windows drive under WSL,
+// Windows), and then ignores the bit in status and keeps the index's mode when it
+// stages a file.
+func (r *Repo) trustsExecutableBit() bool {
+	v, ok := r.config()["core.filemode"]
+	if !ok {
+		return true
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "false", "no", "off", "0", "":
+		return false
+	}
+	return true
 }

@@ -103,6 +103,8 @@ type snapshot struct {
 	trees     *indexTrees
 	staged    map[string]State
 	work      map[string]State
+	// execBit is core.fileMode (see Repo.trustsExecutableBit).
+	execBit bool
 }
 
 // stamp identifies the index and HEAD a snapshot was computed from.
@@ -146,7 +148,8 @@ func (r *Repo) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{stamp: st, indexTime: indexTime, entries: entries, trees: hashIndexTrees(entries), staged: map[string]State{}}
+	snap := &snapshot{stamp: st, indexTime: indexTime, entries: entries, trees: hashIndexTrees(entries), staged: map[string]State{},
+		execBit: r.trustsExecutableBit()}
 	snap.byName = make(map[string]int32, len(entries))
 	for i := range entries {
 		snap.byName[entries[i].name] = int32(i)

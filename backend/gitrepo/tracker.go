@@ -195,10 +195,10 @@ func (r *Repo) workState(snap *snapshot, p string) (State, error) {
 	switch {
 	case e.stage != 0:
 		return Modified, nil
-	case e.mode == filemode.Submodule || unchanged(e, f, snap.indexTime):
+	case e.mode == filemode.Submodule || unchanged(e, f, snap.indexTime, snap.execBit):
 		return "", nil
 	}
-	same, err := r.sameContent(p, e, f)
+	same, err := r.sameContent(p, e, f, snap.execBit)
 	if err != nil || same {
 		return "", err
 	}
