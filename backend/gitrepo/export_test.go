@@ -51,3 +51,6 @@ func ConfigList(b []byte) ([]string, error) {
 	})
 	return out, err
 }
+
+// ValidTag is validTag, for tests to compare with git's own rules.
+func ValidTag(name string) error { return validTag(name) }

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // Who signs a commit, found as git finds it (git's ident.c): for the author,
@@ -125,7 +127,7 @@ func (r *Repo) config() map[string]string {
 // gitDir returns the repository's git folder (.git, or where a .git file points).
 func (r *Repo) gitDir() string {
 	d := filepath.Join(r.dir, ".git")
-	b, err := os.ReadFile(d)
+	b, err := regular.ReadPath(d)
 	if err != nil {
 		return d // a folder, or nothing
 	}
@@ -141,7 +143,7 @@ func (r *Repo) gitDir() string {
 
 // branchName returns the short name of the checked-out branch, "" when detached.
 func (r *Repo) branchName() string {
-	b, err := os.ReadFile(filepath.Join(r.gitDir(), "HEAD"))
+	b, err := regular.ReadPath(filepath.Join(r.gitDir(), "HEAD"))
 	if err != nil {
 		return ""
 	}
@@ -207,7 +209,7 @@ func (cr *configReader) read(file string, depth int) {
 	if depth > maxIncludeDepth {
 		return
 	}
-	b, err := os.ReadFile(file)
+	b, err := regular.ReadPath(file)
 	if err != nil {
 		return
 	}

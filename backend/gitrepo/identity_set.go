@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/internal/syncfile"
 )
 
@@ -43,7 +44,7 @@ func (r *Repo) SetIdentity(name, email string) (err error) {
 	}()
 	// Read under the lock: a git command that changed the file before is kept.
 	perm := fs.FileMode(0o644)
-	b, err := os.ReadFile(file)
+	b, err := regular.ReadPath(file)
 	switch {
 	case err == nil:
 		if fi, serr := os.Stat(file); serr == nil {

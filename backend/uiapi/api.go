@@ -4,8 +4,11 @@ package uiapi
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
@@ -56,11 +59,22 @@ type LibraryInfo struct {
 	IsDefault bool   `json:"is_default"`
 }
 
-// Libraries lists the mounted libraries, the default first.
+// Libraries lists the mounted libraries, the default first. It never waits for a
+// scan: the notes of a library still being read are counted in its folder.
 func (a *API) Libraries() ([]LibraryInfo, error) {
 	var out []LibraryInfo
 	for i, l := range a.ws.Libraries() {
-		out = append(out, LibraryInfo{Name: l.Name(), Path: l.Vault().Dir(), Notes: len(l.Graph().Notes()), IsDefault: i == 0})
+		notes := 0
+		if l.Scanned() {
+			notes = len(l.Graph().Notes())
+		} else if files, err := listed(l); err == nil {
+			for _, f := range files {
+				if f.IsNote {
+					notes++
+				}
+			}
+		}
+		out = append(out, LibraryInfo{Name: l.Name(), Path: l.Vault().Dir(), Notes: notes, IsDefault: i == 0})
 	}
 	return out, nil
 }
@@ -79,11 +93,17 @@ type FileEntry struct {
 	EntityType string `json:"entity_type"`
 }
 
-// Files lists every file of a library, sorted by path.
+// Files lists every file of a library, sorted by path. While the library's first
+// scan runs, the files are listed from its folder without their entity types (the
+// window shows the tree at once, and loads it again when the task:progress event
+// says the scan ended).
 func (a *API) Files(libraryName string) ([]FileEntry, error) {
 	l, err := a.ws.Library(libraryName)
 	if err != nil {
 		return nil, err
+	}
+	if !l.Scanned() {
+		return listed(l)
 	}
 	g := l.Graph()
 	files := g.Files()
@@ -273,4 +293,21 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// listed lists the files of a library's folder, sorted by path, without reading them.
+func listed(l *library.Library) ([]FileEntry, error) {
+	files, err := l.Vault().WalkPaths(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", l.Name(), err)
+	}
+	out := make([]FileEntry, 0, len(files))
+	for _, f := range files {
+		if f.IsDir || f.Path.Ignored() {
+			continue
+		}
+		out = append(out, FileEntry{Path: string(f.Path), Name: f.Path.Name(), IsNote: f.Path.IsNote()})
+	}
+	slices.SortFunc(out, func(a, b FileEntry) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
 }

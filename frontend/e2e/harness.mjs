@@ -42,7 +42,7 @@ function tempDir(prefix) {
  * @param {{vault?: string, timeoutMs?: number, env?: Record<string, string>, inPlace?: boolean}} [opts] env adds to the server's environment
  * @returns {Promise<{url: string, origin: string, vaultDir: string, configDir: string, stop: () => Promise<void>}>}
  */
-export async function startServer({ vault = defaultVault, timeoutMs = 20000, env = {}, inPlace = false } = {}) {
+export async function startServer({ vault = defaultVault, timeoutMs = 60000, env = {}, inPlace = false } = {}) {
   if (!fs.existsSync(binary)) throw new Error(`no memotree binary at ${binary}: build it (make headless) or set MEMOTREE_BIN`)
   const root = tempDir('memotree-e2e-')
   const vaultDir = inPlace ? vault : path.join(root, 'vault')
@@ -237,7 +237,7 @@ export function useApp(opts, browserOpts) {
  * @param {Parameters<typeof startServer>[0]} [opts]
  * @param {Parameters<typeof openBrowser>[0] & {storage?: Record<string, string>, init?: Function, treeTimeoutMs?: number}} [browserOpts]
  */
-export async function openApp(opts = {}, { storage, init, treeTimeoutMs = 10000, ...browserOpts } = {}) {
+export async function openApp(opts = {}, { storage, init, treeTimeoutMs = 30000, ...browserOpts } = {}) {
   // The browser first: the server scans its vault in the background once started,
   // and the page should open while a large one is still being read.
   const browser = await openBrowser(browserOpts)
