@@ -26,9 +26,10 @@ func IndexEntries(r *Repo) ([]string, error) {
 	return out, nil
 }
 
-// PauseBeforeIndexRename makes every later index write call fn once the new index is
-// written to index.lock, before it replaces the index (a crash test kills there).
-func PauseBeforeIndexRename(fn func()) { beforeIndexRename = fn }
+// PauseBeforeIndexRename makes every later index write of r call fn once the new
+// index is written to index.lock, before it replaces the index (a crash test kills
+// there).
+func PauseBeforeIndexRename(r *Repo, fn func()) { r.beforeIndexRename = fn }
 
 // PauseAfterConfigRead makes every later SetIdentity call fn once it has read
 // .git/config, before it writes the new one.

@@ -85,6 +85,10 @@ type Repo struct {
 	dir  string
 	repo *git.Repository
 	w    Writer
+	// beforeIndexRename, when set (by tests, through export_test.go), runs once the
+	// new index is written to index.lock and synced, before the rename (a crash test
+	// kills the process there).
+	beforeIndexRename func()
 	// similar remembers the last inexact rename detection (see renameCache).
 	similar renameCache
 }

@@ -45,7 +45,10 @@ func servedWith(t *testing.T) (*httptest.Server, string, *Server) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Deps{Registry: reg, Libraries: ws, Version: "test"})
+	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	go srv.Follow(t.Context())
 	hs := httptest.NewServer(srv.HTTPHandler(nil))
 	t.Cleanup(hs.Close)
@@ -315,7 +318,10 @@ func TestAClientThatStopsReadingIsCutOff(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Deps{Registry: reg, Libraries: ws, Version: "test"})
+	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	hs := httptest.NewServer(srv.HTTPHandler(nil))
 	t.Cleanup(hs.Close)
 	// A resource whose notifications are a megabyte each fills the buffers quickly.

@@ -52,7 +52,7 @@ func TestRelocationKeepsLinkForms(t *testing.T) {
 	}
 	// Every rewritten link resolves to the moved note, as the index reads it back.
 	for _, p := range []vpath.Path{"a/Src.md", "a/sub/D.md", "c/Rel.md", "Root.md", "a/Dot.md"} {
-		for _, e := range h.lib().Graph().Outlinks(p) {
+		for _, e := range h.graph().Outlinks(p) {
 			if e.To != "d/e/B.md" {
 				t.Errorf("%s: %q resolves to %q, not the moved note", p, e.Target, e.To)
 			}
@@ -146,7 +146,7 @@ func TestRelocationKeepsDestinationsWhole(t *testing.T) {
 	if got := h.read("Src.md"); got != want {
 		t.Errorf("Src.md after the moves:\n got %q\nwant %q", got, want)
 	}
-	for _, e := range h.lib().Graph().Outlinks("Src.md") {
+	for _, e := range h.graph().Outlinks("Src.md") {
 		if e.To != "z/B (1).md" && e.To != "y/B.md" {
 			t.Errorf("%q resolves to %q, not a moved note", e.Target, e.To)
 		}

@@ -50,7 +50,10 @@ func (a *API) GraphBefore(libraryName string, paths []string) ([]NoteBefore, err
 	if err != nil && !errors.Is(err, gitrepo.ErrNotRepository) {
 		return nil, err
 	}
-	g := l.Graph()
+	g, err := graphOf(l)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]NoteBefore, 0, len(paths))
 	for _, raw := range paths {
 		p, err := vpath.Parse(raw)

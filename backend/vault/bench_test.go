@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/memotree/memotree/backend/internal/benchtest"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -67,8 +68,8 @@ func BenchmarkWalk(b *testing.B) {
 			}
 			defer v.Close()
 			b.Run("vault", func(b *testing.B) {
-				cpu := cpuTime()
-				defer func() { reportCPU(b, cpu) }()
+				cpu := benchtest.CPU()
+				defer func() { benchtest.ReportCPU(b, cpu) }()
 				for b.Loop() {
 					got, err := v.Walk(b.Context())
 					if err != nil || len(got) != n {
@@ -77,8 +78,8 @@ func BenchmarkWalk(b *testing.B) {
 				}
 			})
 			b.Run("vault-paths", func(b *testing.B) { // what a full index lists: no stat per file
-				cpu := cpuTime()
-				defer func() { reportCPU(b, cpu) }()
+				cpu := benchtest.CPU()
+				defer func() { benchtest.ReportCPU(b, cpu) }()
 				for b.Loop() {
 					got, err := v.WalkPaths(b.Context())
 					if err != nil || len(got) != n {
@@ -87,8 +88,8 @@ func BenchmarkWalk(b *testing.B) {
 				}
 			})
 			b.Run("filepath.WalkDir", func(b *testing.B) { // the baseline: sequential, same stat per file
-				cpu := cpuTime()
-				defer func() { reportCPU(b, cpu) }()
+				cpu := benchtest.CPU()
+				defer func() { benchtest.ReportCPU(b, cpu) }()
 				for b.Loop() {
 					walkDirBaseline(b, dir, n)
 				}
