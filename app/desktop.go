@@ -16,7 +16,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 	"github.com/wailsapp/wails/v2/pkg/runtime"
 
-	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/uiapi"
 	"github.com/memotree/memotree/backend/workspace"
 )
@@ -64,23 +63,25 @@ func runDesktop(assets fs.FS, args []string) int {
 		}
 		f.specs = []workspace.Spec{spec}
 	}
-	ws, err := workspace.Open(context.Background(), f.specs, workspace.Options{Watch: true, Background: true, Embedder: llm.NewSettingsEmbedder("", nil)})
+	sh := &shell{}
+	var opts uiapi.Options
+	if f.smoke {
+		opts.OnRendered = sh.smokeRendered(f.smokeHold)
+	}
+	ws, api, err := openWindow(context.Background(), f.specs, opts)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
 		return 1
 	}
 	defer ws.Close()
-	sh := &shell{ws: ws}
-	opts := uiapi.Options{WarmGraph: true}
+	sh.ws = ws
 	if f.smoke {
-		opts.OnRendered = sh.smokeRendered(f.smokeHold)
 		go sh.smokeDeadline(f.smokeTimeout)
 	}
-	api := uiapi.NewAPI(ws, opts)
 	// MCP clients on these vaults that cannot ask the person put their destructive
 	// calls in the window's approval queue.
 	if stop, err := uiapi.ServeApprovals(api); err != nil {
-		fmt.Fprintln(os.Stderr, "memotree: no approval queue for MCP clients:", err)
+		fmt.Fprintln(os.Stderr, "memotree:", "no approval queue for MCP clients:", err)
 	} else {
 		defer stop()
 	}

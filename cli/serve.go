@@ -33,7 +33,7 @@ func runServe(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(env, "serve", err)
 	}
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Watch: true, Background: true, Embedder: embedder()})
+	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.Serving})
 	if err != nil {
 		return fail(env, "serve", err)
 	}

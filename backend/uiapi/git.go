@@ -116,6 +116,9 @@ type GitCommitRequest struct {
 	Message string   `json:"message"`
 	// Tag, when not empty, tags the new commit.
 	Tag string `json:"tag"`
+	// TagDescription, with a Tag, makes it an annotated tag carrying the text (as
+	// `git tag -a` does); without a Tag it is refused.
+	TagDescription string `json:"tag_description,omitempty"`
 }
 
 // GitCommitResult describes a commit the panel made.
@@ -153,7 +156,7 @@ func (a *API) GitCommit(libraryName string, req GitCommitRequest) (GitCommitResu
 	for i, p := range req.Paths {
 		paths[i] = vpath.Path(p)
 	}
-	res, err := r.CommitPending(ctx, sets, gitrepo.PendingCommit{Paths: paths, Message: req.Message, Tag: strings.TrimSpace(req.Tag)})
+	res, err := r.CommitPending(ctx, sets, gitrepo.PendingCommit{Paths: paths, Message: req.Message, Tag: strings.TrimSpace(req.Tag), TagMessage: strings.TrimSpace(req.TagDescription)})
 	if !res.Hash.IsZero() {
 		a.gitChanged(l)
 	}
@@ -229,7 +232,6 @@ func (a *API) GitDiscard(libraryName string, paths []string) ([]string, error) {
 	}
 	all := gitrepo.Paths(chosen)
 	done, err := r.Discard(ctx, gitrepo.DiscardOptions{Paths: all, RemoveUntracked: true, Actor: gitActor, Op: opGitDiscard})
-	l.Refresh(ctx, all...)
 	a.gitChanged(l)
 	if err != nil {
 		return pathStrings(done), err
@@ -314,7 +316,6 @@ func (a *API) GitRestore(libraryName, path, rev string) (bool, error) {
 	}
 	changed, err := r.Restore(ctx, gitrepo.RestoreOptions{Path: p, Rev: rev, Actor: gitActor, Op: opGitRestore})
 	if changed {
-		l.Refresh(ctx, p)
 		a.gitChanged(l)
 	}
 	return changed, err
@@ -329,10 +330,9 @@ func (a *API) GitInit(libraryName string) (GitStatus, error) {
 	if err != nil {
 		return GitStatus{}, err
 	}
-	if _, err := gitrepo.Init(ctx, l.Vault().Dir(), l.Vault()); err != nil {
+	if _, err := gitrepo.Init(ctx, l.Vault().Dir(), l); err != nil { // the library indexes the .gitignore written
 		return GitStatus{}, err
 	}
-	l.Refresh(ctx, ".gitignore")
 	a.ws.WatchGit(l.Name())
 	a.gitChanged(l)
 	return a.GitStatus(l.Name())

@@ -241,3 +241,71 @@ func TestGitPanelShowsObsidiansSettings(t *testing.T) {
 		t.Error("GitDiff of .git/config was answered")
 	}
 }
+
+// TestGitPanelPairsAMoveFromTheJourney: a note moved by a tool and rewritten from top
+// to bottom is one renamed change in the review panel, because the journey recorded
+// the move (git alone, comparing contents, sees a deletion and a new note). The
+// panel's repository reads the journey through the library, its writer.
+func TestGitPanelPairsAMoveFromTheJourney(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".gitignore": ".memotree/\n", "notes/Plain.md": "# Plain\n\nA short note about plain things.\n"})
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	api, ws := openAPI(t, dir)
+	l, _ := ws.Library("v")
+	moved := []vault.Change{
+		{Path: "notes/Plain.md", Delete: true},
+		{Path: "archive/Plain.md", Data: []byte("Entirely different words now.\nA second line.\n"), CreateOnly: true, From: "notes/Plain.md"},
+	}
+	if _, err := l.Apply(t.Context(), moved, vault.WriteOptions{Actor: "agent@t1", Op: "move_entity"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := api.GitStatus("v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range st.ChangeSets {
+		for _, c := range s.Changes {
+			if c.Path != "journey.yaml" {
+				got = append(got, string(c.Path)+":"+string(c.State)+":"+string(c.From))
+			}
+		}
+	}
+	if d := cmp.Diff([]string{"archive/Plain.md:renamed:notes/Plain.md"}, got); d != "" {
+		t.Errorf("the review panel's changes (-want +got):\n%s", d)
+	}
+}
+
+// A tag with a description is an annotated tag carrying it, as `git tag -a` makes one;
+// a description without a tag is refused and commits nothing.
+func TestGitCommitAnnotatedTag(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".gitignore": ".memotree/\n", "a.md": "# A\n"})
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	api, _ := openAPI(t, dir)
+	writeFiles(t, dir, map[string]string{"a.md": "# A\n\nrevised\n"})
+
+	if _, err := api.GitCommit("v", uiapi.GitCommitRequest{Message: "Revise A", TagDescription: "no tag named"}); err == nil {
+		t.Fatal("a tag description without a tag was accepted")
+	}
+	if got := strings.TrimSpace(git(t, dir, "log", "--format=%s")); got != "initial" {
+		t.Fatalf("a refused commit committed: log = %q", got)
+	}
+	res, err := api.GitCommit("v", uiapi.GitCommitRequest{Message: "Revise A", Tag: "v1.0", TagDescription: "The first revision of A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(git(t, dir, "cat-file", "-t", "v1.0")); got != "tag" {
+		t.Errorf("v1.0 is a %q object, want an annotated tag", got)
+	}
+	if got := strings.TrimSpace(git(t, dir, "tag", "-l", "--format=%(contents)", "v1.0")); got != "The first revision of A" {
+		t.Errorf("the tag's description = %q", got)
+	}
+	if got := strings.TrimSpace(git(t, dir, "rev-parse", "v1.0^{commit}")); got != res.Hash {
+		t.Errorf("v1.0 points at %s, want the new commit %s", got, res.Hash)
+	}
+}
