@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 
+	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
@@ -104,9 +105,12 @@ type NodeHit struct {
 }
 
 func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in SearchNodesIn) (tool.Result, *SearchNodesOut, error) {
-	l, fail, err := s.loaded(ctx, call)
-	if fail != nil || err != nil {
-		return deref(fail), nil, err
+	// Not loaded: a one-shot full-text search answers from the persisted index without
+	// scanning the vault; the graph is read only for what needs it (relation, related,
+	// an entity named by its note).
+	l, fail := s.library(call)
+	if fail != nil {
+		return *fail, nil, nil
 	}
 	if strings.TrimSpace(in.Query) == "" {
 		return tool.Fail(tool.CodeInvalidArguments, "query is empty: give words to look for, such as \"analytical engine\""), nil, nil
@@ -136,11 +140,11 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in Sear
 	default:
 		return tool.Fail(tool.CodeInvalidArguments, "search_type %q is not one of fulltext, pattern, relation, semantic, hybrid", in.SearchType), nil, nil
 	}
-	within, fail := s.scope(ctx, call, l, in)
-	if fail != nil {
-		return *fail, nil, nil
+	within, fail, err := s.scope(ctx, call, l, in)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
-	ix, err := s.indexes.get(ctx, l.Library)
+	ix, err := s.indexes.get(ctx, l)
 	if err != nil {
 		return tool.Result{}, nil, err
 	}
@@ -163,7 +167,11 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in Sear
 		out = append(out, nh)
 	}
 	if in.SearchType == "relation" {
-		out = s.neighbourhood(l, out, req, in.MaxResults)
+		lg, fail, err := s.loaded(ctx, call)
+		if fail != nil || err != nil {
+			return deref(fail), nil, err
+		}
+		out = s.neighbourhood(lg, out, req, in.MaxResults)
 	}
 	if len(out) == 0 {
 		return tool.Fail(tool.CodeNoMatch, "no note matches %q; try fewer or other words, a prefix (\"engin*\"), or search_type pattern for exact text", in.Query), nil, nil
@@ -249,45 +257,51 @@ func tagNames(n *note.Note) []string {
 	return out
 }
 
-// scope turns the scope arguments into a filter on paths (nil: every note).
-func (s *nodeSearcher) scope(ctx context.Context, call *tool.Call, l lib, in SearchNodesIn) (func(vpath.Path) bool, *tool.Result) {
+// scope turns the scope arguments into a filter on paths (nil: every note). The
+// graph is loaded only when an entity must be looked up or followed.
+func (s *nodeSearcher) scope(ctx context.Context, call *tool.Call, ll *library.Library, in SearchNodesIn) (func(vpath.Path) bool, *tool.Result, error) {
 	switch in.Scope {
 	case "", "all":
-		return nil, nil
+		return nil, nil, nil
 	case "subtree", "related":
 		if in.EntityName == "" {
 			r := tool.Fail(tool.CodeInvalidArguments, "scope %s needs entity_name, the node to search under or around", in.Scope)
-			return nil, &r
+			return nil, &r, nil
 		}
 		if in.Scope == "subtree" {
 			if dir, err := vpath.Parse(strings.Trim(in.EntityName, "/")); err == nil && dir != "" {
-				if info, err := l.Vault().Stat(dir); err == nil && info.IsDir {
+				if info, err := ll.Vault().Stat(dir); err == nil && info.IsDir {
 					prefix := string(dir) + "/"
-					return func(q vpath.Path) bool { return strings.HasPrefix(string(q), prefix) }, nil
+					return func(q vpath.Path) bool { return strings.HasPrefix(string(q), prefix) }, nil, nil
 				}
 			}
 		}
+		l, fail, err := s.loaded(ctx, call)
+		if fail != nil || err != nil {
+			return nil, fail, err
+		}
 		p, fail := lookup(l, in.EntityName)
 		if fail != nil {
-			return nil, fail
+			return nil, fail, nil
 		}
 		if in.Scope == "subtree" {
 			prefix := strings.TrimSuffix(string(p), ".md") + "/"
-			return func(q vpath.Path) bool { return q == p || strings.HasPrefix(string(q), prefix) }, nil
+			return func(q vpath.Path) bool { return q == p || strings.HasPrefix(string(q), prefix) }, nil, nil
 		}
 		set := map[vpath.Path]bool{p: true}
 		for _, n := range l.Graph().Neighbors(p, 2, nil) {
 			set[n] = true
 		}
-		return func(q vpath.Path) bool { return set[q] }, nil
+		return func(q vpath.Path) bool { return set[q] }, nil, nil
 	}
 	if in.Scope == "current_view" {
 		if s.canvases == nil {
 			f := tool.Fail(tool.CodeInvalidArguments, "scope current_view needs the canvas, which is not available here; use scope all, subtree or related")
-			return nil, &f
+			return nil, &f, nil
 		}
-		return s.viewScope(ctx, call, in.ViewName)
+		within, fail := s.viewScope(ctx, call, in.ViewName)
+		return within, fail, nil
 	}
 	f := tool.Fail(tool.CodeInvalidArguments, "scope %q is not one of all, subtree, related, current_view", in.Scope)
-	return nil, &f
+	return nil, &f, nil
 }

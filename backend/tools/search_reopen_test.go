@@ -184,3 +184,50 @@ func TestOneShotContentSearchNeedsNoScan(t *testing.T) {
 		ws.Close()
 	}
 }
+
+// TestOneShotNodeSearchNeedsNoScan: a full-text search_nodes in a lazily opened library
+// (`memotree call`) answers from the search index without scanning the library into
+// its graph, also within a folder (scope subtree); a relation search, a related scope
+// and a subtree named by its note read the graph. Each answer equals the one after a
+// scan.
+func TestOneShotNodeSearchNeedsNoScan(t *testing.T) {
+	dir := t.TempDir()
+	vaulttest.Write(t, dir, entFixture)
+	cases := []struct {
+		args      map[string]any
+		needsScan bool
+	}{
+		{map[string]any{"query": "lovelace"}, false},
+		{map[string]any{"query": "ada", "scope": "subtree", "entity_name": "people"}, false},
+		{map[string]any{"query": "lovelace", "search_type": "relation"}, true},
+		{map[string]any{"query": "babbage", "scope": "related", "entity_name": "Engine"}, true},
+		{map[string]any{"query": "ada", "scope": "subtree", "entity_name": "Engine"}, true},
+	}
+	for _, c := range cases {
+		ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: dir}}, workspace.Options{Lazy: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg := tool.NewRegistry()
+		if err := tools.Register(reg, tools.Deps{Libraries: ws}); err != nil {
+			t.Fatal(err)
+		}
+		args, _ := json.Marshal(c.args)
+		before := kitCall(t, reg, "search_nodes", string(args))
+		if before.Status != tool.StatusSuccess || len(kitResultNames(t, before)) == 0 {
+			t.Errorf("search_nodes %s found nothing: %+v", args, before)
+		}
+		l, _ := ws.Library("t")
+		if l.Scanned() != c.needsScan {
+			t.Errorf("search_nodes %s: scanned the library %v, want %v", args, l.Scanned(), c.needsScan)
+		}
+		if _, err := l.Graph(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		after := kitCall(t, reg, "search_nodes", string(args))
+		if before.Status != after.Status || before.ErrorCode != after.ErrorCode || !slices.Equal(kitResultNames(t, before), kitResultNames(t, after)) {
+			t.Errorf("search_nodes %s: before the scan %+v, after it %+v", args, before, after)
+		}
+		ws.Close()
+	}
+}
