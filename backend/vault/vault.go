@@ -81,7 +81,8 @@ type Vault struct {
 	own  ownWrites
 
 	internMu sync.Mutex
-	internOK bool // .memotree exists
+	internOK bool   // .memotree exists
+	cacheDir string // where caches live while .memotree does not (cache.go)
 
 	// orphans are the temporary files the walks found (see RemoveOrphanTemps).
 	orphanMu sync.Mutex
