@@ -4,45 +4,92 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
-	"sync"
+	"path/filepath"
 	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/uiapi"
+	"github.com/memotree/memotree/backend/vaults"
 	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/cli"
 )
 
 // desktopFlags are the flags of the window.
 type desktopFlags struct {
 	specs        []workspace.Spec
+	folder       string // a FOLDER named on the command line, absolute
+	demo         bool
 	smoke        bool
 	smokeTimeout time.Duration
 	smokeHold    time.Duration
+	smokeReports int
 }
 
-func parseDesktopFlags(args []string) (desktopFlags, error) {
+// parseDesktopFlags parses the window's arguments; a relative FOLDER is taken from wd
+// (the working folder of the launch, which for a second launch is not ours).
+func parseDesktopFlags(args []string, wd string, out io.Writer) (desktopFlags, error) {
 	var f desktopFlags
 	fs := flag.NewFlagSet("memotree", flag.ContinueOnError)
-	fs.Func("library", "mount a vault as `NAME=PATH` (repeatable; default: the demo vault)", func(s string) error {
+	fs.SetOutput(out)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: memotree [FOLDER]                  open the app (on FOLDER, as a vault)
+       memotree --library NAME=PATH...     open the app on exactly these libraries
+       memotree --demo                     open the app on the demo vault
+       memotree <command> [flags]          see memotree help
+
+`)
+		fs.PrintDefaults()
+	}
+	fs.Func("library", "mount a vault as `NAME=PATH` (repeatable; nothing is remembered then)", func(s string) error {
 		sp, err := workspace.ParseSpec(s)
 		if err == nil {
 			f.specs = append(f.specs, sp)
 		}
 		return err
 	})
-	fs.BoolVar(&f.smoke, "smoke-test", false, "open, wait until the window has rendered the notes, print how many, exit")
-	fs.DurationVar(&f.smokeTimeout, "smoke-timeout", 90*time.Second, "how long the smoke test waits for the first render")
-	fs.DurationVar(&f.smokeHold, "smoke-hold", 3*time.Second, "how long the smoke test keeps the window open after the render (for a screenshot)")
-	return f, fs.Parse(args)
+	fs.BoolVar(&f.demo, "demo", false, "open the demo vault (copied into your data folder on first use)")
+	fs.BoolVar(&f.smoke, "smoke-test", false, "open, wait until the window reports what it shows (the notes rendered, or the welcome), print it, exit")
+	fs.DurationVar(&f.smokeTimeout, "smoke-timeout", 90*time.Second, "how long the smoke test waits for the window's reports")
+	fs.DurationVar(&f.smokeHold, "smoke-hold", 3*time.Second, "how long the smoke test keeps the window open after the last report (for a screenshot)")
+	fs.IntVar(&f.smokeReports, "smoke-reports", 1, "how many reports the smoke test waits for (a second launch makes one more)")
+	if err := fs.Parse(args); err != nil {
+		return f, err
+	}
+	if fs.NArg() > 0 {
+		f.folder = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return f, err
+		}
+		if fs.NArg() > 0 {
+			return f, fmt.Errorf("unexpected argument %q: one folder at most", fs.Arg(0))
+		}
+		if !filepath.IsAbs(f.folder) {
+			f.folder = filepath.Join(wd, f.folder)
+		}
+	}
+	if f.folder != "" && len(f.specs) > 0 {
+		return f, fmt.Errorf("give either --library NAME=PATH or a FOLDER, not both")
+	}
+	return f, nil
+}
+
+// instanceID is the single-instance id of the app for one user's config folder: a
+// second launch by the same person reaches the running window, while a test run with
+// a home folder of its own starts a window of its own.
+func instanceID(statePath string) string {
+	sum := sha256.Sum256([]byte(statePath))
+	return "memotree_" + hex.EncodeToString(sum[:8])
 }
 
 // runDesktop opens the window.
@@ -50,41 +97,37 @@ func runDesktop(assets fs.FS, args []string) int {
 	if generatingBindings {
 		// `wails build` runs the program to generate the JavaScript bindings: bind the
 		// API type and let Wails do the rest. Nothing is opened.
-		return runWails(assets, uiapi.NewAPI(nil, uiapi.Options{}), nil, nil)
+		return runWails(&options.App{AssetServer: &assetserver.Options{Assets: assets}, Bind: []any{uiapi.NewAPI(nil, uiapi.Options{})}})
 	}
-	f, err := parseDesktopFlags(args)
+	wd, _ := os.Getwd()
+	f, err := parseDesktopFlags(args, wd, os.Stderr)
 	if err != nil {
-		return 2
-	}
-	if len(f.specs) == 0 {
-		spec, err := workspace.DemoSpec()
-		if err != nil {
+		if err != flag.ErrHelp {
 			fmt.Fprintln(os.Stderr, "memotree:", err)
-			return 1
+			return 2
 		}
-		f.specs = []workspace.Spec{spec}
+		return 0
 	}
-	ws, err := workspace.Open(context.Background(), f.specs, workspace.Options{Watch: true, Background: true, Embedder: llm.NewSettingsEmbedder("", nil)})
+	statePath, err := vaults.DefaultPath()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
 		return 1
 	}
-	defer ws.Close()
-	sh := &shell{ws: ws}
-	opts := uiapi.Options{WarmGraph: true}
-	if f.smoke {
-		opts.OnRendered = sh.smokeRendered(f.smokeHold)
-		go sh.smokeDeadline(f.smokeTimeout)
+	id := instanceID(statePath)
+	if forwarded, err := forwardToRunning(id, args); forwarded {
+		fmt.Fprintln(os.Stderr, "memotree: MemoTree is running; its window takes it from here")
+		return 0
+	} else if err != nil {
+		fmt.Fprintln(os.Stderr, "memotree:", err)
 	}
-	code := runWails(assets, uiapi.NewAPI(ws, opts), sh.startup, sh.shutdown)
-	if f.smoke && code == 0 {
-		return sh.smokeCode()
+	sh, err := openShell(f, statePath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "memotree:", err)
+		return 1
 	}
-	return code
-}
-
-func runWails(assets fs.FS, api *uiapi.API, startup, shutdown func(context.Context)) int {
-	err := wails.Run(&options.App{
+	defer sh.ws.Close()
+	win := sh.store.State().Window
+	app := &options.App{
 		Title:            "MemoTree",
 		Width:            1280,
 		Height:           820,
@@ -92,88 +135,89 @@ func runWails(assets fs.FS, api *uiapi.API, startup, shutdown func(context.Conte
 		MinHeight:        480,
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 1},
-		OnStartup:        startup,
-		OnShutdown:       shutdown,
-		Bind:             []any{api},
-	})
+		OnStartup:        sh.startup,
+		OnDomReady:       sh.domReady,
+		OnBeforeClose:    sh.beforeClose,
+		OnShutdown:       sh.shutdown,
+		Bind:             []any{sh.api},
+		Menu:             sh.buildMenu(recentPaths(sh.store, 8)),
+		SingleInstanceLock: &options.SingleInstanceLock{
+			UniqueId:               id,
+			OnSecondInstanceLaunch: sh.secondLaunch,
+		},
+	}
+	if win.Width >= app.MinWidth && win.Height >= app.MinHeight {
+		app.Width, app.Height = win.Width, win.Height
+	}
+	if win.Maximised {
+		app.WindowStartState = options.Maximised
+	}
+	code := runWails(app)
+	if f.smoke && code == 0 {
+		return sh.smokeCode()
+	}
+	return code
+}
+
+// openShell opens the workspace the flags ask for: exactly the --library ones (or
+// the demo vault), remembering nothing; otherwise the vaults open last time and the
+// FOLDER named, remembered, or none (the welcome).
+func openShell(f desktopFlags, statePath string) (*shell, error) {
+	store, loadErr := vaults.Load(statePath)
+	specs := f.specs
+	if f.demo {
+		spec, err := workspace.DemoSpec()
+		if err != nil {
+			return nil, err
+		}
+		specs = append(specs, spec)
+	}
+	ctx := context.Background()
+	ws, err := workspace.Open(ctx, specs, workspace.Options{Watch: true, Background: true, AllowNone: len(specs) == 0, OutsideCaches: true, Embedder: llm.NewSettingsEmbedder("", nil)})
 	if err != nil {
+		return nil, err
+	}
+	sh := &shell{ws: ws, store: store, statePath: statePath, smoke: f.smoke, smokeHold: f.smokeHold, smokeWant: f.smokeReports}
+	vo := &uiapi.VaultOptions{Store: store, PickFolder: sh.pickFolder}
+	if len(specs) == 0 {
+		remembered, err := cli.RememberedVaults(ctx, ws, f.folder)
+		if err != nil {
+			ws.Close()
+			return nil, err
+		}
+		remembered.PickFolder = sh.pickFolder
+		store, vo = remembered.Store, remembered
+		sh.store = store
+	} else if loadErr != nil {
+		vo.Notices = append(vo.Notices, loadErr.Error())
+	}
+	opts := uiapi.Options{WarmGraph: true, Vaults: vo, Reveal: reveal}
+	if f.smoke {
+		opts.OnRendered = sh.smokeReport
+		opts.OnWelcome = func() { sh.smokeReport("", -1) }
+		go sh.smokeDeadline(f.smokeTimeout)
+	}
+	for _, n := range vo.Notices {
+		fmt.Fprintln(os.Stderr, "memotree:", n)
+	}
+	sh.api = uiapi.NewAPI(ws, opts)
+	return sh, nil
+}
+
+// recentPaths returns up to n recent vault folders that exist.
+func recentPaths(store *vaults.Store, n int) []string {
+	var out []string
+	for _, r := range store.State().Recent {
+		if st, err := os.Stat(r.Path); err == nil && st.IsDir() && len(out) < n {
+			out = append(out, r.Path)
+		}
+	}
+	return out
+}
+
+func runWails(app *options.App) int {
+	if err := wails.Run(app); err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
-		return 1
-	}
-	return 0
-}
-
-// shell holds the window's lifecycle state.
-type shell struct {
-	ws *workspace.Workspace
-
-	mu       sync.Mutex
-	ctx      context.Context // the Wails lifecycle context, the one context kept in a struct
-	rendered int             // notes the window reported (smoke test), -1 when none yet
-	reported bool
-	stopBus  func()
-}
-
-func (s *shell) startup(ctx context.Context) {
-	s.mu.Lock()
-	s.ctx = ctx
-	s.mu.Unlock()
-	ch, cancel := s.ws.Bus().Subscribe(64)
-	s.stopBus = cancel
-	go func() {
-		for e := range ch {
-			emit(ctx, string(e.Topic), e.Data)
-		}
-	}()
-}
-
-func (s *shell) shutdown(context.Context) {
-	if s.stopBus != nil {
-		s.stopBus()
-	}
-}
-
-// emit sends a Wails event; a function value so that tests never call the runtime
-// (which exits the process when given a context that is not Wails').
-var emit = func(ctx context.Context, topic string, data any) { runtime.EventsEmit(ctx, topic, data) }
-
-// quit closes the window.
-var quit = func(ctx context.Context) { runtime.Quit(ctx) }
-
-func (s *shell) smokeRendered(hold time.Duration) func(int) {
-	return func(n int) {
-		s.mu.Lock()
-		first := !s.reported
-		s.reported, s.rendered = true, n
-		ctx := s.ctx
-		s.mu.Unlock()
-		if !first {
-			return
-		}
-		fmt.Printf("smoke: the window rendered %d notes\n", n)
-		go func() {
-			time.Sleep(hold)
-			quit(ctx)
-		}()
-	}
-}
-
-func (s *shell) smokeDeadline(d time.Duration) {
-	time.Sleep(d)
-	s.mu.Lock()
-	ok := s.reported
-	s.mu.Unlock()
-	if !ok {
-		fmt.Fprintf(os.Stderr, "smoke: the window did not report a render within %s\n", d)
-		os.Exit(1)
-	}
-}
-
-func (s *shell) smokeCode() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.reported || s.rendered <= 0 {
-		fmt.Fprintln(os.Stderr, "smoke: the window rendered no notes")
 		return 1
 	}
 	return 0

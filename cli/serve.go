@@ -16,12 +16,25 @@ import (
 
 func runServe(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: memotree serve [--library NAME=PATH]... [--addr 127.0.0.1:PORT]
+       memotree serve [FOLDER] [--addr 127.0.0.1:PORT]
+
+With --library, serves exactly those libraries. Without it, serves the vaults that
+were open last time (and FOLDER, when given), and the page opens and closes vaults;
+with none, it shows the welcome.
+
+`)
+		fs.PrintDefaults()
+	}
 	specs := libraryFlags(fs)
 	addr := fs.String("addr", "127.0.0.1:0", "listen `address`; must be a loopback address")
-	if code, ok := parseFlags(fs, env, args); !ok {
+	folder, code, ok := parseFolderFlags(fs, env, args)
+	if !ok {
 		return code
 	}
-	if !requireLibraries(env, "serve", *specs) {
+	if folder != "" && len(*specs) > 0 {
+		fmt.Fprintln(env.Stderr, "memotree serve: give either --library NAME=PATH or a FOLDER, not both")
 		return 2
 	}
 	ln, err := listenLoopback(*addr)
@@ -33,15 +46,30 @@ func runServe(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(env, "serve", err)
 	}
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Watch: true, Background: true, Embedder: embedder()})
+	wo := workspace.Options{Watch: true, Background: true, Embedder: embedder(), AllowNone: len(*specs) == 0, OutsideCaches: true}
+	ws, err := workspace.Open(ctx, *specs, wo)
 	if err != nil {
 		return fail(env, "serve", err)
 	}
 	defer ws.Close()
-	h := httpapi.Handler(httpapi.Deps{API: uiapi.NewAPI(ws, uiapi.Options{WarmGraph: true}), Bus: ws.Bus(), Assets: env.Assets, Token: token})
+	opts := uiapi.Options{WarmGraph: true}
+	if len(*specs) == 0 {
+		// The vault switcher: what was open last time, remembered again.
+		vo, err := RememberedVaults(ctx, ws, folder)
+		if err != nil {
+			return fail(env, "serve", err)
+		}
+		opts.Vaults = vo
+	}
+	h := httpapi.Handler(httpapi.Deps{API: uiapi.NewAPI(ws, opts), Bus: ws.Bus(), Assets: env.Assets, Token: token})
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(env.Stdout, "http://%s/?token=%s\n", ln.Addr(), token)
 	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token). Ctrl-C stops.\n", len(ws.Libraries()))
+	if opts.Vaults != nil {
+		for _, n := range opts.Vaults.Notices {
+			fmt.Fprintln(env.Stderr, "memotree serve:", n)
+		}
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

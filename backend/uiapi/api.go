@@ -5,6 +5,8 @@ package uiapi
 import (
 	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 
 	"github.com/memotree/memotree/backend/event"
@@ -20,15 +22,18 @@ import (
 type API struct {
 	ws *workspace.Workspace
 
-	rendered func(count int) // nil unless a smoke test waits for the first render
+	rendered func(library string, count int) // nil unless a smoke test waits for a render
+	welcome  func()                          // nil unless a smoke test waits for the welcome
+	reveal   func(path string) error
 	chat     chat
 	graphs   graphCache
+	vaults   vaultSwitch
 }
 
 // Options configure NewAPI.
 type Options struct {
 	// OnRendered, when set, is called by ReportRendered.
-	OnRendered func(count int)
+	OnRendered func(library string, count int)
 	// SettingsPath overrides where the model endpoint settings are kept (the
 	// user's config directory by default).
 	SettingsPath string
@@ -36,11 +41,19 @@ type Options struct {
 	// background, so that the window's first graph request (made once its scripts
 	// have loaded) finds it ready. The desktop app and `memotree serve` set it.
 	WarmGraph bool
+	// OnWelcome, when set, is called by ReportWelcome.
+	OnWelcome func()
+	// Vaults, when set, lets the window open and close vaults while it runs and shows
+	// the welcome when none is open (vaults.go).
+	Vaults *VaultOptions
+	// Reveal, when set, shows a file in the system's file manager (the desktop app);
+	// without it the window shows the file's path instead.
+	Reveal func(path string) error
 }
 
 // NewAPI returns the API over ws.
 func NewAPI(ws *workspace.Workspace, o Options) *API {
-	a := &API{ws: ws, rendered: o.OnRendered, chat: chat{settingsPath: o.SettingsPath}}
+	a := &API{ws: ws, rendered: o.OnRendered, welcome: o.OnWelcome, reveal: o.Reveal, chat: chat{settingsPath: o.SettingsPath}, vaults: vaultSwitch{o: o.Vaults}}
 	if o.WarmGraph {
 		a.warmGraph()
 	}
@@ -55,13 +68,22 @@ type LibraryInfo struct {
 	IsDefault bool   `json:"is_default"`
 }
 
-// Libraries lists the mounted libraries, the default first.
-func (a *API) Libraries() ([]LibraryInfo, error) {
-	var out []LibraryInfo
+// Libraries lists the mounted libraries, the default first (none before the person
+// opens a vault). It never waits for a scan: a library still being read counts 0
+// notes.
+func (a *API) Libraries() ([]LibraryInfo, error) { return a.libraryInfos(), nil }
+
+// libraryInfos lists the mounted libraries.
+func (a *API) libraryInfos() []LibraryInfo {
+	out := []LibraryInfo{}
 	for i, l := range a.ws.Libraries() {
-		out = append(out, LibraryInfo{Name: l.Name(), Path: l.Vault().Dir(), Notes: len(l.Graph().Notes()), IsDefault: i == 0})
+		li := LibraryInfo{Name: l.Name(), Path: l.Vault().Dir(), IsDefault: i == 0}
+		if l.Scanned() {
+			li.Notes = len(l.Graph().Notes())
+		}
+		out = append(out, li)
 	}
-	return out, nil
+	return out
 }
 
 // Tasks returns the long work in progress (a library's scan, its search index being
@@ -233,13 +255,37 @@ func (a *API) backlinks(l *library.Library, p vpath.Path) ([]BacklinkView, int) 
 	return out, total
 }
 
-// ReportRendered is called by the window once it has rendered the file tree; the
-// desktop smoke test waits for it to prove that the window and the bridge work.
-func (a *API) ReportRendered(count int) error {
+// ReportRendered is called by the window once it has rendered the file tree of a
+// library, with the number of notes it shows; the desktop smoke test waits for it to
+// prove that the window and the bridge work.
+func (a *API) ReportRendered(library string, count int) error {
 	if a.rendered != nil {
-		a.rendered(count)
+		a.rendered(library, count)
 	}
 	return nil
+}
+
+// ReportWelcome is called by the window when it shows the welcome (no vault open);
+// the desktop smoke test waits for it.
+func (a *API) ReportWelcome() error {
+	if a.welcome != nil {
+		a.welcome()
+	}
+	return nil
+}
+
+// RevealNote shows a note in the system's file manager: its folder opens with the
+// note selected where the file manager can do that. Only the desktop app can; the
+// window shows the note's path instead where VaultsView.CanReveal is false.
+func (a *API) RevealNote(libraryName, path string) error {
+	l, p, err := a.resolvePath(libraryName, path)
+	if err != nil {
+		return err
+	}
+	if a.reveal == nil {
+		return fmt.Errorf("show %s in its folder: no file manager here; its path is %s", p, filepath.Join(l.Vault().Dir(), filepath.FromSlash(string(p))))
+	}
+	return a.reveal(filepath.Join(l.Vault().Dir(), filepath.FromSlash(string(p))))
 }
 
 func (a *API) resolvePath(libraryName, path string) (*library.Library, vpath.Path, error) {
@@ -272,4 +318,10 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// isFolder reports whether path is a folder.
+func isFolder(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }

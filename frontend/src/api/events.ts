@@ -1,7 +1,7 @@
 // Event topics, mirrored from backend/event/event.go (a test checks the two agree).
 
 /** Every topic the backend publishes. */
-export const TOPICS = ['vault:changed', 'git:changed', 'git:progress', 'chat:delta', 'chat:tool', 'chat:approval', 'chat:done', 'search:embedding', 'task:progress'] as const
+export const TOPICS = ['vault:changed', 'git:changed', 'git:progress', 'chat:delta', 'chat:tool', 'chat:approval', 'chat:done', 'search:embedding', 'task:progress', 'libraries:changed', 'window:command'] as const
 
 export type Topic = (typeof TOPICS)[number]
 
@@ -89,6 +89,26 @@ export interface TaskProgress {
   error?: string
 }
 
+/** Payload of "libraries:changed": a vault was opened or closed while the app runs. */
+export interface LibrariesChange {
+  /** The libraries open now, the default first. */
+  libraries: string[]
+  /** The library just opened, "" when none was. */
+  opened: string
+  /** The library just closed, "" when none was. */
+  closed: string
+  /** The folder of the library opened or closed. */
+  path: string
+  /** The closed library's folder was deleted or moved away. */
+  gone: boolean
+}
+
+/** Payload of "window:command": the desktop app's menu (or a second launch) asks the window to run a command, or ("notice") to show a message. */
+export interface WindowCommandEvent {
+  command: string
+  message: string
+}
+
 /** The payload type of each topic. */
 export interface EventPayloads {
   'vault:changed': VaultChange
@@ -100,6 +120,8 @@ export interface EventPayloads {
   'chat:done': ChatDoneEvent
   'search:embedding': EmbeddingProgress
   'task:progress': TaskProgress
+  'libraries:changed': LibrariesChange
+  'window:command': WindowCommandEvent
 }
 
 export type Unsubscribe = () => void

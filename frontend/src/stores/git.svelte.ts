@@ -48,7 +48,11 @@ export class GitStore {
       this.history = []
       this.preview = null
     }
-    if (!library) return
+    if (!library) {
+      this.seq++
+      this.status = null
+      return
+    }
     const seq = ++this.seq
     try {
       const st = await this.api.git.status(library)

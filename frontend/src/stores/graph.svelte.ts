@@ -77,6 +77,17 @@ export class GraphStore {
     }
   }
 
+  /** clear forgets the graph shown (no library is open). */
+  clear() {
+    this.seq++
+    this.early = null
+    this.earlyShown = false
+    this.library = ''
+    this.data = null
+    this.positions = null
+    this.error = null
+  }
+
   /** setDepth keeps the depth between 1 and MAX_DEPTH. */
   setDepth(d: number) {
     this.depth = Math.min(MAX_DEPTH, Math.max(1, Math.round(d) || 1))
