@@ -193,8 +193,8 @@ func openShell(f desktopFlags, statePath string) (*shell, error) {
 	}
 	opts := uiapi.Options{WarmGraph: true, Vaults: vo, Reveal: reveal}
 	if f.smoke {
-		opts.OnRendered = sh.smokeReport
-		opts.OnWelcome = func() { sh.smokeReport("", -1) }
+		opts.OnRendered = sh.smokeRendered
+		opts.OnWelcome = sh.smokeWelcome
 		go sh.smokeDeadline(f.smokeTimeout)
 	}
 	for _, n := range vo.Notices {

@@ -145,19 +145,29 @@ type discard struct{}
 
 func (discard) Write(p []byte) (int, error) { return len(p), nil }
 
-// smokeReport is a report of the window: the notes it rendered of a library, or the
-// welcome (count -1). After the reports the smoke test waits for, it holds the window
-// for a screenshot, then closes it.
-func (s *shell) smokeReport(library string, count int) {
-	if count < 0 {
-		fmt.Println("smoke: the window shows the welcome")
-	} else {
-		fmt.Printf("smoke: the window rendered %d notes of %s\n", count, library)
+// smokeRendered is the window's report of a library's tree rendered.
+func (s *shell) smokeRendered(r uiapi.RenderReport) {
+	fmt.Printf("smoke: the window rendered %d notes of %s (panels: %s)\n", r.Notes, r.Library, r.Layout)
+	bad := ""
+	if r.Notes == 0 {
+		bad = "the window rendered no notes of " + r.Library
 	}
+	s.smokeReport(bad)
+}
+
+// smokeWelcome is the window's report that it shows the welcome.
+func (s *shell) smokeWelcome() {
+	fmt.Println("smoke: the window shows the welcome")
+	s.smokeReport("")
+}
+
+// smokeReport counts a report of the window; after the reports the smoke test waits
+// for, it holds the window for a screenshot, then closes it.
+func (s *shell) smokeReport(bad string) {
 	s.mu.Lock()
 	s.reports++
-	if count == 0 {
-		s.bad = "the window rendered no notes of " + library
+	if bad != "" {
+		s.bad = bad
 	}
 	done := s.reports == s.smokeWant
 	ctx := s.ctx

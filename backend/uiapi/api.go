@@ -22,8 +22,8 @@ import (
 type API struct {
 	ws *workspace.Workspace
 
-	rendered func(library string, count int) // nil unless a smoke test waits for a render
-	welcome  func()                          // nil unless a smoke test waits for the welcome
+	rendered func(RenderReport) // nil unless a smoke test waits for a render
+	welcome  func()             // nil unless a smoke test waits for the welcome
 	reveal   func(path string) error
 	chat     chat
 	graphs   graphCache
@@ -33,7 +33,7 @@ type API struct {
 // Options configure NewAPI.
 type Options struct {
 	// OnRendered, when set, is called by ReportRendered.
-	OnRendered func(library string, count int)
+	OnRendered func(RenderReport)
 	// SettingsPath overrides where the model endpoint settings are kept (the
 	// user's config directory by default).
 	SettingsPath string
@@ -255,12 +255,21 @@ func (a *API) backlinks(l *library.Library, p vpath.Path) ([]BacklinkView, int) 
 	return out, total
 }
 
+// RenderReport is what the window reports once it has rendered a library's tree.
+type RenderReport struct {
+	Library string `json:"library"`
+	// Notes counts the notes the tree shows.
+	Notes int `json:"notes"`
+	// Layout describes the panels open ("sidebar graph side=git"), as remembered.
+	Layout string `json:"layout"`
+}
+
 // ReportRendered is called by the window once it has rendered the file tree of a
-// library, with the number of notes it shows; the desktop smoke test waits for it to
-// prove that the window and the bridge work.
-func (a *API) ReportRendered(library string, count int) error {
+// library; the desktop smoke test waits for it to prove that the window and the
+// bridge work, and prints it.
+func (a *API) ReportRendered(r RenderReport) error {
 	if a.rendered != nil {
-		a.rendered(library, count)
+		a.rendered(r)
 	}
 	return nil
 }

@@ -96,6 +96,10 @@ describe('panels resize and remember their layout', () => {
 
   test('the keyboard resizes too: arrows, Shift for big steps, Home for the least', async () => {
     const { page } = app
+    // With a note open: an empty note pane leaves the graph all the room it can take.
+    const first = await page.$eval(`${tree} [data-path]`, (e) => e.getAttribute('data-path'))
+    await page.click(`${tree} [data-path="${first}"]`)
+    await page.waitForSelector('[data-testid="note-view"]')
     const splitter = page.locator('[data-testid="splitter-graph"]')
     await splitter.focus()
     const start = Number(await splitter.getAttribute('aria-valuenow'))

@@ -14,6 +14,7 @@ import type {
   GraphData,
   LibraryInfo,
   NoteView,
+  RenderReport,
   VaultsView,
   SaveResult,
   SearchOptions,
@@ -40,8 +41,8 @@ export interface Api {
   quickSwitch(library: string, query: string, limit: number): Promise<SwitchItem[]>
   /** Ranked search (search_nodes) with snippets. */
   search(library: string, query: string, options: SearchOptions): Promise<SearchResults>
-  /** Tells a waiting smoke test that the file tree of `library` rendered with `count` notes. */
-  reportRendered(library: string, count: number): Promise<void>
+  /** Tells a waiting smoke test that a library's file tree rendered. */
+  reportRendered(report: RenderReport): Promise<void>
   /** Tells a waiting smoke test that the window shows the welcome. */
   reportWelcome(): Promise<void>
   /** What the welcome and the vault switcher show. */
@@ -140,8 +141,8 @@ export function apiFromCaller(
     quickSwitch: (library, query, limit) =>
       call(GO_METHODS.quickSwitch, [library, query, limit]) as Promise<SwitchItem[]>,
     search: (library, query, options) => call(GO_METHODS.search, [library, query, options]) as Promise<SearchResults>,
-    reportRendered: async (library, count) => {
-      await call(GO_METHODS.reportRendered, [library, count])
+    reportRendered: async (report) => {
+      await call(GO_METHODS.reportRendered, [report])
     },
     reportWelcome: async () => {
       await call(GO_METHODS.reportWelcome, [])

@@ -12,8 +12,8 @@ test('calls POST /api/call/<Method> with positional arguments', async () => {
   const api = httpApi()
   await expect(api.note('demo', 'a.md')).resolves.toEqual({ path: 'a.md' })
   expect(fetch).toHaveBeenCalledWith('/api/call/Note', expect.objectContaining({ method: 'POST', credentials: 'same-origin', body: '["demo","a.md"]' }))
-  await api.reportRendered('demo', 3)
-  expect(fetch).toHaveBeenLastCalledWith('/api/call/ReportRendered', expect.objectContaining({ body: '["demo",3]' }))
+  await api.reportRendered({ library: 'demo', notes: 3, layout: '' })
+  expect(fetch).toHaveBeenLastCalledWith('/api/call/ReportRendered', expect.objectContaining({ body: '[{"library":"demo","notes":3,"layout":""}]' }))
 })
 
 test('a non-2xx answer throws its error message', async () => {

@@ -9,6 +9,14 @@ export interface LibraryInfo {
   is_default: boolean
 }
 
+/** What the window reports once a library's tree is rendered (the smoke test prints it). */
+export interface RenderReport {
+  library: string
+  notes: number
+  /** The panels open, as remembered ("sidebar graph side=git"). */
+  layout: string
+}
+
 /** A vault the welcome offers: a recent one, or one Obsidian knows. */
 export interface KnownVault {
   name: string

@@ -56,8 +56,8 @@ class FakeApi implements Api {
       aliases: {},
     }
   }
-  async reportRendered(library: string, count: number) {
-    this.rendered.push(`${library}:${count}`)
+  async reportRendered(r: { library: string; notes: number }) {
+    this.rendered.push(`${r.library}:${r.notes}`)
   }
   reportWelcome = async () => {}
   vaults = () => Promise.reject(new Error('no vault switcher in this fake'))

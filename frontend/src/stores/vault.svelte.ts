@@ -33,6 +33,9 @@ export class VaultStore {
   /** The colour of each entity type of the library, the graph's own (typeColors). */
   typeColors = $derived(typeColors(this.files.filter((f) => f.is_note).map((f) => f.entity_type)))
 
+  /** Describes the window's panels for the render report (set by the window). */
+  describeLayout: () => string = () => ''
+
   private noteSeq = 0
   private filesSeq = 0
   private reported = new Set<string>()
@@ -174,7 +177,7 @@ export class VaultStore {
     const lib = this.library
     if (!lib || this.reported.has(lib)) return
     this.reported.add(lib)
-    this.api.reportRendered(lib, count).catch((e: unknown) => console.warn('memotree: reportRendered', e))
+    this.api.reportRendered({ library: lib, notes: count, layout: this.describeLayout() }).catch((e: unknown) => console.warn('memotree: reportRendered', e))
   }
 }
 
