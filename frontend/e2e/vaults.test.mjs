@@ -168,6 +168,13 @@ describe('the vault switcher, from a fresh home folder', () => {
     assert.ok(recent.includes(obsidianVault) && recent.includes(notes), recent)
     // Nothing of Obsidian's was ever written.
     assert.equal(digest(path.join(obsidianVault, '.obsidian')), obsidianBefore)
+    // The README's picture of the welcome, with the test's home folder shown as a
+    // person's would be.
+    await page.evaluate((dir) => {
+      const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+      for (let n = walk.nextNode(); n; n = walk.nextNode()) n.textContent = n.textContent.replaceAll(dir, '/home/ada')
+    }, home.dir)
+    await page.screenshot({ path: path.join(artifactsDir, 'welcome-recent.png') })
   })
 
   test('a vault folder deleted while open is closed, and the window says so', async () => {
