@@ -21,7 +21,7 @@ func runCall(ctx context.Context, env Env, args []string) int {
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of YAML")
 	list := fs.Bool("list", false, "list the tools and exit")
 	fs.Usage = func() {
-		fmt.Fprint(env.Stderr, "usage: memotree call [--library NAME=PATH]... [--json] TOOL [JSON | -]\n       memotree call --library NAME=PATH --list\n\n")
+		fmt.Fprint(env.Stderr, "usage: memotree call [--library NAME=PATH]... [--json] TOOL [JSON | -]\n       memotree call --list\n\n")
 		fs.PrintDefaults()
 	}
 	fs.SetOutput(env.Stderr)
@@ -32,6 +32,9 @@ func runCall(ctx context.Context, env Env, args []string) int {
 		return 2
 	}
 	rest := fs.Args()
+	if *list && len(*specs) == 0 {
+		return listTools(env)
+	}
 	if !requireLibraries(env, "call", *specs) {
 		return 2
 	}
@@ -57,9 +60,7 @@ func runCall(ctx context.Context, env Env, args []string) int {
 		return fail(env, "call", err)
 	}
 	if *list {
-		for _, t := range reg.List() {
-			fmt.Fprintf(env.Stdout, "%-28s %s\n", t.Name(), t.Class())
-		}
+		printTools(env, reg)
 		return 0
 	}
 	res, err := reg.Call(ctx, &tool.Call{Actor: tool.ActorCLI}, rest[0], input)
@@ -106,4 +107,22 @@ func callInput(env Env, rest []string) (json.RawMessage, error) {
 		return nil, fmt.Errorf("the arguments are not valid JSON: write them as an object, e.g. '{\"entity_names\": [\"Welcome\"]}'")
 	}
 	return raw, nil
+}
+
+// listTools prints the catalogue without opening a library: the tools and their
+// classes do not depend on one.
+func listTools(env Env) int {
+	reg, err := workspace.Catalogue()
+	if err != nil {
+		return fail(env, "call", err)
+	}
+	printTools(env, reg)
+	return 0
+}
+
+// printTools prints one line per tool: its name and class.
+func printTools(env Env, reg *tool.Registry) {
+	for _, t := range reg.List() {
+		fmt.Fprintf(env.Stdout, "%-28s %s\n", t.Name(), t.Class())
+	}
 }

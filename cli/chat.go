@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/agent"
 	"github.com/memotree/memotree/backend/llm"
@@ -145,17 +147,37 @@ func (s *chatSession) once(ctx context.Context, prompt string) int {
 	return 0
 }
 
-// turn runs one turn, streaming the answer to stdout. Ctrl-C stops the turn (and
-// leaves a consistent history), not the program.
+// turn runs one turn, streaming the answer to stdout. A reasoning model's thinking
+// is shown folded on stderr: a line when it starts and one with its length when the
+// answer comes (/think unfolds it). Ctrl-C stops the turn (and leaves a consistent
+// history), not the program.
 func (s *chatSession) turn(ctx context.Context, prompt string) error {
 	ctx, stop := signal.NotifyContext(ctx, os.Interrupt)
 	defer stop()
 	streamed := false
+	var thought strings.Builder
+	folded := false
+	fold := func() {
+		if thought.Len() > 0 && !folded {
+			folded = true
+			fmt.Fprintf(s.env.Stderr, "· thought for %d words (/think shows it)\n", len(strings.Fields(thought.String())))
+		}
+	}
+	s.agent.OnReasoning = func(t string) {
+		if thought.Len() == 0 || folded {
+			fmt.Fprintln(s.env.Stderr, "· thinking…")
+			thought.Reset()
+			folded = false
+		}
+		thought.WriteString(t)
+	}
 	s.agent.OnDelta = func(t string) {
+		fold()
 		streamed = true
 		io.WriteString(s.env.Stdout, t)
 	}
 	answer, err := s.agent.TurnIn(ctx, s.sessions, s.sess, prompt)
+	fold()
 	if !streamed && answer != "" {
 		io.WriteString(s.env.Stdout, answer)
 	}
@@ -174,7 +196,7 @@ func (s *chatSession) repl(ctx context.Context) int {
 	in := bufio.NewScanner(s.env.Stdin)
 	in.Buffer(make([]byte, 64<<10), 1<<20)
 	s.in = in
-	fmt.Fprintln(s.env.Stderr, "memotree chat: /exit to leave, /clear, /history, /sessions, /resume ID, /memory, /system")
+	fmt.Fprintln(s.env.Stderr, "memotree chat: /exit to leave, /clear, /history, /think [N], /sessions, /resume ID, /memory, /system [TEXT]")
 	for {
 		fmt.Fprint(s.env.Stderr, "> ")
 		if !in.Scan() {
@@ -203,12 +225,14 @@ func (s *chatSession) command(ctx context.Context, line string) (done bool) {
 	case "/exit", "/quit":
 		return true
 	case "/clear":
+		system := s.sess.System
 		s.sess = agent.NewSession(time.Now())
-		fmt.Fprintln(s.env.Stderr, "(conversation cleared; the old one stays in /sessions)")
+		s.sess.System = system
+		fmt.Fprintln(s.env.Stderr, "(conversation cleared; the old one stays in /sessions; the system prompt stays)")
 	case "/history":
-		for _, m := range s.sess.History() {
-			fmt.Fprintln(w, describeMessage(m))
-		}
+		s.history()
+	case "/think":
+		s.think(strings.TrimSpace(line[len("/think"):]))
 	case "/sessions":
 		list, err := s.sessions.List()
 		if err != nil {
@@ -233,9 +257,9 @@ func (s *chatSession) command(ctx context.Context, line string) (done bool) {
 		}
 		fmt.Fprintln(w, mem)
 	case "/system":
-		fmt.Fprintln(w, agent.SystemInstruction)
+		s.system(strings.TrimSpace(line[len("/system"):]))
 	default:
-		fmt.Fprintf(s.env.Stderr, "unknown command %s: /exit, /quit, /clear, /history, /sessions, /resume ID, /memory, /system\n", line)
+		fmt.Fprintf(s.env.Stderr, "unknown command %s: /exit, /quit, /clear, /history, /think [N], /sessions, /resume ID, /memory, /system [TEXT]\n", line)
 	}
 	return false
 }
@@ -272,8 +296,8 @@ func (s *chatSession) approve(_ context.Context, name, args string) (bool, error
 	return a == "y" || a == "yes", nil
 }
 
-// describeMessage renders one history message on one line.
-func describeMessage(m llm.Message) string {
+// describeMessage renders history message i on one line.
+func describeMessage(i int, m llm.Message) string {
 	var calls []string
 	for _, c := range m.ToolCalls {
 		calls = append(calls, c.Name+" "+c.Arguments)
@@ -282,7 +306,10 @@ func describeMessage(m llm.Message) string {
 	if len(calls) > 0 {
 		text += " [calls: " + strings.Join(calls, "; ") + "]"
 	}
-	return fmt.Sprintf("%-9s %s", m.Role+":", text)
+	if m.Reasoning != "" {
+		text += fmt.Sprintf(" (thought for %d words: /think %d)", len(strings.Fields(m.Reasoning)), i)
+	}
+	return fmt.Sprintf("[%d] %s: %s", i, m.Role, text)
 }
 
 // firstLine returns s up to its first line break.
@@ -292,4 +319,86 @@ func firstLine(s string) string {
 		return s[:i] + " …"
 	}
 	return s
+}
+
+// history prints the conversation numbered as seed 004 shows it: [0] the system prompt,
+// then every message from [1].
+func (s *chatSession) history() {
+	w := s.env.Stdout
+	if s.sess.System == "" {
+		fmt.Fprintln(w, "[0] system: (none: /system TEXT sets one)")
+	} else {
+		shown, _ := tool.Clip(firstLine(s.sess.System), 200)
+		fmt.Fprintf(w, "[0] system: %s\n", shown)
+	}
+	for i, m := range s.sess.History() {
+		fmt.Fprintln(w, describeMessage(i+1, m))
+	}
+}
+
+// think prints the reasoning of message number arg (as /history numbers them), or of
+// the latest message that has one.
+func (s *chatSession) think(arg string) {
+	msgs := s.sess.History()
+	at := -1
+	if arg == "" {
+		for i := len(msgs) - 1; i >= 0 && at < 0; i-- {
+			if msgs[i].Reasoning != "" {
+				at = i
+			}
+		}
+		if at < 0 {
+			fmt.Fprintln(s.env.Stderr, "(no reasoning in this conversation: the model did not think aloud)")
+			return
+		}
+	} else {
+		n, err := strconv.Atoi(arg)
+		if err != nil || n < 1 || n > len(msgs) {
+			fmt.Fprintf(s.env.Stderr, "usage: /think [N], N a message number of /history (1 to %d)\n", len(msgs))
+			return
+		}
+		at = n - 1
+		if msgs[at].Reasoning == "" {
+			fmt.Fprintf(s.env.Stderr, "(message %d has no reasoning)\n", n)
+			return
+		}
+	}
+	fmt.Fprintln(s.env.Stdout, msgs[at].Reasoning)
+}
+
+// system shows, sets or clears the conversation's system prompt (seed 004's /system):
+// it is kept with the session and sent after MemoTree's own instruction.
+func (s *chatSession) system(arg string) {
+	switch arg {
+	case "":
+		if s.sess.System == "" {
+			fmt.Fprintln(s.env.Stderr, "(no system prompt: /system TEXT sets one for this conversation; /system --builtin shows MemoTree's own instruction, which comes first)")
+			return
+		}
+		fmt.Fprintln(s.env.Stdout, s.sess.System)
+		return
+	case "--builtin":
+		fmt.Fprintln(s.env.Stdout, agent.SystemInstruction)
+		return
+	case "--clear":
+		s.sess.System = ""
+		s.saveSession("(system prompt cleared)")
+		return
+	case `""`, `''`:
+		arg = ""
+	}
+	if err := s.sess.SetSystem(arg); err != nil {
+		fmt.Fprintf(s.env.Stderr, "error: %v; the system prompt is unchanged (/system --clear removes it)\n", err)
+		return
+	}
+	s.saveSession(fmt.Sprintf("(system prompt set for this conversation, %d characters; it applies from your next message)", utf8.RuneCountInString(s.sess.System)))
+}
+
+// saveSession saves the session and says note, or what went wrong.
+func (s *chatSession) saveSession(note string) {
+	if err := s.sessions.Save(s.sess); err != nil {
+		fmt.Fprintf(s.env.Stderr, "error: %v\n", err)
+		return
+	}
+	fmt.Fprintln(s.env.Stderr, note)
 }

@@ -83,12 +83,12 @@ func TestChatREPL(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut.String())
 	}
 	got := out.String()
-	for _, want := range []string{"Hello there.\n", "user:     hi", "assistant: Hello there.", "entity type: memory", "<memory_notebook>"} {
+	for _, want := range []string{"Hello there.\n", "[1] user: hi", "[2] assistant: Hello there.", "entity type: memory"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, got)
 		}
 	}
-	if strings.Count(got, "user:") != 1 {
+	if strings.Count(got, "user:") != 1 || strings.Count(got, "[0] system: (none") != 2 {
 		t.Errorf("/clear did not clear the history:\n%s", got)
 	}
 	if !strings.Contains(errOut.String(), "unknown command /bogus") || len(srv.Requests()) != 1 {

@@ -38,8 +38,14 @@ type Agent struct {
 	MaxRounds int
 	// Now gives the time of the sensory block; nil means time.Now.
 	Now func() time.Time
-	// OnDelta receives the streamed text of the model.
+	// OnDelta receives the streamed text of the model's answer.
 	OnDelta func(text string)
+	// OnReasoning receives the streamed reasoning of a reasoning model, apart from
+	// the answer (it is stored apart too, and never sent back to the model).
+	OnReasoning func(text string)
+	// System is the person's system prompt (seed 004's /system), sent after
+	// MemoTree's own instruction; TurnIn takes it from the session.
+	System string
 	// OnTool is told about each finished tool call, one call at a time.
 	OnTool func(name, args string, res tool.Result)
 	// OnCall is told when a tool call starts, waits for approval and ends, one event
@@ -81,7 +87,7 @@ func (a *Agent) Turn(ctx context.Context, history []llm.Message, prompt string) 
 // TurnIn runs a turn on session s and saves it in ss, before the model is called (so
 // the prompt survives a crash) and after the turn, whatever its end.
 func (a *Agent) TurnIn(ctx context.Context, ss *Sessions, s *Session, prompt string) (string, error) {
-	a.Session = s.ID
+	a.Session, a.System = s.ID, s.System
 	history := s.History()
 	if err := ss.Save(s); err != nil && len(history) > 0 {
 		return "", err
@@ -113,7 +119,7 @@ func (a *Agent) turn(ctx context.Context, history []llm.Message, prompt string) 
 		if err != nil {
 			return hist, times, "", err
 		}
-		reply, err := a.Model.Stream(ctx, llm.Request{Messages: msgs, Tools: tools, OnDelta: a.OnDelta})
+		reply, err := a.Model.Stream(ctx, llm.Request{Messages: msgs, Tools: tools, OnDelta: a.OnDelta, OnReasoning: a.OnReasoning})
 		if err != nil {
 			return hist, times, "", fmt.Errorf("model: %w", err)
 		}

@@ -26,7 +26,7 @@ type Approver func(ctx context.Context, name, args string) (bool, error)
 // declined, or there was no one to ask), which the model then reads as the call's
 // result. A tool that needs no approval passes with neither.
 func (a *Agent) gate(ctx context.Context, c llm.ToolCall) (approved bool, refused *tool.Result) {
-	if !a.destructive(c) || a.permission(c.Arguments) != PermPropose {
+	if !a.destructive(c) || a.permission(c) != PermPropose {
 		return false, nil
 	}
 	if a.Approve == nil {
@@ -73,10 +73,11 @@ func (a *Agent) destructive(c llm.ToolCall) bool {
 	return false
 }
 
-// permission returns the agent's permission in the library the arguments name (the
-// default library without library_name). Without a Permission function every library
-// counts as propose: ask rather than assume.
-func (a *Agent) permission(args string) string {
+// permission returns the agent's permission in the library the call acts on (the
+// default library when its arguments name none), found as the registry finds it:
+// library_name, or the library a page_index names. Without a Permission function every
+// library counts as propose: ask rather than assume.
+func (a *Agent) permission(c llm.ToolCall) string {
 	if a.Permission == nil {
 		return PermPropose
 	}
@@ -84,7 +85,10 @@ func (a *Agent) permission(args string) string {
 	// into a struct, whose keys match in any case: {"LIBRARY_NAME": ...} must not
 	// make the gate judge another library than the one the call acts on.
 	var in map[string]any
-	_ = json.Unmarshal([]byte(args), &in)
+	_ = json.Unmarshal([]byte(c.Arguments), &in)
 	lib, _ := in[tool.LibraryParam].(string)
+	if t, ok := a.Registry.Get(c.Name); ok {
+		lib = t.LibraryOf(in)
+	}
 	return a.Permission(lib)
 }

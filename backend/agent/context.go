@@ -18,13 +18,23 @@ with two blocks that are not from the person: <memory_notebook>, your own notes 
 across conversations (edit them with memory_notebook_replace), and <sensory>, facts
 about the moment (the current time, the note the person has open, the changes
 waiting for the person's review). Tool results are YAML with a status and a
-message; when a call fails, read the message and act on it.`
+message; when a call fails, read the message and act on it.
+The vault is also a tree of pages (seed 003): each library is a segment, each folder
+(or the note standing for it) a contents page, each other note a detail page whose
+description is its summary and whose detail is its body; a page_index is
+"library:path" ("notes:people/Ada Lovelace", "notes:people/"). The page tools
+(get_page, get_children, create_detail_page, ...) and the entity tools change the
+same notes.`
 
 // context builds the messages of one model call: the system instruction with the
 // manual, then the history, with the memory notebook and the sensory block added to
 // the last user message only. hist is not changed.
 func (a *Agent) context(ctx context.Context, hist []llm.Message) ([]llm.Message, error) {
-	system := SystemInstruction + "\n\n<manual>\n" + a.manual(ctx) + "\n</manual>"
+	system := SystemInstruction
+	if p := strings.TrimSpace(a.System); p != "" {
+		system += "\n\nThe person's instructions for this conversation:\n<system_prompt>\n" + p + "\n</system_prompt>"
+	}
+	system += "\n\n<manual>\n" + a.manual(ctx) + "\n</manual>"
 	hist = a.tokens.trim(hist, a.historyBudget())
 	msgs := make([]llm.Message, 0, len(hist)+1)
 	msgs = append(msgs, llm.Message{Role: llm.RoleSystem, Content: system + a.canvasBlock(ctx)})

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/llm"
 )
@@ -40,18 +41,52 @@ func NewSessions(files SessionFiles) *Sessions { return &Sessions{files: files} 
 // Session is one conversation: its messages, each with the time it was made. The
 // times are for the person; the model never sees them.
 type Session struct {
-	ID       string    `json:"id"`
-	Title    string    `json:"title"`
-	Created  time.Time `json:"created"`
-	Updated  time.Time `json:"updated"`
-	Messages []Record  `json:"messages"`
+	ID      string    `json:"id"`
+	Title   string    `json:"title"`
+	Created time.Time `json:"created"`
+	Updated time.Time `json:"updated"`
+	// System is the person's system prompt for this conversation (seed 004's /system),
+	// sent after MemoTree's own instruction on every model call; "" for none.
+	System   string   `json:"system,omitempty"`
+	Messages []Record `json:"messages"`
+}
+
+// MaxSystemPrompt bounds a session's system prompt, in bytes: it is sent on every
+// model call, so a longer one belongs in the library's manual (meta.md).
+const MaxSystemPrompt = 32 << 10
+
+// Errors SetSystem returns.
+var (
+	// ErrEmptySystem says a system prompt to set is empty.
+	ErrEmptySystem = errors.New("the system prompt is empty")
+	// ErrLongSystem says a system prompt is longer than MaxSystemPrompt.
+	ErrLongSystem = errors.New("the system prompt is too long")
+)
+
+// SetSystem sets the session's system prompt, which must be 1 to MaxSystemPrompt
+// bytes of text once trimmed; a refused prompt leaves the one set before.
+func (s *Session) SetSystem(text string) error {
+	text = strings.TrimSpace(text)
+	switch {
+	case text == "":
+		return fmt.Errorf("%w: give the instructions, or clear the prompt instead", ErrEmptySystem)
+	case len(text) > MaxSystemPrompt:
+		return fmt.Errorf("%w: %d bytes, the most is %d (it goes with every model call); put long instructions in the library's manual, meta.md", ErrLongSystem, len(text), MaxSystemPrompt)
+	case !utf8.ValidString(text) || strings.ContainsRune(text, 0):
+		return fmt.Errorf("the system prompt is not text (invalid UTF-8 or a NUL byte)")
+	}
+	s.System = text
+	return nil
 }
 
 // Record is one stored message.
 type Record struct {
-	Time       time.Time    `json:"time"`
-	Role       string       `json:"role"`
-	Content    string       `json:"content,omitempty"`
+	Time    time.Time `json:"time"`
+	Role    string    `json:"role"`
+	Content string    `json:"content,omitempty"`
+	// Reasoning is what a reasoning model thought before this answer, shown apart
+	// and never sent back to the model.
+	Reasoning  string       `json:"reasoning,omitempty"`
 	ToolCalls  []RecordCall `json:"tool_calls,omitempty"`
 	ToolCallID string       `json:"tool_call_id,omitempty"`
 }
@@ -84,7 +119,7 @@ func NewSession(now time.Time) *Session {
 func (s *Session) History() []llm.Message {
 	out := make([]llm.Message, len(s.Messages))
 	for i, r := range s.Messages {
-		m := llm.Message{Role: r.Role, Content: r.Content, ToolCallID: r.ToolCallID}
+		m := llm.Message{Role: r.Role, Content: r.Content, Reasoning: r.Reasoning, ToolCallID: r.ToolCallID}
 		for _, c := range r.ToolCalls {
 			m.ToolCalls = append(m.ToolCalls, llm.ToolCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		}
@@ -100,7 +135,7 @@ func (s *Session) Append(msgs []llm.Message, times []time.Time) {
 		if len(times) > 0 {
 			at = times[min(i, len(times)-1)]
 		}
-		r := Record{Time: at, Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID}
+		r := Record{Time: at, Role: m.Role, Content: m.Content, Reasoning: m.Reasoning, ToolCallID: m.ToolCallID}
 		for _, c := range m.ToolCalls {
 			r.ToolCalls = append(r.ToolCalls, RecordCall{ID: c.ID, Name: c.Name, Arguments: c.Arguments})
 		}

@@ -275,7 +275,7 @@ func prune(s *snapshot, vw *view) {
 func lru(vw *view, keep string) string {
 	best, seq := "", int64(-1)
 	for id, st := range vw.Nodes {
-		if id == keep || id == RootID || st.Pinned {
+		if id == keep || id == RootID || st.Pinned || st.Closed {
 			continue
 		}
 		if seq < 0 || st.Seq < seq || (st.Seq == seq && id < best) {
@@ -285,22 +285,53 @@ func lru(vw *view, keep string) string {
 	return best
 }
 
-// collapse removes id (and, when recursive, everything below it) from the view.
+// collapse removes id (and, when recursive, everything below it) from the view. A
+// folder or page collapsed without recursive while the view holds nodes below it is
+// kept closed instead (nodeState.Closed), so that they are hidden until it opens.
 func collapse(vw *view, id string, recursive bool) []string {
 	var out []string
-	if _, ok := vw.Nodes[id]; ok {
+	if st, ok := vw.Nodes[id]; ok && !st.Closed {
 		delete(vw.Nodes, id)
 		out = append(out, id)
 	}
-	if recursive {
-		for _, other := range vw.ids() {
-			if under(other, id) && !vw.Nodes[other].Pinned {
+	var below []string
+	for _, other := range vw.ids() {
+		if under(other, id) {
+			below = append(below, other)
+		}
+	}
+	switch {
+	case recursive:
+		for _, other := range below {
+			if !vw.Nodes[other].Pinned {
 				delete(vw.Nodes, other)
 				out = append(out, other)
 			}
 		}
+	case len(below) > 0 && isContainer(id):
+		if st := vw.Nodes[id]; st == nil || !st.Closed {
+			vw.Nodes[id] = &nodeState{Level: Title, Closed: true, Seq: vw.Seq}
+			if len(out) == 0 {
+				out = append(out, id)
+			}
+		}
 	}
 	return out
+}
+
+// isContainer reports whether id names a folder or a page of one.
+func isContainer(id string) bool {
+	return id == RootID || strings.HasSuffix(id, "/") || strings.HasSuffix(id, "]")
+}
+
+// reopen drops the closed mark of every container above n, so that a node expanded
+// inside a closed folder is shown.
+func reopen(s *snapshot, vw *view, n node) {
+	for p, ok := s.parentOf(n); ok; p, ok = s.parentOf(p) {
+		if st := vw.Nodes[p.id]; st != nil && st.Closed {
+			delete(vw.Nodes, p.id)
+		}
+	}
 }
 
 // under reports whether node id lies below container or note parent.
@@ -324,6 +355,7 @@ func (c *Canvas) Expand(ctx context.Context, name, id string, level Level, o Exp
 			return nil, fmt.Errorf("%w: %s", ErrNoNode, id)
 		}
 		vw.set(id, level)
+		reopen(s, vw, n)
 		if o.Pin {
 			vw.Nodes[id].Pinned = true
 		}
@@ -394,7 +426,7 @@ func (c *Canvas) Collapse(ctx context.Context, name, id string, recursive bool) 
 			return nil, fmt.Errorf("%w: %s", ErrNoNode, id)
 		}
 		out := collapse(vw, id, recursive)
-		if id == RootID {
+		if id == RootID && vw.Nodes[RootID] == nil {
 			// The root stays listed; closed, it shows only its folders.
 			vw.set(RootID, Title)
 		}

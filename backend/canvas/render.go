@@ -57,7 +57,7 @@ func render(s *snapshot, v *vault.Vault, vw *view) []NodeCost {
 		}
 	}
 	root, _ := s.resolve(RootID)
-	r.node(root, 0, Title)
+	r.node(root, 0, Title, false)
 	return r.nodes
 }
 
@@ -88,26 +88,32 @@ func (r *renderer) levelOf(n node, inherited Level) (Level, bool) {
 }
 
 // node renders n and what it shows below it. inherited is the level an open parent
-// at full gives its notes.
-func (r *renderer) node(n node, depth int, inherited Level) {
+// at full gives its notes; shut says n is below a closed container, which shows
+// only the folders always listed, closed, whatever the view holds below it.
+func (r *renderer) node(n node, depth int, inherited Level, shut bool) {
 	lv, held := r.levelOf(n, inherited)
 	st := r.vw.Nodes[n.id]
+	if shut {
+		lv, held, st = Title, false, nil
+	}
+	closed := st != nil && st.Closed
 	c := NodeCost{ID: n.id, Kind: n.kind, Level: lv, Depth: depth, Held: held, Pinned: st != nil && st.Pinned}
 	indent := strings.Repeat("  ", depth)
 	switch n.kind {
 	case KindFolder, KindPage:
-		c.Open = lv.rank() >= Summary.rank()
+		c.Open = !closed && lv.rank() >= Summary.rank()
 		c.Text = indent + r.containerLine(n, c)
 		r.nodes = append(r.nodes, c)
 		childLevel := Title
 		if lv == Full {
 			childLevel = Summary
 		}
+		hide := shut || closed
 		for _, ch := range r.s.children(n) {
-			show := c.Open || r.focus[ch.id] || r.vw.Nodes[ch.id] != nil ||
-				(ch.kind == KindFolder && r.s.inOutline(ch.folder))
+			outline := ch.kind == KindFolder && r.s.inOutline(ch.folder)
+			show := outline || !hide && (c.Open || r.focus[ch.id] || r.vw.Nodes[ch.id] != nil)
 			if show {
-				r.node(ch, depth+1, childLevel)
+				r.node(ch, depth+1, childLevel, hide)
 			}
 		}
 	case KindNote:
@@ -115,8 +121,8 @@ func (r *renderer) node(n node, depth int, inherited Level) {
 		r.nodes = append(r.nodes, c)
 		if lv != Full {
 			for _, id := range r.vw.ids() {
-				if h, ok := strings.CutPrefix(id, n.id+"#"); ok {
-					r.node(node{kind: KindHeading, id: id, path: n.path, heading: h}, depth+1, Title)
+				if h, ok := strings.CutPrefix(id, n.id+"#"); ok && !shut {
+					r.node(node{kind: KindHeading, id: id, path: n.path, heading: h}, depth+1, Title, false)
 				}
 			}
 		}

@@ -59,6 +59,10 @@ type nodeState struct {
 	// Seq orders expansions: the node with the smallest Seq was expanded least
 	// recently and is collapsed first when the budget is exceeded.
 	Seq int64 `json:"seq"`
+	// Closed marks a folder or page collapsed without recursive while nodes below it
+	// were held: it shows closed and hides them, and they come back as they were when
+	// it opens again (seed 000's collapse).
+	Closed bool `json:"closed,omitempty"`
 }
 
 // view is the persisted state of one named view.
@@ -122,7 +126,7 @@ func (vw *view) set(id string, l Level) {
 		st = &nodeState{}
 		vw.Nodes[id] = st
 	}
-	st.Level, st.Seq = l, vw.Seq
+	st.Level, st.Seq, st.Closed = l, vw.Seq, false
 }
 
 // level returns the level of a node the view holds, and whether it holds it.

@@ -115,6 +115,8 @@ type ChatDeltaEvent struct {
 	Turn    string `json:"turn"`
 	Seq     int    `json:"seq"`
 	Text    string `json:"text"`
+	// Reasoning says the text is the model's thinking, shown apart from the answer.
+	Reasoning bool `json:"reasoning,omitempty"`
 }
 
 // ChatToolEvent is the payload of ChatTool.

@@ -71,8 +71,9 @@ func (s *sniff) describe(key string) string {
 }
 
 // capTransport limits every response body to max bytes (a read past it fails with
-// ErrTooLarge, so a single endless line cannot fill memory) and fills the request's
-// sniff.
+// ErrTooLarge, so a single endless line cannot fill memory), fills the request's sniff,
+// and renames the "reasoning" field of replies to the "reasoning_content" go-openai
+// reads (renamingBody).
 type capTransport struct {
 	base http.RoundTripper
 	max  int64
@@ -90,7 +91,7 @@ func (t capTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		s.contentType = resp.Header.Get("Content-Type")
 		s.mu.Unlock()
 	}
-	resp.Body = &capBody{ReadCloser: resp.Body, left: t.max, max: t.max, sniff: s}
+	resp.Body = newRenamingBody(&capBody{ReadCloser: resp.Body, left: t.max, max: t.max, sniff: s})
 	return resp, nil
 }
 

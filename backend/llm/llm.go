@@ -28,6 +28,10 @@ const (
 type Message struct {
 	Role    string
 	Content string
+	// Reasoning is what a reasoning model thought before answering (its <think> block,
+	// or the reasoning_content or reasoning field of its reply), apart from Content. It
+	// is shown to the person, never sent back to the model.
+	Reasoning string
 	// ToolCalls are the calls an assistant message asks for.
 	ToolCalls []ToolCall
 	// ToolCallID names the call a tool message answers.
@@ -52,8 +56,12 @@ type ToolDef struct {
 type Request struct {
 	Messages []Message
 	Tools    []ToolDef
-	// OnDelta, when set, is called with each piece of streamed text, in order.
+	// OnDelta, when set, is called with each piece of streamed text, in order:
+	// the answer only.
 	OnDelta func(text string)
+	// OnReasoning, when set, is called with each piece of the model's reasoning, in
+	// order, apart from the answer (see Message.Reasoning).
+	OnReasoning func(text string)
 }
 
 // Config says where the model is and how to call it.
@@ -178,13 +186,19 @@ func (c *Client) streamOnce(ctx context.Context, req Request) (Message, bool, er
 	defer s.Close()
 	a := assembler{max: c.cfg.MaxReplyBytes, sniff: sn, key: c.cfg.APIKey}
 	started := false
-	onDelta := func(t string) {
+	a.think.onAnswer = func(t string) {
 		started = true
 		if req.OnDelta != nil {
 			req.OnDelta(t)
 		}
 	}
-	if err := a.read(s, onDelta); err != nil {
+	a.think.onReasoning = func(t string) {
+		started = true
+		if req.OnReasoning != nil {
+			req.OnReasoning(t)
+		}
+	}
+	if err := a.read(s); err != nil {
 		return Message{}, started, err
 	}
 	msg, err := a.message()
@@ -206,8 +220,9 @@ func (c *Client) completeOnce(ctx context.Context, req Request) (Message, bool, 
 	}
 	a := assembler{max: c.cfg.MaxReplyBytes}
 	m := resp.Choices[0].Message
-	a.text.WriteString(m.Content)
-	a.size = len(m.Content)
+	a.think.think(m.ReasoningContent)
+	a.think.write(m.Content)
+	a.size = len(m.Content) + len(m.ReasoningContent)
 	for _, tc := range m.ToolCalls {
 		a.calls = append(a.calls, &ToolCall{ID: tc.ID, Name: tc.Function.Name, Arguments: tc.Function.Arguments})
 		a.size += len(tc.Function.Arguments)
@@ -216,6 +231,9 @@ func (c *Client) completeOnce(ctx context.Context, req Request) (Message, bool, 
 		return Message{}, false, fmt.Errorf("%w: more than %d bytes of text and tool arguments", ErrTooLarge, a.max)
 	}
 	msg, err := a.message()
+	if err == nil && msg.Reasoning != "" && req.OnReasoning != nil {
+		req.OnReasoning(msg.Reasoning)
+	}
 	if err == nil && msg.Content != "" && req.OnDelta != nil {
 		req.OnDelta(msg.Content)
 	}

@@ -19,7 +19,8 @@ var errDropped = errors.New("the connection dropped in the middle of the reply")
 
 // assembler builds one assistant message from stream chunks.
 type assembler struct {
-	text     strings.Builder
+	// think splits the text into reasoning and answer, and passes each on.
+	think    thinking
 	calls    []*ToolCall
 	byIndex  map[int]*ToolCall
 	finished bool
@@ -33,8 +34,9 @@ type assembler struct {
 	key   string
 }
 
-// read consumes the stream until it ends, passing text to onDelta.
-func (a *assembler) read(s *openai.ChatCompletionStream, onDelta func(string)) error {
+// read consumes the stream until it ends, passing the answer and the reasoning to
+// a.think's functions as they come.
+func (a *assembler) read(s *openai.ChatCompletionStream) error {
 	for {
 		chunk, err := s.Recv()
 		switch {
@@ -54,25 +56,25 @@ func (a *assembler) read(s *openai.ChatCompletionStream, onDelta func(string)) e
 			return fmt.Errorf("read stream: %w", err)
 		}
 		a.chunks++
-		if err := a.add(chunk, onDelta); err != nil {
+		if err := a.add(chunk); err != nil {
 			return err
 		}
 	}
 }
 
 // add merges one chunk. A usage chunk has no choices and adds nothing.
-func (a *assembler) add(chunk openai.ChatCompletionStreamResponse, onDelta func(string)) error {
+func (a *assembler) add(chunk openai.ChatCompletionStreamResponse) error {
 	for _, ch := range chunk.Choices {
-		n := len(ch.Delta.Content)
+		n := len(ch.Delta.Content) + len(ch.Delta.ReasoningContent)
 		for _, d := range ch.Delta.ToolCalls {
 			n += len(d.Function.Arguments)
 		}
 		if a.size += n; a.max > 0 && a.size > a.max {
 			return fmt.Errorf("%w: more than %d bytes of text and tool arguments", ErrTooLarge, a.max)
 		}
+		a.think.think(ch.Delta.ReasoningContent)
 		if ch.Delta.Content != "" {
-			a.text.WriteString(ch.Delta.Content)
-			onDelta(ch.Delta.Content)
+			a.think.write(ch.Delta.Content)
 		}
 		for _, d := range ch.Delta.ToolCalls {
 			a.merge(d)
@@ -117,9 +119,11 @@ func (a *assembler) merge(d openai.ToolCall) {
 }
 
 // message returns the assembled reply. Whether it asks for tools is decided by the
-// calls that arrived, not by finish_reason (some servers say "stop" with calls).
+// calls that arrived, not by finish_reason (some servers say "stop" with calls). The
+// reasoning is apart from the content.
 func (a *assembler) message() (Message, error) {
-	m := Message{Role: RoleAssistant, Content: a.text.String()}
+	a.think.end(len(a.calls) > 0)
+	m := Message{Role: RoleAssistant, Content: a.think.Answer(), Reasoning: a.think.Reasoning()}
 	for i, tc := range a.calls {
 		if tc.Name == "" {
 			return Message{}, fmt.Errorf("%w: tool call %d has no name", ErrIncomplete, i+1)

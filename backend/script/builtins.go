@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strings"
 
 	"go.starlark.net/starlark"
 
@@ -30,24 +31,18 @@ func (x *run) predeclared() starlark.StringDict {
 	return pre
 }
 
-// toolBuiltin makes t callable with keyword arguments. The arguments are converted to
-// JSON and go through Registry.Call like any other call (validation, guard, observer);
-// the data of a successful result comes back as Starlark values, a failed one raises
+// toolBuiltin makes t callable with keyword arguments, and with positional ones in
+// the order of its parameters (seed 003's get_page("notes:Ada")). The arguments are
+// converted to JSON and go through Registry.Call like any other call (validation,
+// guard, observer); a successful result comes back as Starlark values (its
+// ForScript: the data, or the value seed 003's signature returns), a failed one raises
 // a ToolError.
 func (x *run) toolBuiltin(t *tool.Tool) *starlark.Builtin {
 	name := t.Name()
 	return starlark.NewBuiltin(name, func(th *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kwargs []starlark.Tuple) (starlark.Value, error) {
-		if len(args) > 0 {
-			return nil, fmt.Errorf("%s takes keyword arguments only, as in %s", name, t.Usage())
-		}
-		m := make(map[string]any, len(kwargs))
-		for _, kv := range kwargs {
-			k := string(kv[0].(starlark.String))
-			v, err := toJSONValue(kv[1], 0)
-			if err != nil {
-				return nil, fmt.Errorf("%s: argument %s: %w", name, k, err)
-			}
-			m[k] = v
+		m, err := callArgs(t, args, kwargs)
+		if err != nil {
+			return nil, err
 		}
 		raw, err := json.Marshal(m)
 		if err != nil {
@@ -67,8 +62,39 @@ func (x *run) toolBuiltin(t *tool.Tool) *starlark.Builtin {
 		for _, w := range res.Warnings {
 			x.warn(fmt.Sprintf("%s: %s", name, w))
 		}
-		return x.data(name, res.Data)
+		return x.data(name, res.ForScript())
 	})
+}
+
+// callArgs gathers a builtin's arguments by name: positional ones take the tool's
+// parameters in order, keyword ones their own names, and a parameter given twice, or
+// more positional arguments than parameters, is an error that shows the usage.
+func callArgs(t *tool.Tool, args starlark.Tuple, kwargs []starlark.Tuple) (map[string]any, error) {
+	name := t.Name()
+	m := make(map[string]any, len(args)+len(kwargs))
+	params := t.Params()
+	if len(args) > len(params) {
+		return nil, fmt.Errorf("%s takes at most %d positional arguments (%s), got %d; usage: %s", name, len(params), strings.Join(params, ", "), len(args), t.Usage())
+	}
+	for i, a := range args {
+		v, err := toJSONValue(a, 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: argument %s: %w", name, params[i], err)
+		}
+		m[params[i]] = v
+	}
+	for _, kv := range kwargs {
+		k := string(kv[0].(starlark.String))
+		if _, dup := m[k]; dup {
+			return nil, fmt.Errorf("%s: argument %s given twice (by position and by name); usage: %s", name, k, t.Usage())
+		}
+		v, err := toJSONValue(kv[1], 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: argument %s: %w", name, k, err)
+		}
+		m[k] = v
+	}
+	return m, nil
 }
 
 // data converts a tool's data to Starlark values, within the tool data limit and the

@@ -14,8 +14,7 @@ import (
 // that tool: a name is found wherever it appears, so a script cannot hide a call
 // behind a variable (it may only be flagged when it does not call it after all).
 func ToolsNamed(reg *tool.Registry, code string) []*tool.Tool {
-	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true}
-	f, err := opts.Parse("script.star", code, 0)
+	f, err := parse(code)
 	if err != nil {
 		return nil
 	}

@@ -196,8 +196,7 @@ func (r *Runner) Run(ctx context.Context, call *tool.Call, in Input) (Outcome, e
 
 // compile parses and checks a script and rewrites it for the size limits.
 func (r *Runner) compile(code string) (*syntax.File, error) {
-	opts := &syntax.FileOptions{Set: true, While: true, TopLevelControl: true, GlobalReassign: true}
-	f, err := opts.Parse("script.star", code, 0)
+	f, err := parse(code)
 	if err != nil {
 		return nil, err
 	}

@@ -493,14 +493,19 @@ func hasPhrase(cs []clause) bool {
 }
 
 // keep applies a request's filters to a document.
-func keep(d *docInfo, r Request) bool {
-	if len(r.Types) > 0 && !slices.ContainsFunc(r.Types, func(t string) bool { return strings.EqualFold(t, d.entityType) }) {
+func keep(d *docInfo, r Request) bool { return r.Admits(d.path, d.entityType, d.tags) }
+
+// Admits reports whether a note of this path, entity type and tags passes the
+// request's filters (Types, Tags, Within), as every hit of a search does; callers that
+// add notes of their own to an answer (graph neighbours) filter them with it.
+func (r Request) Admits(p vpath.Path, entityType string, tags []string) bool {
+	if len(r.Types) > 0 && !slices.ContainsFunc(r.Types, func(t string) bool { return strings.EqualFold(t, entityType) }) {
 		return false
 	}
-	if len(r.Tags) > 0 && !slices.ContainsFunc(r.Tags, func(want string) bool { return hasTag(d.tags, want) }) {
+	if len(r.Tags) > 0 && !slices.ContainsFunc(r.Tags, func(want string) bool { return hasTag(tags, want) }) {
 		return false
 	}
-	return r.Within == nil || r.Within(d.path)
+	return r.Within == nil || r.Within(p)
 }
 
 // hasTag reports whether tags holds want or a tag nested under it, case-insensitively.

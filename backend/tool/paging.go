@@ -47,6 +47,8 @@ type PageInfo struct {
 	Limit int `json:"limit"`
 	// NextOffset is the offset of the next page, or 0 when this is the last one.
 	NextOffset int `json:"next_offset,omitempty"`
+	// SummaryOnly says the call asked for counts only, so the page holds no items.
+	SummaryOnly bool `json:"summary_only,omitempty"`
 }
 
 // HasMore reports whether items follow this page.
@@ -57,6 +59,9 @@ func (pi PageInfo) HasMore() bool { return pi.NextOffset > 0 }
 func (pi PageInfo) Hint(noun string) string {
 	if pi.Total == 0 {
 		return "no " + noun
+	}
+	if pi.SummaryOnly {
+		return fmt.Sprintf("%d %s (summary only: call without summary_only to list them)", pi.Total, noun)
 	}
 	first, last := pi.Offset+1, min(pi.Offset+pi.Limit, pi.Total)
 	if first > pi.Total {
@@ -94,6 +99,7 @@ func Page[T any](items []T, offset, limit int) ([]T, PageInfo) {
 func Paginate[T any](items []T, p Paging) ([]T, PageInfo) {
 	page, info := Page(items, p.Offset, p.Limit)
 	if p.SummaryOnly {
+		info.SummaryOnly, info.NextOffset = true, 0
 		return page[:0:0], info
 	}
 	return page, info

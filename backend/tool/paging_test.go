@@ -54,7 +54,7 @@ func TestPageDoesNotLeakCapacity(t *testing.T) {
 
 func TestPaginateSummaryOnly(t *testing.T) {
 	page, info := Paginate([]string{"a", "b", "c"}, Paging{SummaryOnly: true})
-	if len(page) != 0 || info.Total != 3 {
+	if len(page) != 0 || info.Total != 3 || !info.SummaryOnly || info.NextOffset != 0 {
 		t.Errorf("summary: %v %+v", page, info)
 	}
 }
@@ -66,6 +66,7 @@ func TestHint(t *testing.T) {
 	}{
 		{PageInfo{}, "no entities"},
 		{PageInfo{Total: 3, Limit: 50}, "3 entities"},
+		{PageInfo{Total: 174, Limit: 50, SummaryOnly: true}, "174 entities (summary only: call without summary_only to list them)"},
 		{PageInfo{Total: 240, Offset: 50, Limit: 50, NextOffset: 100}, "showing 51-100 of 240 entities; call again with offset=100 for more"},
 		{PageInfo{Total: 240, Offset: 200, Limit: 50}, "showing 201-240 of 240 entities"},
 		{PageInfo{Total: 240, Offset: 300, Limit: 50}, "offset 300 is past the end: there are 240 entities"},

@@ -93,10 +93,10 @@ type alias struct {
 }
 
 // RegisterAlias makes name another name for the registered tool target, for names
-// the seeds or older clients use (expand_details for expand_node). params are pairs
-// of parameter names, the alias's then the target's (move_page's "source",
-// move_entity's "entity_name"), renamed in a call's arguments when the target's name
-// is absent. Aliases are callable and found by Get, but not listed.
+// older clients use (a renamed tool keeps answering to its old name). params are pairs
+// of parameter names, the alias's then the target's ("page_index", "entity_name"),
+// renamed in a call's arguments when the target's name is absent. Aliases are
+// callable and found by Get, but not listed.
 func (r *Registry) RegisterAlias(name, target string, params ...string) error {
 	if len(params)%2 != 0 {
 		return fmt.Errorf("alias %s: %w: parameter names come in pairs", name, ErrInvalidTool)
@@ -238,7 +238,7 @@ func (r *Registry) run(ctx context.Context, c *Call, t *Tool, args json.RawMessa
 	if bad != nil {
 		return *bad, nil
 	}
-	if lib, ok := m[LibraryParam].(string); ok && lib != "" {
+	if lib := t.LibraryOf(m); lib != "" {
 		c.Library = lib
 	}
 	if guard != nil {

@@ -56,6 +56,31 @@ type Result struct {
 	ErrorCode Code
 	// Elapsed is the wall time of the call, set by the registry.
 	Elapsed time.Duration
+
+	// Script, when set, is what a Starlark script sees of the result instead of Data
+	// (WithScriptValue). It is not part of the envelope.
+	Script *ScriptValue
+}
+
+// ScriptValue is a result as a Starlark script sees it; Value nil is None.
+type ScriptValue struct{ Value any }
+
+// WithScriptValue returns a copy of r that a Starlark script sees as v instead of its
+// Data: seed 003's signatures return a page's index as a string, a list of pages, or
+// None, where the envelope's data is an object that says more. v nil is None. The
+// envelope (YAML, JSON, MCP) is unchanged.
+func (r Result) WithScriptValue(v any) Result {
+	r.Script = &ScriptValue{v}
+	return r
+}
+
+// ForScript returns what a Starlark script sees of the result: the value given to
+// WithScriptValue, else Data.
+func (r Result) ForScript() any {
+	if r.Script != nil {
+		return r.Script.Value
+	}
+	return r.Data
 }
 
 // OK returns a success result with a message and data (data may be nil).

@@ -74,6 +74,9 @@ type Tool struct {
 	finished sync.Once
 	newIn    func() any
 	run      func(ctx context.Context, call *Call, in any) (Result, error)
+	// libraryFrom, when set, names the library an argument other than library_name
+	// points into (WithLibraryFrom).
+	libraryFrom func(args map[string]any) string
 }
 
 // validName reports whether name is what MCP clients and model providers accept as a
@@ -185,6 +188,31 @@ func (t *Tool) WithTitle(title string) *Tool {
 	return t
 }
 
+// WithLibraryFrom lets a tool's arguments name the library it acts on other than by
+// library_name: seed 003's page_index ("notes:people/Ada") carries its library. When a
+// call has no library_name, f is given the validated arguments and returns the name
+// of the library to act on, or "" to keep the caller's; the registry sets
+// Call.Library from it before the guard runs, so the permission checked is that of
+// the library the call acts on. It returns t; call it before the tool is registered.
+func (t *Tool) WithLibraryFrom(f func(args map[string]any) string) *Tool {
+	t.libraryFrom = f
+	return t
+}
+
+// LibraryOf returns the library a call with these arguments acts on, as the registry
+// decides it before the guard runs: library_name, else what WithLibraryFrom's function
+// finds in the arguments, else "" (the caller's). Gates outside the registry (the
+// agent's approvals) judge a call by it, so that they judge the same library.
+func (t *Tool) LibraryOf(args map[string]any) string {
+	if lib, ok := args[LibraryParam].(string); ok && lib != "" {
+		return lib
+	}
+	if t.libraryFrom != nil {
+		return t.libraryFrom(args)
+	}
+	return ""
+}
+
 // WithIdempotent marks a tool whose repeated calls with the same arguments have no
 // further effect. It returns t.
 func (t *Tool) WithIdempotent() *Tool {
@@ -203,6 +231,16 @@ func (t *Tool) Description() string { return t.desc }
 
 // Title returns the tool's title, or "" if it has none.
 func (t *Tool) Title() string { return t.title }
+
+// Params returns the names of the tool's parameters in the order they are declared
+// (the order of Usage), for callers that pass arguments by position (Starlark). The
+// caller must not modify the list.
+func (t *Tool) Params() []string {
+	if s := t.ready().schema; s != nil {
+		return propertyNames(s)
+	}
+	return nil
+}
 
 // InputSchema returns the input JSON schema as JSON. The caller must not modify it.
 func (t *Tool) InputSchema() json.RawMessage { return t.ready().raw }

@@ -99,11 +99,6 @@ func Register(r *tool.Registry, d Deps) error {
 			return err
 		}
 	}
-	for _, a := range canvasAliases {
-		if err := r.RegisterAlias(a.alias, a.target, a.params...); err != nil {
-			return err
-		}
-	}
 	return nil
 }
 

@@ -14,18 +14,6 @@ import (
 
 func init() { families = append(families, canvasTools) }
 
-// canvasAliases are seed 003's names for tools of the catalogue, with its parameter
-// names (a page's "page_index" is our entity_name; move_page moves source under
-// target).
-var canvasAliases = []struct {
-	alias, target string
-	params        []string
-}{
-	{"expand_details", "expand_node", []string{"page_index", "entity_name"}},
-	{"hide_details", "collapse_node", []string{"page_index", "entity_name"}},
-	{"move_page", "move_entity", []string{"source", "entity_name", "target", "folder"}},
-}
-
 // canvasTools declares the canvas family: the agent's view of a library, raised and
 // lowered node by node. They change only the view (in .memotree), never a note, so
 // they are read-only for permissions.
@@ -171,6 +159,24 @@ func (e *env) collapseNode(ctx context.Context, call *tool.Call, in collapseNode
 		msg = fmt.Sprintf("%s was not expanded in view %q; nothing changed", id, ch.View)
 	}
 	return changeResult(msg, id, ch), nil
+}
+
+// showAt puts the note at p at level in the default view of l's canvas (seed 000's
+// initial_level and level); "" leaves the canvas as it is. r is the result of the
+// write, which happened whatever comes of this: a failure is a warning on it.
+func (e *env) showAt(ctx context.Context, l *library.Library, p vpath.Path, level string, r tool.Result) tool.Result {
+	if level == "" || r.IsError() || canvas.InContext(p) {
+		return r
+	}
+	ch, err := e.canvasOf(l).Expand(ctx, "", canvas.NoteID(p), canvas.Level(level), canvas.ExpandOptions{})
+	if err != nil {
+		return r.WithWarning("the canvas did not show %s at %s: %v", p.Name(), level, err)
+	}
+	r.Message += fmt.Sprintf("; on your canvas at %s (%d of %d tokens)", level, ch.Tokens, ch.Budget)
+	if len(ch.Collapsed) > 0 {
+		r = r.WithWarning("to stay within the budget of %d tokens, these nodes expanded least recently were collapsed: %s", ch.Budget, strings.Join(ch.Collapsed, ", "))
+	}
+	return r
 }
 
 // changeResult reports a change of a view: the text of the node and what the budget

@@ -22,13 +22,13 @@ func init() { families = append(families, entityTools) }
 // move and merge notes.
 func entityTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("create_entity", tool.Write, desc("create_entity"), e.createEntity),
+		tool.New("create_entity", tool.Write, desc("create_entity"), e.createEntity).Enum("initial_level", "title", "summary", "full"),
 		tool.New("add_entities", tool.Write, desc("add_entities"), e.addEntities),
 		tool.New("read_entities", tool.ReadOnly, desc("read_entities"), e.readEntities),
 		tool.New("list_entities", tool.ReadOnly, desc("list_entities"), e.listEntities),
 		tool.New("get_entities_toc", tool.ReadOnly, desc("get_entities_toc"), e.getEntitiesTOC),
 		tool.New("update_entity", tool.Write, desc("update_entity"), e.updateEntity).
-			Enum("mode", "merge", "replace", "append", "prepend"),
+			Enum("mode", "merge", "replace", "append", "prepend").Enum("level", "title", "summary", "full"),
 		tool.New("edit_entity", tool.Write, desc("edit_entity"), e.editEntity),
 		tool.New("delete_entities", tool.Destructive, desc("delete_entities"), e.deleteEntities),
 		tool.New("rename_entity", tool.Write, desc("rename_entity"), e.renameEntity),
@@ -52,12 +52,15 @@ type entityIn struct {
 	Tags       []string     `json:"tags,omitempty" jsonschema:"tags, without #"`
 	Relations  []relationIn `json:"relations,omitempty" jsonschema:"typed relations from this entity"`
 	Summary    string       `json:"summary,omitempty" jsonschema:"a one-line summary"`
+	Title      string       `json:"title,omitempty" jsonschema:"a title property, shown instead of the name by some Obsidian themes (the note's name is entity_name)"`
 }
 
 // createEntityIn is the input of create_entity.
 type createEntityIn struct {
 	entityIn
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	InitialLevel        string `json:"initial_level,omitempty" jsonschema:"title, summary or full: the level the new note starts at on your canvas (default view); absent leaves the canvas as it is"`
+	AutoGenerateSummary *bool  `json:"auto_generate_summary,omitempty" jsonschema:"true: the model writes a summary when none is given; false: never; absent: as the library's auto_summary setting says"`
+	LibraryName         string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
 }
 
 // createEntity writes a new note; it never overwrites.
@@ -86,7 +89,8 @@ func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntity
 	for _, w := range danglingRelations(l, p, in.Relations) {
 		r = r.WithWarning("%s", w)
 	}
-	return e.autoSummary(ctx, call, l, p, r), nil
+	r = e.autoSummary(ctx, call, l, p, r, summaryFor(in.AutoGenerateSummary))
+	return e.showAt(ctx, l, p, in.InitialLevel, r), nil
 }
 
 // failWrite answers a failed vault write: a result for what the caller can fix, a Go
@@ -130,8 +134,8 @@ func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) 
 		body = "\n" + body
 	}
 	typ, aliases, tags := strings.TrimSpace(in.EntityType), entCleanList(in.Aliases, false), entCleanList(in.Tags, true)
-	summary := strings.TrimSpace(in.Summary)
-	if len(in.Relations) == 0 {
+	summary, title := strings.TrimSpace(in.Summary), strings.TrimSpace(in.Title)
+	if len(in.Relations) == 0 && title == "" {
 		if data, ok := emitEntity(typ, aliases, stamp, tags, summary, body); ok {
 			return p, data, nil
 		}
@@ -140,7 +144,11 @@ func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) 
 	if len(in.Relations) > 0 {
 		rels = relationsNode(in.Relations)
 	}
-	data, err := note.SetProperties([]byte(body), entityProps(typ, aliases, stamp, rels, tags, summary), nil)
+	props := entityProps(typ, aliases, stamp, rels, tags, summary)
+	if title != "" {
+		props = append([]note.Property{{Key: "title", Value: title}}, props...)
+	}
+	data, err := note.SetProperties([]byte(body), props, nil)
 	if err != nil {
 		f := tool.Fail(tool.CodeInvalidArguments, "the content's front matter cannot be used: %v; give the body only and pass properties as arguments", err)
 		return "", nil, &f

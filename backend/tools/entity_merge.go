@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"gopkg.in/yaml.v3"
 
@@ -145,7 +146,7 @@ func mergedTarget(l *library.Library, r relinker, target vpath.Path, srcs []merg
 		}
 		appendSection(&b, entBase(s.path), string(src[s.note.BodyStart:]))
 	}
-	return step{kind: stepWrite, path: target, old: data, hash: h, data: []byte(b.String())}, warns, nil, nil
+	return step{kind: stepWrite, path: target, old: data, hash: h, data: touchModified([]byte(b.String()), time.Now())}, warns, nil, nil
 }
 
 // appendSection adds "## heading" and body at the end of b.

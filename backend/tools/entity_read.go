@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -113,9 +114,11 @@ func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntities
 		return tool.Fail(tool.CodeInvalidArguments, "entity_glob %q: %v; use *, **, ? and [...]", in.EntityGlob, err), nil
 	}
 	var names []string
+	var paths []vpath.Path
 	for _, p := range l.Graph().Notes() {
 		if m.match(p.Name()) {
 			names = append(names, p.Name())
+			paths = append(paths, p)
 		}
 	}
 	slices.Sort(names)
@@ -123,7 +126,31 @@ func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntities
 	if len(names) == 0 {
 		return tool.Fail(tool.CodeNoMatch, "no entity matches %q; try a wider glob such as \"**\", or search_in_names", in.EntityGlob), nil
 	}
-	return tool.OK(info.Hint("entities"), map[string]any{"entities": page, "page": info}), nil
+	data := map[string]any{"entities": page, "page": info}
+	if in.SummaryOnly {
+		data["summary"] = entitySummary(l, paths)
+	}
+	return tool.OK(info.Hint("entities"), data), nil
+}
+
+// entitySummary counts the named notes by top-level folder ("/" for the root) and by
+// entity type ("(none)" for notes without one): list_entities' summary_only answer.
+func entitySummary(l *library.Library, paths []vpath.Path) map[string]map[string]int {
+	folders, types := map[string]int{}, map[string]int{}
+	g := l.Graph()
+	for _, p := range paths {
+		top, _, nested := strings.Cut(string(p), "/")
+		if !nested {
+			top = rootName
+		}
+		folders[top]++
+		typ := "(none)"
+		if n, ok := g.Note(p); ok && n.EntityType != "" {
+			typ = n.EntityType
+		}
+		types[typ]++
+	}
+	return map[string]map[string]int{"folders": folders, "entity_types": types}
 }
 
 // entityGlob matches entity names against a glob.

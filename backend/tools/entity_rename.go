@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
@@ -150,6 +151,7 @@ func backlinkSources(l *library.Library, skip []vpath.Path, ps ...vpath.Path) []
 // relinkSources computes the rewrite of every note in srcs: a write step for each
 // note that changes, the number of links rewritten and the problems met.
 func relinkSources(l *library.Library, r relinker, srcs []vpath.Path) ([]step, int, []string, error) {
+	now := time.Now()
 	var steps []step
 	var warns []string
 	count := 0
@@ -170,7 +172,7 @@ func relinkSources(l *library.Library, r relinker, srcs []vpath.Path) ([]step, i
 			continue
 		}
 		count += len(edits)
-		steps = append(steps, step{kind: stepWrite, path: p, old: data, hash: h, data: out})
+		steps = append(steps, step{kind: stepWrite, path: p, old: data, hash: h, data: touchModified(out, now)})
 	}
 	return steps, count, warns, nil
 }
@@ -211,6 +213,7 @@ func ownRelocation(l *library.Library, r relinker, oldP, newP vpath.Path) ([]ste
 		out = o
 	}
 	out, warns = withAlias(out, oldP, newP, warns)
+	out = touchModified(out, time.Now())
 	if string(out) == string(data) {
 		return []step{{kind: stepRename, path: oldP, to: newP, hash: h}}, warns, nil, nil
 	}

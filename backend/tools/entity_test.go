@@ -145,9 +145,21 @@ func TestListEntities(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", tc.glob, diff)
 		}
 	}
-	d := h.ok("list_entities", `{"entity_glob":"**","summary_only":true}`)
+	res := h.call("list_entities", `{"entity_glob":"**","summary_only":true}`)
+	d := entData(t, res)
 	if page := d["page"].(map[string]any); page["total"] != float64(5) || len(d["entities"].([]any)) != 0 {
 		t.Errorf("summary = %v", d)
+	}
+	// The summary says what there is, not which page of names was left out.
+	if strings.Contains(res.Message, "showing") || !strings.Contains(res.Message, "5 entities") {
+		t.Errorf("summary message: %q", res.Message)
+	}
+	want := map[string]any{
+		"folders":      map[string]any{"/": float64(2), "notes": float64(1), "people": float64(2)},
+		"entity_types": map[string]any{"(none)": float64(3), "person": float64(2)},
+	}
+	if diff := cmp.Diff(want, d["summary"]); diff != "" {
+		t.Errorf("summary (-want +got):\n%s", diff)
 	}
 	if res := h.call("list_entities", `{"entity_glob":"zzz*"}`); res.ErrorCode != tool.CodeNoMatch {
 		t.Errorf("no match = %s", res.ErrorCode)

@@ -16,15 +16,19 @@ import (
 
 // updateEntityIn is the input of update_entity.
 type updateEntityIn struct {
-	EntityName  string   `json:"entity_name" jsonschema:"the note to update"`
-	Content     *string  `json:"content,omitempty" jsonschema:"Markdown body text (without front matter)"`
-	Title       string   `json:"title,omitempty" jsonschema:"sets the title property (to rename the note use rename_entity)"`
-	Tags        []string `json:"tags,omitempty" jsonschema:"tags; merged with the existing ones in merge, append and prepend modes, replacing them in replace mode"`
-	EntityType  string   `json:"entity_type,omitempty" jsonschema:"the entity type"`
-	Aliases     []string `json:"aliases,omitempty" jsonschema:"aliases; merged or replaced like tags"`
-	Mode        string   `json:"mode,omitempty" jsonschema:"merge (default): properties merged, body replaced only if content is given; replace: body replaced; append or prepend: content added to the body"`
-	BaseHash    string   `json:"base_hash,omitempty" jsonschema:"the hash read_entities returned; the update fails with conflict if the note changed since"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityName string   `json:"entity_name" jsonschema:"the note to update"`
+	Content    *string  `json:"content,omitempty" jsonschema:"Markdown body text (without front matter)"`
+	Title      string   `json:"title,omitempty" jsonschema:"sets the title property (to rename the note use rename_entity)"`
+	Tags       []string `json:"tags,omitempty" jsonschema:"tags; merged with the existing ones in merge, append and prepend modes, replacing them in replace mode"`
+	EntityType string   `json:"entity_type,omitempty" jsonschema:"the entity type"`
+	Aliases    []string `json:"aliases,omitempty" jsonschema:"aliases; merged or replaced like tags"`
+	Summary    string   `json:"summary,omitempty" jsonschema:"sets the one-line summary property"`
+	Mode       string   `json:"mode,omitempty" jsonschema:"merge (default): properties merged, body replaced only if content is given; replace: body replaced; append or prepend: content added to the body"`
+	Level      string   `json:"level,omitempty" jsonschema:"title, summary or full: the level the note takes on your canvas (default view) after the update"`
+	// RegenerateSummary asks the model for a new summary (seed 000).
+	RegenerateSummary bool   `json:"regenerate_summary,omitempty" jsonschema:"the model writes a new summary, replacing the one the note has (needs a configured model)"`
+	BaseHash          string `json:"base_hash,omitempty" jsonschema:"the hash read_entities returned; the update fails with conflict if the note changed since"`
+	LibraryName       string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
 }
 
 // updateEntity changes a note's properties and body.
@@ -43,12 +47,27 @@ func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntity
 	if (mode == "append" || mode == "prepend") && in.Content == nil {
 		return tool.Fail(tool.CodeInvalidArguments, "mode %s needs content", mode), nil
 	}
+	if in.RegenerateSummary && strings.TrimSpace(in.Summary) != "" {
+		return tool.Fail(tool.CodeInvalidArguments, "summary and regenerate_summary ask for two summaries: give summary to write yours, or regenerate_summary for the model's"), nil
+	}
 	p, data, h, res, err := readEntity(l, in.EntityName)
 	if res != nil || err != nil {
 		return entResult(res), err
 	}
 	if r := checkBase(p, in.BaseHash, h); r != nil {
 		return *r, nil
+	}
+	when := summaryBySetting
+	if in.RegenerateSummary {
+		when = summaryAlways
+	}
+	if !changesNote(in) {
+		// Only the canvas level or a new summary: the note is not rewritten for them.
+		r := tool.OK(fmt.Sprintf("%s is unchanged", p.Name()), map[string]any{"entity_name": p.Name(), "hash": string(h)})
+		if when == summaryAlways {
+			r = e.autoSummary(ctx, call, l, p, r, when)
+		}
+		return e.showAt(ctx, l, p, in.Level, r), nil
 	}
 	n := note.Parse(data)
 	out, err := note.SetProperties(data, updateProps(n, in, mode == "replace"), nil)
@@ -62,7 +81,15 @@ func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntity
 	if err != nil {
 		return r, err
 	}
-	return e.autoSummary(ctx, call, l, p, r), nil
+	r = e.autoSummary(ctx, call, l, p, r, when)
+	return e.showAt(ctx, l, p, in.Level, r), nil
+}
+
+// changesNote reports whether an update_entity call changes the note itself, rather
+// than only its canvas level or its summary by the model.
+func changesNote(in updateEntityIn) bool {
+	return in.Content != nil || len(in.Tags) > 0 || len(in.Aliases) > 0 ||
+		strings.TrimSpace(in.Title) != "" || strings.TrimSpace(in.EntityType) != "" || strings.TrimSpace(in.Summary) != ""
 }
 
 // hasFrontMatter reports whether s starts with a front matter fence.
@@ -86,6 +113,9 @@ func updateProps(n *note.Note, in updateEntityIn, replace bool) []note.Property 
 	if t := strings.TrimSpace(in.Title); t != "" {
 		set = append(set, note.Property{Key: "title", Value: t})
 	}
+	if t := strings.TrimSpace(in.Summary); t != "" {
+		set = append(set, note.Property{Key: "summary", Value: t})
+	}
 	if len(in.Aliases) > 0 {
 		a := in.Aliases
 		if !replace {
@@ -100,7 +130,7 @@ func updateProps(n *note.Note, in updateEntityIn, replace bool) []note.Property 
 		}
 		set = append(set, note.Property{Key: "tags", Value: entCleanList(t, true)})
 	}
-	return append(set, note.Property{Key: "date modified", Value: time.Now().Truncate(time.Second)})
+	return append(set, note.Property{Key: dateModifiedKey, Value: modifiedValue(nil, time.Now())})
 }
 
 // frontMatterTags returns the tags a note declares in its front matter.
@@ -194,7 +224,7 @@ func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) 
 	if r != nil {
 		return *r, nil
 	}
-	return writeEntity(ctx, l, call, "edit_entity", p, []byte(out), h, fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name()))
+	return writeEntity(ctx, l, call, "edit_entity", p, touchModified([]byte(out), time.Now()), h, fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name()))
 }
 
 // replaceExact replaces old by repl in text, which must hold it exactly want times;

@@ -38,7 +38,7 @@ func memoryTools(e *env) []*tool.Tool {
 type memoryReplaceIn struct {
 	OldText     string `json:"old_text" jsonschema:"the exact text to replace, which must occur once; empty to append new_text at the end"`
 	NewText     string `json:"new_text" jsonschema:"the text to put instead; empty to delete old_text"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"ignored: the notebook always lives in the default library"`
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the default library's name, or absent: the notebook lives there, and another library is refused"`
 }
 
 func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in memoryReplaceIn) (tool.Result, error) {
@@ -47,6 +47,12 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 		return tool.Fail(tool.CodeNotFound, "no library is open, so there is no memory notebook"), nil
 	}
 	l := libs[0]
+	if call.Library != "" && call.Library != l.Name() {
+		// The notebook is the agent's, kept in the default library and read from there
+		// on every call; writing another library's would be memory the agent never
+		// sees again, and would pass the permission check of the wrong library.
+		return tool.Fail(tool.CodeInvalidArguments, "the memory notebook lives in the default library %q, not %q: call memory_notebook_replace without library_name", l.Name(), call.Library), nil
+	}
 	if bad := badMemoryText(in.OldText, in.NewText); bad != "" {
 		return tool.Fail(tool.CodeInvalidArguments, "%s", bad), nil
 	}
@@ -81,9 +87,6 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 	}
 	r := tool.OK(fmt.Sprintf("%s in the memory notebook (%d of %d characters used)", verb, size, MemoryBudget),
 		map[string]any{"size": size, "budget": MemoryBudget, "remaining": max(MemoryBudget-size, 0)})
-	if call.Library != "" && call.Library != l.Name() {
-		r = r.WithWarning("the memory notebook is always in the default library %q, not %q", l.Name(), call.Library)
-	}
 	if size > MemoryBudget*9/10 {
 		r = r.WithWarning("the notebook is nearly full: condense it soon")
 	}

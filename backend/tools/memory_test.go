@@ -60,17 +60,49 @@ func TestMemoryNotebookCreatedInDefaultLibrary(t *testing.T) {
 	}
 	reg := kitOpen(t, dir, workspace.Spec{Name: "demo", Path: other})
 	before := kitSnapshot(t, filepath.Dir(other))
-	res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorAgent}, "memory_notebook_replace",
-		json.RawMessage(`{"old_text":"","new_text":"- First memory.","library_name":"demo"}`))
-	if err != nil {
-		t.Fatal(err)
+	call := func(args string) tool.Result {
+		res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorAgent}, "memory_notebook_replace", json.RawMessage(args))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
 	}
-	kitWant(t, res, tool.StatusSuccess)
-	if len(res.Warnings) == 0 || !strings.Contains(res.Warnings[0], "default library") {
-		t.Errorf("library_name is ignored with a warning: %v", res.Warnings)
+	// Another library is refused, not silently replaced by the default one.
+	res := call(`{"old_text":"","new_text":"- First memory.","library_name":"demo"}`)
+	if res.ErrorCode != tool.CodeInvalidArguments || !strings.Contains(res.Message, `default library "t"`) {
+		t.Errorf("library_name demo: %s", res.YAML())
 	}
-	if got := kitRead(t, dir, "memory.md"); got != "# My notebook\n\n- First memory.\n" {
+	if _, err := os.Stat(filepath.Join(dir, "memory.md")); !os.IsNotExist(err) {
+		t.Errorf("a refused call wrote the notebook: %v", err)
+	}
+	for _, args := range []string{`{"old_text":"","new_text":"- First memory."}`, `{"old_text":"","new_text":"- Second.","library_name":"t"}`} {
+		kitWant(t, call(args), tool.StatusSuccess)
+	}
+	if got := kitRead(t, dir, "memory.md"); got != "# My notebook\n\n- First memory.\n- Second.\n" {
 		t.Errorf("new notebook = %q", got)
 	}
 	kitSame(t, before, kitSnapshot(t, filepath.Dir(other)), "a memory write naming another library")
+}
+
+// TestMemoryNotebookKeepsPermissions checks that naming a writable library does not
+// let the agent write the notebook of a read-only default library.
+func TestMemoryNotebookKeepsPermissions(t *testing.T) {
+	dir, other := kitCopy(t, kitDemo), kitCopy(t, kitDemo)
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: dir, Permission: workspace.PermRead}, {Name: "w", Path: other, Permission: workspace.PermWrite}}, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := kitRead(t, dir, "memory.md")
+	res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorAgent}, "memory_notebook_replace", json.RawMessage(`{"old_text":"","new_text":"- x","library_name":"w"}`))
+	if err != nil || !res.IsError() {
+		t.Errorf("the agent wrote the notebook of a read-only library: %v %s", err, res.YAML())
+	}
+	if kitRead(t, dir, "memory.md") != before {
+		t.Error("memory.md of the read-only library changed")
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"time"
 	"unicode"
 
 	"gopkg.in/yaml.v3"
@@ -196,7 +197,7 @@ func editRelations(l *library.Library, p vpath.Path, w *relWrites, edit relSeqEd
 	}
 	if absent {
 		if out, ok := appendRelationsKey(src, n, seq); ok {
-			w.changes = append(w.changes, vault.Change{Path: p, Data: out, IfHash: hash})
+			w.changes = append(w.changes, vault.Change{Path: p, Data: touchModified(out, time.Now()), IfHash: hash})
 			return true, nil, nil
 		}
 	}
@@ -215,7 +216,7 @@ func editRelations(l *library.Library, p vpath.Path, w *relWrites, edit relSeqEd
 		}
 		return false, nil, fmt.Errorf("rewrite relations of %s: %w", p, err)
 	}
-	w.changes = append(w.changes, vault.Change{Path: p, Data: dropEmptyFrontMatter(out), IfHash: hash})
+	w.changes = append(w.changes, vault.Change{Path: p, Data: touchModified(dropEmptyFrontMatter(out), time.Now()), IfHash: hash})
 	return true, nil, nil
 }
 

@@ -1,13 +1,16 @@
 package tools
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -108,7 +111,7 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 		out = append(out, nh)
 	}
 	if in.SearchType == "relation" {
-		out = s.neighbourhood(l, out, in.MaxResults)
+		out = s.neighbourhood(l, out, req, in.MaxResults)
 	}
 	if len(out) == 0 {
 		return tool.Fail(tool.CodeNoMatch, "no note matches %q; try fewer or other words, a prefix (\"engin*\"), or search_type pattern for exact text", in.Query), nil
@@ -149,29 +152,47 @@ func runSearch(ctx context.Context, ix *search.Index, typ string, r search.Reque
 	return hits, 0, err
 }
 
-// neighbourhood follows the graph one step from each match: the matches first, then
-// the notes they link to or are linked from, each naming the match it came by.
-func (s *nodeSearcher) neighbourhood(l *library.Library, hits []nodeHit, limit int) []nodeHit {
+// neighbourhood follows the graph one step from each match: the notes they link to
+// or are linked from join the matches, each naming the match it came by and scored
+// half as much (the best of its matches when several lead to it), those the request's
+// filters refuse left out. The answer is the best limit of them all, best first.
+func (s *nodeSearcher) neighbourhood(l *library.Library, hits []nodeHit, req search.Request, limit int) []nodeHit {
 	g := l.Graph()
-	seen := map[string]bool{}
-	for _, h := range hits {
-		seen[h.EntityName] = true
+	at := map[string]int{}
+	out := slices.Clone(hits)
+	for i, h := range out {
+		at[h.EntityName] = i
 	}
-	out := hits
 	for _, h := range hits {
 		p, err := g.Lookup(h.EntityName)
 		if err != nil {
 			continue
 		}
 		for _, n := range g.Neighbors(p, 1, nil) {
-			if name := n.Name(); !seen[name] && n.IsNote() {
-				seen[name] = true
-				out = append(out, nodeHit{EntityName: name, Score: h.Score / 2, Via: h.EntityName})
+			name, score := n.Name(), h.Score/2
+			if i, seen := at[name]; seen {
+				if out[i].Via != "" && score > out[i].Score {
+					out[i].Score, out[i].Via = score, h.EntityName
+				}
+				continue
 			}
+			nt, ok := g.Note(n)
+			if !n.IsNote() || !ok || !req.Admits(n, nt.EntityType, tagNames(nt)) {
+				continue
+			}
+			at[name] = len(out)
+			out = append(out, nodeHit{EntityName: name, Score: score, EntityType: nt.EntityType, Via: h.EntityName})
 		}
 	}
-	if len(out) > 2*limit {
-		out = out[:2*limit]
+	slices.SortStableFunc(out, func(a, b nodeHit) int { return cmp.Compare(b.Score, a.Score) })
+	return out[:min(limit, len(out))]
+}
+
+// tagNames lists the names of a note's tags.
+func tagNames(n *note.Note) []string {
+	out := make([]string, len(n.Tags))
+	for i, t := range n.Tags {
+		out[i] = t.Name
 	}
 	return out
 }

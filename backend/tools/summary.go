@@ -20,23 +20,58 @@ type Summarizer interface {
 	Summarize(ctx context.Context, name, content string) (string, error)
 }
 
-// autoSummary gives the note at p a `summary` property written by the model, when a
-// model is configured, the library's canvas settings turn it on and the note has none.
-// r is the result of the write that created or changed the note; the summary's own
-// outcome is added to it (a failure is a warning: the note itself was written).
-func (e *env) autoSummary(ctx context.Context, call *tool.Call, l *library.Library, p vpath.Path, r tool.Result) tool.Result {
-	if r.IsError() || e.summarizer == nil || !e.canvasOf(l).Settings().AutoSummary {
+// summaryWhen says when a write asks the model for a note's summary (seed 000's
+// AutoGenerateSummary and RegenerateSummary).
+type summaryWhen int
+
+const (
+	// summaryBySetting: when the library's canvas settings turn auto_summary on and
+	// the note has no summary (the default).
+	summaryBySetting summaryWhen = iota
+	// summaryIfMissing: the call asked for one (auto_generate_summary: true): when the
+	// note has no summary, whatever the setting.
+	summaryIfMissing
+	// summaryAlways: the call asked for a new one (regenerate_summary): even when the
+	// note has a summary.
+	summaryAlways
+	// summaryNever: the call asked for none (auto_generate_summary: false).
+	summaryNever
+)
+
+// summaryFor turns a call's auto_generate_summary into when to summarise.
+func summaryFor(auto *bool) summaryWhen {
+	switch {
+	case auto == nil:
+		return summaryBySetting
+	case *auto:
+		return summaryIfMissing
+	}
+	return summaryNever
+}
+
+// autoSummary gives the note at p a `summary` property written by the model, as when
+// says: by default when a model is configured, the library's canvas settings turn it
+// on and the note has none. r is the result of the write that created or changed the
+// note; the summary's own outcome is added to it (a failure is a warning: the note
+// itself was written).
+func (e *env) autoSummary(ctx context.Context, call *tool.Call, l *library.Library, p vpath.Path, r tool.Result, when summaryWhen) tool.Result {
+	switch {
+	case r.IsError() || when == summaryNever:
 		return r
+	case when == summaryBySetting && (e.summarizer == nil || !e.canvasOf(l).Settings().AutoSummary):
+		return r
+	case e.summarizer == nil:
+		return r.WithWarning("no summary was written: no model is configured to write one (the person sets the endpoint and model in the chat settings); pass summary yourself")
 	}
 	data, h, err := l.Vault().Read(p)
 	if err != nil {
 		return r.WithWarning("no summary was written: %v", err)
 	}
 	n := note.Parse(data)
-	if strings.TrimSpace(n.Summary) != "" {
+	if when != summaryAlways && strings.TrimSpace(n.Summary) != "" {
 		return r
 	}
-	if _, has := n.Properties["summary"]; has {
+	if _, has := n.Properties["summary"]; has && when == summaryBySetting {
 		return r // an empty summary the person wrote on purpose
 	}
 	s, err := e.summarizer.Summarize(ctx, p.Name(), string(data))

@@ -14,11 +14,12 @@ func init() { families = append(families, treeTools) }
 // treeTools declares the tree and graph family: libraries, the folder tree (seed
 // 003's parent, children and ancestors) and the link graph around a note.
 func treeTools(e *env) []*tool.Tool {
+	from := e.libraryOfIndex("page_index")
 	return []*tool.Tool{
 		tool.New("list_libraries", tool.ReadOnly, desc("list_libraries"), e.listLibraries),
-		tool.New("get_children", tool.ReadOnly, desc("get_children"), e.getChildren),
-		tool.New("get_parent", tool.ReadOnly, desc("get_parent"), e.getParent),
-		tool.New("get_ancestors", tool.ReadOnly, desc("get_ancestors"), e.getAncestors),
+		tool.New("get_children", tool.ReadOnly, desc("get_children"), e.getChildren).WithLibraryFrom(from),
+		tool.New("get_parent", tool.ReadOnly, desc("get_parent"), e.getParent).WithLibraryFrom(from),
+		tool.New("get_ancestors", tool.ReadOnly, desc("get_ancestors"), e.getAncestors).WithLibraryFrom(from),
 		tool.New("get_neighbors", tool.ReadOnly, desc("get_neighbors"), e.getNeighbors),
 		tool.New("get_backlinks", tool.ReadOnly, desc("get_backlinks"), e.getBacklinks),
 	}
@@ -50,15 +51,29 @@ func (e *env) listLibraries(ctx context.Context, call *tool.Call, in listLibrari
 		map[string]any{"libraries": out}), nil
 }
 
-type entityNameIn struct {
-	EntityName  string `json:"entity_name" jsonschema:"a note's name, or a folder path (\"people\", \"/\" for the root)"`
+// treeIn is the input of get_parent and get_ancestors: an entity_name, or seed
+// 003's page_index, whose answer is then in pages.
+type treeIn struct {
+	PageIndex   string `json:"page_index,omitempty" jsonschema:"seed 003's form: a page index (\"notes:people/\"); the answer is then in pages {index, name, description, type, has_detail}"`
+	EntityName  string `json:"entity_name,omitempty" jsonschema:"a note's name, or a folder path (\"people\", \"/\" for the root)"`
 	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
 }
 
 type getChildrenIn struct {
-	EntityName  string `json:"entity_name" jsonschema:"a folder path (\"people\", \"/\" for the root) or a note's name"`
+	PageIndex   string `json:"page_index,omitempty" jsonschema:"seed 003's form: a page index (\"notes:people/\"); the children are then pages {index, name, description, type, has_detail}"`
+	EntityName  string `json:"entity_name,omitempty" jsonschema:"a folder path (\"people\", \"/\" for the root) or a note's name"`
 	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
 	tool.Paging
+}
+
+// oneOf answers invalid_arguments unless exactly one of page_index and entity_name is
+// given.
+func oneOf(name, pageIndex, entityName string) *tool.Result {
+	if (pageIndex == "") == (entityName == "") {
+		r := tool.Fail(tool.CodeInvalidArguments, "%s takes entity_name (a note or folder) or page_index (seed 003's page), one of them: %s(entity_name=\"people\") or %s(page_index=\"notes:people/\")", name, name, name)
+		return &r
+	}
+	return nil
 }
 
 // treeLookup resolves name to a node of the call's library tree, with the graph and
@@ -75,6 +90,12 @@ func (e *env) treeLookup(call *tool.Call, name string) (*graph.Graph, *folderInd
 }
 
 func (e *env) getChildren(ctx context.Context, call *tool.Call, in getChildrenIn) (tool.Result, error) {
+	if fail := oneOf("get_children", in.PageIndex, in.EntityName); fail != nil {
+		return *fail, nil
+	}
+	if in.PageIndex != "" {
+		return e.pageChildren(call, in.PageIndex, in.Paging), nil
+	}
 	g, fi, n, fail := e.treeLookup(call, in.EntityName)
 	if fail != nil {
 		return *fail, nil
@@ -108,7 +129,13 @@ func notesFolder(fi *folderIndex, p vpath.Path) (vpath.Path, bool) {
 	return "", false
 }
 
-func (e *env) getParent(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, error) {
+func (e *env) getParent(ctx context.Context, call *tool.Call, in treeIn) (tool.Result, error) {
+	if fail := oneOf("get_parent", in.PageIndex, in.EntityName); fail != nil {
+		return *fail, nil
+	}
+	if in.PageIndex != "" {
+		return e.pageParent(call, in.PageIndex), nil
+	}
 	g, fi, n, fail := e.treeLookup(call, in.EntityName)
 	if fail != nil {
 		return *fail, nil
@@ -120,7 +147,13 @@ func (e *env) getParent(ctx context.Context, call *tool.Call, in entityNameIn) (
 	return tool.OK(fmt.Sprintf("%s is in %s", n.name(), parent.Name), map[string]any{"entity": n.name(), "parent": parent}), nil
 }
 
-func (e *env) getAncestors(ctx context.Context, call *tool.Call, in entityNameIn) (tool.Result, error) {
+func (e *env) getAncestors(ctx context.Context, call *tool.Call, in treeIn) (tool.Result, error) {
+	if fail := oneOf("get_ancestors", in.PageIndex, in.EntityName); fail != nil {
+		return *fail, nil
+	}
+	if in.PageIndex != "" {
+		return e.pageAncestors(call, in.PageIndex), nil
+	}
 	g, fi, n, fail := e.treeLookup(call, in.EntityName)
 	if fail != nil {
 		return *fail, nil

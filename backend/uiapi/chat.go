@@ -115,7 +115,7 @@ func (a *API) turnAgent(reg *tool.Registry, model agent.Model, in ChatSendInput,
 		Permission: a.ws.PermissionOf, Approve: a.chat.approver(rt),
 		ActiveNote:     func() string { return activeNote(in.Library, in.ActiveNote) },
 		PendingChanges: func(ctx context.Context) (int, error) { return a.chat.pending.count(ctx, reg) },
-		OnDelta:        out.delta, OnCall: out.call}
+		OnDelta:        out.delta, OnReasoning: out.reasoning, OnCall: out.call}
 }
 
 // ChatStop stops the turn turn (or the running one when turn is empty). The history

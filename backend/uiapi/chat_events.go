@@ -25,11 +25,13 @@ type chatOut struct {
 	bus           *event.Bus
 	session, turn string
 
-	mu     sync.Mutex
-	buf    strings.Builder
-	seq    int
-	timer  *time.Timer
-	closed bool
+	mu  sync.Mutex
+	buf strings.Builder
+	// thinking says buf holds the model's reasoning, not its answer.
+	thinking bool
+	seq      int
+	timer    *time.Timer
+	closed   bool
 	// log is what was published so far, for a window that attaches mid-turn (a
 	// reload): consecutive deltas merged into one, approvals kept until answered.
 	log []event.Event
@@ -39,7 +41,7 @@ type chatOut struct {
 func (o *chatOut) publishLocked(e event.Event) {
 	o.bus.Publish(e)
 	if d, ok := e.Data.(event.ChatDeltaEvent); ok && len(o.log) > 0 {
-		if prev, ok := o.log[len(o.log)-1].Data.(event.ChatDeltaEvent); ok {
+		if prev, ok := o.log[len(o.log)-1].Data.(event.ChatDeltaEvent); ok && prev.Reasoning == d.Reasoning {
 			prev.Text += d.Text
 			prev.Seq = d.Seq
 			o.log[len(o.log)-1].Data = prev
@@ -82,13 +84,24 @@ func newChatOut(bus *event.Bus, session, turn string) *chatOut {
 	return &chatOut{bus: bus, session: session, turn: turn}
 }
 
-// delta gathers streamed text and schedules its publication.
-func (o *chatOut) delta(text string) {
+// delta gathers streamed answer text and schedules its publication.
+func (o *chatOut) delta(text string) { o.gather(text, false) }
+
+// reasoning gathers the model's streamed reasoning, published apart from the answer.
+func (o *chatOut) reasoning(text string) { o.gather(text, true) }
+
+// gather adds streamed text of one kind; text of the other kind gathered so far is
+// published first, so that the order is kept.
+func (o *chatOut) gather(text string, thinking bool) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	if o.closed {
 		return
 	}
+	if o.buf.Len() > 0 && o.thinking != thinking {
+		o.flushLocked()
+	}
+	o.thinking = thinking
 	o.buf.WriteString(text)
 	if o.timer == nil {
 		o.timer = time.AfterFunc(deltaEvery, o.flush)
@@ -111,7 +124,7 @@ func (o *chatOut) flushLocked() {
 		return
 	}
 	o.seq++
-	o.publishLocked(event.Event{Topic: event.ChatDelta, Data: event.ChatDeltaEvent{Session: o.session, Turn: o.turn, Seq: o.seq, Text: o.buf.String()}})
+	o.publishLocked(event.Event{Topic: event.ChatDelta, Data: event.ChatDeltaEvent{Session: o.session, Turn: o.turn, Seq: o.seq, Text: o.buf.String(), Reasoning: o.thinking}})
 	o.buf.Reset()
 }
 

@@ -2,9 +2,11 @@ package workspace
 
 import (
 	"cmp"
+	"fmt"
 	"strings"
 	"sync"
 
+	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/script"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/tools"
@@ -72,3 +74,26 @@ func actorKind(actor string) string {
 	}
 	return "the agent"
 }
+
+// Catalogue returns a registry holding every tool, as Registry does, over no library:
+// for listing the tools and their schemas (`memotree call --list`), which do not
+// depend on a vault. A call of one of its tools answers that no library is open.
+func Catalogue() (*tool.Registry, error) {
+	r := tool.NewRegistry()
+	if err := tools.Register(r, tools.Deps{Libraries: noLibraries{}}); err != nil {
+		return nil, err
+	}
+	if err := script.Register(r, noLibraries{}, script.Limits{}); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// noLibraries is a workspace with nothing mounted.
+type noLibraries struct{}
+
+func (noLibraries) Library(name string) (*library.Library, error) {
+	return nil, fmt.Errorf("%w %q: no library is open", ErrNoLibrary, name)
+}
+func (noLibraries) Libraries() []*library.Library { return nil }
+func (noLibraries) PermissionOf(string) string    { return string(PermRead) }

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { startFakeLLM, text, toolCalls } from './fakellm.mjs'
+import { deltas, startFakeLLM, text, toolCalls } from './fakellm.mjs'
 import { artifactsDir, openApp } from './harness.mjs'
 
 const tree = '[data-testid="file-tree"]'
@@ -141,6 +141,40 @@ describe('the chat panel', () => {
     await page.locator(`${chatPane} [data-role="assistant"]`, { hasText: 'Here again.' }).waitFor({ timeout: 10000 })
     // The key never reached the page.
     assert.equal((await page.content()).includes('sk-e2e-secret-4242'), false)
+  })
+
+  test("a reasoning model's thinking is folded apart from its answer, live and saved", async () => {
+    llm.script(
+      deltas(
+        [{ reasoning: 'The person asks about ' }, { content: '<thi' }, { content: 'nk>Babbage built engines.</th' }, { content: 'ink>\n\nCharles Babbage ' }, { content: 'designed the Analytical Engine.' }],
+        60,
+      ),
+      deltas([{ content: '<think>An unclosed thought that is all there is' }]),
+    )
+    await page.fill(input, 'Who was Babbage?')
+    await page.press(input, 'Enter')
+    const answer = page.locator(`${chatPane} [data-role="assistant"]`, { hasText: 'designed the Analytical Engine.' })
+    await answer.waitFor({ timeout: 10000 })
+    const fold = answer.locator('[data-testid="chat-thinking"]')
+    await fold.waitFor()
+    assert.equal(await fold.getAttribute('open'), null, 'the thinking starts folded')
+    assert.equal((await answer.locator('.md').textContent()).includes('Babbage built engines'), false, 'no reasoning in the answer')
+    assert.equal((await answer.textContent()).includes('<think>'), false)
+    await page.getByRole('button', { name: 'Send' }).waitFor({ timeout: 10000 })
+    // Saved and reloaded from the session, it is still apart and folded.
+    const saved = page.locator(`${chatPane} [data-role="assistant"]`, { hasText: 'designed the Analytical Engine.' })
+    await saved.locator('[data-testid="chat-thinking"] summary').click()
+    const shown = await saved.locator('[data-testid="chat-thinking"] .reasoning').textContent()
+    assert.match(shown, /The person asks about Babbage built engines\./)
+    const s = savedSessions(server.vaultDir).find((x) => x.messages.some((m) => m.content === 'Who was Babbage?'))
+    const reply = s.messages.at(-1)
+    assert.equal(reply.content, 'Charles Babbage designed the Analytical Engine.')
+    assert.equal(reply.reasoning, 'The person asks about Babbage built engines.')
+    // A <think> that never closes does not eat the answer; the reasoning is never sent back.
+    await page.fill(input, 'And then?')
+    await page.press(input, 'Enter')
+    await page.locator(`${chatPane} [data-role="assistant"] .md`, { hasText: 'An unclosed thought that is all there is' }).waitFor({ timeout: 10000 })
+    assert.equal(JSON.stringify(llm.requests.at(-1)).includes('Babbage built engines'), false)
   })
 
   test('the settings test the connection and never show the key', async () => {

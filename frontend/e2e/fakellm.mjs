@@ -110,3 +110,15 @@ export function toolCalls(calls) {
   chunks.push({ index: 0, delta: {}, finish_reason: 'tool_calls' })
   return { chunks }
 }
+
+/**
+ * deltas streams a reply made of the given deltas, one chunk each, as servers send
+ * them: {content: '<thi'} cut anywhere, {reasoning_content: '…'}, {reasoning: '…'}.
+ * @param {object[]} list
+ * @returns {Reply}
+ */
+export function deltas(list, delayMs = 0) {
+  const chunks = list.map((d, i) => ({ index: 0, delta: i === 0 ? { role: 'assistant', ...d } : d, finish_reason: null }))
+  chunks.push({ index: 0, delta: {}, finish_reason: 'stop' })
+  return { chunks, delayMs }
+}

@@ -311,6 +311,28 @@ func Text(text string) Reply {
 	return Reply{Body: b.String()}
 }
 
+// Deltas returns a streamed reply made of the given deltas, one chunk each, in order,
+// then the end of the reply: the shapes servers send that Text does not, such as
+// {"reasoning_content": "..."} or {"reasoning": "..."}, or text cut anywhere.
+func Deltas(deltas ...map[string]any) Reply {
+	var b strings.Builder
+	for i, d := range deltas {
+		chunk(&b, d, "", i)
+	}
+	chunk(&b, map[string]any{}, "stop", 1)
+	b.WriteString("data: [DONE]\n\n")
+	return Reply{Body: b.String()}
+}
+
+// Contents returns the deltas carrying each of texts as content, for Deltas.
+func Contents(texts ...string) []map[string]any {
+	out := make([]map[string]any, len(texts))
+	for i, t := range texts {
+		out[i] = map[string]any{"content": t}
+	}
+	return out
+}
+
 // ToolCall returns a streamed reply that calls tool name with args, the arguments
 // split into pieces of three characters.
 func ToolCall(id, name, args string) Reply {

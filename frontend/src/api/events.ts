@@ -30,6 +30,8 @@ export interface ChatDeltaEvent {
   turn: string
   seq: number
   text: string
+  /** The text is the model's reasoning, shown folded apart from the answer. */
+  reasoning?: boolean
 }
 
 /** Payload of "chat:tool": a tool call started or finished. */

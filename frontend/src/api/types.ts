@@ -194,6 +194,8 @@ export interface ChatRecord {
   time: string
   role: 'user' | 'assistant' | 'tool' | 'system'
   content?: string
+  /** A reasoning model's thinking before this answer, kept apart from it. */
+  reasoning?: string
   tool_calls?: ChatRecordCall[]
   tool_call_id?: string
 }
@@ -204,6 +206,8 @@ export interface ChatSessionView {
   title: string
   created: string
   updated: string
+  /** The person's system prompt for this conversation (set in `memotree chat`), if any. */
+  system?: string
   messages: ChatRecord[]
   /** The turn running in this session, or "". */
   running: string

@@ -58,3 +58,28 @@ test('scriptOf shows a run_starlark call as its code', () => {
   expect(scriptOf('run_starlark', '{"code": 3}')).toBeNull()
   expect(scriptOf('run_starlark', 'not json')).toBeNull()
 })
+
+test('reasoning streams into its own fold, apart from the answer', () => {
+  let live = newLive('t-1', 'hi', '2026-01-01T00:00:00Z')
+  live = applyDelta(live, { session: 's', turn: 't-1', seq: 1, text: 'Let me ', reasoning: true })
+  live = applyDelta(live, { session: 's', turn: 't-1', seq: 2, text: 'think.', reasoning: true })
+  live = applyDelta(live, { session: 's', turn: 't-1', seq: 3, text: 'Answer.' })
+  const first = live.items[1]
+  expect(first).toMatchObject({ kind: 'assistant', text: 'Answer.', reasoning: 'Let me think.' })
+  // Thinking again after an answer (after a tool call) starts a new message.
+  live = applyDelta(live, { session: 's', turn: 't-1', seq: 4, text: 'More.', reasoning: true })
+  expect(live.items).toHaveLength(3)
+  expect(live.items[2]).toMatchObject({ kind: 'assistant', text: '', reasoning: 'More.' })
+})
+
+test('a saved reply keeps its reasoning apart', () => {
+  const records: ChatRecord[] = [
+    { time: 't0', role: 'user', content: 'hi' },
+    { time: 't1', role: 'assistant', content: 'Hello.', reasoning: 'Greet back.' },
+    { time: 't2', role: 'assistant', reasoning: 'Only thought, then a call.', tool_calls: [{ id: 'c1', name: 'read_manual', arguments: '{}' }] },
+  ]
+  const items = itemsFromRecords(records)
+  expect(items[1]).toMatchObject({ kind: 'assistant', text: 'Hello.', reasoning: 'Greet back.' })
+  expect(items[2]).toMatchObject({ kind: 'assistant', text: '', reasoning: 'Only thought, then a call.' })
+  expect(items[3]).toMatchObject({ kind: 'tool' })
+})

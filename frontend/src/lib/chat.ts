@@ -18,7 +18,7 @@ export interface ToolCard {
 /** One row of the conversation. */
 export type ChatItem =
   | { kind: 'user'; key: string; text: string; time: string }
-  | { kind: 'assistant'; key: string; text: string; time: string }
+  | { kind: 'assistant'; key: string; text: string; time: string; reasoning?: string }
   | { kind: 'tool'; key: string; card: ToolCard }
   | { kind: 'approval'; key: string; request: ChatApprovalEvent }
 
@@ -38,7 +38,8 @@ export function itemsFromRecords(records: readonly ChatRecord[]): ChatItem[] {
     const key = `r${i}`
     if (r.role === 'user') items.push({ kind: 'user', key, text: r.content ?? '', time: r.time })
     else if (r.role === 'assistant') {
-      if ((r.content ?? '').trim() !== '') items.push({ kind: 'assistant', key, text: r.content ?? '', time: r.time })
+      if ((r.content ?? '').trim() !== '' || (r.reasoning ?? '') !== '')
+        items.push({ kind: 'assistant', key, text: r.content ?? '', time: r.time, ...(r.reasoning ? { reasoning: r.reasoning } : {}) })
       for (const c of r.tool_calls ?? []) {
         const card: ToolCard = { id: c.id, name: c.name, args: c.arguments, status: 'running', message: '', result: '' }
         cards.set(c.id, card)
@@ -70,13 +71,20 @@ export function newLive(turn: string, prompt: string, time: string): Live {
   return { turn, items: [{ kind: 'user', key: `${turn}-u`, text: prompt, time }], seq: 1 }
 }
 
-/** applyDelta appends streamed text to the agent's current message. */
+/**
+ * applyDelta appends streamed text to the agent's current message: answer text to its
+ * text, reasoning to its reasoning (shown folded). Reasoning that follows answer text
+ * starts a new message, as the model thinks again after a tool call.
+ */
 export function applyDelta(live: Live, e: ChatDeltaEvent): Live {
   // A delta already applied (replayed after attaching to a running turn) is skipped.
   if (e.turn !== live.turn || e.seq < live.seq) return live
   const items = [...live.items]
   const last = items[items.length - 1]
-  if (last && last.kind === 'assistant') items[items.length - 1] = { ...last, text: last.text + e.text }
+  const continues = last && last.kind === 'assistant' && !(e.reasoning && last.text !== '')
+  if (continues && e.reasoning) items[items.length - 1] = { ...last, reasoning: (last.reasoning ?? '') + e.text }
+  else if (continues) items[items.length - 1] = { ...last, text: last.text + e.text }
+  else if (e.reasoning) items.push({ kind: 'assistant', key: `${live.turn}-d${e.seq}`, text: '', time: '', reasoning: e.text })
   else items.push({ kind: 'assistant', key: `${live.turn}-d${e.seq}`, text: e.text, time: '' })
   return { ...live, items, seq: e.seq + 1 }
 }

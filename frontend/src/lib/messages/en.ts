@@ -88,6 +88,8 @@ export const en = {
   'chat.deny': 'Deny',
   'chat.working.label': 'The agent is working',
   'chat.working': 'Working…',
+  'chat.thinking': 'Thinking…',
+  'chat.thought': 'Thought process',
   'chat.input': 'Message the agent',
   'chat.placeholder': 'Message the agent — Enter sends, Shift+Enter for a new line, Esc stops',
   'chat.stop': 'Stop',

@@ -87,6 +87,8 @@ export const zh: Record<keyof typeof en, string> = {
   'chat.deny': '拒绝',
   'chat.working.label': '智能体正在处理',
   'chat.working': '处理中…',
+  'chat.thinking': '思考中…',
+  'chat.thought': '思考过程',
   'chat.input': '给智能体发消息',
   'chat.placeholder': '给智能体发消息——Enter 发送，Shift+Enter 换行，Esc 停止',
   'chat.stop': '停止',
