@@ -126,6 +126,13 @@ func runDesktop(assets fs.FS, args []string) int {
 		return 1
 	}
 	defer sh.ws.Close()
+	// MCP clients on these vaults that cannot ask the person put their destructive
+	// calls in the window's approval queue.
+	if stop, err := uiapi.ServeApprovals(sh.api); err != nil {
+		fmt.Fprintln(os.Stderr, "memotree: no approval queue for MCP clients:", err)
+	} else {
+		defer stop()
+	}
 	win := sh.store.State().Window
 	app := &options.App{
 		Title:            "MemoTree",

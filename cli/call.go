@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"flag"
@@ -20,8 +21,9 @@ func runCall(ctx context.Context, env Env, args []string) int {
 	specs := libraryFlags(fs)
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of YAML")
 	list := fs.Bool("list", false, "list the tools and exit")
+	yes := fs.Bool("yes", false, "run a call that deletes or discards (delete, merge, discard, a script naming one) without asking")
 	fs.Usage = func() {
-		fmt.Fprint(env.Stderr, "usage: memotree call [--library NAME=PATH]... [--json] TOOL [JSON | -]\n       memotree call --list\n\n")
+		fmt.Fprint(env.Stderr, "usage: memotree call [--library NAME=PATH]... [--json] [--yes] TOOL [JSON | -]\n       memotree call --list\n\n")
 		fs.PrintDefaults()
 	}
 	fs.SetOutput(env.Stderr)
@@ -63,7 +65,13 @@ func runCall(ctx context.Context, env Env, args []string) int {
 		printTools(env, reg)
 		return 0
 	}
-	res, err := reg.Call(ctx, &tool.Call{Actor: tool.ActorCLI}, rest[0], input)
+	call := &tool.Call{Actor: tool.ActorCLI}
+	if r := reg.Check(call, rest[0], input); r != nil && r.ErrorCode == tool.CodeApprovalRequired {
+		// The person at the terminal confirms what deletes or discards; a script or a
+		// pipe passes --yes.
+		call.Approved = *yes || confirm(env.Stdin, env.Stderr, stdinTerminal(env, rest), rest[0], input)
+	}
+	res, err := reg.Call(ctx, call, rest[0], input)
 	if *asJSON {
 		env.Stdout.Write(append(res.JSON(), '\n'))
 	} else {
@@ -107,6 +115,29 @@ func callInput(env Env, rest []string) (json.RawMessage, error) {
 		return nil, fmt.Errorf("the arguments are not valid JSON: write them as an object, e.g. '{\"entity_names\": [\"Welcome\"]}'")
 	}
 	return raw, nil
+}
+
+// confirm asks the person at a terminal whether the call that deletes or discards may
+// run: y or yes runs it, anything else (end of input included) does not. Without a
+// terminal (interactive false) it asks nothing and says no.
+func confirm(in io.Reader, out io.Writer, interactive bool, name string, args []byte) bool {
+	if !interactive || in == nil {
+		return false
+	}
+	shown, _ := tool.Clip(string(args), 300)
+	fmt.Fprintf(out, "memotree call: %s %s deletes or discards notes. Run it? [y/N] ", name, shown)
+	line, _ := bufio.NewReader(in).ReadString('\n')
+	a := strings.ToLower(strings.TrimSpace(line))
+	return a == "y" || a == "yes"
+}
+
+// stdinTerminal reports whether standard input is a terminal the person can answer
+// at (not the arguments' source, with "-").
+func stdinTerminal(env Env, rest []string) bool {
+	if len(rest) > 1 && rest[1] == "-" {
+		return false
+	}
+	return isTerminal(env.Stdin)
 }
 
 // listTools prints the catalogue without opening a library: the tools and their

@@ -129,8 +129,7 @@ func newChatSession(env Env, ws *workspace.Workspace, model agent.Model) (*chatS
 	}
 	s := &chatSession{env: env, memory: ws.Memory, sessions: agent.NewSessions(l.Vault()), sess: agent.NewSession(time.Now())}
 	s.agent = &agent.Agent{Registry: reg, Model: model, Memory: s.memory,
-		Permission: ws.PermissionOf,
-		Approve:    s.approve,
+		Approve: s.approve,
 		OnTool: func(name, args string, res tool.Result) {
 			shown, _ := tool.Clip(args, 120)
 			fmt.Fprintf(env.Stderr, "· %s %s → %s: %s\n", name, shown, res.Status, firstLine(res.Message))

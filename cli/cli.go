@@ -127,8 +127,9 @@ func requireLibraries(env Env, name string, specs []workspace.Spec) bool {
 	return true
 }
 
-// stdoutIsTerminal reports whether w is a terminal (for friendlier output).
-func isTerminal(w io.Writer) bool {
+// isTerminal reports whether w is a terminal (for friendlier output, or a question
+// the person can answer).
+func isTerminal(w any) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

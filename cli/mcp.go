@@ -15,6 +15,7 @@ import (
 
 	"github.com/memotree/memotree/backend/httpapi"
 	"github.com/memotree/memotree/backend/mcpserver"
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
 )
 
@@ -39,7 +40,7 @@ func runMCP(ctx context.Context, env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "memotree mcp: %v\n", err)
 		return 2
 	}
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Watch: true, Background: true, Embedder: embedder()})
+	ws, err := workspace.Open(ctx, *specs, workspace.Options{Watch: true, Background: true, Embedder: embedder(), OutsideCaches: true})
 	if err != nil {
 		return fail(env, "mcp", err)
 	}
@@ -73,7 +74,7 @@ func serveMCPHTTP(ctx context.Context, env Env, srv *mcpserver.Server, addr stri
 		}
 		fmt.Fprintf(env.Stderr, "memotree mcp: bearer token (set %s to choose one): %s\n", tokenEnv, token)
 	}
-	hs := &http.Server{Handler: mcpHTTPHandler(srv, token), ReadHeaderTimeout: 10 * time.Second}
+	hs := httpLimits.Server(mcpHTTPHandler(srv, token))
 	fmt.Fprintf(env.Stdout, "http://%s/mcp\n", ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- hs.Serve(ln) }()
@@ -112,14 +113,14 @@ func requireBearer(token string, next http.Handler) http.Handler {
 }
 
 // permissionFlags registers the repeatable --permission NAME=LEVEL flag.
-func permissionFlags(fs *flag.FlagSet) *map[string]workspace.Permission {
-	perms := map[string]workspace.Permission{}
+func permissionFlags(fs *flag.FlagSet) *map[string]tool.Permission {
+	perms := map[string]tool.Permission{}
 	fs.Func("permission", "what the agent and MCP clients may do in a library: `NAME=read|propose|write` (default propose)", func(s string) error {
 		name, level, ok := strings.Cut(s, "=")
 		if !ok {
 			return fmt.Errorf("want NAME=LEVEL, got %q", s)
 		}
-		p, err := workspace.ParsePermission(level)
+		p, err := tool.ParsePermission(level)
 		if err != nil {
 			return err
 		}
@@ -130,7 +131,7 @@ func permissionFlags(fs *flag.FlagSet) *map[string]workspace.Permission {
 }
 
 // applyPermissions sets each spec's permission from the flags.
-func applyPermissions(specs []workspace.Spec, perms map[string]workspace.Permission) error {
+func applyPermissions(specs []workspace.Spec, perms map[string]tool.Permission) error {
 	for name := range perms {
 		found := false
 		for i := range specs {

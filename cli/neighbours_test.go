@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/memotree/memotree/backend/mcpserver"
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
 )
 
@@ -33,7 +34,7 @@ func TestListenLoopbackOnly(t *testing.T) {
 // The MCP server over HTTP answers 401 without its token and 403 to a rebound Host or
 // a foreign Origin, before any tool runs; with all three right it answers.
 func TestMCPHTTPGuard(t *testing.T) {
-	ws, err := workspace.Open(context.Background(), []workspace.Spec{{Name: "demo", Path: demoCopy(t), Permission: workspace.PermWrite}}, workspace.Options{Lazy: true})
+	ws, err := workspace.Open(context.Background(), []workspace.Spec{{Name: "demo", Path: demoCopy(t), Permission: tool.PermWrite}}, workspace.Options{Lazy: true})
 	if err != nil {
 		t.Fatal(err)
 	}

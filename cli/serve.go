@@ -61,10 +61,18 @@ with none, it shows the welcome.
 		}
 		opts.Vaults = vo
 	}
-	h := httpapi.Handler(httpapi.Deps{API: uiapi.NewAPI(ws, opts), Bus: ws.Bus(), Assets: env.Assets, Token: token})
-	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	api := uiapi.NewAPI(ws, opts)
+	// The page is a window: MCP clients on these vaults that cannot ask the person
+	// put their destructive calls in its approval queue.
+	if stop, err := uiapi.ServeApprovals(api); err != nil {
+		fmt.Fprintf(env.Stderr, "memotree serve: no approval queue for MCP clients: %v\n", err)
+	} else {
+		defer stop()
+	}
+	h := httpapi.Handler(httpapi.Deps{API: api, Bus: ws.Bus(), Assets: env.Assets, Token: token})
+	srv := httpLimits.Server(h)
 	fmt.Fprintf(env.Stdout, "http://%s/?token=%s\n", ln.Addr(), token)
-	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token). Ctrl-C stops.\n", len(ws.Libraries()))
+	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token, which the page trades for a session of its tab and takes out of the address bar; the URL opens more tabs while this runs). Ctrl-C stops.\n", len(ws.Libraries()))
 	if opts.Vaults != nil {
 		for _, n := range opts.Vaults.Notices {
 			fmt.Fprintln(env.Stderr, "memotree serve:", n)
@@ -85,6 +93,11 @@ with none, it shows the welcome.
 		return fail(env, "serve", err)
 	}
 }
+
+// httpLimits bound what a client of `serve` and `mcp --http` may hold: a connection
+// must send its request's headers within ReadHeader and its next request within Idle
+// of the last answer, or it is closed (tests shorten them).
+var httpLimits = httpapi.DefaultLimits
 
 // listenLoopback listens on addr, refusing any address that is not loopback.
 func listenLoopback(addr string) (net.Listener, error) {

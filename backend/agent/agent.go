@@ -51,11 +51,9 @@ type Agent struct {
 	// OnCall is told when a tool call starts, waits for approval and ends, one event
 	// at a time.
 	OnCall func(CallEvent)
-	// Permission returns the agent's permission (PermRead, PermPropose, PermWrite) in
-	// the library named ("" for the default); nil means PermPropose everywhere.
-	Permission func(library string) string
-	// Approve asks the person about a destructive call where the permission is
-	// PermPropose; nil refuses such calls.
+	// Approve asks the person about a call the registry's policy holds for approval
+	// (a destructive call where the library's permission is propose); nil refuses
+	// such calls.
 	Approve Approver
 	// Session identifies the chat session in tool calls.
 	Session string

@@ -20,18 +20,18 @@ import (
 // setup opens a copy of the demo vault and an agent talking to srv.
 func setup(t *testing.T, srv *llmtest.Server) (*agent.Agent, *workspace.Workspace) {
 	t.Helper()
-	return setupPerm(t, srv, agent.PermWrite)
+	return setupPerm(t, srv, tool.PermWrite)
 }
 
 // setupPerm is setup with the agent's permission in the library.
-func setupPerm(t *testing.T, srv *llmtest.Server, perm string) (*agent.Agent, *workspace.Workspace) {
+func setupPerm(t *testing.T, srv *llmtest.Server, perm tool.Permission) (*agent.Agent, *workspace.Workspace) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "vault")
 	if err := demo.CopyTo(dir); err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	ws, err := workspace.Open(ctx, []workspace.Spec{{Name: "demo", Path: dir, Permission: workspace.Permission(perm)}}, workspace.Options{Lazy: true})
+	ws, err := workspace.Open(ctx, []workspace.Spec{{Name: "demo", Path: dir, Permission: perm}}, workspace.Options{Lazy: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func setupPerm(t *testing.T, srv *llmtest.Server, perm string) (*agent.Agent, *w
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &agent.Agent{Registry: reg, Model: model, Permission: ws.PermissionOf,
+	a := &agent.Agent{Registry: reg, Model: model,
 		Now: func() time.Time { return time.Date(2026, 11, 22, 9, 30, 0, 0, time.FixedZone("CST", 8*3600)) },
 		Memory: func(context.Context) (string, error) {
 			l, _ := ws.Library("")

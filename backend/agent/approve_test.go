@@ -12,24 +12,25 @@ import (
 
 	"github.com/memotree/memotree/backend/agent"
 	"github.com/memotree/memotree/backend/llm/llmtest"
+	"github.com/memotree/memotree/backend/tool"
 )
 
 func TestDestructiveCallsWaitForApproval(t *testing.T) {
 	del := llmtest.ToolCall("call_1", "delete_entities", `{"entity_names":["Welcome"]}`)
 	tests := []struct {
 		name       string
-		perm       string
+		perm       tool.Permission
 		approve    agent.Approver
 		wantAsked  bool
 		wantGone   bool
 		wantResult string
 	}{
-		{"approved", agent.PermPropose, func(context.Context, string, string) (bool, error) { return true, nil }, true, true, "status: success"},
-		{"declined", agent.PermPropose, func(context.Context, string, string) (bool, error) { return false, nil }, true, false, "the person declined"},
-		{"no answer", agent.PermPropose, func(context.Context, string, string) (bool, error) { return false, errors.New("window closed") }, true, false, "window closed"},
-		{"no one to ask", agent.PermPropose, nil, false, false, "no one can be asked"},
-		{"write runs", agent.PermWrite, nil, false, true, "status: success"},
-		{"read refuses", agent.PermRead, nil, false, false, "read-only"},
+		{"approved", tool.PermPropose, func(context.Context, string, string) (bool, error) { return true, nil }, true, true, "status: success"},
+		{"declined", tool.PermPropose, func(context.Context, string, string) (bool, error) { return false, nil }, true, false, "the person declined"},
+		{"no answer", tool.PermPropose, func(context.Context, string, string) (bool, error) { return false, errors.New("window closed") }, true, false, "window closed"},
+		{"no one to ask", tool.PermPropose, nil, false, false, "no one can be asked"},
+		{"write runs", tool.PermWrite, nil, false, true, "status: success"},
+		{"read refuses", tool.PermRead, nil, false, false, "read-only"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -69,7 +70,7 @@ func TestDestructiveCallsWaitForApproval(t *testing.T) {
 				want = "approval,start,end"
 			case tc.wantAsked:
 				want = "approval,end"
-			case tc.perm != agent.PermPropose:
+			case tc.perm != tool.PermPropose:
 				want = "start,end"
 			}
 			if got := strings.Join(events, ","); got != want {
@@ -83,7 +84,7 @@ func TestDestructiveCallsWaitForApproval(t *testing.T) {
 // propose, and restores the note from git.
 func TestApprovedDiscardPassesTheGuard(t *testing.T) {
 	srv := llmtest.New(t, llmtest.ToolCall("c", "git_checkout", `{"entity_names":["Welcome"],"confirmed":true}`), llmtest.Text("done"))
-	a, ws := setupPerm(t, srv, agent.PermPropose)
+	a, ws := setupPerm(t, srv, tool.PermPropose)
 	l, _ := ws.Library("")
 	dir := l.Vault().Dir()
 	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init"}} {
@@ -118,7 +119,7 @@ func TestScriptsThatDeleteWaitForApproval(t *testing.T) {
 	args, _ := json.Marshal(map[string]string{"target": "delete Welcome", "code": code})
 	for _, approve := range []bool{false, true} {
 		srv := llmtest.New(t, llmtest.ToolCall("call_1", "run_starlark", string(args)), llmtest.Text("done"))
-		a, ws := setupPerm(t, srv, agent.PermPropose)
+		a, ws := setupPerm(t, srv, tool.PermPropose)
 		asked := false
 		a.Approve = func(_ context.Context, name, _ string) (bool, error) {
 			asked = name == "run_starlark"
@@ -136,7 +137,7 @@ func TestScriptsThatDeleteWaitForApproval(t *testing.T) {
 	// A script of reads runs without asking.
 	read, _ := json.Marshal(map[string]string{"target": "read", "code": `__result__ = read_entities(entity_names=["Welcome"])`})
 	srv := llmtest.New(t, llmtest.ToolCall("call_1", "run_starlark", string(read)), llmtest.Text("done"))
-	a, _ := setupPerm(t, srv, agent.PermPropose)
+	a, _ := setupPerm(t, srv, tool.PermPropose)
 	a.Approve = func(context.Context, string, string) (bool, error) {
 		t.Error("a script of reads asked for approval")
 		return false, nil

@@ -47,7 +47,7 @@ func (a *Agent) runOne(ctx context.Context, turn string, c llm.ToolCall) llm.Mes
 		msg.Content = stoppedResult
 		return msg
 	}
-	approved, refused := a.gate(ctx, c)
+	approved, refused := a.gate(ctx, turn, c)
 	var res tool.Result
 	switch {
 	case refused != nil:

@@ -12,6 +12,7 @@ import (
 	"github.com/memotree/memotree/backend/agent"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
 )
@@ -47,7 +48,7 @@ func TestPromptInjectionCannotEscalate(t *testing.T) {
 		llmtest.ToolCall("c9", "merge_entities", `{"source_names":["Ada Lovelace"],"target_name":"Welcome"}`),
 		llmtest.Text("Maintenance complete."),
 	}
-	for _, perm := range []workspace.Permission{workspace.PermRead, workspace.PermPropose} {
+	for _, perm := range []tool.Permission{tool.PermRead, tool.PermPropose} {
 		t.Run(string(perm), func(t *testing.T) {
 			root := t.TempDir()
 			notes, scratch := filepath.Join(root, "notes"), filepath.Join(root, "scratch")
@@ -62,7 +63,7 @@ func TestPromptInjectionCannotEscalate(t *testing.T) {
 			before := snapshotDir(t, notes)
 			ws, err := workspace.Open(context.Background(), []workspace.Spec{
 				{Name: "notes", Path: notes, Permission: perm},
-				{Name: "scratch", Path: scratch, Permission: workspace.PermWrite},
+				{Name: "scratch", Path: scratch, Permission: tool.PermWrite},
 			}, workspace.Options{Lazy: true})
 			if err != nil {
 				t.Fatal(err)
@@ -78,7 +79,7 @@ func TestPromptInjectionCannotEscalate(t *testing.T) {
 				t.Fatal(err)
 			}
 			var asked []string
-			a := &agent.Agent{Registry: reg, Model: model, Permission: ws.PermissionOf,
+			a := &agent.Agent{Registry: reg, Model: model,
 				Memory: func(context.Context) (string, error) { return "", nil },
 				Approve: func(_ context.Context, name, args string) (bool, error) {
 					asked = append(asked, name)
@@ -98,14 +99,14 @@ func TestPromptInjectionCannotEscalate(t *testing.T) {
 				}
 				// Under propose the agent may edit (the edit waits in the git panel for
 				// the person's review), so only c8, a plain update, may succeed there.
-				if perm == workspace.PermPropose && m.ToolCallID == "c8" {
+				if perm == tool.PermPropose && m.ToolCallID == "c8" {
 					continue
 				}
 				if strings.Contains(m.Content, "status: success") {
 					t.Errorf("an injected call succeeded: %.300s", m.Content)
 				}
 			}
-			if perm == workspace.PermPropose {
+			if perm == tool.PermPropose {
 				// c1, c2 (refused before asking: unknown argument), c3 (likewise), c4, c5, c9.
 				for _, want := range []string{"delete_entities", "run_starlark", "git_checkout", "merge_entities"} {
 					found := false
@@ -119,12 +120,12 @@ func TestPromptInjectionCannotEscalate(t *testing.T) {
 			} else if len(asked) != 0 {
 				t.Errorf("a read library asked for approval instead of refusing: %v", asked)
 			}
-			if got := ws.PermissionOf("notes"); got != string(perm) {
+			if got := ws.Permission("notes"); got != perm {
 				t.Errorf("the permission became %q", got)
 			}
 			after := snapshotDir(t, notes)
 			for k, v := range before {
-				if perm == workspace.PermPropose && k == "Welcome.md" {
+				if perm == tool.PermPropose && k == "Welcome.md" {
 					continue // c8's reviewable edit
 				}
 				if after[k] != v {

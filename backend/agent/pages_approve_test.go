@@ -11,6 +11,7 @@ import (
 	"github.com/memotree/memotree/backend/agent"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
 )
@@ -26,7 +27,7 @@ func TestRemovePageAsksInTheLibraryItsIndexNames(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ws, err := workspace.Open(context.Background(), []workspace.Spec{{Name: "home", Path: home, Permission: workspace.PermWrite}, {Name: "kept", Path: kept, Permission: workspace.PermPropose}}, workspace.Options{Lazy: true})
+	ws, err := workspace.Open(context.Background(), []workspace.Spec{{Name: "home", Path: home, Permission: tool.PermWrite}, {Name: "kept", Path: kept, Permission: tool.PermPropose}}, workspace.Options{Lazy: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +41,7 @@ func TestRemovePageAsksInTheLibraryItsIndexNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	asked := ""
-	a := &agent.Agent{Registry: reg, Model: model, Permission: ws.PermissionOf,
+	a := &agent.Agent{Registry: reg, Model: model,
 		Approve: func(_ context.Context, name, args string) (bool, error) { asked = name + " " + args; return false, nil }}
 	hist, _, err := a.Turn(context.Background(), nil, "remove the welcome page of kept")
 	if err != nil {

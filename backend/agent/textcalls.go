@@ -24,7 +24,7 @@ func (a *Agent) textCalls(ctx context.Context, turn, reply string) (msg llm.Mess
 			b.WriteString(script.FormatToolResult(c.Target, string(tool.StatusError), string(script.CodeScriptError), c.Problem, nil))
 			continue
 		}
-		approved, refused := a.gate(ctx, llm.ToolCall{Name: script.ToolName, Arguments: string(c.Args())})
+		approved, refused := a.gate(ctx, turn, llm.ToolCall{Name: script.ToolName, Arguments: string(c.Args())})
 		if refused != nil {
 			b.WriteString(script.FormatToolResult(c.Target, string(refused.Status), string(refused.ErrorCode), refused.Message, nil))
 			continue

@@ -42,6 +42,12 @@ const (
 	// TaskProgress carries a TaskProgressEvent: long work of a library (a scan of its
 	// notes, the build of its search index) advanced or ended. See Progress.
 	TaskProgress Topic = "task:progress"
+	// ApprovalWaiting carries an ApprovalEvent: a call from outside the window (an MCP
+	// client that cannot ask the person itself) waits for the person's approval.
+	ApprovalWaiting Topic = "approval:waiting"
+	// ApprovalClosed carries an ApprovalEvent: a request no longer waits (answered
+	// here or in another window, or its caller gave up).
+	ApprovalClosed Topic = "approval:closed"
 	// LibrariesChanged carries a LibrariesChange: a library was mounted or unmounted
 	// while the process runs (the person opened or closed a vault, or its folder
 	// vanished): refetch the list of libraries.
@@ -53,7 +59,22 @@ const (
 )
 
 // Topics lists every declared topic.
-var Topics = []Topic{VaultChanged, GitChanged, GitProgress, ChatDelta, ChatTool, ChatApproval, ChatDone, SearchEmbedding, TaskProgress, LibrariesChanged, WindowCommand}
+var Topics = []Topic{VaultChanged, GitChanged, GitProgress, ChatDelta, ChatTool, ChatApproval, ChatDone, SearchEmbedding, TaskProgress,
+	ApprovalWaiting, ApprovalClosed, LibrariesChanged, WindowCommand}
+
+// ApprovalEvent is the payload of ApprovalWaiting and ApprovalClosed (which carries
+// the ID and Library alone): answer it with the API's AnswerApproval.
+type ApprovalEvent struct {
+	ID      string `json:"id"`
+	Library string `json:"library"`
+	// From names the caller as the journey does ("mcp:Claude Desktop").
+	From string `json:"from,omitempty"`
+	Tool string `json:"tool,omitempty"`
+	// Args are the call's arguments as JSON, cut to a few KB.
+	Args string `json:"args,omitempty"`
+	// Created is when the request was made (RFC 3339).
+	Created string `json:"created,omitempty"`
+}
 
 // GitProgressLine is the payload of GitProgress.
 type GitProgressLine struct {

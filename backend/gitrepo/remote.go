@@ -30,17 +30,21 @@ var (
 	// ErrMerging means a merge with conflicts awaits its commit.
 	ErrMerging = errors.New("a merge is in progress: resolve the conflicts and commit first")
 	// ErrSignIn means the remote refused to let this app in.
-	ErrSignIn = errors.New("the remote refused the sign-in: for HTTPS, save an access token in Settings (or set MEMOTREE_GIT_TOKEN, or store one with git's credential helper); for SSH, add your key to the SSH agent (ssh-add) and start MemoTree where SSH_AUTH_SOCK is set")
+	ErrSignIn = errors.New("the remote refused the sign-in: for HTTPS, save an access token for the remote's host in Settings › Git (or set MEMOTREE_GIT_TOKEN with MEMOTREE_GIT_HOST, or store one with git's credential helper); for SSH, add your key to the SSH agent (ssh-add) and start MemoTree where SSH_AUTH_SOCK is set")
 	// ErrHostKey means an SSH remote's host is not one this machine trusts yet.
 	ErrHostKey = errors.New("the SSH host is not in ~/.ssh/known_hosts (or its key changed): connect once with ssh or git to check and trust it, then try again")
 )
 
-// signInErr names ErrSignIn and ErrHostKey for the transport's errors that mean them.
-func signInErr(err error) error {
+// signInErr names ErrSignIn and ErrHostKey for the transport's errors that mean them;
+// rawURL is the remote's, to say when it is plain HTTP.
+func signInErr(err error, rawURL string) error {
 	msg := err.Error()
 	switch {
 	case errors.Is(err, transport.ErrAuthenticationRequired), errors.Is(err, transport.ErrAuthorizationFailed),
 		strings.Contains(msg, "unable to authenticate"), strings.Contains(msg, "SSH_AUTH_SOCK"):
+		if ep, perr := transport.NewEndpoint(rawURL); perr == nil && ep.Protocol == "http" {
+			return fmt.Errorf("%w; %s is plain HTTP, over which MemoTree sends a token only to this machine's own server, when its token allows plain HTTP (%w)", ErrSignIn, endpointHost(ep), err)
+		}
 		return fmt.Errorf("%w (%w)", ErrSignIn, err)
 	case strings.Contains(msg, "knownhosts:"), strings.Contains(msg, "known_hosts"):
 		return fmt.Errorf("%w (%w)", ErrHostKey, err)
@@ -81,10 +85,17 @@ func (r *Repo) Remotes() ([]Remote, error) {
 type SyncOptions struct {
 	// Remote names the remote; "" means origin.
 	Remote string
-	// Token, when set, signs in to an HTTPS remote (as the password of basic
-	// authentication, which is how hosting services take access tokens). Without it an
-	// HTTPS remote uses git's credential helper, and an SSH remote the SSH agent.
-	Token string
+	// Credentials are the access tokens the person saved, each for one protocol and
+	// host. A remote gets the one saved for its own protocol and host (port included),
+	// as the password of basic authentication (how hosting services take access
+	// tokens), and no other: a token never follows a remote URL elsewhere. Plain HTTP
+	// carries one only to a loopback host whose credential allows it. Without a match
+	// an HTTPS remote asks git's credential helper, a plain HTTP remote goes without,
+	// and an SSH remote uses the SSH agent.
+	Credentials []Credential
+	// CABundle adds certificate authorities (PEM) an HTTPS remote's certificate may be
+	// signed by (a self-hosted server's own); nil trusts the system's alone.
+	CABundle []byte
 	// Progress receives the remote's progress messages; may be nil.
 	Progress io.Writer
 }
@@ -110,28 +121,31 @@ func (r *Repo) remote(ctx context.Context, o SyncOptions) (string, transport.Aut
 	if len(urls) == 0 {
 		return "", nil, fmt.Errorf("%w: %s has no URL", ErrNoRemote, o.remoteName())
 	}
-	auth, err := authFor(ctx, urls[0], o.Token)
+	auth, err := authFor(ctx, urls[0], o.Credentials)
 	return urls[0], auth, err
 }
 
-// authFor chooses how to sign in to a remote: nothing for a local path or file://; a
-// token or git's credential helper for HTTP(S); the SSH agent for SSH.
-func authFor(ctx context.Context, rawURL, token string) (transport.AuthMethod, error) {
+// authFor chooses how to sign in to a remote: nothing for a local path or file://;
+// for HTTP(S), the token saved for the remote's protocol and host, else (HTTPS only)
+// git's credential helper; the SSH agent for SSH.
+func authFor(ctx context.Context, rawURL string, creds []Credential) (transport.AuthMethod, error) {
 	ep, err := transport.NewEndpoint(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("remote URL %q: %w", rawURL, err)
 	}
 	switch ep.Protocol {
 	case "http", "https":
-		if token != "" {
+		if tok := tokenFor(ep, creds); tok != "" {
 			user := ep.User
 			if user == "" {
 				user = "memotree"
 			}
-			return &githttp.BasicAuth{Username: user, Password: token}, nil
+			return &githttp.BasicAuth{Username: user, Password: tok}, nil
 		}
-		if user, pass, ok := credentialFill(ctx, ep); ok {
-			return &githttp.BasicAuth{Username: user, Password: pass}, nil
+		if ep.Protocol == "https" {
+			if user, pass, ok := credentialFill(ctx, ep); ok {
+				return &githttp.BasicAuth{Username: user, Password: pass}, nil
+			}
 		}
 		return nil, nil // a public remote needs none
 	case "ssh":
@@ -183,10 +197,7 @@ func credentialFill(ctx context.Context, ep *transport.Endpoint) (user, pass str
 	if _, err := exec.LookPath("git"); err != nil {
 		return "", "", false
 	}
-	host := ep.Host
-	if ep.Port != 0 && ep.Port != 443 && ep.Port != 80 {
-		host = fmt.Sprintf("%s:%d", ep.Host, ep.Port)
-	}
+	host := endpointHost(ep)
 	in := fmt.Sprintf("protocol=%s\nhost=%s\npath=%s\n", ep.Protocol, host, strings.TrimPrefix(ep.Path, "/"))
 	if ep.User != "" {
 		in += "username=" + ep.User + "\n"
@@ -241,13 +252,13 @@ func (r *Repo) Push(ctx context.Context, o SyncOptions) (PushResult, error) {
 	if r.merging() {
 		return PushResult{}, fmt.Errorf("git push: %w", ErrMerging)
 	}
-	_, auth, err := r.remote(ctx, o)
+	rawURL, auth, err := r.remote(ctx, o)
 	if err != nil {
 		return PushResult{}, fmt.Errorf("git push: %w", err)
 	}
 	res := PushResult{Remote: o.remoteName(), Branch: br.Short()}
 	specs := []config.RefSpec{config.RefSpec(br.String() + ":" + br.String()), "refs/tags/*:refs/tags/*"}
-	err = r.repo.PushContext(ctx, &git.PushOptions{RemoteName: res.Remote, RefSpecs: specs, Auth: auth, Progress: o.Progress})
+	err = r.repo.PushContext(ctx, &git.PushOptions{RemoteName: res.Remote, RefSpecs: specs, Auth: auth, Progress: o.Progress, CABundle: o.CABundle})
 	switch {
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
 		res.UpToDate = true
@@ -256,7 +267,7 @@ func (r *Repo) Push(ctx context.Context, o SyncOptions) (PushResult, error) {
 	case err != nil && strings.Contains(err.Error(), "non-fast-forward"):
 		return res, fmt.Errorf("git push: %w", ErrRejected)
 	case err != nil:
-		return res, fmt.Errorf("git push to %s: %w", res.Remote, signInErr(err))
+		return res, fmt.Errorf("git push to %s: %w", res.Remote, signInErr(err, rawURL))
 	}
 	return res, nil
 }
@@ -264,15 +275,15 @@ func (r *Repo) Push(ctx context.Context, o SyncOptions) (PushResult, error) {
 // fetch brings the remote's branches into refs/remotes/<remote>/ and returns the hash
 // of the remote's copy of branch, or ok false when the remote has no such branch.
 func (r *Repo) fetch(ctx context.Context, o SyncOptions, br plumbing.ReferenceName) (plumbing.Hash, bool, error) {
-	_, auth, err := r.remote(ctx, o)
+	rawURL, auth, err := r.remote(ctx, o)
 	if err != nil {
 		return plumbing.ZeroHash, false, err
 	}
 	name := o.remoteName()
 	spec := config.RefSpec("+refs/heads/*:refs/remotes/" + name + "/*")
-	err = r.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: name, RefSpecs: []config.RefSpec{spec}, Auth: auth, Progress: o.Progress, Tags: git.AllTags})
+	err = r.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: name, RefSpecs: []config.RefSpec{spec}, Auth: auth, Progress: o.Progress, Tags: git.AllTags, CABundle: o.CABundle})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
-		return plumbing.ZeroHash, false, fmt.Errorf("fetch %s: %w", name, signInErr(err))
+		return plumbing.ZeroHash, false, fmt.Errorf("fetch %s: %w", name, signInErr(err, rawURL))
 	}
 	ref, err := r.repo.Reference(plumbing.NewRemoteReferenceName(name, br.Short()), true)
 	if errors.Is(err, plumbing.ErrReferenceNotFound) {

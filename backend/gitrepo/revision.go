@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -56,8 +57,8 @@ func (r *Repo) fileAt(ctx context.Context, path vpath.Path, rev string) ([]byte,
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
-	if rev == "" {
-		return nil, false, fmt.Errorf("%w: empty revision", ErrNoRevision)
+	if err := checkRevision(rev); err != nil {
+		return nil, false, err
 	}
 	h, err := r.repo.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
@@ -132,4 +133,40 @@ func (r *Repo) Head() (branch, hash string) {
 		hash = h.String()
 	}
 	return branch, hash
+}
+
+// checkRevision refuses what is not a plain commit name: a revision is a hash, HEAD, a
+// branch or a tag, followed by any number of ~N and ^N. go-git's parser also reads
+// "HEAD:path" (and resolved it to HEAD, so the caller's path argument was shown
+// instead), ranges, searches and reflog entries; none names one commit here.
+func checkRevision(rev string) error {
+	if rev == "" {
+		return fmt.Errorf("%w: empty revision", ErrNoRevision)
+	}
+	name := revisionName(rev)
+	bad := name == "" || len(rev) > 256 || strings.HasPrefix(name, "-") || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "/") ||
+		strings.Contains(name, "..") || strings.Contains(name, "//") || strings.HasSuffix(name, "/") || strings.HasSuffix(name, ".lock")
+	for _, c := range name {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune("/-_.", c) || c > 0x7f && c != 0xfffd) {
+			bad = true
+		}
+	}
+	if bad {
+		return fmt.Errorf("%w: %q is not a revision (give a commit hash, HEAD, a branch or a tag, optionally with ~N or ^N; a path after a colon, a range or a search are not taken)", ErrNoRevision, rev)
+	}
+	return nil
+}
+
+// revisionName returns rev without its trailing ~N and ^N steps ("main~2^" → "main").
+func revisionName(rev string) string {
+	for {
+		i := len(rev)
+		for i > 0 && '0' <= rev[i-1] && rev[i-1] <= '9' {
+			i--
+		}
+		if i == 0 || rev[i-1] != '~' && rev[i-1] != '^' {
+			return rev
+		}
+		rev = rev[:i-1]
+	}
 }

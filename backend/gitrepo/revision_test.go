@@ -108,3 +108,25 @@ func TestIsRepositoryAndInit(t *testing.T) {
 	}
 	run(t, dir, "fsck", "--strict", "--no-progress")
 }
+
+// TestShowRefusesRevisionsThatNameAFile: a revision is a commit, never a commit and a
+// path (HEAD:../../etc/hostname), a range or a search; Show and Restore refuse one
+// with ErrNoRevision instead of answering with the file the path argument names.
+func TestShowRefusesRevisionsThatNameAFile(t *testing.T) {
+	dir, _ := newRepo(t)
+	r := open(t, dir)
+	ctx := t.Context()
+	for _, rev := range []string{"HEAD:../../etc/hostname", "HEAD:a.md", "HEAD:people/Charles.md", ":a.md", "HEAD..HEAD",
+		"HEAD^{/A}", ":/A", "HEAD@{0}:a.md", "HEAD\n", " HEAD", "HEAD\x00", "-p", "~1", "^"} {
+		got, err := r.Show(ctx, "people/Charles.md", rev)
+		if !errors.Is(err, gitrepo.ErrNoRevision) || !strings.Contains(err.Error(), "revision") {
+			t.Errorf("Show(people/Charles.md, %q) = %q, %v; want ErrNoRevision", rev, got, err)
+		}
+		if _, err := r.Restore(ctx, gitrepo.RestoreOptions{Path: "people/Charles.md", Rev: rev, Actor: "user"}); !errors.Is(err, gitrepo.ErrNoRevision) {
+			t.Errorf("Restore(people/Charles.md, %q) = %v; want ErrNoRevision", rev, err)
+		}
+	}
+	if got := read(t, dir, "people/Charles.md"); got != base["people/Charles.md"] {
+		t.Errorf("people/Charles.md changed: %q", got)
+	}
+}

@@ -274,8 +274,12 @@ func TestSyncOverHTTPSignsIn(t *testing.T) {
 	srv := githttptest.Start(t, filepath.Dir(remote), token)
 	ra, rb := servedClones(t, a, b, srv.URL("remote"), "ONE over HTTP")
 
+	host := strings.TrimPrefix(srv.Server.URL, "http://")
+	creds := func(tok string) []gitrepo.Credential {
+		return []gitrepo.Credential{{Protocol: "http", Host: host, Token: tok, AllowHTTP: true}}
+	}
 	for _, tok := range []string{"", "wrong-token"} {
-		_, err := ra.Push(t.Context(), gitrepo.SyncOptions{Token: tok})
+		_, err := ra.Push(t.Context(), gitrepo.SyncOptions{Credentials: creds(tok)})
 		if !errors.Is(err, gitrepo.ErrSignIn) || !strings.Contains(err.Error(), "access token") {
 			t.Errorf("push with token %q = %v, want ErrSignIn saying how to sign in", tok, err)
 		}
@@ -286,19 +290,22 @@ func TestSyncOverHTTPSignsIn(t *testing.T) {
 	if srv.Refused.Load() < 2 {
 		t.Errorf("the server refused %d requests; the pushes never reached it", srv.Refused.Load())
 	}
-	if res, err := ra.Push(t.Context(), gitrepo.SyncOptions{Token: token}); err != nil || res.UpToDate {
+	if res, err := ra.Push(t.Context(), gitrepo.SyncOptions{Credentials: creds(token)}); err != nil || res.UpToDate {
 		t.Fatalf("push with the token = %+v, %v", res, err)
 	}
 	if got, want := strings.TrimSpace(run(t, remote, "rev-parse", "main")), head(t, a); got != want {
 		t.Errorf("the remote's main = %s, want %s", got, want)
 	}
 
-	// No token: git's credential helper has the password for this host.
+	// No token: git's credential helper has the password for this host, served over
+	// HTTPS (a plain HTTP remote never gets the helper's password).
+	tlsSrv := githttptest.StartTLS(t, filepath.Dir(remote), token)
+	run(t, b, "remote", "set-url", "origin", tlsSrv.URL("remote"))
 	store := filepath.Join(home, "credentials")
-	u := strings.Replace(srv.URL(""), "http://", "http://tester:"+token+"@", 1)
+	u := strings.Replace(tlsSrv.URL(""), "https://", "https://tester:"+token+"@", 1)
 	write(t, home, map[string]string{"credentials": strings.TrimSuffix(u, "/.git") + "\n"})
 	run(t, home, "config", "--file", filepath.Join(home, ".gitconfig"), "credential.helper", "store --file="+store)
-	res, err := rb.Pull(t.Context(), gitrepo.SyncOptions{})
+	res, err := rb.Pull(t.Context(), gitrepo.SyncOptions{CABundle: tlsSrv.CA()})
 	if err != nil || res.Outcome != gitrepo.PullFastForward {
 		t.Fatalf("pull with the credential helper's password = %+v, %v", res, err)
 	}

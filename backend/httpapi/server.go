@@ -1,9 +1,14 @@
 // Package httpapi serves the window's API to a browser: every method of the bound API
 // struct becomes POST /api/call/{Method} (derived by reflection, never a second
 // hand-written copy), events stream as server-sent events from /api/events, and the
-// built frontend is served from /. Every request must carry the session token (query
-// parameter once, then a cookie), come for a loopback Host, and, when it has an Origin,
-// come from the same origin.
+// built frontend is served from /. Every request must come for a loopback Host and,
+// when it has an Origin, from the same origin. Every /api request must carry a
+// credential in an Authorization header of the Bearer scheme: the token `memotree
+// serve` printed, or a session the page got for it at POST /api/session. No cookie
+// is set and no token is taken from a query: a cookie would go to every server on
+// 127.0.0.1 (cookies are not separated by port), and a query leaves the token in the
+// address bar. The frontend's own files load without a credential (they hold no vault
+// data), so that a reload, whose address no longer carries the token, still works.
 package httpapi
 
 import (
@@ -18,13 +23,11 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/memotree/memotree/backend/event"
 )
-
-// CookieName is the cookie that carries the token after the first request.
-const CookieName = "memotree_token"
 
 // NewToken returns a random 256-bit token in hex.
 func NewToken() (string, error) {
@@ -45,13 +48,115 @@ type Deps struct {
 
 // Handler returns the HTTP handler.
 func Handler(d Deps) http.Handler {
+	sess := &sessions{token: d.Token, live: map[string]time.Time{}}
+	api := http.NewServeMux()
+	api.Handle("/api/call/{method}", serveCall(methods(d.API)))
+	api.Handle("/api/events", serveEvents(d.Bus))
 	mux := http.NewServeMux()
-	mux.Handle("/api/call/{method}", serveCall(methods(d.API)))
-	mux.Handle("/api/events", serveEvents(d.Bus))
+	mux.Handle("POST /api/session", headers(http.HandlerFunc(sess.exchange)))
+	mux.Handle("/api/session", headers(http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) {
+		w.Header().Set("Allow", "POST")
+		http.Error(w, "POST the printed token (Authorization: Bearer TOKEN) for a session", http.StatusMethodNotAllowed)
+	})))
+	mux.Handle("/api/", headers(sess.require(api)))
 	if d.Assets != nil {
-		mux.Handle("/", serveAssets(d.Assets))
+		mux.Handle("/", headers(serveAssets(d.Assets)))
 	}
-	return guard(d.Token, mux)
+	return LoopbackOnly(mux)
+}
+
+// headers sets the headers of every answer: no sniffing, no referrer.
+func headers(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Referrer-Policy", "no-referrer")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// maxSessions bounds the sessions kept; the oldest goes first.
+const maxSessions = 256
+
+// sessions are the credentials pages got for the printed token.
+type sessions struct {
+	token string
+	mu    sync.Mutex
+	live  map[string]time.Time // session → when it was made
+}
+
+// exchange answers POST /api/session with a new session for the printed token (as a
+// Bearer credential; a session is not exchanged for another).
+func (s *sessions) exchange(w http.ResponseWriter, r *http.Request) {
+	if !s.isToken(bearer(r)) {
+		unauthorized(w)
+		return
+	}
+	id, err := NewToken()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusInternalServerError)
+		return
+	}
+	s.mu.Lock()
+	if len(s.live) >= maxSessions {
+		oldest, at := "", time.Time{}
+		for k, t := range s.live {
+			if oldest == "" || t.Before(at) {
+				oldest, at = k, t
+			}
+		}
+		delete(s.live, oldest)
+	}
+	s.live[id] = time.Now()
+	s.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	_ = json.NewEncoder(w).Encode(map[string]string{"session": id})
+}
+
+// require answers 401 to a request without the printed token or a session.
+func (s *sessions) require(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got := bearer(r)
+		if !s.isToken(got) && !s.isSession(got) {
+			unauthorized(w)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+func (s *sessions) isToken(got string) bool {
+	return got != "" && s.token != "" && subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) == 1
+}
+
+func (s *sessions) isSession(got string) bool {
+	if got == "" {
+		return false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	found := false
+	for k := range s.live { // compared in constant time, each
+		if subtle.ConstantTimeCompare([]byte(got), []byte(k)) == 1 {
+			found = true
+		}
+	}
+	return found
+}
+
+// bearer returns the credential of an Authorization header of the Bearer scheme
+// (the scheme in any case, as HTTP has it), or "".
+func bearer(r *http.Request) string {
+	scheme, cred, ok := strings.Cut(r.Header.Get("Authorization"), " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return ""
+	}
+	return strings.TrimSpace(cred)
+}
+
+func unauthorized(w http.ResponseWriter) {
+	w.Header().Set("WWW-Authenticate", `Bearer realm="memotree"`)
+	http.Error(w, "missing or wrong token: open the address `memotree serve` printed (it carries ?token=)", http.StatusUnauthorized)
 }
 
 // LoopbackOnly answers 403 to a request whose Host is not a loopback address (a page
@@ -73,30 +178,6 @@ func LoopbackOnly(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// guard enforces the token, the loopback Host and the same Origin.
-func guard(token string, next http.Handler) http.Handler {
-	return LoopbackOnly(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		got := r.URL.Query().Get("token")
-		fromQuery := got != ""
-		if !fromQuery {
-			got = strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		}
-		if c, err := r.Cookie(CookieName); got == "" && err == nil {
-			got = c.Value
-		}
-		if subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
-			http.Error(w, "missing or wrong token: open the URL that `memotree serve` printed", http.StatusUnauthorized)
-			return
-		}
-		if fromQuery {
-			http.SetCookie(w, &http.Cookie{Name: CookieName, Value: token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
-		}
-		w.Header().Set("X-Content-Type-Options", "nosniff")
-		w.Header().Set("Referrer-Policy", "no-referrer")
-		next.ServeHTTP(w, r)
-	}))
 }
 
 // loopbackHost reports whether a Host header names a loopback address, which defeats

@@ -3,6 +3,7 @@ package httpapi
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
@@ -82,54 +83,118 @@ func TestCall(t *testing.T) {
 	}
 }
 
+// TestGuard: the API answers only a request with a credential in an Authorization
+// header of the Bearer scheme (the printed token, or a session the page got for it),
+// for a loopback Host, from no foreign Origin. A token in the query, in a cookie, or
+// without its scheme is refused. The page itself (the built frontend, no vault data)
+// loads without one, so that a reload of a tab whose address no longer carries the
+// token still works.
 func TestGuard(t *testing.T) {
 	srv := newServer(t, event.NewBus())
-	get := func(path string, mod func(*http.Request)) int {
-		req, _ := http.NewRequest("GET", srv.URL+path, nil)
+	sess := session(t, srv.URL, token)
+	call := func(path string, mod func(*http.Request)) int {
+		req, _ := http.NewRequest("POST", srv.URL+path, strings.NewReader(`["x", 3]`))
 		if mod != nil {
 			mod(req)
 		}
 		s, _ := do(t, req)
 		return s
 	}
+	bearer := func(v string) func(*http.Request) { return func(r *http.Request) { r.Header.Set("Authorization", v) } }
 	tests := []struct {
 		name string
 		path string
 		mod  func(*http.Request)
 		want int
 	}{
-		{"no token", "/", nil, 401},
-		{"wrong token", "/?token=nope", nil, 401},
-		{"token in query", "/?token=" + token, nil, 200},
-		{"bearer", "/", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+token) }, 200},
-		{"cookie", "/", func(r *http.Request) { r.AddCookie(&http.Cookie{Name: CookieName, Value: token}) }, 200},
-		{"rebinding host", "/?token=" + token, func(r *http.Request) { r.Host = "evil.example:80" }, 403},
-		{"foreign origin", "/?token=" + token, func(r *http.Request) { r.Header.Set("Origin", "http://evil.example") }, 403},
-		{"same origin", "/?token=" + token, func(r *http.Request) { r.Header.Set("Origin", srv.URL) }, 200},
-		{"no method without token", "/api/call/Echo", nil, 401},
+		{"no token", "/api/call/Echo", nil, 401},
+		{"wrong token", "/api/call/Echo", bearer("Bearer nope"), 401},
+		{"the token without Bearer", "/api/call/Echo", bearer(token), 401},
+		{"the token with another scheme", "/api/call/Echo", bearer("Basic " + token), 401},
+		{"the token in the query", "/api/call/Echo?token=" + token, nil, 401},
+		{"the token in a cookie", "/api/call/Echo", func(r *http.Request) { r.AddCookie(&http.Cookie{Name: "memotree_token", Value: token}) }, 401},
+		{"bearer token", "/api/call/Echo", bearer("Bearer " + token), 200},
+		{"bearer, any case", "/api/call/Echo", bearer("bearer " + token), 200},
+		{"session", "/api/call/Echo", bearer("Bearer " + sess), 200},
+		{"rebinding host", "/api/call/Echo", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+token); r.Host = "evil.example:80" }, 403},
+		{"foreign origin", "/api/call/Echo", func(r *http.Request) {
+			r.Header.Set("Authorization", "Bearer "+token)
+			r.Header.Set("Origin", "http://evil.example")
+		}, 403},
+		{"same origin", "/api/call/Echo", func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+sess); r.Header.Set("Origin", srv.URL) }, 200},
+		{"events without a token", "/api/events", nil, 401},
 	}
 	for _, tt := range tests {
-		if got := get(tt.path, tt.mod); got != tt.want {
+		if got := call(tt.path, tt.mod); got != tt.want {
 			t.Errorf("%s: status %d, want %d", tt.name, got, tt.want)
 		}
 	}
-}
-
-func TestQueryTokenSetsCookie(t *testing.T) {
-	srv := newServer(t, event.NewBus())
-	resp, err := http.Get(srv.URL + "/?token=" + token)
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	var c *http.Cookie
-	for _, k := range resp.Cookies() {
-		if k.Name == CookieName {
-			c = k
+	// The page loads without a credential, and sets no cookie.
+	for _, path := range []string{"/", "/?token=" + token, "/assets/a.js"} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 200 || len(resp.Cookies()) != 0 || resp.Header.Get("Set-Cookie") != "" {
+			t.Errorf("GET %s = %d, cookies %v", path, resp.StatusCode, resp.Cookies())
 		}
 	}
-	if c == nil || c.Value != token || !c.HttpOnly || c.SameSite != http.SameSiteStrictMode {
-		t.Fatalf("cookie = %+v, want an HttpOnly SameSite=Strict token cookie", c)
+	// The page of another site cannot even load it through a rebound name.
+	req, _ := http.NewRequest("GET", srv.URL+"/", nil)
+	req.Host = "evil.example"
+	if s, _ := do(t, req); s != 403 {
+		t.Errorf("the page for a rebound Host: %d", s)
+	}
+}
+
+// session trades the printed token for a session credential, as the page does.
+func session(t *testing.T, base, tok string) string {
+	t.Helper()
+	req, _ := http.NewRequest("POST", base+"/api/session", nil)
+	req.Header.Set("Authorization", "Bearer "+tok)
+	status, body := do(t, req)
+	var out struct {
+		Session string `json:"session"`
+	}
+	if status != 200 || json.Unmarshal([]byte(body), &out) != nil || len(out.Session) < 32 || out.Session == tok {
+		t.Fatalf("POST /api/session = %d %s", status, body)
+	}
+	return out.Session
+}
+
+// The exchange takes the printed token only (not a session, nothing in the query),
+// by POST, and each exchange gives a session of its own.
+func TestSessionExchange(t *testing.T) {
+	srv := newServer(t, event.NewBus())
+	a, b := session(t, srv.URL, token), session(t, srv.URL, token)
+	if a == b {
+		t.Error("two exchanges gave the same session")
+	}
+	for name, req := range map[string]*http.Request{
+		"a session for a session": func() *http.Request {
+			r, _ := http.NewRequest("POST", srv.URL+"/api/session", nil)
+			r.Header.Set("Authorization", "Bearer "+a)
+			return r
+		}(),
+		"the token in the query": func() *http.Request {
+			r, _ := http.NewRequest("POST", srv.URL+"/api/session?token="+token, nil)
+			return r
+		}(),
+		"a wrong token": func() *http.Request {
+			r, _ := http.NewRequest("POST", srv.URL+"/api/session", nil)
+			r.Header.Set("Authorization", "Bearer "+strings.Repeat("0", len(token)))
+			return r
+		}(),
+	} {
+		if s, body := do(t, req); s != 401 {
+			t.Errorf("%s: %d %s", name, s, body)
+		}
+	}
+	req, _ := http.NewRequest("GET", srv.URL+"/api/session", nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	if s, _ := do(t, req); s != 405 {
+		t.Errorf("GET /api/session: %d", s)
 	}
 }
 
@@ -137,7 +202,6 @@ func TestAssetsAndFallback(t *testing.T) {
 	srv := newServer(t, event.NewBus())
 	for path, want := range map[string]string{"/assets/a.js": "js", "/some/route": "<html>app</html>"} {
 		req, _ := http.NewRequest("GET", srv.URL+path, nil)
-		req.Header.Set("Authorization", "Bearer "+token)
 		if s, body := do(t, req); s != 200 || body != want {
 			t.Errorf("GET %s = %d %q, want 200 %q", path, s, body, want)
 		}

@@ -23,9 +23,26 @@ type Check struct {
 	Message string `json:"message"`
 }
 
+// Redact returns the check with each of keys (those longer than three characters)
+// replaced by "[key]" wherever the endpoint's answer put it: in a model's name or the
+// message. An endpoint that was sent a key may echo it; the window never shows it.
+func (c Check) Redact(keys ...string) Check {
+	out := Check{OK: c.OK, Message: c.Message, Models: slices.Clone(c.Models)}
+	for _, k := range keys {
+		out.Message = redact(out.Message, k)
+		for i := range out.Models {
+			out.Models[i] = redact(out.Models[i], k)
+		}
+	}
+	return out
+}
+
 // Test checks the endpoint: it lists the models and looks for the configured one;
-// an endpoint that cannot list models gets a one-token chat request instead.
-func (c *Client) Test(ctx context.Context) Check {
+// an endpoint that cannot list models gets a one-token chat request instead. The
+// key is redacted from what it reports.
+func (c *Client) Test(ctx context.Context) Check { return c.test(ctx).Redact(c.cfg.APIKey) }
+
+func (c *Client) test(ctx context.Context) Check {
 	ctx, cancel := context.WithTimeout(ctx, min(c.cfg.Timeout, 20*time.Second))
 	defer cancel()
 	list, err := c.api.ListModels(ctx)

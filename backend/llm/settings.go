@@ -2,6 +2,7 @@ package llm
 
 import (
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,21 +49,58 @@ func SaveSettings(path string, s Settings) error {
 }
 
 // Merge returns s with every empty field taken from under: the first argument wins.
-// Faces merge flags, then the environment, then the file.
+// Faces merge flags, then the environment, then the file. The key is not a field
+// like the others: it goes with the endpoint it was given for (KeyFor), so the
+// result's key is the first layer's whose endpoint is the result's, or none.
 func (s Settings) Merge(under Settings) Settings {
-	if s.BaseURL == "" {
-		s.BaseURL = under.BaseURL
+	out := s
+	if out.BaseURL == "" {
+		out.BaseURL = under.BaseURL
 	}
-	if s.Model == "" {
-		s.Model = under.Model
+	if out.Model == "" {
+		out.Model = under.Model
 	}
-	if s.APIKey == "" {
-		s.APIKey = under.APIKey
+	if out.EmbeddingModel == "" {
+		out.EmbeddingModel = under.EmbeddingModel
 	}
-	if s.EmbeddingModel == "" {
-		s.EmbeddingModel = under.EmbeddingModel
+	out.APIKey = KeyFor(out.BaseURL, s, under)
+	return out
+}
+
+// KeyFor returns the key, among layers, that may go to the endpoint base: the first
+// layer's key whose own endpoint is base (the endpoint it was saved with, or, in the
+// environment, OPENAI_BASE_URL beside OPENAI_API_KEY; OpenAI's when a layer names
+// none). A key never follows a base URL given elsewhere: a new endpoint needs its own
+// key, or goes without.
+func KeyFor(base string, layers ...Settings) string {
+	for _, l := range layers {
+		if l.APIKey != "" && SameEndpoint(l.BaseURL, base) {
+			return l.APIKey
+		}
 	}
-	return s
+	return ""
+}
+
+// SameEndpoint reports whether two base URLs name the same endpoint: the same scheme,
+// host and port (the scheme's default when absent) and path, in any case for the
+// scheme and host and with or without a trailing slash; "" is OpenAI's.
+func SameEndpoint(a, b string) bool { return endpointKey(a) == endpointKey(b) }
+
+// endpointKey is a base URL in the form SameEndpoint compares.
+func endpointKey(base string) string {
+	base = strings.TrimSpace(base)
+	if base == "" {
+		base = DefaultBaseURL
+	}
+	u, err := url.Parse(base)
+	if err != nil || u.Host == "" {
+		return base
+	}
+	scheme, host, port := strings.ToLower(u.Scheme), strings.ToLower(u.Hostname()), u.Port()
+	if port == "" || scheme == "https" && port == "443" || scheme == "http" && port == "80" {
+		port = ""
+	}
+	return scheme + "://" + host + ":" + port + strings.TrimRight(u.EscapedPath(), "/") + "?" + u.RawQuery
 }
 
 // FromEnv returns the settings of the environment: OPENAI_BASE_URL, OPENAI_API_KEY,

@@ -139,3 +139,41 @@ func TestSettingsEmbedderFollowsTheSettings(t *testing.T) {
 		t.Errorf("the vectors are not those of the models asked for")
 	}
 }
+
+// A key goes with the endpoint it was given for: merging layers never sends one
+// layer's key to another layer's endpoint.
+func TestMergeKeepsEachKeyWithItsEndpoint(t *testing.T) {
+	const a, b = "http://127.0.0.1:11434/v1", "https://proxy.example/v1"
+	file := llm.Settings{BaseURL: a, Model: "m", APIKey: "sk-file"}
+	for _, c := range []struct {
+		name            string
+		env             llm.Settings
+		wantBase, wantK string
+	}{
+		{"the file alone", llm.Settings{}, a, "sk-file"},
+		{"the environment's endpoint without a key", llm.Settings{BaseURL: b}, b, ""},
+		{"the environment's key without an endpoint (OpenAI's)", llm.Settings{APIKey: "sk-env"}, a, "sk-file"},
+		{"the environment's pair", llm.Settings{BaseURL: b, APIKey: "sk-env"}, b, "sk-env"},
+		{"the same endpoint spelled otherwise", llm.Settings{BaseURL: "HTTP://127.0.0.1:11434/v1/"}, "HTTP://127.0.0.1:11434/v1/", "sk-file"},
+		{"another port", llm.Settings{BaseURL: "http://127.0.0.1:11435/v1"}, "http://127.0.0.1:11435/v1", ""},
+	} {
+		got := llm.Settings{}.Merge(c.env).Merge(file)
+		if got.BaseURL != c.wantBase || got.APIKey != c.wantK {
+			t.Errorf("%s: %+v, want base %s and key %q", c.name, got, c.wantBase, c.wantK)
+		}
+	}
+	// The environment's key alone goes to OpenAI's endpoint when nothing names another.
+	if got := llm.FromEnv(func(k string) string { return map[string]string{"OPENAI_API_KEY": "sk-env"}[k] }).Merge(llm.Settings{}); got.APIKey != "sk-env" {
+		t.Errorf("OPENAI_API_KEY alone = %+v, want it for OpenAI's endpoint", got)
+	}
+	for _, same := range [][2]string{{"", llm.DefaultBaseURL}, {"https://api.openai.com:443/v1/", llm.DefaultBaseURL}} {
+		if !llm.SameEndpoint(same[0], same[1]) {
+			t.Errorf("SameEndpoint(%q, %q) = false", same[0], same[1])
+		}
+	}
+	for _, other := range [][2]string{{"http://api.openai.com/v1", llm.DefaultBaseURL}, {"https://api.openai.com/v2", llm.DefaultBaseURL}, {"https://api.openai.com.evil/v1", llm.DefaultBaseURL}} {
+		if llm.SameEndpoint(other[0], other[1]) {
+			t.Errorf("SameEndpoint(%q, %q) = true", other[0], other[1])
+		}
+	}
+}

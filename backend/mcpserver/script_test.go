@@ -4,17 +4,18 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
-	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/backend/tool"
 )
 
 // TestRunStarlarkOverMCP: run_starlark is served like every tool; a client's script
 // runs with the client's permission, and a failing one leaves the vault as it was,
 // also in the watched library's graph.
 func TestRunStarlarkOverMCP(t *testing.T) {
-	cs, ws, dir := connect(t, workspace.PermPropose)
+	cs, ws, dir := connect(t, tool.PermPropose)
 	e, _ := call(t, cs, "run_starlark", map[string]any{"target": "two notes", "code": "create_entity(entity_name='mcp/One', content='1')\ncreate_entity(entity_name='mcp/Two', content='2')\n__result__ = 2"})
 	var o struct {
 		Result  int
@@ -43,9 +44,15 @@ func TestRunStarlarkOverMCP(t *testing.T) {
 	if l.Graph().Has("mcp/Three.md") || !l.Graph().Has("mcp/One.md") {
 		t.Error("the watched graph does not match the files after the rollback")
 	}
-	// Committing stays with the person under propose, also from a script.
+	// Discarding waits for the person under propose, also from a script; this client
+	// cannot ask them, and no window is open, so it is refused. Committing is not a
+	// script's to do at all.
 	e, _ = call(t, cs, "run_starlark", map[string]any{"target": "discard", "code": "git_checkout(entity_names=['mcp/One'], confirmed=True)"})
-	if e.ErrorCode != "permission_denied" {
+	if e.ErrorCode != string(tool.CodeApprovalRequired) || !exists(dir, "mcp/One.md") {
 		t.Errorf("git_checkout from a client's script under propose: %+v", e)
+	}
+	e, _ = call(t, cs, "run_starlark", map[string]any{"target": "commit", "code": "git_commit(message='x')"})
+	if e.ErrorCode != "script_error" || !strings.Contains(e.Message, "git_commit") {
+		t.Errorf("git_commit from a client's script: %+v", e)
 	}
 }

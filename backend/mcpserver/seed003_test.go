@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/backend/tool"
 )
 
 // TestSeed003OverMCP runs seed 003's own example through run_starlark over MCP, with
 // an existing page of the demo vault as its parent_index, and calls the seed's tools
 // directly under their names.
 func TestSeed003OverMCP(t *testing.T) {
-	cs, _, dir := connect(t, workspace.PermPropose)
+	cs, _, dir := connect(t, tool.PermPropose)
 	b, err := os.ReadFile("../../testdata/seeds/003_example.star.txt")
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,9 @@
 // Package mcpserver serves the one tool registry over the Model Context Protocol, so
 // that Claude Desktop, Cursor or any MCP client works on the vault with the same tools,
 // validation and results as the in-app agent. Notes are also resources
-// (memotree://LIBRARY/PATH), and clients hear when they change.
+// (memotree://LIBRARY/PATH), and clients hear when they change. A call the registry's
+// policy holds for the person's approval is put to them before it runs (approve.go):
+// through the client (MCP elicitation), or a MemoTree window's approval queue.
 //
 // Concurrency: a Server is safe for concurrent use; each tool call runs on the SDK's
 // goroutine for its request.
@@ -39,8 +41,9 @@ type Deps struct {
 
 // Server is the MCP server over one workspace.
 type Server struct {
-	mcp  *mcp.Server
-	deps Deps
+	mcp       *mcp.Server
+	deps      Deps
+	approvals *approvals
 }
 
 // instructions tell a client's model how to begin.
@@ -51,7 +54,7 @@ Every result has status, message and data; on an error, the message says what to
 
 // New returns a server with every tool of the registry and every note as a resource.
 func New(d Deps) *Server {
-	s := &Server{deps: d}
+	s := &Server{deps: d, approvals: newApprovals()}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "memotree", Version: d.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
 		CompletionHandler:  s.complete,
@@ -97,7 +100,9 @@ func mcpTool(t *tool.Tool) *mcp.Tool {
 	}
 }
 
-// handler runs a tool through the registry on behalf of the calling client.
+// handler runs a tool through the registry on behalf of the calling client. A call
+// the registry's policy holds for the person's approval is first put to them
+// (approve.go), and runs only once they said yes.
 func (s *Server) handler(name string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		var args json.RawMessage
@@ -106,26 +111,26 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		}
 		// One MCP session is one change set: its id is the call's turn.
 		sid := sessionID(req.Session)
-		call := &tool.Call{Actor: tool.MCPActor(clientName(req.Session)), Turn: sid, Session: sid}
-		res, err := s.deps.Registry.Call(ctx, call, name, args)
-		if err != nil {
-			// The registry already turned the failure into a result the model can read;
-			// the error is for logs, which MCP over stdio must keep off stdout.
-			_ = err
+		call := &tool.Call{Actor: tool.MCPActor(clientName(req)), Turn: sid, Session: sid}
+		if waits := s.deps.Registry.Check(call, name, args); waits != nil && waits.ErrorCode == tool.CodeApprovalRequired {
+			approved, out := s.approve(ctx, req, call, name, args, *waits)
+			if !approved {
+				return out, nil
+			}
+			call.Approved = true
 		}
-		return &mcp.CallToolResult{
-			Content:           []mcp.Content{&mcp.TextContent{Text: res.YAML()}},
-			StructuredContent: json.RawMessage(res.JSON()),
-			IsError:           res.IsError(),
-		}, nil
+		// The registry turns a failure into a result the model can read; the error is
+		// for logs, which MCP over stdio must keep off stdout.
+		res, _ := s.deps.Registry.Call(ctx, call, name, args)
+		return toMCP(res), nil
 	}
 }
 
-func clientName(ss *mcp.ServerSession) string {
-	if ss != nil {
-		if p := ss.InitializeParams(); p != nil && p.ClientInfo != nil && p.ClientInfo.Name != "" {
-			return sanitize(p.ClientInfo.Name)
-		}
+// clientName is the name the client gave (per request on the newest protocol, at
+// initialisation on older ones), printable and short, or "client".
+func clientName(req *mcp.CallToolRequest) string {
+	if info := req.ClientInfo(); info != nil && info.Name != "" {
+		return sanitize(info.Name)
 	}
 	return "client"
 }

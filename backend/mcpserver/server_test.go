@@ -10,13 +10,14 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
 )
 
 // connect serves a fresh copy of the demo vault and returns a client session talking
 // to it over in-memory transports.
-func connect(t *testing.T, perm workspace.Permission) (*mcp.ClientSession, *workspace.Workspace, string) {
+func connect(t *testing.T, perm tool.Permission) (*mcp.ClientSession, *workspace.Workspace, string) {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "vault")
 	if err := demo.CopyTo(dir); err != nil {
@@ -74,7 +75,7 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (envelope,
 }
 
 func TestToolsListMatchesRegistry(t *testing.T) {
-	cs, ws, _ := connect(t, workspace.PermWrite)
+	cs, ws, _ := connect(t, tool.PermWrite)
 	reg, _ := ws.Registry()
 	res, err := cs.ListTools(t.Context(), nil)
 	if err != nil {
@@ -107,7 +108,7 @@ func TestToolsListMatchesRegistry(t *testing.T) {
 // answer with a result (an error one where arguments are required), never a protocol
 // error or a crash, and leave the vault as it was.
 func TestEveryToolAnswersWithAnEnvelope(t *testing.T) {
-	cs, ws, dir := connect(t, workspace.PermWrite)
+	cs, ws, dir := connect(t, tool.PermWrite)
 	before := treeHash(t, dir)
 	reg, _ := ws.Registry()
 	for _, rt := range reg.List() {
@@ -133,7 +134,7 @@ func TestEveryToolAnswersWithAnEnvelope(t *testing.T) {
 }
 
 func TestCreateReadRenameOverMCP(t *testing.T) {
-	cs, _, dir := connect(t, workspace.PermPropose)
+	cs, _, dir := connect(t, tool.PermPropose)
 	if e, _ := call(t, cs, "create_entity", map[string]any{"entity_name": "ideas/Cybernetics", "entity_type": "concept", "content": "See [[Claude Shannon]]."}); e.Status != "success" {
 		t.Fatalf("create_entity: %+v", e)
 	}
@@ -155,7 +156,7 @@ func TestCreateReadRenameOverMCP(t *testing.T) {
 }
 
 func TestReadPermissionRefusesWrites(t *testing.T) {
-	cs, _, dir := connect(t, workspace.PermRead)
+	cs, _, dir := connect(t, tool.PermRead)
 	before := treeHash(t, dir)
 	e, _ := call(t, cs, "create_entity", map[string]any{"entity_name": "x", "content": "no"})
 	if e.ErrorCode != "permission_denied" {
@@ -167,7 +168,7 @@ func TestReadPermissionRefusesWrites(t *testing.T) {
 }
 
 func TestResourcesAndUpdates(t *testing.T) {
-	cs, _, dir := connect(t, workspace.PermWrite)
+	cs, _, dir := connect(t, tool.PermWrite)
 	res, err := cs.ListResources(t.Context(), nil)
 	if err != nil {
 		t.Fatal(err)

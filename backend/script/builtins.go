@@ -20,7 +20,7 @@ func (x *run) predeclared() starlark.StringDict {
 		pre[k] = v
 	}
 	for _, t := range x.r.reg.List() {
-		if notInScripts[t.Name()] {
+		if !t.InScripts() {
 			continue
 		}
 		pre[t.Name()] = x.toolBuiltin(t)
@@ -127,7 +127,7 @@ func (x *run) warn(w string) {
 func BuiltinNames(reg *tool.Registry) []string {
 	var out []string
 	for _, t := range reg.List() {
-		if !notInScripts[t.Name()] {
+		if t.InScripts() {
 			out = append(out, t.Name())
 		}
 	}

@@ -17,8 +17,8 @@ import (
 // this package): mounted libraries, every permission write.
 type libs struct{ ls []*library.Library }
 
-func (w *libs) Libraries() []*library.Library { return w.ls }
-func (w *libs) PermissionOf(string) string    { return "write" }
+func (w *libs) Libraries() []*library.Library     { return w.ls }
+func (w *libs) Permission(string) tool.Permission { return tool.PermWrite }
 func (w *libs) Library(name string) (*library.Library, error) {
 	if name == "" {
 		return w.ls[0], nil

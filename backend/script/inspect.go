@@ -22,11 +22,11 @@ func ToolsNamed(reg *tool.Registry, code string) []*tool.Tool {
 	var out []*tool.Tool
 	syntax.Walk(f, func(n syntax.Node) bool {
 		id, ok := n.(*syntax.Ident)
-		if !ok || seen[id.Name] || notInScripts[id.Name] {
+		if !ok || seen[id.Name] {
 			return true
 		}
 		seen[id.Name] = true
-		if t, ok := reg.Get(id.Name); ok {
+		if t, ok := reg.Get(id.Name); ok && t.InScripts() {
 			out = append(out, t)
 		}
 		return true

@@ -30,10 +30,6 @@ const (
 	CodeLimit tool.Code = "limit_exceeded"
 )
 
-// notInScripts are the tools a script cannot call: itself (no nesting), and
-// git_commit, whose commit no rollback could undo.
-var notInScripts = map[string]bool{ToolName: true, "git_commit": true}
-
 // Libraries is what a Runner needs of the workspace: the mounted libraries, to name
 // the files a script changed and to refresh their graphs after a rollback.
 type Libraries interface {
@@ -224,7 +220,9 @@ func (r *Runner) compile(code string) (*syntax.File, error) {
 func (r *Runner) newRun(ctx context.Context, call *tool.Call, id string) *run {
 	c := tool.Call{Actor: tool.ActorScript, Via: ToolName}
 	if call != nil {
-		c.Library, c.Turn, c.Session, c.Origin = call.Library, call.Turn, call.Session, call.Actor
+		// A script the person approved (it named a destructive tool) makes its calls
+		// approved: the approval was for the script, every call of it.
+		c.Library, c.Turn, c.Session, c.Origin, c.Approved = call.Library, call.Turn, call.Session, call.Actor, call.Approved
 	}
 	if c.Turn == "" {
 		c.Turn = "script-" + id

@@ -26,7 +26,20 @@ func (r *Runner) Tool() *tool.Tool {
 		panic(err) // embedded: cannot fail
 	}
 	return tool.New(ToolName, tool.Write, tool.MustDescription(sub, ToolName), r.handle).
-		WithTitle("Run a Starlark script")
+		WithTitle("Run a Starlark script").
+		NotInScripts(). // no nesting
+		WithCalls(r.calls)
+}
+
+// calls names the tools a script's code names (see ToolsNamed): the registry's
+// policy judges run_starlark by them, so a script is no way around an approval.
+func (r *Runner) calls(args map[string]any) []string {
+	code, _ := args["code"].(string)
+	var names []string
+	for _, t := range ToolsNamed(r.reg, code) {
+		names = append(names, t.Name())
+	}
+	return names
 }
 
 // Register declares run_starlark on reg, running scripts against reg's own tools

@@ -40,8 +40,10 @@ type Call struct {
 	// Via names the tool that made this call on the caller's behalf (run_starlark),
 	// or is empty for a direct call.
 	Via string
-	// Approved says the person approved this very call when it was proposed (a
-	// destructive call of the agent in a library with permission propose).
+	// Approved says the person approved this very call when it was put to them (a
+	// call the policy holds for approval: see Registry.Judge and NeedsPerson), in the
+	// window, through an MCP client, or at the terminal. A script's calls carry the
+	// approval of the script.
 	Approved bool
 	// Origin is the actor of the call that started this one (the caller of
 	// run_starlark), or empty for a direct call. Permission guards judge a call made on
@@ -49,10 +51,11 @@ type Call struct {
 	Origin string
 }
 
-// Guard decides whether a call may run. It sees the call (with Library resolved) and
-// the tool after the arguments were validated, and returns nil to let the call
-// through, or the result to answer instead (permission_denied, confirmation_required).
-type Guard func(call *Call, t *Tool) *Result
+// Guard decides whether a call may run. It sees the call (with Library resolved), the
+// tool and the arguments after they were validated (as decoded JSON values), and
+// returns nil to let the call through, or the result to answer instead
+// (permission_denied, approval_required).
+type Guard func(call *Call, t *Tool, args map[string]any) *Result
 
 // Observer is told about every call once it has finished, with its arguments, result
 // and infrastructure error; the journey and event publishing hang here. It runs on the

@@ -21,7 +21,7 @@ type pageIn struct {
 func TestLibraryFromArguments(t *testing.T) {
 	r := NewRegistry()
 	var guarded, handled []string
-	r.SetGuard(func(c *Call, t *Tool) *Result {
+	r.SetGuard(func(c *Call, t *Tool, _ map[string]any) *Result {
 		guarded = append(guarded, c.Library)
 		return nil
 	})

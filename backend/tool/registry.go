@@ -234,22 +234,61 @@ func (r *Registry) run(ctx context.Context, c *Call, t *Tool, args json.RawMessa
 	if err := ctx.Err(); err != nil {
 		return Fail(CodeCanceled, "%s was not run: %v", t.name, err), fmt.Errorf("tool %s: %w", t.name, err)
 	}
+	in, refusal := r.admit(c, t, args, guard)
+	if refusal != nil {
+		return *refusal, nil
+	}
+	return t.execute(ctx, c, in)
+}
+
+// admit validates the arguments and asks the guard: the decoded input, or the result
+// that answers the call instead. It resolves c.Library from the arguments.
+func (r *Registry) admit(c *Call, t *Tool, args json.RawMessage, guard Guard) (any, *Result) {
 	in, m, bad := t.prepare(args)
 	if bad != nil {
-		return *bad, nil
+		return nil, bad
 	}
 	if lib := t.LibraryOf(m); lib != "" {
 		c.Library = lib
 	}
 	if guard != nil {
-		if refusal := guard(c, t); refusal != nil {
+		if refusal := guard(c, t, m); refusal != nil {
 			res := *refusal
 			res.Status = StatusError
 			res.ErrorCode = cmp.Or(res.ErrorCode, CodePermissionDenied)
-			return res, nil
+			return nil, &res
 		}
 	}
-	return t.execute(ctx, c, in)
+	return in, nil
+}
+
+// Check validates a call and asks the guard about it without running it: it returns
+// the result the call would be refused with, or nil when it would run. Nothing is
+// observed. A face that can ask the person calls Check first and asks when the answer
+// says CodeApprovalRequired, then makes the call with Call.Approved.
+func (r *Registry) Check(call *Call, name string, args json.RawMessage) *Result {
+	r.mu.RLock()
+	t, ok := r.lookup(name)
+	guard, maxArgs := r.guard, r.maxArgs
+	renames := r.aliases[name].params
+	r.mu.RUnlock()
+	if !ok {
+		res := r.unknown(name)
+		return &res
+	}
+	if len(args) > maxArgs {
+		res := Fail(CodeTooLarge, "arguments for %s are %d bytes; the limit is %d: send less at a time", t.name, len(args), maxArgs)
+		return &res
+	}
+	if renames != nil {
+		args = renameArgs(args, renames)
+	}
+	c := Call{}
+	if call != nil {
+		c = *call
+	}
+	_, refusal := r.admit(&c, t, args, guard)
+	return refusal
 }
 
 // unknown answers a call of a tool that does not exist, naming the nearest tools.

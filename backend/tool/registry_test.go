@@ -155,7 +155,7 @@ func TestGuardAndCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.SetGuard(func(c *Call, tl *Tool) *Result {
+	r.SetGuard(func(c *Call, tl *Tool, _ map[string]any) *Result {
 		if c.Library == "secret" && tl.Class() != ReadOnly {
 			res := Fail("", "library %s is read-only for %s", c.Library, c.Actor)
 			return &res

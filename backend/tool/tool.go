@@ -72,8 +72,10 @@ type Tool struct {
 	// tool only, and deriving the catalogue's schemas by reflection was a sixth of
 	// its start-up.
 	finished sync.Once
-	newIn    func() any
-	run      func(ctx context.Context, call *Call, in any) (Result, error)
+	// policy: who may run a call, and what a script may call (policy.go).
+	policy policy
+	newIn  func() any
+	run    func(ctx context.Context, call *Call, in any) (Result, error)
 	// libraryFrom, when set, names the library an argument other than library_name
 	// points into (WithLibraryFrom).
 	libraryFrom func(args map[string]any) string

@@ -45,9 +45,8 @@ type Libraries interface {
 	Library(name string) (*library.Library, error)
 	// Libraries returns every mounted library, the default first.
 	Libraries() []*library.Library
-	// PermissionOf names what the agent and MCP clients may do in the library named
-	// name: read, propose or write.
-	PermissionOf(name string) string
+	// Permission is what the agent and MCP clients may do in the library named name.
+	Permission(name string) tool.Permission
 }
 
 // Embedder computes one vector per text (the LLM gateway's Embeddings).
@@ -159,15 +158,12 @@ func newPath(name string) (vpath.Path, *tool.Result) {
 	if !strings.HasSuffix(strings.ToLower(name), ".md") {
 		name += ".md"
 	}
-	p, err := vpath.Parse(name)
+	p, err := vpath.ParseNew(name)
 	if err == nil && p.Ignored() {
 		err = fmt.Errorf("%s is inside a folder MemoTree does not manage", p.Dir())
 	}
 	if err == nil && (p == "" || p.Base() == ".md") {
 		err = errors.New("the name is empty")
-	}
-	if err == nil {
-		err = p.Portable()
 	}
 	if err != nil {
 		r := tool.Fail(tool.CodeInvalidArguments, "entity name %q: %v; use a vault-relative name such as \"folder/Note\"", name, err)

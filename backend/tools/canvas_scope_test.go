@@ -16,7 +16,7 @@ type oneLibrary struct{ l *library.Library }
 
 func (o oneLibrary) Library(string) (*library.Library, error) { return o.l, nil }
 func (o oneLibrary) Libraries() []*library.Library            { return []*library.Library{o.l} }
-func (o oneLibrary) PermissionOf(string) string               { return "write" }
+func (o oneLibrary) Permission(string) tool.Permission        { return tool.PermWrite }
 
 // TestViewScope checks the scope current_view that search_nodes uses: the notes a
 // view shows, and no others.

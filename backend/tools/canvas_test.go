@@ -75,7 +75,7 @@ func TestCanvasFollowsRenameEntity(t *testing.T) {
 
 func TestCanvasReadOnlyLibrary(t *testing.T) {
 	h := entNew(t, entFixture, workspace.Options{})
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: h.dir, Permission: workspace.PermRead}}, workspace.Options{})
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: h.dir, Permission: tool.PermRead}}, workspace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -62,8 +62,11 @@ func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) 
 	}
 	folder := strings.TrimRight(strings.TrimSpace(strings.ReplaceAll(in.Folder, `\`, "/")), "/")
 	if folder != "" {
-		f, err := vpath.Parse(folder)
-		if err != nil || f.IsNote() {
+		f, err := vpath.ParseNew(folder)
+		if err != nil {
+			return tool.Fail(tool.CodeInvalidArguments, "folder %q: %v; give a vault-relative folder such as \"people/past\"", in.Folder, err), nil
+		}
+		if f.IsNote() {
 			return tool.Fail(tool.CodeInvalidArguments, "folder %q is not a vault-relative folder such as \"people/past\"", in.Folder), nil
 		}
 		folder = string(f) + "/"

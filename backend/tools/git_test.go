@@ -207,7 +207,7 @@ func TestGitToolsConcurrentCommits(t *testing.T) {
 func TestGitToolsPermissions(t *testing.T) {
 	h := gitHarness(t)
 	entWrite(t, filepath.Join(h.dir, "Engine.md"), "pending\n")
-	for _, perm := range []workspace.Permission{workspace.PermPropose, workspace.PermWrite} {
+	for _, perm := range []tool.Permission{tool.PermPropose, tool.PermWrite} {
 		ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: h.dir, Permission: perm}}, workspace.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -219,17 +219,24 @@ func TestGitToolsPermissions(t *testing.T) {
 		agent := &tool.Call{Actor: tool.ActorAgent, Turn: "t9"}
 		for name, args := range map[string]string{
 			"git_status": `{}`, "git_diff": `{"brief":true}`, "git_log": `{}`,
-			"git_checkout": `{"entity_names":["Engine"],"confirmed":false}`,
-			"git_commit":   `{"message":"m","tag_name":"x y"}`, // invalid, so nothing is committed
+			"git_checkout":  `{"entity_names":["Engine"],"confirmed":false}`, // a preview: it changes nothing
+			"git_checkout ": `{"entity_names":["Nowhere"],"confirmed":true}`, // names no change, so nothing is discarded
+			"git_commit":    `{"message":"m","tag_name":"x y"}`,              // invalid, so nothing is committed
 		} {
+			name = strings.TrimSpace(name)
 			res, err := reg.Call(t.Context(), agent, name, []byte(args))
 			if err != nil {
 				t.Fatal(err)
 			}
-			denied := res.ErrorCode == tool.CodePermissionDenied
-			wantDenied := perm == workspace.PermPropose && (name == "git_commit" || name == "git_checkout")
-			if denied != wantDenied {
-				t.Errorf("%s with permission %s: %s %s", name, perm, res.ErrorCode, res.Message)
+			// Under propose a commit stays with the person, and a confirmed discard
+			// waits for their approval; the discard's preview is anyone's to see.
+			want := map[string]tool.Code{"git_commit": tool.CodePermissionDenied}
+			if strings.Contains(args, `"confirmed":true`) {
+				want[name] = tool.CodeApprovalRequired
+			}
+			held := res.ErrorCode == tool.CodePermissionDenied || res.ErrorCode == tool.CodeApprovalRequired
+			if wantHeld := perm == tool.PermPropose && want[name] != ""; held != wantHeld || held && res.ErrorCode != want[name] {
+				t.Errorf("%s %s with permission %s: %s %s", name, args, perm, res.ErrorCode, res.Message)
 			}
 		}
 		ws.Close()

@@ -88,7 +88,7 @@ func TestMemoryNotebookCreatedInDefaultLibrary(t *testing.T) {
 // let the agent write the notebook of a read-only default library.
 func TestMemoryNotebookKeepsPermissions(t *testing.T) {
 	dir, other := kitCopy(t, kitDemo), kitCopy(t, kitDemo)
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: dir, Permission: workspace.PermRead}, {Name: "w", Path: other, Permission: workspace.PermWrite}}, workspace.Options{})
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: dir, Permission: tool.PermRead}, {Name: "w", Path: other, Permission: tool.PermWrite}}, workspace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -249,7 +249,7 @@ func (e *env) segmentOf(l *library.Library, first bool) segmentOut {
 	if first {
 		typ = "default"
 	}
-	return segmentOut{ID: l.Name(), Type: typ, Permission: e.ws.PermissionOf(l.Name()),
+	return segmentOut{ID: l.Name(), Type: typ, Permission: string(e.ws.Permission(l.Name())),
 		RootIndex: pageIndex(l, treeNode{folder: true}), Notes: l.Graph().Stats().Notes}
 }
 

@@ -43,7 +43,7 @@ func indexes(t *testing.T, v any) []string {
 func TestSegments(t *testing.T) {
 	h := entNew(t, entFixture, workspace.Options{})
 	other := kitCopy(t, kitDemo)
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: h.dir}, {Name: "demo", Path: other, Permission: workspace.PermRead}}, workspace.Options{})
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: h.dir}, {Name: "demo", Path: other, Permission: tool.PermRead}}, workspace.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

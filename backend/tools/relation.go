@@ -22,7 +22,8 @@ func relationTools(e *env) []*tool.Tool {
 		tool.New("create_relations", tool.Write, desc("create_relations"), e.createRelations),
 		tool.New("delete_relations", tool.Destructive, desc("delete_relations"), e.deleteRelations),
 		tool.New("find_relations", tool.ReadOnly, desc("find_relations"), e.findRelations),
-		tool.New("garbage_collect_relations", tool.Destructive, desc("garbage_collect_relations"), e.garbageCollectRelations),
+		tool.New("garbage_collect_relations", tool.Destructive, desc("garbage_collect_relations"), e.garbageCollectRelations).
+			WithDryRun(func(args map[string]any) bool { return args["dry_run"] != false }), // dry_run is true unless false
 	}
 }
 

@@ -44,7 +44,7 @@ func (e *env) listLibraries(ctx context.Context, call *tool.Call, in listLibrari
 	for i, l := range libs {
 		out = append(out, libraryOut{
 			Name: l.Name(), Path: l.Vault().Dir(), Notes: l.Graph().Stats().Notes,
-			Permission: e.ws.PermissionOf(l.Name()), Default: i == 0,
+			Permission: string(e.ws.Permission(l.Name())), Default: i == 0,
 		})
 	}
 	return tool.OK(fmt.Sprintf("%d libraries; pass library_name to any tool to use one other than the default", len(out)),

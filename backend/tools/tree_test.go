@@ -25,7 +25,7 @@ func kitNames(t *testing.T, res tool.Result, list, field string) []string {
 func TestListLibraries(t *testing.T) {
 	dir := kitCopy(t, kitDemo)
 	other := kitCopy(t, "../../testdata/resolution")
-	reg := kitOpen(t, dir, workspace.Spec{Name: "res", Path: other, Permission: workspace.PermRead})
+	reg := kitOpen(t, dir, workspace.Spec{Name: "res", Path: other, Permission: tool.PermRead})
 	res := kitCall(t, reg, "list_libraries", `{}`)
 	libs, _ := kitData(t, res)["libraries"].([]any)
 	if len(libs) != 2 {

@@ -22,12 +22,13 @@ import (
 type API struct {
 	ws *workspace.Workspace
 
-	rendered func(RenderReport) // nil unless a smoke test waits for a render
-	welcome  func()             // nil unless a smoke test waits for the welcome
-	reveal   func(path string) error
-	chat     chat
-	graphs   graphCache
-	vaults   vaultSwitch
+	rendered  func(RenderReport) // nil unless a smoke test waits for a render
+	welcome   func()             // nil unless a smoke test waits for the welcome
+	reveal    func(path string) error
+	chat      chat
+	graphs    graphCache
+	vaults    vaultSwitch
+	approvals approvals
 }
 
 // Options configure NewAPI.

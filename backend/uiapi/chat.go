@@ -112,7 +112,7 @@ func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
 // the events of out.
 func (a *API) turnAgent(reg *tool.Registry, model agent.Model, in ChatSendInput, rt *runningTurn, out *chatOut) *agent.Agent {
 	return &agent.Agent{Registry: reg, Model: model, Memory: a.ws.Memory, TurnID: rt.turn, Session: rt.session,
-		Permission: a.ws.PermissionOf, Approve: a.chat.approver(rt),
+		Approve:        a.chat.approver(rt),
 		ActiveNote:     func() string { return activeNote(in.Library, in.ActiveNote) },
 		PendingChanges: func(ctx context.Context) (int, error) { return a.chat.pending.count(ctx, reg) },
 		OnDelta:        out.delta, OnReasoning: out.reasoning, OnCall: out.call}

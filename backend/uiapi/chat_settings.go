@@ -87,16 +87,20 @@ func (a *API) TestChatConnection(in ChatSettingsInput) (llm.Check, error) {
 	if err != nil {
 		return llm.Check{Message: err.Error()}, nil
 	}
-	check := c.Test(context.Background())
+	// Every key MemoTree knows is redacted, not only the one sent: an endpoint given
+	// one key must not show another back.
+	saved, _ := llm.LoadSettings(a.chat.path())
+	check := c.Test(context.Background()).Redact(saved.APIKey, a.chat.env("OPENAI_API_KEY"))
 	if check.Models == nil {
 		check.Models = []string{}
 	}
 	return check, nil
 }
 
-// merged is the form over the saved settings: the saved key stays unless the form
-// gives one or clears it; withEnv falls back on the environment's key (for a test,
-// never for saving).
+// merged is the form over the saved settings. Without a key in the form (and
+// without ClearKey), the key is the one saved with the form's endpoint, and withEnv
+// (a test, never a save) also takes the environment's key for the environment's
+// endpoint; a form naming another endpoint gets no key (llm.KeyFor).
 func (c *chat) merged(in ChatSettingsInput, withEnv bool) (llm.Settings, error) {
 	saved, err := llm.LoadSettings(c.path())
 	if err != nil {
@@ -105,10 +109,11 @@ func (c *chat) merged(in ChatSettingsInput, withEnv bool) (llm.Settings, error) 
 	s := llm.Settings{BaseURL: strings.TrimSpace(in.BaseURL), Model: strings.TrimSpace(in.Model), APIKey: strings.TrimSpace(in.APIKey),
 		EmbeddingModel: strings.TrimSpace(in.EmbeddingModel)}
 	if s.APIKey == "" && !in.ClearKey {
-		s.APIKey = saved.APIKey
-		if s.APIKey == "" && withEnv {
-			s.APIKey = c.env("OPENAI_API_KEY")
+		layers := []llm.Settings{saved}
+		if withEnv {
+			layers = []llm.Settings{llm.FromEnv(c.env), saved}
 		}
+		s.APIKey = llm.KeyFor(s.BaseURL, layers...)
 	}
 	return s, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // saveTimeout bounds one save from the editor.
@@ -53,7 +54,7 @@ func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult,
 	if baseHash == "" {
 		// A new note: a name every file system holds, and no twin that differs only
 		// in case or Unicode form (one file on macOS and Windows), as the tools ask.
-		if err := p.Portable(); err != nil {
+		if _, err := vpath.ParseNew(path); err != nil {
 			return SaveResult{}, fmt.Errorf("save %s: %w", p, err)
 		}
 		for _, q := range l.Graph().SameName(p) {

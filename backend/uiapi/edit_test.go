@@ -70,6 +70,14 @@ func TestSaveNoteRefusesBadInput(t *testing.T) {
 		{"notes/Trailing .md", "x", "start or end with a space"},
 		{"Dot..md", "x", "end with a dot"},
 		{strings.Repeat("n", 260) + ".md", "x", "bytes long"},
+		// Names git or Windows cannot hold, each refused with what is wrong.
+		{".GIT/x.md", "x", "folders named .git"},
+		{"d2/git~1/z.md", "x", "folders named .git"},
+		{"ideas/what?.md", "x", `"?"`},
+		{"a|b.md", "x", `"|"`},
+		{`notes\x.md`, "x", "backslash"},
+		{"tab\there.md", "x", "control character"},
+		{"nul.txt.md", "x", "reserved on Windows"},
 	} {
 		_, err := api.SaveNote("v", tc.path, tc.content, "")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

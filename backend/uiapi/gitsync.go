@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"net/url"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
@@ -15,32 +18,75 @@ import (
 	"github.com/memotree/memotree/backend/userfile"
 )
 
-// TokenEnv names the environment variable whose value, when set, signs in to HTTPS
-// remotes (an access token) in place of the token saved in the settings; without
-// either, git's credential helper is asked, and SSH remotes use the SSH agent.
-const TokenEnv = "MEMOTREE_GIT_TOKEN"
+// TokenEnv and TokenHostEnv name the environment variables that, set together, sign
+// in to one HTTPS host (an access token, and the host it is for: "github.com",
+// "https://git.example:8443") in place of a token saved for that host. A token in the
+// environment without its host is sent nowhere. Without a token for a remote's host,
+// git's credential helper is asked (HTTPS only), and SSH remotes use the SSH agent.
+const (
+	TokenEnv     = "MEMOTREE_GIT_TOKEN"
+	TokenHostEnv = "MEMOTREE_GIT_HOST"
+)
 
-// gitSettings is the file of the git settings, beside the endpoint's settings file.
+// gitSettings is the file of the git settings, beside the endpoint's settings file:
+// one access token per protocol and host, as git's credential store keeps them.
 type gitSettings struct {
-	Token string `toml:"token"`
+	// Token is a token an earlier version saved for no host in particular; it is
+	// sent nowhere, and the next save drops it.
+	Token       string               `toml:"token,omitempty"`
+	Credentials []gitrepo.Credential `toml:"credentials"`
 }
 
-// GitSettingsView is what the window shows of the git settings. The token never
-// leaves the backend: only whether one is set and its last four characters.
+// GitSettingsView is what the window shows of the git settings. No token leaves the
+// backend: only the hosts they are for and their last four characters.
 type GitSettingsView struct {
-	TokenSet  bool   `json:"token_set"`
-	TokenHint string `json:"token_hint"`
-	// FromEnv is true when MEMOTREE_GIT_TOKEN is set: it wins over the saved token.
-	FromEnv bool `json:"from_env"`
+	Credentials []GitCredentialView `json:"credentials"`
+	// Remotes are the mounted libraries' remotes, each with how it signs in.
+	Remotes []GitRemoteView `json:"remotes"`
+	// EnvUnbound is true when MEMOTREE_GIT_TOKEN is set without MEMOTREE_GIT_HOST: it
+	// is sent to no remote.
+	EnvUnbound bool `json:"env_unbound"`
+	// LegacyToken is true when the file holds a token saved for no host, which is sent
+	// nowhere any more (the next save drops it).
+	LegacyToken bool `json:"legacy_token"`
 	// Path is the settings file.
 	Path string `json:"path"`
 }
 
-// GitSettingsInput is what the settings form sends: a new token, or ClearToken to
-// forget the saved one. An empty Token without ClearToken keeps the saved token.
+// GitCredentialView is one saved (or environment) token: where it goes, and its last
+// four characters.
+type GitCredentialView struct {
+	// URL is "protocol://host", the only place the token is sent.
+	URL       string `json:"url"`
+	TokenHint string `json:"token_hint"`
+	// AllowHTTP is true when it may go over plain HTTP (a loopback host only).
+	AllowHTTP bool `json:"allow_http"`
+	// FromEnv is true for MEMOTREE_GIT_TOKEN with MEMOTREE_GIT_HOST, which wins over a
+	// saved token for the same host and cannot be removed here.
+	FromEnv bool `json:"from_env"`
+}
+
+// GitRemoteView is a library's remote and how a push or pull to it signs in.
+type GitRemoteView struct {
+	Library string `json:"library"`
+	Name    string `json:"name"`
+	URL     string `json:"url"`
+	// SignIn is token, helper, ssh, none or local (gitrepo.SignInFor).
+	SignIn string `json:"sign_in"`
+	// Credential is the "protocol://host" of the token used, with SignIn token.
+	Credential string `json:"credential,omitempty"`
+}
+
+// GitSettingsInput is what the settings form sends: a token and where it is for (a
+// remote's URL, or its protocol and host), or Remove to forget the token saved for a
+// "protocol://host".
 type GitSettingsInput struct {
-	Token      string `json:"token"`
-	ClearToken bool   `json:"clear_token"`
+	URL   string `json:"url"`
+	Token string `json:"token"`
+	// AllowHTTP lets the token go over plain HTTP, which is accepted for a loopback
+	// host only (a server on this machine).
+	AllowHTTP bool   `json:"allow_http"`
+	Remove    string `json:"remove"`
 }
 
 // gitSettingsPath is the git settings file: git.toml beside settings.toml.
@@ -58,16 +104,31 @@ func (a *API) GitSettings() (GitSettingsView, error) {
 	if err := userfile.Load(a.gitSettingsPath(), &s); err != nil {
 		return GitSettingsView{}, err
 	}
-	env := a.chat.env(TokenEnv)
-	tok := s.Token
-	if env != "" {
-		tok = env
+	creds, envSet := a.gitCredentialsFrom(s)
+	v := GitSettingsView{Credentials: []GitCredentialView{}, Remotes: []GitRemoteView{}, LegacyToken: s.Token != "",
+		EnvUnbound: a.chat.env(TokenEnv) != "" && !envSet, Path: a.gitSettingsPath()}
+	for i, c := range creds {
+		v.Credentials = append(v.Credentials, GitCredentialView{URL: c.URL(), TokenHint: llm.MaskKey(c.Token), AllowHTTP: c.AllowHTTP, FromEnv: envSet && i == 0})
 	}
-	return GitSettingsView{TokenSet: tok != "", TokenHint: llm.MaskKey(tok), FromEnv: env != "", Path: a.gitSettingsPath()}, nil
+	for _, l := range a.ws.Libraries() {
+		r, err := a.repo(l)
+		if err != nil {
+			continue // not a repository: no remotes
+		}
+		rs, err := r.Remotes()
+		if err != nil {
+			continue
+		}
+		for _, rm := range rs {
+			kind, cred := gitrepo.SignInFor(rm.URL, creds)
+			v.Remotes = append(v.Remotes, GitRemoteView{Library: l.Name(), Name: rm.Name, URL: redactURL(rm.URL), SignIn: kind, Credential: cred})
+		}
+	}
+	return v, nil
 }
 
-// SaveGitSettings saves the access token that signs in to HTTPS remotes (file mode
-// 0600) and returns the settings as the window shows them.
+// SaveGitSettings saves the access token for one protocol and host (file mode 0600),
+// or forgets one, and returns the settings as the window shows them.
 func (a *API) SaveGitSettings(in GitSettingsInput) (GitSettingsView, error) {
 	path := a.gitSettingsPath()
 	if path == "" {
@@ -77,31 +138,67 @@ func (a *API) SaveGitSettings(in GitSettingsInput) (GitSettingsView, error) {
 	if err := userfile.Load(path, &s); err != nil {
 		return GitSettingsView{}, err
 	}
+	s.Token = "" // sent nowhere: dropped at the first save
+	if in.Remove != "" {
+		kept := s.Credentials[:0]
+		for _, c := range s.Credentials {
+			if !strings.EqualFold(c.URL(), strings.TrimSpace(in.Remove)) {
+				kept = append(kept, c)
+			}
+		}
+		s.Credentials = kept
+	}
 	switch tok := strings.TrimSpace(in.Token); {
-	case in.ClearToken:
-		s.Token = ""
 	case strings.ContainsAny(tok, " \t\r\n"):
 		return GitSettingsView{}, errors.New("save settings: an access token has no spaces or line breaks; paste it again")
 	case tok != "":
-		s.Token = tok
+		proto, host, err := gitrepo.ParseCredentialHost(in.URL, in.AllowHTTP)
+		if err != nil {
+			return GitSettingsView{}, fmt.Errorf("save settings: %w", err)
+		}
+		c := gitrepo.Credential{Protocol: proto, Host: host, Token: tok, AllowHTTP: proto == "http"}
+		s.Credentials = slices.DeleteFunc(s.Credentials, func(o gitrepo.Credential) bool { return strings.EqualFold(o.URL(), c.URL()) })
+		s.Credentials = append(s.Credentials, c)
 	}
-	if err := userfile.Save(path, "# MemoTree's git settings. Written by the app; private to you (mode 0600).\n", s); err != nil {
+	if err := userfile.Save(path, "# MemoTree's git settings: one access token per host. Written by the app; private to you (mode 0600).\n", s); err != nil {
 		return GitSettingsView{}, err
 	}
 	return a.GitSettings()
 }
 
-// gitToken is the token that signs in to HTTPS remotes: the environment's, else the
-// saved one, else none.
-func (a *API) gitToken() (string, error) {
-	if tok := a.chat.env(TokenEnv); tok != "" {
-		return tok, nil
-	}
+// gitCredentials are the tokens that sign in to HTTP(S) remotes, each for its host:
+// the environment's (with its host) first, then the saved ones.
+func (a *API) gitCredentials() ([]gitrepo.Credential, error) {
 	var s gitSettings
 	if err := userfile.Load(a.gitSettingsPath(), &s); err != nil {
-		return "", err
+		return nil, err
 	}
-	return s.Token, nil
+	creds, _ := a.gitCredentialsFrom(s)
+	return creds, nil
+}
+
+// gitCredentialsFrom puts the environment's token (MEMOTREE_GIT_TOKEN for
+// MEMOTREE_GIT_HOST) before the saved ones; envSet says whether there is one.
+func (a *API) gitCredentialsFrom(s gitSettings) (creds []gitrepo.Credential, envSet bool) {
+	if tok := strings.TrimSpace(a.chat.env(TokenEnv)); tok != "" {
+		if proto, host, err := gitrepo.ParseCredentialHost(a.chat.env(TokenHostEnv), true); err == nil {
+			creds = append(creds, gitrepo.Credential{Protocol: proto, Host: host, Token: tok, AllowHTTP: proto == "http"})
+			envSet = true
+		}
+	}
+	return append(creds, s.Credentials...), envSet
+}
+
+// redactURL drops a password written into a remote's URL before the window sees it.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.User == nil {
+		return raw
+	}
+	if _, ok := u.User.Password(); ok {
+		u.User = url.UserPassword(u.User.Username(), "…")
+	}
+	return u.String()
 }
 
 // GitPush sends the checked-out branch to the first remote (origin when there is one).
@@ -152,12 +249,12 @@ func (a *API) syncSetup(libraryName string) (*library.Library, *gitrepo.Repo, sy
 	if err != nil {
 		return nil, nil, syncOptions{}, err
 	}
-	tok, err := a.gitToken()
+	creds, err := a.gitCredentials()
 	if err != nil {
 		return nil, nil, syncOptions{}, err
 	}
 	p := &progress{bus: a.ws.Bus(), library: l.Name()}
-	o := syncOptions{SyncOptions: gitrepo.SyncOptions{Token: tok, Progress: p}, report: p}
+	o := syncOptions{SyncOptions: gitrepo.SyncOptions{Credentials: creds, Progress: p}, report: p}
 	if rs, err := r.Remotes(); err == nil && len(rs) > 0 {
 		o.Remote = rs[0].Name
 	}

@@ -3,9 +3,12 @@ package uiapi_test
 import (
 	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/memotree/memotree/backend/gitrepo"
@@ -64,8 +67,10 @@ func TestGitPushPullFromThePanel(t *testing.T) {
 }
 
 // TestGitTokenFromTheSettings signs in to an HTTP remote (git's own HTTP backend
-// behind a password) with the token saved in the settings, which the window never
-// sees again; the environment's token wins over it.
+// behind a password, on this machine) with the token saved in the settings for that
+// remote's host, which the window never sees again. The token is sent to no other
+// host: a vault whose origin is changed to another server sends that server nothing.
+// The environment's token, for the host it names, wins over the saved one.
 func TestGitTokenFromTheSettings(t *testing.T) {
 	cfg := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", cfg)
@@ -73,6 +78,7 @@ func TestGitTokenFromTheSettings(t *testing.T) {
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(cfg, "none"))
 	t.Setenv(uiapi.TokenEnv, "")
+	t.Setenv(uiapi.TokenHostEnv, "")
 	root := t.TempDir()
 	seed := filepath.Join(root, "seed")
 	writeFiles(t, seed, map[string]string{".gitignore": ".memotree/\njourney.yaml\n", "n.md": "one\n"})
@@ -96,18 +102,29 @@ func TestGitTokenFromTheSettings(t *testing.T) {
 		}
 	}
 	commit("two\n")
-	if v, err := api.GitSettings(); err != nil || v.TokenSet || v.FromEnv {
+	if v, err := api.GitSettings(); err != nil || len(v.Credentials) != 0 || len(v.Remotes) != 1 || v.Remotes[0].SignIn != gitrepo.SignInNone {
 		t.Fatalf("GitSettings before saving = %+v, %v", v, err)
 	}
-	if _, err := api.GitPush("v"); !errors.Is(err, gitrepo.ErrSignIn) {
-		t.Fatalf("push without a token = %v, want ErrSignIn", err)
+	if _, err := api.GitPush("v"); !errors.Is(err, gitrepo.ErrSignIn) || !strings.Contains(err.Error(), "plain HTTP") {
+		t.Fatalf("push without a token = %v, want ErrSignIn naming plain HTTP", err)
 	}
-	if _, err := api.SaveGitSettings(uiapi.GitSettingsInput{Token: "two words"}); err == nil {
-		t.Errorf("a token with a space was saved")
+	for _, bad := range []uiapi.GitSettingsInput{
+		{URL: srv.URL("remote"), Token: "two words", AllowHTTP: true},
+		{URL: "", Token: token},                                          // for no host
+		{URL: srv.URL("remote"), Token: token},                           // plain HTTP, not allowed
+		{URL: "http://git.example/r.git", Token: token, AllowHTTP: true}, // plain HTTP off this machine
+	} {
+		if _, err := api.SaveGitSettings(bad); err == nil {
+			t.Errorf("SaveGitSettings(%+v) saved", bad)
+		}
 	}
-	v, err := api.SaveGitSettings(uiapi.GitSettingsInput{Token: " " + token + "\n"})
-	if err != nil || !v.TokenSet || v.TokenHint != "…7c1d" {
+	v, err := api.SaveGitSettings(uiapi.GitSettingsInput{URL: srv.URL("remote"), Token: " " + token + "\n", AllowHTTP: true})
+	host := strings.TrimPrefix(srv.Server.URL, "http://")
+	if err != nil || len(v.Credentials) != 1 || v.Credentials[0].TokenHint != "…7c1d" || v.Credentials[0].URL != "http://"+host || !v.Credentials[0].AllowHTTP {
 		t.Fatalf("SaveGitSettings = %+v, %v", v, err)
+	}
+	if len(v.Remotes) != 1 || v.Remotes[0].SignIn != gitrepo.SignInToken || v.Remotes[0].Credential != "http://"+host {
+		t.Errorf("the remote after saving = %+v, want it signed in with the token for http://%s", v.Remotes, host)
 	}
 	if b, _ := json.Marshal(v); strings.Contains(string(b), token) {
 		t.Errorf("the window is shown the token: %s", b)
@@ -123,20 +140,74 @@ func TestGitTokenFromTheSettings(t *testing.T) {
 		t.Errorf("the remote's n.md = %q", got)
 	}
 
-	// The environment's token wins over the saved one (here, a wrong one).
+	// The origin now points at another server: it is sent no token.
+	var mu sync.Mutex
+	var seen []string
+	evil := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		seen = append(seen, r.Header.Get("Authorization"))
+		mu.Unlock()
+		w.Header().Set("WWW-Authenticate", `Basic realm="git"`)
+		http.Error(w, "authentication required", http.StatusUnauthorized)
+	}))
+	defer evil.Close()
+	git(t, mine, "remote", "set-url", "origin", evil.URL+"/attacker/repo.git")
+	if _, err := api.GitPull("v"); !errors.Is(err, gitrepo.ErrSignIn) {
+		t.Errorf("pull from the other server = %v, want ErrSignIn", err)
+	}
+	mu.Lock()
+	if len(seen) == 0 || strings.Join(seen, "") != "" {
+		t.Errorf("the other server got Authorization %q (%d requests)", seen, len(seen))
+	}
+	mu.Unlock()
+	git(t, mine, "remote", "set-url", "origin", srv.URL("remote"))
+
+	// The environment's token, for this host, wins over the saved one (here, a wrong
+	// one); without its host it is sent nowhere.
 	t.Setenv(uiapi.TokenEnv, "wrong-token-from-env")
 	commit("three\n")
-	if v, err := api.GitSettings(); err != nil || !v.FromEnv || v.TokenHint != "…-env" {
-		t.Errorf("GitSettings with %s set = %+v, %v", uiapi.TokenEnv, v, err)
+	if v, err := api.GitSettings(); err != nil || !v.EnvUnbound || len(v.Credentials) != 1 {
+		t.Errorf("GitSettings with %s alone = %+v, %v", uiapi.TokenEnv, v, err)
+	}
+	if _, err := api.GitPush("v"); err != nil {
+		t.Errorf("push with an unbound environment token = %v; the saved token should sign in", err)
+	}
+	t.Setenv(uiapi.TokenHostEnv, "http://"+host)
+	commit("four\n")
+	if v, err := api.GitSettings(); err != nil || v.EnvUnbound || len(v.Credentials) != 2 || !v.Credentials[0].FromEnv || v.Credentials[0].TokenHint != "…-env" {
+		t.Errorf("GitSettings with %s and %s set = %+v, %v", uiapi.TokenEnv, uiapi.TokenHostEnv, v, err)
 	}
 	if _, err := api.GitPush("v"); !errors.Is(err, gitrepo.ErrSignIn) {
 		t.Errorf("push with the environment's wrong token = %v, want ErrSignIn", err)
 	}
 	t.Setenv(uiapi.TokenEnv, "")
-	if v, err := api.SaveGitSettings(uiapi.GitSettingsInput{ClearToken: true}); err != nil || v.TokenSet {
-		t.Errorf("after clearing, GitSettings = %+v, %v", v, err)
+	if v, err := api.SaveGitSettings(uiapi.GitSettingsInput{Remove: "http://" + host}); err != nil || len(v.Credentials) != 0 {
+		t.Errorf("after removing, GitSettings = %+v, %v", v, err)
 	}
 	if b, _ := os.ReadFile(v.Path); strings.Contains(string(b), token) {
-		t.Errorf("the cleared token is still in %s", v.Path)
+		t.Errorf("the removed token is still in %s", v.Path)
+	}
+}
+
+// A token an earlier version saved for no host is sent nowhere, shown as such, and
+// dropped by the next save.
+func TestGitLegacyTokenIsSentNowhere(t *testing.T) {
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	t.Setenv(uiapi.TokenEnv, "")
+	writeFiles(t, filepath.Join(cfg, "memotree"), map[string]string{"git.toml": "token = \"ghp-old-unbound-0000\"\n"})
+	if err := os.Chmod(filepath.Join(cfg, "memotree", "git.toml"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	api, _ := openAPI(t, t.TempDir())
+	v, err := api.GitSettings()
+	if err != nil || !v.LegacyToken || len(v.Credentials) != 0 {
+		t.Fatalf("GitSettings with an old token = %+v, %v", v, err)
+	}
+	if v, err = api.SaveGitSettings(uiapi.GitSettingsInput{URL: "github.com", Token: "ghp-new-bound-1111"}); err != nil || v.LegacyToken || len(v.Credentials) != 1 || v.Credentials[0].URL != "https://github.com" {
+		t.Fatalf("SaveGitSettings = %+v, %v", v, err)
+	}
+	if b, _ := os.ReadFile(v.Path); strings.Contains(string(b), "ghp-old-unbound") {
+		t.Errorf("the old token is still in %s", v.Path)
 	}
 }

@@ -84,3 +84,39 @@ func (v *Vault) openLockFile() (*os.File, error) {
 		return f, nil
 	}
 }
+
+// HoldInternal takes an exclusive lock, without waiting, on the file name inside
+// .memotree (created if needed), as Lock does on the vault's own lock file: every
+// process sees it, and the system lets it go when the holder dies. ok is false, with
+// no error, when another open file holds it. release lets the lock go; the file stays.
+func (v *Vault) HoldInternal(name string) (release func(), ok bool, err error) {
+	p, err := internalPath(name)
+	if err != nil {
+		return nil, false, fmt.Errorf("lock internal %s: %w", name, err)
+	}
+	if err := v.ensureInternal(); err != nil {
+		return nil, false, fmt.Errorf("lock internal %s: %w", name, err)
+	}
+	if err := v.root.MkdirAll(osName(p.Dir()), 0o755); err != nil {
+		return nil, false, fmt.Errorf("lock internal %s: %w", name, mapErr(err))
+	}
+	f, err := v.root.OpenFile(osName(p), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, false, fmt.Errorf("lock internal %s: %w", name, mapErr(err))
+	}
+	ok, err = tryLockFile(f)
+	if err != nil || !ok {
+		f.Close()
+		if err != nil {
+			return nil, false, fmt.Errorf("lock internal %s: %w", name, err)
+		}
+		return nil, false, nil
+	}
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			_ = unlockFile(f)
+			f.Close()
+		})
+	}, true, nil
+}

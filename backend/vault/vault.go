@@ -186,6 +186,8 @@ func checkContent(p vpath.Path) error {
 		return fmt.Errorf("%w: the vault folder itself", ErrOutside)
 	case p.Ignored():
 		return fmt.Errorf("%w: %s is inside a folder reserved for git, Obsidian or MemoTree", ErrOutside, p)
+	case p.InGitFolder():
+		return fmt.Errorf("%w: %s is inside a folder git takes for a repository's own (.git)", ErrOutside, p)
 	case p == JourneyPath:
 		return fmt.Errorf("%w: %s is append-only, use AppendJourney", ErrOutside, p)
 	case strings.HasPrefix(p.Base(), TempPrefix):

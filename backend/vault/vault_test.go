@@ -115,6 +115,12 @@ func TestRefusedPaths(t *testing.T) {
 		{".obsidian/app.json", ErrOutside, false},
 		{".memotree/lock", ErrOutside, false},
 		{".trash/x.md", ErrOutside, false},
+		// A nested repository's .git (any case, its short name, HFS+ spellings):
+		// its config and hooks run commands when git works in that folder.
+		{"sub/.git/config", ErrOutside, false},
+		{"a/.GIT/hooks/post-checkout", ErrOutside, false},
+		{"a/git~1/config", ErrOutside, false},
+		{"a/.g\u200cit/config", ErrOutside, false},
 		{"journey.yaml", ErrOutside, false},
 		{"a/" + TempPrefix + "x", ErrOutside, false},
 		{"out.md", ErrOutside, true},

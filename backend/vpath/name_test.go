@@ -31,10 +31,65 @@ func TestPortable(t *testing.T) {
 		"Note..md":                             "dot",
 		Path(strings.Repeat("é", 127) + ".md"): "bytes long",
 		Path(strings.Repeat("é", 126) + ".md"): "",
+		// What git refuses in a tree (verify_path, is_ntfs_dotgit, is_hfs_dotgit):
+		// .git in any case at any depth, its 8.3 short name, the spellings NTFS and
+		// HFS+ take for it, and the same for .gitmodules.
+		"dir/.git/x.md":           ".git",
+		".GIT/y.md":               ".git",
+		"a/.Git/b.md":             ".git",
+		"d2/git~1/z.md":           ".git",
+		"d2/GIT~1/z.md":           ".git",
+		"a/.git./x.md":            ".git",
+		".git.md":                 "",
+		"x/.gitmodules/y.md":      ".gitmodules",
+		"x/.GitModules/y.md":      ".gitmodules",
+		"x/gitmod~1/y.md":         ".gitmodules",
+		"x/gi7eba~3/y.md":         ".gitmodules",
+		"a/.g\u200cit/x.md":       ".git",
+		"a/.gi\ufefft/x.md":       ".git",
+		"a/\u200e.GIT\u200f/x.md": ".git",
+		".github/workflows.md":    "",
+		"git~1x/a.md":             "",
+		"notes/.gitignore.md":     "",
+		// What Windows and Obsidian cannot hold: the character is named.
+		"ideas/what?.md": `"?"`,
+		"a:b.md":         `":"`,
+		"a*b.md":         `"*"`,
+		"say \"hi\".md":  `"\""`,
+		"a<b.md":         `"<"`,
+		"a>b.md":         `">"`,
+		"a|b.md":         `"|"`,
+		"tab\there.md":   "control character",
+		"bell\x07.md":    "control character",
+		"del\x7f.md":     "control character",
+		"CON.txt.md":     "reserved on Windows",
+		"nul.tar.gz.md":  "reserved on Windows",
+		"COM¹.md":        "reserved on Windows",
+		"LPT0.md":        "reserved on Windows",
+		"conin$.md":      "reserved on Windows",
+		"con-call.md":    "",
+		"COM10.md":       "",
 	} {
 		err := p.Portable()
 		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
 			t.Errorf("%q.Portable() = %v, want %q", p, err, want)
+		}
+	}
+}
+
+// ParseNew refuses a backslash, which Parse takes for a folder separator: a new name
+// with one is a mistake on Linux and macOS and a folder on Windows, so it is named.
+func TestParseNew(t *testing.T) {
+	for s, want := range map[string]string{
+		`notes\a.md`:     "backslash",
+		"notes/a.md":     "",
+		"../a.md":        "leaves the vault",
+		"a/.GIT/b.md":    ".git",
+		"ideas/what?.md": `"?"`,
+	} {
+		p, err := ParseNew(s)
+		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {
+			t.Errorf("ParseNew(%q) = %q, %v, want %q", s, p, err, want)
 		}
 	}
 }

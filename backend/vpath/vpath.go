@@ -100,6 +100,18 @@ func (p Path) Ignored() bool {
 	return false
 }
 
+// InGitFolder reports whether some folder of p (or p itself) is one git takes for
+// its own .git on some system (see Portable): writing there could change another
+// repository's configuration or hooks, so no writer goes there.
+func (p Path) InGitFolder() bool {
+	for _, part := range strings.Split(string(p), "/") {
+		if gitName(part) == ".git" {
+			return true
+		}
+	}
+	return false
+}
+
 // ValidName reports whether s is a name MemoTree gives one of its own things (a
 // library, a canvas view): 1-64 letters, digits, '_', '-' or '.'. (Written out rather
 // than as a regexp: `[\p{L}\p{N}_.-]{1,64}` compiles to megabytes at every start.)
@@ -120,14 +132,24 @@ func ValidName(s string) bool {
 const maxComponent = 255
 
 // Portable reports why p could not be a file everywhere a vault goes (Linux, macOS,
-// Windows): a part longer than 255 bytes, a part that starts or ends with a space or
-// ends with a dot (Windows drops them, so two names become one), or a name Windows
-// reserves for devices. Parse accepts such paths, since they exist on Linux; writers
-// that create names (the tools, the window's new note) refuse them.
+// Windows, git): a part longer than 255 bytes; a character Windows cannot hold in a
+// name (: ? * " < > |) or a control character; a part that starts or ends with a
+// space or ends with a dot (Windows drops them, so two names become one); a name
+// Windows reserves for a device (CON, NUL, COM1, with any extension); or a folder git
+// takes for its own (.git in any case, its short name git~1, and the spellings NTFS
+// and HFS+ take for .git or .gitmodules), which git refuses to commit. Parse accepts
+// such paths, since they exist on Linux; writers that create names (the tools, the
+// window's new note) refuse them, and existing notes keep being read and linked.
 func (p Path) Portable() error {
 	for _, part := range strings.Split(string(p), "/") {
+		if g := gitName(part); g != "" {
+			return fmt.Errorf("%q: git keeps its own data in folders named %s (in any case, with the short name Windows gives it, or with characters macOS ignores), and refuses to commit anything inside one; choose another name", clip(part), g)
+		}
 		n := len(part)
 		part = strings.TrimSuffix(part, ".md")
+		if err := unholdableIn(part); err != nil {
+			return err
+		}
 		switch {
 		case n > maxComponent:
 			return fmt.Errorf("%q is %d bytes long, more than the %d bytes a file system allows for one name; shorten it", clip(part), n, maxComponent)
@@ -142,8 +164,83 @@ func (p Path) Portable() error {
 	return nil
 }
 
+// ParseNew parses s as the path of something about to be created: Parse, then
+// Portable, and a backslash is refused rather than taken for a folder separator (on
+// Windows it is one; elsewhere it is part of the name, which Windows cannot hold).
+func ParseNew(s string) (Path, error) {
+	if strings.ContainsRune(s, '\\') {
+		return "", fmt.Errorf("%w: %q holds a backslash (\\), which Windows takes for a folder separator and no other system does; use / between folders, or leave it out", ErrInvalid, clip(s))
+	}
+	// Named before Parse, which would call "a:b" absolute (a drive letter).
+	if err := unholdableIn(s); err != nil {
+		return "", err
+	}
+	p, err := Parse(s)
+	if err != nil {
+		return "", err
+	}
+	if err := p.Portable(); err != nil {
+		return "", err
+	}
+	return p, nil
+}
+
+// unholdableIn names the first character of s that no name may hold, or is nil.
+func unholdableIn(s string) error {
+	i := strings.IndexFunc(s, unholdable)
+	if i < 0 {
+		return nil
+	}
+	r, _ := utf8.DecodeRuneInString(s[i:])
+	if r < 0x20 || r == 0x7f {
+		return fmt.Errorf("%q holds the control character %U, which a name cannot hold; leave it out", clip(s), r)
+	}
+	return fmt.Errorf("%q holds %q: Windows cannot hold : ? * \" < > | \\ in a name, and Obsidian warns against them; leave it out or use another character", clip(s), string(r))
+}
+
+// unholdable reports the characters no name may hold on Windows (which Obsidian also
+// refuses in names): : ? * " < > | and the control characters.
+func unholdable(r rune) bool {
+	return r < 0x20 || r == 0x7f || strings.ContainsRune(`:?*"<>|`, r)
+}
+
+// gitName returns ".git" or ".gitmodules" when git would take part for that name on
+// some system, as its verify_path does: case folded, the code points HFS+ ignores
+// removed, the trailing dots and spaces NTFS drops removed, and the 8.3 short names
+// (git~1; gitmod~1-4 and gi7eba~1-9 for .gitmodules). Otherwise "".
+func gitName(part string) string {
+	s := strings.ToLower(strings.Map(func(r rune) rune {
+		if hfsIgnored(r) {
+			return -1
+		}
+		return r
+	}, part))
+	s = strings.TrimRight(s, ". ")
+	switch {
+	case s == ".git" || s == "git~1":
+		return ".git"
+	case s == ".gitmodules":
+		return ".gitmodules"
+	case len(s) == 8 && strings.HasPrefix(s, "gitmod~") && '1' <= s[7] && s[7] <= '4',
+		len(s) == 8 && strings.HasPrefix(s, "gi7eba~") && '1' <= s[7] && s[7] <= '9':
+		return ".gitmodules"
+	}
+	return ""
+}
+
+// hfsIgnored reports the code points HFS+ leaves out when it compares names, so that
+// ".g\u200cit" is ".git" there (git's is_hfs_dotgit).
+func hfsIgnored(r rune) bool {
+	switch {
+	case r >= 0x200c && r <= 0x200f, r >= 0x202a && r <= 0x202e, r >= 0x206a && r <= 0x206f, r == 0xfeff:
+		return true
+	}
+	return false
+}
+
 // reservedOnWindows reports whether name, without any extension, is a device name
-// such as CON, NUL, COM1 or LPT9, in any case.
+// such as CON, NUL, COM1 or LPT9 (COM¹ too: Windows reads the superscript digits as
+// digits), in any case.
 func reservedOnWindows(name string) bool {
 	stem, _, _ := strings.Cut(name, ".")
 	stem = strings.ToUpper(strings.TrimRight(stem, " "))
@@ -151,8 +248,15 @@ func reservedOnWindows(name string) bool {
 	case "CON", "PRN", "AUX", "NUL", "CONIN$", "CONOUT$":
 		return true
 	}
-	return len(stem) == 4 && (strings.HasPrefix(stem, "COM") || strings.HasPrefix(stem, "LPT")) &&
-		(stem[3] >= '0' && stem[3] <= '9')
+	rest, ok := strings.CutPrefix(stem, "COM")
+	if !ok {
+		rest, ok = strings.CutPrefix(stem, "LPT")
+	}
+	if !ok || utf8.RuneCountInString(rest) != 1 {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(rest)
+	return '0' <= r && r <= '9' || r == '¹' || r == '²' || r == '³'
 }
 
 // clip shortens s to about 80 bytes for a message, on a character boundary.

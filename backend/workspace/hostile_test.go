@@ -208,7 +208,7 @@ func hostileValues(root string) []string {
 }
 
 // openHostile opens the vault of root with the agent's permission perm.
-func openHostile(t testing.TB, vault string, perm workspace.Permission) *tool.Registry {
+func openHostile(t testing.TB, vault string, perm tool.Permission) *tool.Registry {
 	t.Helper()
 	ws, err := workspace.Open(context.Background(), []workspace.Spec{{Name: "demo", Path: vault, Permission: perm}}, workspace.Options{Lazy: true})
 	if err != nil {
@@ -233,14 +233,14 @@ func TestEveryToolHostileArguments(t *testing.T) {
 	if err := demo.CopyTo(probe); err != nil {
 		t.Fatal(err)
 	}
-	names := openHostile(t, probe, workspace.PermWrite).Names()
+	names := openHostile(t, probe, tool.PermWrite).Names()
 	if len(names) < 35 {
 		t.Fatalf("only %d tools registered", len(names))
 	}
 	for _, name := range names {
 		t.Run(name, func(t *testing.T) {
 			root, vault := hostileRoot(t)
-			reg := openHostile(t, vault, workspace.PermWrite)
+			reg := openHostile(t, vault, tool.PermWrite)
 			x, _ := reg.Get(name)
 			s := schemaOf(t, x)
 			leaves := stringLeaves(s, nil)
@@ -335,7 +335,7 @@ func mapsEqual(a, b map[string]string) bool {
 // No call panics, every answer has a status, every error a code.
 func FuzzEveryTool(f *testing.F) {
 	_, vault := hostileRoot(f)
-	reg := openHostile(f, vault, workspace.PermRead)
+	reg := openHostile(f, vault, tool.PermRead)
 	tools := reg.List()
 	for i, h := range hostileValues("/tmp") {
 		f.Add(uint8(i), uint8(i), h, false)

@@ -92,7 +92,7 @@ func TestMountAndUnmountWhileRunning(t *testing.T) {
 	if c := nextLibrariesChange(t, ch); c.Opened != "a" || c.Path != a || !slices.Equal(c.Libraries, []string{"a"}) {
 		t.Errorf("mount a: %+v", c)
 	}
-	if _, err := ws.Mount(t.Context(), Spec{Name: "b", Path: b, Permission: PermRead}); err != nil {
+	if _, err := ws.Mount(t.Context(), Spec{Name: "b", Path: b, Permission: tool.PermRead}); err != nil {
 		t.Fatal(err)
 	}
 	if c := nextLibrariesChange(t, ch); c.Opened != "b" || !slices.Equal(c.Libraries, []string{"a", "b"}) {
@@ -101,7 +101,7 @@ func TestMountAndUnmountWhileRunning(t *testing.T) {
 	if _, err := ws.Mount(t.Context(), Spec{Name: "a", Path: b}); !errors.Is(err, ErrNameTaken) {
 		t.Errorf("a second library named a: %v", err)
 	}
-	if ws.Permission("b") != PermRead || ws.Permission("a") != PermPropose {
+	if ws.Permission("b") != tool.PermRead || ws.Permission("a") != tool.PermPropose {
 		t.Errorf("permissions: a=%s b=%s", ws.Permission("a"), ws.Permission("b"))
 	}
 	search := func(lib, q string) tool.Result {

@@ -4,12 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
 )
 
@@ -30,7 +30,7 @@ func namesVault(t *testing.T, files map[string]string) (string, *tool.Registry) 
 			t.Fatal(err)
 		}
 	}
-	return dir, openHostile(t, dir, workspace.PermWrite)
+	return dir, openHostile(t, dir, tool.PermWrite)
 }
 
 // call runs tool name as the agent with args given as a Go value.
@@ -146,7 +146,7 @@ func TestUnicodeNormalisation(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, reg = namesVault(t, nil)
-	reg = openHostile(t, dir, workspace.PermWrite)
+	reg = openHostile(t, dir, tool.PermWrite)
 	if r := call(t, reg, "update_entity", map[string]any{"entity_name": nfc, "content": "NEW", "mode": "replace"}); r.IsError() {
 		t.Fatalf("update %+q: %s", nfc, r.Message)
 	}
@@ -181,6 +181,23 @@ func TestUnholdableNames(t *testing.T) {
 		{"../up", "leaves the vault"},
 		{"/etc/passwd", "absolute"},
 		{".git/hooks/pre-commit", "folder"},
+		// What git refuses in a tree, at any depth (its verify_path).
+		{"dir/.git/x", "folders named .git"},
+		{".GIT/y", "folders named .git"},
+		{"d2/git~1/z", "folders named .git"},
+		{"a/.Git./b", "folders named .git"},
+		{"a/.g\u200cit/b", "folders named .git"},
+		{"x/.gitmodules/y", "folders named .gitmodules"},
+		{"x/GITMOD~1/y", "folders named .gitmodules"},
+		// What Windows cannot hold, with the character named.
+		{"ideas/what?", `"?"`},
+		{"a:b", `":"`},
+		{"a*b", `"*"`},
+		{`say "hi"`, `"\""`},
+		{"a<b", `"<"`},
+		{"a>b", `">"`},
+		{`notes\a`, "backslash"},
+		{"CON.txt", "reserved"},
 	}
 	for _, tt := range tests {
 		for _, c := range []struct {
@@ -196,13 +213,97 @@ func TestUnholdableNames(t *testing.T) {
 			}
 		}
 	}
+	for _, f := range []struct{ folder, words string }{
+		{"dir/.git", "folders named .git"}, {".GIT", "folders named .git"}, {"d2/git~1", "folders named .git"},
+		{"x/.gitmodules", ".gitmodules"}, {"ideas?", `"?"`}, {"a:b", `":"`}, {"CON", "reserved"}, {"dot.", "end with"},
+	} {
+		r := call(t, reg, "move_entity", map[string]any{"entity_name": "Welcome", "folder": f.folder})
+		if r.ErrorCode != tool.CodeInvalidArguments || !strings.Contains(r.Message, f.words) {
+			t.Errorf("move_entity into %q: %s %s, want invalid_arguments saying %q", f.folder, r.ErrorCode, r.Message, f.words)
+		}
+	}
 	if after := snapshot(t, dir); !mapsEqual(before, after) {
 		t.Errorf("a refused name changed the vault")
 	}
 	// Names at the limits are fine.
-	for _, name := range []string{strings.Repeat("b", 252), "v1.2 notes", "a..b", "people/Ada.Lovelace", "console", "CON-call"} {
+	for _, name := range []string{strings.Repeat("b", 252), "v1.2 notes", "a..b", "people/Ada.Lovelace", "console", "CON-call",
+		".github/Workflows", "notes/.gitignore", "git~1x/a", "COM10", "what¿"} {
 		if r := call(t, reg, "create_entity", map[string]any{"entity_name": name, "content": "x"}); r.IsError() {
 			t.Errorf("create %.40q: %s", name, r.Message)
+		}
+	}
+}
+
+// TestWhatMemoTreeCreatesGitAccepts: every name the tools let a note take — odd but
+// holdable ones, through create, rename and move — is committed by git_commit, and
+// `git fsck --strict` finds nothing wrong and a clone checks every note out. The names
+// git itself refuses in a tree (.git at any depth and in any spelling, .gitmodules'
+// spellings) are refused before anything is written.
+func TestWhatMemoTreeCreatesGitAccepts(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatal("git is needed: install it (apt-get install git)")
+	}
+	for k, v := range map[string]string{"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@invalid", "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@invalid"} {
+		t.Setenv(k, v)
+	}
+	dir, reg := namesVault(t, nil)
+	git := func(args ...string) string {
+		t.Helper()
+		out, err := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@invalid"}, args...)...).CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+		return string(out)
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-qm", "the demo vault")
+	for _, name := range []string{".git/x", "dir/.git/x", ".GIT/y", "d2/git~1/z", "a/.Git./b", "a/.g\u200cit/b", "a/\u200e.GIT\u200f/b",
+		"x/.gitmodules/y", "x/.GITMODULES /y", "x/gitmod~1/y", "x/gi7eba~9/y", "a/.git::$INDEX_ALLOCATION/b"} {
+		if r := call(t, reg, "create_entity", map[string]any{"entity_name": name, "content": "x"}); r.ErrorCode != tool.CodeInvalidArguments {
+			t.Errorf("create_entity %q: %s %s, want invalid_arguments", name, r.ErrorCode, r.Message)
+		}
+	}
+	created := []string{"v1.2 notes", "a..b", "people/Ada.Lovelace", "CON-call", ".github/Workflows", "notes/.gitignore", "git~1x/a",
+		"COM10", "what¿", "日本語/ノート", "emoji 🌱", "percent %20 sign", "semi;colon", "amp & and", "apostrophe's", "notes/.git.x",
+		"x/.gitmodulesx/y", "gitmod~5/a", "trailing~1", strings.Repeat("b", 252)}
+	for _, name := range created {
+		if r := call(t, reg, "create_entity", map[string]any{"entity_name": name, "content": "# " + name}); r.IsError() {
+			t.Errorf("create_entity %q: %s", name, r.Message)
+		}
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"rename_entity", map[string]any{"old_name": "v1.2 notes", "new_name": "v1.3 notes"}},
+		{"move_entity", map[string]any{"entity_name": "a..b", "folder": ".github/more"}},
+		{"move_entity", map[string]any{"entity_name": "what¿", "folder": "日本語"}},
+	} {
+		if r := call(t, reg, c.tool, c.args); r.IsError() {
+			t.Errorf("%s %v: %s", c.tool, c.args, r.Message)
+		}
+	}
+	res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorUser}, "git_commit", json.RawMessage(`{"message":"every name MemoTree makes"}`))
+	if err != nil || res.IsError() {
+		t.Fatalf("git_commit: %v %s", err, res.Message)
+	}
+	if out := git("fsck", "--strict", "--no-progress", "--no-dangling"); strings.TrimSpace(out) != "" {
+		t.Errorf("git fsck --strict:\n%s", out)
+	}
+	if st := git("status", "--porcelain"); strings.TrimSpace(st) != "" {
+		t.Errorf("pending after the commit:\n%s", st)
+	}
+	clone := filepath.Join(t.TempDir(), "clone")
+	if out, err := exec.Command("git", "clone", "-q", dir, clone).CombinedOutput(); err != nil {
+		t.Fatalf("git clone: %v\n%s", err, out)
+	}
+	for _, name := range append(created[2:], "v1.3 notes", ".github/more/a..b", "日本語/what¿") {
+		if name == "a..b" || name == "what¿" {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(clone, filepath.FromSlash(name)+".md")); err != nil {
+			t.Errorf("the clone lacks %s: %v", name, err)
 		}
 	}
 }

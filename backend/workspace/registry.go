@@ -12,10 +12,6 @@ import (
 	"github.com/memotree/memotree/backend/tools"
 )
 
-// historyTools commit or discard: with PermPropose the agent and MCP clients may look,
-// but these stay with the person.
-var historyTools = map[string]bool{"git_commit": true, "git_checkout": true}
-
 // registry is built once per workspace.
 type registry struct {
 	once sync.Once
@@ -38,25 +34,38 @@ func (w *Workspace) Registry() (*tool.Registry, error) {
 	return w.registry.reg, w.registry.err
 }
 
-// guard enforces the permission of the library a call acts on. The person (actor user
-// or cli) is never restricted; with PermPropose a call the person approved (the
-// agent's destructive calls wait for that) may commit or discard too. A call a script
-// makes is judged as its Origin, the caller of run_starlark; run_starlark itself is let
-// through, since every call its script makes passes here.
-func (w *Workspace) guard(call *tool.Call, t *tool.Tool) *tool.Result {
+// guard enforces the permission of the library a call acts on, as the registry's
+// policy judges it (tool.Registry.Judge, from the tools' declared attributes). The
+// person is never restricted by a permission: in the window (actor user) what they
+// click runs; at a terminal (actor cli, `memotree call`) a call that deletes or
+// discards runs once they confirmed it (Approved). A call a script makes is judged as
+// its Origin, the caller of run_starlark. Under propose, a call that waits for the
+// person is answered CodeApprovalRequired, which a face that can ask the person turns
+// into a question (and a call with Approved once they say yes).
+func (w *Workspace) guard(call *tool.Call, t *tool.Tool, args map[string]any) *tool.Result {
 	actor := cmp.Or(call.Origin, call.Actor)
-	if actor == tool.ActorUser || actor == tool.ActorCLI || t.Name() == script.ToolName {
+	switch {
+	case actor == tool.ActorUser:
 		return nil
+	case actor == tool.ActorCLI:
+		if call.Approved || !w.registry.reg.NeedsPerson(t, args) {
+			return nil
+		}
+		r := tool.Fail(tool.CodeApprovalRequired, "%s deletes or discards notes, so it runs once you confirm it: answer y when asked at a terminal, or pass --yes (memotree call --yes ...)", t.Name())
+		return &r
 	}
 	perm := w.Permission(call.Library)
+	v, why := w.registry.reg.Judge(perm, t, args, call.Approved)
 	var r tool.Result
 	switch {
-	case perm == PermRead && t.Class() != tool.ReadOnly:
-		r = tool.Fail(tool.CodePermissionDenied, "library %q is read-only for %s: %s changes notes and was not run; tell the person what you would change instead", w.libName(call.Library), actorKind(actor), t.Name())
-	case perm != PermWrite && historyTools[t.Name()] && !(perm == PermPropose && call.Approved):
-		r = tool.Fail(tool.CodePermissionDenied, "in library %q only the person commits or discards (permission %s): %s was not run; the changes wait in the git panel for review", w.libName(call.Library), perm, t.Name())
-	default:
+	case v == tool.Allow:
 		return nil
+	case why == tool.ReasonApproval:
+		r = tool.Fail(tool.CodeApprovalRequired, "%s waits for the person's approval in library %q (permission %s) and was not run; nothing changed", t.Name(), w.libName(call.Library), perm)
+	case why == tool.ReasonReadOnly:
+		r = tool.Fail(tool.CodePermissionDenied, "library %q is read-only for %s: %s changes notes and was not run; tell the person what you would change instead", w.libName(call.Library), actorKind(actor), t.Name())
+	default:
+		r = tool.Fail(tool.CodePermissionDenied, "in library %q only the person commits (permission %s): %s was not run; the changes wait in the git panel for review", w.libName(call.Library), perm, t.Name())
 	}
 	return &r
 }
@@ -95,5 +104,5 @@ type noLibraries struct{}
 func (noLibraries) Library(name string) (*library.Library, error) {
 	return nil, fmt.Errorf("%w %q: no library is open", ErrNoLibrary, name)
 }
-func (noLibraries) Libraries() []*library.Library { return nil }
-func (noLibraries) PermissionOf(string) string    { return string(PermRead) }
+func (noLibraries) Libraries() []*library.Library     { return nil }
+func (noLibraries) Permission(string) tool.Permission { return tool.PermRead }

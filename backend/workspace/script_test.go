@@ -18,7 +18,7 @@ func TestScriptKeepsItsCallersPermission(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "Ada.md"), []byte("Ada\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	w, err := Open(t.Context(), []Spec{{Name: "ro", Path: dir, Permission: PermRead}}, Options{})
+	w, err := Open(t.Context(), []Spec{{Name: "ro", Path: dir, Permission: tool.PermRead}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

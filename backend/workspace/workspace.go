@@ -19,6 +19,7 @@ import (
 	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/tools"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -27,36 +28,12 @@ import (
 // ErrNoLibrary is returned when a library name is not mounted.
 var ErrNoLibrary = errors.New("no such library")
 
-// Permission is what the agent and MCP clients may do in a library. The person, through
-// the window or `memotree call`, may always do everything.
-type Permission string
-
-// The permissions, from least to most.
-const (
-	// PermRead allows read-only tools only.
-	PermRead Permission = "read"
-	// PermPropose allows writes to the working tree, but nothing is committed or
-	// discarded without the person.
-	PermPropose Permission = "propose"
-	// PermWrite allows everything, commits and discards included.
-	PermWrite Permission = "write"
-)
-
-// ParsePermission parses read, propose or write.
-func ParsePermission(s string) (Permission, error) {
-	switch p := Permission(strings.ToLower(strings.TrimSpace(s))); p {
-	case PermRead, PermPropose, PermWrite:
-		return p, nil
-	}
-	return "", fmt.Errorf("permission %q: want read, propose or write", s)
-}
-
 // Spec names a folder to mount as a library.
 type Spec struct {
 	Name string `json:"name"`
 	Path string `json:"path"`
-	// Permission of the agent and MCP clients; empty means PermPropose.
-	Permission Permission `json:"permission,omitempty"`
+	// Permission of the agent and MCP clients; empty means tool.PermPropose.
+	Permission tool.Permission `json:"permission,omitempty"`
 }
 
 // ParseSpec parses the NAME=PATH form of the --library flag. A bare PATH is named after
@@ -122,7 +99,7 @@ type Workspace struct {
 
 	libMu    sync.RWMutex
 	libs     []*library.Library
-	perms    map[string]Permission
+	perms    map[string]tool.Permission
 	libStops map[*library.Library][]func() // run when the library is unmounted
 
 	registry   registry
@@ -147,7 +124,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 	if len(specs) == 0 && !o.AllowNone {
 		return nil, errors.New("open workspace: no library given (use --library NAME=PATH)")
 	}
-	w := &Workspace{bus: event.NewBus(), opts: o, perms: map[string]Permission{}, libStops: map[*library.Library][]func(){}, watch: o.Watch, canvases: canvas.NewSet(), summarizer: o.Summarizer, embedder: o.Embedder}
+	w := &Workspace{bus: event.NewBus(), opts: o, perms: map[string]tool.Permission{}, libStops: map[*library.Library][]func(){}, watch: o.Watch, canvases: canvas.NewSet(), summarizer: o.Summarizer, embedder: o.Embedder}
 	for _, s := range specs {
 		if _, err := w.mount(ctx, s); err != nil {
 			w.Close()
@@ -195,7 +172,7 @@ func (w *Workspace) mount(ctx context.Context, s Spec) (*library.Library, error)
 	}
 	perm := s.Permission
 	if perm == "" {
-		perm = PermPropose
+		perm = tool.PermPropose
 	}
 	w.libMu.Lock()
 	if w.taken(s.Name) { // mounted meanwhile by another caller
@@ -274,18 +251,18 @@ func (w *Workspace) publishLibraries(c event.LibrariesChange) {
 func (w *Workspace) PermissionOf(name string) string { return string(w.Permission(name)) }
 
 // Permission returns the permission of the agent and MCP clients in the library named
-// name ("" for the default).
-func (w *Workspace) Permission(name string) Permission {
+// name ("" for the default); PermRead for a library that is not mounted.
+func (w *Workspace) Permission(name string) tool.Permission {
 	l, err := w.Library(name)
 	if err != nil {
-		return PermRead
+		return tool.PermRead
 	}
 	w.libMu.RLock()
 	defer w.libMu.RUnlock()
 	if p, ok := w.perms[l.Name()]; ok {
 		return p
 	}
-	return PermRead
+	return tool.PermRead
 }
 
 // Canvases returns the agent's views of the libraries, shared by the tools and the

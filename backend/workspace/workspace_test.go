@@ -30,13 +30,13 @@ func TestParseSpec(t *testing.T) {
 			t.Errorf("ParseSpec(%q) = %+v, %v", tt.in, s, err)
 		}
 	}
-	for in, want := range map[string]Permission{"read": PermRead, " Propose ": PermPropose, "write": PermWrite} {
-		if got, err := ParsePermission(in); err != nil || got != want {
-			t.Errorf("ParsePermission(%q) = %q, %v", in, got, err)
+	for in, want := range map[string]tool.Permission{"read": tool.PermRead, " Propose ": tool.PermPropose, "write": tool.PermWrite} {
+		if got, err := tool.ParsePermission(in); err != nil || got != want {
+			t.Errorf("tool.ParsePermission(%q) = %q, %v", in, got, err)
 		}
 	}
-	if _, err := ParsePermission("admin"); err == nil {
-		t.Error("ParsePermission accepted admin")
+	if _, err := tool.ParsePermission("admin"); err == nil {
+		t.Error("tool.ParsePermission accepted admin")
 	}
 }
 
@@ -61,12 +61,12 @@ func TestOpenRefusesBadLibraries(t *testing.T) {
 // library's permission, the person is not.
 func TestPermissions(t *testing.T) {
 	ro, rw := t.TempDir(), t.TempDir()
-	ws, err := Open(t.Context(), []Spec{{Name: "ro", Path: ro, Permission: PermRead}, {Name: "rw", Path: rw}}, Options{})
+	ws, err := Open(t.Context(), []Spec{{Name: "ro", Path: ro, Permission: tool.PermRead}, {Name: "rw", Path: rw}}, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	if ws.Permission("rw") != PermPropose || ws.Permission("") != PermRead {
+	if ws.Permission("rw") != tool.PermPropose || ws.Permission("") != tool.PermRead {
 		t.Fatalf("permissions: rw=%s default=%s", ws.Permission("rw"), ws.Permission(""))
 	}
 	reg, err := ws.Registry()

@@ -54,7 +54,9 @@ describe('a big graph is drawn whole at once', () => {
     await page.goto(server.url)
     await page.waitForFunction(() => window.__memotreeGraphState?.drawnAt != null, null, { timeout: 30000 })
     payload = await page.evaluate(async () => {
-      const res = await fetch('/api/call/Graph', { method: 'POST', credentials: 'same-origin', body: '[""]' })
+      // With the tab's session, as the page's own calls send it (src/api/http.ts).
+      const auth = `Bearer ${sessionStorage.getItem('memotree.session')}`
+      const res = await fetch('/api/call/Graph', { method: 'POST', headers: { Authorization: auth }, body: '[""]' })
       return res.json()
     })
   })

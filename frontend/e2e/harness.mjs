@@ -41,7 +41,7 @@ function tempDir(prefix) {
  * user's: XDG_CONFIG_HOME points there unless `env` says otherwise; so do the caches
  * of a vault without a .memotree folder (XDG_CACHE_HOME).
  * @param {{vault?: string, timeoutMs?: number, env?: Record<string, string>, inPlace?: boolean}} [opts] env adds to the server's environment
- * @returns {Promise<{url: string, origin: string, vaultDir: string, configDir: string, stop: () => Promise<void>}>}
+ * @returns {Promise<{url: string, origin: string, vaultDir: string, configDir: string, cacheDir: string, stop: () => Promise<void>}>}
  */
 export async function startServer({ vault = defaultVault, timeoutMs = 20000, env = {}, inPlace = false } = {}) {
   const root = tempDir('memotree-e2e-')
@@ -56,7 +56,7 @@ export async function startServer({ vault = defaultVault, timeoutMs = 20000, env
       await s.stop()
       fs.rmSync(root, { recursive: true, force: true })
     }
-    return { url: s.url, origin: s.origin, vaultDir, configDir, stop }
+    return { url: s.url, origin: s.origin, vaultDir, configDir, cacheDir: cache, stop }
   } catch (e) {
     fs.rmSync(root, { recursive: true, force: true })
     throw e

@@ -125,24 +125,41 @@ describe('language and look', () => {
     assert.deepEqual(browser.errors, [], 'no uncaught errors in the page')
   })
 
-  test('the settings keep a git access token, private to the person, never shown again', async () => {
+  test('the settings keep a git access token for one host, private to the person, never shown again', async () => {
     const token = 'ghp_e2eSecretToken9f3b'
     const git = `${settings} [data-testid="settings-git"]`
     await openSettings(page)
+    // Plain HTTP to another machine is refused, with the reason.
+    await page.fill(`${git} input[name="url"]`, 'http://git.example.com/me/notes.git')
+    await page.check(`${git} input[name="allow_http"]`)
+    await page.fill(`${git} input[type="password"]`, token)
+    await page.click(`${git} button[type="submit"]`)
+    await page.waitForSelector(`${git} [role="alert"]`)
+    assert.match(await page.textContent(`${git} [role="alert"]`), /plain HTTP/)
+    const file = path.join(server.configDir, 'memotree', 'git.toml')
+    assert.ok(!fs.existsSync(file) || !fs.readFileSync(file, 'utf8').includes(token), 'a refused token was saved')
+
+    await page.fill(`${git} input[name="url"]`, 'https://git.example.com/me/notes.git')
     await page.fill(`${git} input[type="password"]`, token)
     await page.click(`${git} button[type="submit"]`)
     await page.waitForSelector(`${git} [role="status"]`)
-    const file = path.join(server.configDir, 'memotree', 'git.toml')
     assert.match(await page.textContent(`${git} [role="status"]`), /git\.toml/)
     assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'the token file is readable by its owner alone')
-    assert.match(fs.readFileSync(file, 'utf8'), new RegExp(token))
-    // The field is emptied; the window shows the last four characters only.
+    const saved = fs.readFileSync(file, 'utf8')
+    assert.match(saved, new RegExp(token))
+    assert.match(saved, /host = "git\.example\.com"/)
+    // The field is emptied; the window shows the host and the last four characters only.
     assert.equal(await page.inputValue(`${git} input[type="password"]`), '')
-    assert.match((await page.getAttribute(`${git} input[type="password"]`, 'placeholder')) ?? '', /…9f3b/)
+    const entry = `${git} [data-testid="git-credentials"] li[data-url="https://git.example.com"]`
+    assert.match((await page.textContent(entry)) ?? '', /…9f3b/)
     await closeSettings(page)
     await openSettings(page) // asked again from the backend
-    assert.match((await page.getAttribute(`${git} input[type="password"]`, 'placeholder')) ?? '', /…9f3b/)
+    assert.match((await page.textContent(entry)) ?? '', /…9f3b/)
     assert.ok(!(await page.content()).includes(token), 'the token is nowhere in the page')
+    // Forgotten from the list.
+    await page.click(`${entry} button`)
+    await page.waitForSelector(entry, { state: 'detached' })
+    assert.ok(!fs.readFileSync(file, 'utf8').includes(token), 'the forgotten token is still in the file')
     await closeSettings(page)
     assert.deepEqual(browser.errors, [], 'no uncaught errors in the page')
   })

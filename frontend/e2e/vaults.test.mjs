@@ -129,8 +129,8 @@ describe('the vault switcher, from a fresh home folder', () => {
     await page.waitForSelector('[data-testid="open-vaults"] li[data-library="Notes-2"]')
     const names = await page.$$eval('[data-testid="open-vaults"] li', (lis) => lis.map((li) => li.getAttribute('data-library')))
     assert.deepEqual(names, ['Notes', 'Obsidian-Vault', 'Notes-2'])
-    await page.keyboard.press('Escape').catch(() => {})
-    await page.click('[data-testid="vaults"] button[aria-label="Close"]')
+    await page.keyboard.press('Escape') // closes the dialog
+    await page.waitForSelector('[data-testid="vaults"]', { state: 'detached' })
   })
 
   test('a restart with the same home opens the vaults again, the one shown last first, without the welcome', async () => {

@@ -1,6 +1,6 @@
 import { mount } from 'svelte'
 import './style.css'
-import { pickApi, withEarlyGraph } from './api'
+import { pickApi, withEarlyGraph, type HttpApi } from './api'
 import { bindDocument } from './lib/theme.svelte'
 
 const target = document.getElementById('app')
@@ -13,10 +13,25 @@ bindDocument()
 // has a moment, and building the window is one long task (half a second or more in
 // software WebGL). So the window is built once the request is out (or after a short
 // while at most), while the worker reads and parses the answer.
-const { api, sent } = withEarlyGraph(pickApi(window))
+const transport = pickApi(window)
+// Over HTTP the page first gets its session from the token of the printed address
+// (see api/http.ts); without one it says how to get in instead of showing a window
+// whose every call fails.
+const ready = (transport as Partial<HttpApi>).ready ?? Promise.resolve()
+const { api, sent } = withEarlyGraph(transport)
 const windowCode = import('./App.svelte')
 const requested = Promise.race([sent, new Promise<void>((resolve) => setTimeout(resolve, 300))])
-void Promise.all([windowCode, requested]).then(([{ default: App }]) => {
-  performance.mark('app:mount')
-  mount(App, { target, props: { api } })
-})
+Promise.all([windowCode, requested, ready]).then(
+  ([{ default: App }]) => {
+    performance.mark('app:mount')
+    mount(App, { target, props: { api } })
+  },
+  (e: unknown) => {
+    const p = document.createElement('p')
+    p.className = 'session-problem'
+    p.setAttribute('role', 'alert')
+    p.dataset.testid = 'session-problem'
+    p.textContent = e instanceof Error ? e.message : String(e)
+    target.replaceChildren(p)
+  },
+)

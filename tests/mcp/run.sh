@@ -3,7 +3,9 @@
 #   1. the official conformance suite against `memotree mcp --http` (token required;
 #      auth-proxy.mjs plays a client configured with the token, since the suite cannot
 #      send headers), with the fixture-only scenarios in conformance-expected-failures.yml;
-#   2. the MCP inspector's CLI over stdio: list the tools, call one, read a resource.
+#   2. the MCP inspector's CLI over stdio: list the tools, call one, read a resource;
+#   3. the official TypeScript SDK's client over stdio: a delete under the default
+#      permission waits for the person, asked through MCP elicitation (elicit.mjs).
 #   usage: tests/mcp/run.sh MEMOTREE_BINARY VAULT_TO_COPY
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,6 +17,7 @@ pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT
 cp -r "$src" "$work/vault"
+cp -r "$src" "$work/elicit"
 cd "$here"
 
 token=$(head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n')
@@ -46,4 +49,5 @@ out=$(inspect --method tools/call --tool-name read_entities --tool-arg 'entity_n
 printf '%s' "$out" | grep -q 'Welcome' || { echo "mcp: read_entities over the inspector: $out"; exit 1; }
 printf '%s' "$out" | grep -q '"isError": true' && { echo "mcp: read_entities failed: $out"; exit 1; }
 echo "mcp: the inspector called read_entities over stdio"
+node elicit.mjs "$bin" "$work/elicit" || { echo "mcp: elicitation FAILED"; exit 1; }
 echo "mcp: ok"

@@ -12,6 +12,7 @@ import (
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/llm/llmtest"
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/uiapi"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
@@ -86,7 +87,7 @@ func TestResourcesStayFlat(t *testing.T) {
 	t.Setenv("OPENAI_BASE_URL", srv.URL())
 	t.Setenv("MEMOTREE_MODEL", "test-model")
 	t.Setenv("OPENAI_API_KEY", "sk-soak")
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "v", Path: dir, Permission: workspace.PermWrite}}, workspace.Options{Watch: true})
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "v", Path: dir, Permission: tool.PermWrite}}, workspace.Options{Watch: true})
 	if err != nil {
 		t.Fatal(err)
 	}

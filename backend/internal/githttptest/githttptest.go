@@ -5,6 +5,7 @@ package githttptest
 
 import (
 	"crypto/subtle"
+	"encoding/pem"
 	"net/http"
 	"net/http/cgi"
 	"net/http/httptest"
@@ -24,9 +25,19 @@ type Server struct {
 }
 
 // Start serves the bare repositories under root (URL path /NAME.git is root/NAME.git)
-// and accepts any user name with the password token; every repository takes pushes.
-// It fails the test when git's http backend is not installed.
-func Start(t testing.TB, root, token string) *Server {
+// over plain HTTP and accepts any user name with the password token; every repository
+// takes pushes. It fails the test when git's http backend is not installed.
+func Start(t testing.TB, root, token string) *Server { return start(t, root, token, false) }
+
+// StartTLS is Start over HTTPS, with a certificate of its own (see CA).
+func StartTLS(t testing.TB, root, token string) *Server { return start(t, root, token, true) }
+
+// CA returns the server's certificate in PEM, for a client to trust.
+func (s *Server) CA() []byte {
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: s.Certificate().Raw})
+}
+
+func start(t testing.TB, root, token string, tls bool) *Server {
 	t.Helper()
 	out, err := exec.Command("git", "--exec-path").Output()
 	if err != nil {
@@ -42,7 +53,7 @@ func Start(t testing.TB, root, token string) *Server {
 		Env: []string{"GIT_PROJECT_ROOT=" + root, "GIT_HTTP_EXPORT_ALL=1", "GIT_CONFIG_NOSYSTEM=1",
 			"HOME=" + root, "GIT_CONFIG_GLOBAL=" + filepath.Join(root, "no-gitconfig")},
 	}
-	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		_, pass, ok := r.BasicAuth()
 		if !ok || subtle.ConstantTimeCompare([]byte(pass), []byte(token)) != 1 {
 			s.Refused.Add(1)
@@ -57,9 +68,14 @@ func Start(t testing.TB, root, token string) *Server {
 		h.Env = append(append([]string{}, env...), "REMOTE_USER=tester")
 		h.ServeHTTP(w, r)
 	}))
+	if tls {
+		s.StartTLS()
+	} else {
+		s.Start()
+	}
 	t.Cleanup(s.Close)
 	return s
 }
 
-// URL returns the HTTP URL of the repository NAME.git under the server's root.
+// URL returns the HTTP(S) URL of the repository NAME.git under the server's root.
 func (s *Server) URL(name string) string { return s.Server.URL + "/" + name + ".git" }

@@ -1,4 +1,4 @@
-import type { EventPayloads, TaskProgress, Topic, Unsubscribe } from './events'
+import type { ApprovalEvent, EventPayloads, TaskProgress, Topic, Unsubscribe } from './events'
 import { gitFromCaller, type GitApi, type GitMethod } from './git'
 import type {
   ChatCheck,
@@ -78,6 +78,10 @@ export interface Api {
   chatSettings(): Promise<ChatSettingsView>
   saveChatSettings(input: ChatSettingsInput): Promise<ChatSettingsView>
   testChatConnection(input: ChatSettingsInput): Promise<ChatCheck>
+  /** Calls of other processes (MCP clients) waiting for the person's approval here. */
+  approvals(): Promise<ApprovalEvent[]>
+  /** Answers a request from an approval:waiting event. */
+  answerApproval(id: string, approve: boolean): Promise<void>
   /** The agent's canvas: a view of a library ("" for the default view). */
   canvas(library: string, view: string): Promise<CanvasView>
   canvasExpand(library: string, view: string, id: string, level: string): Promise<CanvasView>
@@ -117,6 +121,8 @@ export const GO_METHODS = {
   chatSettings: 'ChatSettings',
   saveChatSettings: 'SaveChatSettings',
   testChatConnection: 'TestChatConnection',
+  approvals: 'Approvals',
+  answerApproval: 'AnswerApproval',
   canvas: 'Canvas',
   canvasExpand: 'CanvasExpand',
   canvasCollapse: 'CanvasCollapse',
@@ -178,6 +184,10 @@ export function apiFromCaller(
     chatSettings: () => call(GO_METHODS.chatSettings, []) as Promise<ChatSettingsView>,
     saveChatSettings: (input) => call(GO_METHODS.saveChatSettings, [input]) as Promise<ChatSettingsView>,
     testChatConnection: (input) => call(GO_METHODS.testChatConnection, [input]) as Promise<ChatCheck>,
+    approvals: () => call(GO_METHODS.approvals, []) as Promise<ApprovalEvent[]>,
+    answerApproval: async (id, approve) => {
+      await call(GO_METHODS.answerApproval, [id, approve])
+    },
     canvas: (library, view) => call(GO_METHODS.canvas, [library, view]) as Promise<CanvasView>,
     canvasExpand: (library, view, id, level) =>
       call(GO_METHODS.canvasExpand, [library, view, id, level]) as Promise<CanvasView>,

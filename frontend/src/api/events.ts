@@ -1,7 +1,21 @@
 // Event topics, mirrored from backend/event/event.go (a test checks the two agree).
 
 /** Every topic the backend publishes. */
-export const TOPICS = ['vault:changed', 'git:changed', 'git:progress', 'chat:delta', 'chat:tool', 'chat:approval', 'chat:done', 'search:embedding', 'task:progress', 'libraries:changed', 'window:command'] as const
+export const TOPICS = [
+  'vault:changed',
+  'git:changed',
+  'git:progress',
+  'chat:delta',
+  'chat:tool',
+  'chat:approval',
+  'chat:done',
+  'search:embedding',
+  'task:progress',
+  'approval:waiting',
+  'approval:closed',
+  'libraries:changed',
+  'window:command',
+] as const
 
 export type Topic = (typeof TOPICS)[number]
 
@@ -111,6 +125,23 @@ export interface WindowCommandEvent {
   message: string
 }
 
+/**
+ * Payload of "approval:waiting": a call from outside the window (an MCP client that
+ * cannot ask the person) waits for the person's approval; "approval:closed" carries
+ * the id and library of one that no longer waits.
+ */
+export interface ApprovalEvent {
+  /** Answer with Api.answerApproval(id, ...). */
+  id: string
+  library: string
+  /** Who asks, as the journey names callers ("mcp:Claude Desktop"). */
+  from?: string
+  tool?: string
+  /** The call's arguments as JSON (cut to a few KB). */
+  args?: string
+  created?: string
+}
+
 /** The payload type of each topic. */
 export interface EventPayloads {
   'vault:changed': VaultChange
@@ -122,6 +153,8 @@ export interface EventPayloads {
   'chat:done': ChatDoneEvent
   'search:embedding': EmbeddingProgress
   'task:progress': TaskProgress
+  'approval:waiting': ApprovalEvent
+  'approval:closed': ApprovalEvent
   'libraries:changed': LibrariesChange
   'window:command': WindowCommandEvent
 }

@@ -11,8 +11,13 @@ test('every git method is a method of backend/uiapi', () => {
 
 test('git calls go to /api/call/Git<Method> with positional arguments', async () => {
   const fetch = vi.fn(async () => new Response('null', { status: 200 }))
-  vi.stubGlobal('fetch', fetch)
-  const api = httpApi()
+  const store = new Map([['memotree.session', 's']])
+  const api = httpApi('', {
+    location: { href: 'http://127.0.0.1:9/' },
+    history: { state: null, replaceState: () => {} },
+    storage: { getItem: (k) => store.get(k) ?? null, setItem: () => {}, removeItem: () => {} },
+    fetch: fetch as unknown as typeof globalThis.fetch,
+  })
   await api.git.diff('demo', 'a.md', '')
   expect(fetch).toHaveBeenLastCalledWith('/api/call/GitDiff', expect.objectContaining({ body: '["demo","a.md",""]' }))
   await api.git.commit('demo', { paths: ['a.md'], message: 'm', tag: '' })
@@ -20,5 +25,4 @@ test('git calls go to /api/call/Git<Method> with positional arguments', async ()
   // A Go nil slice comes as null: the api gives an empty list.
   await expect(api.git.log('demo', 'a.md', 20)).resolves.toEqual([])
   await expect(api.git.discard('demo', ['a.md'])).resolves.toEqual([])
-  vi.unstubAllGlobals()
 })

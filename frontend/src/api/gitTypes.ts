@@ -137,19 +137,46 @@ export interface GitRevision {
   content: string
 }
 
-/** How push and pull sign in to HTTPS remotes; the token never leaves the backend. */
-export interface GitSettingsView {
-  token_set: boolean
-  /** The token's last four characters. */
+/** A saved access token: the one host it goes to, and its last four characters. */
+export interface GitCredentialView {
+  /** "protocol://host": the only place the token is sent. */
+  url: string
   token_hint: string
-  /** MEMOTREE_GIT_TOKEN is set and wins over the saved token. */
+  /** It may go over plain HTTP (a server on this machine only). */
+  allow_http: boolean
+  /** MEMOTREE_GIT_TOKEN with MEMOTREE_GIT_HOST: wins over a saved token for that host. */
   from_env: boolean
+}
+
+/** A library's remote and how a push or pull to it signs in. */
+export interface GitRemoteView {
+  library: string
+  name: string
+  url: string
+  sign_in: 'token' | 'helper' | 'ssh' | 'none' | 'local'
+  /** With sign_in token: the "protocol://host" of the token used. */
+  credential?: string
+}
+
+/** How push and pull sign in to remotes; no token ever leaves the backend. */
+export interface GitSettingsView {
+  credentials: GitCredentialView[]
+  remotes: GitRemoteView[]
+  /** MEMOTREE_GIT_TOKEN is set without MEMOTREE_GIT_HOST: it goes to no remote. */
+  env_unbound: boolean
+  /** A token an earlier version saved for no host: sent nowhere; the next save drops it. */
+  legacy_token: boolean
   /** The settings file. */
   path: string
 }
 
-/** What the git settings form sends: a new token, or clear_token to forget it. */
+/** What the git settings form sends: a token and where it is for, or remove to forget one. */
 export interface GitSettingsInput {
+  /** A remote's URL, or its protocol and host ("https://github.com"). */
+  url: string
   token: string
-  clear_token: boolean
+  /** Lets the token go over plain HTTP (accepted for this machine's own server only). */
+  allow_http: boolean
+  /** The "protocol://host" whose saved token to forget. */
+  remove: string
 }

@@ -22,8 +22,11 @@ afterEach(() => {
 
 test('fetchGraph posts the library and packs the edges in an Int32Array', async () => {
   const fetchFn = vi.fn(async () => new Response(JSON.stringify(graph), { status: 200 }))
-  const r = await fetchGraph(fetchFn as unknown as typeof fetch, { id: 7, url: 'http://x/api/call/Graph', library: 'demo' })
-  expect(fetchFn).toHaveBeenCalledWith('http://x/api/call/Graph', expect.objectContaining({ method: 'POST', credentials: 'same-origin', body: '["demo"]' }))
+  const r = await fetchGraph(fetchFn as unknown as typeof fetch, { id: 7, url: 'http://x/api/call/Graph', library: 'demo', auth: 'Bearer s-1' })
+  expect(fetchFn).toHaveBeenCalledWith(
+    'http://x/api/call/Graph',
+    expect.objectContaining({ method: 'POST', credentials: 'omit', body: '["demo"]', headers: expect.objectContaining({ Authorization: 'Bearer s-1' }) }),
+  )
   expect(r.id).toBe(7)
   if (!('data' in r)) throw new Error('no data')
   expect(r.data.edges).toBeInstanceOf(Int32Array)
@@ -63,15 +66,27 @@ test('graphReader answers through one worker, marks it, and tells when the reque
   const fallback = vi.fn(async () => graph)
   let made = 0
   const w = new FakeWorker(async (req) => ({ id: req.id, data: { ...graph, library: req.library } }))
-  const read = graphReader('http://x/api/call/Graph', fallback, () => (made++, w as unknown as Worker))
+  const read = graphReader('http://x/api/call/Graph', fallback, () => (made++, w as unknown as Worker), async () => 'Bearer s-2')
   const call = read('demo')
   await call.sent
   expect((await call).library).toBe('demo')
   expect((await read('other')).library).toBe('other')
   expect(made).toBe(1)
   expect(w.requests.map((r) => r.library)).toEqual(['demo', 'other'])
+  expect(w.requests.map((r) => r.auth)).toEqual(['Bearer s-2', 'Bearer s-2'])
   expect(fallback).not.toHaveBeenCalled()
   expect(performance.getEntriesByName(GRAPH_WORKER_MARK, 'mark')).toHaveLength(2)
+})
+
+test('graphReader rejects when the page has no session', async () => {
+  const w = new FakeWorker(async (req) => ({ id: req.id, data: graph }))
+  const read = graphReader('u', async () => graph, () => w as unknown as Worker, async () => {
+    throw new Error('This tab has no MemoTree session')
+  })
+  const call = read('x')
+  await call.sent
+  await expect(call).rejects.toThrow('no MemoTree session')
+  expect(w.requests).toEqual([])
 })
 
 test("graphReader rejects with the server's message", async () => {

@@ -14,6 +14,8 @@ export interface GraphFetchRequest {
   id: number
   url: string
   library: string
+  /** The Authorization header (the page's session), "" for none. */
+  auth?: string
 }
 
 /** What the worker answers: that the request is out, then the graph or an error. */
@@ -25,14 +27,15 @@ export type GraphCall = Promise<GraphData> & { sent?: Promise<void> }
 /**
  * fetchGraph asks `url` (POST /api/call/Graph) for a library's graph and parses it,
  * edges packed in an Int32Array; a failure becomes an error reply with the server's
- * message. `fetchFn` is the worker's fetch.
+ * message. `fetchFn` is the worker's fetch; `req.auth` its credential (a worker has no
+ * cookies of the page to send, and the page keeps its session in sessionStorage).
  */
 export async function fetchGraph(fetchFn: typeof fetch, req: GraphFetchRequest): Promise<Exclude<GraphFetchReply, { sent: true }>> {
   try {
     const res = await fetchFn(req.url, {
       method: 'POST',
-      credentials: 'same-origin',
-      headers: { 'Content-Type': 'application/json' },
+      credentials: 'omit',
+      headers: { 'Content-Type': 'application/json', ...(req.auth ? { Authorization: req.auth } : {}) },
       body: JSON.stringify([req.library]),
     })
     const text = await res.text()
@@ -54,11 +57,13 @@ export const GRAPH_WORKER_MARK = 'graph:worker'
  * it starts on the first call. When the worker cannot start or dies (a browser
  * without module workers, a policy forbidding them), that call and the later ones go
  * through `fallback` (the window's own fetch); server errors are errors either way.
+ * `auth` gives the Authorization header each request carries (the page's session).
  */
 export function graphReader(
   url: string,
   fallback: (library: string) => Promise<GraphData>,
   makeWorker: () => Worker = () => new Worker(new URL('./graphFetch.worker.ts', import.meta.url), { type: 'module' }),
+  auth: () => Promise<string> = async () => '',
 ): (library: string) => GraphCall {
   let worker: Worker | null = null
   let broken = false
@@ -115,8 +120,17 @@ export function graphReader(
     const call: GraphCall = new Promise<GraphData>((resolve, reject) => {
       const id = ++seq
       waiting.set(id, { library, resolve, reject, sent })
-      const req: GraphFetchRequest = { id, url, library }
-      w.postMessage(req)
+      auth().then(
+        (a) => {
+          const req: GraphFetchRequest = { id, url, library, auth: a }
+          w.postMessage(req)
+        },
+        (e: unknown) => {
+          waiting.delete(id)
+          sent()
+          reject(e instanceof Error ? e : new Error(String(e)))
+        },
+      )
     })
     call.sent = sentP
     return call

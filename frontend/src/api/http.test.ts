@@ -1,24 +1,78 @@
 import { afterEach, expect, test, vi } from 'vitest'
 import { errorMessage } from './errors'
-import { httpApi } from './http'
+import { EventHub, httpApi, NO_SESSION, SESSION_KEY, startSession, type SessionEnv } from './http'
 
 afterEach(() => {
   vi.unstubAllGlobals()
 })
 
-test('calls POST /api/call/<Method> with positional arguments', async () => {
-  const fetch = vi.fn(async () => new Response(JSON.stringify({ path: 'a.md' }), { status: 200 }))
-  vi.stubGlobal('fetch', fetch)
-  const api = httpApi()
+/** A page environment: an address, its history, this tab's storage and a fetch. */
+function pageEnv(href: string, fetchFn: (url: string, init?: RequestInit) => Promise<Response>, stored: Record<string, string> = {}) {
+  const storage = new Map(Object.entries(stored))
+  const replaced: string[] = []
+  const env: SessionEnv = {
+    location: { href },
+    history: { state: null, replaceState: (_d, _u, url) => void replaced.push(String(url)) },
+    storage: {
+      getItem: (k) => storage.get(k) ?? null,
+      setItem: (k, v) => void storage.set(k, v),
+      removeItem: (k) => void storage.delete(k),
+    },
+    fetch: fetchFn as typeof fetch,
+  }
+  return { env, storage, replaced }
+}
+
+const headers = (init?: RequestInit) => new Headers(init?.headers)
+
+test('the printed token leaves the address bar and is traded once for a session', async () => {
+  const seen: [string, string | null][] = []
+  const f = vi.fn(async (url: string, init?: RequestInit) => {
+    seen.push([url, headers(init).get('Authorization')])
+    if (url === '/api/session') return new Response('{"session":"s-123"}', { status: 200 })
+    return new Response('{"path":"a.md"}', { status: 200 })
+  })
+  const { env, storage, replaced } = pageEnv('http://127.0.0.1:9/?token=T0K&x=1#/a.md', f)
+  const api = httpApi('', env)
+  expect(replaced).toEqual(['/?x=1#/a.md']) // at once, before any answer
+  await api.ready
   await expect(api.note('demo', 'a.md')).resolves.toEqual({ path: 'a.md' })
-  expect(fetch).toHaveBeenCalledWith('/api/call/Note', expect.objectContaining({ method: 'POST', credentials: 'same-origin', body: '["demo","a.md"]' }))
-  await api.reportRendered({ library: 'demo', notes: 3, layout: '' })
-  expect(fetch).toHaveBeenLastCalledWith('/api/call/ReportRendered', expect.objectContaining({ body: '[{"library":"demo","notes":3,"layout":""}]' }))
+  expect(seen).toEqual([
+    ['/api/session', 'Bearer T0K'],
+    ['/api/call/Note', 'Bearer s-123'],
+  ])
+  expect(storage.get(SESSION_KEY)).toBe('s-123')
+  const init = f.mock.calls[1]?.[1]
+  expect(init).toMatchObject({ method: 'POST', credentials: 'omit', body: '["demo","a.md"]' })
+  await api.reportRendered({ library: 'demo', notes: 3, layout: 'sidebar' })
+  expect(f).toHaveBeenLastCalledWith('/api/call/ReportRendered', expect.objectContaining({ body: '[{"library":"demo","notes":3,"layout":"sidebar"}]' }))
+})
+
+test('a reload (no token in the address) keeps the tab\'s session; none at all says how to get in', async () => {
+  const f = async () => new Response('[]', { status: 200 })
+  const kept = pageEnv('http://127.0.0.1:9/#/a.md', f, { [SESSION_KEY]: 's-9' })
+  await expect(startSession('', kept.env)).resolves.toBe('s-9')
+  expect(kept.replaced).toEqual([])
+  const none = pageEnv('http://127.0.0.1:9/', f)
+  await expect(startSession('', none.env)).rejects.toThrow(NO_SESSION)
+  const api = httpApi('', none.env)
+  await expect(api.ready).rejects.toThrow('memotree serve')
+  await expect(api.libraries()).rejects.toThrow('memotree serve')
+})
+
+test('a refused token or session says how to get back in', async () => {
+  const f = async (url: string) =>
+    url === '/api/session' ? new Response('missing or wrong token\n', { status: 401 }) : new Response('missing or wrong token\n', { status: 401 })
+  const bad = pageEnv('http://127.0.0.1:9/?token=old', f, { [SESSION_KEY]: 'stale' })
+  await expect(startSession('', bad.env)).rejects.toThrow(/missing or wrong token.*memotree serve/)
+  expect(bad.storage.has(SESSION_KEY)).toBe(false)
+  const gone = pageEnv('http://127.0.0.1:9/', f, { [SESSION_KEY]: 'stale' })
+  await expect(httpApi('', gone.env).files('demo')).rejects.toThrow(/missing or wrong token.*memotree serve/)
 })
 
 test('a non-2xx answer throws its error message', async () => {
-  vi.stubGlobal('fetch', async () => new Response('{"error":"read note x.md: not found"}', { status: 500 }))
-  await expect(httpApi().files('demo')).rejects.toThrow('read note x.md: not found')
+  const f = async () => new Response('{"error":"read note x.md: not found"}', { status: 500 })
+  await expect(httpApi('', pageEnv('http://h/', f, { [SESSION_KEY]: 's' }).env).files('demo')).rejects.toThrow('read note x.md: not found')
 })
 
 test('errorMessage falls back to the body, then the status', () => {
@@ -27,29 +81,54 @@ test('errorMessage falls back to the body, then the status', () => {
   expect(errorMessage('Files', 400, '{"error":""}')).toBe('{"error":""}')
 })
 
-test('events come from one EventSource, parsed per topic', () => {
-  const sources: FakeSource[] = []
-  class FakeSource extends EventTarget {
-    constructor(readonly url: string) {
-      super()
-      sources.push(this)
-    }
-  }
-  vi.stubGlobal('EventSource', FakeSource)
-  const api = httpApi()
+/** A stream the test writes server-sent events into, chunk by chunk. */
+function sseStream() {
+  let ctl!: ReadableStreamDefaultController<Uint8Array>
+  const body = new ReadableStream<Uint8Array>({ start: (c) => void (ctl = c) })
+  const enc = new TextEncoder()
+  return { body, push: (s: string) => ctl.enqueue(enc.encode(s)), end: () => ctl.close() }
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0))
+
+test('events come from one authorised stream, parsed per topic, split anywhere', async () => {
+  const streams: ReturnType<typeof sseStream>[] = []
+  const auths: (string | null)[] = []
+  const f = vi.fn(async (_url: string, init?: RequestInit) => {
+    auths.push(headers(init).get('Authorization'))
+    const s = sseStream()
+    streams.push(s)
+    return new Response(s.body, { status: 200, headers: { 'Content-Type': 'text/event-stream' } })
+  })
+  const pauses: number[] = []
+  const hub = new EventHub('/api/events', async () => 'Bearer s-1', f as unknown as typeof fetch, async (ms) => void pauses.push(ms))
   const got: unknown[] = []
-  const off = api.on('vault:changed', (e) => got.push(e))
-  api.on('vault:changed', () => {})
-  expect(sources).toHaveLength(1)
-  expect(sources[0]?.url).toBe('/api/events')
-  const src = sources[0] as FakeSource
-  src.dispatchEvent(new MessageEvent('vault:changed', { data: '{"library":"demo","paths":["a.md"],"rescan":false}' }))
+  const off = hub.on('vault:changed', (e) => got.push(e))
+  hub.on('vault:changed', () => {})
+  await tick()
+  expect(f).toHaveBeenCalledTimes(1)
+  expect(auths).toEqual(['Bearer s-1'])
+  const s = streams[0]!
+  s.push(': connected\n\nevent: vault:changed\ndata: {"library":"demo",')
+  s.push('"paths":["a.md"],"rescan":false}\n\nevent: git:changed\ndata: {"library":"demo"}\n\n')
+  await tick()
   expect(got).toEqual([{ library: 'demo', paths: ['a.md'], rescan: false }])
-  // A reconnection after an error may have missed events: subscribers get a rescan.
-  src.dispatchEvent(new Event('error'))
-  src.dispatchEvent(new Event('open'))
-  expect(got[1]).toEqual({ library: '', paths: [], rescan: true })
+  // A dropped stream is opened again; events may have been missed: a rescan.
+  s.end()
+  await vi.waitFor(() => expect(f).toHaveBeenCalledTimes(2))
+  await vi.waitFor(() => expect(got[1]).toEqual({ library: '', paths: [], rescan: true }))
+  expect(pauses).toEqual([500])
   off()
-  src.dispatchEvent(new MessageEvent('vault:changed', { data: '{"library":"demo","paths":[],"rescan":false}' }))
+  streams[1]!.push('event: vault:changed\ndata: {"library":"demo","paths":[],"rescan":false}\n\n')
+  await tick()
   expect(got).toHaveLength(2)
+})
+
+test('a refused session ends the event stream', async () => {
+  const f = vi.fn(async () => new Response('missing or wrong token', { status: 401 }))
+  const hub = new EventHub('/api/events', async () => 'Bearer gone', f as unknown as typeof fetch, async () => {})
+  hub.on('vault:changed', () => {})
+  await tick()
+  await tick()
+  expect(f).toHaveBeenCalledTimes(1)
 })

@@ -5,6 +5,7 @@ import { httpApi } from './http'
 import { wailsApi } from './wails'
 
 export type { Api } from './api'
+export type { HttpApi } from './http'
 export * from './events'
 export type * from './types'
 export type * from './gitTypes'

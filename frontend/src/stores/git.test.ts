@@ -42,8 +42,8 @@ function fakeGit(st: GitStatus) {
       calls.push('pull')
       return { remote: 'origin', branch: 'main', outcome: 'fast_forward', head: 'h', updated: ['a.md', 'b.md'], conflicts: ['b.md'] }
     },
-    settings: async () => ({ token_set: false, token_hint: '', from_env: false, path: '' }),
-    saveSettings: async () => ({ token_set: true, token_hint: '…abcd', from_env: false, path: '' }),
+    settings: async () => ({ credentials: [], remotes: [], env_unbound: false, legacy_token: false, path: '' }),
+    saveSettings: async () => ({ credentials: [], remotes: [], env_unbound: false, legacy_token: false, path: '' }),
   }
   return { git, calls }
 }

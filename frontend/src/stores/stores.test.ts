@@ -81,6 +81,8 @@ class FakeApi implements Api {
   chatSend = () => Promise.reject(new Error('no chat'))
   chatStop = async () => {}
   chatApprove = async () => {}
+  approvals = async () => []
+  answerApproval = async () => {}
   chatSessions = async () => []
   chatSession = () => Promise.reject(new Error('no chat'))
   chatLive = () => Promise.resolve({ session: '', turn: '', prompt: '', started: '', events: [] })
