@@ -7,8 +7,9 @@
 #      naming a folder hands it to the first window, which opens it (one window only);
 #      a key of the native menu (Ctrl+Shift+G) opens the Changes panel;
 #   3. the next start opens that folder again, without the welcome, with the Changes
-#      panel open (the window's size was remembered at the close before); File › Open
-#      Folder as Vault shows the system's folder chooser, and the folder chosen opens.
+#      panel open and the window where it was left (its size and place are remembered
+#      at the close); File › Open Folder as Vault shows the system's folder chooser, and
+#      the folder chosen opens.
 # The window reports what it shows in --smoke-test mode ("smoke: ..." lines).
 #   usage: xvfb-run -a scripts/smoke.sh BINARY SCREENSHOT.png
 # The single-instance lock needs a D-Bus session bus: without one, this script runs
@@ -86,6 +87,7 @@ windows=$(xdotool search --onlyvisible --name '^MemoTree$' | wc -l)
 [ "$windows" = 1 ] || fail "$windows MemoTree windows are open, want one"
 echo "smoke: ok — a second launch opened its folder in the first window (one window)"
 win=$(xdotool search --onlyvisible --name '^MemoTree$' | head -1)
+xdotool windowmove --sync "$win" 40 30 # to be found there at the next start
 xdotool windowfocus --sync "$win"
 xdotool key ctrl+shift+g # View › Changes in the native menu
 status=0; wait "$pid" || status=$?
@@ -104,7 +106,10 @@ waitfor "$log" '^smoke: the window' "$pid" || fail "no report at the next start"
 grep -q '^smoke: the window shows the welcome' "$log" && fail "the next start showed the welcome"
 grep -q '^smoke: the window rendered 3 notes of My-Notes (panels: .*side=git' "$log" ||
   fail "the next start did not open the folder with the Changes panel: $(grep '^smoke:' "$log")"
-echo "smoke: ok — the next start opened the folder again, with the panel open last time"
+win=$(xdotool search --onlyvisible --name '^MemoTree$' | head -1)
+where=$(xdotool getwindowgeometry "$win" | sed -n 's/.*Position: \([0-9]*,[0-9]*\).*/\1/p')
+[ "$where" = "40,30" ] || fail "the window opened at $where, not where it was left (40,30)"
+echo "smoke: ok — the next start opened the folder again, with the panel open last time, where the window was left"
 
 # File › Open Folder as Vault (Ctrl+Shift+O): the system's folder chooser, a path typed
 # into it. A "/" opens GTK's location entry, which takes a moment to appear (nothing
