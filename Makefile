@@ -140,7 +140,7 @@ FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/no
                 backend/graph:FuzzResolve backend/vault:FuzzParseJourney backend/tool:FuzzCall \
                 backend/gitrepo:FuzzParseIndex backend/script:FuzzParseToolCalls \
                 backend/search:FuzzParseQuery backend/search:FuzzDecodeIndex \
-                backend/llm:FuzzStream backend/workspace:FuzzEveryTool
+                backend/llm:FuzzStream backend/workspace:FuzzEveryTool backend/uiapi:FuzzParseObsidianGraph
 test-fuzz:
 	@for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
@@ -155,7 +155,7 @@ SOAK_KILLS ?= 50
 SOAK_WRITES ?= 5000
 soak:
 	MEMOTREE_CRASH_KILLS=$(SOAK_KILLS) go test -race -count=1 -timeout 2h -run 'SIGKILL' ./backend/gitrepo ./backend/workspace
-	MEMOTREE_SOAK=$(SOAK_WRITES) go test -race -count=1 -timeout 2h -v -run 'WritersAtOnce|ResourcesStayFlat' ./tests/soak
+	MEMOTREE_SOAK=$(SOAK_WRITES) go test -race -count=1 -timeout 2h -v -run 'WritersAtOnce|AppendsAtOnce|ResourcesStayFlat' ./tests/soak
 
 test-frontend: deps-npm
 	cd frontend && npm run check && npm test

@@ -11,7 +11,7 @@
 #   MEMOTREE_BENCH_RUNS  hyperfine runs per warm measurement (default 10; 5 for cold)
 #   MEMOTREE_BENCH_GO    set to 0 to skip the Go micro-benchmarks
 #   MEMOTREE_BENCH_CANVAS set to 0 to skip the canvas figures (10k vault only)
-#   MEMOTREE_BENCH_GRAPH  set to 0 to skip the graph view in Chromium (10k vault only;
+#   MEMOTREE_BENCH_GRAPH  set to 0 to skip the graph view in Chromium (10k and 50k vaults;
 #                        needs frontend/node_modules, Debian's /usr/bin/chromium and a
 #                        binary with the frontend embedded, as `make bench` builds)
 #   MEMOTREE_BENCH_OUT   the Markdown report (default bench/RESULTS.md)
@@ -189,7 +189,7 @@ for n in "${SIZES[@]}"; do
 	for side in memotree git; do
 		cp -r "$src" "$gitdir/$side"
 		(cd "$gitdir/$side" && printf '.memotree/\n' >.gitignore && git init -q && git add -A &&
-			git -c user.name=bench -c user.email=bench@invalid commit -qm vault)
+			git config user.name bench && git config user.email bench@invalid && git commit -qm vault)
 	done
 	mapfile -d '' ten < <(cd "$gitdir/git" && git ls-files -z '*.md' | head -z -n 10)
 	edit="" names=""
@@ -284,18 +284,21 @@ if [[ ${MEMOTREE_BENCH_CANVAS:-1} != 0 ]]; then
 	done
 fi
 
-# The graph view: the 10k vault's global graph in headless Chromium, from navigation to
-# drawn, and frames per second while panning and zooming (frontend/e2e/graph-bench.mjs).
+# The graph view: the 10k and 50k vaults' global graph in headless Chromium, from
+# navigation to drawn, frames per second while panning and zooming, and the layout's
+# figures once settled (frontend/e2e/graph-bench.mjs).
 if [[ ${MEMOTREE_BENCH_GRAPH:-1} != 0 ]]; then
 	for n in "${SIZES[@]}"; do
-		[[ $n == 10000 ]] || continue
+		[[ $n == 10000 || $n == 50000 ]] || continue
+		graph_runs=3 graph_timeout=120000
+		(( n >= 50000 )) && graph_runs=1 graph_timeout=600000
 		if [[ ! -d $ROOT/frontend/node_modules ]]; then
 			say "installing the frontend's packages (for the graph benchmark)"
 			(cd "$ROOT/frontend" && npm ci --no-audit --no-fund >/dev/null)
 		fi
 		say "graph view in Chromium, $(label "$n") notes"
 		if ! (cd "$ROOT/frontend" && MEMOTREE_BIN=$BIN node e2e/graph-bench.mjs --vault "$(vault "$n")" \
-			--label "$(label "$n")" --runs 3 --rows "$ROWS" >"$RAW/graph-$(label "$n").json"); then
+			--label "$(label "$n")" --runs "$graph_runs" --layout-timeout "$graph_timeout" --rows "$ROWS" >"$RAW/graph-$(label "$n").json"); then
 			echo -e "note\tThe graph view benchmark failed." >>"$ROWS"
 		fi
 	done

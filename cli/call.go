@@ -124,8 +124,8 @@ func confirm(in io.Reader, out io.Writer, interactive bool, name string, args []
 	if !interactive || in == nil {
 		return false
 	}
-	shown, _ := tool.Clip(string(args), 300)
-	fmt.Fprintf(out, "memotree call: %s %s deletes or discards notes. Run it? [y/N] ", name, shown)
+	// The whole call, however long: the person approves what they were shown.
+	fmt.Fprintf(out, "memotree call: %s %s deletes or discards notes. Run it? [y/N] ", name, args)
 	line, _ := bufio.NewReader(in).ReadString('\n')
 	a := strings.ToLower(strings.TrimSpace(line))
 	return a == "y" || a == "yes"

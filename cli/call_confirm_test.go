@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,5 +64,28 @@ func TestConfirmAtTheTerminal(t *testing.T) {
 	}
 	if confirm(strings.NewReader("y\n"), &bytes.Buffer{}, false, "delete_entities", nil) {
 		t.Error("confirmed without a terminal")
+	}
+}
+
+// The person is shown the whole call they approve, at a terminal as in the REPL: a
+// script whose first lines look harmless shows the delete at its end too.
+func TestTerminalApprovalShowsTheWholeCall(t *testing.T) {
+	code := strings.Repeat("# tidy the headings of the people notes\n", 20) + `delete_entities(entity_names=["Welcome"])`
+	args, err := json.Marshal(map[string]string{"target": "tidy", "code": code})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prompt bytes.Buffer
+	confirm(strings.NewReader("n\n"), &prompt, true, "run_starlark", args)
+	if !strings.Contains(prompt.String(), `delete_entities(entity_names=[\"Welcome\"])`) {
+		t.Errorf("memotree call asked about %q, without the end of the script", prompt.String())
+	}
+	var stderr bytes.Buffer
+	s := &chatSession{env: Env{Stderr: &stderr}, in: bufio.NewScanner(strings.NewReader("n\n"))}
+	if yes, _ := s.approve(t.Context(), "run_starlark", string(args)); yes {
+		t.Error("the REPL approved on n")
+	}
+	if !strings.Contains(stderr.String(), `delete_entities(entity_names=[\"Welcome\"])`) {
+		t.Errorf("the REPL asked about %q, without the end of the script", stderr.String())
 	}
 }

@@ -287,7 +287,8 @@ func (s *chatSession) approve(_ context.Context, name, args string) (bool, error
 		fmt.Fprintf(s.env.Stderr, "· refused %s %s: it needs approval; pass --yes to allow it\n", name, shown)
 		return false, nil
 	}
-	fmt.Fprintf(s.env.Stderr, "The agent wants to run %s %s\nAllow? [y/N] ", name, shown)
+	// The whole call, however long: the person approves what they were shown.
+	fmt.Fprintf(s.env.Stderr, "The agent wants to run %s %s\nAllow? [y/N] ", name, args)
 	if !s.in.Scan() {
 		return false, nil
 	}

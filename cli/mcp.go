@@ -92,8 +92,7 @@ func serveMCPHTTP(ctx context.Context, env Env, srv *mcpserver.Server, addr stri
 // mcpHTTPHandler serves srv's streamable HTTP at /mcp to requests addressed to a
 // loopback Host, from no foreign Origin, carrying the bearer token.
 func mcpHTTPHandler(srv *mcpserver.Server, token string) http.Handler {
-	h := mcp.NewStreamableHTTPHandler(func(*http.Request) *mcp.Server { return srv.MCP() },
-		&mcp.StreamableHTTPOptions{Stateless: true, CrossOriginProtection: http.NewCrossOriginProtection()})
+	h := srv.HTTPHandler(http.NewCrossOriginProtection())
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", requireBearer(token, h))
 	return httpapi.LoopbackOnly(mux)

@@ -43,13 +43,17 @@ const (
 // ErrNoWindow means no MemoTree window is open on the vault to ask the person.
 var ErrNoWindow = errors.New("no MemoTree window is open on this vault")
 
+// ErrTooLong means a call's arguments are longer than MaxArgs, more than a person can
+// be shown to approve.
+var ErrTooLong = errors.New("the call's arguments are too long to show the person")
+
 // Request is one call waiting for the person.
 type Request struct {
 	// ID names the request (random, file-name safe).
 	ID string `json:"id"`
 	// From says who asks, as the journey names actors ("mcp:Claude Desktop").
 	From string `json:"from"`
-	// Library, Tool and Args say what would run (Args as JSON, cut to a few KB).
+	// Library, Tool and Args say what would run (Args as JSON, whole: at most MaxArgs).
 	Library string `json:"library"`
 	Tool    string `json:"tool"`
 	Args    string `json:"args"`
@@ -66,8 +70,10 @@ type answer struct {
 // handful, so a look costs one small directory read.
 var poll = 200 * time.Millisecond
 
-// maxArgs bounds the arguments a request shows.
-const maxArgs = 4 << 10
+// MaxArgs bounds the arguments of a call put to the person, in bytes: they are shown
+// whole (the person approves only what they saw), so a longer call is refused
+// (ErrTooLong) rather than shown cut.
+const MaxArgs = 64 << 10
 
 // newID returns a random request id.
 func newID() (string, error) {
@@ -117,10 +123,14 @@ func windowOpen(v *vault.Vault) (bool, error) {
 
 // Ask puts req (its ID and Created are set here) in the queue of vault v and waits
 // until the person answers in a window, the window withdraws it, or ctx ends. It
-// returns the answer; ErrNoWindow at once when no window is open on the vault; and
-// ctx's error when it ended first. The request is gone from the queue when Ask
-// returns.
+// returns the answer; ErrTooLong at once for arguments over MaxArgs; ErrNoWindow at
+// once when no window is open on the vault, and as soon as the last one closes while
+// the request waits; and ctx's error when it ended first. The request is gone from
+// the queue when Ask returns.
 func Ask(ctx context.Context, v *vault.Vault, req Request) (bool, error) {
+	if len(req.Args) > MaxArgs {
+		return false, fmt.Errorf("%w: %d bytes, the most is %d", ErrTooLong, len(req.Args), MaxArgs)
+	}
 	open, err := windowOpen(v)
 	if err != nil {
 		return false, fmt.Errorf("ask the window: %w", err)
@@ -132,9 +142,6 @@ func Ask(ctx context.Context, v *vault.Vault, req Request) (bool, error) {
 		return false, err
 	}
 	req.Created = time.Now().UTC()
-	if len(req.Args) > maxArgs {
-		req.Args = req.Args[:maxArgs] + "…"
-	}
 	b, err := json.Marshal(req)
 	if err != nil {
 		return false, fmt.Errorf("ask the window: %w", err)
@@ -159,6 +166,9 @@ func Ask(ctx context.Context, v *vault.Vault, req Request) (bool, error) {
 		}
 		if _, err := v.ReadCache(reqName); err != nil {
 			return false, errors.New("the window withdrew the request")
+		}
+		if open, err := windowOpen(v); err == nil && !open {
+			return false, fmt.Errorf("%w: the window closed before the person answered", ErrNoWindow)
 		}
 		select {
 		case <-ctx.Done():

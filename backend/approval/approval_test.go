@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -124,7 +125,10 @@ func TestAskWaitsForTheWindow(t *testing.T) {
 	if _, err := Ask(t.Context(), asker, req); !errors.Is(err, ErrNoWindow) {
 		t.Errorf("Ask after the window died = %v, want ErrNoWindow", err)
 	}
-	names, _ := asker.ListInternal(dir)
+	names, err := asker.ListInternal("approvals")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, n := range names {
 		if filepath.Ext(n) == ".json" {
 			t.Errorf("left in the queue: %s", n)
@@ -155,5 +159,61 @@ func TestHostIgnoresForeignFiles(t *testing.T) {
 	defer h.Close()
 	if w := h.Waiting(); len(w) != 0 {
 		t.Errorf("Waiting = %+v", w)
+	}
+}
+
+// A window that closes (or dies) while a request waits in it: the asker hears at once
+// that no window is left to answer, instead of waiting until it gives up.
+func TestAskEndsWhenTheWindowCloses(t *testing.T) {
+	dir := t.TempDir()
+	asker, window := openVault(t, dir), openVault(t, dir)
+	ev := newEvents()
+	h, err := Serve(window, ev.notify)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan asked, 1)
+	go func() {
+		yes, err := Ask(t.Context(), asker, Request{From: "mcp:test", Library: "demo", Tool: "delete_entities", Args: `{}`})
+		got <- asked{yes, err}
+	}()
+	wait(t, ev.added, "request in the window")
+	h.Close()
+	if a := wait(t, got, "Ask to return after the window closed"); a.yes || !errors.Is(a.err, ErrNoWindow) {
+		t.Errorf("Ask after the window closed = %v, %v; want ErrNoWindow", a.yes, a.err)
+	}
+}
+
+// The window is shown the whole call the person approves; a call too long to show is
+// refused at once, never shown cut.
+func TestAskShowsTheWholeCall(t *testing.T) {
+	dir := t.TempDir()
+	asker, window := openVault(t, dir), openVault(t, dir)
+	ev := newEvents()
+	h, err := Serve(window, ev.notify)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	args := `{"code":"` + strings.Repeat("# harmless\\n", 1000) + `delete_entities(entity_names=['Welcome'])"}`
+	got := make(chan asked, 1)
+	go func() {
+		yes, err := Ask(t.Context(), asker, Request{From: "mcp:test", Library: "demo", Tool: "run_starlark", Args: args})
+		got <- asked{yes, err}
+	}()
+	r := wait(t, ev.added, "request in the window")
+	if r.Args != args {
+		t.Errorf("the window was shown %d of the call's %d bytes", len(r.Args), len(args))
+	}
+	if err := h.Answer(r.ID, false); err != nil {
+		t.Fatal(err)
+	}
+	wait(t, got, "answer")
+	long := Request{From: "mcp:test", Library: "demo", Tool: "run_starlark", Args: strings.Repeat("x", MaxArgs+1)}
+	if _, err := Ask(t.Context(), asker, long); !errors.Is(err, ErrTooLong) {
+		t.Errorf("Ask with %d bytes of arguments = %v, want ErrTooLong", len(long.Args), err)
+	}
+	if w := h.Waiting(); len(w) != 0 {
+		t.Errorf("a call too long to show waits in the window: %d requests", len(w))
 	}
 }

@@ -8,14 +8,12 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
-	git "github.com/go-git/go-git/v5"
-	"github.com/go-git/go-git/v5/config"
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
+	"github.com/go-git/go-git/v5/storage"
 
 	"github.com/memotree/memotree/backend/internal/syncfile"
 	"github.com/memotree/memotree/backend/vpath"
@@ -36,16 +34,22 @@ type CommitOptions struct {
 	Paths []vpath.Path
 	// Tag, when set, names a lightweight tag created on the new commit.
 	Tag string
-	// Author signs the commit; nil takes user.name and user.email from git's
-	// configuration, or MemoTree's own identity when they are unset.
+	// Author, when set, is the commit's author; nil takes the author git would
+	// (see Repo.Identity). The committer is always git's.
 	Author *Signature
 	// Trailers are appended to the message as "Key: value" lines, sorted by key.
 	Trailers map[string]string
 }
 
-// Commit stages exactly the chosen paths (their working-tree content, or their
-// removal) in one update of the index and commits them. Other staged changes are
-// committed too, as git does. It returns ErrNothingToCommit when HEAD would not change.
+// Commit commits exactly the chosen paths, as `git commit -- paths` does: the new
+// commit's tree is HEAD's with each path's working-tree content (or its removal), and
+// the index entries of those paths are updated to match; what else the index holds
+// (changes the person staged and did not name) is neither committed nor touched. With
+// no paths it commits every pending change. A merge a pull left waiting is completed
+// only by a commit of every pending change (git refuses a partial commit then); a
+// rebase, cherry-pick or revert in progress, or no identity to sign with
+// (ErrNoIdentity), refuses the commit. It returns ErrNothingToCommit when HEAD's tree
+// would not change.
 func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, error) {
 	if strings.TrimSpace(o.Message) == "" {
 		return plumbing.ZeroHash, errors.New("git commit: empty message")
@@ -61,7 +65,18 @@ func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, erro
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
 	defer unlock()
+	merging, err := r.commitState(len(o.Paths) > 0)
+	if errors.Is(err, ErrPartialMerge) {
+		err = r.coversPending(ctx, o.Paths)
+	}
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
 	if err := r.checkTag(o.Tag); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	author, committer, err := r.signatures(o.Author)
+	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
 	paths := o.Paths
@@ -70,44 +85,47 @@ func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, erro
 		if err != nil {
 			return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 		}
-		for _, c := range changes {
-			paths = append(paths, c.Path)
-			if c.From != "" {
-				paths = append(paths, c.From)
-			}
-		}
+		paths = Paths(changes)
 	}
-	if err := r.stage(ctx, paths); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
-	}
-	return r.commitIndex(o)
-}
-
-// commitIndex commits the index and creates the tag. It must be called under the
-// vault lock (the branch's move is guarded, see beginRefUpdate).
-func (r *Repo) commitIndex(o CommitOptions) (plumbing.Hash, error) {
-	wt, err := r.repo.Worktree()
+	set, err := r.workEntries(ctx, paths)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
-	sig := r.signature(o.Author)
-	co := &git.CommitOptions{Author: sig, Committer: sig}
-	if parents := r.mergeParents(); parents != nil { // completes a pull that met conflicts
-		co.Parents, co.AllowEmptyCommits = parents, true
-	}
-	done, err := r.beginRefUpdate()
+	head, base, err := r.headCommit()
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
-	h, err := wt.Commit(withTrailers(o.Message, o.Trailers), co)
-	done()
-	if errors.Is(err, git.ErrEmptyCommit) {
+	tree, err := r.buildTree(base, set)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	if tree == base && !merging {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", ErrNothingToCommit)
 	}
+	if tree, err = r.rootTree(tree); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	var parents []plumbing.Hash
+	if merging {
+		parents = r.mergeParents()
+	} else if !head.IsZero() {
+		parents = []plumbing.Hash{head}
+	}
+	// The index first: a process killed after it has the paths staged and HEAD where it
+	// was, which the next commit completes; never HEAD ahead of the index.
+	if err := r.updateIndex(ctx, set); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	c := &object.Commit{Author: *author, Committer: *committer, Message: withTrailers(o.Message, o.Trailers),
+		TreeHash: tree, ParentHashes: parents}
+	h, err := r.storeCommit(c)
 	if err != nil {
 		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
 	}
-	if co.Parents != nil {
+	if err := r.moveHead(head, h); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	}
+	if merging {
 		r.endMerge()
 	}
 	if o.Tag != "" {
@@ -116,6 +134,174 @@ func (r *Repo) commitIndex(o CommitOptions) (plumbing.Hash, error) {
 		}
 	}
 	return h, nil
+}
+
+// coversPending returns ErrPartialMerge unless paths name every pending change.
+func (r *Repo) coversPending(ctx context.Context, paths []vpath.Path) error {
+	changes, err := r.Status(ctx)
+	if err != nil {
+		return err
+	}
+	named := make(map[vpath.Path]bool, len(paths))
+	for _, p := range paths {
+		named[p] = true
+	}
+	for _, p := range Paths(changes) {
+		if !named[p] {
+			return fmt.Errorf("%w; %s is pending and not named", ErrPartialMerge, p)
+		}
+	}
+	return nil
+}
+
+// headCommit returns HEAD's commit and its tree, both zero before the first commit.
+func (r *Repo) headCommit() (commit, tree plumbing.Hash, err error) {
+	ref, err := r.repo.Head()
+	if errors.Is(err, plumbing.ErrReferenceNotFound) {
+		return plumbing.ZeroHash, plumbing.ZeroHash, nil
+	}
+	if err != nil {
+		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("read HEAD: %w", err)
+	}
+	if t, ok := r.commitTree(ref.Hash()); ok {
+		return ref.Hash(), t, nil
+	}
+	c, err := object.GetCommit(r.repo.Storer, ref.Hash())
+	if err != nil {
+		return plumbing.ZeroHash, plumbing.ZeroHash, fmt.Errorf("read HEAD commit: %w", err)
+	}
+	return ref.Hash(), c.TreeHash, nil
+}
+
+// storeCommit writes a commit object.
+func (r *Repo) storeCommit(c *object.Commit) (plumbing.Hash, error) {
+	obj := r.repo.Storer.NewEncodedObject()
+	if err := c.Encode(obj); err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("encode commit: %w", err)
+	}
+	h, err := r.repo.Storer.SetEncodedObject(obj)
+	if err != nil {
+		return plumbing.ZeroHash, fmt.Errorf("store commit: %w", err)
+	}
+	return h, nil
+}
+
+// ErrHeadMoved means HEAD moved while a commit was being made (a git command
+// committed meanwhile): nothing was committed.
+var ErrHeadMoved = errors.New("HEAD moved while committing (a git command committed meanwhile); commit again")
+
+// moveHead moves the checked-out branch (or a detached HEAD) from old to h, guarded
+// against a kill (beginRefUpdate) and against a git command that moved it meanwhile.
+// It must be called under the vault lock.
+func (r *Repo) moveHead(old, h plumbing.Hash) error {
+	name := plumbing.HEAD
+	if ref, err := r.repo.Storer.Reference(plumbing.HEAD); err == nil && ref.Type() == plumbing.SymbolicReference {
+		name = ref.Target()
+	}
+	done, err := r.beginRefUpdate()
+	if err != nil {
+		return err
+	}
+	defer done()
+	var prev *plumbing.Reference
+	if !old.IsZero() {
+		prev = plumbing.NewHashReference(name, old)
+	} else if _, err := r.repo.Storer.Reference(name); err == nil {
+		return ErrHeadMoved // born meanwhile
+	}
+	err = r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(name, h), prev)
+	if errors.Is(err, storage.ErrReferenceHasChanged) {
+		return ErrHeadMoved
+	}
+	if err != nil {
+		return fmt.Errorf("move %s: %w", name.Short(), err)
+	}
+	return nil
+}
+
+// workEntries writes the blob of each path's working-tree file and returns its index
+// entry, or nil for a path whose file is gone.
+func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]*index.Entry, error) {
+	set := make(map[string]*index.Entry, len(paths))
+	for _, p := range paths {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if _, done := set[string(p)]; done {
+			continue
+		}
+		e, err := r.entry(p)
+		if err != nil {
+			return nil, err
+		}
+		set[string(p)] = e
+	}
+	return set, nil
+}
+
+// updateIndex sets the index entries of the paths in set (removing those whose entry
+// is nil, and every conflict stage of each) and leaves every other entry as it was.
+func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) error {
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	folders := setFolders(set)
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if _, named := set[e.Name]; !named && !displaced(e.Name, set, folders) {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = kept
+	for _, e := range set {
+		if e != nil {
+			idx.Entries = append(idx.Entries, e)
+		}
+	}
+	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
+	// The cached trees would describe the old entries: drop them, git rebuilds them.
+	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
+	if err := r.writeIndexWaiting(ctx, idx); err != nil {
+		return fmt.Errorf("write index: %w", err)
+	}
+	return nil
+}
+
+// displaced reports whether the index entry name must go because a file of set takes
+// its place: a file set at one of its folders, or a file set below name (which is a
+// folder now). folders holds every folder of the files set.
+func displaced(name string, set map[string]*index.Entry, folders map[string]bool) bool {
+	if folders[name] {
+		return true
+	}
+	for i := strings.IndexByte(name, '/'); i >= 0; {
+		if e, ok := set[name[:i]]; ok && e != nil {
+			return true
+		}
+		j := strings.IndexByte(name[i+1:], '/')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
+}
+
+// setFolders lists the folders of the files set (not of the paths removed).
+func setFolders(set map[string]*index.Entry) map[string]bool {
+	out := map[string]bool{}
+	for p, e := range set {
+		for e != nil {
+			i := strings.LastIndexByte(p, '/')
+			if i < 0 || out[p[:i]] {
+				break
+			}
+			p = p[:i]
+			out[p] = true
+		}
+	}
+	return out
 }
 
 // createTag creates a lightweight tag. go-git writes a new reference file in place (created
@@ -173,19 +359,6 @@ func (r *Repo) checkTag(name string) error {
 	return nil
 }
 
-// signature returns the author: the given one, git's configured user, or MemoTree.
-func (r *Repo) signature(a *Signature) *object.Signature {
-	s := &object.Signature{Name: "MemoTree", Email: "memotree@localhost", When: time.Now()}
-	if a != nil && a.Name != "" {
-		s.Name, s.Email = a.Name, a.Email
-		return s
-	}
-	if c, err := r.repo.ConfigScoped(config.GlobalScope); err == nil && c.User.Name != "" {
-		s.Name, s.Email = c.User.Name, c.User.Email
-	}
-	return s
-}
-
 // withTrailers appends "Key: value" trailers to msg, sorted by key.
 func withTrailers(msg string, trailers map[string]string) string {
 	msg = strings.TrimRight(msg, "\n\t ") + "\n"
@@ -205,46 +378,15 @@ func withTrailers(msg string, trailers map[string]string) string {
 	return b.String()
 }
 
-// stage reads the index once, replaces the entries of paths by their working-tree
-// content (or drops them when the file is gone; a conflicted path loses all its
-// stages, as with git add), and writes the index once.
+// stage sets the index entries of paths to their working-tree content (or drops
+// them when the file is gone; a conflicted path loses all its stages, as with git
+// add) in one read and one write of the index.
 func (r *Repo) stage(ctx context.Context, paths []vpath.Path) error {
-	idx, err := r.repo.Storer.Index()
+	set, err := r.workEntries(ctx, paths)
 	if err != nil {
-		return fmt.Errorf("read index: %w", err)
+		return err
 	}
-	chosen := make(map[string]bool, len(paths))
-	var fresh []*index.Entry
-	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if chosen[string(p)] {
-			continue
-		}
-		chosen[string(p)] = true
-		e, err := r.entry(p)
-		if err != nil {
-			return err
-		}
-		if e != nil {
-			fresh = append(fresh, e)
-		}
-	}
-	kept := idx.Entries[:0]
-	for _, e := range idx.Entries {
-		if !chosen[e.Name] {
-			kept = append(kept, e)
-		}
-	}
-	idx.Entries = append(kept, fresh...)
-	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
-	// The cached trees would describe the old entries: drop them, git rebuilds them.
-	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
-	if err := r.writeIndex(idx); err != nil {
-		return fmt.Errorf("write index: %w", err)
-	}
-	return nil
+	return r.updateIndex(ctx, set)
 }
 
 // entry writes the blob of a working-tree file and returns its index entry, or nil

@@ -56,6 +56,7 @@ func TestTokenGoesOnlyToItsHost(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	write(t, home, map[string]string{".gitconfig": "[user]\n\tname = Test\n\temail = test@example.com\n"})
 	remote, a, _ := clones(t)
 	const token = "tok-host-bound-5e2c"
 	good := githttptest.Start(t, filepath.Dir(remote), token)

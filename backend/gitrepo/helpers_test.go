@@ -30,12 +30,17 @@ func run(t testing.TB, dir string, args ...string) string {
 
 // tryGit runs git in dir with a fixed identity.
 func tryGit(dir string, args ...string) (string, error) {
+	out, err := gitCmd(dir, args...).CombinedOutput()
+	return string(out), err
+}
+
+// gitCmd is the git command tryGit runs.
+func gitCmd(dir string, args ...string) *exec.Cmd {
 	cmd := exec.Command("git", append([]string{"-c", "user.name=Test", "-c", "user.email=test@example.com",
 		"-c", "core.quotepath=off", "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"}, args...)...)
 	cmd.Dir = dir
 	cmd.Env = gitEnv(dir)
-	out, err := cmd.CombinedOutput()
-	return string(out), err
+	return cmd
 }
 
 // write writes files under dir, creating folders.

@@ -35,6 +35,12 @@ func (r *Repo) Discard(ctx context.Context, o DiscardOptions) ([]vpath.Path, err
 	if err := checkPaths(o.Paths); err != nil {
 		return nil, fmt.Errorf("git discard: %w", err)
 	}
+	for _, p := range o.Paths {
+		if !content(string(p)) {
+			return nil, fmt.Errorf("git discard: %w: %s is Obsidian's (its settings or trash), which MemoTree never writes; "+
+				"discard it with `git restore -- %s` or in Obsidian", ErrInvalidPath, p, p)
+		}
+	}
 	changes, err := r.restores(o)
 	if err != nil {
 		return nil, fmt.Errorf("git discard: %w", err)

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -142,8 +143,6 @@ func checkDiff(t *testing.T, dir string, r *gitrepo.Repo) {
 
 func TestLogOfEmptyRepository(t *testing.T) {
 	dir := t.TempDir()
-	t.Setenv("HOME", dir) // no global git identity: the commit is signed MemoTree
-	t.Setenv("XDG_CONFIG_HOME", dir)
 	run(t, dir, "init", "-q")
 	r := open(t, dir)
 	if log, err := r.Log(t.Context(), "", 10); err != nil || len(log) != 0 {
@@ -157,8 +156,9 @@ func TestLogOfEmptyRepository(t *testing.T) {
 	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "second", Author: &gitrepo.Signature{Name: "Ada", Email: "ada@example.com"}}); err != nil {
 		t.Fatal(err)
 	}
-	if got := run(t, dir, "log", "--format=%s|%an|%ae"); got != "second|Ada|ada@example.com\nfirst|MemoTree|memotree@localhost\n" {
-		t.Errorf("git log = %q", got)
+	want := "second|Ada|ada@example.com|" + vaulttest.TestName + "\nfirst|" + vaulttest.TestName + "|" + vaulttest.TestEmail + "|" + vaulttest.TestName + "\n"
+	if got := run(t, dir, "log", "--format=%s|%an|%ae|%cn"); got != want {
+		t.Errorf("git log = %q, want %q", got, want)
 	}
 	run(t, dir, "fsck", "--strict", "--no-progress")
 }

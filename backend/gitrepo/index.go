@@ -2,6 +2,7 @@ package gitrepo
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -82,6 +83,28 @@ func (r *Repo) writeIndex(idx *index.Index) (err error) {
 		return fmt.Errorf("replace index: %w", err)
 	}
 	return nil
+}
+
+// indexLockWait is how long a write of the index waits for a git command's
+// index.lock to go before it gives ErrIndexLocked: a running command holds it for
+// milliseconds, a crashed one forever.
+const indexLockWait = 3 * time.Second
+
+// writeIndexWaiting is writeIndex, retried while a git command holds index.lock, for
+// up to indexLockWait.
+func (r *Repo) writeIndexWaiting(ctx context.Context, idx *index.Index) error {
+	deadline := time.Now().Add(indexLockWait)
+	for {
+		err := r.writeIndex(idx)
+		if !errors.Is(err, ErrIndexLocked) || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(25 * time.Millisecond):
+		}
+	}
 }
 
 // staleWindow is how long after its owner file a dead MemoTree process can have

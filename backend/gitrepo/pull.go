@@ -74,6 +74,11 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 	if err != nil || p.upToDate {
 		return res, wrapPull(err)
 	}
+	if !p.fastForward { // a merge commit will be needed: refuse before writing a file
+		if _, _, err := r.signatures(nil); err != nil {
+			return res, wrapPull(err)
+		}
+	}
 	label := res.Remote + "/" + res.Branch
 	m, err := r.mergeFiles(ctx, p, label)
 	if err != nil {
@@ -363,8 +368,11 @@ func (r *Repo) commitMerge(head, theirs plumbing.Hash, msg string) (plumbing.Has
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	sig := r.signature(nil)
-	return wt.Commit(msg+"\n", &git.CommitOptions{Author: sig, Committer: sig, Parents: []plumbing.Hash{head, theirs}, AllowEmptyCommits: true})
+	author, committer, err := r.signatures(nil)
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	return wt.Commit(msg+"\n", &git.CommitOptions{Author: author, Committer: committer, Parents: []plumbing.Hash{head, theirs}, AllowEmptyCommits: true})
 }
 
 // mergeHead is where git records the other parent of a merge that awaits its commit.

@@ -8,12 +8,15 @@
 // Reading goes through go-git. Writing to the working tree (discard, the .gitignore
 // written by Init) goes through a Writer, the vault, so that those writes are atomic,
 // journaled and recognised by the watcher as the app's own. Staging never calls
-// go-git's Worktree.Add, which runs a full status per file: Commit reads the index once,
-// updates the entries of the chosen paths, and writes it back once.
+// go-git's Worktree.Add, which runs a full status per file: Commit builds the new tree
+// from HEAD's and the chosen paths alone (as `git commit -- paths` does), reads the
+// index once, updates the entries of those paths, and writes it back once. Commits are
+// signed as git signs them (see Identity).
 //
 // Paths are vault-relative vpath.Path values; the vault folder must be the root of the
-// repository. The folders vpath.Path.Ignored names (.git, .obsidian, .trash, .memotree)
-// are never reported, staged or restored.
+// repository. Status reports what `git status` reports, Obsidian's .obsidian/ and
+// .trash/ included; .git and MemoTree's .memotree are never reported or staged, and
+// nothing in .obsidian/ or .trash/ is ever written (a discard of them is refused).
 //
 // Concurrency: a *Repo is safe for concurrent use. Commit, and the index update of
 // Discard, run under the vault's cross-process write lock, so two MemoTree processes
@@ -227,17 +230,28 @@ func checkPaths(paths []vpath.Path) error {
 			return fmt.Errorf("%w: %w", ErrInvalidPath, err)
 		case q != p || q == "":
 			return fmt.Errorf("%w: %q is not a clean vault path", ErrInvalidPath, string(p))
-		case q.Ignored():
-			return fmt.Errorf("%w: %s is inside a folder reserved for git, Obsidian or MemoTree", ErrInvalidPath, p)
+		case !reported(string(q)):
+			return fmt.Errorf("%w: %s is inside a folder reserved for git or MemoTree", ErrInvalidPath, p)
 		}
 	}
 	return nil
 }
 
-// content reports whether a repository path is vault content worth reporting.
+// content reports whether a repository path is vault content, which MemoTree writes
+// (a pull merges it): not in .git, .obsidian, .trash or .memotree, and no temporary
+// file of a write.
 func content(name string) bool {
 	p := vpath.Path(name)
 	return !p.Ignored() && !strings.HasPrefix(p.Base(), vault.TempPrefix)
+}
+
+// reported reports whether a change of a repository path is one Status reports: every
+// one `git status` shows, Obsidian's settings (.obsidian/) and trash (.trash/)
+// included, but not MemoTree's own files (.memotree/ and the temporary files of its
+// writes, which .git/info/exclude ignores anyway) nor anything in .git.
+func reported(name string) bool {
+	first, _, _ := strings.Cut(name, "/")
+	return first != ".git" && first != ".memotree" && !strings.HasPrefix(vpath.Path(name).Base(), vault.TempPrefix)
 }
 
 // headTree returns the tree of HEAD's commit, or nil for a repository with no commit.

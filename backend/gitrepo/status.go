@@ -72,7 +72,7 @@ func (r *Repo) Status(ctx context.Context) ([]Change, error) {
 func (r *Repo) changes(states map[string]State) ([]Change, error) {
 	out := make([]Change, 0, len(states))
 	for name, s := range states {
-		if content(name) {
+		if reported(name) {
 			out = append(out, Change{Path: vpath.Path(name), State: s})
 		}
 	}

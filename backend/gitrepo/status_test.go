@@ -104,7 +104,8 @@ func randomEdits(t *testing.T, dir string, steps int, check func(step int, what,
 	run(t, dir, "commit", "-q", "-m", "ignores")
 	rng := rand.New(rand.NewPCG(7, 11))
 	names := []string{"a.md", "b.md", "people/Ada.md", "people/Charles.md", "n1.md", "deep/x/y.md",
-		"deep/x/secret.md", "deep/x/keep.tmp", "deep/x/drop.tmp", "build/out.md", "sp ace/ü.md"}
+		"deep/x/secret.md", "deep/x/keep.tmp", "deep/x/drop.tmp", "build/out.md", "sp ace/ü.md",
+		".obsidian/app.json", ".obsidian/plugins/p/data.json", ".trash/old.md"}
 	ops := []string{"edit", "revert", "delete", "stage", "unstage", "rmcached", "chmod", "symlink", "commit", "touch"}
 	for step := range steps {
 		name, op := names[rng.IntN(len(names))], ops[rng.IntN(len(ops))]

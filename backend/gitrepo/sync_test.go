@@ -269,6 +269,7 @@ func TestSyncOverHTTPSignsIn(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	write(t, home, map[string]string{".gitconfig": "[user]\n\tname = Test\n\temail = test@example.com\n"})
 	remote, a, b := clones(t)
 	const token = "tok-3f9a-memotree-test"
 	srv := githttptest.Start(t, filepath.Dir(remote), token)
@@ -328,6 +329,7 @@ func TestSyncOverSSHWithTheAgent(t *testing.T) {
 	t.Setenv("HOME", home)
 	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
 	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+	write(t, home, map[string]string{".gitconfig": "[user]\n\tname = Test\n\temail = test@example.com\n"})
 	t.Setenv("SSH_KNOWN_HOSTS", "")
 	key := filepath.Join(home, "id_ed25519")
 	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "memotree-test", "-f", key).CombinedOutput(); err != nil {

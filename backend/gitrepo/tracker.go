@@ -59,6 +59,47 @@ func (t *Tracker) Rescan() {
 	t.mu.Unlock()
 }
 
+// unwatched are the folders git reports on that the vault's watcher does not watch
+// (Obsidian's settings and trash): a Tracker examines their files at every Status.
+var unwatched = []string{".obsidian", ".trash"}
+
+// touchUnwatched marks every file of the unwatched folders, on disk or in the index,
+// as possibly changed; the caller holds the lock.
+func (t *Tracker) touchUnwatched() {
+	for _, top := range unwatched {
+		for _, p := range t.snap.workUnder(top) {
+			t.dirty[p] = true // what was reported there, checked again
+		}
+		if _, tracked := t.snap.trees.dirs[top]; !tracked && t.r.ignoredFolder(top) {
+			continue // ignored as a whole, as .obsidian/ often is: nothing else to report
+		}
+		t.snap.trees.each(top, func(p string) { t.dirty[p] = true })
+		root := filepath.Join(t.r.dir, top)
+		_ = filepath.WalkDir(root, func(full string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return nil
+			}
+			rel, err := filepath.Rel(t.r.dir, full)
+			if err != nil {
+				return nil
+			}
+			t.dirty[filepath.ToSlash(rel)] = true // ignore files there are read by workState
+			return nil
+		})
+	}
+}
+
+// workUnder lists the working-tree changes of the snapshot under the folder top.
+func (s *snapshot) workUnder(top string) []string {
+	var out []string
+	for p := range s.work {
+		if strings.HasPrefix(p, top+"/") {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // errNeedFull says a path cannot be re-examined alone (it is a folder now).
 var errNeedFull = errors.New("a full status is needed")
 
@@ -74,6 +115,7 @@ func (t *Tracker) Status(ctx context.Context) ([]Change, error) {
 			return nil, err
 		}
 	} else {
+		t.touchUnwatched()
 		for p := range t.dirty {
 			s, err := t.r.workState(t.snap, p)
 			if errors.Is(err, errNeedFull) {
@@ -121,7 +163,7 @@ func (t *Tracker) refresh(ctx context.Context) error {
 // workState examines one path of the working tree against the snapshot's index:
 // Modified, Deleted, Untracked, or "" when it matches the index (or is ignored).
 func (r *Repo) workState(snap *snapshot, p string) (State, error) {
-	if !content(p) {
+	if !reported(p) {
 		return "", nil
 	}
 	i, tracked := snap.byName[p]
@@ -161,6 +203,19 @@ func (r *Repo) workState(snap *snapshot, p string) (State, error) {
 		return "", err
 	}
 	return Modified, nil
+}
+
+// ignoredFolder reports whether git ignores the folder dir, at the vault's root, as a
+// whole (by .git/info/exclude or the root .gitignore).
+func (r *Repo) ignoredFolder(dir string) bool {
+	var patterns []gitignore.Pattern
+	if b, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
+		patterns = parseIgnore(b, nil)
+	}
+	if b, err := os.ReadFile(filepath.Join(r.dir, ".gitignore")); err == nil {
+		patterns = append(patterns, parseIgnore(b, nil)...)
+	}
+	return gitignore.NewMatcher(patterns).Match([]string{dir}, true)
 }
 
 // ignored reports whether git ignores the untracked file p, reading the ignore

@@ -17,8 +17,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
-
-	"github.com/memotree/memotree/backend/vpath"
 )
 
 // The working tree against the index, the way git does it: a file whose size,
@@ -121,12 +119,12 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 			typ := dir.typeOf(i)
 			if typ.IsDir() {
 				_, tracked := t.dirs[p]
-				if !vpath.Path(p).Ignored() && (tracked || !ignored(name, true)) {
+				if reported(p) && (tracked || !ignored(name, true)) {
 					subdirs = append(subdirs, strings.Clone(p))
 				}
 				continue
 			}
-			if typ&^fs.ModeSymlink != 0 || !content(p) {
+			if typ&^fs.ModeSymlink != 0 || !reported(p) {
 				continue // not a file or a link, or not content
 			}
 			j, tracked := byName[p]
@@ -195,7 +193,7 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 		return nil, err
 	}
 	for i := range entries {
-		if e := &entries[i]; !seen[i] && e.stage == 0 && !e.intentToAdd && content(e.name) {
+		if e := &entries[i]; !seen[i] && e.stage == 0 && !e.intentToAdd && reported(e.name) {
 			if e.mode != filemode.Submodule {
 				out[e.name] = Deleted
 			}

@@ -159,14 +159,14 @@ func (l *link) typ() string {
 			return t
 		}
 		return TypeRelation
-	case l.src.Kind == note.Embed:
+	case l.src.Kind.IsEmbed():
 		return TypeEmbed
 	}
 	return TypeLink
 }
 
 // markdown reports whether the link is a Markdown link.
-func (l *link) markdown() bool { return l.src != nil && l.src.Kind == note.MarkdownLink }
+func (l *link) markdown() bool { return l.src != nil && l.src.Kind.IsMarkdown() }
 
 // name returns what l resolves: its target, or for a relation the target without
 // "[[...]]", display text or subpath.

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -200,4 +201,26 @@ func (g *Graph) adjacent(u vpath.Path, keep func(string) bool, visit func(vpath.
 			}
 		}
 	}
+}
+
+// EdgesOf returns the edges the note n would have at p in the graph as it is now: its
+// links and relations resolved against today's files, as Outlinks gives them. It
+// reads an older version of a note (from git) in the graph's terms; the graph is not
+// changed.
+func (g *Graph) EdgesOf(p vpath.Path, n *note.Note) []Edge {
+	if n == nil {
+		return nil
+	}
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	f := newFile(p)
+	f.note = n
+	r := resolver{g: g, buf: make([]byte, 0, 128)}
+	var out []Edge
+	for _, l := range r.buildLinks(f) {
+		if l.edge {
+			out = append(out, edgeOf(p, &l))
+		}
+	}
+	return out
 }

@@ -109,6 +109,10 @@ func (a *approvals) mac(head []byte, actor, name string, args json.RawMessage) [
 // when they said yes to this very call; otherwise out is what to answer the client
 // instead: an input request (the client asks the person and calls again) or a refusal.
 func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, call *tool.Call, name string, args json.RawMessage, waits tool.Result) (approved bool, out *mcp.CallToolResult) {
+	if len(args) > approval.MaxArgs {
+		// The person is shown the whole call or asked nothing.
+		return false, s.refusal(tool.Fail(tool.CodeApprovalRequired, "%s was not run: its arguments are %d bytes, too long to show the person for approval (at most %d); nothing changed. Send less at a time: fewer notes per call, or a shorter script", name, len(args), approval.MaxArgs))
+	}
 	if p := req.Params; p != nil && p.RequestState != "" {
 		if !s.approvals.check(p.RequestState, call.Actor, name, args) {
 			return false, s.refusal(tool.Fail(tool.CodeApprovalRequired, "%s was not run: the approval this call carries was not asked for it, or has expired; call the tool again to be asked", name))
@@ -116,7 +120,7 @@ func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, call *to
 		return s.answered(name, p.InputResponses[approvalInput])
 	}
 	if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil) {
-		params := elicitParams(call, name, args)
+		params := elicitParams(call.Actor, s.libraryName(call.Library), name, args)
 		if req.ProtocolVersion() >= "2026-07-28" {
 			return false, &mcp.CallToolResult{
 				InputRequests: mcp.InputRequestMap{approvalInput: params},
@@ -172,15 +176,20 @@ func (s *Server) askWindow(ctx context.Context, call *tool.Call, name string, ar
 	return true, nil
 }
 
-// elicitParams asks the person, through the client, about one call.
-func elicitParams(call *tool.Call, name string, args json.RawMessage) *mcp.ElicitParams {
-	shown, _ := tool.Clip(string(args), 1000)
-	lib := call.Library
-	if lib == "" {
-		lib = "the default library"
+// libraryName is the name of the library a call acts on (name "" for the default).
+func (s *Server) libraryName(name string) string {
+	if l, err := s.deps.Libraries.Library(name); err == nil {
+		return l.Name()
 	}
+	return name
+}
+
+// elicitParams asks the person, through the client, about one call of actor in
+// library lib. The arguments are shown whole (approve refuses longer ones than
+// approval.MaxArgs): the person approves only what they were shown.
+func elicitParams(actor, lib, name string, args json.RawMessage) *mcp.ElicitParams {
 	return &mcp.ElicitParams{
-		Message: fmt.Sprintf("MemoTree: %s wants to run %s in %s, which deletes, merges or discards notes:\n%s\nAllow it?", call.Actor, name, lib, shown),
+		Message: fmt.Sprintf("MemoTree: %s wants to run %s in library %q, which deletes, merges or discards notes:\n%s\nAllow it?", actor, name, lib, args),
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{

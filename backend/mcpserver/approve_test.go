@@ -30,11 +30,25 @@ type client struct {
 // serve opens a fresh demo vault under permission propose, and connects a client.
 func serve(t *testing.T, c client) (*mcp.ClientSession, string, *[]string) {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "vault")
-	if err := demo.CopyTo(dir); err != nil {
-		t.Fatal(err)
+	cs, dirs, asked := serveLibraries(t, c, "demo")
+	return cs, dirs[0], asked
+}
+
+// serveLibraries opens a fresh demo vault for each name (the first is the default
+// library), all under permission propose, and connects a client; it returns the
+// vaults' folders and the questions the client was asked.
+func serveLibraries(t *testing.T, c client, names ...string) (*mcp.ClientSession, []string, *[]string) {
+	t.Helper()
+	var specs []workspace.Spec
+	var dirs []string
+	for _, name := range names {
+		dir := filepath.Join(t.TempDir(), name)
+		if err := demo.CopyTo(dir); err != nil {
+			t.Fatal(err)
+		}
+		specs, dirs = append(specs, workspace.Spec{Name: name, Path: dir}), append(dirs, dir)
 	}
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: dir}}, workspace.Options{Lazy: true})
+	ws, err := workspace.Open(t.Context(), specs, workspace.Options{Lazy: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +81,7 @@ func serve(t *testing.T, c client) (*mcp.ClientSession, string, *[]string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return cs, dir, asked
+	return cs, dirs, asked
 }
 
 func accept(*mcp.ElicitRequest) *mcp.ElicitResult {

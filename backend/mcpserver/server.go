@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"net/url"
 	"strings"
+	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -44,6 +45,11 @@ type Server struct {
 	mcp       *mcp.Server
 	deps      Deps
 	approvals *approvals
+
+	mu sync.Mutex
+	// listed holds the URI of every note resource the server lists, so that a change
+	// to a note already listed does not announce a new list.
+	listed map[string]bool
 }
 
 // instructions tell a client's model how to begin.
@@ -54,13 +60,14 @@ Every result has status, message and data; on an error, the message says what to
 
 // New returns a server with every tool of the registry and every note as a resource.
 func New(d Deps) *Server {
-	s := &Server{deps: d, approvals: newApprovals()}
+	s := &Server{deps: d, approvals: newApprovals(), listed: map[string]bool{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "memotree", Version: d.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
 		CompletionHandler:  s.complete,
 		SubscribeHandler:   func(context.Context, *mcp.SubscribeRequest) error { return nil },
 		UnsubscribeHandler: func(context.Context, *mcp.UnsubscribeRequest) error { return nil },
 	})
+	s.mcp.AddReceivingMiddleware(canonicalURIs)
 	for _, t := range d.Registry.List() {
 		s.mcp.AddTool(mcpTool(t), s.handler(t.Name()))
 	}
@@ -71,8 +78,14 @@ func New(d Deps) *Server {
 		MIMEType:    "text/markdown",
 	}, s.readResource)
 	for _, l := range d.Libraries.Libraries() {
+		var rs []*mcp.Resource
 		for _, p := range l.Graph().Notes() {
-			s.mcp.AddResource(resource(l.Name(), p), s.readResource)
+			r := resource(l.Name(), p)
+			s.listed[r.URI] = true
+			rs = append(rs, r)
+		}
+		for _, r := range rs {
+			s.mcp.AddResource(r, s.readResource)
 		}
 	}
 	return s
@@ -166,19 +179,17 @@ func resource(libraryName string, p vpath.Path) *mcp.Resource {
 	return &mcp.Resource{URI: URI(libraryName, p), Name: p.Name(), Title: p.Name(), MIMEType: "text/markdown"}
 }
 
-// readResource returns a note's text.
+// readResource returns a note's text. The URI may name the note percent-encoded, as
+// the resource list does, or with its characters as they are ("memotree://notes/people/Zoë
+// Ada.md"), as a person or a model types it.
 func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 	uri := req.Params.URI
-	u, err := url.Parse(uri)
-	if err != nil || u.Scheme != "memotree" {
+	lib, p, ok := parseURI(uri)
+	if !ok {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
-	l, err := s.deps.Libraries.Library(u.Host)
+	l, err := s.deps.Libraries.Library(lib)
 	if err != nil {
-		return nil, mcp.ResourceNotFoundError(uri)
-	}
-	p, err := vpath.Parse(strings.TrimPrefix(u.Path, "/"))
-	if err != nil || p.Ignored() || !p.IsNote() {
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	b, err := l.Vault().ReadFile(p)
@@ -186,6 +197,30 @@ func (s *Server) readResource(_ context.Context, req *mcp.ReadResourceRequest) (
 		return nil, mcp.ResourceNotFoundError(uri)
 	}
 	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: string(b)}}}, nil
+}
+
+// parseURI reads "memotree://LIBRARY/PATH", each part percent-encoded or not, as a
+// library name and a note's path.
+func parseURI(uri string) (string, vpath.Path, bool) {
+	rest, ok := strings.CutPrefix(uri, "memotree://")
+	if !ok {
+		return "", "", false
+	}
+	lib, path, ok := strings.Cut(rest, "/")
+	if !ok {
+		return "", "", false
+	}
+	unescape := func(s string) string {
+		if u, err := url.PathUnescape(s); err == nil {
+			return u
+		}
+		return s // a bare "%" in a raw name
+	}
+	p, err := vpath.Parse(unescape(path))
+	if err != nil || p.Ignored() || !p.IsNote() {
+		return "", "", false
+	}
+	return unescape(lib), p, true
 }
 
 // Follow keeps the resource list and subscribers current with the vault until ctx is
@@ -209,6 +244,40 @@ func (s *Server) Follow(ctx context.Context) {
 	}
 }
 
+// canonicalURIs rewrites the URI of a resources/read, subscribe or unsubscribe
+// request to the form the resource list gives, so that a URI written with its
+// characters as they are ("memotree://notes/people/Zoë Ada.md") finds the note (the
+// SDK matches URIs as strings) and a subscription hears of its changes.
+func canonicalURIs(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		var uri *string
+		switch r := req.(type) {
+		case *mcp.ReadResourceRequest:
+			if r.Params != nil {
+				uri = &r.Params.URI
+			}
+		case *mcp.SubscribeRequest:
+			if r.Params != nil {
+				uri = &r.Params.URI
+			}
+		case *mcp.UnsubscribeRequest:
+			if r.Params != nil {
+				uri = &r.Params.URI
+			}
+		}
+		if uri != nil {
+			if lib, p, ok := parseURI(*uri); ok {
+				*uri = URI(lib, p)
+			}
+		}
+		return next(ctx, method, req)
+	}
+}
+
+// apply follows one change of a library's files: a new note is listed (clients hear
+// that the list changed), a removed one is unlisted (likewise), and a note that stays
+// is announced as updated to the clients subscribed to it, by its URI as listed and as
+// written with its characters as they are.
 func (s *Server) apply(ctx context.Context, c event.VaultChange) {
 	l, err := s.deps.Libraries.Library(c.Library)
 	if err != nil {
@@ -220,11 +289,20 @@ func (s *Server) apply(ctx context.Context, c event.VaultChange) {
 		if !p.IsNote() {
 			continue
 		}
-		if g.Has(p) {
+		uri := URI(l.Name(), p)
+		s.mu.Lock()
+		listed := s.listed[uri]
+		switch has := g.Has(p); {
+		case has && !listed:
+			s.listed[uri] = true
 			s.mcp.AddResource(resource(l.Name(), p), s.readResource)
-			_ = s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: URI(l.Name(), p)})
-		} else {
-			s.mcp.RemoveResources(URI(l.Name(), p))
+		case !has && listed:
+			delete(s.listed, uri)
+			s.mcp.RemoveResources(uri)
+		}
+		s.mu.Unlock()
+		if g.Has(p) {
+			_ = s.mcp.ResourceUpdated(ctx, &mcp.ResourceUpdatedNotificationParams{URI: uri})
 		}
 	}
 }

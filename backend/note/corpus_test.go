@@ -94,8 +94,11 @@ func checkSpans(t *testing.T, path string, src []byte, n *Note) {
 		}
 		lit := src[l.Start:l.End]
 		ok := bytes.HasSuffix(lit, []byte("]]")) && (bytes.HasPrefix(lit, []byte("[[")) || bytes.HasPrefix(lit, []byte("![[")))
-		if l.Kind == MarkdownLink {
-			ok = bytes.HasSuffix(lit, []byte(")"))
+		switch l.Kind {
+		case MarkdownLink:
+			ok = bytes.HasPrefix(lit, []byte("[")) && bytes.HasSuffix(lit, []byte(")"))
+		case MarkdownEmbed:
+			ok = bytes.HasPrefix(lit, []byte("![")) && bytes.HasSuffix(lit, []byte(")"))
 		}
 		if !ok || l.Line != lineOf(src, l.Start) {
 			t.Errorf("%s:%d: bad span %q for %+v", path, l.Line, lit, l)

@@ -85,8 +85,12 @@ func (s *scanner) mdLink(o opener, p, end int) (int, bool) {
 	if h := strings.IndexByte(path, '#'); h >= 0 {
 		path, frag = path[:h], path[h+1:]
 	}
+	kind := MarkdownLink
+	if o.image {
+		kind = MarkdownEmbed
+	}
 	l := Link{
-		Kind:    MarkdownLink,
+		Kind:    kind,
 		Target:  unescapeURL(path),
 		Subpath: unescapeURL(frag),
 		Display: raw[textStart-o.pos : p-o.pos],

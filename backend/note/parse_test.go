@@ -89,7 +89,8 @@ func TestMarkdownLinks(t *testing.T) {
 	}{
 		{"encoded", "[text](path/to%20file.md)", []span{{Lit: "[text](path/to%20file.md)", Kind: MarkdownLink, Target: "path/to file.md", Display: "text", Line: 1}}},
 		{"angle", "[t](<path with spaces.md>)", []span{{Lit: "[t](<path with spaces.md>)", Kind: MarkdownLink, Target: "path with spaces.md", Display: "t", Line: 1}}},
-		{"image", "![alt](img.png)", []span{{Lit: "![alt](img.png)", Kind: MarkdownLink, Target: "img.png", Display: "alt", Line: 1}}},
+		{"image", "![alt](img.png)", []span{{Lit: "![alt](img.png)", Kind: MarkdownEmbed, Target: "img.png", Display: "alt", Line: 1}}},
+		{"empty alt", "![](x.png)", []span{{Lit: "![](x.png)", Kind: MarkdownEmbed, Target: "x.png", Line: 1}}},
 		{"subpath", "[t](Note.md#Some%20Heading)", []span{{Lit: "[t](Note.md#Some%20Heading)", Kind: MarkdownLink, Target: "Note.md", Subpath: "Some Heading", Display: "t", Line: 1}}},
 		{"title", `[t](a.md "Title")`, []span{{Lit: `[t](a.md "Title")`, Kind: MarkdownLink, Target: "a.md", Display: "t", Line: 1}}},
 		{"parens", "[t](a_(b).md)", []span{{Lit: "[t](a_(b).md)", Kind: MarkdownLink, Target: "a_(b).md", Display: "t", Line: 1}}},
@@ -98,7 +99,7 @@ func TestMarkdownLinks(t *testing.T) {
 		{"drive letter kept", "[a](C:/x.md)", []span{{Lit: "[a](C:/x.md)", Kind: MarkdownLink, Target: "C:/x.md", Display: "a", Line: 1}}},
 		{"no dest", "[a] (b.md) [c]", nil},
 		{"image in link", "[![b](badge.png)](page.md)", []span{
-			{Lit: "![b](badge.png)", Kind: MarkdownLink, Target: "badge.png", Display: "b", Line: 1},
+			{Lit: "![b](badge.png)", Kind: MarkdownEmbed, Target: "badge.png", Display: "b", Line: 1},
 			{Lit: "[![b](badge.png)](page.md)", Kind: MarkdownLink, Target: "page.md", Display: "![b](badge.png)", Line: 1},
 		}},
 		{"tag in text is no tag", "[#t](x.md)", []span{{Lit: "[#t](x.md)", Kind: MarkdownLink, Target: "x.md", Display: "#t", Line: 1}}},

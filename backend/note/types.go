@@ -7,10 +7,18 @@ type LinkKind int
 
 // The kinds of link a note can hold.
 const (
-	WikiLink     LinkKind = iota // [[Target]] or [[Target|display]]
-	Embed                        // ![[Target]]
-	MarkdownLink                 // [text](relative/path.md), local targets only
+	WikiLink      LinkKind = iota // [[Target]] or [[Target|display]]
+	Embed                         // ![[Target]]
+	MarkdownLink                  // [text](relative/path.md), local targets only
+	MarkdownEmbed                 // ![alt](image.png): a Markdown image, an embed
 )
+
+// IsMarkdown reports whether the link is written the Markdown way, "[text](path)"
+// (an image included), whose path is URL-encoded and resolved as a path.
+func (k LinkKind) IsMarkdown() bool { return k == MarkdownLink || k == MarkdownEmbed }
+
+// IsEmbed reports whether the link shows its target in place: "![[x]]" or "![](x)".
+func (k LinkKind) IsEmbed() bool { return k == Embed || k == MarkdownEmbed }
 
 // Link is one outgoing link, with the exact bytes it occupies in the source so a rename
 // can rewrite them and nothing else.

@@ -123,11 +123,17 @@ func fstring(prefix, lit string, line int) (string, error) {
 		q = strings.Repeat(q, 3)
 	}
 	body := lit[len(q) : len(lit)-len(q)]
+	raw := prefix != ""
 	var tmpl strings.Builder
 	var args []string
 	for i := 0; i < len(body); {
 		c := body[i]
 		switch {
+		case c == '\\' && raw:
+			// A character of a raw string, which escapes no brace: rf"\{x}" is a
+			// backslash, then x.
+			tmpl.WriteByte(c)
+			i++
 		case c == '\\':
 			end := min(i+2, len(body))
 			tmpl.WriteString(body[i:end])
@@ -157,6 +163,17 @@ func fstring(prefix, lit string, line int) (string, error) {
 	return s + ".format(" + strings.Join(args, ", ") + ")", nil
 }
 
+// selfDocumenting reports whether a field's expression ends with Python's "=" (f"{x=}"
+// prints "x=" and the value), which is no comparison (==, !=, <=, >=).
+func selfDocumenting(expr string) bool {
+	e, ok := strings.CutSuffix(expr, "=")
+	if !ok {
+		return false
+	}
+	e = strings.TrimRight(e, " ")
+	return e != "" && !strings.ContainsAny(e[len(e)-1:], "=!<>")
+}
+
 // fstringField reads one replacement field starting after its '{': the expression, what
 // follows it for format ("!r", ":spec", "!s:spec", or ""), and the offset after its
 // '}'. Brackets and strings inside the expression are skipped whole.
@@ -184,9 +201,14 @@ func fstringField(body string, i int, q string, line int) (expr, conv string, en
 			}
 			i = j - 1
 		case depth == 0 && (c == '}' || c == ':' || c == '!' && !strings.HasPrefix(body[i:], "!=")):
-			expr = strings.TrimSpace(body[start:i])
-			if expr == "" {
+			// Kept as written, line breaks included (the parentheses it goes in allow
+			// them), so that the lines after it keep their numbers.
+			expr = body[start:i]
+			if strings.TrimSpace(expr) == "" {
 				return "", "", 0, fmt.Errorf("line %d: f-string: empty expression in {}", line)
+			}
+			if selfDocumenting(strings.TrimSpace(expr)) {
+				return "", "", 0, fmt.Errorf("line %d: f-string: {x=} (an expression followed by its value) is not supported; write \"x=\" + repr(x) instead", line)
 			}
 			rest := strings.IndexByte(body[i:], '}')
 			if rest < 0 {

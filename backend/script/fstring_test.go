@@ -14,6 +14,9 @@ func TestRewriteFStrings(t *testing.T) {
 		{`f"no fields"`, `"no fields"`},
 		{`f"{a != b} {d[1:2]} {g(x, {'k': 1})['k']}"`, `"{} {} {}".format((a != b), (d[1:2]), (g(x, {'k': 1})['k']))`},
 		{`f"{x:>8}"`, `"{:>8}".format((x))`},
+		// In a raw f-string a backslash is a character: the brace after it opens a field.
+		{`rf"\{x}\d"`, `r"\{}\d".format((x))`},
+		{`fr'a\\{x}'`, `r'a\\{}'.format((x))`},
 		{`f"{'\n'.join(xs)}"`, `"{}".format(('\n'.join(xs)))`},
 		{"s = f\"\"\"a\n{x}\nb\"\"\"\ny = 1", "s = \"\"\"a\n{}\nb\"\"\".format((x))\ny = 1"},
 		// Not f-strings: left byte for byte.
@@ -37,6 +40,8 @@ func TestRewriteFStrings(t *testing.T) {
 		{`f"{f'{x}'}"`, "f-string inside an f-string"},
 		{"x = 1\ny = f\"{x", "line 2"},
 		{`f"{x:{w}}"`, "nested fields"},
+		{`f"{x=}"`, "{x=}"},
+		{`f"{a + b = }"`, "{x=}"},
 	} {
 		if _, err := rewriteFStrings(bad.in); err == nil || !strings.Contains(err.Error(), bad.want) {
 			t.Errorf("rewriteFStrings(%s) = %v, want an error with %q", bad.in, err, bad.want)

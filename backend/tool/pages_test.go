@@ -51,6 +51,14 @@ func TestLibraryFromArguments(t *testing.T) {
 	if diff := cmp.Diff(want, handled); diff != "" {
 		t.Errorf("libraries the handler saw (-want +got):\n%s", diff)
 	}
+	// Check tells the face the library too, so that it asks the person about the
+	// library the call will act on.
+	for i, args := range []string{`{"page_index":"work:people/Ada"}`, `{"page_index":"unknown:x"}`, `{"page_index":"work:x","library_name":"home"}`} {
+		c := &Call{Library: "caller"}
+		if res := r.Check(c, "get_page", []byte(args)); res != nil || c.Library != want[i] {
+			t.Errorf("Check(%s): %v, library %q, want %q", args, res, c.Library, want[i])
+		}
+	}
 }
 
 // TestParamsInDeclaredOrder checks that Params lists the parameters as Usage does, the

@@ -264,8 +264,11 @@ func (r *Registry) admit(c *Call, t *Tool, args json.RawMessage, guard Guard) (a
 
 // Check validates a call and asks the guard about it without running it: it returns
 // the result the call would be refused with, or nil when it would run. Nothing is
-// observed. A face that can ask the person calls Check first and asks when the answer
-// says CodeApprovalRequired, then makes the call with Call.Approved.
+// observed. It sets call.Library (when call is not nil) to the library the call acts
+// on, as Call resolves it (library_name, or what a tool's WithLibraryFrom finds in the
+// arguments), so that a face asking the person names that library and asks in it. A
+// face that can ask the person calls Check first and asks when the answer says
+// CodeApprovalRequired, then makes the call with Call.Approved.
 func (r *Registry) Check(call *Call, name string, args json.RawMessage) *Result {
 	r.mu.RLock()
 	t, ok := r.lookup(name)
@@ -288,6 +291,9 @@ func (r *Registry) Check(call *Call, name string, args json.RawMessage) *Result 
 		c = *call
 	}
 	_, refusal := r.admit(&c, t, args, guard)
+	if call != nil {
+		call.Library = c.Library
+	}
 	return refusal
 }
 

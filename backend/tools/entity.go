@@ -69,7 +69,8 @@ func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntity
 	if res != nil {
 		return *res, nil
 	}
-	p, data, res := buildEntity(in.entityIn, time.Now())
+	st := readLinkStyle(l)
+	p, data, res := buildEntity(in.entityIn, time.Now(), func(p vpath.Path, to string) string { return st.relationTarget(l.Graph(), p, to) })
 	if res != nil {
 		return *res, nil
 	}
@@ -88,6 +89,9 @@ func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntity
 	r := tool.OK(fmt.Sprintf("created %s", p.Name()), map[string]any{"entity_name": p.Name(), "hash": string(h)})
 	for _, w := range danglingRelations(l, p, in.Relations) {
 		r = r.WithWarning("%s", w)
+	}
+	if st.problem != "" && len(in.Relations) > 0 {
+		r = r.WithWarning("%s", st.problem)
 	}
 	r = e.autoSummary(ctx, call, l, p, r, summaryFor(in.AutoGenerateSummary))
 	return e.showAt(ctx, l, p, in.InitialLevel, r), nil
@@ -114,7 +118,8 @@ func entNewPath(name string) (vpath.Path, *tool.Result) {
 }
 
 // buildEntity checks a new entity and returns its path and file content.
-func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) {
+// target writes a relation's target for a note at p (see linkStyle.relationTarget).
+func buildEntity(in entityIn, now time.Time, target func(p vpath.Path, to string) string) (vpath.Path, []byte, *tool.Result) {
 	p, res := entNewPath(in.EntityName)
 	if res != nil {
 		return "", nil, res
@@ -142,7 +147,7 @@ func buildEntity(in entityIn, now time.Time) (vpath.Path, []byte, *tool.Result) 
 	}
 	var rels any
 	if len(in.Relations) > 0 {
-		rels = relationsNode(in.Relations)
+		rels = relationsNode(in.Relations, func(to string) string { return target(p, to) })
 	}
 	props := entityProps(typ, aliases, stamp, rels, tags, summary)
 	if title != "" {
@@ -166,7 +171,9 @@ func entityProps(typ string, aliases []string, stamp time.Time, rels any, tags [
 	if len(aliases) > 0 {
 		props = append(props, note.Property{Key: "aliases", Value: aliases})
 	}
-	props = append(props, note.Property{Key: "date created", Value: stamp}, note.Property{Key: "date modified", Value: stamp})
+	// Obsidian's "Date & time" form, local time (see note.DateLayout).
+	props = append(props, note.Property{Key: "date created", Value: note.DateValue(nil, "date created", stamp)},
+		note.Property{Key: "date modified", Value: note.DateValue(nil, "date modified", stamp)})
 	if rels != nil {
 		props = append(props, note.Property{Key: "relations", Value: rels})
 	}
@@ -199,10 +206,10 @@ func entCleanList(in []string, tags bool) []string {
 
 // relationsNode renders relations in the vault's format, with "relation to" as a
 // double-quoted wikilink so that Obsidian's graph shows the edge.
-func relationsNode(rels []relationIn) *yaml.Node {
+func relationsNode(rels []relationIn, target func(to string) string) *yaml.Node {
 	seq := &yaml.Node{Kind: yaml.SequenceNode}
 	for _, r := range rels {
-		seq.Content = append(seq.Content, entRelationItem(r.Type, "[["+note.StripLink(r.To)+"]]"))
+		seq.Content = append(seq.Content, entRelationItem(r.Type, "[["+target(note.StripLink(r.To))+"]]"))
 	}
 	return seq
 }
@@ -245,11 +252,13 @@ func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn
 		return tool.Fail(tool.CodeInvalidArguments, "entities is empty: give at least one {entity_name, content?}"), nil
 	}
 	now := time.Now()
+	st := readLinkStyle(l)
+	target := func(p vpath.Path, to string) string { return st.relationTarget(l.Graph(), p, to) }
 	var steps []step
 	var failed []string
 	seen := map[string]bool{}
 	for _, ent := range in.Entities {
-		p, data, res := buildEntity(ent, now)
+		p, data, res := buildEntity(ent, now, target)
 		if res == nil {
 			p = respell(l, p)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -31,6 +32,15 @@ type step struct {
 	old  []byte     // the content read (stepWrite, stepRemove)
 	hash vault.Hash // the hash of the content read (stepWrite, stepRemove, stepRename)
 	data []byte     // the new content (stepWrite, stepCreate)
+}
+
+// writeStep is the step that rewrites the note at p, read as old with hash h, to
+// data, keeping the note's line endings, byte order mark and final line break.
+func writeStep(p vpath.Path, old []byte, h vault.Hash, data []byte) step {
+	if p.IsNote() {
+		data = note.KeepStyle(old, data)
+	}
+	return step{kind: stepWrite, path: p, old: old, hash: h, data: data}
 }
 
 // touched lists the paths a step changes.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/memotree/memotree/backend/note"
 )
 
 // This file writes a new note's front matter without the YAML encoder, for the common
@@ -65,7 +67,7 @@ func emitEntity(typ string, aliases []string, stamp time.Time, tags []string, su
 			}
 		}
 	}
-	ts := stamp.Format(time.RFC3339Nano)
+	ts := stamp.Local().Format(note.DateLayout)
 	var b strings.Builder
 	b.Grow(128 + len(body))
 	b.WriteString("---\n")

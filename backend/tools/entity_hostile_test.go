@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/workspace"
 )
 
@@ -104,6 +105,18 @@ func entProbe(t *testing.T) *entHarness {
 
 func TestEntityHostileArguments(t *testing.T) {
 	h := entProbe(t)
+	// A refused write may have taken the vault lock, which creates MemoTree's lock file
+	// once: take it before the snapshot, so that the lock file is not taken for a change.
+	v, err := vault.Open(h.dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock, err := v.Lock(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	unlock()
+	v.Close()
 	vaultBefore, parentBefore := entTree(t, h.dir), entListing(t, h.parent)
 	calls := 0
 	defer func() { t.Logf("%d hostile calls, vault and its parent unchanged", calls) }()

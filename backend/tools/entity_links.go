@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/url"
+	"path"
 	"strings"
 
 	"github.com/memotree/memotree/backend/graph"
@@ -46,7 +46,8 @@ func (r relinker) relink(from, at vpath.Path, src []byte, n *note.Note, bodyOnly
 		if strings.TrimSpace(l.Target) == "" || (bodyOnly && l.Start < n.BodyStart) {
 			continue
 		}
-		d, ok := r.destOf(from, at, l.Target, l.Kind == note.MarkdownLink)
+		md := l.Kind.IsMarkdown()
+		d, was, ok := r.destOf(from, at, l.Target, md)
 		if !ok {
 			continue
 		}
@@ -57,7 +58,8 @@ func (r relinker) relink(from, at vpath.Path, src []byte, n *note.Note, bodyOnly
 		if l.InFrontMatter {
 			d.heading = ""
 		}
-		if text := rewriteLink(src[l.Start:l.End], l, r.text(d, l.Target), d.heading); text != string(src[l.Start:l.End]) {
+		target := r.text(d, linkForm(from, l.Target, was, md), at)
+		if text := rewriteLink(src[l.Start:l.End], l, target, d.heading); text != string(src[l.Start:l.End]) {
 			edits = append(edits, note.Edit{Start: l.Start, End: l.End, New: text})
 		}
 	}
@@ -68,11 +70,12 @@ func (r relinker) relink(from, at vpath.Path, src []byte, n *note.Note, bodyOnly
 		if fmLines[rel.Line] {
 			continue // written as "[[...]]": rewritten with the links
 		}
-		d, ok := r.destOf(from, at, note.StripLink(rel.To), false)
+		to := note.StripLink(rel.To)
+		d, was, ok := r.destOf(from, at, to, false)
 		if !ok {
 			continue
 		}
-		if e, ok := relationEdit(src, rel, r.text(linkDest{path: d.path, short: d.short}, rel.To)); ok {
+		if e, ok := relationEdit(src, rel, r.text(linkDest{path: d.path, short: d.short}, linkForm(from, to, was, false), at)); ok {
 			if e.New != string(src[e.Start:e.End]) {
 				edits = append(edits, e)
 			}
@@ -83,48 +86,122 @@ func (r relinker) relink(from, at vpath.Path, src []byte, n *note.Note, bodyOnly
 	return edits, problems
 }
 
-// destOf says where a link written in the note at from must point: ok is false when
-// it needs no change.
-func (r relinker) destOf(from, at vpath.Path, target string, markdown bool) (linkDest, bool) {
+// destOf says where a link written in the note at from must point, and where it
+// points now: ok is false when it needs no change.
+func (r relinker) destOf(from, at vpath.Path, target string, markdown bool) (linkDest, vpath.Path, bool) {
 	resolve := r.g.Resolve
 	if markdown {
 		resolve = r.g.ResolveMarkdown
 	}
 	dst, ok := resolve(from, target)
 	if !ok {
-		return linkDest{}, false
+		return linkDest{}, "", false
 	}
 	if d, hit := r.moved[dst]; hit {
-		return d, true
+		return d, dst, true
 	}
 	if at == from {
-		return linkDest{}, false
+		return linkDest{}, "", false
 	}
 	if after, ok := resolve(at, target); ok && after == dst {
-		return linkDest{}, false
+		return linkDest{}, "", false
 	}
-	return linkDest{path: dst}, true
+	return linkDest{path: dst}, dst, true
 }
 
-// text is the link target to write for d, given the target as it was written: the
-// basename when the old link was a basename and the new one stays unique, else the
-// full name; ".md" is kept if it was written.
-func (r relinker) text(d linkDest, old string) string {
+// text is the link target to write for d in a note that will live at at, in the form
+// the old link was written: a basename stays a basename when it stays unique (else
+// the note's full name), a vault path stays a vault path ("/" kept), a relative path
+// stays relative to the note's folder ("./" kept); ".md" is kept if it was written.
+func (r relinker) text(d linkDest, f form, at vpath.Path) string {
 	name := d.path.Name()
-	if d.short && !strings.Contains(old, "/") {
-		name = name[strings.LastIndexByte(name, '/')+1:]
+	switch f.kind {
+	case formShortest:
+		if d.short {
+			name = name[strings.LastIndexByte(name, '/')+1:]
+		}
+	case formAbsolute:
+		if f.slash {
+			name = "/" + name
+		}
+	case formRelative:
+		name = relativePath(at.Dir(), name)
+		if f.dot && !strings.HasPrefix(name, "../") {
+			name = "./" + name
+		}
 	}
-	if strings.HasSuffix(strings.ToLower(old), ".md") && d.path.IsNote() {
+	if f.md && d.path.IsNote() {
 		name += d.path.Ext()
 	}
 	return name
 }
 
+// The forms a link's path is written in (Obsidian's "New link format": shortest path
+// when possible, relative path to file, absolute path in vault).
+const (
+	formShortest = iota // a basename
+	formRelative        // relative to the linking note's folder
+	formAbsolute        // from the vault's root
+)
+
+// form is how a link's target was written.
+type form struct {
+	kind  int
+	dot   bool // relative, written with a leading "./"
+	slash bool // absolute, written with a leading "/"
+	md    bool // ".md" written
+}
+
+// linkForm tells the form of target, written in the note at from and resolving to
+// was. A Markdown link's path that names was from the note's folder is relative.
+func linkForm(from vpath.Path, target string, was vpath.Path, markdown bool) form {
+	t := strings.TrimSpace(target)
+	f := form{md: strings.HasSuffix(strings.ToLower(t), ".md")}
+	switch {
+	case strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../"):
+		f.kind, f.dot = formRelative, strings.HasPrefix(t, "./")
+	case strings.HasPrefix(t, "/"):
+		f.kind, f.slash = formAbsolute, true
+	case !strings.Contains(t, "/"):
+		f.kind = formShortest
+	case markdown && from.Dir() != "" && sameNote(path.Join(string(from.Dir()), t), was):
+		f.kind = formRelative
+	default:
+		f.kind = formAbsolute
+	}
+	return f
+}
+
+// sameNote reports whether the vault path p (with or without ".md") names the note q,
+// ignoring case as link resolution does.
+func sameNote(p string, q vpath.Path) bool {
+	return strings.EqualFold(p, string(q)) || strings.EqualFold(p+".md", string(q))
+}
+
+// relativePath returns the path of target (a vault path) from the folder dir, with
+// ".." for each folder to climb.
+func relativePath(dir vpath.Path, target string) string {
+	from := []string{}
+	if dir != "" {
+		from = strings.Split(string(dir), "/")
+	}
+	to := strings.Split(target, "/")
+	i := 0
+	for i < len(from) && i < len(to)-1 && from[i] == to[i] {
+		i++
+	}
+	up := strings.Repeat("../", len(from)-i)
+	return up + strings.Join(to[i:], "/")
+}
+
 // rewriteLink returns the new text of one link whose source text is span; heading
 // is as for rewriteWiki.
 func rewriteLink(span []byte, l *note.Link, target, heading string) string {
-	if l.Kind == note.MarkdownLink {
-		return rewriteMarkdownDest(span, target)
+	if l.Kind.IsMarkdown() {
+		if heading != "" && l.Subpath == "" {
+			return rewriteMarkdownDest(span, target, heading)
+		}
+		return rewriteMarkdownDest(span, target, "")
 	}
 	return rewriteWiki(span, l, target, heading)
 }
@@ -137,6 +214,7 @@ func rewriteWiki(span []byte, l *note.Link, target, heading string) string {
 	if l.Kind == note.Embed {
 		open = 3
 	}
+	// The target as written, which may differ from l.Target by surrounding spaces.
 	if heading == "" && len(span) >= open && bytes.HasPrefix(span[open:], []byte(l.Target)) {
 		return string(span[:open]) + target + string(span[open+len(l.Target):])
 	}
@@ -151,23 +229,25 @@ func rewriteWiki(span []byte, l *note.Link, target, heading string) string {
 }
 
 // rewriteMarkdownDest replaces the path of a Markdown link's destination, keeping its
-// text, fragment, title and angle brackets.
-func rewriteMarkdownDest(span []byte, target string) string {
+// text, fragment, title and angle brackets, and encoding the path as the old one was
+// encoded; heading, when set, becomes the fragment.
+func rewriteMarkdownDest(span []byte, target, heading string) string {
 	s := string(span)
 	open := markdownDestStart(s)
 	if open < 0 {
 		return s
 	}
 	rest := s[open:]
-	var dest, tail string
 	if strings.HasPrefix(rest, "<") {
 		end := strings.IndexByte(rest, '>')
 		if end < 0 {
 			return s
 		}
-		dest, tail = rest[1:end], rest[end:]
+		dest, tail := rest[1:end], rest[end:]
 		if i := strings.IndexByte(dest, '#'); i >= 0 {
 			tail = dest[i:] + tail
+		} else if heading != "" {
+			tail = "#" + heading + tail
 		}
 		return s[:open] + "<" + target + tail
 	}
@@ -175,12 +255,45 @@ func rewriteMarkdownDest(span []byte, target string) string {
 	if end < 0 {
 		end = len(rest)
 	}
-	dest, tail = rest[:end], rest[end:]
+	dest, tail := rest[:end], rest[end:]
 	if i := strings.IndexByte(dest, '#'); i >= 0 {
-		tail = dest[i:] + tail
+		tail, dest = dest[i:]+tail, dest[:i]
+	} else if heading != "" {
+		tail = "#" + encodeMarkdownPath(heading, true) + tail
 	}
-	return s[:open] + (&url.URL{Path: target}).EscapedPath() + tail
+	return s[:open] + encodeMarkdownPath(target, hasEncodedNonASCII(dest)) + tail
 }
+
+// encodeMarkdownPath writes a path for a Markdown link's destination outside angle
+// brackets, as Obsidian writes it: spaces as %20, and the characters that would end
+// or split the destination (%, #, <, >, parentheses, control characters) escaped;
+// letters of any script are kept as they are unless nonASCII asks for them escaped
+// too (the old link escaped them).
+func encodeMarkdownPath(p string, nonASCII bool) string {
+	var b strings.Builder
+	for _, c := range []byte(p) {
+		switch {
+		case c <= ' ' || c == 0x7f || strings.IndexByte("%#<>()\\", c) >= 0 || c >= 0x80 && nonASCII:
+			fmt.Fprintf(&b, "%%%02X", c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// hasEncodedNonASCII reports whether a destination escapes bytes outside ASCII
+// ("%C3%A9"), as some tools write every non-ASCII letter.
+func hasEncodedNonASCII(dest string) bool {
+	for i := 0; i+2 < len(dest); i++ {
+		if dest[i] == '%' && strings.IndexByte("89ABCDEFabcdef", dest[i+1]) >= 0 && isHex(dest[i+2]) {
+			return true
+		}
+	}
+	return false
+}
+
+func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
 
 // markdownDestStart returns the offset of the destination in "[text](dest)": just
 // after the "(" following the closing bracket of the text.

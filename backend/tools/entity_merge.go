@@ -126,7 +126,11 @@ func mergedTarget(l *library.Library, r relinker, target vpath.Path, srcs []merg
 	if o, ok := entApplyEdits(target, data, n, edits, &warns); ok {
 		out = o
 	}
-	props := mergedProps(r, target, note.Parse(out), srcs)
+	st := readLinkStyle(l)
+	if st.problem != "" {
+		warns = append(warns, st.problem)
+	}
+	props := mergedProps(r, st, target, note.Parse(out), srcs)
 	if len(props) > 0 {
 		o, err := note.SetProperties(out, props, nil)
 		if err != nil {
@@ -146,7 +150,7 @@ func mergedTarget(l *library.Library, r relinker, target vpath.Path, srcs []merg
 		}
 		appendSection(&b, entBase(s.path), string(src[s.note.BodyStart:]))
 	}
-	return step{kind: stepWrite, path: target, old: data, hash: h, data: touchModified([]byte(b.String()), time.Now())}, warns, nil, nil
+	return writeStep(target, data, h, touchModified([]byte(b.String()), time.Now())), warns, nil, nil
 }
 
 // appendSection adds "## heading" and body at the end of b.
@@ -166,7 +170,7 @@ func appendSection(b *strings.Builder, heading, body string) {
 
 // mergedProps returns the target's aliases, tags and relations united with the
 // sources', for the keys that change.
-func mergedProps(r relinker, target vpath.Path, tn *note.Note, srcs []mergeSource) []note.Property {
+func mergedProps(r relinker, st linkStyle, target vpath.Path, tn *note.Note, srcs []mergeSource) []note.Property {
 	aliases, tags := slices.Clone(tn.Aliases), frontMatterTags(tn)
 	for _, s := range srcs {
 		aliases = append(append(aliases, entBase(s.path)), s.note.Aliases...)
@@ -180,7 +184,7 @@ func mergedProps(r relinker, target vpath.Path, tn *note.Note, srcs []mergeSourc
 	if t := entCleanList(tags, true); len(t) != len(entCleanList(frontMatterTags(tn), true)) {
 		props = append(props, note.Property{Key: "tags", Value: t})
 	}
-	if rels := mergedRelations(r, target, tn, srcs); rels != nil {
+	if rels := mergedRelations(r, st, target, tn, srcs); rels != nil {
 		props = append(props, note.Property{Key: "relations", Value: rels})
 	}
 	return props
@@ -188,7 +192,7 @@ func mergedProps(r relinker, target vpath.Path, tn *note.Note, srcs []mergeSourc
 
 // mergedRelations returns the target's relations followed by the sources' relations
 // it lacks (relations between the merged notes are dropped), or nil if none is added.
-func mergedRelations(r relinker, target vpath.Path, tn *note.Note, srcs []mergeSource) *yaml.Node {
+func mergedRelations(r relinker, st linkStyle, target vpath.Path, tn *note.Note, srcs []mergeSource) *yaml.Node {
 	key := func(from vpath.Path, rel note.Relation) (string, vpath.Path) {
 		to := note.StripLink(rel.To)
 		dst, ok := r.g.Resolve(from, to)
@@ -211,8 +215,8 @@ func mergedRelations(r relinker, target vpath.Path, tn *note.Note, srcs []mergeS
 			}
 			have[k] = true
 			to := note.StripLink(rel.To)
-			if dst != "" {
-				to = r.text(linkDest{path: dst, short: uniqueBase(r.g, dst)}, to)
+			if dst != "" { // a new relation of the target, in the vault's link format
+				to = r.text(linkDest{path: dst, short: uniqueBase(r.g, dst)}, form{kind: st.format}, target)
 			}
 			added = append(added, entRelationItem(rel.Type, "[["+to+"]]"))
 		}

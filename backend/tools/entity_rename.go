@@ -175,7 +175,7 @@ func relinkSources(l *library.Library, r relinker, srcs []vpath.Path) ([]step, i
 			continue
 		}
 		count += len(edits)
-		steps = append(steps, step{kind: stepWrite, path: p, old: data, hash: h, data: touchModified(out, now)})
+		steps = append(steps, writeStep(p, data, h, touchModified(out, now)))
 	}
 	return steps, count, warns, nil
 }
@@ -220,10 +220,8 @@ func ownRelocation(l *library.Library, r relinker, oldP, newP vpath.Path) ([]ste
 	if string(out) == string(data) {
 		return []step{{kind: stepRename, path: oldP, to: newP, hash: h}}, warns, nil, nil
 	}
-	return []step{
-		{kind: stepWrite, path: oldP, old: data, hash: h, data: out},
-		{kind: stepRename, path: oldP, to: newP, hash: vault.HashOf(out)},
-	}, warns, nil, nil
+	w := writeStep(oldP, data, h, out)
+	return []step{w, {kind: stepRename, path: oldP, to: newP, hash: vault.HashOf(w.data)}}, warns, nil, nil
 }
 
 // withAlias adds the old basename to the aliases of a renamed note.

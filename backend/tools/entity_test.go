@@ -15,7 +15,7 @@ import (
 )
 
 // entStamp matches the dates the tools write, so that tests can compare the rest.
-var entStamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)`)
+var entStamp = regexp.MustCompile(`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(Z|[+-]\d\d:\d\d)?`)
 
 func TestCreateEntity(t *testing.T) {
 	h := entNew(t, entFixture, workspace.Options{})

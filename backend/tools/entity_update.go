@@ -10,7 +10,6 @@ import (
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -50,7 +49,7 @@ func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntity
 	if in.RegenerateSummary && strings.TrimSpace(in.Summary) != "" {
 		return tool.Fail(tool.CodeInvalidArguments, "summary and regenerate_summary ask for two summaries: give summary to write yours, or regenerate_summary for the model's"), nil
 	}
-	p, data, h, res, err := readEntity(l, in.EntityName)
+	p, _, h, res, err := readEntity(l, in.EntityName)
 	if res != nil || err != nil {
 		return entResult(res), err
 	}
@@ -69,18 +68,27 @@ func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntity
 		}
 		return e.showAt(ctx, l, p, in.Level, r), nil
 	}
-	n := note.Parse(data)
-	out, err := note.SetProperties(data, updateProps(n, in, mode == "replace"), nil)
-	if err != nil {
-		return tool.Fail(tool.CodeInvalidArguments, "%s cannot be updated: %v; fix its front matter first (edit_entity)", p.Name(), err), nil
+	// Computed from the note as it is when written (under the vault lock): an append or
+	// a merge of properties never conflicts with another writer's (see rewriteFile).
+	h, res, err = rewriteFile(ctx, l, call, "update_entity", p, in.BaseHash, func(data []byte, exists bool) ([]byte, *tool.Result) {
+		if r := mustExist(p, exists); r != nil {
+			return nil, r
+		}
+		n := note.Parse(data)
+		out, err := note.SetProperties(data, updateProps(n, data, in, mode == "replace"), nil)
+		if err != nil {
+			r := tool.Fail(tool.CodeInvalidArguments, "%s cannot be updated: %v; fix its front matter first (edit_entity)", p.Name(), err)
+			return nil, &r
+		}
+		if in.Content != nil {
+			out = setBody(out, *in.Content, mode)
+		}
+		return out, nil
+	})
+	if res != nil || err != nil {
+		return entResult(res), err
 	}
-	if in.Content != nil {
-		out = setBody(out, *in.Content, mode)
-	}
-	r, err := writeEntity(ctx, l, call, "update_entity", p, out, h, fmt.Sprintf("updated %s (%s)", p.Name(), mode))
-	if err != nil {
-		return r, err
-	}
+	r := tool.OK(fmt.Sprintf("updated %s (%s)", p.Name(), mode), map[string]any{"entity_name": p.Name(), "hash": string(h)})
 	r = e.autoSummary(ctx, call, l, p, r, when)
 	return e.showAt(ctx, l, p, in.Level, r), nil
 }
@@ -99,7 +107,7 @@ func entHasFrontMatter(s string) bool {
 }
 
 // updateProps lists the front matter changes of update_entity.
-func updateProps(n *note.Note, in updateEntityIn, replace bool) []note.Property {
+func updateProps(n *note.Note, src []byte, in updateEntityIn, replace bool) []note.Property {
 	var set []note.Property
 	if t := strings.TrimSpace(in.EntityType); t != "" {
 		key := "entity type"
@@ -130,7 +138,7 @@ func updateProps(n *note.Note, in updateEntityIn, replace bool) []note.Property 
 		}
 		set = append(set, note.Property{Key: "tags", Value: entCleanList(t, true)})
 	}
-	return append(set, note.Property{Key: dateModifiedKey, Value: modifiedValue(nil, time.Now())})
+	return append(set, note.Property{Key: dateModifiedKey, Value: modifiedValue(src, time.Now())})
 }
 
 // frontMatterTags returns the tags a note declares in its front matter.
@@ -144,49 +152,39 @@ func frontMatterTags(n *note.Note) []string {
 	return out
 }
 
-// setBody replaces, appends to or prepends to the body of src.
+// setBody replaces, appends to or prepends to the body of src, writing line breaks as
+// src writes them.
 func setBody(src []byte, content, mode string) []byte {
 	start := note.Parse(src).BodyStart
+	nl := note.LineEnding(src)
 	head, body := string(src[:start]), string(src[start:])
+	content = note.InLineEndings(src, content)
 	if content != "" && !strings.HasSuffix(content, "\n") {
-		content += "\n"
+		content += nl
 	}
 	switch mode {
 	case "append":
 		if body != "" && !strings.HasSuffix(body, "\n") {
-			body += "\n"
+			body += nl
 		}
 		if strings.TrimSpace(body) != "" {
-			body += "\n"
+			body += nl
 		}
 		body += content
 	case "prepend":
-		lead := ""
-		if start > 0 && !strings.HasPrefix(body, "\n") {
-			lead = "\n"
+		lead := body[:len(body)-len(strings.TrimLeft(body, "\r\n"))] // the blank line after the front matter
+		if start > 0 && lead == "" {
+			lead = nl
 		}
-		body = lead + content + "\n" + strings.TrimLeft(body, "\n")
+		body = lead + content + nl + strings.TrimLeft(body, "\r\n")
 	default:
 		lead := body[:len(body)-len(strings.TrimLeft(body, "\r\n"))]
 		if start > 0 && body == "" {
-			lead = "\n"
+			lead = nl
 		}
 		body = lead + content
 	}
 	return []byte(head + body)
-}
-
-// writeEntity writes a changed note with a compare-and-swap on the hash it was read
-// with, refreshes the graph and answers with the new hash.
-func writeEntity(ctx context.Context, l *library.Library, call *tool.Call, op string, p vpath.Path, data []byte, h vault.Hash, msg string) (tool.Result, error) {
-	o := writeOpts(call, op)
-	o.IfHash = h
-	nh, err := l.Vault().Write(ctx, p, data, o)
-	if err != nil {
-		return entFailWrite(p, err)
-	}
-	l.Refresh(ctx, p)
-	return tool.OK(msg, map[string]any{"entity_name": p.Name(), "hash": string(nh)}), nil
 }
 
 // editEntityIn is the input of edit_entity.
@@ -213,18 +211,25 @@ func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) 
 		return tool.Fail(tool.CodeInvalidArguments, "expected_count must be 1 or more"), nil
 	}
 	want = max(want, 1)
-	p, data, h, res, err := readEntity(l, in.EntityName)
+	p, res := findEntity(l, in.EntityName)
+	if res != nil {
+		return *res, nil
+	}
+	h, res, err := rewriteFile(ctx, l, call, "edit_entity", p, in.BaseHash, func(data []byte, exists bool) ([]byte, *tool.Result) {
+		if r := mustExist(p, exists); r != nil {
+			return nil, r
+		}
+		old, repl := note.InLineEndings(data, in.OldContent), note.InLineEndings(data, in.NewContent)
+		out, r := replaceExact(p.Name(), string(data), old, repl, want)
+		if r != nil {
+			return nil, r
+		}
+		return touchModified([]byte(out), time.Now()), nil
+	})
 	if res != nil || err != nil {
 		return entResult(res), err
 	}
-	if r := checkBase(p, in.BaseHash, h); r != nil {
-		return *r, nil
-	}
-	out, r := replaceExact(p.Name(), string(data), in.OldContent, in.NewContent, want)
-	if r != nil {
-		return *r, nil
-	}
-	return writeEntity(ctx, l, call, "edit_entity", p, touchModified([]byte(out), time.Now()), h, fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name()))
+	return tool.OK(fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name()), map[string]any{"entity_name": p.Name(), "hash": string(h)}), nil
 }
 
 // replaceExact replaces old by repl in text, which must hold it exactly want times;

@@ -224,7 +224,7 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (to
 		}
 	}
 	r := tool.OK(fmt.Sprintf("%s (%s); git_diff shows them, git_commit records them", plural(len(g.changes), "pending change"), strings.Join(parts, ", ")),
-		map[string]any{"changes": list, "groups": groups, "change_sets": g.changeSets(), "total": len(g.changes)})
+		map[string]any{"changes": list, "groups": groups, "change_sets": g.changeSetsOut(), "total": len(g.changes)})
 	if len(g.changes) > maxListed {
 		r = r.WithWarning("only the first %d changes are listed; the groups name them all", maxListed)
 	}
@@ -237,12 +237,17 @@ type changeSet struct {
 	Entities  []string `json:"entities"`
 }
 
-// changeSets groups the pending changes by the actor and turn that made them, from the
-// journey; an unreadable journey leaves every change an outside edit.
-func (g *gitCtx) changeSets() []changeSet {
+// groups returns the pending changes grouped by the actor and turn that made them,
+// from the journey; an unreadable journey leaves every change an outside edit.
+func (g *gitCtx) groups() []gitrepo.ChangeSet {
 	journey, _ := g.lib.Vault().JourneyLatest(gitrepo.JourneyTailBytes, gitrepo.JourneyNames(g.changes))
+	return gitrepo.GroupChanges(g.changes, journey, g.repo.Stamp)
+}
+
+// changeSetsOut lists the change sets as git_status shows them.
+func (g *gitCtx) changeSetsOut() []changeSet {
 	var out []changeSet
-	for _, s := range gitrepo.GroupChanges(g.changes, journey, g.repo.Stamp) {
+	for _, s := range g.groups() {
 		cs := changeSet{ChangeSet: s.ID}
 		for _, c := range s.Changes {
 			if len(cs.Entities) == maxListed {

@@ -89,7 +89,7 @@ func TestGitToolsReviewCommitDiscard(t *testing.T) {
 	if d := cmp.Diff([]string{" M Engine.md", "?? drafts/Idea.md"}, gitPorcelain(t, h.dir)); d != "" {
 		t.Errorf("git status after the commit (-want +got):\n%s", d)
 	}
-	if got := entGit(t, h.dir, "log", "-1", "--format=%(trailers:only,unfold)"); got != "MemoTree-Actor: agent\nMemoTree-Turn: t1\n\n" {
+	if got := entGit(t, h.dir, "log", "-1", "--format=%(trailers:only,unfold)"); got != "MemoTree-Actor: external\n\n" { // edited outside MemoTree, committed by the agent
 		t.Errorf("trailers = %q", got)
 	}
 	entGit(t, h.dir, "fsck", "--strict", "--no-progress")
@@ -316,5 +316,74 @@ func TestGitCommitByNameNeedsNoScan(t *testing.T) {
 	}
 	if got := gitPorcelain(t, dir); len(got) != 0 {
 		t.Errorf("after the commit: %v", got)
+	}
+}
+
+// TestGitCommitLeavesWhatThePersonStaged is the issue's case: with a note the person
+// staged by hand, git_commit of another note commits that note alone, under the
+// trailers of whoever made it (the agent's turn), and the staged note stays staged with
+// its index entry untouched. Committing everything then names both actors.
+func TestGitCommitLeavesWhatThePersonStaged(t *testing.T) {
+	h := gitHarness(t)
+	h.ok("update_entity", `{"entity_name":"Engine","content":"by the agent\n","mode":"append"}`)
+	entWrite(t, filepath.Join(h.dir, "people", "Ada Lovelace.md"), "staged by the person\n")
+	entGit(t, h.dir, "add", "people/Ada Lovelace.md")
+	staged := entGit(t, h.dir, "ls-files", "-s", "people/Ada Lovelace.md")
+
+	res := h.ok("git_commit", `{"message":"The agent's engine note","entity_names":["Engine"]}`)
+	if got := entGit(t, h.dir, "show", "--name-only", "--format=", "HEAD"); got != "Engine.md\n" {
+		t.Errorf("the commit holds %q, want Engine.md alone", got)
+	}
+	if got := entGit(t, h.dir, "log", "-1", "--format=%(trailers:only,unfold)"); got != "MemoTree-Actor: agent\nMemoTree-Turn: t1\n\n" {
+		t.Errorf("trailers = %q", got)
+	}
+	if ents, _ := res["entities"].([]any); len(ents) != 1 {
+		t.Errorf("git_commit reports %v", res["entities"])
+	}
+	if got := entGit(t, h.dir, "ls-files", "-s", "people/Ada Lovelace.md"); got != staged {
+		t.Errorf("the person's staged note: index entry %q, was %q", got, staged)
+	}
+	if d := cmp.Diff([]string{`M  "people/Ada Lovelace.md"`}, gitPorcelain(t, h.dir)); d != "" {
+		t.Errorf("git status after the commit (-want +got):\n%s", d)
+	}
+	h.ok("git_commit", `{"message":"Everything"}`)
+	if got := entGit(t, h.dir, "log", "-1", "--format=%(trailers:key=MemoTree-Actor,valueonly,unfold)"); !strings.Contains(got, "external") {
+		t.Errorf("the commit of every change names %q, want the outside edit's actor too", got)
+	}
+	if got := gitPorcelain(t, h.dir); len(got) != 0 {
+		t.Errorf("git status after committing everything = %q", got)
+	}
+	entGit(t, h.dir, "fsck", "--strict", "--no-progress")
+}
+
+// TestGitCommitRefusals: no identity, a rebase in progress and a partial commit during
+// a merge are answered git_refused, saying why, with nothing committed.
+func TestGitCommitRefusals(t *testing.T) {
+	h := gitHarness(t)
+	entWrite(t, filepath.Join(h.dir, "Engine.md"), "edited\n")
+	head := entGit(t, h.dir, "rev-parse", "HEAD")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(t.TempDir(), "none"))
+	res := h.call("git_commit", `{"message":"m"}`)
+	if res.ErrorCode != tools.CodeGitRefused || !strings.Contains(res.Message, "git config user.name") {
+		t.Errorf("git_commit without an identity = %s %q", res.ErrorCode, res.Message)
+	}
+	t.Setenv("GIT_AUTHOR_NAME", "A")
+	t.Setenv("GIT_AUTHOR_EMAIL", "a@example.com")
+	t.Setenv("GIT_COMMITTER_NAME", "C")
+	t.Setenv("GIT_COMMITTER_EMAIL", "c@example.com")
+	entWrite(t, filepath.Join(h.dir, ".git", "rebase-merge", "head-name"), "refs/heads/main\n")
+	res = h.call("git_commit", `{"message":"m"}`)
+	if res.ErrorCode != tools.CodeGitRefused || !strings.Contains(res.Message, "git rebase --continue") {
+		t.Errorf("git_commit mid-rebase = %s %q", res.ErrorCode, res.Message)
+	}
+	if entGit(t, h.dir, "rev-parse", "HEAD") != head {
+		t.Error("HEAD moved")
+	}
+	if err := os.RemoveAll(filepath.Join(h.dir, ".git", "rebase-merge")); err != nil {
+		t.Fatal(err)
+	}
+	h.ok("git_commit", `{"message":"m"}`)
+	if got := entGit(t, h.dir, "log", "-1", "--format=%an <%ae> / %cn <%ce>"); got != "A <a@example.com> / C <c@example.com>\n" {
+		t.Errorf("the commit is signed %q, want git's environment's identities", got)
 	}
 }

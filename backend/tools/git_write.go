@@ -8,6 +8,7 @@ import (
 
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 type gitCommitIn struct {
@@ -26,12 +27,13 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	if res != nil || err != nil {
 		return deref(res), err
 	}
-	paths := withRenames(chosen)
-	trailers := map[string]string{"MemoTree-Actor": call.Actor}
-	if call.Turn != "" {
-		trailers["MemoTree-Turn"] = call.Turn
+	sets := g.groups()
+	named := make([]vpath.Path, len(chosen))
+	for i, c := range chosen {
+		named[i] = c.Path
 	}
-	h, err := g.repo.Commit(ctx, gitrepo.CommitOptions{Message: in.Message, Paths: paths, Tag: in.TagName, Trailers: trailers})
+	res2, err := g.repo.CommitPending(ctx, sets, gitrepo.PendingCommit{Message: in.Message, Paths: named, Tag: in.TagName})
+	h := res2.Hash
 	switch {
 	case errors.Is(err, gitrepo.ErrInvalidTag):
 		return tool.Fail(tool.CodeInvalidArguments, "tag_name %q is not a valid git tag name; use letters, digits, dots and dashes, such as v1.2", in.TagName), nil
@@ -39,9 +41,16 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 		return tool.Fail(tool.CodeAlreadyExists, "a tag named %q exists already; choose another tag_name", in.TagName), nil
 	case errors.Is(err, gitrepo.ErrNothingToCommit):
 		return tool.Fail(tool.CodeNoMatch, "nothing to commit: the named notes match the last commit"), nil
+	case errors.Is(err, gitrepo.ErrNotPending):
+		return tool.Fail(tool.CodeNoMatch, "%v: it changed meanwhile; git_status lists the pending changes", err), nil
 	case errors.Is(err, gitrepo.ErrInvalidPath):
 		return tool.Fail(tool.CodeInvalidArguments, "%v", err), nil
-	case err != nil:
+	case errors.Is(err, gitrepo.ErrNoIdentity):
+		return tool.Fail(CodeGitRefused, "%v; ask the person to set their name and email for commits (the review panel offers it)", err), nil
+	case errors.Is(err, gitrepo.ErrInProgress), errors.Is(err, gitrepo.ErrPartialMerge), errors.Is(err, gitrepo.ErrIndexLocked),
+		errors.Is(err, gitrepo.ErrHeadMoved):
+		return tool.Fail(CodeGitRefused, "%v; nothing was committed", err), nil
+	case err != nil && h.IsZero():
 		return tool.Result{}, err
 	}
 	names := make([]string, len(chosen))
@@ -54,10 +63,20 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 		msg += ", tagged " + in.TagName
 		data["tag"] = in.TagName
 	}
+	if len(res2.Trailers) > 0 {
+		data["trailers"] = res2.Trailers
+	}
 	r := tool.OK(msg, data)
 	r.Warnings = warnings
+	if err != nil { // committed, but the tag failed
+		r.Warnings = append(r.Warnings, err.Error())
+	}
 	return r, nil
 }
+
+// CodeGitRefused answers a git tool that git's state or configuration refuses: no
+// identity to sign a commit with, a rebase or merge in progress, a locked index.
+const CodeGitRefused tool.Code = "git_refused"
 
 type gitCheckoutIn struct {
 	EntityNames []string `json:"entity_names" jsonschema:"the notes whose pending changes to throw away"`

@@ -50,6 +50,12 @@ func (e *env) readManual(ctx context.Context, call *tool.Call, in readManualIn) 
 	return tool.OK(msg, map[string]any{"content": content, "hash": string(h)}), nil
 }
 
+// noManual answers a library without a manual.
+func noManual(l *library.Library) *tool.Result {
+	r := tool.Fail(tool.CodeNotFound, "library %s has no manual (%s) yet; write one with add_manual_section: how to use the library, the entity types, templates and the relation vocabulary", l.Name(), manualPath)
+	return &r
+}
+
 // readManualFile reads meta.md; res answers when it is absent.
 func readManualFile(l *library.Library) ([]byte, vault.Hash, *tool.Result, error) {
 	data, h, err := l.Vault().Read(manualPath)
@@ -82,15 +88,21 @@ func (e *env) editManualSection(ctx context.Context, call *tool.Call, in editMan
 	if in.OldContent == "" {
 		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; add_manual_section adds text"), nil
 	}
-	data, h, res, err := readManualFile(l)
+	h, res, err := rewriteFile(ctx, l, call, "edit_manual_section", manualPath, "", func(data []byte, exists bool) ([]byte, *tool.Result) {
+		if !exists {
+			return nil, noManual(l)
+		}
+		old, repl := note.InLineEndings(data, in.OldContent), note.InLineEndings(data, in.NewContent)
+		out, r := replaceExact(manualPath.Name(), string(data), old, repl, 1)
+		if r != nil {
+			return nil, r
+		}
+		return []byte(out), nil
+	})
 	if res != nil || err != nil {
 		return entResult(res), err
 	}
-	out, r := replaceExact(manualPath.Name(), string(data), in.OldContent, in.NewContent, 1)
-	if r != nil {
-		return *r, nil
-	}
-	return writeEntity(ctx, l, call, "edit_manual_section", manualPath, []byte(out), h, "the manual was edited")
+	return tool.OK("the manual was edited", map[string]any{"entity_name": manualPath.Name(), "hash": string(h)}), nil
 }
 
 // addManualSectionIn is the input of add_manual_section.
@@ -114,27 +126,24 @@ func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManua
 	if strings.TrimSpace(in.NewContent) == "" {
 		return tool.Fail(tool.CodeInvalidArguments, "new_content is empty: give the text to add"), nil
 	}
-	data, h, res, err := readManualFile(l)
-	if err != nil {
-		return tool.Result{}, err
-	}
-	if res != nil && res.ErrorCode != tool.CodeNotFound {
-		return *res, nil
-	}
-	out, created := addToSection(string(data), toc, in.NewContent)
-	if res != nil { // no manual yet
-		nh, err := l.Vault().Write(ctx, manualPath, []byte(out), createOpts(call, "add_manual_section"))
-		if err != nil {
-			return entFailWrite(manualPath, err)
-		}
-		l.Refresh(ctx, manualPath)
-		return tool.OK(fmt.Sprintf("created the manual with section %q", toc), map[string]any{"hash": string(nh)}), nil
+	// Computed from the manual as it is when written, created when there is none.
+	created, fresh := false, false
+	h, res, err := rewriteFile(ctx, l, call, "add_manual_section", manualPath, "", func(data []byte, exists bool) ([]byte, *tool.Result) {
+		out, made := addToSection(string(data), toc, note.InLineEndings(data, in.NewContent))
+		created, fresh = made, !exists
+		return []byte(out), nil
+	})
+	if res != nil || err != nil {
+		return entResult(res), err
 	}
 	msg := fmt.Sprintf("added to section %q of the manual", toc)
-	if created {
+	switch {
+	case fresh:
+		msg = fmt.Sprintf("created the manual with section %q", toc)
+	case created:
 		msg = fmt.Sprintf("added section %q at the end of the manual", toc)
 	}
-	return writeEntity(ctx, l, call, "add_manual_section", manualPath, []byte(out), h, msg)
+	return tool.OK(msg, map[string]any{"entity_name": manualPath.Name(), "hash": string(h)}), nil
 }
 
 // addToSection appends content at the end of the section headed toc (before the next

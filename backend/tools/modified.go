@@ -11,11 +11,12 @@ import (
 // (DESIGN's vault format; Obsidian's Properties show it as a date and time).
 const dateModifiedKey = "date modified"
 
-// modifiedValue is the value "date modified" takes for a write at now. It is the one
-// place that decides how a new date is written, so that a change of format (the form
-// Obsidian's Properties read, or the format a note already uses) is made here.
-func modifiedValue(_ []byte, now time.Time) any {
-	return now.Truncate(time.Second)
+// modifiedValue is the value "date modified" takes in the note src for a write at
+// now. It is the one place that decides how a new date is written: in the format the
+// note already uses, else the form Obsidian's Properties read as a date and time (see
+// note.DateValue).
+func modifiedValue(src []byte, now time.Time) any {
+	return note.DateValue(src, dateModifiedKey, now)
 }
 
 // touchModified returns src with its "date modified" set to now, when the note has

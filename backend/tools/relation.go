@@ -112,6 +112,10 @@ func (e *env) createRelations(ctx context.Context, call *tool.Call, in relations
 		return *fail, nil
 	}
 	g := l.Graph()
+	st := readLinkStyle(l)
+	if st.problem != "" {
+		b.warnings = append(b.warnings, st.problem)
+	}
 	created, fail, err := b.editEach(ctx, call, l, "create_relations", func(from vpath.Path, seq *yaml.Node) []relationOut {
 		var added []relationOut
 		for _, r := range b.byNote[from] {
@@ -119,7 +123,7 @@ func (e *env) createRelations(ctx context.Context, call *tool.Call, in relations
 				b.warnings = append(b.warnings, fmt.Sprintf("%s already has %q → %s; skipped", r.From, r.Type, r.To))
 				continue
 			}
-			seq.Content = append(seq.Content, relationItem(r.Type, r.To))
+			seq.Content = append(seq.Content, relationItem(r.Type, st.relationTarget(g, from, r.To)))
 			added = append(added, r)
 		}
 		return added
@@ -153,25 +157,25 @@ func (e *env) relationBatchFor(call *tool.Call, in relationsIn) (*library.Librar
 // answer when the write was refused (a note changed meanwhile); nothing was written then.
 func (b *relationBatch) editEach(ctx context.Context, call *tool.Call, l *library.Library, op string,
 	edit func(from vpath.Path, seq *yaml.Node) []relationOut) (done []relationOut, fail *tool.Result, err error) {
-	w := &relWrites{}
-	for _, from := range b.order {
-		var changed []relationOut
-		_, res, err := editRelations(l, from, w, func(seq *yaml.Node) bool {
+	failed, warnings, firstErr := b.failed, b.warnings, b.firstErr
+	var changed []relationOut // of the note being rewritten
+	rw := relRewrite{
+		start: func() {
+			b.failed, b.warnings, b.firstErr = failed, warnings[:len(warnings):len(warnings)], firstErr
+			done = nil
+		},
+		edit: func(from vpath.Path, seq *yaml.Node) bool {
 			changed = edit(from, seq)
 			return len(changed) > 0
-		})
-		if err != nil {
-			return nil, nil, err
-		}
-		if res != nil {
+		},
+		wrote: func(vpath.Path) { done = append(done, changed...) },
+		skip: func(from vpath.Path, why *tool.Result) {
 			b.failed += len(b.byNote[from])
-			b.warnings = append(b.warnings, res.Message)
-			b.firstErr = res
-			continue
-		}
-		done = append(done, changed...)
+			b.warnings = append(b.warnings, why.Message)
+			b.firstErr = why
+		},
 	}
-	fail, err = w.commit(ctx, call, l, op)
+	fail, err = rw.run(ctx, call, l, op, b.order)
 	return done, fail, err
 }
 

@@ -226,14 +226,12 @@ func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, not
 	sort.Slice(notes, func(i, j int) bool { return notes[i] < notes[j] })
 	notes = compactPaths(notes)
 	g := l.Graph()
-	count := 0
-	affected := []string{}
-	var warnings []string
-	w := &relWrites{}
-	for _, p := range notes {
-		removed := 0
-		changed, fail, err := editRelations(l, p, w, func(seq *yaml.Node) bool {
-			removed = 0
+	var count, pending int
+	var affected, warnings []string
+	rw := relRewrite{
+		start: func() { count, affected, warnings = 0, []string{}, nil },
+		edit: func(p vpath.Path, seq *yaml.Node) bool {
+			removed := 0
 			kept := seq.Content[:0:0]
 			for _, item := range seq.Content {
 				if _, to := itemFields(item); to != "" {
@@ -245,21 +243,16 @@ func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, not
 				kept = append(kept, item)
 			}
 			seq.Content = kept
+			pending = removed
 			return removed > 0
-		})
-		if err != nil {
-			return tool.Result{}, err
-		}
-		if fail != nil {
-			warnings = append(warnings, fail.Message)
-			continue
-		}
-		if changed {
-			count += removed
+		},
+		wrote: func(p vpath.Path) {
+			count += pending
 			affected = append(affected, p.Name())
-		}
+		},
+		skip: func(_ vpath.Path, why *tool.Result) { warnings = append(warnings, why.Message) },
 	}
-	if r, err := w.commit(ctx, call, l, "garbage_collect_relations"); err != nil {
+	if r, err := rw.run(ctx, call, l, "garbage_collect_relations", notes); err != nil {
 		return tool.Result{}, err
 	} else if r != nil {
 		return *r, nil

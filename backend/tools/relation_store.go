@@ -174,31 +174,23 @@ func itemFields(item *yaml.Node) (typ, to string) {
 // anything.
 type relSeqEdit func(seq *yaml.Node) bool
 
-// editRelations reads the note at p, applies edit to its relations list and adds
-// the rewritten note to w, changing only the "relations" key. It returns
-// whether the note changed, or the result to answer for this note; a Go error means
+// relationsRewrite applies edit to the relations list of the note at p, whose content
+// is src, changing only the "relations" key. It returns the new content, or nil when
+// the note is left as it is, or the result to answer for this note; a Go error means
 // the infrastructure failed.
-func editRelations(l *library.Library, p vpath.Path, w *relWrites, edit relSeqEdit) (bool, *tool.Result, error) {
-	src, hash, err := l.Vault().Read(p)
-	if err != nil {
-		if r, ok := writeFailure(p, err); ok {
-			return false, &r, nil
-		}
-		return false, nil, fmt.Errorf("read %s: %w", p, err)
-	}
+func relationsRewrite(p vpath.Path, src []byte, edit relSeqEdit) ([]byte, *tool.Result, error) {
 	n := note.Parse(src)
 	seq, absent, err := relationsSeq(src, n)
 	if err != nil {
 		r := tool.Fail(tool.CodeConflict, "%s: the front matter cannot be read (%v); fix it by hand first", p.Name(), err)
-		return false, &r, nil
+		return nil, &r, nil
 	}
 	if !edit(seq) {
-		return false, nil, nil
+		return nil, nil, nil
 	}
 	if absent {
 		if out, ok := appendRelationsKey(src, n, seq); ok {
-			w.changes = append(w.changes, vault.Change{Path: p, Data: touchModified(out, time.Now()), IfHash: hash})
-			return true, nil, nil
+			return touchModified(out, time.Now()), nil, nil
 		}
 	}
 	var set []note.Property
@@ -212,29 +204,60 @@ func editRelations(l *library.Library, p vpath.Path, w *relWrites, edit relSeqEd
 	if err != nil {
 		if errors.Is(err, note.ErrBrokenFrontMatter) || errors.Is(err, note.ErrNotUTF8) {
 			r := tool.Fail(tool.CodeConflict, "%s cannot be rewritten safely: %v; fix it by hand first", p.Name(), err)
-			return false, &r, nil
+			return nil, &r, nil
 		}
-		return false, nil, fmt.Errorf("rewrite relations of %s: %w", p, err)
+		return nil, nil, fmt.Errorf("rewrite relations of %s: %w", p, err)
 	}
-	w.changes = append(w.changes, vault.Change{Path: p, Data: touchModified(dropEmptyFrontMatter(out), time.Now()), IfHash: hash})
-	return true, nil, nil
+	return note.KeepStyle(src, touchModified(dropEmptyFrontMatter(out), time.Now())), nil, nil
 }
 
-// relWrites collects the notes a relation tool rewrites, so that they are written as
-// one batch, all or nothing, each a compare-and-swap on the content read.
-type relWrites struct{ changes []vault.Change }
+// relRewrite is a rewrite of the relations lists of several notes, made from their
+// content as it is when they are written (vault.Update): two writers adding or
+// removing relations never conflict, and neither loses the other's.
+type relRewrite struct {
+	// start runs before each attempt (an outside save can make the vault read the
+	// notes again): it resets what edit and skip accumulate.
+	start func()
+	// edit changes the relations list of the note at p.
+	edit func(p vpath.Path, seq *yaml.Node) bool
+	// skip hears of a note that cannot be rewritten, with the reason.
+	skip func(p vpath.Path, why *tool.Result)
+	// wrote, when set, hears of a note whose rewrite is in the batch.
+	wrote func(p vpath.Path)
+}
 
-// commit writes the batch and refreshes the library; the result is the answer when
-// the batch was refused (a note changed meanwhile), nothing having been written.
-func (w *relWrites) commit(ctx context.Context, call *tool.Call, l *library.Library, op string) (*tool.Result, error) {
-	if len(w.changes) == 0 {
-		return nil, nil
-	}
-	paths := make([]vpath.Path, len(w.changes))
-	for i, c := range w.changes {
-		paths[i] = c.Path
-	}
-	if _, err := l.Vault().Apply(ctx, w.changes, writeOpts(call, op)); err != nil {
+// run rewrites the notes at paths, all or nothing, and refreshes the library; fail is
+// the answer when the batch was refused (nothing was written then).
+func (rw relRewrite) run(ctx context.Context, call *tool.Call, l *library.Library, op string, paths []vpath.Path) (fail *tool.Result, err error) {
+	var written map[vpath.Path][]byte
+	_, err = l.Vault().Update(ctx, paths, func(cur map[vpath.Path]vault.Current) ([]vault.Change, error) {
+		rw.start()
+		written = map[vpath.Path][]byte{}
+		var changes []vault.Change
+		for _, p := range paths {
+			c := cur[p]
+			if !c.Exists {
+				r, _ := writeFailure(p, vault.ErrNotFound)
+				rw.skip(p, &r)
+				continue
+			}
+			out, res, err := relationsRewrite(p, c.Data, func(seq *yaml.Node) bool { return rw.edit(p, seq) })
+			switch {
+			case err != nil:
+				return nil, err
+			case res != nil:
+				rw.skip(p, res)
+			case out != nil:
+				changes = append(changes, vault.Change{Path: p, Data: out})
+				written[p] = out
+				if rw.wrote != nil {
+					rw.wrote(p)
+				}
+			}
+		}
+		return changes, nil
+	}, writeOpts(call, op))
+	if err != nil {
 		defer l.Refresh(context.WithoutCancel(ctx), paths...)
 		failed := paths[0]
 		var pe *fs.PathError
@@ -248,18 +271,8 @@ func (w *relWrites) commit(ctx context.Context, call *tool.Call, l *library.Libr
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
 	// Written as given: index what was written rather than read every note back.
-	written := make(map[vpath.Path][]byte, len(w.changes))
-	var removed []vpath.Path
-	for _, c := range w.changes {
-		if c.Delete {
-			removed = append(removed, c.Path)
-		} else {
-			written[c.Path] = c.Data
-		}
-	}
-	l.RefreshCreated(context.WithoutCancel(ctx), written)
-	if len(removed) > 0 {
-		l.Refresh(context.WithoutCancel(ctx), removed...)
+	if len(written) > 0 {
+		l.RefreshCreated(context.WithoutCancel(ctx), written)
 	}
 	return nil, nil
 }

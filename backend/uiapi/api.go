@@ -315,7 +315,7 @@ func (a *API) resolvePath(libraryName, path string) (*library.Library, vpath.Pat
 
 func kindName(k note.LinkKind) string {
 	switch k {
-	case note.Embed:
+	case note.Embed, note.MarkdownEmbed:
 		return "embed"
 	case note.MarkdownLink:
 		return "markdown"

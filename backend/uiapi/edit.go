@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -64,7 +65,16 @@ func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult,
 		}
 		o.CreateOnly = true
 	}
-	h, err := l.Vault().Write(ctx, p, []byte(content), o)
+	var h vault.Hash
+	if baseHash == "" {
+		h, err = l.Vault().Write(ctx, p, []byte(content), o)
+	} else {
+		// The editor may have turned CRLF into LF or dropped the BOM: the note keeps
+		// its own conventions (the check of the hash is under the same lock).
+		h, err = l.Vault().UpdateFile(ctx, p, func(cur []byte, _ bool) ([]byte, error) {
+			return note.KeepStyle(cur, []byte(content)), nil
+		}, o)
+	}
 	switch {
 	case errors.Is(err, vault.ErrConflict), errors.Is(err, vault.ErrExists):
 		cur, curHash, rerr := l.Vault().Read(p)

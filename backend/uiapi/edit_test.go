@@ -72,6 +72,7 @@ func TestSaveNoteRefusesBadInput(t *testing.T) {
 		{strings.Repeat("n", 260) + ".md", "x", "bytes long"},
 		// Names git or Windows cannot hold, each refused with what is wrong.
 		{".GIT/x.md", "x", "folders named .git"},
+		{".Obsidian/x.md", "x", "keep for themselves"},
 		{"d2/git~1/z.md", "x", "folders named .git"},
 		{"ideas/what?.md", "x", `"?"`},
 		{"a|b.md", "x", `"|"`},
@@ -129,5 +130,29 @@ func TestSaveNoteHashIsTheNotesHash(t *testing.T) {
 	again, err := api.Note("v", "a.md")
 	if err != nil || again.Hash != res.Hash {
 		t.Fatalf("saved with hash %q, reads with %q (%v)", res.Hash, again.Hash, err)
+	}
+}
+
+// TestSaveNoteKeepsTheNotesConventions: the window's editor hands back LF line
+// breaks and no BOM (CodeMirror joins lines with LF); the note on disk keeps its BOM,
+// its CRLF line endings and its missing final line break.
+func TestSaveNoteKeepsTheNotesConventions(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"c.md": "\ufeff# C\r\n\r\nfirst"})
+	api, _ := openAPI(t, dir)
+	v, err := api.Note("v", "c.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	edited := strings.ReplaceAll(strings.TrimPrefix(v.Content, "\ufeff"), "\r\n", "\n") + "\nsecond\n"
+	res, err := api.SaveNote("v", "c.md", edited, v.Hash)
+	if err != nil || res.Conflict {
+		t.Fatalf("save: %+v, %v", res, err)
+	}
+	if got := readFile(t, dir, "c.md"); got != "\ufeff# C\r\n\r\nfirst\r\nsecond" {
+		t.Errorf("on disk after the save: %q", got)
+	}
+	if after, err := api.Note("v", "c.md"); err != nil || after.Hash != res.Hash {
+		t.Errorf("the hash of the save (%s) is not the file's (%+v, %v)", res.Hash, after.Hash, err)
 	}
 }

@@ -86,9 +86,15 @@ func (a *API) GitStatus(libraryName string) (GitStatus, error) {
 func (a *API) GitDiff(libraryName, path, from string) (gitrepo.FileDiff, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	l, p, err := a.resolvePath(libraryName, path)
+	l, err := a.ws.Library(libraryName)
 	if err != nil {
 		return gitrepo.FileDiff{}, err
+	}
+	// Any path the panel lists (Obsidian's settings included); the repository refuses
+	// .git and MemoTree's own folder.
+	p, err := vpath.Parse(path)
+	if err != nil {
+		return gitrepo.FileDiff{}, fmt.Errorf("git diff: %w", err)
 	}
 	c := gitrepo.Change{Path: p}
 	if from != "" {
@@ -117,6 +123,10 @@ type GitCommitResult struct {
 	Hash     string            `json:"hash"`
 	Paths    []string          `json:"paths"`
 	Trailers map[string]string `json:"trailers"`
+	// NeedsIdentity is true when nothing was committed because git's configuration
+	// names nobody to sign with; Refused says so, and GitSetIdentity sets one.
+	NeedsIdentity bool   `json:"needs_identity"`
+	Refused       string `json:"refused,omitempty"`
 }
 
 // GitCommit commits the chosen pending changes (both sides of a rename) with the
@@ -139,21 +149,54 @@ func (a *API) GitCommit(libraryName string, req GitCommitRequest) (GitCommitResu
 	if err != nil {
 		return GitCommitResult{}, err
 	}
-	chosen, err := pick(sets, req.Paths)
-	if err != nil {
-		return GitCommitResult{}, fmt.Errorf("git commit: %w", err)
+	paths := make([]vpath.Path, len(req.Paths))
+	for i, p := range req.Paths {
+		paths[i] = vpath.Path(p)
 	}
-	if len(chosen) == 0 {
-		return GitCommitResult{}, fmt.Errorf("git commit: %w: the chosen notes match the last commit", gitrepo.ErrNothingToCommit)
+	res, err := r.CommitPending(ctx, sets, gitrepo.PendingCommit{Paths: paths, Message: req.Message, Tag: strings.TrimSpace(req.Tag)})
+	if !res.Hash.IsZero() {
+		a.gitChanged(l)
 	}
-	paths := gitrepo.Paths(chosen)
-	trailers := gitrepo.Trailers(sets, paths)
-	h, err := r.Commit(ctx, gitrepo.CommitOptions{Message: req.Message, Paths: paths, Tag: strings.TrimSpace(req.Tag), Trailers: trailers})
-	if err != nil {
+	if errors.Is(err, gitrepo.ErrNotPending) {
+		return GitCommitResult{}, fmt.Errorf("%w (refresh the panel)", err)
+	}
+	if errors.Is(err, gitrepo.ErrNoIdentity) {
+		return GitCommitResult{Paths: []string{}, Trailers: map[string]string{}, NeedsIdentity: true, Refused: err.Error()}, nil
+	}
+	if err != nil && res.Hash.IsZero() {
 		return GitCommitResult{}, err
 	}
-	a.gitChanged(l)
-	return GitCommitResult{Hash: h.String(), Paths: pathStrings(paths), Trailers: trailers}, nil
+	return GitCommitResult{Hash: res.Hash.String(), Paths: pathStrings(gitrepo.Paths(res.Changes)), Trailers: res.Trailers}, err
+}
+
+// GitIdentity is who signs a library's commits, as git's configuration says.
+type GitIdentity struct {
+	Name  string `json:"name"`
+	Email string `json:"email"`
+	// Missing is true when git's configuration names nobody: a commit is refused.
+	Missing bool `json:"missing"`
+}
+
+// GitSetIdentity sets the name and email that sign commits in a library's repository
+// (user.name and user.email of its .git/config, as `git config` sets them) and
+// returns the identity git now finds.
+func (a *API) GitSetIdentity(libraryName, name, email string) (GitIdentity, error) {
+	l, err := a.ws.Library(libraryName)
+	if err != nil {
+		return GitIdentity{}, err
+	}
+	r, err := a.repo(l)
+	if err != nil {
+		return GitIdentity{}, err
+	}
+	if err := r.SetIdentity(name, email); err != nil {
+		return GitIdentity{}, err
+	}
+	id, err := r.Identity()
+	if err != nil {
+		return GitIdentity{Missing: true}, err
+	}
+	return GitIdentity{Name: id.Committer.Name, Email: id.Committer.Email}, nil
 }
 
 // GitDiscard throws away the pending changes of the chosen paths: each comes back as
@@ -345,28 +388,15 @@ func (a *API) gitChanged(l *library.Library) {
 // path), or every change when paths is empty. A path without a pending change is an
 // error naming it.
 func pick(sets []gitrepo.ChangeSet, paths []string) ([]gitrepo.Change, error) {
-	var all []gitrepo.Change
-	for _, s := range sets {
-		all = append(all, s.Changes...)
+	ps := make([]vpath.Path, len(paths))
+	for i, p := range paths {
+		ps[i] = vpath.Path(p)
 	}
-	if len(paths) == 0 {
-		return all, nil
+	chosen, missing := gitrepo.PickChanges(sets, ps)
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("%s has no pending change (refresh the panel)", missing[0])
 	}
-	var out []gitrepo.Change
-	for _, p := range paths {
-		found := false
-		for _, c := range all {
-			if string(c.Path) == p || (c.From != "" && string(c.From) == p) {
-				out = append(out, c)
-				found = true
-				break
-			}
-		}
-		if !found {
-			return nil, fmt.Errorf("%s has no pending change (refresh the panel)", p)
-		}
-	}
-	return out, nil
+	return chosen, nil
 }
 
 func pathStrings(ps []vpath.Path) []string {

@@ -213,3 +213,31 @@ func TestGitInitFromThePanel(t *testing.T) {
 		t.Error("a commit with nothing pending succeeded")
 	}
 }
+
+// TestGitPanelShowsObsidiansSettings: a change in .obsidian/ is listed as git lists
+// it, its diff shows, and a discard of it is refused (MemoTree never writes there).
+func TestGitPanelShowsObsidiansSettings(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".gitignore": ".memotree/\njourney.yaml\n", "a.md": "# A\n", ".obsidian/app.json": "{}\n"})
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	api, _ := openAPI(t, dir)
+	writeFiles(t, dir, map[string]string{".obsidian/app.json": "{\"newLinkFormat\": \"relative\"}\n"})
+	st, err := api.GitStatus("v")
+	if err != nil || st.Total != 1 || st.ChangeSets[0].Changes[0].Path != ".obsidian/app.json" {
+		t.Fatalf("GitStatus = %+v, %v; want .obsidian/app.json pending", st, err)
+	}
+	if fd, err := api.GitDiff("v", ".obsidian/app.json", ""); err != nil || fd.Added != 1 || fd.Deleted != 1 {
+		t.Errorf("GitDiff of .obsidian/app.json = %+v, %v", fd, err)
+	}
+	if _, err := api.GitDiscard("v", []string{".obsidian/app.json"}); err == nil || !strings.Contains(err.Error(), "git restore") {
+		t.Errorf("GitDiscard of .obsidian/app.json = %v, want a refusal saying how", err)
+	}
+	if got := readFile(t, dir, ".obsidian/app.json"); got != "{\"newLinkFormat\": \"relative\"}\n" {
+		t.Errorf(".obsidian/app.json changed: %q", got)
+	}
+	if _, err := api.GitDiff("v", ".git/config", ""); err == nil {
+		t.Error("GitDiff of .git/config was answered")
+	}
+}

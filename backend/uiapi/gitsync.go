@@ -189,14 +189,22 @@ func (a *API) gitCredentialsFrom(s gitSettings) (creds []gitrepo.Credential, env
 	return append(creds, s.Credentials...), envSet
 }
 
-// redactURL drops a password written into a remote's URL before the window sees it.
+// redactURL drops the secret written into a remote's URL before the window sees it: a
+// password, or over HTTP(S) a user name given alone, which hosting services take for
+// an access token ("https://TOKEN@github.com/…"). An SSH user name ("git@") stays.
 func redactURL(raw string) string {
 	u, err := url.Parse(raw)
 	if err != nil || u.User == nil {
 		return raw
 	}
-	if _, ok := u.User.Password(); ok {
-		u.User = url.UserPassword(u.User.Username(), "…")
+	_, hasPassword := u.User.Password()
+	switch scheme := strings.ToLower(u.Scheme); {
+	case hasPassword:
+		u.User = url.UserPassword(u.User.Username(), "REDACTED")
+	case scheme == "http" || scheme == "https":
+		u.User = url.User("REDACTED")
+	default:
+		return raw
 	}
 	return u.String()
 }

@@ -97,11 +97,23 @@ func TestGitTokenFromTheSettings(t *testing.T) {
 	commit := func(text string) {
 		t.Helper()
 		writeFiles(t, mine, map[string]string{"n.md": text})
-		if _, err := api.GitCommit("v", uiapi.GitCommitRequest{Message: text}); err != nil {
-			t.Fatal(err)
+		if res, err := api.GitCommit("v", uiapi.GitCommitRequest{Message: text}); err != nil || res.Hash == "" {
+			t.Fatalf("GitCommit = %+v, %v", res, err)
 		}
 	}
+	// No identity in this home: the commit is refused, and the panel sets one.
+	writeFiles(t, mine, map[string]string{"n.md": "two\n"})
+	res, err := api.GitCommit("v", uiapi.GitCommitRequest{Message: "two\n"})
+	if err != nil || !res.NeedsIdentity || res.Hash != "" || !strings.Contains(res.Refused, "user.email") {
+		t.Fatalf("GitCommit without an identity = %+v, %v; want NeedsIdentity saying how to set it", res, err)
+	}
+	if id, err := api.GitSetIdentity("v", "Test Person", "test@example.com"); err != nil || id.Name != "Test Person" || id.Missing {
+		t.Fatalf("GitSetIdentity = %+v, %v", id, err)
+	}
 	commit("two\n")
+	if got := git(t, mine, "config", "--local", "user.email"); got != "test@example.com\n" {
+		t.Errorf("user.email of the repository = %q", got)
+	}
 	if v, err := api.GitSettings(); err != nil || len(v.Credentials) != 0 || len(v.Remotes) != 1 || v.Remotes[0].SignIn != gitrepo.SignInNone {
 		t.Fatalf("GitSettings before saving = %+v, %v", v, err)
 	}

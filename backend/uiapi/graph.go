@@ -14,8 +14,9 @@ type GraphData struct {
 	// Library names the library the graph is of (the default one's name when the
 	// window asked for "", as it does before it knows the names).
 	Library string `json:"library"`
-	// Nodes holds the node ids: a note's vault path, or "unresolved:<name>" for a link
-	// target that names no file. Unresolved names come after every note.
+	// Nodes holds the node ids: a note's vault path, an attachment's vault path (a file
+	// a note links to that is not a note), or "unresolved:<name>" for a link target that
+	// names no file. Notes come first, then attachments, then unresolved names.
 	Nodes []string `json:"nodes"`
 	// Labels holds the name shown for each node, parallel to Nodes.
 	Labels []string `json:"labels"`
@@ -23,9 +24,17 @@ type GraphData struct {
 	Types []string `json:"types"`
 	// NodeTypes holds an index into Types for each node, parallel to Nodes.
 	NodeTypes []int `json:"node_types"`
+	// FirstAttachment is the index of the first attachment in Nodes (FirstUnresolved
+	// when there is none).
+	FirstAttachment int `json:"first_attachment"`
 	// FirstUnresolved is the index of the first unresolved name in Nodes (len(Nodes) when
 	// there is none).
 	FirstUnresolved int `json:"first_unresolved"`
+	// Tags is the table of tags the notes carry, without "#", as written.
+	Tags []string `json:"tags"`
+	// NoteTags holds pairs: a node index and an index into Tags, one pair per tag a
+	// note carries.
+	NoteTags []int `json:"note_tags"`
 	// Relations is the table of edge types: "links to", "embeds" and relation types.
 	Relations []string `json:"relations"`
 	// Edges holds triples: source node, target node, index into Relations.
@@ -82,9 +91,10 @@ func (in *interner) id(s string) int {
 	return len(in.list) - 1
 }
 
-// Graph returns the library's notes and the edges between them; unresolved link
-// targets are nodes too, as in Obsidian's graph with "existing files only" off.
-// Self-links and links to attachments are left out. "" names the default library.
+// Graph returns the library's notes and the edges between them; attachments and
+// unresolved link targets are nodes too, as in Obsidian's graph with attachments
+// shown and "existing files only" off (the window's filters hide them). Self-links
+// are left out. "" names the default library.
 // The answer is built once per change of the library's graph (see graphCache).
 func (a *API) Graph(libraryName string) (GraphData, error) {
 	l, err := a.ws.Library(libraryName)
@@ -143,8 +153,9 @@ func buildGraphData(g *graph.Graph) GraphData {
 		NodeTypes: make([]int, 0, len(notes)),
 		Edges:     []int{},
 		Aliases:   map[int][]string{},
+		NoteTags:  []int{},
 	}
-	var nodes, types, rels interner
+	var nodes, types, rels, tags interner
 	types.id("")
 	add := func(id, label string, typ int) int {
 		i := nodes.id(id)
@@ -162,13 +173,27 @@ func buildGraphData(g *graph.Graph) GraphData {
 			typ = types.id(n.EntityType)
 		}
 		i := add(string(p), p.Base()[:len(p.Base())-len(p.Ext())], typ)
-		if n != nil && len(n.Aliases) > 0 {
+		if n == nil {
+			continue
+		}
+		if len(n.Aliases) > 0 {
 			out.Aliases[i] = n.Aliases
+		}
+		for _, t := range n.Tags {
+			out.NoteTags = append(out.NoteTags, i, tags.id(t.Name))
+		}
+	}
+	edges := g.Edges()
+	// Attachments: the files notes link to that are not notes, after the notes.
+	out.FirstAttachment = len(out.Nodes)
+	for _, e := range edges {
+		if e.From != e.To && !e.To.IsNote() {
+			add(string(e.To), e.To.Base(), 0)
 		}
 	}
 	out.FirstUnresolved = len(out.Nodes)
-	for _, e := range g.Edges() {
-		if e.From == e.To || !e.To.IsNote() {
+	for _, e := range edges {
+		if e.From == e.To {
 			continue
 		}
 		from, ok1 := nodes.index[string(e.From)]
@@ -188,9 +213,12 @@ func buildGraphData(g *graph.Graph) GraphData {
 		to := add("unresolved:"+e.Target, e.Target, 0)
 		out.Edges = append(out.Edges, from, to, rels.id(e.Type))
 	}
-	out.Types, out.Relations = types.list, rels.list
+	out.Types, out.Relations, out.Tags = types.list, rels.list, tags.list
 	if out.Relations == nil {
 		out.Relations = []string{}
+	}
+	if out.Tags == nil {
+		out.Tags = []string{}
 	}
 	return out
 }

@@ -59,6 +59,11 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 		return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
 	}
 	defer unlock()
+	return v.applyLocked(ctx, changes, o)
+}
+
+// applyLocked is Apply for a caller that holds the vault lock.
+func (v *Vault) applyLocked(ctx context.Context, changes []Change, o WriteOptions) ([]Hash, error) {
 	dirs := v.newBatchDirs()
 	defer dirs.close()
 	targets, err := v.checkBatch(dirs, changes)

@@ -4,7 +4,8 @@
 // folder, and symbolic links are followed only when they are relative and stay inside
 // it. Paths are vpath.Path values. Content writes are atomic (temporary file, fsync, rename, fsync of
 // the folder), serialised across processes by an exclusive lock on .memotree/lock, and
-// can be made conditional (CreateOnly, or a compare-and-swap on the content Hash).
+// can be made conditional (CreateOnly, or a compare-and-swap on the content Hash) or
+// be computed from the file's content as it is, under the lock (Update, UpdateFile).
 // Every write made with an Actor is recorded in journey.yaml, the append-only log of
 // operations at the vault root.
 //

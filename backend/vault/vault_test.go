@@ -392,3 +392,30 @@ func TestInternal(t *testing.T) {
 		t.Errorf("InternalPath = %s, %v", p, err)
 	}
 }
+
+func TestReadObsidianConfig(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, ".obsidian"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, ".obsidian", "graph.json"), []byte(`{"showTags":true}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	b, err := v.ReadObsidianConfig("graph.json")
+	if err != nil || string(b) != `{"showTags":true}` {
+		t.Fatalf("graph.json: %q %v", b, err)
+	}
+	if _, err := v.ReadObsidianConfig("app.json"); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a missing file: %v, want ErrNotFound", err)
+	}
+	for _, bad := range []string{"", "..", "../graph.json", "plugins/x.json"} {
+		if _, err := v.ReadObsidianConfig(bad); !errors.Is(err, ErrOutside) {
+			t.Errorf("%q: %v, want ErrOutside", bad, err)
+		}
+	}
+}

@@ -86,6 +86,11 @@ func TestParseNew(t *testing.T) {
 		"../a.md":        "leaves the vault",
 		"a/.GIT/b.md":    ".git",
 		"ideas/what?.md": `"?"`,
+		".memotree/a.md": "keep for themselves",
+		".MemoTree/a.md": "keep for themselves",
+		".OBSIDIAN/a.md": "keep for themselves",
+		".Trash/a.md":    "keep for themselves",
+		"a/.Trash/b.md":  "",
 	} {
 		p, err := ParseNew(s)
 		if (want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), want)) {

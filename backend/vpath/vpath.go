@@ -182,7 +182,22 @@ func ParseNew(s string) (Path, error) {
 	if err := p.Portable(); err != nil {
 		return "", err
 	}
+	if f := p.reservedRoot(); f != "" {
+		return "", fmt.Errorf("%w: %q is %s, one of the folders MemoTree, Obsidian and the trash keep for themselves at the vault's root (.memotree, .obsidian, .trash, in any case, as macOS and Windows match names); choose another folder", ErrInvalid, clip(s), f)
+	}
 	return p, nil
+}
+
+// reservedRoot returns the folder Ignored names (.memotree, .obsidian, .trash) that the
+// first part of p is taken for on some system — case folded, HFS+ ignorables left
+// out, as macOS and Windows match names — or "". .git is Portable's.
+func (p Path) reservedRoot() string {
+	first, _, _ := strings.Cut(string(p), "/")
+	switch s := foldName(first); s {
+	case ".memotree", ".obsidian", ".trash":
+		return s
+	}
+	return ""
 }
 
 // unholdableIn names the first character of s that no name may hold, or is nil.
@@ -209,13 +224,7 @@ func unholdable(r rune) bool {
 // removed, the trailing dots and spaces NTFS drops removed, and the 8.3 short names
 // (git~1; gitmod~1-4 and gi7eba~1-9 for .gitmodules). Otherwise "".
 func gitName(part string) string {
-	s := strings.ToLower(strings.Map(func(r rune) rune {
-		if hfsIgnored(r) {
-			return -1
-		}
-		return r
-	}, part))
-	s = strings.TrimRight(s, ". ")
+	s := strings.TrimRight(foldName(part), ". ")
 	switch {
 	case s == ".git" || s == "git~1":
 		return ".git"
@@ -226,6 +235,17 @@ func gitName(part string) string {
 		return ".gitmodules"
 	}
 	return ""
+}
+
+// foldName is a name as case-insensitive file systems compare it, for the names git
+// and MemoTree keep: lower case, without the code points HFS+ ignores.
+func foldName(part string) string {
+	return strings.ToLower(strings.Map(func(r rune) rune {
+		if hfsIgnored(r) {
+			return -1
+		}
+		return r
+	}, part))
 }
 
 // hfsIgnored reports the code points HFS+ leaves out when it compares names, so that

@@ -198,6 +198,12 @@ func TestUnholdableNames(t *testing.T) {
 		{"a>b", `">"`},
 		{`notes\a`, "backslash"},
 		{"CON.txt", "reserved"},
+		// The folders MemoTree, Obsidian and the trash keep, in the spellings macOS
+		// and Windows take for them (case, HFS+ ignorables).
+		{".MEMOTREE/approvals/x", "keep for themselves"},
+		{".Obsidian/plugins/x", "keep for themselves"},
+		{".TRASH/x", "keep for themselves"},
+		{".memo\u200ctree/x", "keep for themselves"},
 	}
 	for _, tt := range tests {
 		for _, c := range []struct {
@@ -216,6 +222,7 @@ func TestUnholdableNames(t *testing.T) {
 	for _, f := range []struct{ folder, words string }{
 		{"dir/.git", "folders named .git"}, {".GIT", "folders named .git"}, {"d2/git~1", "folders named .git"},
 		{"x/.gitmodules", ".gitmodules"}, {"ideas?", `"?"`}, {"a:b", `":"`}, {"CON", "reserved"}, {"dot.", "end with"},
+		{".MemoTree", "keep for themselves"}, {".OBSIDIAN", "keep for themselves"},
 	} {
 		r := call(t, reg, "move_entity", map[string]any{"entity_name": "Welcome", "folder": f.folder})
 		if r.ErrorCode != tool.CodeInvalidArguments || !strings.Contains(r.Message, f.words) {
@@ -227,7 +234,7 @@ func TestUnholdableNames(t *testing.T) {
 	}
 	// Names at the limits are fine.
 	for _, name := range []string{strings.Repeat("b", 252), "v1.2 notes", "a..b", "people/Ada.Lovelace", "console", "CON-call",
-		".github/Workflows", "notes/.gitignore", "git~1x/a", "COM10", "what¿"} {
+		".github/Workflows", "notes/.gitignore", "git~1x/a", "COM10", "what¿", "sub/.Obsidian/x", ".memotrees/x"} {
 		if r := call(t, reg, "create_entity", map[string]any{"entity_name": name, "content": "x"}); r.IsError() {
 			t.Errorf("create %.40q: %s", name, r.Message)
 		}

@@ -63,6 +63,22 @@ describe('the approval queue', () => {
     await app?.server.stop()
   })
 
+  test('the window shows the whole call the person is asked about', async () => {
+    const { page, server } = app
+    // A script whose first lines look harmless, with the delete at its end.
+    const code = '# tidy the headings of the people notes\n'.repeat(30) + "delete_entities(entity_names=['Welcome'])"
+    const result = mcp.call('run_starlark', { target: 'tidy the headings', code })
+    const card = page.locator('[data-testid="approval-queue"] [role="group"]')
+    await card.waitFor({ timeout: 20000 })
+    const shown = await card.locator('[data-testid="approval-args"]').textContent()
+    assert.match(shown, /tidy the headings/)
+    assert.ok(shown.includes("delete_entities(entity_names=['Welcome'])"), `the card hides the end of the script: ${shown.slice(-200)}`)
+    await card.getByRole('button', { name: 'Deny' }).click()
+    assert.equal((await result).result.structuredContent.error_code, 'approval_required')
+    await card.waitFor({ state: 'detached' })
+    assert.ok(fs.existsSync(path.join(server.vaultDir, 'Welcome.md')), 'a declined script deleted')
+  })
+
   test("an MCP client's delete waits for the person in the window", async () => {
     const { page, server } = app
     const note = path.join(server.vaultDir, 'Welcome.md')

@@ -86,6 +86,7 @@ describe('the chat panel', () => {
     await page.press(input, 'Enter')
     const ask = page.getByRole('group', { name: /Approval needed for delete_entities/ })
     await ask.waitFor({ timeout: 10000 })
+    assert.match(await ask.locator('[data-testid="approval-args"]').textContent(), /"people\/Mary Somerville"/)
     // Nothing is deleted while the person has not answered.
     await page.waitForTimeout(300)
     assert.ok(fs.existsSync(path.join(server.vaultDir, 'people', 'Mary Somerville.md')))

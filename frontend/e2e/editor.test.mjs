@@ -82,4 +82,27 @@ describe('the editor', () => {
     assert.ok(shown.includes('mine, unsaved'), `the editor shows ${JSON.stringify(shown.slice(-120))}`)
     assert.equal(await page.locator('[data-testid="edit-conflict"]').count(), 0)
   })
+
+  test('a note with a BOM, CRLF line endings and no final line break keeps them through a save', async () => {
+    const crlf = 'Windows note.md'
+    const f = path.join(server.vaultDir, crlf)
+    fs.writeFileSync(f, '\ufeff# Windows note\r\n\r\nWritten on Windows')
+    await page.waitForSelector(entry(crlf), { timeout: 10000 })
+    await page.click(entry(crlf))
+    await page.waitForSelector(`${noteView}[data-path="${crlf}"]`)
+    await page.keyboard.press('Control+e')
+    await page.waitForSelector(editor)
+    await page.click(editor)
+    await page.keyboard.press('Control+End')
+    await page.keyboard.type('\nA second line from the editor.')
+    await page.keyboard.press('Control+s')
+    await page.waitForSelector('[data-testid="save-status"]:has-text("Saved")')
+    const after = await waitFile(f, (t) => t.includes('A second line'), 'after Ctrl+S')
+    assert.equal(after, '\ufeff# Windows note\r\n\r\nWritten on Windows\r\nA second line from the editor.')
+    // The save coming back through the watcher is no conflict: the editor follows it.
+    await page.waitForTimeout(500)
+    assert.equal(await page.locator('[data-testid="edit-conflict"]').count(), 0)
+    await page.click('button:has-text("Done")')
+    await page.waitForSelector(`${noteView} :text("A second line from the editor")`)
+  })
 })

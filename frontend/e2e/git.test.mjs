@@ -45,7 +45,8 @@ describe('the source-control panel', () => {
     git(repo, 'init', '-q', '-b', 'main')
     git(repo, 'add', '-A')
     git(repo, 'commit', '-q', '-m', 'The fixture')
-    ;({ server, browser, page } = await openApp({ vault: repo }))
+    // No git identity anywhere: the first commit asks for one (see below).
+    ;({ server, browser, page } = await openApp({ vault: repo, env: { GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } }))
   })
 
   after(async () => {
@@ -119,10 +120,23 @@ describe('the source-control panel', () => {
   })
 
   test('committing the chosen note with a message: git log has it, the rest stays pending', async () => {
+    const head = git(server.vaultDir, 'rev-parse', 'HEAD')
     await page.getByRole('checkbox', { name: 'Select Home.md' }).check()
     await page.fill('[data-testid="commit-message"]', 'Note a line typed elsewhere')
     await page.click('[data-testid="commit-button"]')
+    // No name and email configured: git would refuse, and so does the panel, which asks
+    // for them, saves them in the repository and commits in one step.
+    const form = page.locator('[data-testid="git-identity"]')
+    await form.waitFor({ state: 'visible', timeout: 5000 })
+    assert.equal(git(server.vaultDir, 'rev-parse', 'HEAD'), head, 'nothing committed without an identity')
+    assert.ok(await page.isVisible(change('Home.md')), 'the change is still pending')
+    await page.fill('[data-testid="identity-name"]', 'Ada Lovelace')
+    await page.fill('[data-testid="identity-email"]', 'ada@example.com')
+    await page.click('[data-testid="identity-save"]')
     await page.waitForSelector(change('Home.md'), { state: 'detached', timeout: 5000 })
+    await form.waitFor({ state: 'detached' })
+    assert.equal(git(server.vaultDir, 'config', '--local', 'user.email'), 'ada@example.com\n')
+    assert.equal(git(server.vaultDir, 'log', '-1', '--format=%an <%ae>'), 'Ada Lovelace <ada@example.com>\n')
     assert.equal(git(server.vaultDir, 'log', '-1', '--format=%s'), 'Note a line typed elsewhere\n')
     assert.equal(git(server.vaultDir, 'show', '--name-only', '--format=', 'HEAD'), 'Home.md\n')
     assert.match(git(server.vaultDir, 'log', '-1', '--format=%(trailers:only,unfold)'), /^MemoTree-Actor: external$/m)

@@ -7,9 +7,13 @@
 //   - complete: from navigation to graphology and sigma holding every edge too (what
 //     edge labels, the local graph and the relation filter's counts read);
 //   - frames per second while a person pans (mouse drag) and zooms (mouse wheel), by
-//     counting requestAnimationFrame callbacks, once the layout has finished.
+//     counting requestAnimationFrame callbacks, once the layout has finished;
+//   - the layout's figures (e2e/graphFigures.mjs) once it has settled, with the graph
+//     as the window's main view in a 1920 × 1080 window (the sidebar closed, the note's
+//     column at its narrowest): nodes inside the panel, piled within 8 px of another,
+//     and spread over a 20 × 20 grid of it.
 //
-//   node e2e/graph-bench.mjs --vault DIR [--runs 3] [--label 10k] [--rows FILE]
+//   node e2e/graph-bench.mjs --vault DIR [--runs 3] [--label 10k] [--rows FILE] [--piled-target 0.3]
 //
 // With --rows it appends rows for bench/cmd/table (bench/run.sh). The vault is copied
 // to a temporary folder first (startServer), so the cache stays clean.
@@ -17,6 +21,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
 import { openBrowser, scansDone, startServer } from './harness.mjs'
+import { settledFigures } from './graphFigures.mjs'
 
 const { values: opts } = parseArgs({
   options: {
@@ -25,6 +30,7 @@ const { values: opts } = parseArgs({
     label: { type: 'string', default: '10k' },
     rows: { type: 'string' },
     'layout-timeout': { type: 'string', default: '60000' },
+    'piled-target': { type: 'string', default: '0.3' },
   },
 })
 if (!opts.vault) {
@@ -48,7 +54,7 @@ async function loaded(page) {
   )
   return page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0]
-    const api = performance.getEntriesByType('resource').find((r) => r.name.includes('/api/call/Graph'))
+    const api = performance.getEntriesByType('resource').find((r) => /\/api\/call\/Graph(\?|$)/.test(r.name))
     const s = window.__memotreeGraphState
     const mark = (name) => Math.round(performance.getEntriesByName(name, 'mark').at(-1)?.startTime ?? NaN)
     return {
@@ -221,6 +227,29 @@ async function run(server) {
   }
 }
 
+/**
+ * figures opens the graph as the main view of a 1920 × 1080 window and reads the
+ * layout's figures once it has settled.
+ */
+async function figures(server) {
+  const browser = await openBrowser({ width: 1920, height: 1080 })
+  const { page } = browser
+  try {
+    await page.addInitScript(() => {
+      localStorage.setItem('memotree.layout', JSON.stringify({ graphMain: true, showSidebar: false, graphWidth: 220 }))
+    })
+    await page.goto(server.url)
+    await loaded(page)
+    const t0 = Date.now()
+    const f = await settledFigures(page, Number(opts['layout-timeout']))
+    f.settleMs = Date.now() - t0
+    if (browser.errors.length > 0) throw browser.errors[0]
+    return f
+  } finally {
+    await browser.close()
+  }
+}
+
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b)
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
@@ -229,6 +258,7 @@ const median = (xs) => {
 const server = await startServer({ vault: opts.vault, timeoutMs: 120000 })
 await scansDone(server) // the figure is the window's load, from a server that has read its vault
 const results = []
+let layout
 try {
   for (let i = 0; i < Number(opts.runs); i++) {
     const r = await run(server)
@@ -241,6 +271,11 @@ try {
         `marks ${JSON.stringify(r.marks)}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
     )
   }
+  layout = await figures(server)
+  console.error(
+    `layout, main view ${layout.width}×${layout.height}: ${(layout.inside * 100).toFixed(1)}% inside, ${(layout.piled * 100).toFixed(1)}% piled, ` +
+      `spread over ${(layout.spread * 100).toFixed(1)}% of the grid, settled ${layout.settleMs} ms after the graph was drawn`,
+  )
 } finally {
   await server.stop()
 }
@@ -259,6 +294,7 @@ const summary = {
   cameraZoomFps: Math.round(median(results.map((r) => r.cameraZoomFps)) * 10) / 10,
   zoomFps: Math.round(median(results.map((r) => r.zoomFps)) * 10) / 10,
   fullDrawMs: Math.round(median(results.map((r) => r.fullDrawMs))),
+  layout,
   runsRaw: results,
 }
 console.log(JSON.stringify(summary, null, 2))
@@ -280,6 +316,13 @@ if (opts.rows) {
     `value\tgraph view: frames per second while a mouse wheel zooms (above 1× is better)\t${l}\t${summary.zoomFps}\ttarget\t${FPS_TARGET}\tfps`,
     `value\tgraph view: one full drawing (every node, edge and label), shown once the camera rests (lower is better)\t${l}\t${summary.fullDrawMs}\tbudget\t1000\tms`,
   ]
+  const pct = (v) => Math.round(v * 1000) / 10
+  rows.push(
+    `value\tgraph layout, main view ${layout.width}×${layout.height} px: nodes inside the panel (higher is better)\t${l}\t${pct(layout.inside)}\ttarget\t95\t%`,
+    `value\tgraph layout: nodes within 8 px of another (lower is better)\t${l}\t${pct(layout.piled)}\ttarget\t${pct(Number(opts['piled-target']))}\t%`,
+    `value\tgraph layout: cells of a 20×20 grid of the panel holding a node (higher is better)\t${l}\t${pct(layout.spread)}\ttarget\t15\t%`,
+    `value\tgraph layout: settled after the graph was drawn (lower is better)\t${l}\t${layout.settleMs}\tbudget\t60000\tms`,
+  )
   rows.push(`note\tGraph view, ${l}: the whole graph is drawn when every node and edge is on the canvas; a big graph's first drawing takes its edges straight from the payload, and graphology and sigma hold every edge (edge labels, local graph, relation counts) at ${summary.completeMs} ms (median).`)
   rows.push(`note\tGraph view, ${l}: measured with a load average of ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} CPUs; software WebGL (SwiftShader); frames counted with requestAnimationFrame, after the layout has stopped, while the camera is moved from requestAnimationFrame and while a mouse drags and wheels over the canvas; on a big graph the frames during a move show the last full drawing moved by the compositor, drawn again once the camera rests (the full-drawing row).`)
   fs.appendFileSync(opts.rows, rows.join('\n') + '\n')

@@ -102,7 +102,7 @@ describe('a big graph is drawn whole at once', () => {
     const r = await page.evaluate(() => ({
       viaWorker: performance.getEntriesByName('graph:worker', 'mark').length,
       // The worker's fetch is not among the window's resources (the test's own came after).
-      windowFetches: performance.getEntriesByType('resource').filter((e) => e.name.includes('/api/call/Graph')).length,
+      windowFetches: performance.getEntriesByType('resource').filter((e) => /\/api\/call\/Graph(\?|$)/.test(e.name)).length,
     }))
     assert.equal(r.viaWorker, 1, 'the graph was read by the worker')
     assert.equal(r.windowFetches, 1, 'only the test itself fetched the graph in the window')
@@ -119,7 +119,7 @@ describe('a big graph is drawn whole at once', () => {
     const g = await page.evaluate(() => ({ order: window.__memotreeGraph.order, size: window.__memotreeGraph.size }))
     assert.deepEqual(g, { order: payload.nodes.length, size: 0 })
     // The relation filter lists the payload's relations with their counts already.
-    await page.click('[data-testid="graph-filters"] summary')
+    await page.click('[data-testid="graph-settings-toggle"]')
     const counts = await page.$$eval('[data-testid="graph-filters"] input[data-relation]', (els) =>
       els.map((e) => [e.dataset.relation, Number(e.closest('label').querySelector('.n').textContent)]),
     )
@@ -147,7 +147,7 @@ describe('a big graph is drawn whole at once', () => {
     await page.locator('[data-testid="graph-filters"] input[data-relation="links to"]').check()
     await page.locator('[data-testid="graph-filters"] input[data-relation="knows"]').check()
     await bulkIs(payload.edges.length / 3)
-    await page.click('[data-testid="graph-filters"] summary')
+    await page.click('[data-testid="graph-settings-toggle"]')
     await page.evaluate(() => window.__memotreeSigma.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 }))
 
     // A search keeps the edges that touch a match.

@@ -141,7 +141,7 @@ describe('the graph', () => {
   test('the relation filter hides those edges, and the local graph no longer follows them', async () => {
     await page.click('[data-testid="graph-depth-2"]')
     await page.waitForFunction((c) => window.__memotreeGraph.hasNode(c) && window.__memotreeGraph.order > 1, centre)
-    await page.click(`${view} [data-testid="graph-filters"] summary`)
+    await page.click(`${view} [data-testid="graph-settings-toggle"]`)
     const box = page.locator(`${view} [data-testid="graph-filters"] input[data-relation="links to"]`)
     assert.equal(await box.isChecked(), true)
     await box.uncheck()
@@ -173,7 +173,7 @@ describe('the graph', () => {
       const s = window.__memotreeSigma
       return window.__memotreeGraph.filterEdges((e, a) => a.relation === 'links to' && s.getEdgeDisplayData(e)?.hidden).length === 0
     })
-    await page.click(`${view} [data-testid="graph-filters"] summary`)
+    await page.click(`${view} [data-testid="graph-settings-toggle"]`)
   })
 
   test('the search box highlights matching nodes, fades the rest, and Enter opens the best', async () => {

@@ -3,8 +3,10 @@
 #   1. the official conformance suite against `memotree mcp --http` (token required;
 #      auth-proxy.mjs plays a client configured with the token, since the suite cannot
 #      send headers), with the fixture-only scenarios in conformance-expected-failures.yml;
-#   2. the MCP inspector's CLI over stdio: list the tools, call one, read a resource;
-#   3. the official TypeScript SDK's client over stdio: a delete under the default
+#   2. the official TypeScript client over streamable HTTP (notify.mjs): notifications
+#      on the session's stream, and the journey naming the client;
+#   3. the MCP inspector's CLI over stdio: list the tools, call one, read a resource;
+#   4. the official TypeScript SDK's client over stdio: a delete under the default
 #      permission waits for the person, asked through MCP elicitation (elicit.mjs).
 #   usage: tests/mcp/run.sh MEMOTREE_BINARY VAULT_TO_COPY
 set -euo pipefail
@@ -41,6 +43,8 @@ npx --no-install conformance server --url "$(head -n1 "$work/proxy.out")" \
   --expected-failures conformance-expected-failures.yml -o "$work/conformance" 2>&1 |
   grep -v '^npm warn' | sed -n '/SUMMARY/,$p'
 test "${PIPESTATUS[0]}" = 0 || { echo "mcp: conformance FAILED"; exit 1; }
+
+node notify.mjs "$url" "$token" "$work/vault" || { echo "mcp: notifications over HTTP FAILED"; cat "$work/mcp.err"; exit 1; }
 
 inspect() { npx --no-install mcp-inspector --cli "$bin" mcp --library demo="$work/vault" "$@" 2>/dev/null; }
 tools=$(inspect --method tools/list)

@@ -213,7 +213,9 @@ func TestWritersAtOnce(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	check(t, dir, rec.out, seed)
+	if acked, refused := check(t, dir, rec.out, seed); acked == 0 || refused == 0 {
+		t.Errorf("%d applied and %d refused: the writers did not contend", acked, refused)
+	}
 
 	r, err := doctor.Check(t.Context(), "v", dir, doctor.Options{})
 	if err != nil {
@@ -225,8 +227,9 @@ func TestWritersAtOnce(t *testing.T) {
 	}
 }
 
-// check reads the shared notes and compares them, line by line, with the outcomes.
-func check(t *testing.T, dir string, out []outcome, seed uint64) {
+// check reads the shared notes and compares them, line by line, with the outcomes; it
+// returns how many writes were applied and how many refused.
+func check(t *testing.T, dir string, out []outcome, seed uint64) (acked, refused int) {
 	t.Helper()
 	seen := map[string]int{}
 	where := map[string]string{}
@@ -268,7 +271,7 @@ func check(t *testing.T, dir string, out []outcome, seed uint64) {
 			t.Errorf("%s holds %q, whose write was refused with a conflict: applied silently", o.note, l)
 		}
 	}
-	acked, refused, clobbered, lostOutside := 0, 0, 0, 0
+	clobbered, lostOutside := 0, 0
 	for _, o := range out {
 		if !o.acked {
 			refused++
@@ -301,9 +304,7 @@ func check(t *testing.T, dir string, out []outcome, seed uint64) {
 		clobbered++
 	}
 	t.Logf("%d writes applied, %d refused with a conflict; %d of MemoTree's overwritten by the outside editor (which cannot compare and swap), %d of the editor's lost inside a MemoTree write", acked, refused, clobbered, lostOutside)
-	if acked == 0 || refused == 0 {
-		t.Errorf("%d applied and %d refused: the writers did not contend", acked, refused)
-	}
+	return acked, refused
 }
 
 // overlapping reports whether an outcome on note that satisfies ok was in flight at t.

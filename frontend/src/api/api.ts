@@ -12,6 +12,9 @@ import type {
   ChatTurn,
   FileEntry,
   GraphData,
+  GraphSettingsView,
+  GraphViewSettings,
+  NoteBefore,
   LibraryInfo,
   NoteView,
   RenderReport,
@@ -32,6 +35,12 @@ export interface Api {
   files(library: string): Promise<FileEntry[]>
   note(library: string, path: string): Promise<NoteView>
   graph(library: string): Promise<GraphData>
+  /** How the library's graph is shown: saved settings, Obsidian's graph.json, defaults. */
+  graphSettings(library: string): Promise<GraphSettingsView>
+  /** Keeps the library's graph settings in .memotree/graph.json. */
+  saveGraphSettings(library: string, view: GraphViewSettings): Promise<void>
+  /** The notes at `paths` as the last commit has them (a change set's before-state). */
+  graphBefore(library: string, paths: string[]): Promise<NoteBefore[]>
   /**
    * Saves a note's text if it still has the hash it was loaded with (`baseHash`; ""
    * creates a note that must not exist). On a conflict nothing is written.
@@ -98,6 +107,9 @@ export const GO_METHODS = {
   files: 'Files',
   note: 'Note',
   graph: 'Graph',
+  graphSettings: 'GraphSettings',
+  saveGraphSettings: 'SaveGraphSettings',
+  graphBefore: 'GraphBefore',
   saveNote: 'SaveNote',
   quickSwitch: 'QuickSwitch',
   search: 'Search',
@@ -142,6 +154,11 @@ export function apiFromCaller(
     files: (library) => call(GO_METHODS.files, [library]) as Promise<FileEntry[]>,
     note: (library, path) => call(GO_METHODS.note, [library, path]) as Promise<NoteView>,
     graph: (library) => call(GO_METHODS.graph, [library]) as Promise<GraphData>,
+    graphSettings: (library) => call(GO_METHODS.graphSettings, [library]) as Promise<GraphSettingsView>,
+    saveGraphSettings: async (library, view) => {
+      await call(GO_METHODS.saveGraphSettings, [library, view])
+    },
+    graphBefore: (library, paths) => call(GO_METHODS.graphBefore, [library, paths]) as Promise<NoteBefore[]>,
     saveNote: (library, path, content, baseHash) =>
       call(GO_METHODS.saveNote, [library, path, content, baseHash]) as Promise<SaveResult>,
     quickSwitch: (library, query, limit) =>

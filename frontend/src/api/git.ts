@@ -3,6 +3,7 @@ import type {
   FileDiff,
   GitCommitRequest,
   GitCommitResult,
+  GitIdentity,
   GitRevision,
   GitSettingsInput,
   GitSettingsView,
@@ -17,6 +18,8 @@ export interface GitApi {
   /** `from` is a rename's old path, or "". */
   diff(library: string, path: string, from: string): Promise<FileDiff>
   commit(library: string, req: GitCommitRequest): Promise<GitCommitResult>
+  /** Sets user.name and user.email in the library's .git/config, as `git config` would. */
+  setIdentity(library: string, name: string, email: string): Promise<GitIdentity>
   /** Returns the paths that changed on disk. The caller confirms first. */
   discard(library: string, paths: string[]): Promise<string[]>
   log(library: string, path: string, limit: number): Promise<Commit[]>
@@ -38,6 +41,7 @@ export const GIT_METHODS = {
   status: 'GitStatus',
   diff: 'GitDiff',
   commit: 'GitCommit',
+  setIdentity: 'GitSetIdentity',
   discard: 'GitDiscard',
   log: 'GitLog',
   show: 'GitShow',
@@ -58,6 +62,7 @@ export function gitFromCaller(call: (method: GitMethod, args: unknown[]) => Prom
     status: (lib) => call(m.status, [lib]) as Promise<GitStatus>,
     diff: (lib, path, from) => call(m.diff, [lib, path, from]) as Promise<FileDiff>,
     commit: (lib, req) => call(m.commit, [lib, req]) as Promise<GitCommitResult>,
+    setIdentity: (lib, name, email) => call(m.setIdentity, [lib, name, email]) as Promise<GitIdentity>,
     discard: async (lib, paths) => ((await call(m.discard, [lib, paths])) as string[] | null) ?? [],
     log: async (lib, path, limit) => ((await call(m.log, [lib, path, limit])) as Commit[] | null) ?? [],
     show: (lib, path, rev) => call(m.show, [lib, path, rev]) as Promise<GitRevision>,

@@ -115,6 +115,17 @@ export interface GitCommitResult {
   hash: string
   paths: string[]
   trailers: Record<string, string>
+  /** True when nothing was committed because git names nobody to sign with. */
+  needs_identity: boolean
+  /** Why nothing was committed, when needs_identity. */
+  refused?: string
+}
+
+/** Who signs a library's commits, as git's configuration says. */
+export interface GitIdentity {
+  name: string
+  email: string
+  missing: boolean
 }
 
 /** One commit of a history. */

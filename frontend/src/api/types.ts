@@ -134,7 +134,10 @@ export interface SaveResult {
 export interface GraphData {
   /** The library the graph is of (the default one's name for a request of ""). */
   library: string
-  /** Node ids: a note's vault path, or "unresolved:<name>" for a missing link target. */
+  /**
+   * Node ids: a note's vault path, an attachment's vault path, or "unresolved:<name>"
+   * for a missing link target; notes first, then attachments, then unresolved names.
+   */
   nodes: string[]
   /** The name shown for each node, parallel to nodes. */
   labels: string[]
@@ -142,8 +145,14 @@ export interface GraphData {
   types: string[]
   /** An index into types for each node. */
   node_types: number[]
+  /** Nodes from this index to first_unresolved are attachments (absent: none). */
+  first_attachment?: number
   /** Nodes from this index on are unresolved names. */
   first_unresolved: number
+  /** The tags notes carry, without "#" (absent: none). */
+  tags?: string[]
+  /** Pairs: a node index and an index into tags (absent: none). */
+  note_tags?: number[]
   /** Edge types: "links to", "embeds" or a relation type. */
   relations: string[]
   /**
@@ -153,6 +162,59 @@ export interface GraphData {
   edges: ArrayLike<number>
   /** Aliases of the notes that have some, by node index. */
   aliases: Record<string, string[]>
+}
+
+// The graph's settings and a change set's before-state (backend/uiapi/graphsettings.go,
+// graphdiff.go).
+
+/** A colour group: the notes a query matches, in a colour ("#rrggbb"). */
+export interface ColorGroup {
+  query: string
+  color: string
+}
+
+/** The layout's forces, as Obsidian's sliders name them. */
+export interface GraphForces {
+  center: number
+  repel: number
+  link_strength: number
+  link_distance: number
+}
+
+/** How a library's graph is shown: Obsidian's graph settings and the legend's hidden groups. */
+export interface GraphViewSettings {
+  color_groups: ColorGroup[]
+  /** Only the notes this query matches ("" for all). */
+  search: string
+  show_orphans: boolean
+  show_unresolved: boolean
+  show_attachments: boolean
+  show_tags: boolean
+  show_arrows: boolean
+  /** Moves the zoom at which labels appear, -3 (sooner) to 3 (later). */
+  text_fade: number
+  node_size: number
+  link_thickness: number
+  forces: GraphForces
+  /** Colour groups (by query) the legend hides. */
+  hidden_groups: string[]
+}
+
+/** A library's graph settings: what to show, whether MemoTree saved its own, Obsidian's. */
+export interface GraphSettingsView {
+  view: GraphViewSettings
+  saved: boolean
+  /** What .obsidian/graph.json says; null when the vault has none. */
+  obsidian: GraphViewSettings | null
+  /** What could not be read, and why (each ignored). */
+  warnings: string[]
+}
+
+/** A note as the last commit has it: whether it existed, and its edges then. */
+export interface NoteBefore {
+  path: string
+  existed: boolean
+  edges: { to: string; relation: string }[]
 }
 
 // The agent's chat (backend/uiapi/chat*.go, backend/agent/session.go).

@@ -15,6 +15,8 @@ function actions(log: string[], repo = false): AppActions {
     quickSwitcher: rec('quickSwitcher'),
     search: rec('search'),
     toggleGraph: rec('toggleGraph'),
+    fitGraph: rec('fitGraph'),
+    toggleGraphMain: rec('toggleGraphMain'),
     toggleSidebar: rec('toggleSidebar'),
     side: (w) => void log.push(`side:${w}`),
     commit: rec('commit'),

@@ -9,6 +9,8 @@ export interface AppActions {
   quickSwitcher: () => void
   search: () => void
   toggleGraph: () => void
+  fitGraph: () => void
+  toggleGraphMain: () => void
   toggleSidebar: () => void
   side: (which: 'git' | 'chat' | 'canvas') => void
   commit: () => void
@@ -40,6 +42,8 @@ export function appCommands(a: AppActions): Command[] {
     { id: 'search.open', title: 'cmd.search', category: 'cmd.cat.go', keys: ['Mod+Shift+F'], run: a.search },
     { id: 'tree.focus', title: 'cmd.focusTree', category: 'cmd.cat.go', keys: ['Mod+Shift+E'], run: a.focusTree },
     { id: 'view.toggleGraph', title: 'cmd.toggleGraph', category: 'cmd.cat.view', keys: ['Mod+G'], run: a.toggleGraph },
+    { id: 'graph.fit', title: 'cmd.fitGraph', category: 'cmd.cat.view', keys: ['Mod+Shift+H'], run: a.fitGraph },
+    { id: 'graph.main', title: 'cmd.graphMain', category: 'cmd.cat.view', keys: ['Mod+Shift+M'], run: a.toggleGraphMain },
     { id: 'view.toggleSidebar', title: 'cmd.toggleSidebar', category: 'cmd.cat.view', keys: ['Mod+B'], run: a.toggleSidebar },
     { id: 'panel.changes', title: 'cmd.changes', category: 'cmd.cat.view', keys: ['Mod+Shift+G'], run: () => a.side('git') },
     { id: 'panel.chat', title: 'cmd.chat', category: 'cmd.cat.view', keys: ['Mod+Shift+L'], run: () => a.side('chat') },

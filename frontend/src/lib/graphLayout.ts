@@ -1,5 +1,7 @@
-// Runs the graph's layout (ForceAtlas2) in a web worker and applies what it posts back.
+// Runs the graph's layout (graphLayoutEngine: ForceAtlas2 per component, spaced and
+// packed) in a web worker and applies what it posts back.
 import { applyLayout, LAYOUT_NODE_STRIDE, layoutArrays, type ModelGraph } from './graphModel'
+import type { Forces } from './graphLayoutEngine'
 
 /** The settings ForceAtlas2's iteration takes. */
 export interface LayoutSettings {
@@ -19,8 +21,12 @@ export interface LayoutSettings {
 export interface LayoutRequest {
   nodes: Float32Array
   edges: Float32Array
-  settings: LayoutSettings
-  /** How long to run, in milliseconds. */
+  /** The panel's width over its height. */
+  aspect: number
+  /** No node had a position yet: the drawing is turned to the panel. */
+  fresh: boolean
+  forces: Forces
+  /** The longest the layout may run, in milliseconds (it stops sooner once converged). */
   ms: number
   /** How often to post positions back, in milliseconds. */
   postEvery: number
@@ -29,24 +35,9 @@ export interface LayoutRequest {
 /** What the worker posts back. */
 export interface LayoutUpdate {
   nodes: Float32Array
-  iterations: number
   done: boolean
-}
-
-/** layoutSettings picks ForceAtlas2's settings for a graph of `order` nodes. */
-export function layoutSettings(order: number): LayoutSettings {
-  return {
-    linLogMode: false,
-    outboundAttractionDistribution: false,
-    adjustSizes: false,
-    edgeWeightInfluence: 1,
-    barnesHutTheta: 0.6,
-    barnesHutOptimize: order > 2000,
-    strongGravityMode: false,
-    scalingRatio: 20,
-    gravity: 0.5,
-    slowDown: order > 2000 ? 2 + Math.log(order) : 4,
-  }
+  /** An error of the layout, in words (the positions are then those it started from). */
+  error?: string
 }
 
 /** A running layout: stop() ends it; the graph keeps the positions reached. */
@@ -54,27 +45,37 @@ export interface RunningLayout {
   stop(): void
 }
 
+/** How a layout is run: the panel's shape, whether it is fresh, the forces. */
+export interface LayoutOptions {
+  aspect: number
+  fresh: boolean
+  forces: Forces
+}
+
 /**
- * startLayout lays `g` out in a worker for about `ms` milliseconds. Positions come back
- * every `postEvery` ms (and at the end) and are written to the graph in one update;
- * `ondone` is called with the number of iterations once the time is up.
+ * startLayout lays `g` out in a worker for at most `ms` milliseconds. Positions come
+ * back every `postEvery` ms (and at the end) and are written to the graph in one
+ * update; `ondone` is called once the layout is done.
  */
-export function startLayout(g: ModelGraph, ms: number, postEvery: number, ondone?: (iterations: number) => void): RunningLayout {
+export function startLayout(g: ModelGraph, ms: number, postEvery: number, opts: LayoutOptions, ondone?: (error?: string) => void): RunningLayout {
   const worker = new Worker(new URL('./graphLayout.worker.ts', import.meta.url), { type: 'module' })
   let live = true
   const { nodes, edges } = layoutArrays(g)
+  const finish = (error?: string) => {
+    live = false
+    worker.terminate()
+    ondone?.(error)
+  }
   worker.onmessage = (ev: MessageEvent<LayoutUpdate>) => {
     if (!live) return
     // The graph may have been replaced or changed shape meanwhile: ignore stale work.
-    if (ev.data.nodes.length !== g.order * LAYOUT_NODE_STRIDE) return
-    applyLayout(g, ev.data.nodes)
-    if (ev.data.done) {
-      live = false
-      worker.terminate()
-      ondone?.(ev.data.iterations)
-    }
+    if (ev.data.nodes.length === g.order * LAYOUT_NODE_STRIDE) applyLayout(g, ev.data.nodes)
+    if (ev.data.done) finish(ev.data.error)
   }
-  const req: LayoutRequest = { nodes, edges, settings: layoutSettings(g.order), ms, postEvery }
+  worker.onerror = (ev) => {
+    if (live) finish(ev.message || 'the layout failed')
+  }
+  const req: LayoutRequest = { nodes, edges, aspect: opts.aspect, fresh: opts.fresh, forces: opts.forces, ms, postEvery }
   worker.postMessage(req, [nodes.buffer, edges.buffer])
   return {
     stop() {

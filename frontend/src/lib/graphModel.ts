@@ -4,17 +4,26 @@
 import { MultiDirectedGraph } from 'graphology'
 import type { GraphData } from '../api/types'
 import { hashString, typeColors, UNRESOLVED_COLOR, UNTYPED_COLOR } from './colors'
+import type { Query } from './graphQuery'
+
+/** What a node stands for: a note, an attachment, a name no file has, a tag. */
+export type NodeKind = 'note' | 'attachment' | 'unresolved' | 'tag'
 
 export interface NodeAttrs {
   label: string
   entityType: string
   unresolved: boolean
+  kind: NodeKind
+  /** The note's tags, without "#". */
+  tags?: string[]
   x: number
   y: number
   size: number
   color: string
   /** Other names of the note, for the search box. */
   aliases?: string[]
+  /** A note a change set removed, shown as a ghost (see graphDiff). */
+  ghost?: boolean
 }
 
 export interface EdgeAttrs {
@@ -23,6 +32,8 @@ export interface EdgeAttrs {
   color: string
   /** The relation shown on the edge when zoomed in (typed relations only). */
   label?: string
+  /** An edge a change set removed, shown as a ghost (see graphDiff). */
+  ghost?: boolean
 }
 
 export type ModelGraph = MultiDirectedGraph<NodeAttrs, EdgeAttrs>
@@ -36,10 +47,90 @@ export const EMBEDS = 'embeds'
 export const EDGE_TYPED = 'rgba(128, 136, 155, 0.55)'
 export const EDGE_LINK = 'rgba(128, 136, 155, 0.3)'
 
-/** isTypedRelation tells a front matter relation from a body link or embed. */
+/** The relation of a note to a tag, when tags are nodes. */
+export const TAGGED = 'tagged'
+
+/** isTypedRelation tells a front matter relation from a body link, an embed or a tag. */
 export function isTypedRelation(type: string): boolean {
-  return type !== LINKS_TO && type !== EMBEDS
+  return type !== LINKS_TO && type !== EMBEDS && type !== TAGGED
 }
+
+/**
+ * Which nodes the graph is built with, as Obsidian's filters say: unresolved names,
+ * attachments, orphans (nodes with no edge left), tags as nodes, and a search that
+ * notes must match (other nodes stay when a kept note links to them).
+ */
+export interface GraphFilter {
+  unresolved: boolean
+  attachments: boolean
+  orphans: boolean
+  tags: boolean
+  search: Query | null
+}
+
+/** Every node, as the payload has them (and no tag nodes). */
+export const SHOW_ALL: GraphFilter = { unresolved: true, attachments: true, orphans: true, tags: false, search: null }
+
+/** kindOf tells what node i of the payload is. */
+export function kindOf(data: GraphData, i: number): NodeKind {
+  if (i >= data.first_unresolved) return 'unresolved'
+  return i >= (data.first_attachment ?? data.first_unresolved) ? 'attachment' : 'note'
+}
+
+/** tagsByNode lists the tags of each note of the payload, by node index. */
+export function tagsByNode(data: GraphData): Map<number, string[]> {
+  const out = new Map<number, string[]>()
+  const pairs = data.note_tags ?? []
+  const names = data.tags ?? []
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const tag = names[pairs[i + 1]!]
+    if (tag === undefined) continue
+    const list = out.get(pairs[i]!)
+    if (list) list.push(tag)
+    else out.set(pairs[i]!, [tag])
+  }
+  return out
+}
+
+/**
+ * keptNodes applies a filter to the payload's nodes: which are kept, by index. A
+ * search keeps the notes it matches and what they link to; orphans are nodes left
+ * without an edge (a note with tags is not one when tags are nodes).
+ */
+export function keptNodes(data: GraphData, filter: GraphFilter, tags: Map<number, string[]>): Uint8Array {
+  const n = data.nodes.length
+  const keep = new Uint8Array(n)
+  const kindOk = (i: number) => {
+    const k = kindOf(data, i)
+    return k === 'note' || (k === 'unresolved' ? filter.unresolved : filter.attachments)
+  }
+  const matches = (i: number) =>
+    filter.search === null ||
+    filter.search.match({ path: data.nodes[i]!, label: data.labels[i] ?? '', aliases: data.aliases[String(i)], tags: tags.get(i), entityType: data.types[data.node_types[i] ?? 0] })
+  for (let i = 0; i < n; i++) if (kindOf(data, i) === 'note' && matches(i)) keep[i] = 1
+  const e = data.edges
+  const valid = (i: number) => Number.isInteger(i) && i >= 0 && i < n
+  // Attachments and unresolved names stay when a kept note links to them.
+  for (let k = 0; k + 2 < e.length; k += 3) {
+    const s = e[k]!
+    const t = e[k + 1]!
+    if (!valid(s) || !valid(t)) continue
+    if (keep[s] === 1 && !keep[t] && kindOf(data, t) !== 'note' && kindOk(t)) keep[t] = 2
+  }
+  if (!filter.orphans) {
+    const linked = new Uint8Array(n)
+    for (let k = 0; k + 2 < e.length; k += 3) {
+      const s = e[k]!
+      const t = e[k + 1]!
+      if (!valid(s) || !valid(t) || s === t || !keep[s] || !keep[t]) continue
+      linked[s] = linked[t] = 1
+    }
+    if (filter.tags) for (const i of tags.keys()) linked[i] = 1
+    for (let i = 0; i < n; i++) if (!linked[i]) keep[i] = 0
+  }
+  return keep
+}
+
 
 /** A position by node id, to carry a layout from one graph to the next. */
 export type Positions = ReadonlyMap<string, { x: number; y: number }>
@@ -53,27 +144,40 @@ export function seedPosition(id: string, radius = 100): { x: number; y: number }
   return { x: Math.cos(angle) * r, y: Math.sin(angle) * r }
 }
 
-/** nodeSize grows with the square root of the degree, as Obsidian's graph does. */
-export function nodeSize(degree: number): number {
-  return 2.5 + Math.min(9, Math.sqrt(degree) * 1.3)
+/**
+ * nodeSize grows with the square root of the degree, as Obsidian's graph does; in a
+ * graph of `order` nodes above a thousand every node is smaller, so that thousands of
+ * discs do not cover one another.
+ */
+export function nodeSize(degree: number, order = 0): number {
+  const scale = order > 1000 ? Math.max(0.4, Math.sqrt(1000 / order)) : 1
+  return (2.5 + Math.min(9, Math.sqrt(degree) * 1.3)) * scale
 }
 
 /**
- * buildGraph turns GraphData into a graph; known nodes keep their `previous`
- * positions. Edges get their index in data.edges as key. With `edges: false` only the
- * nodes are added (sized by their degree all the same), for a first, quick drawing;
- * addEdges completes such a graph.
+ * buildGraph turns GraphData into a graph of the nodes `filter` keeps; known nodes
+ * keep their `previous` positions. Edges get their index in data.edges as key (a
+ * note's edge to a tag node, "tag:<n>"). With `edges: false` only the nodes are added
+ * (sized by their degree all the same), for a first, quick drawing; addEdges
+ * completes such a graph.
  */
-export function buildGraph(data: GraphData, previous: Positions = new Map(), { edges: withEdges = true } = {}): ModelGraph {
+export function buildGraph(
+  data: GraphData,
+  previous: Positions = new Map(),
+  { edges: withEdges = true, filter = SHOW_ALL }: { edges?: boolean; filter?: GraphFilter } = {},
+): ModelGraph {
   const g: ModelGraph = new MultiDirectedGraph<NodeAttrs, EdgeAttrs>()
   const n = data.nodes.length
+  const tags = tagsByNode(data)
+  const keep = filter === SHOW_ALL ? null : keptNodes(data, filter, tags)
+  const kept = (i: number) => keep === null || keep[i] !== 0
   const degree = new Uint32Array(n)
   const e = data.edges
   const valid = (i: number) => Number.isInteger(i) && i >= 0 && i < n
   for (let i = 0; i + 2 < e.length; i += 3) {
     const s = e[i]!
     const t = e[i + 1]!
-    if (!valid(s) || !valid(t)) continue
+    if (!valid(s) || !valid(t) || !kept(s) || !kept(t)) continue
     degree[s]!++
     degree[t]!++
   }
@@ -81,32 +185,48 @@ export function buildGraph(data: GraphData, previous: Positions = new Map(), { e
   // layout's work stay about the same from 10 to 10,000 notes.
   const radius = 20 * Math.sqrt(Math.max(n, 10))
   const colors = typeColors(data.types)
+  const tagCount = new Map<string, number>()
+  if (filter.tags) for (const [i, list] of tags) if (kept(i)) for (const t of list) tagCount.set(t, (tagCount.get(t) ?? 0) + 1)
+  const order = (keep === null ? n : keep.reduce((a, k) => a + (k ? 1 : 0), 0)) + tagCount.size
   for (let i = 0; i < n; i++) {
+    if (!kept(i)) continue
     const id = data.nodes[i]!
     if (g.hasNode(id)) continue
-    const unresolved = i >= data.first_unresolved
+    const kind = kindOf(data, i)
     const type = data.types[data.node_types[i] ?? 0] ?? ''
     const pos = previous.get(id) ?? seedPosition(id, radius)
     const attrs: NodeAttrs = {
       label: data.labels[i] ?? id,
       entityType: type,
-      unresolved,
+      unresolved: kind === 'unresolved',
+      kind,
       x: pos.x,
       y: pos.y,
-      size: nodeSize(degree[i]!),
-      color: unresolved ? UNRESOLVED_COLOR : (colors.get(type.trim().toLowerCase()) ?? UNTYPED_COLOR),
+      size: nodeSize(degree[i]! + (filter.tags ? (tags.get(i)?.length ?? 0) : 0), order),
+      color: kind === 'note' ? (colors.get(type.trim().toLowerCase()) ?? UNTYPED_COLOR) : UNRESOLVED_COLOR,
     }
     const aliases = data.aliases[String(i)]
     if (aliases && aliases.length > 0) attrs.aliases = aliases
+    const own = tags.get(i)
+    if (own) attrs.tags = own
     g.addNode(id, attrs)
+  }
+  for (const [tag, count] of tagCount) {
+    const id = `tag:#${tag}`
+    const pos = previous.get(id) ?? seedPosition(id, radius)
+    g.addNode(id, { label: `#${tag}`, entityType: '', unresolved: false, kind: 'tag', x: pos.x, y: pos.y, size: nodeSize(count, order), color: TAG_COLOR })
   }
   if (withEdges) addEdges(g, data, previous)
   return g
 }
 
+/** The colour of tag nodes. */
+export const TAG_COLOR = '#7fae5b'
+
 /**
- * addEdges adds the edges of data to a graph built from it with `edges: false`, and
- * places its new nodes next to a neighbour (which they had none of before).
+ * addEdges adds the edges of data between the graph's nodes to a graph built from it
+ * with `edges: false` (and a note's edges to the tag nodes the graph has), and places
+ * its new nodes next to a neighbour (which they had none of before).
  */
 export function addEdges(g: ModelGraph, data: GraphData, previous: Positions = new Map()): void {
   const n = data.nodes.length
@@ -117,11 +237,22 @@ export function addEdges(g: ModelGraph, data: GraphData, previous: Positions = n
     const s = e[i]!
     const t = e[i + 1]!
     if (!valid(s) || !valid(t)) continue
+    const from = data.nodes[s]!
+    const to = data.nodes[t]!
+    if (!g.hasNode(from) || !g.hasNode(to)) continue
     const relation = data.relations[e[i + 2]!] ?? LINKS_TO
     const typed = isTypedRelation(relation)
     const attrs: EdgeAttrs = { relation, size: typed ? 1 : 0.6, color: typed ? EDGE_TYPED : EDGE_LINK }
     if (typed) attrs.label = relation
-    g.addEdgeWithKey(String(i / 3), data.nodes[s]!, data.nodes[t]!, attrs)
+    g.addEdgeWithKey(String(i / 3), from, to, attrs)
+  }
+  const pairs = data.note_tags ?? []
+  const names = data.tags ?? []
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const from = data.nodes[pairs[i]!]
+    const tag = `tag:#${names[pairs[i + 1]!]}`
+    if (from === undefined || !g.hasNode(tag) || !g.hasNode(from)) continue
+    g.addEdgeWithKey(`tag:${i / 2}`, from, tag, { relation: TAGGED, size: 0.6, color: EDGE_LINK })
   }
   if (previous.size > 0) placeNewNodes(g, previous)
 }

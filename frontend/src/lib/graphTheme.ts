@@ -13,6 +13,9 @@ export interface GraphTheme {
   edgeTyped: string
   /** Nodes with pending changes. */
   pending: string
+  /** What a change set shown as a diff adds, and removes (its ghosts). */
+  added: string
+  removed: string
 }
 
 /** readTheme reads the theme from CSS variables on an element (document root by default). */
@@ -28,6 +31,8 @@ export function readTheme(el: Element = document.documentElement): GraphTheme {
     edge: v('--graph-edge', '#d9dce2'),
     edgeTyped: v('--graph-edge-typed', '#b3b9c5'),
     pending: v('--pending', '#c98a1b'),
+    added: v('--graph-added', '#2f9e5b'),
+    removed: v('--graph-removed', '#e3a0a0'),
   }
 }
 

@@ -103,3 +103,19 @@ describe('LayoutStore', () => {
     expect(a.sidebarWidth).toBe(DEFAULT_LAYOUT.sidebarWidth)
   })
 })
+
+describe('the graph as the main view', () => {
+  test('is remembered, shows the graph’s column (the note), and an odd value falls back', () => {
+    const store = new Map<string, string>()
+    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) }
+    const a = new LayoutStore(storage)
+    a.toggleGraph()
+    a.toggleGraphMain()
+    expect(a.graphMain).toBe(true)
+    expect(a.showGraph).toBe(true)
+    expect(new LayoutStore(storage).graphMain).toBe(true)
+    a.toggleGraphMain()
+    expect(new LayoutStore(storage).graphMain).toBe(false)
+    expect(parseLayout(JSON.stringify({ graphMain: 'yes' })).graphMain).toBe(false)
+  })
+})

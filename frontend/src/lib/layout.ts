@@ -14,6 +14,8 @@ export interface Layout {
   sideWidth: number
   showSidebar: boolean
   showGraph: boolean
+  /** The graph takes the centre of the window and the note the graph's column. */
+  graphMain: boolean
   side: SidePanel
 }
 
@@ -33,6 +35,7 @@ export const DEFAULT_LAYOUT: Layout = {
   sideWidth: LIMITS.sideWidth.initial,
   showSidebar: true,
   showGraph: true,
+  graphMain: false,
   side: '',
 }
 
@@ -69,6 +72,7 @@ export function parseLayout(text: string | null | undefined): Layout {
     sideWidth: size(raw.sideWidth, 'sideWidth'),
     showSidebar: typeof raw.showSidebar === 'boolean' ? raw.showSidebar : DEFAULT_LAYOUT.showSidebar,
     showGraph: typeof raw.showGraph === 'boolean' ? raw.showGraph : DEFAULT_LAYOUT.showGraph,
+    graphMain: typeof raw.graphMain === 'boolean' ? raw.graphMain : DEFAULT_LAYOUT.graphMain,
     side: side === 'git' || side === 'chat' || side === 'canvas' ? side : '',
   }
 }

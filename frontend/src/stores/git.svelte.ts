@@ -1,6 +1,6 @@
 // The git store: the open library's pending changes by change set, the chosen ones, the
 // diff and history of the focused change. Talks only to src/api.
-import type { Api, Change, ChangeState, Commit, FileDiff, GitRevision, GitStatus } from '../api'
+import type { Api, Change, ChangeSet, ChangeState, Commit, FileDiff, GitRevision, GitStatus } from '../api'
 import { allChanges, pendingMap, pruneChoice } from '../lib/changesets'
 import { t, tn } from '../lib/i18n.svelte'
 
@@ -12,6 +12,16 @@ export class GitStore {
   status = $state.raw<GitStatus | null>(null)
   /** Paths chosen for commit or discard. */
   chosen = $state.raw<ReadonlySet<string>>(new Set())
+  /** The change set shown in the graph as a diff (its id), or null. */
+  graphSet = $state<string | null>(null)
+  /** The change set shown in the graph, while it has pending changes. */
+  get shownSet(): ChangeSet | null {
+    return this.status?.change_sets.find((s) => s.id === this.graphSet) ?? null
+  }
+  /** showInGraph shows a change set in the graph, or stops showing it. */
+  showInGraph(id: string) {
+    this.graphSet = this.graphSet === id ? null : id
+  }
   /** The change whose diff is shown. */
   focused = $state.raw<Change | null>(null)
   diff = $state.raw<FileDiff | null>(null)
@@ -27,6 +37,8 @@ export class GitStore {
   /** What a push or pull is doing ('' when none runs), and the remote's last message. */
   syncing = $state<'' | 'push' | 'pull'>('')
   progress = $state('')
+  /** Why the last commit was refused for want of a name and email, or '' when it was not. */
+  needsIdentity = $state('')
   /** Files a pull left with both versions between conflict markers. */
   conflicts = $state.raw<string[]>([])
   pending = $derived<ReadonlyMap<string, ChangeState>>(pendingMap(this.status?.change_sets ?? []))
@@ -121,14 +133,37 @@ export class GitStore {
     })
   }
 
-  /** commit records the chosen changes (all of them when none is chosen). */
+  /**
+   * commit records the chosen changes (all of them when none is chosen). It reports
+   * false, with needsIdentity set, when git names nobody to sign with.
+   */
   async commit(message: string, tag: string): Promise<boolean> {
     const paths = [...this.chosen]
-    return this.run(async () => {
+    let refused = false
+    const ok = await this.run(async () => {
       const r = await this.api.git.commit(this.library, { paths, message, tag })
+      if (r.needs_identity) {
+        this.needsIdentity = r.refused || t('git.identity.needed')
+        refused = true
+        return
+      }
+      this.needsIdentity = ''
       this.notice = tn('git.notice.committed', r.paths.length, { hash: r.hash.slice(0, 7), tagged: tag ? t('git.notice.tagged', { tag }) : '' })
       this.chosen = new Set()
     })
+    return ok && !refused
+  }
+
+  /**
+   * setIdentityAndCommit saves the name and email in the repository's configuration,
+   * then makes the commit that was refused without them: one step for the person.
+   */
+  async setIdentityAndCommit(name: string, email: string, message: string, tag: string): Promise<boolean> {
+    const saved = await this.run(async () => {
+      await this.api.git.setIdentity(this.library, name, email)
+      this.needsIdentity = ''
+    })
+    return saved && (await this.commit(message, tag))
   }
 
   /** discard throws away the changes of paths; the caller has confirmed. */

@@ -5,8 +5,9 @@ import { GitStore, pullNotice } from './git.svelte'
 import { connectGitLive, GIT_LIVE_DEBOUNCE_MS } from './gitLive'
 
 /** A hand-written fake of the git API over an in-memory list of pending changes. */
-function fakeGit(st: GitStatus) {
+function fakeGit(st: GitStatus, o: { identity?: boolean } = {}) {
   const calls: string[] = []
+  let identity = o.identity ?? true
   const git: GitApi = {
     status: async () => {
       calls.push('status')
@@ -18,10 +19,16 @@ function fakeGit(st: GitStatus) {
     },
     commit: async (_l, req) => {
       calls.push(`commit ${req.paths.join(',')} ${req.message} ${req.tag}`)
+      if (!identity) return { hash: '', paths: [], trailers: {}, needs_identity: true, refused: 'no name and email for the commit' }
       const done = req.paths.length ? req.paths : st.change_sets.flatMap((s) => s.changes.map((c) => c.path))
       for (const s of st.change_sets) s.changes = s.changes.filter((c) => !done.includes(c.path))
       st.total = st.change_sets.reduce((n, s) => n + s.changes.length, 0)
-      return { hash: 'abcdef0123456789', paths: done, trailers: {} }
+      return { hash: 'abcdef0123456789', paths: done, trailers: {}, needs_identity: false }
+    },
+    setIdentity: async (_l, name, email) => {
+      calls.push(`identity ${name} <${email}>`)
+      identity = true
+      return { name, email, missing: false }
     },
     discard: async (_l, paths) => {
       calls.push(`discard ${paths.join(',')}`)
@@ -143,4 +150,19 @@ test('a pull lists the files that kept both versions and says what it did', asyn
   expect(store.notice).toBe('Pushed main to origin.')
   expect(pullNotice('up_to_date', 0, 0)).toBe('Already up to date.')
   expect(pullNotice('conflict', 1, 2)).toMatch(/^Merged with conflicts/)
+})
+
+test('a commit refused for want of an identity keeps the choice; saving one commits in the same step', async () => {
+  const { git, calls } = fakeGit(status(), { identity: false })
+  const store = new GitStore(apiWith(git).api)
+  await store.refresh('demo')
+  store.choose(['a.md'])
+  expect(await store.commit('Fix A', '')).toBe(false)
+  expect(store.needsIdentity).toContain('no name and email')
+  expect(store.chosen.has('a.md')).toBe(true)
+  expect(store.error).toBeNull()
+  expect(await store.setIdentityAndCommit('Ada', 'ada@example.com', 'Fix A', '')).toBe(true)
+  expect(calls.filter((c) => c.startsWith('commit') || c.startsWith('identity'))).toEqual(['commit a.md Fix A ', 'identity Ada <ada@example.com>', 'commit a.md Fix A '])
+  expect(store.needsIdentity).toBe('')
+  expect(store.chosen.size).toBe(0)
 })

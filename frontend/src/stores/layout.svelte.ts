@@ -26,6 +26,7 @@ export class LayoutStore {
   sideWidth = $state(DEFAULT_LAYOUT.sideWidth)
   showSidebar = $state(DEFAULT_LAYOUT.showSidebar)
   showGraph = $state(DEFAULT_LAYOUT.showGraph)
+  graphMain = $state(DEFAULT_LAYOUT.graphMain)
   side = $state<SidePanel>(DEFAULT_LAYOUT.side)
 
   constructor(private readonly storage: LayoutStorage | undefined = defaultStorage()) {
@@ -47,6 +48,7 @@ export class LayoutStore {
       sideWidth: this.sideWidth,
       showSidebar: this.showSidebar,
       showGraph: this.showGraph,
+      graphMain: this.graphMain,
       side: this.side,
     }
   }
@@ -79,6 +81,13 @@ export class LayoutStore {
 
   toggleGraph(): void {
     this.showGraph = !this.showGraph
+    this.save()
+  }
+
+  /** toggleGraphMain puts the graph in the centre of the window (the note beside it), or back. */
+  toggleGraphMain(): void {
+    this.graphMain = !this.graphMain
+    if (this.graphMain) this.showGraph = true
     this.save()
   }
 

@@ -1,7 +1,8 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { Api } from '../api'
 import type { EventPayloads, TaskProgress } from '../api/events'
-import type { CanvasView, FileEntry, GraphData, NoteView, SaveResult, SearchResults, SwitchItem } from '../api/types'
+import type { CanvasView, FileEntry, GraphData, GraphSettingsView, GraphViewSettings, NoteBefore, NoteView, SaveResult, SearchResults, SwitchItem } from '../api/types'
+import { defaultGraphView } from '../lib/graphSettings'
 import { colorForType, typeColors, UNTYPED_COLOR } from '../lib/colors'
 import { note } from '../lib/testdata'
 import { GraphStore } from './graph.svelte'
@@ -78,6 +79,12 @@ class FakeApi implements Api {
     throw new Error('not used here')
   }
   // The chat is not exercised here (see chat.test.ts).
+  graphView: GraphViewSettings | null = null
+  graphSettings = async (): Promise<GraphSettingsView> => ({ view: this.graphView ?? defaultGraphView(), saved: this.graphView !== null, obsidian: null, warnings: [] })
+  saveGraphSettings = async (_lib: string, view: GraphViewSettings) => {
+    this.graphView = view
+  }
+  graphBefore = async (): Promise<NoteBefore[]> => []
   chatSend = () => Promise.reject(new Error('no chat'))
   chatStop = async () => {}
   chatApprove = async () => {}

@@ -1,0 +1,301 @@
+package gitrepo
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/go-git/gcfg"
+	"github.com/go-git/go-git/v5/plumbing/object"
+)
+
+// Who signs a commit, found as git finds it (git's ident.c): for the author,
+// GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, then author.name and author.email, then
+// user.name and user.email, then (the email only) EMAIL; for the committer the same
+// with GIT_COMMITTER_* and committer.*. The configuration is read as git reads it, the
+// last value winning: the system file (/etc/gitconfig, or GIT_CONFIG_SYSTEM; none with
+// GIT_CONFIG_NOSYSTEM), the global files ($XDG_CONFIG_HOME/git/config, or
+// ~/.config/git/config, then ~/.gitconfig; only GIT_CONFIG_GLOBAL when that is set),
+// then the repository's .git/config, each with the files its include.path and
+// includeIf "gitdir:" / "onbranch:" sections name. Where git would guess a name from
+// the account and the host, MemoTree refuses instead (ErrNoIdentity), since a guessed
+// address is one nobody can answer.
+
+// ErrNoIdentity means git's configuration names nobody to sign a commit with.
+var ErrNoIdentity = errors.New("no name and email for the commit")
+
+// Identity is who signs commits: the author and the committer (the same person unless
+// git's environment or configuration says otherwise).
+type Identity struct {
+	Author    Signature `json:"author"`
+	Committer Signature `json:"committer"`
+}
+
+// identityKeys are the configuration keys an identity is read from.
+var identityKeys = map[string]bool{
+	"user.name": true, "user.email": true, "author.name": true, "author.email": true,
+	"committer.name": true, "committer.email": true,
+}
+
+// Identity returns who git would sign a commit with in this repository, or an error
+// wrapping ErrNoIdentity that says how to set it.
+func (r *Repo) Identity() (Identity, error) {
+	cfg := r.identityConfig()
+	pick := func(role, field string) string {
+		if v := os.Getenv("GIT_" + strings.ToUpper(role) + "_" + strings.ToUpper(field)); v != "" {
+			return v
+		}
+		if v := cfg[role+"."+field]; v != "" {
+			return v
+		}
+		if v := cfg["user."+field]; v != "" {
+			return v
+		}
+		if field == "email" {
+			return os.Getenv("EMAIL")
+		}
+		return ""
+	}
+	id := Identity{
+		Author:    Signature{Name: pick("author", "name"), Email: pick("author", "email")},
+		Committer: Signature{Name: pick("committer", "name"), Email: pick("committer", "email")},
+	}
+	for _, s := range []struct {
+		role string
+		sig  Signature
+	}{{"author", id.Author}, {"committer", id.Committer}} {
+		if err := checkSignature(s.sig); err != nil {
+			return Identity{}, fmt.Errorf("%w of the %s: %w; set them with `git config user.name \"Your Name\"` and "+
+				"`git config user.email you@example.com` in %s (add --global for every repository), "+
+				"or in the review panel", ErrNoIdentity, s.role, err, r.dir)
+		}
+	}
+	return id, nil
+}
+
+// checkSignature refuses what git refuses: an empty name or email, or one holding
+// the characters that delimit them in a commit.
+func checkSignature(s Signature) error {
+	switch {
+	case strings.TrimSpace(s.Name) == "" && strings.TrimSpace(s.Email) == "":
+		return errors.New("neither a name nor an email is set")
+	case strings.TrimSpace(s.Name) == "":
+		return errors.New("no name is set")
+	case strings.TrimSpace(s.Email) == "":
+		return errors.New("no email is set")
+	case strings.ContainsAny(s.Name+s.Email, "<>\n\x00"):
+		return errors.New("the name or email holds <, > or a line break")
+	}
+	return nil
+}
+
+// signatures returns the author and committer of a commit made now: a.Author when
+// given, else the repository's identity.
+func (r *Repo) signatures(author *Signature) (a, c *object.Signature, err error) {
+	now := time.Now()
+	id, err := r.Identity()
+	if author != nil && author.Name != "" {
+		a = &object.Signature{Name: author.Name, Email: author.Email, When: now}
+		if err != nil { // the caller signs as author; the committer is still git's
+			return nil, nil, err
+		}
+		return a, &object.Signature{Name: id.Committer.Name, Email: id.Committer.Email, When: now}, nil
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return &object.Signature{Name: id.Author.Name, Email: id.Author.Email, When: now},
+		&object.Signature{Name: id.Committer.Name, Email: id.Committer.Email, When: now}, nil
+}
+
+// identityConfig reads the identity keys of git's configuration, last value winning.
+func (r *Repo) identityConfig() map[string]string {
+	cr := &configReader{gitDir: r.gitDir(), branch: r.branchName(), out: map[string]string{}}
+	for _, f := range systemAndGlobalConfig() {
+		cr.read(f, 0)
+	}
+	cr.read(filepath.Join(r.gitDir(), "config"), 0)
+	return cr.out
+}
+
+// gitDir returns the repository's git folder (.git, or where a .git file points).
+func (r *Repo) gitDir() string {
+	d := filepath.Join(r.dir, ".git")
+	b, err := os.ReadFile(d)
+	if err != nil {
+		return d // a folder, or nothing
+	}
+	if rest, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
+		p := strings.TrimSpace(rest)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(r.dir, p)
+		}
+		return p
+	}
+	return d
+}
+
+// branchName returns the short name of the checked-out branch, "" when detached.
+func (r *Repo) branchName() string {
+	b, err := os.ReadFile(filepath.Join(r.gitDir(), "HEAD"))
+	if err != nil {
+		return ""
+	}
+	ref, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: refs/heads/")
+	if !ok {
+		return ""
+	}
+	return ref
+}
+
+// systemAndGlobalConfig lists the configuration files git reads before the
+// repository's, lowest precedence first.
+func systemAndGlobalConfig() []string {
+	var files []string
+	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
+		files = append(files, cmpOr(os.Getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
+	}
+	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
+		return append(files, expandHome(g))
+	}
+	home, _ := os.UserHomeDir()
+	if xdg := os.Getenv("XDG_CONFIG_HOME"); xdg != "" {
+		files = append(files, filepath.Join(xdg, "git", "config"))
+	} else if home != "" {
+		files = append(files, filepath.Join(home, ".config", "git", "config"))
+	}
+	if home != "" {
+		files = append(files, filepath.Join(home, ".gitconfig"))
+	}
+	return files
+}
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
+
+// expandHome replaces a leading "~/" by the home folder.
+func expandHome(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		if home, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(home, rest)
+		}
+	}
+	return p
+}
+
+// configReader collects identity keys from configuration files and their includes.
+type configReader struct {
+	gitDir string
+	branch string
+	out    map[string]string
+}
+
+// maxIncludeDepth bounds include chains, as git does (it allows 10).
+const maxIncludeDepth = 10
+
+// read reads one file; a missing or unreadable file is skipped, as git skips a
+// missing one (a broken one makes git fail, which its own commands will say).
+func (cr *configReader) read(file string, depth int) {
+	if depth > maxIncludeDepth {
+		return
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return
+	}
+	_ = gcfg.ReadWithCallback(bytes.NewReader(b), func(section, sub, key, value string, blank bool) error {
+		if key == "" {
+			return nil
+		}
+		section, key = strings.ToLower(section), strings.ToLower(key)
+		switch {
+		case sub == "" && identityKeys[section+"."+key]:
+			cr.out[section+"."+key] = value
+		case key == "path" && !blank && (section == "include" && sub == "" ||
+			section == "includeif" && cr.matches(sub, filepath.Dir(file))):
+			cr.read(includePath(value, file), depth+1)
+		}
+		return nil
+	})
+}
+
+// includePath resolves an include's path: "~/" is the home folder, and a relative path
+// is relative to the including file's folder.
+func includePath(p, from string) string {
+	p = expandHome(p)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.Dir(from), p)
+	}
+	return p
+}
+
+// matches reports whether an includeIf condition holds for the repository:
+// "gitdir:", "gitdir/i:" (case-insensitive) and "onbranch:".
+func (cr *configReader) matches(cond, fileDir string) bool {
+	kind, pattern, ok := strings.Cut(cond, ":")
+	if !ok {
+		return false
+	}
+	switch kind {
+	case "gitdir", "gitdir/i":
+		pattern = expandHome(pattern)
+		if strings.HasPrefix(pattern, "./") {
+			pattern = filepath.Join(fileDir, pattern[2:])
+		} else if !filepath.IsAbs(pattern) {
+			pattern = "**/" + pattern
+		}
+		if strings.HasSuffix(pattern, "/") {
+			pattern += "**"
+		}
+		dir := filepath.ToSlash(cr.gitDir)
+		if abs, err := filepath.Abs(cr.gitDir); err == nil {
+			dir = filepath.ToSlash(abs)
+		}
+		return globMatch(filepath.ToSlash(pattern), dir, kind == "gitdir/i") ||
+			globMatch(filepath.ToSlash(pattern), dir+"/", kind == "gitdir/i")
+	case "onbranch":
+		if strings.HasSuffix(pattern, "/") {
+			pattern += "**"
+		}
+		return cr.branch != "" && globMatch(pattern, cr.branch, false)
+	}
+	return false
+}
+
+// globMatch matches name against a git wildcard pattern in which "**" crosses
+// folders and "*" and "?" do not.
+func globMatch(pattern, name string, fold bool) bool {
+	var b strings.Builder
+	if fold {
+		b.WriteString("(?i)")
+	}
+	b.WriteString("^")
+	for i := 0; i < len(pattern); i++ {
+		switch c := pattern[i]; {
+		case strings.HasPrefix(pattern[i:], "**/"):
+			b.WriteString("(?:.*/)?")
+			i += 2
+		case strings.HasPrefix(pattern[i:], "**"):
+			b.WriteString(".*")
+			i++
+		case c == '*':
+			b.WriteString("[^/]*")
+		case c == '?':
+			b.WriteString("[^/]")
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	return err == nil && re.MatchString(name)
+}

@@ -1,0 +1,83 @@
+package mcpserver
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// The transport's two forms over HTTP, chosen per request. The newest protocol
+// revision (2026-07-28) is sessionless, and the SDK accepts it over HTTP only on a
+// stateless handler; a client of an earlier revision hears of changes only on the
+// standalone stream of a session (GET /mcp with its Mcp-Session-Id). So a client that
+// opens a session (an initialize request of an earlier revision) gets one, and every
+// request carrying that session's id goes to it: its GET stream carries
+// notifications/resources/list_changed and notifications/resources/updated,
+// resumable after a dropped connection with Last-Event-ID (an in-memory event store).
+// Every other request — the 2026-07-28 revision, whose clients hear of changes through
+// subscriptions/listen, and clients that do not keep the session id they were given —
+// is served stateless, as before.
+
+// sessionIdle is how long a session may go without a request before it is closed.
+const sessionIdle = time.Hour
+
+// newestRevision is the first protocol revision that has no sessions.
+const newestRevision = "2026-07-28"
+
+// HTTPHandler returns the streamable HTTP handler of the server (to mount at /mcp).
+// protect checks the origin of every request (see mcp.StreamableHTTPOptions).
+func (s *Server) HTTPHandler(protect *http.CrossOriginProtection) http.Handler {
+	get := func(*http.Request) *mcp.Server { return s.mcp }
+	events := mcp.NewMemoryEventStore(nil)
+	stateful := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
+		EventStore: events, SessionTimeout: sessionIdle, CrossOriginProtection: protect})
+	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
+		Stateless: true, CrossOriginProtection: protect})
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Mcp-Session-Id") != "" || r.Method != http.MethodPost || opensSession(r) {
+			stateful.ServeHTTP(w, r)
+			return
+		}
+		stateless.ServeHTTP(w, r)
+	})
+}
+
+// maxPeek bounds how much of a request body is read to tell whether it opens a
+// session; an initialize request is far smaller.
+const maxPeek = 64 << 10
+
+// opensSession reports whether a POST is an initialize request of a revision that has
+// sessions. It reads at most maxPeek bytes of the body and puts them back.
+func opensSession(r *http.Request) bool {
+	if r.Body == nil {
+		return false
+	}
+	head, err := io.ReadAll(io.LimitReader(r.Body, maxPeek))
+	r.Body = readCloser{io.MultiReader(bytes.NewReader(head), r.Body), r.Body}
+	if err != nil {
+		return false
+	}
+	var msg struct {
+		Method string `json:"method"`
+		Params struct {
+			ProtocolVersion string `json:"protocolVersion"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(head, &msg) != nil || msg.Method != "initialize" {
+		return false
+	}
+	v := msg.Params.ProtocolVersion
+	return v != "" && v < newestRevision
+}
+
+// readCloser reads from one reader and closes another.
+type readCloser struct {
+	io.Reader
+	c io.Closer
+}
+
+func (rc readCloser) Close() error { return rc.c.Close() }
