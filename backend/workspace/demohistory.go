@@ -59,7 +59,7 @@ const demoAppendPath, demoAppendText = "projects/Open Questions.md", "\n- Konrad
 // makeDemoHistory turns the copy of the demo vault in dir into a git repository with a
 // few commits by DemoAuthor and a pending change, so that the review panel, a note's
 // history and the diff have something to show on the first run.
-func makeDemoHistory(ctx context.Context, dir string) error {
+func makeDemoHistory(ctx context.Context, dir string) (err error) {
 	v, err := vault.Open(dir)
 	if err != nil {
 		return err
@@ -82,6 +82,19 @@ func makeDemoHistory(ctx context.Context, dir string) error {
 	if err != nil {
 		return fmt.Errorf("demo history: %w", err)
 	}
+	// git signs a commit's committer from its configuration, which a new user's
+	// machine may not have: the demo's identity signs the demo's history, from the
+	// repository's own configuration for as long as it takes, and is then taken out,
+	// so that the person's commits carry their own name.
+	restore, err := signAs(dir, DemoAuthor)
+	if err != nil {
+		return fmt.Errorf("demo history: %w", err)
+	}
+	defer func() {
+		if rerr := restore(); err == nil && rerr != nil {
+			err = fmt.Errorf("demo history: %w", rerr)
+		}
+	}()
 	for _, c := range demoCommits {
 		var paths []vpath.Path
 		for _, p := range c.grows {
@@ -145,4 +158,19 @@ func withoutLastSection(b []byte) []byte {
 		return b
 	}
 	return append(bytes.TrimRight(b[:i], "\n"), '\n')
+}
+
+// signAs adds an identity to the configuration of the repository in dir and returns
+// the function that puts the configuration back as it was.
+func signAs(dir string, who gitrepo.Signature) (restore func() error, err error) {
+	name := filepath.Join(dir, ".git", "config")
+	before, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	with := fmt.Sprintf("%s\n[user]\n\tname = %s\n\temail = %s\n", bytes.TrimRight(before, "\n"), who.Name, who.Email)
+	if err := os.WriteFile(name, []byte(with), 0o644); err != nil {
+		return nil, err
+	}
+	return func() error { return os.WriteFile(name, before, 0o644) }, nil
 }

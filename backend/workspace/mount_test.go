@@ -274,6 +274,12 @@ func listTree(t *testing.T, dir string) []string {
 // a change waiting for review; the shipped copy stays as it was.
 func TestDemoIsARepositoryWithHistory(t *testing.T) {
 	t.Setenv("XDG_DATA_HOME", t.TempDir())
+	// A new user's machine: git knows nobody (the demo signs its history itself).
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "1")
+	for _, k := range []string{"GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL"} {
+		t.Setenv(k, "")
+	}
 	spec, err := DemoSpec()
 	if err != nil {
 		t.Fatal(err)
@@ -316,6 +322,10 @@ func TestDemoIsARepositoryWithHistory(t *testing.T) {
 	defer ws.Close()
 	if r := call(t, ws, "git_status", nil); r.IsError() || !strings.Contains(string(mustJSON(r.Data)), "Konrad Zuse") {
 		t.Errorf("git_status of the demo: %+v", r)
+	}
+	// The demo's identity signed the demo's history only: its repository names no one.
+	if out, err := exec.Command("git", "-C", spec.Path, "config", "--local", "--get-regexp", "^(user|author|committer)\\.").CombinedOutput(); err == nil {
+		t.Errorf("the demo's repository keeps an identity for later commits: %s", out)
 	}
 	// A second call finds the copy made and changes nothing.
 	again, err := DemoSpec()

@@ -41,8 +41,9 @@ describe('room to work', () => {
     // Every toggle keeps its name for screen readers when only its icon shows.
     await page.setViewportSize({ width: 1024, height: 800 })
     await page.getByRole('button', { name: /^Chat/ }).click()
+    const bar = page.locator('.main > .toolbar')
     for (const name of ['Graph', 'Changes', 'Chat', 'Canvas']) {
-      assert.equal(await page.getByRole('button', { name: new RegExp(`^${name}`) }).count(), 1, name)
+      assert.equal(await bar.getByRole('button', { name: new RegExp(`^${name}(,|$)`) }).count(), 1, name)
     }
     await page.getByRole('button', { name: /^Chat/ }).click()
   })
@@ -54,10 +55,11 @@ describe('room to work', () => {
     await page.waitForSelector(`${tree} [data-path]`)
     await page.waitForSelector('#graph-pane')
     const sidebar = await width(page, '#sidebar')
+    const side = (await page.locator('#side-pane:not([hidden])').count()) ? await width(page, '#side-pane') : 0
     const graph = await width(page, '#graph-pane')
     const main = await width(page, '.main')
     assert.ok(main <= 380, `the empty note pane is ${main} px wide`)
-    assert.ok(graph >= 1440 - sidebar - 380 - 20, `the graph is ${graph} px wide beside an empty note pane (sidebar ${sidebar})`)
+    assert.ok(graph >= 1440 - sidebar - side - 380 - 20, `the graph is ${graph} px wide beside an empty note pane (sidebar ${sidebar}, side panel ${side})`)
     const first = await page.$eval(`${tree} [data-path]`, (e) => e.getAttribute('data-path'))
     await page.click(`${tree} [data-path="${first}"]`)
     await page.waitForSelector('[data-testid="note-view"]')
