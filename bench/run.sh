@@ -1,22 +1,33 @@
 #!/usr/bin/env bash
-# bench/run.sh — measure MemoTree beside ripgrep on synthetic vaults; writes bench/RESULTS.md.
+# bench/run.sh — measure MemoTree beside ripgrep, git and the MCP memory server on
+# generated vaults; writes bench/RESULTS.md with every row's target and spread.
 #
-#   bench/run.sh [SIZE...]        sizes in notes, default: 1000 10000 50000
+#   bench/run.sh [SIZE...]        sizes in notes, default: 1000 10000 100000
+#
+# Every timed row runs MemoTree and its reference interleaved, round by round
+# (bench/cmd/ab), and reports medians with their range; a target counts as met only
+# when every round holds it (bench/cmd/table).
 #
 # Environment:
-#   MEMOTREE_BENCH_DIR   cache for vaults, binaries and raw results
-#                        (default ~/.cache/memotree-bench); vaults are reused while their
-#                        stamp (size, seed, generator source hash) matches
-#   MEMOTREE_BENCH_SEED  vault seed (default 1)
-#   MEMOTREE_BENCH_RUNS  hyperfine runs per warm measurement (default 10; 5 for cold)
-#   MEMOTREE_BENCH_GO    set to 0 to skip the Go micro-benchmarks
-#   MEMOTREE_BENCH_CANVAS set to 0 to skip the canvas figures (10k vault only)
-#   MEMOTREE_BENCH_GRAPH  set to 0 to skip the graph view in Chromium (10k and 50k vaults;
-#                        needs frontend/node_modules, Debian's /usr/bin/chromium and a
-#                        binary with the frontend embedded, as `make bench` builds)
-#   MEMOTREE_BENCH_OUT   the Markdown report (default bench/RESULTS.md)
-#   MEMOTREE_BIN         an already built memotree to measure (default: build one with
-#                        CGO_ENABLED=0 go build from the repository root)
+#   MEMOTREE_BENCH_DIR    cache for vaults, binaries and raw results (default
+#                         bench/.cache, git-ignored); vaults are reused while their stamp
+#                         (size, shape, seed, generator source hash) matches
+#   MEMOTREE_BENCH_SEED   vault seed (default 1)
+#   MEMOTREE_BENCH_RUNS   interleaved rounds per warm measurement (default 10; fewer on
+#                         big vaults and for cold runs)
+#   MEMOTREE_BENCH_GO     set to 0 to skip the Go micro-benchmarks
+#   MEMOTREE_BENCH_COLD   set to 0 to skip the cold-cache runs (as root they drop the
+#                         whole page cache: not on a machine shared with other work)
+#   MEMOTREE_BENCH_SHAPES set to 0 to skip the vault shapes (10k)
+#   MEMOTREE_BENCH_GIT    set to 0 to skip git status and commit
+#   MEMOTREE_BENCH_MCP    set to 0 to skip the MCP servers
+#   MEMOTREE_BENCH_CANVAS set to 0 to skip the canvas figures
+#   MEMOTREE_BENCH_GRAPH  set to 0 to skip the window in Chromium (needs
+#                         frontend/node_modules, Debian's /usr/bin/chromium and a binary
+#                         with the frontend embedded, as `make bench` builds)
+#   MEMOTREE_BENCH_OUT    the Markdown report (default bench/RESULTS.md)
+#   MEMOTREE_BIN          an already built memotree to measure (default: build one with
+#                         CGO_ENABLED=0 go build from the repository root)
 #
 # The Go benchmarks of ./backend/... can find the 10k vault in MEMOTREE_BENCH_VAULT.
 set -euo pipefail
@@ -24,21 +35,22 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$ROOT"
 
-CACHE=${MEMOTREE_BENCH_DIR:-$HOME/.cache/memotree-bench}
+CACHE=${MEMOTREE_BENCH_DIR:-$ROOT/bench/.cache}
 SEED=${MEMOTREE_BENCH_SEED:-1}
 RUNS=${MEMOTREE_BENCH_RUNS:-10}
-COLD_RUNS=$(( RUNS < 5 ? RUNS : 5 ))
 OUT=${MEMOTREE_BENCH_OUT:-$ROOT/bench/RESULTS.md}
 SIZES=("$@")
-[[ ${#SIZES[@]} -gt 0 ]] || SIZES=(1000 10000 50000)
+[[ ${#SIZES[@]} -gt 0 ]] || SIZES=(1000 10000 100000)
+STARTED=$(date +%s)
 
 say() { printf '\033[1m== %s\033[0m\n' "$*" >&2; }
 die() { printf 'bench: %s\n' "$*" >&2; exit 1; }
+has_size() { local n; for n in "${SIZES[@]}"; do [[ $n == "$1" ]] && return 0; done; return 1; }
+q() { printf '%q' "$1"; }
 
-for tool in go hyperfine rg; do
+for tool in go rg git; do
 	if ! command -v "$tool" >/dev/null; then
 		case $tool in
-		hyperfine) die "hyperfine is not installed: 'sudo apt-get install hyperfine' (Debian/Ubuntu), 'brew install hyperfine' or 'cargo install hyperfine'" ;;
 		rg) die "ripgrep (rg) is not installed: 'sudo apt-get install ripgrep' or 'brew install ripgrep'" ;;
 		*) die "$tool is not installed" ;;
 		esac
@@ -57,27 +69,38 @@ if [[ -z ${MEMOTREE_BIN:-} ]]; then
 	CGO_ENABLED=0 go build -o "$BIN" .
 fi
 [[ -x $BIN ]] || die "$BIN is not an executable"
-for cmd in vaultgen evict table; do
+for cmd in vaultgen evict table ab fsynclat; do
 	go build -o "$CACHE/bin/$cmd" "./bench/cmd/$cmd"
 done
 GEN_HASH=$(find bench/vaultgen -name '*.go' ! -name '*_test.go' | sort | xargs cat | sha256sum | cut -c1-16)
 LOAD=$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo unknown)
+AB=$CACHE/bin/ab
+M=$(q "$BIN")
 
-label() { # 1000 -> 1k, 50000 -> 50k
+label() { # 1000 -> 1k, 100000 -> 100k
 	if (( $1 % 1000 == 0 )); then echo "$(( $1 / 1000 ))k"; else echo "$1"; fi
 }
 
-# vault SIZE: prints the path of a generated vault, generating it when its stamp differs.
+# vault SIZE [SHAPE]: prints the path of a generated vault, generating it when its stamp
+# differs. The size of the long shape is the number of notes of the own shape holding
+# as many words: a fifth of it.
 vault() {
-	local n=$1 dir="$CACHE/vault-$1-s$SEED"
-	local stamp="vaultgen n=$n seed=$SEED src=$GEN_HASH"
+	local n=$1 shape=${2:-own} notes=$1
+	[[ $shape == long ]] && notes=$(( n / 5 ))
+	local dir="$CACHE/vault-$shape-$n-s$SEED"
+	[[ $shape == own ]] && dir="$CACHE/vault-$n-s$SEED"
+	local stamp="vaultgen n=$notes shape=$shape seed=$SEED src=$GEN_HASH"
 	if [[ -d $dir && -f $dir.stamp && $(cat "$dir.stamp") == "$stamp" ]]; then
 		say "reusing $dir"
 	else
-		say "generating $n notes into $dir"
+		say "generating $notes notes ($shape) into $dir"
 		rm -rf "$dir" "$dir.stamp" "$dir.summary.json"
-		"$CACHE/bin/vaultgen" -n "$n" -seed "$SEED" -out "$dir" >"$dir.summary.json"
+		"$CACHE/bin/vaultgen" -n "$notes" -shape "$shape" -seed "$SEED" -out "$dir" >"$dir.summary.json"
 		echo "$stamp" >"$dir.stamp"
+		# A freshly written vault is still being written back to disk: measuring
+		# while the kernel flushes it slowed whichever command ran during the flush
+		# (a rerun on a fresh machine showed the index 1.8x slower against ripgrep).
+		sync
 	fi
 	echo "$dir"
 }
@@ -97,13 +120,21 @@ ROWS=$RAW/rows.tsv
 	echo "# rows for bench/cmd/table"
 	echo -e "note\tCold runs start from a cold page cache by $COLD_HOW."
 } >"$ROWS"
+row() { local IFS=$'\t'; echo "$*" >>"$ROWS"; }
+note() { row note "$1"; }
 
-# index_ok VAULT: runs memotree index once, keeping its stats for the correctness table.
-index_ok() {
-	local v=$1 out=$2
-	if ! "$BIN" index --library "v=$v" --stats >"$out" 2>"$out.err"; then
-		say "memotree index failed on $v: $(head -c 500 "$out.err")"
-		return 1
+# ab_row OP VAULT TARGET FILE RUNS WARMUP PREPARE NAME CMD [NAME CMD]: times the
+# commands interleaved and adds the row; a failed measurement becomes a note.
+ab_row() {
+	local op=$1 vault=$2 target=$3 file=$4 runs=$5 warmup=$6 prep=$7
+	shift 7
+	local args=(-runs "$runs" -warmup "$warmup" -out "$RAW/$file")
+	[[ -n $prep ]] && args+=(-prepare "$prep")
+	say "$op, $vault"
+	if "$AB" "${args[@]}" "$@"; then
+		row ab "$op" "$vault" "$target" "$RAW/$file"
+	else
+		note "The measurement \"$op\" on the $vault vault failed."
 	fi
 }
 
@@ -116,53 +147,37 @@ peak() {
 	rm -f "$f"
 }
 
+md_kb() { find "$1" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print int(s/1024)}'; }
+
+# --- the index, by size -------------------------------------------------------------
+# The 1k and 10k vaults are of the own shape; the 100k vault is of the flow shape, as
+# ordinary Obsidian front matter over longer English notes (1 GB).
 for n in "${SIZES[@]}"; do
-	v=$(vault "$n")
 	l=$(label "$n")
-	mt="$(printf '%q' "$BIN") index --library $(printf '%q' "v=$v") --stats"
-	rg="rg -c '\[\[' $(printf '%q' "$v")"
-	if ! index_ok "$v" "$RAW/stats-$l.json"; then
-		echo -e "note\tThe $l vault was skipped: \`memotree index\` failed." >>"$ROWS"
+	shape=own
+	(( n >= 100000 )) && shape=flow
+	v=$(vault "$n" "$shape")
+	mt="$M index --library $(q "v=$v") --stats"
+	rg="rg -c '\[\[' $(q "$v")"
+	if ! "$BIN" index --library "v=$v" --stats >"$RAW/stats-$l.json" 2>"$RAW/stats-$l.err"; then
+		note "The $l vault was skipped: \`memotree index\` failed: $(head -c 300 "$RAW/stats-$l.err")"
 		continue
 	fi
-	echo -e "check\t$l\t$v.summary.json\t$RAW/stats-$l.json" >>"$ROWS"
-
-	# Big vaults take seconds per run: fewer runs keep the whole bench in minutes.
-	runs=$RUNS warmup=2 cold=$COLD_RUNS
-	if (( n >= 50000 )); then runs=$(( RUNS < 3 ? RUNS : 3 )) warmup=1 cold=$(( COLD_RUNS < 3 ? COLD_RUNS : 3 )); fi
-
-	say "warm cache, $l notes"
-	if hyperfine --style basic --warmup "$warmup" --runs "$runs" \
-		-n memotree "$mt" -n rg "$rg" --export-json "$RAW/warm-$l.json"; then
-		echo -e "time\tindex, warm cache\t$l\t$RAW/warm-$l.json" >>"$ROWS"
-	else
-		echo -e "note\tWarm-cache runs on the $l vault failed." >>"$ROWS"
+	row check "$l" "$v.summary.json" "$RAW/stats-$l.json"
+	runs=$RUNS warmup=2 cold=5
+	if (( n >= 50000 )); then runs=$(( RUNS < 5 ? RUNS : 5 )) warmup=1 cold=3; fi
+	ab_row "index, warm cache" "$l" "ratio<=3" "warm-$l.json" "$runs" "$warmup" "" memotree "$mt" rg "$rg"
+	if [[ ${MEMOTREE_BENCH_COLD:-1} != 0 ]]; then
+		ab_row "index, cold cache" "$l" "-" "cold-$l.json" "$cold" 0 "$(cold_prepare "$v")" memotree "$mt" rg "$rg"
 	fi
-
-	say "cold cache, $l notes"
-	prep=$(cold_prepare "$v")
-	if hyperfine --style basic --runs "$cold" --prepare "$prep" \
-		-n memotree "$mt" -n rg "$rg" --export-json "$RAW/cold-$l.json"; then
-		echo -e "time\tindex, cold cache\t$l\t$RAW/cold-$l.json" >>"$ROWS"
-	else
-		echo -e "note\tCold-cache runs on the $l vault failed." >>"$ROWS"
-	fi
-
-	say "cold cache, $l notes, beside reading every note"
-	cat="find $(printf '%q' "$v") -name '*.md' -exec cat {} + >/dev/null"
-	if hyperfine --style basic --runs "$cold" --prepare "$prep" \
-		-n memotree "$mt" -n "read every note" "$cat" --export-json "$RAW/coldread-$l.json"; then
-		echo -e "time\tindex, cold cache, vs reading the files\t$l\t$RAW/coldread-$l.json" >>"$ROWS"
-	fi
-
 	if [[ -n $TIME ]]; then
 		say "peak memory, $l notes"
 		m=$(peak "$BIN" index --library "v=$v" --stats)
-		r=$(peak rg -c '\[\[' "$v")
-		if [[ $m =~ ^[0-9]+$ && $r =~ ^[0-9]+$ ]]; then
-			echo -e "value\tpeak memory\t$l\t$m\trg\t$r\tKB" >>"$ROWS"
-			md=$(find "$v" -name '*.md' -printf '%s\n' | awk '{s+=$1} END {print int(s/1024)}')
-			echo -e "value\tpeak memory vs the vault's Markdown bytes (target ≤ 2.5×)\t$l\t$m\tMarkdown bytes\t$md\tKB" >>"$ROWS"
+		md=$(md_kb "$v")
+		if [[ $m =~ ^[0-9]+$ ]]; then
+			memtarget="ratio<=2.5"
+			(( n >= 100000 )) && memtarget="ratio<=1"
+			row value "peak memory of the index vs the vault's Markdown bytes" "$l" "$m" "Markdown bytes" "$md" KB "$memtarget"
 			# What the notes cost beyond the process itself (its code and runtime,
 			# measured on an empty vault), which dominates a small vault.
 			if [[ -z ${base:-} ]]; then
@@ -170,136 +185,205 @@ for n in "${SIZES[@]}"; do
 				base=$(peak "$BIN" index --library "v=$empty" --stats)
 				rm -rf "$empty"
 			fi
-			if [[ $base =~ ^[0-9]+$ ]]; then
-				echo -e "value\tpeak memory above an empty vault's ($base KB) vs the Markdown bytes\t$l\t$((m - base))\tMarkdown bytes\t$md\tKB" >>"$ROWS"
-			fi
+			[[ $base =~ ^[0-9]+$ ]] && row value "peak memory above an empty vault's ($base KB) vs the Markdown bytes" "$l" "$((m - base))" "Markdown bytes" "$md" KB
 		fi
 	fi
 done
 
-# git: status and a commit of 10 notes, whole processes, beside the git command line, on
-# a committed copy of the 10k vault with 10 notes modified.
-for n in "${SIZES[@]}"; do
-	[[ $n == 10000 ]] || continue
+# --- the index on vaults of other shapes (10k notes each, or as many words) ----------
+if [[ ${MEMOTREE_BENCH_SHAPES:-1} != 0 ]] && has_size 10000; then
+	for shape in own flow crlf long chinese hub; do
+		v=$(vault 10000 "$shape")
+		if ! "$BIN" index --library "v=$v" --stats >"$RAW/stats-$shape.json" 2>"$RAW/stats-$shape.err"; then
+			note "The $shape vault was skipped: \`memotree index\` failed."
+			continue
+		fi
+		[[ $shape != own ]] && row check "10k $shape" "$v.summary.json" "$RAW/stats-$shape.json"
+		ab_row "index, warm cache, $shape shape" "10k" "ratio<=3" "warm-shape-$shape.json" 7 2 "" \
+			memotree "$M index --library $(q "v=$v") --stats" rg "rg -c '\[\[' $(q "$v")"
+	done
+	note "Vault shapes (bench/vaultgen): own — the project's block-style front matter; flow — flow lists, type/created/modified keys, relations of type and to, folded descriptions, nested maps, English prose; crlf — own with CRLF and a byte order mark; long — 2,000 notes of 6,000-12,000 words with one or two links; chinese — Chinese titles, folders, tags and prose; hub — own with one note linking to 2,000 others."
+fi
+
+# --- git: status and a commit of 10 notes, beside the git command line --------------
+git_rows() {
+	local n=$1 shape=$2 l src gitdir
 	l=$(label "$n")
-	src="$CACHE/vault-$n-s$SEED"
-	[[ -d $src ]] || continue
-	say "git, $l notes"
-	gitdir=$(mktemp -d)
+	src=$(vault "$n" "$shape")
+	say "git, $l notes: preparing two committed copies"
+	gitdir=$(mktemp -d "$CACHE/git-XXXX")
 	for side in memotree git; do
 		cp -r "$src" "$gitdir/$side"
-		(cd "$gitdir/$side" && printf '.memotree/\n' >.gitignore && git init -q && git add -A &&
-			git config user.name bench && git config user.email bench@invalid && git commit -qm vault)
+		# No automatic gc: on a big repository git starts one in the background after a
+		# commit, which would run during the timings (and in the folder being removed).
+		# The repository's identity signs MemoTree's commits as it signs git's.
+		(cd "$gitdir/$side" && printf '.memotree/\n' >.gitignore && git init -q &&
+			git config gc.auto 0 && git config maintenance.auto false &&
+			git config user.name bench && git config user.email bench@invalid &&
+			git add -A && git commit -qm vault)
 	done
 	mapfile -d '' ten < <(cd "$gitdir/git" && git ls-files -z '*.md' | head -z -n 10)
-	edit="" names=""
+	local edit="" names="" f
 	for f in "${ten[@]}"; do
-		edit+="; echo edit >>$(printf '%q' "$f")"
+		edit+="; echo edit >>$(q "$f")"
 		names+="\"$(basename "${f%.md}")\","
 	done
 	edit=${edit#; }
 	(cd "$gitdir/memotree" && eval "$edit") && (cd "$gitdir/git" && eval "$edit")
-	if hyperfine --style basic --warmup 3 --runs "$RUNS" \
-		-n memotree "$(printf '%q' "$BIN") call --library $(printf '%q' "v=$gitdir/memotree") git_status" \
-		-n git "git -C $(printf '%q' "$gitdir/git") status --porcelain" --export-json "$RAW/gitstatus-$l.json"; then
-		echo -e "time\tgit status, 10 notes modified (target ≤ 1.5×)\t$l\t$RAW/gitstatus-$l.json" >>"$ROWS"
+	ab_row "git status, 10 notes modified" "$l" "ratio<=1.5" "gitstatus-$l.json" "$RUNS" 3 "" \
+		memotree "$M call --library $(q "v=$gitdir/memotree") git_status" \
+		git "git -C $(q "$gitdir/git") status --porcelain"
+	if (( n < 100000 )); then
+		local commit_args="{\"message\":\"bench\",\"entity_names\":[${names%,}]}" files
+		files=$(printf ' %q' "${ten[@]}")
+		ab_row "git commit of 10 notes" "$l" "ratio<=2" "gitcommit-$l.json" "$RUNS" 1 \
+			"cd $(q "$gitdir/memotree") && $edit && cd $(q "$gitdir/git") && $edit" \
+			memotree "$M call --library $(q "v=$gitdir/memotree") git_commit $(q "$commit_args")" \
+			git "cd $(q "$gitdir/git") && git add --$files && git -c user.name=bench -c user.email=bench@invalid commit -qm bench"
 	fi
-	commit_args="{\"message\":\"bench\",\"entity_names\":[${names%,}]}"
-	files=$(printf ' %q' "${ten[@]}")
-	if hyperfine --style basic --runs "$RUNS" \
-		--prepare "cd $(printf '%q' "$gitdir/memotree") && $edit" \
-		--prepare "cd $(printf '%q' "$gitdir/git") && $edit" \
-		-n memotree "$(printf '%q' "$BIN") call --library $(printf '%q' "v=$gitdir/memotree") git_commit $(printf '%q' "$commit_args")" \
-		-n git "cd $(printf '%q' "$gitdir/git") && git add --$files && git -c user.name=bench -c user.email=bench@invalid commit -qm bench" \
-		--export-json "$RAW/gitcommit-$l.json"; then
-		echo -e "time\tgit commit of 10 notes (target ≤ 2×)\t$l\t$RAW/gitcommit-$l.json" >>"$ROWS"
-	fi
-	rm -rf "$gitdir"
-done
+	rm -rf "$gitdir" || { sleep 1; rm -rf "$gitdir"; }
+}
+if [[ ${MEMOTREE_BENCH_GIT:-1} != 0 ]]; then
+	has_size 10000 && git_rows 10000 own
+	has_size 100000 && git_rows 100000 flow
+fi
 
-# Search on the 10k vault, whole process against whole process: a ranked query and a
-# regular expression through `memotree call` (the persisted index under .memotree is
-# built once before timing, as it is after the first search) beside ripgrep over the
-# same notes. A copy of the vault keeps the shared one free of index files.
-for n in "${SIZES[@]}"; do
-	[[ $n == 10000 ]] || continue
-	v=$(vault "$n")
-	l=$(label "$n")
-	sv=$(mktemp -d)
-	cp -r "$v/." "$sv/"
-	say "search, $l notes: building the index once"
-	"$BIN" call --library "v=$sv" search_nodes '{"query":"warmup"}' >/dev/null 2>&1 || true # no_match is fine
-	q=$(printf '%q' "$BIN")" call --library $(printf '%q' "v=$sv")"
-	say "search, $l notes: ranked query"
-	if hyperfine --style basic --warmup 2 --runs "$RUNS" \
-		-n memotree "$q search_nodes '{\"query\":\"gallolum thijomor\"}'" \
-		-n rg "rg -c -i gallolum --glob '*.md' $(printf '%q' "$sv")" --export-json "$RAW/search-ranked-$l.json"; then
-		echo -e "time\tsearch_nodes, ranked with snippets, vs rg one word\t$l\t$RAW/search-ranked-$l.json" >>"$ROWS"
-	fi
-	for pat in 'Gallolum thijomor' 'zunar pelcoster'; do
-		say "search, $l notes: /$pat/"
-		slug=${pat// /-}
-		if hyperfine --style basic --warmup 2 --runs "$RUNS" \
-			-n memotree "$q search_in_contents '{\"content_glob\":\"/$pat/\",\"limit\":500}'" \
-			-n rg "rg -c '$pat' --glob '*.md' $(printf '%q' "$sv")" --export-json "$RAW/search-regex-$slug-$l.json"; then
-			echo -e "time\tregex content search /$pat/ vs rg\t$l\t$RAW/search-regex-$slug-$l.json" >>"$ROWS"
-		fi
-	done
+# --- search: ranked queries and regular expressions, whole process beside ripgrep ----
+# On a copy of the vault, so that the shared one holds no index files. The persisted
+# index is built once before timing (the first search builds it); that build is a row.
+search_copy() { # search_copy VAULT: prints a copy's path
+	local sv
+	sv=$(mktemp -d "$CACHE/search-XXXX")
+	cp -r "$1/." "$sv/"
+	echo "$sv"
+}
+search_build() { # search_build LABEL VAULT TARGET
+	local s e
+	say "search index build, $1"
+	s=$(date +%s.%N)
+	"$BIN" call --library "v=$2" search_nodes '{"query":"warmup"}' >/dev/null 2>&1 || true # no_match is fine
+	e=$(date +%s.%N)
+	row value "search index: first search_nodes, building the index (whole process)" "$1" "$(awk -v s="$s" -v e="$e" 'BEGIN {printf "%.2f", e - s}')" target "$3" s "value<=$3"
+	local idx md
+	idx=$(du -sk "$2/.memotree/search" | cut -f1)
+	md=$(md_kb "$2")
+	row value "search index on disk vs the Markdown bytes" "$1" "$idx" "Markdown bytes" "$md" KB "ratio<=0.5"
+}
+regex_row() { # regex_row LABEL VAULT TOOL PATTERN RG-ARGS...
+	local l=$1 sv=$2 tool=$3 pat=$4 arg slug
+	shift 4
+	arg=content_glob
+	[[ $tool == search_anywhere ]] && arg=pattern_glob
+	slug=$(echo "$tool-$pat" | tr -c 'a-zA-Z0-9' '-' | tr -s '-' | cut -c1-60)
+	local esc=${pat//\\/\\\\}
+	esc=${esc//\"/\\\"}
+	local json="{\"$arg\":\"$esc\",\"limit\":500}"
+	ab_row "$tool $pat vs rg -c" "$l" "ratio<=1" "re-$slug-$l.json" "$RUNS" 2 "" \
+		memotree "$M call --library $(q "v=$sv") $tool $(q "$json")" \
+		rg "rg -c $(printf '%q ' "$@") --glob '*.md' $(q "$sv")"
+}
+if has_size 10000; then
+	# The own vault: rare literals, and the ranked query.
+	sv=$(search_copy "$(vault 10000 own)")
+	search_build 10k "$sv" 30
+	ab_row "search_nodes, ranked with snippets, vs rg one word" 10k "ratio<=1" "search-ranked-10k.json" "$RUNS" 2 "" \
+		memotree "$M call --library $(q "v=$sv") search_nodes '{\"query\":\"gallolum thijomor\"}'" \
+		rg "rg -c -i gallolum --glob '*.md' $(q "$sv")"
+	regex_row 10k "$sv" search_in_contents '/Gallolum thijomor/' 'Gallolum thijomor'
+	regex_row 10k "$sv" search_in_contents '/zunar pelcoster/' 'zunar pelcoster'
 	rm -rf "$sv"
-done
+	# The flow vault, English prose: every other shape of pattern.
+	sv=$(search_copy "$(vault 10000 flow)")
+	search_build "10k flow" "$sv" 30
+	regex_row "10k flow" "$sv" search_in_contents '/question/' 'question'
+	regex_row "10k flow" "$sv" search_in_contents '/foo|bar/' 'foo|bar'
+	regex_row "10k flow" "$sv" search_in_contents '/\bqu[a-z]*(ion|ness)\b/' '\bqu[a-z]*(ion|ness)\b'
+	regex_row "10k flow" "$sv" search_in_contents '*quiet*harbour*' -i 'quiet.*harbour'
+	regex_row "10k flow" "$sv" search_anywhere '/[0-9]{4}-[0-9]{2}/' '[0-9]{4}-[0-9]{2}'
+	regex_row "10k flow" "$sv" search_in_contents '/\d{3}-\d{4}-\d{4}/' '\d{3}-\d{4}-\d{4}'
+	rm -rf "$sv"
+	note "Regular expressions: a content search stops once its page is full (50 matching lines, or limit notes) and says \"at least N notes\"; ripgrep counts every match of every file. /\\d{3}-\\d{4}-\\d{4}/ matches nothing and has no literal: every note is read and run through RE2."
+fi
+if has_size 100000; then
+	sv=$(search_copy "$(vault 100000 flow)")
+	search_build 100k "$sv" 30
+	ab_row "search_nodes, whole process, persisted index, nothing changed" 100k "value<=0.2" "search-ranked-100k.json" 5 1 "" \
+		memotree "$M call --library $(q "v=$sv") search_nodes '{\"query\":\"quiet harbour\"}'" \
+		rg "rg -c -i harbour --glob '*.md' $(q "$sv")"
+	regex_row 100k "$sv" search_in_contents '/foo|bar/' 'foo|bar'
+	regex_row 100k "$sv" search_in_contents '/Unwritten Of/' 'Unwritten Of'
+	rm -rf "$sv"
+fi
 
-# MCP: MemoTree's server beside the official memory server, same work over stdio.
+# --- MCP: MemoTree's server beside the official memory server, same work over stdio --
 MEMSRV=$ROOT/bench/node/node_modules/@modelcontextprotocol/server-memory/dist/index.js
-if [[ ${MEMOTREE_BENCH_MCP:-1} != 0 ]]; then
+need_memsrv() {
 	if [[ ! -f $MEMSRV ]]; then
 		say "installing @modelcontextprotocol/server-memory (bench/node)"
 		(cd "$ROOT/bench/node" && npm ci --no-audit --no-fund >/dev/null)
 	fi
+}
+if [[ ${MEMOTREE_BENCH_MCP:-1} != 0 ]]; then
+	need_memsrv
 	say "MCP servers, ${MEMOTREE_BENCH_MCP_N:-10000} entities"
 	go build -o "$CACHE/bin/mcpbench" ./bench/cmd/mcpbench
 	mcpdir=$(mktemp -d)
 	mkdir -p "$mcpdir/vault"
 	if ! "$CACHE/bin/mcpbench" -memotree "$BIN" -vault "$mcpdir/vault" -memory "node $MEMSRV" \
 		-memory-file "$mcpdir/memory.jsonl" -n "${MEMOTREE_BENCH_MCP_N:-10000}" -queries 1000 -rows "$ROWS" >"$RAW/mcp.jsonl"; then
-		echo -e "note\tThe MCP benchmark failed." >>"$ROWS"
+		note "The MCP benchmark failed."
 	fi
 	rm -rf "$mcpdir"
+	note "Writes: MemoTree syncs every note it writes to disk (fsync) before renaming it into place; server-memory and git (by default) do not. The create rows and the git commit row depend on the disk's flush time: $("$CACHE/bin/fsynclat" "$CACHE") on this machine."
 fi
 
-# Canvas: the agent's default view of the 10k vault beside server-memory's read_graph
-# of the same entities and relations.
+# --- the canvas: the agent's default view, and view_canvas as a whole process -------
 if [[ ${MEMOTREE_BENCH_CANVAS:-1} != 0 ]]; then
-	for n in "${SIZES[@]}"; do
-		[[ $n == 10000 ]] || continue
-		if [[ ! -f $MEMSRV ]]; then
-			say "installing @modelcontextprotocol/server-memory (bench/node)"
-			(cd "$ROOT/bench/node" && npm ci --no-audit --no-fund >/dev/null)
+	need_memsrv
+	go build -o "$CACHE/bin/canvasbench" ./bench/cmd/canvasbench
+	for n in 10000 100000; do
+		has_size "$n" || continue
+		shape=own
+		(( n >= 100000 )) && shape=flow
+		v=$(vault "$n" "$shape")
+		l=$(label "$n")
+		say "canvas, $l notes"
+		mem=(-memory "node $MEMSRV")
+		(( n >= 100000 )) && mem=() # server-memory's read_graph of 1M relations takes minutes
+		if ! "$CACHE/bin/canvasbench" -vault "$v" "${mem[@]}" -label "$l" -rows "$ROWS" >"$RAW/canvas-$l.json"; then
+			note "The canvas benchmark failed on the $l vault."
 		fi
-		say "canvas, $(label "$n") notes"
-		go build -o "$CACHE/bin/canvasbench" ./bench/cmd/canvasbench
-		if ! "$CACHE/bin/canvasbench" -vault "$(vault "$n")" -memory "node $MEMSRV" -label "$(label "$n")" \
-			-rows "$ROWS" >"$RAW/canvas-$(label "$n").json"; then
-			echo -e "note\tThe canvas benchmark failed." >>"$ROWS"
-		fi
+		cv=$(search_copy "$v")
+		ab_row "view_canvas, whole process" "$l" "value<=1" "canvas-view-$l.json" 5 1 "" \
+			memotree "$M call --library $(q "v=$cv") view_canvas" \
+			"list the folder" "find $(q "$cv") -name '*.md' >/dev/null"
+		rm -rf "$cv"
 	done
 fi
 
-# The graph view: the 10k and 50k vaults' global graph in headless Chromium, from
-# navigation to drawn, frames per second while panning and zooming, and the layout's
-# figures once settled (frontend/e2e/graph-bench.mjs).
+# --- the window: first tree while the scan runs, and the graph drawn, in Chromium ----
 if [[ ${MEMOTREE_BENCH_GRAPH:-1} != 0 ]]; then
-	for n in "${SIZES[@]}"; do
-		[[ $n == 10000 || $n == 50000 ]] || continue
-		graph_runs=3 graph_timeout=120000
-		(( n >= 50000 )) && graph_runs=1 graph_timeout=600000
-		if [[ ! -d $ROOT/frontend/node_modules ]]; then
-			say "installing the frontend's packages (for the graph benchmark)"
-			(cd "$ROOT/frontend" && npm ci --no-audit --no-fund >/dev/null)
+	if [[ ! -d $ROOT/frontend/node_modules ]]; then
+		say "installing the frontend's packages (for the window benchmarks)"
+		(cd "$ROOT/frontend" && npm ci --no-audit --no-fund >/dev/null)
+	fi
+	for n in 10000 100000; do
+		has_size "$n" || continue
+		shape=own
+		(( n >= 100000 )) && shape=flow
+		v=$(vault "$n" "$shape")
+		l=$(label "$n")
+		say "window in Chromium, $l notes: first tree"
+		if ! (cd "$ROOT/frontend" && MEMOTREE_BIN=$BIN node e2e/window-bench.mjs --vault "$v" \
+			--label "$l" --runs 3 --rows "$ROWS" >"$RAW/window-$l.json"); then
+			note "The window benchmark failed on the $l vault."
 		fi
-		say "graph view in Chromium, $(label "$n") notes"
-		if ! (cd "$ROOT/frontend" && MEMOTREE_BIN=$BIN node e2e/graph-bench.mjs --vault "$(vault "$n")" \
-			--label "$(label "$n")" --runs "$graph_runs" --layout-timeout "$graph_timeout" --rows "$ROWS" >"$RAW/graph-$(label "$n").json"); then
-			echo -e "note\tThe graph view benchmark failed." >>"$ROWS"
+		say "graph view in Chromium, $l notes"
+		target=2000 graph_runs=3 graph_timeout=120000
+		(( n >= 50000 )) && target=5000 graph_runs=1 graph_timeout=600000
+		if ! (cd "$ROOT/frontend" && MEMOTREE_BIN=$BIN node e2e/graph-bench.mjs --vault "$v" \
+			--label "$l" --runs "$graph_runs" --layout-timeout "$graph_timeout" --target-ms "$target" --rows "$ROWS" >"$RAW/graph-$l.json"); then
+			note "The graph view benchmark failed on the $l vault."
 		fi
 	done
 fi
@@ -307,21 +391,35 @@ fi
 GOBENCH=()
 if [[ ${MEMOTREE_BENCH_GO:-1} != 0 ]]; then
 	say "Go benchmarks"
-	for n in "${SIZES[@]}"; do [[ $n == 10000 ]] && export MEMOTREE_BENCH_VAULT="$CACHE/vault-$n-s$SEED"; done
+	has_size 10000 && export MEMOTREE_BENCH_VAULT="$(vault 10000 own)"
 	if go test -run '^$' -bench . -benchmem ./backend/... 2>&1 | tee "$RAW/gobench.txt"; then
 		GOBENCH=(-gobench "$RAW/gobench.txt")
 	else
 		say "go test -bench failed; see $RAW/gobench.txt"
-		echo -e "note\tThe Go benchmarks failed; their output is in the cache folder." >>"$ROWS"
+		note "The Go benchmarks failed; their output is in the cache folder."
 		GOBENCH=(-gobench "$RAW/gobench.txt")
+	fi
+	if has_size 100000; then
+		say "search queries in process, 100k notes"
+		if MEMOTREE_BENCH_VAULT="$(vault 100000 flow)" go test -run '^$' -bench 'BenchmarkQuery$' -benchtime 800x ./backend/search/ >"$RAW/gobench-100k.txt" 2>&1; then
+			p50=$(grep -o '[0-9.]* p50-ms' "$RAW/gobench-100k.txt" | head -1 | cut -d' ' -f1)
+			p99=$(grep -o '[0-9.]* p99-ms' "$RAW/gobench-100k.txt" | head -1 | cut -d' ' -f1)
+			[[ -n $p50 ]] && row value "search_nodes in process, p50" 100k "$p50" target 10 ms "value<=10"
+			[[ -n $p99 ]] && row value "search_nodes in process, p99" 100k "$p99" target 50 ms "value<=50"
+		else
+			note "The 100k search query benchmark failed; its output is in the cache folder."
+		fi
 	fi
 fi
 
 CPU=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || true)
+MHZ=$(grep -m1 'cpu MHz' /proc/cpuinfo 2>/dev/null | cut -d: -f2- | sed 's/^ *//' || true)
+GOV=$(cat /sys/devices/system/cpu/cpu0/cpufreq/scaling_governor 2>/dev/null || echo "not exposed")
+THP=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null || echo unknown)
 RGV=$(rg --version)
 RGV=${RGV%%$'\n'*}
 "$CACHE/bin/table" -o "$OUT" \
-	-note "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -sr), ${CPU:-unknown CPU}, $(nproc) CPUs (load average $LOAD at start), $(go version | cut -d' ' -f3), hyperfine $(hyperfine --version | cut -d' ' -f2), $RGV." \
-	-note "Vaults: \`bench/cmd/vaultgen -seed $SEED\`; reference: \`rg -c '\\[\\['\` over the same folder. Raw data: \`${RAW/#$HOME/\~}\`." \
+	-note "Measured $(date -u '+%Y-%m-%d %H:%M UTC') on $(uname -sr), ${CPU:-unknown CPU} (${MHZ:-?} MHz, governor $GOV), $(nproc) CPUs, transparent huge pages $THP, load average $LOAD at start and $(cut -d' ' -f1-3 /proc/loadavg) at the end, $(go version | cut -d' ' -f3), $RGV; $(( ($(date +%s) - STARTED) / 60 )) minutes." \
+	-note "Vaults: \`bench/cmd/vaultgen -seed $SEED\` (-shape as named); reference: \`rg -c '\\[\\['\` over the same folder. Raw data: \`${RAW/#$ROOT\//}\`." \
 	"${GOBENCH[@]}" "$ROWS"
 say "wrote $OUT"

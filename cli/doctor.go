@@ -13,7 +13,7 @@ import (
 func runDoctor(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	specs := libraryFlags(fs)
-	repair := fs.Bool("repair", false, "remove the temporary files of writes a crash interrupted")
+	repair := fs.Bool("repair", false, "remove the temporary files of writes a crash interrupted, and forget the list of files a recovery kept")
 	asJSON := fs.Bool("json", false, "print the report as JSON, one object per library")
 	limit := fs.Int("limit", 20, "examples listed per kind of problem")
 	if code, ok := parseFlags(fs, env, args); !ok {
@@ -59,6 +59,20 @@ func printReport(w io.Writer, r *doctor.Report, repaired bool) {
 			fmt.Fprintf(w, "    … and %d more (raise --limit)\n", count-shown)
 		}
 	}
+	kept := "review them: a crashed change set (a script) had changed them, and they changed again after the crash, so its rollback kept them as they are; `memotree doctor --repair` forgets this list"
+	if repaired {
+		kept = "review them (this list is now forgotten)"
+	}
+	section(r.RecoveryConflicts.Count, "files kept by the rollback of a crashed change set", kept, func(out func(string)) {
+		for _, c := range r.RecoveryConflicts.Examples {
+			out(fmt.Sprintf("%s (%s, %s)", c.Path, c.ChangeSet, c.Time.Local().Format("2006-01-02 15:04:05")))
+		}
+	})
+	section(r.SpecialFiles.Count, "special files (named pipes, devices, sockets)", "MemoTree does not read them; remove them if they are not meant to be there", func(out func(string)) {
+		for _, s := range r.SpecialFiles.Examples {
+			out(s)
+		}
+	})
 	advice := "run `memotree doctor --repair` to remove them"
 	if repaired {
 		advice = "removed"

@@ -27,7 +27,7 @@ func TestContextCarriesTheCanvas(t *testing.T) {
 	}
 	first, second := system(0), system(1)
 	for _, s := range []string{first, second} {
-		if !strings.Contains(s, "<canvas>") || !strings.Contains(s, `Canvas "default" of library "demo"`) || !strings.Contains(s, "+ people/ [title]") {
+		if !strings.Contains(s, "<canvas>") || !strings.Contains(s, `Canvas "default" of library "demo"`) || !strings.Contains(s, "+ people/ 7 notes") {
 			t.Fatalf("the system message lacks the canvas:\n%s", s)
 		}
 	}

@@ -48,6 +48,9 @@ type Library interface {
 	Name() string
 	Graph() *graph.Graph
 	Vault() *vault.Vault
+	// Scanned reports whether the graph is loaded; a view is rendered from the
+	// folder alone until it is.
+	Scanned() bool
 }
 
 // Canvas holds the views of one library.
@@ -81,12 +84,19 @@ type renderKey struct {
 // edge of a large vault on each model call would cost more than the list is worth.
 const mostLinkedTTL = 30 * time.Second
 
-// mostLinked returns the most linked notes, recomputed at most every mostLinkedTTL.
-func (c *Canvas) mostLinked() []linked {
+// mostLinked returns the most linked notes, recomputed at most every mostLinkedTTL
+// from the graph when src is the graph (and recorded), else read from the record.
+func (c *Canvas) mostLinked(src source) []linked {
 	c.mlMu.Lock()
 	defer c.mlMu.Unlock()
 	if c.ml == nil || time.Since(c.mlAt) > mostLinkedTTL {
-		c.ml, c.mlAt = mostLinked(c.lib.Graph(), mostLinkedShown), time.Now()
+		if g, ok := src.(*graph.Graph); ok {
+			c.ml = mostLinked(g, mostLinkedShown)
+			saveMostLinked(c.lib.Vault(), c.ml)
+		} else {
+			c.ml = loadMostLinked(c.lib.Vault())
+		}
+		c.mlAt = time.Now()
 	}
 	return c.ml
 }
@@ -175,12 +185,12 @@ func (c *Canvas) Render(ctx context.Context, name string) (Rendering, error) {
 	if err != nil && !errors.Is(err, vault.ErrNotFound) {
 		return Rendering{}, fmt.Errorf("load view %s: %w", name, err)
 	}
-	g := c.lib.Graph()
-	c.mostLinked() // refresh the list first, so that its time is part of the key
+	src := c.source(ctx)
+	c.mostLinked(src) // refresh the list first, so that its time is part of the key
 	c.mlMu.Lock()
 	mlAt := c.mlAt
 	c.mlMu.Unlock()
-	key := renderKey{view: name, stored: string(stored), gen: g.Generation(), budget: c.Budget(), mlAt: mlAt}
+	key := renderKey{view: name, stored: string(stored), gen: src.Generation(), budget: c.Budget(), mlAt: mlAt}
 	c.cacheMu.Lock()
 	if c.cacheKey == key {
 		r := c.cached
@@ -192,7 +202,7 @@ func (c *Canvas) Render(ctx context.Context, name string) (Rendering, error) {
 	if err != nil {
 		return Rendering{}, err
 	}
-	r := c.render(newSnapshot(g), vw)
+	r := c.render(newSnapshot(src), vw)
 	c.cacheMu.Lock()
 	c.cacheKey, c.cached = key, r.clone()
 	c.cacheMu.Unlock()
@@ -202,7 +212,7 @@ func (c *Canvas) Render(ctx context.Context, name string) (Rendering, error) {
 func (c *Canvas) render(s *snapshot, vw *view) Rendering {
 	nodes := render(s, c.lib.Vault(), vw)
 	var b strings.Builder
-	b.WriteString(header(s, c.lib.Name(), vw.Name, c.mostLinked()))
+	b.WriteString(header(s, c.lib.Name(), vw.Name, c.mostLinked(s.g)))
 	headTokens := Tokens(b.String())
 	total := headTokens
 	for i := range nodes {

@@ -132,22 +132,27 @@ func (r *renderer) node(n node, depth int, inherited Level, shut bool) {
 	}
 }
 
-// containerLine is the line of a folder or page.
+// containerLine is the line of a folder or page. A closed one ('+') is at title: its
+// level is not written, which keeps the outline of a large vault short.
 func (r *renderer) containerLine(n node, c NodeCost) string {
 	mark := "+"
 	if c.Open {
 		mark = "-"
 	}
-	pin := ""
+	tag := " [" + string(c.Level)
 	if c.Pinned {
-		pin = " pinned"
+		tag += " pinned"
+	}
+	tag += "]"
+	if !c.Open && !c.Pinned {
+		tag = ""
 	}
 	if n.kind == KindPage {
 		ns := r.s.notes[n.folder][n.page.lo:n.page.hi]
-		return fmt.Sprintf("%s %s [%s%s] %d notes: %s … %s\n", mark, n.id, c.Level, pin, len(ns), strings.TrimSuffix(ns[0].Base(), ".md"), strings.TrimSuffix(ns[len(ns)-1].Base(), ".md"))
+		return fmt.Sprintf("%s %s%s %d notes: %s … %s\n", mark, n.id, tag, len(ns), strings.TrimSuffix(ns[0].Base(), ".md"), strings.TrimSuffix(ns[len(ns)-1].Base(), ".md"))
 	}
 	subs, notes := len(r.s.subs[n.folder]), len(r.s.notes[n.folder])
-	line := fmt.Sprintf("%s %s [%s%s] %s", mark, n.id, c.Level, pin, counts(subs, notes))
+	line := fmt.Sprintf("%s %s%s %s", mark, n.id, tag, counts(subs, notes))
 	if below := r.s.total[n.folder]; below != notes {
 		line += fmt.Sprintf(" (%d below)", below)
 	}

@@ -60,7 +60,7 @@ type page struct {
 
 // snapshot is the node tree of a library at one moment, built from its graph.
 type snapshot struct {
-	g       *graph.Graph
+	g       source
 	notes   map[vpath.Path][]vpath.Path // folder → its notes, sorted by name
 	subs    map[vpath.Path][]vpath.Path // folder → its subfolders, sorted
 	total   map[vpath.Path]int          // folder → notes in it and below
@@ -79,7 +79,7 @@ func depthOf(f vpath.Path) int {
 }
 
 // newSnapshot builds the node tree of g.
-func newSnapshot(g *graph.Graph) *snapshot {
+func newSnapshot(g source) *snapshot {
 	s := &snapshot{g: g, notes: map[vpath.Path][]vpath.Path{}, subs: map[vpath.Path][]vpath.Path{},
 		total: map[vpath.Path]int{"": 0}, pages: map[vpath.Path][]*page{}, byID: map[string]*page{}, inLinks: map[vpath.Path]int{}}
 	for _, p := range g.Notes() {

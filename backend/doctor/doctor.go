@@ -1,9 +1,12 @@
 // Package doctor checks a vault the way `memotree doctor` reports on it: an
-// interrupted write finished or rolled back, orphaned temporary files of crashed
-// writes, notes whose front matter does not parse, links that resolve to nothing,
-// names shared by several notes (which [[Name]] cannot tell apart), and journey lines
-// that cannot be read. With Repair it removes the orphaned temporary files, under
-// the vault's write lock so that no write in progress loses its file.
+// interrupted write finished or rolled back, the files a rollback after a crash kept
+// because they changed after it (the vault's record in .memotree), orphaned temporary
+// files of crashed writes, notes whose front matter does not parse, links that
+// resolve to nothing, names shared by several notes (which [[Name]] cannot tell
+// apart), special files (named pipes, devices) that MemoTree will not read, and
+// journey lines that cannot be read. With Repair it removes the orphaned temporary
+// files, under the vault's write lock so that no write in progress loses its file,
+// and forgets the record of kept files (the person reviewed them).
 //
 // The link graph and every index are rebuilt from the files when a library opens, so
 // "repairing the index" is opening it: the report's counts are those of a fresh scan.
@@ -31,7 +34,8 @@ import (
 
 // Options configure Check.
 type Options struct {
-	// Repair removes orphaned temporary files.
+	// Repair removes orphaned temporary files and forgets the record of the files a
+	// recovery kept (they are listed once more).
 	Repair bool
 	// Limit caps the examples listed per kind of problem (default 50); counts are
 	// always complete.
@@ -49,6 +53,15 @@ type Report struct {
 	// or rolled back on opening.
 	Recovered bool `json:"recovered"`
 
+	// RecoveryConflicts are files that a rollback after a crash kept because they
+	// changed after it: the crashed change set's version of them was not put back.
+	RecoveryConflicts Problems[vault.RecoveryConflict] `json:"recovery_conflicts"`
+	// ConflictsForgotten says Repair forgot the record of RecoveryConflicts, listed
+	// this once more.
+	ConflictsForgotten bool `json:"recovery_conflicts_forgotten,omitempty"`
+	// SpecialFiles are named pipes, devices and sockets in the vault: not notes,
+	// never read.
+	SpecialFiles   Problems[string]              `json:"special_files"`
 	TempFiles      Problems[TempFile]            `json:"temp_files"`
 	BrokenNotes    Problems[library.FileWarning] `json:"broken_notes"`
 	BrokenLinks    Problems[BrokenLink]          `json:"broken_links"`
@@ -91,9 +104,11 @@ type Duplicate struct {
 	Paths []vpath.Path `json:"paths"`
 }
 
-// Healthy reports whether nothing needs repair: no temporary file left, no note that
-// does not parse, no unreadable journey line. Broken links (often notes not written
-// yet) and shared names (Obsidian resolves them by path) are reported, not failed.
+// Healthy reports whether nothing needs repair or review: no temporary file left, no
+// file a recovery kept that was not reviewed, no note that does not parse, no
+// unreadable journey line. Broken links (often notes not written yet), shared names
+// (Obsidian resolves them by path) and special files (skipped) are reported, not
+// failed.
 func (r *Report) Healthy() bool {
 	left := 0
 	for _, t := range r.TempFiles.Examples {
@@ -101,7 +116,8 @@ func (r *Report) Healthy() bool {
 			left++
 		}
 	}
-	return left == 0 && r.BrokenNotes.Count == 0 && r.JourneyErrors.Count == 0
+	unreviewed := r.RecoveryConflicts.Count > 0 && !r.ConflictsForgotten
+	return left == 0 && !unreviewed && r.BrokenNotes.Count == 0 && r.JourneyErrors.Count == 0
 }
 
 // Check examines the vault in dir, mounted under name.
@@ -121,6 +137,19 @@ func Check(ctx context.Context, name, dir string, o Options) (*Report, error) {
 	defer v.Close()
 	if r.Recovered, err = v.Recover(ctx); err != nil {
 		return nil, fmt.Errorf("doctor: finishing an interrupted write: %w", err)
+	}
+	conflicts, err := v.RecoveryConflicts()
+	if err != nil {
+		return nil, fmt.Errorf("doctor: read the record of files kept by a recovery: %w", err)
+	}
+	for _, c := range conflicts {
+		r.RecoveryConflicts.add(o.Limit, c)
+	}
+	if o.Repair && len(conflicts) > 0 {
+		if err := v.ClearRecoveryConflicts(); err != nil {
+			return nil, fmt.Errorf("doctor: %w", err)
+		}
+		r.ConflictsForgotten = true
 	}
 	if err := r.tempFiles(ctx, v, abs, o); err != nil {
 		return nil, err
@@ -175,6 +204,10 @@ func (r *Report) tempFiles(ctx context.Context, v *vault.Vault, dir string, o Op
 		if !d.IsDir() && strings.HasPrefix(d.Name(), vault.TempPrefix) {
 			found = append(found, p)
 		}
+		if t := d.Type(); t&(fs.ModeNamedPipe|fs.ModeDevice|fs.ModeCharDevice|fs.ModeSocket) != 0 {
+			rel, _ := filepath.Rel(dir, p)
+			r.SpecialFiles.add(o.Limit, fmt.Sprintf("%s (%s)", filepath.ToSlash(rel), kindOf(t)))
+		}
 		return nil
 	})
 	if err != nil {
@@ -209,6 +242,18 @@ func (r *Report) tempFiles(ctx context.Context, v *vault.Vault, dir string, o Op
 		r.TempFiles.add(len(found), t)
 	}
 	return nil
+}
+
+func kindOf(t fs.FileMode) string {
+	switch {
+	case t&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case t&fs.ModeCharDevice != 0:
+		return "character device"
+	case t&fs.ModeDevice != 0:
+		return "block device"
+	}
+	return "socket"
 }
 
 // duplicates lists note names that several notes share.

@@ -15,8 +15,10 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/storage"
 
+	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/internal/syncfile"
 	"github.com/memotree/memotree/backend/vpath"
+	"time"
 )
 
 // Signature names the author of a commit.
@@ -32,10 +34,13 @@ type CommitOptions struct {
 	// Paths are the paths to commit; empty commits every pending change. A rename
 	// is two paths (Change.From and Change.Path): name both to commit it whole.
 	Paths []vpath.Path
-	// Tag, when set, names a lightweight tag created on the new commit.
-	Tag string
-	// Author, when set, is the commit's author; nil takes the author git would
-	// (see Repo.Identity). The committer is always git's.
+	// Tag, when set, names a tag created on the new commit: a lightweight one, or
+	// with TagMessage an annotated one (a tag object carrying the message, signed by
+	// the committer, as `git tag -a` makes it).
+	Tag        string
+	TagMessage string
+	// Author, when set, is the commit's author (see CheckAuthor); nil takes the author
+	// git would (see Repo.Identity). The committer is always git's.
 	Author *Signature
 	// Trailers are appended to the message as "Key: value" lines, sorted by key.
 	Trailers map[string]string
@@ -50,60 +55,114 @@ type CommitOptions struct {
 // rebase, cherry-pick or revert in progress, or no identity to sign with
 // (ErrNoIdentity), refuses the commit. It returns ErrNothingToCommit when HEAD's tree
 // would not change.
+//
+// A commit that fails (a full disk) leaves the index and HEAD as they were, and none
+// of its temporary files; its error names the repository's disk (fsfault.Wrap).
 func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, error) {
+	h, _, err := r.commit(ctx, o)
+	return h, err
+}
+
+// commit is Commit, returning who signed it too.
+func (r *Repo) commit(ctx context.Context, o CommitOptions) (plumbing.Hash, Identity, error) {
+	h, who, err := r.commitLocked(ctx, o)
+	if err == nil {
+		return h, who, nil
+	}
+	if h.IsZero() {
+		who = Identity{}
+	}
+	return h, who, fsfault.Wrap(r.dir, fmt.Errorf("git commit: %w", err))
+}
+
+// commitLocked checks o, takes the vault lock and commits; its errors name neither
+// the operation nor the disk (commit adds them).
+func (r *Repo) commitLocked(ctx context.Context, o CommitOptions) (_ plumbing.Hash, _ Identity, err error) {
 	if strings.TrimSpace(o.Message) == "" {
-		return plumbing.ZeroHash, errors.New("git commit: empty message")
+		return plumbing.ZeroHash, Identity{}, errors.New("empty message")
 	}
 	if err := checkPaths(o.Paths); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, Identity{}, err
 	}
 	if err := validTag(o.Tag); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, Identity{}, err
+	}
+	if o.TagMessage != "" && o.Tag == "" {
+		return plumbing.ZeroHash, Identity{}, errors.New("a tag message without a tag name")
+	}
+	if o.Author != nil {
+		if err := CheckAuthor(*o.Author); err != nil {
+			return plumbing.ZeroHash, Identity{}, err
+		}
 	}
 	unlock, err := r.w.Lock(ctx)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, Identity{}, err
 	}
 	defer unlock()
+	// Under the lock, the temporary object files made since now are this commit's:
+	// one that fails (a full disk) removes them.
+	start := time.Now().Add(-time.Second)
+	defer func() {
+		if err != nil && !strings.Contains(err.Error(), "committed") {
+			removeTempObjects(filepath.Join(r.dir, ".git"), start)
+		}
+	}()
 	merging, err := r.commitState(len(o.Paths) > 0)
 	if errors.Is(err, ErrPartialMerge) {
 		err = r.coversPending(ctx, o.Paths)
 	}
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	if err == nil {
+		err = r.checkTag(o.Tag)
 	}
-	if err := r.checkTag(o.Tag); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	if err != nil {
+		return plumbing.ZeroHash, Identity{}, err
 	}
 	author, committer, err := r.signatures(o.Author)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, Identity{}, err
 	}
+	who := Identity{Author: Signature{Name: author.Name, Email: author.Email}, Committer: Signature{Name: committer.Name, Email: committer.Email}}
+	h, err := r.writeCommit(ctx, o, merging, author, committer)
+	if err != nil {
+		return plumbing.ZeroHash, Identity{}, err
+	}
+	if o.Tag != "" {
+		if err := r.tagCommit(o.Tag, o.TagMessage, h, committer); err != nil {
+			return h, who, fmt.Errorf("committed %s, but tag %s: %w", h, o.Tag, err)
+		}
+	}
+	return h, who, nil
+}
+
+// writeCommit stages the paths of o (every pending change when none), writes the
+// commit and moves the branch to it; the caller holds the vault lock.
+func (r *Repo) writeCommit(ctx context.Context, o CommitOptions, merging bool, author, committer *object.Signature) (plumbing.Hash, error) {
 	paths := o.Paths
 	if len(paths) == 0 {
 		changes, err := r.Status(ctx)
 		if err != nil {
-			return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+			return plumbing.ZeroHash, err
 		}
 		paths = Paths(changes)
 	}
 	set, err := r.workEntries(ctx, paths)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, err
 	}
 	head, base, err := r.headCommit()
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, err
 	}
 	tree, err := r.buildTree(base, set)
 	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, err
 	}
 	if tree == base && !merging {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", ErrNothingToCommit)
+		return plumbing.ZeroHash, ErrNothingToCommit
 	}
 	if tree, err = r.rootTree(tree); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		return plumbing.ZeroHash, err
 	}
 	var parents []plumbing.Hash
 	if merging {
@@ -112,26 +171,25 @@ func (r *Repo) Commit(ctx context.Context, o CommitOptions) (plumbing.Hash, erro
 		parents = []plumbing.Hash{head}
 	}
 	// The index first: a process killed after it has the paths staged and HEAD where it
-	// was, which the next commit completes; never HEAD ahead of the index.
+	// was, which the next commit completes; never HEAD ahead of the index. A failure
+	// (a full disk) puts the index back as it was.
+	undo := r.keepIndex()
 	if err := r.updateIndex(ctx, set); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+		undo(true)
+		return plumbing.ZeroHash, err
 	}
 	c := &object.Commit{Author: *author, Committer: *committer, Message: withTrailers(o.Message, o.Trailers),
 		TreeHash: tree, ParentHashes: parents}
 	h, err := r.storeCommit(c)
-	if err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	if err == nil {
+		err = r.moveHead(head, h)
 	}
-	if err := r.moveHead(head, h); err != nil {
-		return plumbing.ZeroHash, fmt.Errorf("git commit: %w", err)
+	undo(err != nil)
+	if err != nil {
+		return plumbing.ZeroHash, err
 	}
 	if merging {
 		r.endMerge()
-	}
-	if o.Tag != "" {
-		if err := r.createTag(o.Tag, h); err != nil {
-			return h, fmt.Errorf("git commit: committed %s, but tag %s: %w", h, o.Tag, err)
-		}
 	}
 	return h, nil
 }
@@ -202,20 +260,28 @@ func (r *Repo) moveHead(old, h plumbing.Hash) error {
 	if err != nil {
 		return err
 	}
-	defer done()
 	var prev *plumbing.Reference
 	if !old.IsZero() {
 		prev = plumbing.NewHashReference(name, old)
 	} else if _, err := r.repo.Storer.Reference(name); err == nil {
+		done()
 		return ErrHeadMoved // born meanwhile
 	}
 	err = r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(name, h), prev)
 	if errors.Is(err, storage.ErrReferenceHasChanged) {
+		done()
 		return ErrHeadMoved
 	}
 	if err != nil {
+		// go-git may have truncated the branch file and failed to write it (a full
+		// disk): put it back now, or leave the record for the next open to.
+		r.repairRef(filepath.Join(r.dir, ".git"))
+		if ref, rerr := r.repo.Storer.Reference(name); rerr == nil && ref.Hash() == h {
+			return nil // the branch moved after all: the commit is made
+		}
 		return fmt.Errorf("move %s: %w", name.Short(), err)
 	}
+	done()
 	return nil
 }
 
@@ -304,7 +370,8 @@ func setFolders(set map[string]*index.Entry) map[string]bool {
 	return out
 }
 
-// createTag creates a lightweight tag. go-git writes a new reference file in place (created
+// createTag points the tag name at h (a commit for a lightweight tag, a tag object for
+// an annotated one). go-git writes a new reference file in place (created
 // empty, then written), so a process killed between the two would leave a tag git
 // calls broken; this writes the hash to a temporary file in .git, syncs it, and links
 // it to its name, which either appears whole or not at all, and fails with
@@ -321,6 +388,9 @@ func (r *Repo) createTag(name string, h plumbing.Hash) error {
 		return err
 	}
 	tmp := filepath.Join(gitDir, "MEMOTREE_TAG.tmp")
+	if err := fsfault.Check("create", tmp); err != nil {
+		return err
+	}
 	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 	if err != nil {
 		return err
@@ -329,21 +399,13 @@ func (r *Repo) createTag(name string, h plumbing.Hash) error {
 	if err := syncfile.Finish(f, []byte(h.String()+"\n"), 0, false); err != nil {
 		return err
 	}
+	if err := fsfault.Check("link", ref); err != nil {
+		return err
+	}
 	if err := os.Link(tmp, ref); errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("%w: %s", ErrTagExists, name)
 	} else if err != nil {
 		return err
-	}
-	return nil
-}
-
-// validTag refuses a tag name git would not accept.
-func validTag(name string) error {
-	if name == "" {
-		return nil
-	}
-	if strings.ContainsAny(name, " \t\n\x00") || plumbing.NewTagReferenceName(name).Validate() != nil {
-		return fmt.Errorf("%w: %q", ErrInvalidTag, name)
 	}
 	return nil
 }
@@ -453,4 +515,55 @@ func (r *Repo) writeBlob(data []byte) (plumbing.Hash, error) {
 		return plumbing.ZeroHash, err
 	}
 	return r.repo.Storer.SetEncodedObject(obj)
+}
+
+// indexBefore is where keepIndex keeps the index a commit started from, in .git.
+const indexBefore = "MEMOTREE_INDEX_BEFORE"
+
+// keepIndex keeps the current index under another name (a hard link: no copy, no
+// space needed) and returns the function that ends the commit: with failed set it puts
+// that index back; otherwise it drops the kept name. It must be called under the vault
+// lock.
+func (r *Repo) keepIndex() (end func(failed bool)) {
+	gitDir := filepath.Join(r.dir, ".git")
+	if st, err := os.Stat(gitDir); err != nil || !st.IsDir() {
+		return func(bool) {} // a linked worktree: go-git's own writes only
+	}
+	cur, kept := filepath.Join(gitDir, "index"), filepath.Join(gitDir, indexBefore)
+	_ = os.Remove(kept) // a crash's
+	had := os.Link(cur, kept) == nil
+	return func(failed bool) {
+		switch {
+		case failed && had:
+			// Renaming a link over another link to the same file does nothing: the
+			// index was not replaced then, and the kept name just goes.
+			a, aerr := os.Stat(kept)
+			b, berr := os.Stat(cur)
+			if aerr != nil || berr != nil || os.SameFile(a, b) || os.Rename(kept, cur) != nil {
+				_ = os.Remove(kept)
+			}
+		case failed:
+			_ = os.Remove(cur) // there was no index
+		default:
+			_ = os.Remove(kept)
+		}
+	}
+}
+
+// removeTempObjects removes the temporary object files (go-git's tmp_obj_*) made in
+// .git/objects/pack since start: those of a commit that failed half way.
+func removeTempObjects(gitDir string, start time.Time) {
+	dir := filepath.Join(gitDir, "objects", "pack")
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), "tmp_obj_") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && !info.ModTime().Before(start) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
 }

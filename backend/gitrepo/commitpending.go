@@ -21,8 +21,12 @@ type PendingCommit struct {
 	// path; empty commits every pending change listed.
 	Paths   []vpath.Path
 	Message string
-	// Tag, when set, tags the new commit.
-	Tag string
+	// Tag, when set, tags the new commit; with TagMessage the tag is an annotated one
+	// carrying it.
+	Tag        string
+	TagMessage string
+	// Author, when set, is the commit's author (see CommitOptions.Author).
+	Author *Signature
 }
 
 // CommitResult is what a commit of pending changes committed.
@@ -33,6 +37,8 @@ type CommitResult struct {
 	Changes []Change
 	// Trailers are those the message carries: who made the changes (see Trailers).
 	Trailers map[string]string
+	// Signed is who signed the commit: its author and committer.
+	Signed Identity
 }
 
 // CommitPending commits the pending changes of sets that o names, and nothing else:
@@ -56,11 +62,12 @@ func (r *Repo) CommitPending(ctx context.Context, sets []ChangeSet, o PendingCom
 	}
 	paths := Paths(chosen)
 	trailers := Trailers(sets, paths)
-	h, err := r.Commit(ctx, CommitOptions{Message: o.Message, Paths: paths, Tag: o.Tag, Trailers: trailers})
+	h, who, err := r.commit(ctx, CommitOptions{Message: o.Message, Paths: paths, Tag: o.Tag, TagMessage: o.TagMessage,
+		Author: o.Author, Trailers: trailers})
 	if err != nil && h.IsZero() {
 		return CommitResult{}, err
 	}
-	return CommitResult{Hash: h, Changes: chosen, Trailers: trailers}, err
+	return CommitResult{Hash: h, Changes: chosen, Trailers: trailers, Signed: who}, err
 }
 
 // PickChanges returns the changes of sets that paths name (by their path or a

@@ -16,6 +16,7 @@ import (
 	"github.com/go-git/go-git/v5/utils/diff"
 	"github.com/sergi/go-diff/diffmatchpatch"
 
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -161,7 +162,7 @@ func (r *Repo) readWork(p vpath.Path) (data []byte, ok bool, err error) {
 		return nil, false, fmt.Errorf("open working tree: %w", err)
 	}
 	defer root.Close()
-	data, err = root.ReadFile(filepath.FromSlash(string(p)))
+	data, err = regular.ReadFile(root, filepath.FromSlash(string(p)))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, false, nil
 	}

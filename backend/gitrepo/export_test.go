@@ -29,3 +29,6 @@ func IndexEntries(r *Repo) ([]string, error) {
 // PauseBeforeIndexRename makes every later index write call fn once the new index is
 // written to index.lock, before it replaces the index (a crash test kills there).
 func PauseBeforeIndexRename(fn func()) { beforeIndexRename = fn }
+
+// ValidTag is validTag, for tests to compare with git's own rules.
+func ValidTag(name string) error { return validTag(name) }

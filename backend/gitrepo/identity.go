@@ -12,6 +12,8 @@ import (
 
 	"github.com/go-git/gcfg"
 	"github.com/go-git/go-git/v5/plumbing/object"
+
+	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // Who signs a commit, found as git finds it (git's ident.c): for the author,
@@ -126,7 +128,7 @@ func (r *Repo) identityConfig() map[string]string {
 // gitDir returns the repository's git folder (.git, or where a .git file points).
 func (r *Repo) gitDir() string {
 	d := filepath.Join(r.dir, ".git")
-	b, err := os.ReadFile(d)
+	b, err := regular.ReadPath(d)
 	if err != nil {
 		return d // a folder, or nothing
 	}
@@ -142,7 +144,7 @@ func (r *Repo) gitDir() string {
 
 // branchName returns the short name of the checked-out branch, "" when detached.
 func (r *Repo) branchName() string {
-	b, err := os.ReadFile(filepath.Join(r.gitDir(), "HEAD"))
+	b, err := regular.ReadPath(filepath.Join(r.gitDir(), "HEAD"))
 	if err != nil {
 		return ""
 	}
@@ -208,7 +210,7 @@ func (cr *configReader) read(file string, depth int) {
 	if depth > maxIncludeDepth {
 		return
 	}
-	b, err := os.ReadFile(file)
+	b, err := regular.ReadPath(file)
 	if err != nil {
 		return
 	}

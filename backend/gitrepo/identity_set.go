@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/internal/syncfile"
 )
 
@@ -25,7 +26,7 @@ func (r *Repo) SetIdentity(name, email string) error {
 		return fmt.Errorf("set the commit identity: %q is not an email address", email)
 	}
 	file := filepath.Join(r.gitDir(), "config")
-	b, err := os.ReadFile(file)
+	b, err := regular.ReadPath(file)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("set the commit identity: read %s: %w", file, err)
 	}

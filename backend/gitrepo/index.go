@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/go-git/go-git/v5/plumbing/format/index"
+
+	"github.com/memotree/memotree/backend/internal/fsfault"
 )
 
 // ErrIndexLocked means another git process holds .git/index.lock.
@@ -44,10 +46,14 @@ func (r *Repo) writeIndex(idx *index.Index) (err error) {
 	}
 	lock, owner := filepath.Join(gitDir, "index.lock"), filepath.Join(gitDir, ownerName)
 	removeStaleIndexLock(lock, owner)
-	if err := os.WriteFile(owner, fmt.Appendf(nil, "pid %d\n", os.Getpid()), 0o644); err != nil {
+	if err := writeSmall(owner, fmt.Appendf(nil, "pid %d\n", os.Getpid())); err != nil {
 		return fmt.Errorf("lock index: %w", err)
 	}
-	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	err = fsfault.Check("create", lock)
+	var f *os.File
+	if err == nil {
+		f, err = os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	}
 	if errors.Is(err, os.ErrExist) {
 		os.Remove(owner)
 		return ErrIndexLocked
@@ -67,8 +73,14 @@ func (r *Repo) writeIndex(idx *index.Index) (err error) {
 	if err := index.NewEncoder(bw).Encode(idx); err != nil {
 		return fmt.Errorf("encode index: %w", err)
 	}
+	if err := fsfault.Check("write", lock); err != nil {
+		return fmt.Errorf("write index: %w", err)
+	}
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("write index: %w", err)
+	}
+	if err := fsfault.Check("sync", lock); err != nil {
+		return fmt.Errorf("sync index: %w", err)
 	}
 	if err := f.Sync(); err != nil {
 		return fmt.Errorf("sync index: %w", err)
@@ -79,10 +91,26 @@ func (r *Repo) writeIndex(idx *index.Index) (err error) {
 	if beforeIndexRename != nil {
 		beforeIndexRename()
 	}
+	if err := fsfault.Check("rename", lock); err != nil {
+		return fmt.Errorf("replace index: %w", err)
+	}
 	if err := os.Rename(lock, filepath.Join(gitDir, "index")); err != nil {
 		return fmt.Errorf("replace index: %w", err)
 	}
 	return nil
+}
+
+// writeSmall writes a small file of MemoTree's own in .git (an owner record). A write
+// that fails (a full disk) removes what it made, so that no torn record is left.
+func writeSmall(name string, data []byte) error {
+	err := fsfault.Check("create", name)
+	if err == nil {
+		err = os.WriteFile(name, data, 0o644)
+	}
+	if err != nil {
+		_ = os.Remove(name)
+	}
+	return err
 }
 
 // indexLockWait is how long a write of the index waits for a git command's

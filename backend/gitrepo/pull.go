@@ -14,6 +14,7 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -394,7 +395,7 @@ func (r *Repo) startMerge(theirs plumbing.Hash, msg string) error {
 
 // mergeParents returns HEAD and MERGE_HEAD when a merge awaits its commit, else nil.
 func (r *Repo) mergeParents() []plumbing.Hash {
-	b, err := os.ReadFile(r.mergeHead())
+	b, err := regular.ReadPath(r.mergeHead())
 	if err != nil {
 		return nil
 	}

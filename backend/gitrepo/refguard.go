@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
+
+	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // go-git rewrites a reference file in place (it opens it truncated, then writes the
@@ -40,7 +42,7 @@ func (r *Repo) beginRefUpdate() (done func(), err error) {
 		old = ref.Hash().String()
 	}
 	owner := filepath.Join(gitDir, refOwnerName)
-	if err := os.WriteFile(owner, []byte(name.String()+" "+old+"\n"), 0o644); err != nil {
+	if err := writeSmall(owner, []byte(name.String()+" "+old+"\n")); err != nil {
 		return nil, fmt.Errorf("record the branch before it moves: %w", err)
 	}
 	return func() { _ = os.Remove(owner) }, nil
@@ -50,7 +52,7 @@ func (r *Repo) beginRefUpdate() (done func(), err error) {
 // unreadable (see beginRefUpdate). It must be called under the vault lock.
 func (r *Repo) repairRef(gitDir string) {
 	owner := filepath.Join(gitDir, refOwnerName)
-	b, err := os.ReadFile(owner)
+	b, err := regular.ReadPath(owner)
 	if err != nil {
 		return // no move was interrupted
 	}
@@ -60,7 +62,7 @@ func (r *Repo) repairRef(gitDir string) {
 		_ = os.Remove(owner) // not ours to act on
 		return
 	}
-	cur, err := os.ReadFile(ref)
+	cur, err := regular.ReadPath(ref)
 	if err == nil && plumbing.IsHash(strings.TrimSpace(string(cur))) || err == nil && strings.HasPrefix(string(cur), "ref: ") {
 		_ = os.Remove(owner) // the reference reads: the move happened or never began
 		return

@@ -16,7 +16,9 @@
 // Paths are vault-relative vpath.Path values; the vault folder must be the root of the
 // repository. Status reports what `git status` reports, Obsidian's .obsidian/ and
 // .trash/ included; .git and MemoTree's .memotree are never reported or staged, and
-// nothing in .obsidian/ or .trash/ is ever written (a discard of them is refused).
+// nothing in .obsidian/ or .trash/ is ever written (a discard of them is refused). A
+// deleted path and a new one are one renamed change when the journey recorded the move
+// or when git's rename detection (`git diff -M`) would pair them (see renames.go).
 //
 // Concurrency: a *Repo is safe for concurrent use. Commit, and the index update of
 // Discard, run under the vault's cross-process write lock, so two MemoTree processes
@@ -43,6 +45,7 @@ import (
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
 
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -82,6 +85,8 @@ type Repo struct {
 	dir  string
 	repo *git.Repository
 	w    Writer
+	// similar remembers the last inexact rename detection (see renameCache).
+	similar renameCache
 }
 
 // Open opens the repository whose root is dir. It returns an error wrapping
@@ -125,7 +130,7 @@ func ensureExcluded(dir string) error {
 		return nil
 	}
 	name := filepath.Join(gitDir, "info", "exclude")
-	b, err := os.ReadFile(name)
+	b, err := regular.ReadPath(name)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("read .git/info/exclude: %w", err)
 	}
@@ -182,7 +187,7 @@ const gitignorePath vpath.Path = ".gitignore"
 // own folder) and ".memotree-tmp-*" (the temporary file of a write in flight, or one a
 // crash left until the next open, which `git add -A` would otherwise pick up).
 func ensureIgnored(ctx context.Context, dir string, w Writer) error {
-	b, err := os.ReadFile(filepath.Join(dir, ".gitignore"))
+	b, err := regular.ReadPath(filepath.Join(dir, ".gitignore"))
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return fmt.Errorf("read .gitignore: %w", err)
 	}

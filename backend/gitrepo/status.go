@@ -33,8 +33,8 @@ const (
 type Change struct {
 	Path  vpath.Path `json:"path"`
 	State State      `json:"state"`
-	// From is, for a rename, the path in HEAD. A rename is two paths to git: commit or
-	// discard both From and Path.
+	// From is, for a rename or move (edited or not), the path in HEAD. A rename is two
+	// paths to git: commit or discard both From and Path.
 	From vpath.Path `json:"from,omitempty"`
 }
 
@@ -76,11 +76,13 @@ func (r *Repo) changes(states map[string]State) ([]Change, error) {
 			out = append(out, Change{Path: vpath.Path(name), State: s})
 		}
 	}
+	// Sorted first: rename detection takes paths in git's order (and its cache a
+	// stable key); pairing only drops entries, so the order holds.
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	out, err := r.pairRenames(out)
 	if err != nil {
 		return nil, fmt.Errorf("git status: %w", err)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }
 
@@ -176,60 +178,6 @@ func (s *snapshot) merged() map[string]State {
 		}
 	}
 	return states
-}
-
-// pairRenames folds a deleted path and a new path with the same content into one
-// renamed change (exact renames only, as git's status shows them by default when
-// both sides are staged).
-func (r *Repo) pairRenames(changes []Change) ([]Change, error) {
-	deleted, created := 0, 0
-	for _, c := range changes {
-		switch c.State {
-		case Deleted:
-			deleted++
-		case Untracked, Added:
-			created++
-		}
-	}
-	if deleted == 0 || created == 0 {
-		return changes, nil
-	}
-	gone := map[plumbing.Hash]int{} // blob in HEAD → index in changes of its deletion
-	_, head, err := r.headTree()
-	if err != nil || head.tree == nil {
-		return changes, err
-	}
-	for i, c := range changes {
-		if c.State != Deleted {
-			continue
-		}
-		if e, err := head.tree.FindEntry(string(c.Path)); err == nil {
-			if _, dup := gone[e.Hash]; !dup {
-				gone[e.Hash] = i
-			}
-		}
-	}
-	drop := map[int]bool{}
-	for i := range changes {
-		c := &changes[i]
-		if c.State != Untracked && c.State != Added {
-			continue
-		}
-		data, ok, err := r.readWork(c.Path)
-		if err != nil || !ok {
-			continue
-		}
-		if j, found := gone[plumbing.ComputeHash(plumbing.BlobObject, data)]; found && !drop[j] {
-			c.State, c.From, drop[j] = Renamed, changes[j].Path, true
-		}
-	}
-	out := changes[:0]
-	for i, c := range changes {
-		if !drop[i] {
-			out = append(out, c)
-		}
-	}
-	return out, nil
 }
 
 // treeReader reads files of a tree; its zero value is the empty tree.

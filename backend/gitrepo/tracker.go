@@ -5,13 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // Tracker keeps the status of a repository current for a running app. The watcher
@@ -209,10 +210,10 @@ func (r *Repo) workState(snap *snapshot, p string) (State, error) {
 // whole (by .git/info/exclude or the root .gitignore).
 func (r *Repo) ignoredFolder(dir string) bool {
 	var patterns []gitignore.Pattern
-	if b, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
+	if b, err := regular.ReadPath(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
 		patterns = parseIgnore(b, nil)
 	}
-	if b, err := os.ReadFile(filepath.Join(r.dir, ".gitignore")); err == nil {
+	if b, err := regular.ReadPath(filepath.Join(r.dir, ".gitignore")); err == nil {
 		patterns = append(patterns, parseIgnore(b, nil)...)
 	}
 	return gitignore.NewMatcher(patterns).Match([]string{dir}, true)
@@ -222,13 +223,13 @@ func (r *Repo) ignoredFolder(dir string) bool {
 // files on its way down from the root.
 func (r *Repo) ignored(p string) bool {
 	var patterns []gitignore.Pattern
-	if b, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
+	if b, err := regular.ReadPath(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
 		patterns = parseIgnore(b, nil)
 	}
 	parts := strings.Split(p, "/")
 	for depth := range len(parts) {
 		domain := parts[:depth]
-		if b, err := os.ReadFile(filepath.Join(r.dir, filepath.Join(domain...), ".gitignore")); err == nil {
+		if b, err := regular.ReadPath(filepath.Join(r.dir, filepath.Join(domain...), ".gitignore")); err == nil {
 			patterns = append(patterns, parseIgnore(b, domain)...)
 		}
 		m := gitignore.NewMatcher(patterns)

@@ -17,6 +17,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+
+	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // The working tree against the index, the way git does it: a file whose size,
@@ -47,7 +49,7 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 	entries, byName, t, indexTime := snap.entries, snap.byName, snap.trees, snap.indexTime
 	seen := make([]bool, len(entries)) // each element written by one goroutine only
 	var base []gitignore.Pattern
-	if b, err := os.ReadFile(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
+	if b, err := regular.ReadPath(filepath.Join(r.dir, ".git", "info", "exclude")); err == nil {
 		base = parseIgnore(b, nil)
 	}
 	type task struct {
@@ -88,7 +90,7 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 		patterns := tk.patterns
 		for i := range dir.ents {
 			if string(dir.name(i)) == ".gitignore" && dir.typeOf(i).IsRegular() {
-				if b, err := os.ReadFile(filepath.Join(r.dir, filepath.FromSlash(tk.dir), ".gitignore")); err == nil {
+				if b, err := regular.ReadPath(filepath.Join(r.dir, filepath.FromSlash(tk.dir), ".gitignore")); err == nil {
 					patterns = append(patterns[:len(patterns):len(patterns)], parseIgnore(b, domain)...)
 				}
 			}
@@ -262,7 +264,7 @@ func (r *Repo) sameContent(p string, e *ientry, f workFile) (bool, error) {
 		t, err = os.Readlink(full)
 		data = []byte(filepath.ToSlash(t))
 	} else {
-		data, err = os.ReadFile(full)
+		data, err = regular.ReadPath(full)
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil

@@ -83,6 +83,9 @@ type Graph struct {
 	aliases map[string]refs
 	// w is the resolver used by writers, under the write lock.
 	w resolver
+	// peak is the most entries files and byStem held since they were last built
+	// (see compact).
+	peak int
 	// gen counts changes, so that what is derived from the graph can be cached.
 	gen atomic.Uint64
 }

@@ -24,6 +24,7 @@ func (g *Graph) SetNote(p vpath.Path, n *note.Note) {
 	defer g.mu.Unlock()
 	g.set(p, n)
 	g.gen.Add(1)
+	g.compact()
 }
 
 // SetFile adds or replaces p as a file whose content the graph does not know: an
@@ -41,6 +42,7 @@ func (g *Graph) SetFile(p vpath.Path) {
 	defer g.mu.Unlock()
 	g.set(p, n)
 	g.gen.Add(1)
+	g.compact()
 }
 
 // Remove deletes the file at p, if present. Links that pointed to it resolve again
@@ -57,6 +59,33 @@ func (g *Graph) Remove(p vpath.Path) {
 	b := g.deleteFile(f)
 	g.reresolve(b, f)
 	g.dropIfEmpty(b)
+	g.compact()
+}
+
+// compactMin is the size below which compact leaves the maps alone.
+const compactMin = 4096
+
+// compact rebuilds the maps of files and stems when they hold less than a quarter of
+// what they held at their peak: a Go map never gives back the room of deleted keys,
+// so a note with 500,000 link targets, once removed, kept tens of megabytes of empty
+// buckets. Rebuilding costs one pass over what is left, and happens only after the
+// maps lost three quarters of it, so it is paid for by those removals. The caller
+// holds the write lock.
+func (g *Graph) compact() {
+	n := len(g.files) + len(g.byStem)
+	g.peak = max(g.peak, n)
+	if g.peak < compactMin || n >= g.peak/4 {
+		return
+	}
+	files := make(map[vpath.Path]*file, len(g.files))
+	for k, v := range g.files {
+		files[k] = v
+	}
+	stems := make(map[string]*bucket, len(g.byStem))
+	for k, v := range g.byStem {
+		stems[k] = v
+	}
+	g.files, g.byStem, g.peak = files, stems, n
 }
 
 // set stores n (nil for an attachment) at p. The caller holds the write lock.

@@ -49,6 +49,7 @@ func (g *Graph) Load(notes map[vpath.Path]*note.Note, files []vpath.Path) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	g.files, g.paths, g.byStem = fresh.files, fresh.paths, fresh.byStem
+	g.peak = len(g.files) + len(g.byStem)
 	g.aliases = fresh.aliases
 	g.w = resolver{}
 	g.gen.Add(1)

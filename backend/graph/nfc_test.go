@@ -34,3 +34,18 @@ func TestUnicodeForms(t *testing.T) {
 		}
 	}
 }
+
+// Ideographs take the fast path of fold and appendFold; the result must be what the
+// general path (normalise, then fold rune by rune) gives, also when a combining mark
+// or a letter with case follows them.
+func TestFoldIdeographs(t *testing.T) {
+	general := func(s string) string { return strings.Map(foldRune, nfc(s)) }
+	for _, s := range []string{"知识图谱", "笔记 Note 12", "ABC知识", "知识\u0301é", "漢\u3099字", "CAFE\u0301 笔记", "\u4E00\u9FFF\u3400\u4DBF"} {
+		if got, want := fold(s), general(s); got != want {
+			t.Errorf("fold(%+q) = %+q, want %+q", s, got, want)
+		}
+		if got, want := string(appendFold([]byte("x/"), s)), "x/"+general(s); got != want {
+			t.Errorf("appendFold(%+q) = %+q, want %+q", s, got, want)
+		}
+	}
+}

@@ -269,6 +269,11 @@ func appendFold(b []byte, s string) []byte {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= utf8.RuneSelf {
+			if r, n := utf8.DecodeRuneInString(s[i:]); ideograph(r) {
+				b = append(b, s[i:i+n]...) // no case, no composition: as is
+				i += n - 1
+				continue
+			}
 			// A combining mark composes with the letter before it: normalise the
 			// whole string and fold it again from the start.
 			b = b[:len(b)-i]

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"reflect"
 	"sort"
+
+	"github.com/memotree/memotree/backend/uiapi"
 )
 
 var (
@@ -109,7 +111,7 @@ func serveCall(ms map[string]method) http.HandlerFunc {
 			writeError(w, http.StatusNotFound, fmt.Errorf("no method %q", r.PathValue("method")))
 			return
 		}
-		body, err := readLimited(r, 32<<20)
+		body, err := readLimited(r, uiapi.MaxRequestBytes)
 		if err != nil {
 			writeError(w, http.StatusRequestEntityTooLarge, err)
 			return

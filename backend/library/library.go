@@ -1,7 +1,9 @@
 // Package library keeps one mounted vault indexed: it scans the folder, parses every
 // note in parallel into the link graph, and, when watching, applies the watcher's
 // batches so that the graph follows edits made by anyone, publishing a VaultChanged
-// event after each applied batch.
+// event after each applied batch. The index keeps a bounded part of a huge note
+// (Max*PerNote, with a warning). A watching library also rolls back, at once, a
+// change set whose process died (see changeSets), and tells the window of it.
 //
 // Concurrency: a Library is safe for concurrent use. Reads go to the graph (which has its
 // own lock); batches are applied by one goroutine, in order.
@@ -81,11 +83,13 @@ type Library struct {
 	mu       sync.Mutex
 	warnings map[vpath.Path][]note.Warning
 	sums     map[vpath.Path]uint64 // content fingerprint of every indexed note
+	cut      map[vpath.Path]bool   // notes the index keeps only part of (see bound)
 	seed     maphash.Seed
 
 	watcher  *watch.Watcher
 	done     chan struct{}
 	stopScan context.CancelFunc // cancels a background scan; nil otherwise
+	sets     *changeSets        // watches for crashed change sets; nil unless watching
 
 	scanOnce   sync.Once
 	keepTemps  bool            // Options.KeepTemps
@@ -163,6 +167,7 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 			return nil, fmt.Errorf("watch library %s: %w", name, err)
 		}
 		l.watcher = w
+		l.sets = newChangeSets(l)
 	}
 	if o.Lazy && !o.Watch {
 		return l, nil
@@ -246,7 +251,8 @@ func (l *Library) RefreshCreated(ctx context.Context, created map[vpath.Path][]b
 			continue
 		}
 		n := note.ParseLean(data)
-		results = append(results, parsed{path: p, note: n, warns: n.Warnings, sum: maphash.Bytes(l.seed, data)})
+		cut := boundWarn(n)
+		results = append(results, parsed{path: p, note: n, warns: n.Warnings, sum: maphash.Bytes(l.seed, data), cut: cut})
 	}
 	slices.SortFunc(results, func(a, b parsed) int { return strings.Compare(string(a.path), string(b.path)) })
 	changed := make([]vpath.Path, 0, len(results))
@@ -257,6 +263,7 @@ func (l *Library) RefreshCreated(ctx context.Context, created map[vpath.Path][]b
 		}
 		l.graph.SetNote(r.path, r.note)
 		l.sums[r.path] = r.sum
+		l.noteCut(r)
 		delete(l.warnings, r.path)
 		if len(r.warns) > 0 {
 			l.warnings[r.path] = r.warns
@@ -290,6 +297,7 @@ func (l *Library) Close() error {
 			<-l.done
 		}
 	}
+	l.sets.close()
 	return l.vault.Close()
 }
 
@@ -320,6 +328,7 @@ type parsed struct {
 	hash  vault.Hash // content hash of a note read for a change (not during a scan)
 	warns []note.Warning
 	gone  bool // the file no longer exists
+	cut   bool // the index keeps only part of the note (see bound)
 }
 
 // scan reads every file of the vault and replaces the graph's content.
@@ -355,9 +364,13 @@ func (l *Library) scan(ctx context.Context) error {
 	var others []vpath.Path
 	warnings := map[vpath.Path][]note.Warning{}
 	sums := make(map[vpath.Path]uint64, len(results))
+	cut := map[vpath.Path]bool{}
 	for _, r := range results {
 		if r.gone {
 			continue
+		}
+		if r.cut {
+			cut[r.path] = true
 		}
 		if len(r.warns) > 0 {
 			warnings[r.path] = r.warns
@@ -371,7 +384,7 @@ func (l *Library) scan(ctx context.Context) error {
 	}
 	l.graph.Load(parsedNotes, others)
 	l.mu.Lock()
-	l.warnings, l.sums = warnings, sums
+	l.warnings, l.sums, l.cut = warnings, sums, cut
 	l.mu.Unlock()
 	return nil
 }
@@ -403,12 +416,15 @@ func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, 
 		case errors.Is(err, vault.ErrTooLarge):
 			msg := fmt.Sprintf("note is larger than the %d MB indexing limit: not indexed", MaxNoteBytes>>20)
 			r.note, r.warns = &note.Note{}, []note.Warning{{Message: msg}}
-		case errors.Is(err, vault.ErrNotFound) || errors.Is(err, fs.ErrNotExist):
+		case errors.Is(err, vault.ErrNotFound) || errors.Is(err, fs.ErrNotExist), errors.Is(err, vault.ErrNotRegular):
+			// Gone, or a named pipe or device that took a note's name (never read:
+			// memotree doctor lists it): not a note of the graph.
 			r.gone = true
 		case err != nil:
 			r.note, r.warns = &note.Note{}, []note.Warning{{Message: "cannot be read: " + err.Error()}}
 		default:
 			n := note.ParseLean(data) // it copies what it keeps: data may be reused
+			r.cut = boundWarn(n)
 			r.note, r.warns, r.sum = n, n.Warnings, maphash.Bytes(l.seed, data)
 			if !listed {
 				r.hash = vault.HashOf(data)
@@ -423,6 +439,9 @@ func (l *Library) follow() {
 	defer close(l.done)
 	for b := range l.watcher.Batches() {
 		ctx := context.Background()
+		if b.ChangeSets {
+			l.sets.kick()
+		}
 		if b.Rescan {
 			if err := l.scan(ctx); err == nil {
 				l.publish(nil, true)
@@ -470,12 +489,14 @@ func (l *Library) apply(ctx context.Context, paths []vpath.Path) []vpath.Path {
 			}
 			l.graph.Remove(r.path)
 			delete(l.sums, r.path)
+			delete(l.cut, r.path)
 		case r.note != nil:
 			if had && old == r.sum {
 				continue // already indexed (our own write, refreshed before its event)
 			}
 			l.graph.SetNote(r.path, r.note)
 			l.sums[r.path] = r.sum
+			l.noteCut(r)
 			l.journalExternal(ctx, r)
 		default:
 			if l.graph.Has(r.path) {

@@ -1,12 +1,15 @@
 package note
 
 import (
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/adrg/frontmatter"
 
 	"github.com/memotree/memotree/bench/vaultgen"
 )
@@ -92,25 +95,10 @@ func largeNote() []byte {
 // $MEMOTREE_BENCH_VAULT when set (make bench points it at the 10k-note vault), else
 // a fresh 1,000-note one. One op is one note; the bytes are the vault's mean note.
 func BenchmarkParseVault(b *testing.B) {
-	dir := os.Getenv("MEMOTREE_BENCH_VAULT")
-	if dir == "" {
-		dir = b.TempDir()
-		if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 1000, Seed: 1}); err != nil {
-			b.Fatal(err)
-		}
-	}
-	var notes [][]byte
+	notes := vaultNotes(b)
 	total := 0
-	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
-			return err
-		}
-		src, err := os.ReadFile(path)
-		notes, total = append(notes, src), total+len(src)
-		return err
-	})
-	if err != nil || len(notes) == 0 {
-		b.Fatalf("reading the notes of %s: %d notes, %v", dir, len(notes), err)
+	for _, n := range notes {
+		total += len(n)
 	}
 	b.SetBytes(int64(total / len(notes)))
 	b.ReportAllocs()
@@ -122,5 +110,75 @@ func BenchmarkParseVault(b *testing.B) {
 	}
 	if cpu := processCPU() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(total/len(notes))*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
+	}
+}
+
+// vaultNotes reads the notes of $MEMOTREE_BENCH_VAULT when set, else of a fresh
+// 1,000-note vault.
+func vaultNotes(b *testing.B) [][]byte {
+	b.Helper()
+	dir := os.Getenv("MEMOTREE_BENCH_VAULT")
+	if dir == "" {
+		dir = b.TempDir()
+		if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 1000, Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	var notes [][]byte
+	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+			return err
+		}
+		src, err := os.ReadFile(path)
+		notes = append(notes, src)
+		return err
+	})
+	if err != nil || len(notes) == 0 {
+		b.Fatalf("reading the notes of %s: %d notes, %v", dir, len(notes), err)
+	}
+	return notes
+}
+
+// BenchmarkFrontMatter measures finding and reading the front matter of a vault's
+// notes (the same notes as BenchmarkParseVault; one op is one note), three ways:
+//   - fast-path: findFrontMatter and the fast path, as Parse and ParseLean do;
+//   - adrg-find: adrg/frontmatter finding the block, the fast path decoding it;
+//   - adrg-yaml: adrg/frontmatter finding and decoding it with its default YAML.
+//
+// The numbers chose the first for YAML between "---" lines (frontformat.go): adrg
+// reads the note through a buffer that copies it and makes a string of every line.
+func BenchmarkFrontMatter(b *testing.B) {
+	notes := vaultNotes(b)
+	for _, way := range []string{"fast-path", "adrg-find", "adrg-yaml"} {
+		b.Run(way, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				src := notes[i%len(notes)]
+				i++
+				var f fieldValues
+				switch way {
+				case "fast-path":
+					fm := findFrontMatter(src, 0)
+					if root, p := fastFrontMatterPooled(src, fm.yamlStart, fm.yamlEnd); p != nil {
+						fastFields(root, &f)
+						p.release()
+					}
+				case "adrg-find":
+					decode := func(data []byte, _ any) error {
+						if root, p := fastFrontMatterPooled(data, 0, len(data)); p != nil {
+							fastFields(root, &f)
+							p.release()
+						}
+						return nil
+					}
+					var v map[string]any
+					frontmatter.Parse(bytes.NewReader(src), &v, frontmatter.NewFormat("---", "---", decode))
+				case "adrg-yaml":
+					var v map[string]any
+					frontmatter.Parse(bytes.NewReader(src), &v)
+				}
+			}
+		})
 	}
 }

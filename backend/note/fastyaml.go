@@ -2,21 +2,20 @@ package note
 
 import (
 	"bytes"
-	"slices"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
 
-// The fast path reads the plain shape most front matter has — top-level "key: value"
-// lines, one-line quoted or plain scalars, one-line flow lists of scalars, and block
-// lists of scalars or of one-level maps of scalars (relations) — and builds the same
-// yaml.Node tree YAML v3 would. Anything else, however harmless, makes it give up, and
-// YAML v3 reads the block instead. FuzzFastYAML checks the two agree.
+// The fast path reads the block-style YAML front matter is written in — mappings
+// nested by indentation, one-line plain and quoted scalars, literal and folded block
+// scalars, one-line flow lists of scalars, block lists of scalars or of mappings —
+// and builds the same yaml.Node tree YAML v3 would. Anything else (anchors, tags,
+// flow mappings, scalars continued over several lines, …) makes it give up, and YAML
+// v3 reads the block instead. FuzzFastYAML checks the two agree; the bench's vault
+// shapes (bench/vaultgen) check that ordinary front matter stays on this path.
 
 // fastParser holds the state of one fast front matter parse. Its nodes come from
 // slabs that are reused from parse to parse (see release): no node outlives the parse,
@@ -25,6 +24,7 @@ type fastParser struct {
 	src   []byte
 	block string // src[from:to] of the block being read, which every key and value shares
 	from  int
+	to    int
 	lines [][2]int // start and end (without line break) of each YAML line
 	i     int      // index of the next line to read
 	slabs [][]yaml.Node
@@ -33,10 +33,14 @@ type fastParser struct {
 	// each list above its parent's, and moved to lists (see carve) once complete.
 	stack []*yaml.Node
 	lists []*yaml.Node
+	depth int // nesting of the collection being read
 }
 
 // slabSize is the number of nodes per slab: most front matter fits in one.
 const slabSize = 64
+
+// maxFastDepth bounds how deeply the fast path nests collections.
+const maxFastDepth = 16
 
 var fastParsers = sync.Pool{New: func() any { return new(fastParser) }}
 
@@ -49,7 +53,7 @@ func (p *fastParser) release() {
 	}
 	clear(p.stack)
 	clear(p.lists)
-	p.src, p.block, p.lines, p.i, p.cur = nil, "", p.lines[:0], 0, 0
+	p.src, p.block, p.lines, p.i, p.cur, p.depth = nil, "", p.lines[:0], 0, 0, 0
 	p.stack, p.lists = p.stack[:0], p.lists[:0]
 	fastParsers.Put(p)
 }
@@ -74,7 +78,7 @@ func fastFrontMatterPooled(src []byte, from, to int) (*yaml.Node, *fastParser) {
 	p := fastParsers.Get().(*fastParser)
 	// One copy of the block, of which every key and value is a substring: one
 	// allocation rather than one a string.
-	p.src, p.block, p.from = src, string(src[from:to]), from
+	p.src, p.block, p.from, p.to = src, string(src[from:to]), from, to
 	root := p.parse(from, to)
 	if root == nil {
 		p.release()
@@ -91,28 +95,42 @@ func (p *fastParser) parse(from, to int) *yaml.Node {
 		p.lines = append(p.lines, [2]int{pos, end})
 		pos = next
 	}
-	root := p.alloc()
-	root.Kind, root.Tag = yaml.MappingNode, "!!map"
-	base := len(p.stack)
-	for p.skipEmpty() {
-		line := p.line()
-		if len(line) == 0 || line[0] == ' ' {
-			return nil
-		}
-		key, val, ok := p.pair(0)
-		if !ok || hasKey(p.stack[base:], key.Value) || key.Value == "<<" {
-			return nil
-		}
-		if root.Line == 0 {
-			root.Line, root.Column = key.Line, key.Column
-		}
-		p.stack = append(p.stack, key, val)
-	}
-	root.Content = p.carve(base)
-	if root.Line == 0 {
+	root, ok := p.mapping(0)
+	if !ok || p.skipEmpty() {
 		return nil
 	}
 	return root
+}
+
+// mapping reads the "key: value" lines at exactly indent spaces, up to the first line
+// indented less.
+func (p *fastParser) mapping(indent int) (*yaml.Node, bool) {
+	if p.depth++; p.depth > maxFastDepth {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
+	m := p.alloc()
+	m.Kind, m.Tag = yaml.MappingNode, "!!map"
+	base := len(p.stack)
+	for p.skipEmpty() {
+		ind := p.indent()
+		if ind < indent {
+			break
+		}
+		if ind > indent {
+			return nil, false // deeper or stray indentation
+		}
+		key, val, ok := p.pair(indent)
+		if !ok || hasKey(p.stack[base:], key.Value) || key.Value == "<<" {
+			return nil, false
+		}
+		if m.Line == 0 {
+			m.Line, m.Column = key.Line, key.Column
+		}
+		p.stack = append(p.stack, key, val)
+	}
+	m.Content = p.carve(base)
+	return m, m.Line != 0
 }
 
 // skipEmpty skips blank and comment lines and reports whether a line is left.
@@ -130,6 +148,12 @@ func (p *fastParser) skipEmpty() bool {
 func (p *fastParser) line() []byte {
 	l := p.lines[p.i]
 	return p.src[l[0]:l[1]]
+}
+
+// indent returns the number of spaces that start the current line.
+func (p *fastParser) indent() int {
+	l := p.line()
+	return len(l) - len(bytes.TrimLeft(l, " "))
 }
 
 // text returns the n bytes at byte column col of the current line as a string
@@ -195,7 +219,8 @@ func (p *fastParser) node(k yaml.Kind, col int) *yaml.Node {
 const maxFastKey = 1000
 
 // pair reads "key: value" starting at byte column col of the current line, with a
-// value that is a scalar, a flow list, or (for an empty value) a block list below.
+// value that is a scalar, a flow list, a block scalar, or (for an empty value) what
+// the lines below hold: a block list, a nested mapping, or nothing.
 func (p *fastParser) pair(col int) (key, val *yaml.Node, ok bool) {
 	line := p.line()
 	rest := line[col:]
@@ -216,16 +241,39 @@ func (p *fastParser) pair(col int) (key, val *yaml.Node, ok bool) {
 	}
 	if vcol == len(line) || line[vcol] == '#' {
 		p.i++
-		val, ok = p.blockList(key, col)
+		val, ok = p.blockValue(key, col)
 		return key, val, ok
 	}
-	if line[vcol] == '[' {
+	switch line[vcol] {
+	case '[':
 		val, ok = p.flowList(vcol)
-	} else {
+	case '|', '>':
+		val, ok = p.blockScalar(vcol, col)
+		return key, val, ok
+	default:
 		val, ok = p.scalar(vcol, len(line))
 	}
 	p.i++
 	return key, val, ok
+}
+
+// blockValue reads what the lines below key hold: a block list (at the key's
+// indentation or deeper), a nested mapping (deeper), or nothing (a null value).
+func (p *fastParser) blockValue(key *yaml.Node, keyCol int) (*yaml.Node, bool) {
+	start := p.i
+	indent := -1
+	if p.skipEmpty() {
+		indent = p.indent()
+	}
+	switch {
+	case indent >= keyCol && isItem(p.line(), indent):
+		return p.blockList(indent)
+	case indent > keyCol:
+		return p.mapping(indent)
+	}
+	p.i = start
+	col := key.Column + utf8.RuneCountInString(key.Value) + 1
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: key.Line, Column: col}, true
 }
 
 // scalar reads a one-line scalar in line[col:end], followed at most by a comment.
@@ -234,21 +282,16 @@ func (p *fastParser) scalar(col, end int) (*yaml.Node, bool) {
 	if col >= len(line) {
 		return nil, false
 	}
-	n := p.node(yaml.ScalarNode, col)
 	s := line[col:]
 	switch s[0] {
 	case '"', '\'':
-		q := bytes.IndexByte(s[1:], s[0])
-		if q < 0 || bytes.IndexByte(s[1:q+1], '\\') >= 0 || !restIsComment(s[q+2:]) {
+		n, size, ok := p.quoted(col, end)
+		if !ok || !restIsComment(s[size:]) {
 			return nil, false
-		}
-		n.Value, n.Tag = p.text(col+1, q), "!!str"
-		n.Style = yaml.DoubleQuotedStyle
-		if s[0] == '\'' {
-			n.Style = yaml.SingleQuotedStyle
 		}
 		return n, true
 	}
+	n := p.node(yaml.ScalarNode, col)
 	if h := bytes.Index(s, []byte(" #")); h >= 0 {
 		s = s[:h]
 	}
@@ -259,6 +302,76 @@ func (p *fastParser) scalar(col, end int) (*yaml.Node, bool) {
 	n.Value = p.text(col, len(s))
 	n.Tag = plainTag(n.Value)
 	return n, true
+}
+
+// quoted reads the one-line quoted scalar at line[col:end] and returns it with its
+// size in bytes, quotes included. A single quote is escaped by doubling it; double quotes
+// take the escapes \" \\ \n \t and \r, and nothing else.
+func (p *fastParser) quoted(col, end int) (*yaml.Node, int, bool) {
+	s := p.line()[col:end]
+	q := s[0]
+	escaped := false
+	i := 1
+	for ; i < len(s); i++ {
+		c := s[i]
+		if q == '"' && c == '\\' {
+			if i+1 >= len(s) || strings.IndexByte(`"\ntr`, s[i+1]) < 0 {
+				return nil, 0, false
+			}
+			escaped = true
+			i++
+			continue
+		}
+		if c == q {
+			if q == '\'' && i+1 < len(s) && s[i+1] == '\'' {
+				escaped = true
+				i++
+				continue
+			}
+			break
+		}
+	}
+	if i >= len(s) {
+		return nil, 0, false // not closed on this line
+	}
+	n := p.node(yaml.ScalarNode, col)
+	n.Tag, n.Style = "!!str", yaml.DoubleQuotedStyle
+	if q == '\'' {
+		n.Style = yaml.SingleQuotedStyle
+	}
+	if escaped {
+		n.Value = unescape(s[1:i], q)
+	} else {
+		n.Value = p.text(col+1, i-1)
+	}
+	return n, i + 1, true
+}
+
+// unescape decodes the inside of a quoted scalar that quoted accepted.
+func unescape(b []byte, q byte) string {
+	var sb strings.Builder
+	sb.Grow(len(b))
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case q == '\'' && c == '\'':
+			i++ // '' is one quote
+		case q == '"' && c == '\\':
+			i++
+			switch b[i] {
+			case 'n':
+				c = '\n'
+			case 't':
+				c = '\t'
+			case 'r':
+				c = '\r'
+			default:
+				c = b[i]
+			}
+		}
+		sb.WriteByte(c)
+	}
+	return sb.String()
 }
 
 // restIsComment reports whether b is blank or blank followed by a comment.
@@ -294,7 +407,7 @@ func plainOK(s []byte, isKey bool) bool {
 }
 
 // plainTag resolves a plain scalar's tag the way YAML v3 does, for the strings it can
-// tell at a glance; "" leaves the rest to YAML v3.
+// tell at a glance; "" leaves the rest to resolvePlain.
 func plainTag(v string) string {
 	switch v[0] {
 	case '0', '1', '2', '3', '4', '5', '6', '7', '8', '9', '+', '-', '.', '~':
@@ -307,58 +420,130 @@ func plainTag(v string) string {
 	return "!!str"
 }
 
-// flowList reads a one-line "[a, b]" list of scalars starting at byte column col.
+// flowList reads a one-line "[a, 'b', "c"]" list of scalars starting at byte column
+// col.
 func (p *fastParser) flowList(col int) (*yaml.Node, bool) {
 	line := p.line()
-	end := bytes.IndexByte(line[col:], ']')
-	if end < 0 || !restIsComment(line[col+end+1:]) {
-		return nil, false
-	}
-	end += col
 	seq := p.node(yaml.SequenceNode, col)
 	seq.Tag, seq.Style = "!!seq", yaml.FlowStyle
-	inner := line[col+1 : end]
-	if len(bytes.TrimSpace(inner)) == 0 {
-		return seq, true
-	}
-	if bytes.ContainsAny(inner, "[{}:?&*!|>%@`") || bytes.Contains(inner, []byte(" #")) || inner[0] == '#' {
-		return nil, false
-	}
-	at := col + 1
 	base := len(p.stack)
-	for rest, more := inner, true; more; {
-		var item []byte
-		item, rest, more = bytes.Cut(rest, []byte(","))
-		lead := len(item) - len(bytes.TrimLeft(item, " "))
-		t := bytes.TrimSpace(item)
-		quoted := len(t) > 0 && (t[0] == '"' || t[0] == '\'')
-		if len(t) == 0 || quoted && (len(t) < 2 || bytes.IndexByte(t[1:len(t)-1], t[0]) >= 0) {
-			return nil, false
+	at := col + 1
+	for {
+		for at < len(line) && line[at] == ' ' {
+			at++
 		}
-		n, ok := p.scalar(at+lead, at+lead+len(t))
-		if !ok {
-			return nil, false
+		if at >= len(line) {
+			return nil, false // continued on the next line
+		}
+		if line[at] == ']' {
+			if len(p.stack) > base {
+				return nil, false // a trailing comma
+			}
+			break
+		}
+		var n *yaml.Node
+		switch line[at] {
+		case '"', '\'':
+			var size int
+			var ok bool
+			if n, size, ok = p.quoted(at, len(line)); !ok {
+				return nil, false
+			}
+			at += size
+		default:
+			end := at
+			for end < len(line) && line[end] != ',' && line[end] != ']' {
+				end++
+			}
+			item := bytes.TrimRight(line[at:end], " ")
+			if len(item) == 0 || bytes.ContainsAny(item, "[{}:?&*!|>%@`#") {
+				return nil, false
+			}
+			var ok bool
+			if n, ok = p.scalar(at, at+len(item)); !ok {
+				return nil, false
+			}
+			at += len(item)
 		}
 		p.stack = append(p.stack, n)
-		at += len(item) + 1
+		for at < len(line) && line[at] == ' ' {
+			at++
+		}
+		if at < len(line) && line[at] == ',' {
+			at++
+			continue
+		}
+		if at >= len(line) || line[at] != ']' {
+			return nil, false
+		}
+		break
+	}
+	if !restIsComment(line[at+1:]) {
+		return nil, false
 	}
 	seq.Content = p.carve(base)
 	return seq, true
 }
 
-// blockList reads the lines below key: a block list of scalars or one-level maps, or
-// nothing (a null value).
-func (p *fastParser) blockList(key *yaml.Node, keyCol int) (*yaml.Node, bool) {
-	start := p.i
-	indent := -1
-	if p.skipEmpty() {
-		indent = len(p.line()) - len(bytes.TrimLeft(p.line(), " "))
+// blockScalar reads a literal ("|", "|-") or folded (">", ">-") block scalar whose
+// indicator is at byte column col of the current line, with its content on the lines
+// below, all indented alike and deeper than keyCol, without blank lines.
+func (p *fastParser) blockScalar(col, keyCol int) (*yaml.Node, bool) {
+	line := p.line()
+	head := line[col:]
+	strip := len(head) == 2 && head[1] == '-'
+	if len(head) != 1 && !strip {
+		return nil, false // chomping "+", indentation digits, a comment: left to YAML v3
 	}
-	if indent < keyCol || !isItem(p.line(), indent) {
-		p.i = start
-		col := key.Column + utf8.RuneCountInString(key.Value) + 1
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: key.Line, Column: col}, true
+	n := p.node(yaml.ScalarNode, col)
+	n.Tag, n.Style = "!!str", yaml.LiteralStyle
+	sep := "\n"
+	if head[0] == '>' {
+		n.Style, sep = yaml.FoldedStyle, " "
 	}
+	p.i++
+	if p.i >= len(p.lines) {
+		return nil, false
+	}
+	ind := p.indent()
+	if ind <= keyCol {
+		return nil, false
+	}
+	first := p.i
+lines:
+	for ; p.i < len(p.lines); p.i++ {
+		switch in := p.indent(); {
+		case in == len(p.line()):
+			return nil, false // blank lines: left to YAML v3
+		case in > ind:
+			return nil, false // more indented lines keep their breaks when folded
+		case in < ind:
+			break lines
+		}
+	}
+	var sb strings.Builder
+	for k := first; k < p.i; k++ {
+		if k > first {
+			sb.WriteString(sep)
+		}
+		l := p.lines[k]
+		sb.WriteString(p.block[l[0]+ind-p.from : l[1]-p.from])
+	}
+	last := p.lines[p.i-1]
+	if !strip && last[1] < p.to {
+		sb.WriteByte('\n') // clip: the last line's break is kept
+	}
+	n.Value = sb.String()
+	return n, true
+}
+
+// blockList reads a block list whose items start at indent spaces: scalars, or
+// mappings.
+func (p *fastParser) blockList(indent int) (*yaml.Node, bool) {
+	if p.depth++; p.depth > maxFastDepth {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
 	seq := p.node(yaml.SequenceNode, indent)
 	seq.Tag = "!!seq"
 	base := len(p.stack)
@@ -370,9 +555,6 @@ func (p *fastParser) blockList(key *yaml.Node, keyCol int) (*yaml.Node, bool) {
 		p.stack = append(p.stack, item)
 	}
 	seq.Content = p.carve(base)
-	if p.i < len(p.lines) && len(p.line()) > 0 && p.line()[0] == ' ' {
-		return nil, false // deeper or stray indentation
-	}
 	return seq, true
 }
 
@@ -382,7 +564,8 @@ func isItem(line []byte, indent int) bool {
 		len(bytes.TrimLeft(line[:indent], " ")) == 0
 }
 
-// listItem reads one "- value" or "- key: value" item whose content starts at col.
+// listItem reads one "- value" or "- key: value" item whose content starts at col;
+// the pairs of a mapping item continue on the lines below at the same column.
 func (p *fastParser) listItem(col int) (*yaml.Node, bool) {
 	line := p.line()
 	rest := line[col:]
@@ -390,213 +573,36 @@ func (p *fastParser) listItem(col int) (*yaml.Node, bool) {
 		return nil, false
 	}
 	colon := bytes.Index(rest, []byte(": "))
+	if colon < 0 && bytes.HasSuffix(rest, []byte(":")) {
+		colon = len(rest) - 1
+	}
 	if colon < 0 || rest[0] == '"' || rest[0] == '\'' || rest[0] == '[' {
-		if rest[0] == '[' {
+		if rest[0] == '[' || rest[0] == '|' || rest[0] == '>' {
 			return nil, false
 		}
 		n, ok := p.scalar(col, len(line))
 		p.i++
 		return n, ok
 	}
+	if p.depth++; p.depth > maxFastDepth {
+		return nil, false
+	}
+	defer func() { p.depth-- }()
 	m := p.node(yaml.MappingNode, col)
 	m.Tag = "!!map"
 	base := len(p.stack)
-	for {
+	for first := true; ; first = false {
+		if !first {
+			if !p.skipEmpty() || p.indent() != col || isItem(p.line(), col) {
+				break
+			}
+		}
 		k, v, ok := p.pair(col)
-		if !ok || v.Kind != yaml.ScalarNode || hasKey(p.stack[base:], k.Value) || k.Value == "<<" {
+		if !ok || hasKey(p.stack[base:], k.Value) || k.Value == "<<" {
 			return nil, false
 		}
 		p.stack = append(p.stack, k, v)
-		if !p.skipEmpty() {
-			break
-		}
-		l := p.line()
-		if len(l) <= col || len(bytes.TrimLeft(l[:col], " ")) != 0 || l[col] == ' ' {
-			break
-		}
 	}
 	m.Content = p.carve(base)
 	return m, true
-}
-
-// fastBytesOK reports whether b is valid UTF-8 holding only characters YAML v3 reads as
-// printable, no tab, and no line break other than "\n" and "\r\n".
-func fastBytesOK(b []byte) bool {
-	if !utf8.Valid(b) {
-		return false
-	}
-	for i, c := range b {
-		switch {
-		case c == '\n' || c >= ' ' && c < 0x7f:
-		case c == '\r':
-			if i+1 >= len(b) || b[i+1] != '\n' {
-				return false
-			}
-		case c == 0xC2:
-			if i+1 < len(b) && b[i+1] < 0xA0 {
-				return false // C1 controls and NEL
-			}
-		case c == 0xE2:
-			if i+2 < len(b) && b[i+1] == 0x80 && (b[i+2] == 0xA8 || b[i+2] == 0xA9) {
-				return false // line and paragraph separators
-			}
-		case c == 0xEF:
-			if i+2 < len(b) && (b[i+1] == 0xBB && b[i+2] == 0xBF || b[i+1] == 0xBF && b[i+2] >= 0xBE) {
-				return false // BOM, U+FFFE, U+FFFF
-			}
-		case c < 0x80:
-			return false
-		}
-	}
-	return true
-}
-
-// fastProps converts a fast-path tree to property values; it reports false when a key
-// is not a plain string, so YAML v3 must decode the block.
-func fastProps(m *yaml.Node) (map[string]any, bool) {
-	props := make(map[string]any, len(m.Content)/2)
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		if m.Content[i].Tag != "!!str" {
-			return nil, false
-		}
-		v, ok := fastValue(m.Content[i+1])
-		if !ok {
-			return nil, false
-		}
-		props[m.Content[i].Value] = v
-	}
-	return props, true
-}
-
-// fieldKeys are the properties Note's own fields are read from.
-var fieldKeys = [...]string{"entity type", "type", "summary", "aliases", "alias", "tags", "tag"}
-
-// fieldValues holds the values of fieldKeys, in their order; nil where absent.
-type fieldValues [len(fieldKeys)]any
-
-// get returns the value of key, one of fieldKeys.
-func (f *fieldValues) get(key string) any { return f[slices.Index(fieldKeys[:], key)] }
-
-// from takes the values of fieldKeys from decoded properties.
-func (f *fieldValues) from(props map[string]any) {
-	for i, k := range fieldKeys {
-		f[i] = props[k]
-	}
-}
-
-// fastFields is fastProps for ParseLean: it accepts exactly the trees fastProps
-// accepts, but converts only the values of fieldKeys, into f, and builds no map.
-func fastFields(m *yaml.Node, f *fieldValues) bool {
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k := m.Content[i]
-		if k.Tag != "!!str" {
-			return false
-		}
-		j := slices.Index(fieldKeys[:], k.Value)
-		if j < 0 {
-			if !fastValid(m.Content[i+1]) {
-				return false
-			}
-			continue
-		}
-		v, ok := fastValue(m.Content[i+1])
-		if !ok {
-			return false
-		}
-		f[j] = v
-	}
-	return true
-}
-
-// fastValid reports whether fastValue would convert n, building as little as it can.
-func fastValid(n *yaml.Node) bool {
-	switch n.Kind {
-	case yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if n.Content[i].Tag != "!!str" || !fastValid(n.Content[i+1]) {
-				return false
-			}
-		}
-		return true
-	case yaml.SequenceNode:
-		for _, c := range n.Content {
-			if !fastValid(c) {
-				return false
-			}
-		}
-		return true
-	}
-	switch n.Tag {
-	case "!!str", "!!null":
-		return true
-	}
-	if _, ok := quickResolve(n.Value); ok {
-		return true
-	}
-	var v any
-	return n.Decode(&v) == nil
-}
-
-// fastValue converts one fast-path node.
-func fastValue(n *yaml.Node) (any, bool) {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return fastProps(n)
-	case yaml.SequenceNode:
-		out := make([]any, 0, len(n.Content))
-		for _, c := range n.Content {
-			v, ok := fastValue(c)
-			if !ok {
-				return nil, false
-			}
-			out = append(out, v)
-		}
-		return out, true
-	}
-	switch n.Tag {
-	case "!!str":
-		return n.Value, true
-	case "!!null":
-		return nil, true
-	}
-	if v, ok := quickResolve(n.Value); ok {
-		return v, true
-	}
-	var v any
-	if err := n.Decode(&v); err != nil {
-		return nil, false
-	}
-	return v, true
-}
-
-// timestampFormats are the layouts YAML v3 accepts for an untagged timestamp.
-var timestampFormats = []string{
-	"2006-1-2T15:4:5.999999999Z07:00",
-	"2006-1-2t15:4:5.999999999Z07:00",
-	"2006-1-2 15:4:5.999999999",
-	"2006-1-2",
-}
-
-// quickResolve decodes the two plain scalars front matter holds most, decimal integers
-// and timestamps, exactly as YAML v3 does; it reports false for everything else.
-func quickResolve(v string) (any, bool) {
-	digits := 0
-	for digits < len(v) && v[digits] >= '0' && v[digits] <= '9' {
-		digits++
-	}
-	if digits == len(v) && digits > 0 && digits <= 18 && (v[0] != '0' || digits == 1) {
-		n, err := strconv.Atoi(v)
-		return n, err == nil
-	}
-	if digits == 4 && len(v) > 4 && v[4] == '-' {
-		if t, err := time.Parse(time.RFC3339, v); err == nil && strings.IndexByte(v, 't') < 0 {
-			return t, true // Go's fast path; the same instant YAML v3's layout gives
-		}
-		for _, f := range timestampFormats {
-			if t, err := time.Parse(f, v); err == nil {
-				return t, true
-			}
-		}
-	}
-	return nil, false
 }

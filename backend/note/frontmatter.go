@@ -150,6 +150,14 @@ func parseFrontMatter(n *Note, src []byte, fm fmBounds, keepProps bool) {
 	if keepProps {
 		n.Properties = props
 	}
+	fillFields(n, &fields)
+	n.Relations = relations(root)
+	frontMatterLinks(n, src, fm, root)
+}
+
+// fillFields sets the Note's fields read from front matter values: type, summary,
+// aliases and tags.
+func fillFields(n *Note, fields *fieldValues) {
 	n.EntityType = stringProp(fields.get("entity type"))
 	if n.EntityType == "" {
 		n.EntityType = stringProp(fields.get("type"))
@@ -167,8 +175,6 @@ func parseFrontMatter(n *Note, src []byte, fm fmBounds, keepProps bool) {
 			n.Tags = nil
 		}
 	}
-	n.Relations = relations(root)
-	frontMatterLinks(n, src, fm, root)
 }
 
 // errLine extracts the "line N: " prefix decodeFrontMatter puts on its errors.

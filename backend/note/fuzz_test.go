@@ -22,6 +22,9 @@ var fuzzSeeds = []string{
 	"> ```\n> [[a]]\n- x\n    ```\n    [[b]]",
 	"[[a]]]] [[[b]] [[c [[d]] `` ` `` $$ $ \\[[e]]",
 	"---\ntags: [a, \"#b\"]\ntype: t\nn: 12\nwhen: 2024-01-02\nf: 1.5\nnested: {k: [x, y]}\ntag: c\nalias: [[A]]\n---\nbody",
+	"---\ntype: t\nrelated: [\"[[A]]\", \"[[B|c]]\"]\nrelations:\n  - type: part of\n    to: \"[[X]]\"\nd: >-\n  x [[Y]]\n  z\ns:\n  url: u\n---\n[[Z]]",
+	"+++\ntype = \"t\"\nrel = \"[[B]]\"\n[[relations]]\n\"relation to\" = \"[[C]]\"\n+++\n[[D]]",
+	";;;\n{\"type\": \"t\", \"rel\": [\"[[B]]\", 2]}\n;;;\n[[D]]", "---yaml\na: \"[[B]]\"\n---\n[[D]]", "\ufeff---toml\r\nx = 1\r\n---\r\n",
 }
 
 // checkLean fails the test unless ParseLean(src) is n, what Parse gave, without its

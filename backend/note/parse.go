@@ -52,11 +52,21 @@ func parse(src []byte, keepProps bool) *Note {
 	}
 	fm := findFrontMatter(src, start)
 	bodyStart, bodyLine := start, 1
+	if f := otherFormatOf(src, start); f != "" {
+		if of := otherFrontMatter(src, start, f); of.fm.ok {
+			n.FrontMatterStart, n.FrontMatterEnd = start, of.fm.end
+			n.FrontMatterFormat = f
+			bodyStart, bodyLine = of.fm.end, of.fm.closeLine+1
+			parseOtherFrontMatter(n, src, of, keepProps)
+			fm = fmBounds{}
+		}
+	}
 	switch {
 	case fm.noClose:
 		n.Warnings = append(n.Warnings, Warning{Line: 1, Message: "front matter has no closing \"---\" line; it is read as body text"})
 	case fm.ok:
 		n.FrontMatterStart, n.FrontMatterEnd = start, fm.end
+		n.FrontMatterFormat = FormatYAML
 		bodyStart, bodyLine = fm.end, fm.closeLine+1
 		parseFrontMatter(n, src, fm, keepProps)
 	}

@@ -108,6 +108,9 @@ func SetProperties(src []byte, set []Property, remove []string) ([]byte, error) 
 	if !utf8.Valid(src) {
 		return nil, fmt.Errorf("set properties: line %d: %w", firstInvalidLine(src), ErrNotUTF8)
 	}
+	if f := otherFormatOf(src, start); f != "" && otherFrontMatter(src, start, f).fm.ok {
+		return nil, fmt.Errorf("set properties: %s front matter: %w", f, ErrOtherFrontMatter)
+	}
 	fm := findFrontMatter(src, start)
 	if fm.noClose {
 		return nil, fmt.Errorf("set properties: line 1: no closing fence: %w", ErrBrokenFrontMatter)

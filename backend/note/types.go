@@ -94,6 +94,9 @@ type Note struct {
 	// (End is the offset just after the closing fence's line break); both 0 when absent.
 	FrontMatterStart int `json:"-"`
 	FrontMatterEnd   int `json:"-"`
+	// FrontMatterFormat says how the front matter is written ("" when there is none):
+	// YAML between "---" lines, or a form adrg/frontmatter reads (frontformat.go).
+	FrontMatterFormat FrontMatterFormat `json:"-"`
 	// BodyStart is the offset where the body begins.
 	BodyStart int  `json:"-"`
 	HasBOM    bool `json:"-"`

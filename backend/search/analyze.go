@@ -45,6 +45,25 @@ type analyzed struct {
 	// separates the front matter from the body, so that a regular expression matching
 	// across the fence is never ruled out.
 	seq []uint32
+	// ids holds the index's term id of each of terms, looked up while the note was
+	// analysed (under the index's read lock, in parallel with other notes), or
+	// noTerm for a term the index did not hold then.
+	ids []uint32
+}
+
+// noTerm marks a term without an id yet.
+const noTerm = ^uint32(0)
+
+// lookupTerms fills a.ids from the index's terms; the caller holds the read lock.
+func (x *postings) lookupTerms(a *analyzed) {
+	a.ids = make([]uint32, len(a.terms))
+	for i, t := range a.terms {
+		id, ok := x.terms[t.term]
+		if !ok {
+			id = noTerm
+		}
+		a.ids[i] = id
+	}
 }
 
 // seqBreak in a word sequence would match no word (none is written today).
@@ -117,7 +136,7 @@ func (a *analyzer) text(b []byte, w float32, content bool) {
 
 // analyze parses a note and returns its index entry; data may be reused afterwards.
 func (a *analyzer) analyze(p vpath.Path, data []byte) analyzed {
-	n := note.Parse(data)
+	n := note.ParseLean(data) // the index keeps no property values
 	clear(a.ids)
 	a.terms, a.seq, a.length = a.terms[:0], a.seq[:0], 0
 	info := docInfo{path: p, title: titleOf(p), entityType: n.EntityType, aliases: n.Aliases, alive: true}

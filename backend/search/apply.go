@@ -30,6 +30,9 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 		for _, p := range gone {
 			ix.x.remove(p)
 		}
+		if ix.x.needsCompaction() {
+			ix.x = ix.x.compact()
+		}
 		ix.version++
 		ix.mu.Unlock()
 	}
@@ -79,6 +82,9 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 				an := analyzerPool.Get().(*analyzer)
 				e.a = an.analyze(f.Path, data)
 				analyzerPool.Put(an)
+				ix.mu.RLock()
+				ix.x.lookupTerms(&e.a) // in parallel: the merge then looks up only new terms
+				ix.mu.RUnlock()
 				e.grams = bloomFor(data)
 			}
 			e.a.info.size, e.a.info.mtime, e.a.info.sum = f.Size, f.ModTime.UnixNano(), sum

@@ -78,14 +78,17 @@ type postings struct {
 	live  int
 	total float64 // sum of live documents' lengths
 	dead  int
-	grams trigrams
+	// deadTotal is the sum of dead documents' lengths: one huge document removed is
+	// as much room as many small ones.
+	deadTotal float64
+	grams     trigrams
 	// The name index is built by the first query that needs it (nameIndex), not when
 	// a persisted index is loaded: a pattern search never needs it.
 	namesMu    sync.Mutex
 	namesReady bool                // byName is complete (guarded by namesMu, or Index.mu held to write)
 	named      [][]string          // by document: the terms of its title and aliases, sorted; nil: not computed yet
 	byName     map[string][]uint32 // term of a title or alias → documents (dead ones too)
-	// seqs holds each document's word sequence as little-endian uint32 term ids (the
+	// seqs holds each document's word sequence as varint term ids (seq.go: the
 	// forward index that phrase queries check), by document id.
 	seqs [][]byte
 	// seqArea is where the persisted sequences lie in the mapped index file (nil
@@ -111,7 +114,15 @@ func (x *postings) add(a analyzed, grams bloom) {
 	x.byPath[a.info.path] = id
 	gids := make([]uint32, len(a.terms))
 	for i, t := range a.terms {
-		tid, ok := x.terms[t.term]
+		// The id looked up while the note was analysed, when the term had one then
+		// (ids never change until compaction, which happens under the write lock
+		// after every entry read before it was applied: see readAndApply).
+		tid, ok := noTerm, false
+		if i < len(a.ids) && a.ids[i] != noTerm && int(a.ids[i]) < len(x.names) && x.names[a.ids[i]] == t.term {
+			tid, ok = a.ids[i], true
+		} else {
+			tid, ok = x.terms[t.term]
+		}
 		if !ok {
 			tid = uint32(len(x.lists))
 			x.terms[t.term] = tid
@@ -126,13 +137,13 @@ func (x *postings) add(a analyzed, grams bloom) {
 		gids[i] = tid
 	}
 	x.grams.add(id, grams)
-	seq := make([]byte, 0, 4*len(a.seq))
+	seq := make([]byte, 0, 2*len(a.seq))
 	for _, l := range a.seq {
 		g := seqBreak
 		if l != seqBreak {
 			g = gids[l]
 		}
-		seq = binary.LittleEndian.AppendUint32(seq, g)
+		seq = appendSeq(seq, g)
 	}
 	x.seqs = append(x.seqs, seq)
 	if x.namesReady {
@@ -155,6 +166,7 @@ func (x *postings) remove(p vpath.Path) {
 	x.live--
 	x.dead++
 	x.total -= float64(d.length)
+	x.deadTotal += float64(d.length)
 }
 
 // list returns the postings of term tid, decoding them if they are still in their
@@ -200,8 +212,12 @@ func (x *postings) nameIndex() {
 	x.namesReady = true
 }
 
-// needsCompaction reports whether dead documents take too much room.
-func (x *postings) needsCompaction() bool { return x.dead > 1000 && x.dead > x.live/4 }
+// needsCompaction reports whether dead documents take too much room: many of them, or
+// many words in them (a deleted 20 MB note of 500,000 distinct names kept 50 MB of
+// postings otherwise, since one dead document never reached the count).
+func (x *postings) needsCompaction() bool {
+	return x.dead > 1000 && x.dead > x.live/4 || x.deadTotal > 1<<16 && x.deadTotal > x.total/4
+}
 
 // compact rebuilds the index without dead documents.
 func (x *postings) compact() *postings {
@@ -243,16 +259,7 @@ func (x *postings) compact() *postings {
 		if r == ^uint32(0) || old >= len(x.seqs) {
 			continue
 		}
-		src := x.seqs[old]
-		seq := make([]byte, len(src))
-		for i := 0; i+4 <= len(src); i += 4 {
-			g := binary.LittleEndian.Uint32(src[i:])
-			if g != seqBreak {
-				g = tidMap[g]
-			}
-			binary.LittleEndian.PutUint32(seq[i:], g)
-		}
-		y.seqs[r] = seq
+		y.seqs[r] = remapSeq(x.seqs[old], tidMap)
 	}
 	return y
 }

@@ -18,7 +18,7 @@ import (
 const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version.
-var magic = []byte("MTSEARCH\x07")
+var magic = []byte("MTSEARCH\x09")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
@@ -161,8 +161,14 @@ func encode(x *postings) []byte {
 			if r == ^uint32(0) {
 				continue
 			}
-			pe.uvarint(uint64(r - prev))
-			pe.uvarint(uint64(p.tf))
+			// The gap to the previous document, shifted left; its low bit says the
+			// term occurs once at weight 1 (most postings), else its weight follows.
+			if p.tf == 1 {
+				pe.uvarint(uint64(r-prev)<<1 | 1)
+			} else {
+				pe.uvarint(uint64(r-prev) << 1)
+				pe.uvarint(uint64(p.tf))
+			}
 			prev = r
 		}
 		scratch = pe.b
@@ -277,7 +283,7 @@ func decodeIndex(data []byte) (*postings, error) {
 		doc.size, doc.mtime, doc.sum = d.varint(), d.varint(), d.uvarint()
 		doc.length = math.Float32frombits(uint32(d.uvarint()))
 		nb, ns := d.uvarint(), d.uvarint()
-		if d.err != nil || ns%4 != 0 {
+		if d.err != nil {
 			return nil, errFormat
 		}
 		lens = append(lens, nb, ns)
@@ -342,8 +348,13 @@ func decodeList(raw []byte, docs int) []posting {
 	list := make([]posting, np)
 	doc := uint32(0)
 	for k := range list {
-		doc += uint32(d.uvarint())
-		list[k] = posting{doc: doc, tf: float32(d.uvarint())}
+		v := d.uvarint()
+		doc += uint32(v >> 1)
+		tf := float32(1)
+		if v&1 == 0 {
+			tf = float32(d.uvarint())
+		}
+		list[k] = posting{doc: doc, tf: tf}
 	}
 	if d.err != nil || np > 0 && int(doc) >= docs {
 		return nil

@@ -1,9 +1,7 @@
 package search
 
 import (
-	"bytes"
 	"context"
-	"encoding/binary"
 	"math"
 	"slices"
 	"strings"
@@ -385,31 +383,22 @@ func seqHas(seq []byte, sp phraseSpec) bool {
 	if sp.last != nil && len(sp.last) == 0 || len(sp.want) == 0 && sp.last == nil {
 		return false
 	}
-	pat := make([]byte, 0, 4*len(sp.want))
-	for _, id := range sp.want {
-		pat = binary.LittleEndian.AppendUint32(pat, id)
-	}
+	pat := seqPattern(sp.want)
 	for from := 0; from < len(seq); {
-		i := 0
+		at := from
 		if len(pat) > 0 {
-			i = bytes.Index(seq[from:], pat)
-			if i < 0 {
+			if at = seqFind(seq, pat, from); at < 0 {
 				return false
 			}
-		}
-		at := from + i
-		if at%4 != 0 {
-			from = at + 1
-			continue
 		}
 		next := at + len(pat)
 		if sp.last == nil {
 			return true
 		}
-		if next+4 <= len(seq) && sp.last[binary.LittleEndian.Uint32(seq[next:])] {
+		if id, _, ok := seqNext(seq, next); ok && sp.last[id] {
 			return true
 		}
-		from = at + 4
+		_, from, _ = seqNext(seq, at) // the next word
 	}
 	return false
 }

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"math/bits"
 	"regexp/syntax"
 	"strings"
 	"unicode"
@@ -21,6 +22,13 @@ import (
 // where it lies in the index file.
 type bloom []byte
 
+// maxFoldDensity is the share of set bits a filter may reach by folding: a filter is
+// first sized at one bit per byte of text, which on prose leaves it about a tenth
+// full, and then halved (its halves OR-ed together: a bit h%m lands on h%(m/2), so
+// lookups stay exact) while it stays at most this full. Each required trigram then
+// lets through at most a quarter of the notes that lack it.
+const maxFoldDensity = 0.25
+
 // bloomFor builds the filter of data.
 func bloomFor(data []byte) bloom {
 	n := 64
@@ -37,6 +45,31 @@ func bloomFor(data []byte) bloom {
 		g = (g<<8 | uint32(lowerASCII(c))) & 0xFFFFFF
 		h := mixTrigram(g) & mask
 		b[h>>3] |= 1 << (h & 7)
+	}
+	return fold(b)
+}
+
+// fold halves b while the result stays at most maxFoldDensity full.
+func fold(b bloom) bloom {
+	set := 0
+	for _, c := range b {
+		set += bits.OnesCount8(c)
+	}
+	for len(b) > 64 {
+		d := float64(set) / float64(8*len(b))
+		if 1-(1-d)*(1-d) > maxFoldDensity { // the expected density once folded
+			break
+		}
+		h := len(b) / 2
+		set = 0
+		for i := range h {
+			b[i] |= b[h+i]
+			set += bits.OnesCount8(b[i])
+		}
+		b = b[:h:h]
+	}
+	if len(b) < cap(b) {
+		return bytes.Clone(b) // let the unfolded filter go
 	}
 	return b
 }

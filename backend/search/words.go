@@ -1,8 +1,6 @@
 package search
 
 import (
-	"bytes"
-	"encoding/binary"
 	"regexp/syntax"
 	"strings"
 )
@@ -70,6 +68,13 @@ func literalWords(lit string) []wordNeed {
 	flushCJK()
 	return out
 }
+
+// LiteralAlternatives reduces a parsed regular expression to the literals its matches
+// contain: every match holds all the strings of at least one returned alternative.
+// It returns nil when nothing is known. Case-insensitive literals are split where a
+// letter folds outside ASCII (k, s, é, …), so that each string can be looked for
+// ignoring ASCII case only; empty strings say nothing.
+func LiteralAlternatives(re *syntax.Regexp) [][]string { return literalAlternatives(re) }
 
 // literalAlternatives reduces re to alternatives of literals (nil: no constraint).
 func literalAlternatives(re *syntax.Regexp) [][]string {
@@ -261,60 +266,64 @@ func seqHasSets(seq []byte, sets []termSet) bool {
 		}
 		return seqHas(seq, sp)
 	}
-	n, k := len(seq)/4, len(sets)
 	for a := range sets {
 		if sets[a].n == 1 {
 			return seqHasAnchored(seq, sets, a)
 		}
 	}
-	first := &sets[0]
-	for i := 0; i+k <= n; i++ {
-		if !first.has(binary.LittleEndian.Uint32(seq[4*i:])) {
-			continue
+	for i := 0; i < len(seq); {
+		id, next, ok := seqNext(seq, i)
+		if !ok {
+			return false
 		}
-		j := 1
-		for ; j < k; j++ {
-			if !sets[j].has(binary.LittleEndian.Uint32(seq[4*(i+j):])) {
-				break
-			}
-		}
-		if j == k {
+		if sets[0].has(id) && seqRunAt(seq, next, sets[1:]) {
 			return true
 		}
+		i = next
 	}
 	return false
+}
+
+// seqRunAt reports whether the words from offset i on are drawn from sets, in order.
+func seqRunAt(seq []byte, i int, sets []termSet) bool {
+	for _, s := range sets {
+		id, next, ok := seqNext(seq, i)
+		if !ok || !s.has(id) {
+			return false
+		}
+		i = next
+	}
+	return true
 }
 
 // seqHasAnchored is seqHasSets when sets[a] is one term: the sequence is searched for
 // that term's bytes (a vectorised search, where testing every word against a set
 // would touch each in turn) and only its occurrences are checked against the others.
 func seqHasAnchored(seq []byte, sets []termSet, a int) bool {
-	var pat [4]byte
-	binary.LittleEndian.PutUint32(pat[:], sets[a].one)
-	k := len(sets)
-	for from := 4 * a; from < len(seq); {
-		i := bytes.Index(seq[from:], pat[:])
-		if i < 0 {
+	pat := seqPattern([]uint32{sets[a].one})
+	for from := 0; ; from++ {
+		at := seqFind(seq, pat, from)
+		if at < 0 {
 			return false
 		}
-		at := from + i
-		if at%4 != 0 {
-			from = at + 1
+		from = at
+		start := at // the word where the run would begin: a words before
+		for range a {
+			if start == 0 {
+				start = -1
+				break
+			}
+			start = seqPrev(seq, start)
+		}
+		if start < 0 {
 			continue
 		}
-		start := at/4 - a // the word where the run would begin
-		if 4*(start+k) <= len(seq) {
-			j := 0
-			for ; j < k; j++ {
-				if j != a && !sets[j].has(binary.LittleEndian.Uint32(seq[4*(start+j):])) {
-					break
-				}
-			}
-			if j == k {
-				return true
-			}
+		ok := seqRunAt(seq, start, sets[:a])
+		if ok {
+			ok = seqRunAt(seq, at+len(pat), sets[a+1:])
 		}
-		from = at + 4
+		if ok {
+			return true
+		}
 	}
-	return false
 }

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"runtime/debug"
 	"strings"
+
+	"github.com/memotree/memotree/backend/internal/fsfault"
 )
 
 // The actors that call tools; an MCP client is MCPActor(name).
@@ -131,6 +133,10 @@ func (t *Tool) execute(ctx context.Context, call *Call, in any) (res Result, err
 		code := CodeInternal
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 			code = CodeCanceled
+		}
+		if advice := fsfault.Advice(err); advice != "" {
+			// Not a broken program: the disk. The call is answered, not an error.
+			return Fail(CodeDiskFull, "%s failed: %v. %s", t.name, err, advice), nil
 		}
 		return Fail(code, "%s failed: %v", t.name, err), fmt.Errorf("tool %s: %w", t.name, err)
 	}

@@ -47,6 +47,9 @@ type PageInfo struct {
 	Limit int `json:"limit"`
 	// NextOffset is the offset of the next page, or 0 when this is the last one.
 	NextOffset int `json:"next_offset,omitempty"`
+	// AtLeast says the list was not counted to its end (a search that stopped once
+	// its page was full): it holds at least Total items.
+	AtLeast bool `json:"total_is_at_least,omitempty"`
 	// SummaryOnly says the call asked for counts only, so the page holds no items.
 	SummaryOnly bool `json:"summary_only,omitempty"`
 }
@@ -64,13 +67,20 @@ func (pi PageInfo) Hint(noun string) string {
 		return fmt.Sprintf("%d %s (summary only: call without summary_only to list them)", pi.Total, noun)
 	}
 	first, last := pi.Offset+1, min(pi.Offset+pi.Limit, pi.Total)
+	if pi.HasMore() {
+		last = min(last, pi.NextOffset) // a page cut short (by a size budget)
+	}
 	if first > pi.Total {
 		return fmt.Sprintf("offset %d is past the end: there are %d %s", pi.Offset, pi.Total, noun)
 	}
 	if !pi.HasMore() && pi.Offset == 0 {
 		return fmt.Sprintf("%d %s", pi.Total, noun)
 	}
-	s := fmt.Sprintf("showing %d-%d of %d %s", first, last, pi.Total, noun)
+	total := fmt.Sprint(pi.Total)
+	if pi.AtLeast {
+		total = "at least " + total
+	}
+	s := fmt.Sprintf("showing %d-%d of %s %s", first, last, total, noun)
 	if pi.HasMore() {
 		s += fmt.Sprintf("; call again with offset=%d for more", pi.NextOffset)
 	}

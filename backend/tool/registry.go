@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/memotree/memotree/backend/internal/notice"
 )
 
 // DefaultMaxArgsBytes is the largest argument payload a registry accepts by default.
@@ -196,7 +198,9 @@ func (r *Registry) Names() []string {
 // Elapsed set: an unknown tool, invalid arguments, a refusal by the guard and a
 // failure the handler reports are results with status error. The error is non-nil
 // only when the infrastructure broke (the handler returned an error or panicked, or
-// the context ended); the result then says error_code internal or canceled.
+// the context ended); the result then says error_code internal or canceled (or
+// disk_full when the disk refused a write). Warnings that the layers below leave in
+// the call's context (internal/notice) are added to the result.
 func (r *Registry) Call(ctx context.Context, call *Call, name string, args json.RawMessage) (Result, error) {
 	start := time.Now()
 	r.mu.RLock()
@@ -214,7 +218,13 @@ func (r *Registry) Call(ctx context.Context, call *Call, name string, args json.
 	var res Result
 	var err error
 	if ok {
-		res, err = r.run(ctx, &c, t, args, guard, maxArgs)
+		// What went wrong on the way without failing the call (a journey record that
+		// failed, a crashed change set rolled back before this write) is a warning.
+		nctx, notices := notice.With(ctx)
+		res, err = r.run(nctx, &c, t, args, guard, maxArgs)
+		for _, w := range notices.Take() {
+			res = res.WithWarning("%s", w)
+		}
 	} else {
 		res = r.unknown(name)
 	}

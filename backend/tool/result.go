@@ -38,6 +38,10 @@ const (
 	CodeUnknownTool          Code = "unknown_tool"
 	CodeCanceled             Code = "canceled"
 	CodeConfirmationRequired Code = "confirmation_required"
+	// CodeDiskFull: the disk refused a write (full, over quota, or an input/output
+	// error); the message says which disk and what to free. Retrying at once fails
+	// again.
+	CodeDiskFull Code = "disk_full"
 )
 
 // Result is the envelope every tool call answers with (seed 000): a status, a message

@@ -20,6 +20,7 @@ import (
 	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/graph"
+	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
@@ -68,6 +69,11 @@ type Deps struct {
 	// AtClose, when set, registers a function to run when the workspace closes: the
 	// search indexes are saved and closed then, and stop following their libraries.
 	AtClose func(func())
+	// BuildInBackground opens (or builds) each library's search index in the
+	// background once the library's scan has ended, so that the first search of a
+	// long-running process (the app, serve, MCP) does not wait for it. It needs
+	// AtClose, which stops the work.
+	BuildInBackground bool
 }
 
 // env is shared by every handler of the catalogue.
@@ -97,6 +103,9 @@ func Register(r *tool.Registry, d Deps) error {
 		if err := r.Register(f(e)...); err != nil {
 			return err
 		}
+	}
+	if d.BuildInBackground && d.AtClose != nil {
+		e.indexes.inBackground(d.Libraries.Libraries(), d.AtClose)
 	}
 	return nil
 }
@@ -242,8 +251,18 @@ func writeFailure(p vpath.Path, err error) (tool.Result, bool) {
 		return tool.Fail(tool.CodeNotFound, "%s does not exist", p.Name()), true
 	case errors.Is(err, vault.ErrOutside), errors.Is(err, vpath.ErrInvalid):
 		return tool.Fail(tool.CodeInvalidArguments, "%s: %v", p, err), true
+	case errors.Is(err, vault.ErrReadOnly):
+		return tool.Fail(tool.CodePermissionDenied, "%s is a read-only note (its file permissions allow no writing): nothing changed; ask the person to make it writable if it should change", p.Name()), true
+	case errors.Is(err, vault.ErrNotRegular):
+		return tool.Fail(tool.CodeInvalidArguments, "%s: %v; nothing changed", p, err), true
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return tool.Fail(tool.CodeCanceled, "stopped before %s was written; nothing changed", p.Name()), true
+	}
+	if advice := fsfault.Advice(err); advice != "" {
+		if errors.Is(err, vault.ErrPending) {
+			return tool.Fail(tool.CodeDiskFull, "%s: %v. %s", p.Name(), err, advice), true
+		}
+		return tool.Fail(tool.CodeDiskFull, "%s was not written: %v. Nothing changed. %s", p.Name(), err, advice), true
 	}
 	return tool.Result{}, false
 }

@@ -13,7 +13,7 @@ func TestCanvasTools(t *testing.T) {
 	h := entNew(t, entFixture, workspace.Options{})
 	view := h.ok("view_canvas", `{}`)
 	text, _ := view["canvas"].(string)
-	if !strings.Contains(text, "+ people/ [title] 2 notes") || view["tokens"].(float64) <= 0 {
+	if !strings.Contains(text, "+ people/ 2 notes") || view["tokens"].(float64) <= 0 {
 		t.Fatalf("view_canvas: %v", view)
 	}
 
@@ -104,7 +104,7 @@ func TestCollapseFolderHidesWhatIsBelow(t *testing.T) {
 	d := h.ok("collapse_node", `{"entity_name": "people/"}`)
 	closed := h.ok("view_canvas", `{}`)
 	text := closed["canvas"].(string)
-	if strings.Contains(text, "· people/Ada Lovelace") || !strings.Contains(text, "+ people/ [title]") {
+	if strings.Contains(text, "· people/Ada Lovelace") || !strings.Contains(text, "+ people/ 2 notes") {
 		t.Errorf("people/ collapsed still shows what is below it:\n%s", text)
 	}
 	if closed["tokens"].(float64) >= open["tokens"].(float64) {

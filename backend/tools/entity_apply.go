@@ -95,7 +95,11 @@ func applySteps(ctx context.Context, l *library.Library, call *tool.Call, op str
 	if !ok {
 		return nil, fmt.Errorf("%s: %w", op, err)
 	}
-	r.Message += fmt.Sprintf("; %s was not applied and no file changed", op)
+	if errors.Is(err, vault.ErrPending) {
+		r.Message += fmt.Sprintf("; %s is recorded and is completed at the next write or open of the vault", op)
+	} else {
+		r.Message += fmt.Sprintf("; %s was not applied and no file changed", op)
+	}
 	return &r, nil
 }
 
@@ -152,8 +156,12 @@ func batchOf(v *vault.Vault, steps []step) ([]vault.Change, *tool.Result, error)
 				}
 				data = b
 			}
+			from := s.path
+			if i, ok := at[s.path]; ok && changes[i].From != "" {
+				from = changes[i].From // moved twice in one batch: one move from the first path
+			}
 			put(vault.Change{Path: s.path, Delete: true, IfHash: s.hash})
-			put(vault.Change{Path: s.to, Data: data, CreateOnly: true})
+			put(vault.Change{Path: s.to, Data: data, CreateOnly: true, From: from})
 		default:
 			return nil, nil, fmt.Errorf("unknown step kind %d", s.kind)
 		}

@@ -132,7 +132,9 @@ func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library,
 }
 
 // backlinkSources lists, sorted, the notes with links or relations to the notes in
-// ps, leaving out the notes in skip (whose links the caller rewrites itself).
+// ps, leaving out the notes in skip (whose links the caller rewrites itself). The
+// notes the index keeps only part of are listed too: a link past the part it keeps
+// is found by reading the note.
 func backlinkSources(l *library.Library, skip []vpath.Path, ps ...vpath.Path) []vpath.Path {
 	seen := map[vpath.Path]bool{}
 	for _, p := range skip {
@@ -145,6 +147,12 @@ func backlinkSources(l *library.Library, skip []vpath.Path, ps ...vpath.Path) []
 				seen[ed.From] = true
 				out = append(out, ed.From)
 			}
+		}
+	}
+	for _, p := range l.Truncated() {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
 		}
 	}
 	slices.Sort(out)

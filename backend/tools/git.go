@@ -12,6 +12,7 @@ import (
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -48,6 +49,7 @@ type gitCtx struct {
 	lib     *library.Library
 	repo    *gitrepo.Repo
 	changes []gitrepo.Change
+	journey []vault.Entry // see journeyEntries
 }
 
 // change returns the pending change of p (as its new or, for a rename, its old
@@ -189,12 +191,20 @@ func (g *gitCtx) gitPaths(names []string) ([]vpath.Path, *tool.Result) {
 	return out, nil
 }
 
-// gitChange is one pending change as the tools show it.
+// gitChange is one pending change as the tools show it, with seed 000's fields:
+// ChangeType is Added, Modified, Deleted or Moved (a rename or move, with OldPath);
+// Timestamp is when the file was last written (for a deletion, when the journey saw
+// it; absent when unknown); Summary says in one line what changed.
 type gitChange struct {
-	Entity string        `json:"entity"`
-	Path   vpath.Path    `json:"path"`
-	State  gitrepo.State `json:"state"`
-	From   string        `json:"renamed_from,omitempty"`
+	Entity     string        `json:"entity"`
+	Path       vpath.Path    `json:"path"`
+	State      gitrepo.State `json:"state"`
+	From       string        `json:"renamed_from,omitempty"`
+	Title      string        `json:"title"`
+	ChangeType string        `json:"change_type"`
+	OldPath    vpath.Path    `json:"old_path,omitempty"`
+	Timestamp  string        `json:"timestamp,omitempty"`
+	Summary    string        `json:"summary"`
 }
 
 type gitStatusIn struct {
@@ -210,12 +220,12 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (to
 		return tool.OK("no pending changes: the notes match the last commit", map[string]any{"changes": []gitChange{}, "total": 0}), nil
 	}
 	groups := map[gitrepo.State][]string{}
-	list := make([]gitChange, 0, min(len(g.changes), maxListed))
-	for i, c := range g.changes {
+	for _, c := range g.changes {
 		groups[c.State] = append(groups[c.State], c.Path.Name())
-		if i < maxListed {
-			list = append(list, gitChange{Entity: c.Path.Name(), Path: c.Path, State: c.State, From: c.From.Name()})
-		}
+	}
+	list, err := g.describe(ctx, g.changes[:min(len(g.changes), maxListed)])
+	if err != nil {
+		return tool.Result{}, err
 	}
 	var parts []string
 	for _, s := range []gitrepo.State{gitrepo.Modified, gitrepo.Added, gitrepo.Untracked, gitrepo.Deleted, gitrepo.Renamed} {
@@ -240,8 +250,19 @@ type changeSet struct {
 // groups returns the pending changes grouped by the actor and turn that made them,
 // from the journey; an unreadable journey leaves every change an outside edit.
 func (g *gitCtx) groups() []gitrepo.ChangeSet {
-	journey, _ := g.lib.Vault().JourneyLatest(gitrepo.JourneyTailBytes, gitrepo.JourneyNames(g.changes))
-	return gitrepo.GroupChanges(g.changes, journey, g.repo.Stamp)
+	return gitrepo.GroupChanges(g.changes, g.journeyEntries(), g.repo.Stamp)
+}
+
+// journeyEntries returns the newest journey entries naming the pending changes, read
+// once.
+func (g *gitCtx) journeyEntries() []vault.Entry {
+	if g.journey == nil {
+		g.journey, _ = g.lib.Vault().JourneyLatest(gitrepo.JourneyTailBytes, gitrepo.JourneyNames(g.changes))
+		if g.journey == nil {
+			g.journey = []vault.Entry{}
+		}
+	}
+	return g.journey
 }
 
 // changeSetsOut lists the change sets as git_status shows them.

@@ -11,12 +11,16 @@ import (
 )
 
 type gitDiffIn struct {
-	EntityName  string `json:"entity_name,omitempty" jsonschema:"the note to diff; every pending change when absent"`
-	Brief       bool   `json:"brief,omitempty" jsonschema:"true for names and counts of added and deleted lines only"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+	EntityName             string `json:"entity_name,omitempty" jsonschema:"the note to diff; every pending change when absent"`
+	Brief                  bool   `json:"brief,omitempty" jsonschema:"true for names and counts of added and deleted lines only"`
+	IncludeContentDiff     *bool  `json:"include_content_diff,omitempty" jsonschema:"false leaves out the unified diff and each note's content_change (default true)"`
+	IncludeRelationChanges *bool  `json:"include_relation_changes,omitempty" jsonschema:"false leaves out each note's relation_changes (default true)"`
+	LibraryName            string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
 }
 
-// diffFile is one changed note in a diff's summary.
+// diffFile is one changed note in a diff's summary and, unless brief, its structured
+// change (seed 000's NodeChangeDetails): what changed in its title, body, tags,
+// relations and other properties.
 type diffFile struct {
 	Entity  string `json:"entity"`
 	Added   int    `json:"lines_added"`
@@ -24,6 +28,15 @@ type diffFile struct {
 	Binary  bool   `json:"binary,omitempty"`
 	// TooLarge: a side is over 2 MB, so the diff names the note without its lines.
 	TooLarge bool `json:"too_large_to_diff,omitempty"`
+	// ChangeType is Added, Modified, Deleted or Moved; OldEntity names a moved note as
+	// it was.
+	ChangeType        string           `json:"change_type"`
+	OldEntity         string           `json:"old_entity,omitempty"`
+	TitleChange       *textChange      `json:"title_change,omitempty"`
+	ContentChange     *contentChange   `json:"content_change,omitempty"`
+	TagsChange        *tagsChange      `json:"tags_change,omitempty"`
+	RelationChanges   []relationChange `json:"relation_changes,omitempty"`
+	PropertiesChanged []string         `json:"properties_changed,omitempty"`
 }
 
 func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.Result, error) {
@@ -54,21 +67,44 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 	if err != nil {
 		return tool.Result{}, err
 	}
+	byPath := make(map[vpath.Path]gitrepo.Change, len(changes))
+	for _, c := range changes {
+		byPath[c.Path] = c
+	}
 	files := make([]diffFile, len(stats))
+	listed := make([]gitrepo.Change, len(stats)) // the change of each file
 	added, deleted := 0, 0
 	for i, s := range stats {
-		files[i] = diffFile{Entity: s.Path.Name(), Added: s.Added, Deleted: s.Deleted, Binary: s.Binary, TooLarge: s.TooLarge}
+		c := byPath[s.Path]
+		listed[i] = c
+		files[i] = diffFile{Entity: s.Path.Name(), Added: s.Added, Deleted: s.Deleted, Binary: s.Binary, TooLarge: s.TooLarge,
+			ChangeType: changeType(c.State), OldEntity: c.From.Name()}
 		added, deleted = added+s.Added, deleted+s.Deleted
 	}
 	msg := fmt.Sprintf("%s changed, %s added, %d deleted", plural(len(files), "file"), plural(added, "line"), deleted)
 	if in.Brief {
 		return tool.OK(msg, map[string]any{"files": files}), nil
 	}
-	clipped, cut := tool.Clip(text, maxDiffBytes)
-	r := tool.OK(msg, map[string]any{"files": files, "diff": clipped})
-	if cut {
-		r = r.WithWarning("the diff is clipped at %d bytes; call git_diff with one entity_name at a time for the rest", maxDiffBytes)
+	withContent, withRelations := in.IncludeContentDiff == nil || *in.IncludeContentDiff, in.IncludeRelationChanges == nil || *in.IncludeRelationChanges
+	cut, err := g.detail(ctx, files, listed, withContent, withRelations)
+	if err != nil {
+		return tool.Result{}, err
 	}
+	data := map[string]any{"files": files}
+	var warnings []string
+	if withContent {
+		clipped, diffCut := tool.Clip(text, maxDiffBytes)
+		data["diff"] = clipped
+		if diffCut {
+			warnings = append(warnings, fmt.Sprintf("the diff is clipped at %d bytes; call git_diff with one entity_name at a time for the rest", maxDiffBytes))
+		}
+	}
+	if cut {
+		warnings = append(warnings, fmt.Sprintf("content_change holds the old and new bodies of the first notes only (%d bytes in all); "+
+			"call git_diff with one entity_name for the others", maxDiffBytes))
+	}
+	r := tool.OK(msg, data)
+	r.Warnings = warnings
 	return r, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -253,7 +254,14 @@ func TestGitToolsRename(t *testing.T) {
 	}
 	st := h.ok("git_status", `{}`)
 	changes, _ := st["changes"].([]any)
-	want := []any{map[string]any{"entity": "notes/Simple", "path": "notes/Simple.md", "state": "renamed", "renamed_from": "notes/Plain"}}
+	if len(changes) == 1 {
+		if _, err := time.Parse(time.RFC3339, changes[0].(map[string]any)["timestamp"].(string)); err != nil {
+			t.Errorf("timestamp: %v", err)
+		}
+		delete(changes[0].(map[string]any), "timestamp")
+	}
+	want := []any{map[string]any{"entity": "notes/Simple", "path": "notes/Simple.md", "state": "renamed", "renamed_from": "notes/Plain",
+		"change_type": "Moved", "old_path": "notes/Plain.md", "title": "Simple", "summary": `moved from notes/Plain.md; title "Plain" → "Simple"`}}
 	if d := cmp.Diff(want, changes); d != "" {
 		t.Errorf("git_status after a rename (-want +got):\n%s", d)
 	}

@@ -12,15 +12,56 @@ import (
 )
 
 type gitCommitIn struct {
-	Message     string   `json:"message" jsonschema:"the commit message: a short first line saying what changed and why"`
-	EntityNames []string `json:"entity_names,omitempty" jsonschema:"the notes to commit; every pending change when absent"`
-	TagName     string   `json:"tag_name,omitempty" jsonschema:"a tag to put on the new commit, such as v1 or before-reorganising"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+	Message        string     `json:"message" jsonschema:"the commit message: a short first line saying what changed and why"`
+	EntityNames    []string   `json:"entity_names,omitempty" jsonschema:"the notes to commit; every pending change when absent"`
+	TagName        string     `json:"tag_name,omitempty" jsonschema:"a tag to put on the new commit, such as v1 or before-reorganising"`
+	CreateTag      *bool      `json:"create_tag,omitempty" jsonschema:"true tags the commit with tag_name (which it requires); tag_name alone tags it too"`
+	TagDescription string     `json:"tag_description,omitempty" jsonschema:"makes the tag an annotated tag carrying this description; needs tag_name"`
+	Author         *gitAuthor `json:"author,omitempty" jsonschema:"who wrote the changes; the repository's git identity when absent (the committer is always that identity)"`
+	LibraryName    string     `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+}
+
+// gitAuthor names a commit's author (seed 000's CommitAuthor).
+type gitAuthor struct {
+	Name  string `json:"name" jsonschema:"the author's name, such as Ada Lovelace"`
+	Email string `json:"email" jsonschema:"the author's email address, such as ada@example.com"`
+}
+
+// checkCommitArgs says what is wrong with git_commit's message, tag and author
+// arguments, as the result to answer, or nil.
+func checkCommitArgs(in gitCommitIn) *tool.Result {
+	fail := func(format string, args ...any) *tool.Result {
+		r := tool.Fail(tool.CodeInvalidArguments, format, args...)
+		return &r
+	}
+	if bad := cleanText("message", in.Message, maxMessageSize); bad != "" {
+		return fail("%s; write a short message saying what changed", bad)
+	}
+	switch {
+	case in.CreateTag != nil && *in.CreateTag && strings.TrimSpace(in.TagName) == "":
+		return fail("create_tag is true but tag_name is empty; give the tag's name, such as tag_name=\"v1.2\"")
+	case in.CreateTag != nil && !*in.CreateTag && in.TagName != "":
+		return fail("create_tag is false but tag_name is %q; drop tag_name, or set create_tag to true", in.TagName)
+	case in.TagDescription != "" && strings.TrimSpace(in.TagName) == "":
+		return fail("tag_description describes a tag: give tag_name too, such as tag_name=\"v1.2\"")
+	}
+	if in.TagDescription != "" {
+		if bad := cleanText("tag_description", in.TagDescription, maxMessageSize); bad != "" {
+			return fail("%s; describe the tag in a few lines", bad)
+		}
+	}
+	if in.Author != nil {
+		if err := gitrepo.CheckAuthor(gitrepo.Signature{Name: in.Author.Name, Email: in.Author.Email}); err != nil {
+			return fail("%v; give both, such as {\"name\": \"Ada Lovelace\", \"email\": \"ada@example.com\"}, "+
+				"or leave author out to commit as the repository's git identity", err)
+		}
+	}
+	return nil
 }
 
 func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (tool.Result, error) {
-	if bad := cleanText("message", in.Message, maxMessageSize); bad != "" {
-		return tool.Fail(tool.CodeInvalidArguments, "%s; write a short message saying what changed", bad), nil
+	if res := checkCommitArgs(in); res != nil {
+		return *res, nil
 	}
 	g, chosen, warnings, res, err := e.gitPending(ctx, call, in.EntityNames,
 		"nothing to commit: no pending change among the named notes; git_status lists the ones that have one")
@@ -32,18 +73,23 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	for i, c := range chosen {
 		named[i] = c.Path
 	}
-	res2, err := g.repo.CommitPending(ctx, sets, gitrepo.PendingCommit{Message: in.Message, Paths: named, Tag: in.TagName})
+	pc := gitrepo.PendingCommit{Message: in.Message, Paths: named, Tag: in.TagName, TagMessage: in.TagDescription}
+	if in.Author != nil {
+		pc.Author = &gitrepo.Signature{Name: strings.TrimSpace(in.Author.Name), Email: strings.TrimSpace(in.Author.Email)}
+	}
+	res2, err := g.repo.CommitPending(ctx, sets, pc)
 	h := res2.Hash
 	switch {
 	case errors.Is(err, gitrepo.ErrInvalidTag):
-		return tool.Fail(tool.CodeInvalidArguments, "tag_name %q is not a valid git tag name; use letters, digits, dots and dashes, such as v1.2", in.TagName), nil
+		return tool.Fail(tool.CodeInvalidArguments, "tag_name %q is not a valid git tag name; use letters, digits, dots, dashes and slashes, "+
+			"such as v1.2 or release/2026-11 (no spaces, \"..\", any of ~^:?*[\\, a leading \"-\" or \".\", or a trailing \".lock\" or \".\")", in.TagName), nil
 	case errors.Is(err, gitrepo.ErrTagExists):
 		return tool.Fail(tool.CodeAlreadyExists, "a tag named %q exists already; choose another tag_name", in.TagName), nil
 	case errors.Is(err, gitrepo.ErrNothingToCommit):
 		return tool.Fail(tool.CodeNoMatch, "nothing to commit: the named notes match the last commit"), nil
 	case errors.Is(err, gitrepo.ErrNotPending):
 		return tool.Fail(tool.CodeNoMatch, "%v: it changed meanwhile; git_status lists the pending changes", err), nil
-	case errors.Is(err, gitrepo.ErrInvalidPath):
+	case errors.Is(err, gitrepo.ErrInvalidPath), errors.Is(err, gitrepo.ErrInvalidAuthor):
 		return tool.Fail(tool.CodeInvalidArguments, "%v", err), nil
 	case errors.Is(err, gitrepo.ErrNoIdentity):
 		return tool.Fail(CodeGitRefused, "%v; ask the person to set their name and email for commits (the review panel offers it)", err), nil
@@ -58,10 +104,15 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 		names[i] = c.Path.Name()
 	}
 	msg := fmt.Sprintf("committed %s as %s", plural(len(chosen), "note"), h.String()[:12])
-	data := map[string]any{"commit": h.String(), "entities": names}
+	data := map[string]any{"commit": h.String(), "entities": names,
+		"author": gitSignature(res2.Signed.Author), "committer": gitSignature(res2.Signed.Committer)}
 	if in.TagName != "" {
 		msg += ", tagged " + in.TagName
 		data["tag"] = in.TagName
+		if in.TagDescription != "" {
+			msg += " (an annotated tag)"
+			data["tag_annotated"] = true
+		}
 	}
 	if len(res2.Trailers) > 0 {
 		data["trailers"] = res2.Trailers
@@ -72,6 +123,12 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 		r.Warnings = append(r.Warnings, err.Error())
 	}
 	return r, nil
+}
+
+// gitSignature is who authored or committed a commit, as git_commit shows them.
+type gitSignature struct {
+	Name  string `json:"name"`
+	Email string `json:"email"`
 }
 
 // CodeGitRefused answers a git tool that git's state or configuration refuses: no
@@ -184,7 +241,7 @@ func (g *gitCtx) discardPlan(ctx context.Context, changes []*gitrepo.Change) ([]
 	items := make([]discardItem, 0, len(changes))
 	for _, c := range changes {
 		it := discardItem{Entity: c.Path.Name(), State: c.State}
-		st, err := g.repo.DiffStat(ctx, c.Path)
+		_, st, err := g.repo.DiffChanges(ctx, []gitrepo.Change{*c}) // a move against its old path
 		if err != nil {
 			return nil, err
 		}
@@ -198,6 +255,9 @@ func (g *gitCtx) discardPlan(ctx context.Context, changes []*gitrepo.Change) ([]
 			it.Effect = "restore it as last committed"
 		case gitrepo.Renamed:
 			it.Effect = "undo the rename: " + c.From.Name() + " comes back and " + c.Path.Name() + " goes"
+			if it.Added+it.Deleted > 0 {
+				it.Effect += fmt.Sprintf(", losing the %d added and %d deleted lines since", it.Added, it.Deleted)
+			}
 		default:
 			it.Effect = fmt.Sprintf("restore it as last committed, losing %d added and %d deleted lines", it.Added, it.Deleted)
 		}

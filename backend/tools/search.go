@@ -177,42 +177,50 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	defer cancel()
 	var (
 		paths    []vpath.Path
-		found    []noteMatches
-		problems []string
-		err      error
+		nameOnly []bool // the note cannot match by content: its name alone is matched
+		corpus   textCorpus
 	)
 	if c, ok := e.patternCandidates(ctx, l, q); ok {
 		// The trigram filters ruled out the notes in c.Others: only the candidates
 		// are read (from disk: they are few), the others can match by name only.
-		paths = append(c.Notes, c.Others...)
-		found, problems, err = searchNotes(sctx, diskCorpus{l.Vault()}, c.Notes, q)
+		corpus = diskCorpus{l.Vault()}
+		paths = c.Notes
 		if q.nameInc {
-			for _, p := range c.Others {
-				if nm := matchNote(q, p, nil); nm != nil {
-					found = append(found, *nm)
-				}
-			}
-			slices.SortFunc(found, func(a, b noteMatches) int { return strings.Compare(a.FilePath, b.FilePath) })
+			paths, nameOnly = mergeNameOnly(c.Notes, c.Others)
 		}
 	} else {
-		paths = candidateNotes(l, q.names)
-		found, problems, err = searchNotes(sctx, e.caches.corpus(l), paths, q)
+		paths = e.candidateNotes(ctx, l, q.names)
+		corpus = diskCorpus{l.Vault()}
+		if l.Scanned() {
+			corpus = e.caches.corpus(l) // the graph says which cached texts are current
+		}
 	}
+	offset, limit := q.paging.Window()
+	want := pageWant{offset: offset, limit: limit, lines: q.maxResults}
+	if q.paging.SummaryOnly {
+		want.limit = len(paths) + 1 // a summary counts every note with matches
+	}
+	page, info, problems, err := searchPage(sctx, corpus, paths, nameOnly, q, want)
+	info.Limit = limit
 	timedOut := err != nil
 	if err != nil {
 		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 			return tool.Result{}, fmt.Errorf("search %s: %w", l.Name(), err)
 		}
 		problems = append(problems, fmt.Sprintf("the search stopped after %v, so the results are incomplete; search for a word (a literal) or narrow entity_glob", searchTimeout))
+		info.AtLeast = true
 	}
-	if len(found) == 0 {
+	if info.Total == 0 {
 		r := tool.Fail(tool.CodeNoMatch, "nothing matches %q in %d notes; try a shorter pattern, wildcards (\"*engine*\") or search_in_names", q.pattern.src, len(paths))
 		for _, p := range problems {
 			r = r.WithWarning("%s", p)
 		}
 		return r, nil
 	}
-	page, info := tool.Paginate(found, q.paging)
+	if q.paging.SummaryOnly {
+		page = page[:0:0]
+		info.SummaryOnly, info.NextOffset = true, 0
+	}
 	page, cut := capMatches(page, q.maxResults)
 	for i := range page {
 		renderAll(page[i].Matches)
@@ -253,9 +261,41 @@ func (e *searcher) patternCandidates(ctx context.Context, l *library.Library, q 
 	return c, true
 }
 
-// candidateNotes lists the notes whose names match names (all when nil).
-func candidateNotes(l *library.Library, names *searchPattern) []vpath.Path {
-	all := l.Graph().Notes()
+// mergeNameOnly merges the candidates with the other notes, both in path order, and
+// marks the others as matchable by name only.
+func mergeNameOnly(cands, others []vpath.Path) ([]vpath.Path, []bool) {
+	paths := make([]vpath.Path, 0, len(cands)+len(others))
+	nameOnly := make([]bool, 0, cap(paths))
+	i, j := 0, 0
+	for i < len(cands) || j < len(others) {
+		if j >= len(others) || i < len(cands) && cands[i] < others[j] {
+			paths, nameOnly = append(paths, cands[i]), append(nameOnly, false)
+			i++
+		} else {
+			paths, nameOnly = append(paths, others[j]), append(nameOnly, true)
+			j++
+		}
+	}
+	return paths, nameOnly
+}
+
+// candidateNotes lists the notes whose names match names (all when nil), in path
+// order. A library whose graph is not loaded yet (a one-shot command) lists its
+// folder instead of parsing every note.
+func (e *searcher) candidateNotes(ctx context.Context, l *library.Library, names *searchPattern) []vpath.Path {
+	var all []vpath.Path
+	if l.Scanned() {
+		all = l.Graph().Notes()
+	} else if files, err := l.Vault().WalkPaths(ctx); err == nil {
+		for _, f := range files {
+			if !f.IsDir && f.Path.IsNote() && !f.Path.Ignored() {
+				all = append(all, f.Path)
+			}
+		}
+		slices.Sort(all)
+	} else {
+		all = l.Graph().Notes()
+	}
 	if names == nil {
 		return all
 	}
@@ -268,25 +308,36 @@ func candidateNotes(l *library.Library, names *searchPattern) []vpath.Path {
 	return out
 }
 
-// searchNotes runs q over the notes at paths, in parallel, and returns the notes with
-// matches in path order.
-func searchNotes(ctx context.Context, c textCorpus, paths []vpath.Path, q contentQuery) ([]noteMatches, []string, error) {
-	results := make([]*noteMatches, len(paths))
-	keep := q.pattern.mayMatch
-	if q.nameInc {
-		keep = func([]byte) bool { return true } // a name may match when the text does not
-	}
-	// visit runs concurrently, each call writing its own element of results.
-	problems, err := c.scan(ctx, paths, keep, func(i int, data []byte) {
-		results[i] = matchNote(q, paths[i], data)
-	})
-	var out []noteMatches
-	for _, r := range results {
-		if r != nil {
-			out = append(out, *r)
+// searchPage runs q over the notes at paths (in path order; those marked nameOnly
+// are matched by name without being read), in parallel, and returns the page want
+// asks for, stopping once it is known (see pageCollector).
+func searchPage(ctx context.Context, c textCorpus, paths []vpath.Path, nameOnly []bool, q contentQuery, want pageWant) ([]noteMatches, tool.PageInfo, []string, error) {
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	pc := newPageCollector(len(paths), want, stop)
+	read, at := paths, []int(nil)
+	if nameOnly != nil {
+		read = nil
+		for i, p := range paths {
+			if nameOnly[i] {
+				pc.done(i, matchNote(q, p, nil))
+				continue
+			}
+			read, at = append(read, p), append(at, i)
 		}
 	}
-	return out, problems, err
+	problems, err := c.scan(sctx, read, func([]byte) bool { return true }, func(j int, data []byte) {
+		i := j
+		if at != nil {
+			i = at[j]
+		}
+		pc.done(i, matchNote(q, paths[i], data))
+	})
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.Canceled) {
+		err = nil // stopped because the page is complete
+	}
+	page, info := pc.info()
+	return page, info, problems, err
 }
 
 // matchNote searches one note; nil when nothing matches.
@@ -297,7 +348,7 @@ func matchNote(q contentQuery, p vpath.Path, data []byte) *noteMatches {
 		nm.MatchCount++
 	}
 	body := frontMatterEnd(data)
-	if q.frontInc && body > 0 {
+	if q.frontInc && body > 0 && q.pattern.regionMatches(data, 0, body) {
 		m, n := findLines(q.pattern, data, 0, body, "frontmatter")
 		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
 	}
@@ -305,7 +356,7 @@ func matchNote(q contentQuery, p vpath.Path, data []byte) *noteMatches {
 	if q.frontInc {
 		where = "content"
 	}
-	if q.pattern.mayMatch(data[body:]) {
+	if q.pattern.regionMatches(data, body, len(data)) {
 		m, n := findLines(q.pattern, data, body, len(data), where)
 		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
 	}

@@ -2,10 +2,12 @@ package tools
 
 import (
 	"context"
+	"maps"
 	"runtime"
 	"sync"
 	"sync/atomic"
 
+	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
@@ -48,11 +50,12 @@ func (s *searchCaches) corpus(l *library.Library) textCorpus {
 //
 // Concurrency: safe for concurrent scans; the map is guarded by mu.
 type cachedCorpus struct {
-	l     *library.Library
-	disk  diskCorpus
-	mu    sync.RWMutex
-	used  int
-	notes map[vpath.Path]cachedNote
+	l      *library.Library
+	disk   diskCorpus
+	mu     sync.RWMutex
+	used   int
+	notes  map[vpath.Path]cachedNote
+	pruned uint64 // the graph's generation when stale notes were last dropped
 }
 
 // cachedNote is the text of a note as it was when the graph held version ver.
@@ -65,6 +68,7 @@ type cachedNote struct {
 // are read from disk, matched and remembered.
 func (c *cachedCorpus) scan(ctx context.Context, paths []vpath.Path, keep func([]byte) bool, visit func(int, []byte)) ([]string, error) {
 	g := c.l.Graph()
+	c.prune(g)
 	vers := make([]*note.Note, len(paths))
 	var missing, hits []int
 	var texts [][]byte
@@ -95,6 +99,10 @@ func (c *cachedCorpus) scan(ctx context.Context, paths []vpath.Path, keep func([
 		}
 		problems, err = c.disk.scan(ctx, sub, func([]byte) bool { return true }, func(j int, data []byte) {
 			i := missing[j]
+			if data == nil {
+				visit(i, nil) // unreadable
+				return
+			}
 			c.remember(paths[i], vers[i], data)
 			if keep(data) {
 				visit(i, data)
@@ -125,6 +133,32 @@ func parallelFor(ctx context.Context, n int, fn func(int)) {
 		})
 	}
 	wg.Wait()
+}
+
+// prune drops the text of notes that were deleted or changed since they were cached,
+// once per change of the graph: a deleted note's text (20 MB for a generated list)
+// stayed in memory until the budget filled up.
+func (c *cachedCorpus) prune(g *graph.Graph) {
+	gen := g.Generation()
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if gen == c.pruned {
+		return
+	}
+	c.pruned = gen
+	dropped := false
+	for p, e := range c.notes {
+		if v, ok := g.Note(p); !ok || v != e.ver {
+			c.used -= len(e.data)
+			delete(c.notes, p)
+			dropped = true
+		}
+	}
+	if dropped { // a map keeps the room of what it held: copy what is left
+		fresh := make(map[vpath.Path]cachedNote, len(c.notes))
+		maps.Copy(fresh, c.notes)
+		c.notes = fresh
+	}
 }
 
 // remember caches the text of a note if the budget allows.

@@ -25,6 +25,29 @@ type searchIndexes struct {
 	indexes map[*library.Library]*search.Index
 }
 
+// inBackground opens the index of every library once its scan has ended, one after
+// the other, until the workspace closes. A failure is left for the first search to
+// meet again (and report).
+func (s *searchIndexes) inBackground(libs []*library.Library, atClose func(func())) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	atClose(func() {
+		cancel()
+		<-done
+	})
+	go func() {
+		defer close(done)
+		for _, l := range libs {
+			if _, err := l.Index(ctx); err != nil || ctx.Err() != nil {
+				continue
+			}
+			if ix, err := s.get(ctx, l); err == nil {
+				_ = ix.Refresh(ctx) // reconciled with the files now, not at the first search
+			}
+		}
+	}()
+}
+
 // get returns the index of l, opening it on first use.
 func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.Index, error) {
 	s.mu.Lock()

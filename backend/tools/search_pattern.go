@@ -23,6 +23,11 @@ type searchPattern struct {
 	// says it must be compared ignoring ASCII case.
 	lit  []byte
 	fold bool
+	// alts are the literals of every match, by alternative (literalPrefilter), nil
+	// when unknown; fast is the RE2 engine (search_engine.go), nil when RE2 refused
+	// the expression.
+	alts [][][]byte
+	fast fastMatcher
 }
 
 // errPattern wraps every problem with a pattern, so handlers can tell it apart.
@@ -212,7 +217,9 @@ func newSearchPattern(src, expr string) (*searchPattern, error) {
 			return nil, fmt.Errorf("%w: a repetition count of %d is more than a search allows (%d); use * or + instead", errPattern, n, maxRepeat)
 		}
 		p.lit, p.fold = requiredLiteral(tree.Simplify())
+		p.alts = literalPrefilter(tree)
 	}
+	p.fast = compileFast(expr)
 	return p, nil
 }
 
@@ -292,8 +299,11 @@ func literalOf(r *syntax.Regexp) (lit []byte, fold, ok bool) {
 // long s): text holding them cannot be prefiltered by ASCII case folding.
 var foldTraps = [][]byte{[]byte("\u212a"), []byte("\u017f")}
 
-// mayMatch reports whether data can hold a match, by looking for the literal.
+// mayMatch reports whether data can hold a match, by looking for the literals.
 func (p *searchPattern) mayMatch(data []byte) bool {
+	if !altsMayMatch(data, p.alts) {
+		return false
+	}
 	if len(p.lit) == 0 {
 		return true
 	}

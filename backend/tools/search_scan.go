@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -18,7 +19,8 @@ import (
 type textCorpus interface {
 	// scan reads the notes at paths and calls visit, possibly concurrently, with each
 	// one's index in paths and its content, for the notes whose content keep accepts.
-	// A note that cannot be read is skipped and reported in the returned problems.
+	// A note that cannot be read is visited with nil content and reported in the
+	// returned problems. A scan stops early when ctx is done.
 	scan(ctx context.Context, paths []vpath.Path, keep func([]byte) bool, visit func(i int, data []byte)) ([]string, error)
 }
 
@@ -44,6 +46,7 @@ func (d diskCorpus) scan(ctx context.Context, paths []vpath.Path, keep func([]by
 					mu.Lock()
 					problems = append(problems, fmt.Sprintf("%s could not be read: %v", paths[i], err))
 					mu.Unlock()
+					visit(i, nil) // counted as read: its name may still match
 					continue
 				}
 				if keep(data) {
@@ -127,7 +130,13 @@ func findLines(p *searchPattern, data []byte, from, to int, where string) ([]lin
 	if len(p.lit) > 0 && !(p.fold && hasFoldTrap(data[from:to])) {
 		ml.byLiteral(p, data, from, to, where)
 	} else {
-		for _, loc := range p.re.FindAllIndex(data[from:to], maxCountPerNote) {
+		var locs [][]int
+		if p.fast != nil && utf8.Valid(data[from:to]) {
+			locs = p.fast.FindAllIndex(data[from:to], maxCountPerNote)
+		} else {
+			locs = p.re.FindAllIndex(data[from:to], maxCountPerNote)
+		}
+		for _, loc := range locs {
 			ml.add(data, from+loc[0], from+loc[1], where)
 		}
 	}

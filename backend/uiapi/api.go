@@ -4,10 +4,13 @@ package uiapi
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
@@ -70,19 +73,25 @@ type LibraryInfo struct {
 }
 
 // Libraries lists the mounted libraries, the default first (none before the person
-// opens a vault). It never waits for a scan: a library still being read counts 0
-// notes.
+// opens a vault). It never waits for a scan: the notes of a library still being read
+// are counted in its folder.
 func (a *API) Libraries() ([]LibraryInfo, error) { return a.libraryInfos(), nil }
 
 // libraryInfos lists the mounted libraries.
 func (a *API) libraryInfos() []LibraryInfo {
 	out := []LibraryInfo{}
 	for i, l := range a.ws.Libraries() {
-		li := LibraryInfo{Name: l.Name(), Path: l.Vault().Dir(), IsDefault: i == 0}
+		notes := 0
 		if l.Scanned() {
-			li.Notes = len(l.Graph().Notes())
+			notes = len(l.Graph().Notes())
+		} else if files, err := listed(l); err == nil {
+			for _, f := range files {
+				if f.IsNote {
+					notes++
+				}
+			}
 		}
-		out = append(out, li)
+		out = append(out, LibraryInfo{Name: l.Name(), Path: l.Vault().Dir(), Notes: notes, IsDefault: i == 0})
 	}
 	return out
 }
@@ -101,11 +110,17 @@ type FileEntry struct {
 	EntityType string `json:"entity_type"`
 }
 
-// Files lists every file of a library, sorted by path.
+// Files lists every file of a library, sorted by path. While the library's first
+// scan runs, the files are listed from its folder without their entity types (the
+// window shows the tree at once, and loads it again when the task:progress event
+// says the scan ended).
 func (a *API) Files(libraryName string) ([]FileEntry, error) {
 	l, err := a.ws.Library(libraryName)
 	if err != nil {
 		return nil, err
+	}
+	if !l.Scanned() {
+		return listed(l)
 	}
 	g := l.Graph()
 	files := g.Files()
@@ -334,4 +349,21 @@ func nonNil[T any](s []T) []T {
 func isFolder(path string) bool {
 	st, err := os.Stat(path)
 	return err == nil && st.IsDir()
+}
+
+// listed lists the files of a library's folder, sorted by path, without reading them.
+func listed(l *library.Library) ([]FileEntry, error) {
+	files, err := l.Vault().WalkPaths(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("list %s: %w", l.Name(), err)
+	}
+	out := make([]FileEntry, 0, len(files))
+	for _, f := range files {
+		if f.IsDir || f.Path.Ignored() {
+			continue
+		}
+		out = append(out, FileEntry{Path: string(f.Path), Name: f.Path.Name(), IsNote: f.Path.IsNote()})
+	}
+	slices.SortFunc(out, func(a, b FileEntry) int { return strings.Compare(a.Path, b.Path) })
+	return out, nil
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/uiapi"
 )
 
@@ -36,7 +37,8 @@ func writeBig(t *testing.T, dir, name string, size int, binary bool) {
 // A vault with a 100 MB note, a 100 MB attachment and a note of 100,000 links opens in
 // bounded time; the big note is listed and reported, not indexed; the window is never
 // sent 100 MB (the note is refused with a message saying what to do); the graph and
-// the search work; the note of links opens with every link.
+// the search work; the note of links opens with every link, while the index keeps
+// its first library.MaxLinksPerNote links and says so.
 func TestBigFiles(t *testing.T) {
 	if testing.Short() {
 		t.Skip("writes 200 MB")
@@ -67,6 +69,16 @@ func TestBigFiles(t *testing.T) {
 	if !warned {
 		t.Errorf("no warning for the 100 MB note: %v", l.Warnings())
 	}
+	// The index keeps the first library.MaxLinksPerNote links of links.md, and says so.
+	cut := false
+	for _, w := range l.Warnings() {
+		if w.Path == "links.md" && strings.Contains(w.Message, fmt.Sprintf("the first %d of 200000 links", library.MaxLinksPerNote)) {
+			cut = true
+		}
+	}
+	if !cut {
+		t.Errorf("no warning that the index keeps part of links.md: %v", l.Warnings())
+	}
 	files, err := api.Files("v")
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +108,7 @@ func TestBigFiles(t *testing.T) {
 	t.Logf("links.md opened in %v", time.Since(start))
 	a, err := api.Note("v", "a.md")
 	t.Logf("and a.md in %v", time.Since(start))
-	if err != nil || len(a.Backlinks) != uiapi.MaxBacklinks || a.BacklinksTotal != 100_000 {
+	if err != nil || len(a.Backlinks) != uiapi.MaxBacklinks || a.BacklinksTotal != library.MaxLinksPerNote/2 {
 		t.Errorf("a.md backlinks: %d of %d, %v", len(a.Backlinks), a.BacklinksTotal, err)
 	}
 	// The bounds are loose (the race detector slows this tenfold): they catch a
@@ -105,7 +117,7 @@ func TestBigFiles(t *testing.T) {
 		t.Errorf("opening the note of 100,000 links took %v", d)
 	}
 	g, err := api.Graph("v")
-	if err != nil || len(g.Nodes) < 50_000 {
+	if err != nil || len(g.Nodes) < library.MaxLinksPerNote/2 {
 		t.Errorf("graph: %d nodes, %v", len(g.Nodes), err)
 	}
 	res, err := api.Search("v", "needle", uiapi.SearchOptions{})

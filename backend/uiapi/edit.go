@@ -7,7 +7,6 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -29,6 +28,16 @@ type SaveResult struct {
 	Deleted bool `json:"deleted,omitempty"`
 }
 
+// MaxSaveBytes is the most text SaveNote writes to a note. It is the one limit of a
+// save: `memotree serve` reads request bodies up to MaxRequestBytes, which is derived
+// from it, so a note the window may save is never refused by the transport first.
+const MaxSaveBytes = 32 << 20
+
+// MaxRequestBytes is the largest request body of the window's HTTP transport: a save
+// of MaxSaveBytes of text, which JSON escaping at most doubles for text (a quote, a
+// backslash, a newline or a tab becomes two characters), and its envelope.
+const MaxRequestBytes = 2*MaxSaveBytes + 1<<20
+
 // SaveNote writes the editor's text to a note through the vault's compare-and-swap
 // path: baseHash is the hash of the version the editor loaded ("" to create the note,
 // which must not exist yet). If the file changed since, nothing is written and the
@@ -48,8 +57,8 @@ func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult,
 	if !utf8.ValidString(content) {
 		return SaveResult{}, fmt.Errorf("save %s: the text is not valid UTF-8", p)
 	}
-	if len(content) > library.MaxNoteBytes {
-		return SaveResult{}, fmt.Errorf("save %s: %d bytes is more than a note may hold (%d)", p, len(content), library.MaxNoteBytes)
+	if len(content) > MaxSaveBytes {
+		return SaveResult{}, fmt.Errorf("save %s: %d bytes is more than the window saves (%d MiB); edit a note this large in another editor", p, len(content), MaxSaveBytes>>20)
 	}
 	o := vault.WriteOptions{IfHash: vault.Hash(baseHash), Actor: "user", Op: "edit"}
 	if baseHash == "" {

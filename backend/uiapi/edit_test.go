@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memotree/memotree/backend/uiapi"
 )
 
 func TestSaveNoteCompareAndSwap(t *testing.T) {
@@ -130,6 +132,48 @@ func TestSaveNoteHashIsTheNotesHash(t *testing.T) {
 	again, err := api.Note("v", "a.md")
 	if err != nil || again.Hash != res.Hash {
 		t.Fatalf("saved with hash %q, reads with %q (%v)", res.Hash, again.Hash, err)
+	}
+}
+
+// TestSaveNoteRefusesAReadOnlyNote: the editor's save of a note whose permissions
+// allow no writing (chmod 444) is refused with an error saying so; the note and its
+// mode stay.
+func TestSaveNoteRefusesAReadOnlyNote(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"locked.md": "# Locked\n"})
+	if err := os.Chmod(filepath.Join(dir, "locked.md"), 0o444); err != nil {
+		t.Fatal(err)
+	}
+	api, _ := openAPI(t, dir)
+	n, err := api.Note("v", "locked.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = api.SaveNote("v", "locked.md", "# Changed\n", n.Hash)
+	if err == nil || !strings.Contains(err.Error(), "read-only note") {
+		t.Errorf("save of a read-only note: %v", err)
+	}
+	if got := readFile(t, dir, "locked.md"); got != "# Locked\n" {
+		t.Errorf("locked.md = %q", got)
+	}
+	if st, _ := os.Stat(filepath.Join(dir, "locked.md")); st.Mode().Perm() != 0o444 {
+		t.Errorf("mode %v", st.Mode())
+	}
+}
+
+// TestSaveNoteSizeLimit: SaveNote writes a note of uiapi.MaxSaveBytes and refuses
+// one byte more, writing nothing.
+func TestSaveNoteSizeLimit(t *testing.T) {
+	dir := t.TempDir()
+	api, _ := openAPI(t, dir)
+	if _, err := api.SaveNote("v", "full.md", strings.Repeat("x", uiapi.MaxSaveBytes), ""); err != nil {
+		t.Fatalf("a note of the limit: %v", err)
+	}
+	if _, err := api.SaveNote("v", "over.md", strings.Repeat("x", uiapi.MaxSaveBytes+1), ""); err == nil || !strings.Contains(err.Error(), "more than the window saves") {
+		t.Errorf("one byte over the limit: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "over.md")); !os.IsNotExist(err) {
+		t.Errorf("over.md was written: %v", err)
 	}
 }
 

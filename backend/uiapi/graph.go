@@ -142,6 +142,8 @@ func (a *API) warmGraph() {
 		return
 	}
 	go func() { _, _ = a.Graph("") }()
+	// The search indexes too: the catalogue builds them once the scans end.
+	go func() { _, _ = a.ws.Registry() }()
 }
 
 // buildGraphData numbers the nodes and edges of g (see GraphData).

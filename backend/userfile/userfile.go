@@ -16,13 +16,14 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/internal/syncfile"
 )
 
 // Load decodes the TOML file at path into v; a missing file leaves v as it is. A file
 // that does not parse is an error telling the person to fix or delete it.
 func Load(path string, v any) error {
-	b, err := os.ReadFile(path)
+	b, err := regular.ReadPath(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -8,11 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"slices"
 	"sort"
 	"time"
 
+	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -28,6 +28,10 @@ type Change struct {
 	// IfHash fails the whole batch with ErrConflict unless the file's content has this
 	// Hash ("" means no check; for Delete, the file must then merely exist or not).
 	IfHash Hash
+	// From, on a file written (not deleted), says it is the file at From moved here,
+	// edited or not (the batch deletes From): the journey records the move, so that
+	// git's status can show one move rather than a deletion and a new file.
+	From vpath.Path
 }
 
 // intentName is the roll-forward log of a batch in progress, inside .memotree.
@@ -51,8 +55,13 @@ type step struct {
 // renames the intent into place and syncs its folder, and only then replaces and
 // removes the targets; a crash after the intent is recorded is finished by the next
 // Open (see Recover), a crash before leaves the vault as it was. With o.Actor set, one journey
-// entry per changed file is appended in one write. It returns the new content hashes,
-// "" for deletes.
+// entry per changed file is appended in one write; if only that fails, the batch is
+// made and the failure is a notice (internal/notice) of ctx, not an error. It returns
+// the new content hashes, "" for deletes.
+//
+// A failure before the intent is recorded (a full disk) leaves the vault exactly as it
+// was, temporary files removed. A failure after it is retried at once, and if it fails
+// again the next Lock, in this process or another, finishes the batch.
 func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]Hash, error) {
 	unlock, err := v.Lock(ctx)
 	if err != nil {
@@ -64,35 +73,69 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 
 // applyLocked is Apply for a caller that holds the vault lock.
 func (v *Vault) applyLocked(ctx context.Context, changes []Change, o WriteOptions) ([]Hash, error) {
+	hashes, err := v.applyUndoable(ctx, changes)
+	if err = v.settle(ctx, fmt.Sprintf("a batch of %d changes", len(changes)), err); err != nil {
+		return nil, err
+	}
+	v.journaled(ctx, v.journalBatch(changes, o), fmt.Sprintf("a batch of %d changes", len(changes)))
+	return hashes, nil
+}
+
+// applyUndoable makes a batch under the lock, recorded in ctx's Undo if any. An error
+// that isMade reports comes with the hashes: the batch was made.
+func (v *Vault) applyUndoable(ctx context.Context, changes []Change) ([]Hash, error) {
 	dirs := v.newBatchDirs()
 	defer dirs.close()
 	targets, err := v.checkBatch(dirs, changes)
 	if err != nil {
 		return nil, err
 	}
-	paths := make([]vpath.Path, len(targets))
-	for i, t := range targets {
-		paths[i] = t.path
+	if undoFrom(ctx) != nil {
+		paths := make([]vpath.Path, len(targets))
+		posts := make([]Hash, len(targets))
+		for i, t := range targets {
+			paths[i], posts[i] = t.path, noFile
+			if !changes[i].Delete {
+				posts[i] = HashOf(changes[i].Data)
+			}
+		}
+		if err := v.saveUndo(ctx, paths, posts); err != nil {
+			return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
+		}
 	}
-	if err := v.saveUndo(ctx, paths); err != nil {
-		return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
+	return v.applyChecked(dirs, changes, targets)
+}
+
+// applyUnrecorded makes a batch under the lock the caller holds, recorded in no undo
+// journal and no journey (a rollback's).
+func (v *Vault) applyUnrecorded(changes []Change) error {
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	targets, err := v.checkBatch(dirs, changes)
+	if err == nil {
+		_, err = v.applyChecked(dirs, changes, targets)
 	}
-	hashes, steps, itmp, err := v.stageBatch(dirs, changes, targets)
+	if isMade(err) {
+		return nil
+	}
+	return err
+}
+
+// applyChecked stages and commits a checked batch.
+func (v *Vault) applyChecked(dirs *batchDirs, changes []Change, targets []target) ([]Hash, error) {
+	st, err := v.stageBatch(dirs, changes, targets)
 	if err != nil {
 		return nil, err
 	}
-	if err := v.commitBatch(dirs, steps, itmp); err != nil {
+	err = v.commitBatch(dirs, st)
+	if err != nil && !isMade(err) {
 		return nil, err
 	}
 	for i, c := range changes {
-		v.own.record(c.Path, hashes[i])
-		v.own.record(targets[i].path, hashes[i])
+		v.own.record(c.Path, st.hashes[i])
+		v.own.record(targets[i].path, st.hashes[i])
 	}
-	v.savePost(ctx, paths, hashes)
-	if err := v.journalBatch(changes, o); err != nil {
-		return hashes, fmt.Errorf("apply %d changes: written, but %w", len(changes), err)
-	}
-	return hashes, nil
+	return st.hashes, err
 }
 
 // target is where a change of a batch lands, as checkBatch found it under the lock.
@@ -126,8 +169,12 @@ func (v *Vault) checkBatch(dirs *batchDirs, changes []Change) ([]target, error) 
 		switch {
 		case exists && mode.IsDir():
 			return nil, pathErr(c.Path, fmt.Errorf("%w: a folder has this name", ErrExists))
+		case exists && !mode.IsRegular():
+			return nil, pathErr(c.Path, notRegular(mode))
 		case c.CreateOnly && exists:
 			return nil, pathErr(c.Path, ErrExists)
+		case exists && readOnly(mode.Perm()):
+			return nil, pathErr(c.Path, ErrReadOnly)
 		case c.IfHash != "":
 			if err := v.checkHashWith(dirs, t, c.IfHash); err != nil {
 				return nil, pathErr(c.Path, err)
@@ -137,55 +184,73 @@ func (v *Vault) checkBatch(dirs *batchDirs, changes []Change) ([]target, error) 
 	return targets, nil
 }
 
+// staged is a batch written to temporary files, not yet decided.
+type staged struct {
+	hashes []Hash
+	steps  []step
+	itmp   vpath.Path   // the intent's temporary file
+	made   []vpath.Path // the folders created for it, in the order created
+}
+
+// discard removes what stageBatch wrote: the vault is as it was before.
+func (v *Vault) discard(st *staged) {
+	for _, s := range st.steps {
+		if s.Temp != "" {
+			_ = v.root.Remove(osName(s.Temp))
+		}
+	}
+	if st.itmp != "" {
+		_ = v.root.Remove(osName(st.itmp))
+	}
+	v.removeDirs(st.made)
+}
+
 // stageBatch writes every new content to a temporary file, and the intent of the
-// batch to another, and makes them all durable; it returns the intent's temporary
-// file. On failure it removes what it wrote.
-func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) ([]Hash, []step, vpath.Path, error) {
-	hashes := make([]Hash, len(changes))
-	steps := make([]step, 0, len(changes))
+// batch to another, and makes them all durable. On failure it removes what it wrote
+// and the folders it made.
+func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) (*staged, error) {
+	st := &staged{hashes: make([]Hash, len(changes)), steps: make([]step, 0, len(changes))}
 	ok := false
 	defer func() {
 		if !ok {
-			for _, s := range steps {
-				if s.Temp != "" {
-					_ = v.root.Remove(osName(s.Temp))
-				}
-			}
+			v.discard(st)
 		}
 	}()
-	made := map[vpath.Path]bool{} // folders known to exist
+	known := map[vpath.Path]bool{} // folders known to exist
 	for i, c := range changes {
 		t := targets[i]
 		if c.Delete {
-			steps = append(steps, step{Target: t.path})
+			st.steps = append(st.steps, step{Target: t.path})
 			continue
 		}
-		if dir := t.path.Dir(); !t.exists && !made[dir] {
-			if err := v.root.MkdirAll(osName(dir), 0o755); err != nil {
-				return nil, nil, "", pathErr(c.Path, fmt.Errorf("create folder %s: %w", dir, mapErr(err)))
+		if dir := t.path.Dir(); !t.exists && !known[dir] {
+			made, err := v.makeDirs(dir)
+			st.made = append(st.made, made...)
+			if err != nil {
+				return nil, pathErr(c.Path, err)
 			}
-			made[dir] = true
+			known[dir] = true
 		}
 		tmp, err := v.writeTemp(dirs, t, c.Data)
 		if err != nil {
-			return nil, nil, "", pathErr(c.Path, err)
+			return nil, pathErr(c.Path, err)
 		}
-		steps = append(steps, step{Temp: tmp, Target: t.path})
-		hashes[i] = HashOf(c.Data)
+		st.steps = append(st.steps, step{Temp: tmp, Target: t.path})
+		st.hashes[i] = HashOf(c.Data)
 	}
-	itmp, err := v.stageIntent(steps)
+	itmp, err := v.stageIntent(st.steps)
 	if err != nil {
-		return nil, nil, "", err
+		return nil, err
 	}
+	st.itmp = itmp
 	// One sync makes the contents and the intent durable together; the intent is
 	// published (renamed into place) only after it, so it never names a temporary file
 	// that is not durable.
-	if err := syncAll(v, slices.Concat(steps, []step{{Temp: itmp}})); err != nil {
-		_ = v.root.Remove(osName(itmp))
-		return nil, nil, "", fmt.Errorf("apply: %w", err)
+	if err := syncAll(v, slices.Concat(st.steps, []step{{Temp: itmp}})); err != nil {
+		return nil, fmt.Errorf("apply: %w", err)
 	}
 	ok = true
-	return hashes, steps, itmp, nil
+	return st, nil
 }
 
 // stageIntent writes the intent of steps, unsynced, to a temporary file inside
@@ -199,11 +264,14 @@ func (v *Vault) stageIntent(steps []step) (vpath.Path, error) {
 		return "", fmt.Errorf("apply: record intent: %w", err)
 	}
 	tmp := vpath.Path(internalDir).Join(TempPrefix + rand.Text())
-	f, err := v.root.OpenFile(osName(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := createFile(v.root, osName(tmp))
 	if err != nil {
 		return "", fmt.Errorf("apply: record intent: %w", mapErr(err))
 	}
-	_, err = f.Write(b)
+	err = fsfault.Check("write", string(tmp))
+	if err == nil {
+		_, err = f.Write(b)
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -228,25 +296,44 @@ func (v *Vault) writeTemp(dirs *batchDirs, t target, data []byte) (vpath.Path, e
 	return t.path.Dir().Join(name), nil
 }
 
-// commitBatch publishes the intent staged (and synced) at itmp, makes that durable,
-// applies every step, and clears the intent.
-func (v *Vault) commitBatch(dirs *batchDirs, steps []step, itmp vpath.Path) error {
+// commitBatch publishes the intent of st, makes that durable, applies every step, and
+// clears the intent. Until the intent is durable, a failure discards the batch and
+// leaves the vault as it was; from then on the batch is decided: a failing step is
+// tried once more, and if it fails again the next Lock (in this process or another)
+// finishes the batch. An error that isMade reports says the batch was made but what
+// followed (a folder's sync, clearing the intent) failed.
+func (v *Vault) commitBatch(dirs *batchDirs, st *staged) error {
 	in := vpath.Path(internalDir).Join(intentName)
-	if err := v.root.Rename(osName(itmp), osName(in)); err != nil {
-		_ = v.root.Remove(osName(itmp))
+	err := fsfault.Check("rename", string(in))
+	if err == nil {
+		err = v.root.Rename(osName(st.itmp), osName(in))
+	}
+	if err != nil {
+		v.discard(st)
 		return fmt.Errorf("apply: record intent: %w", mapErr(err))
 	}
+	st.itmp = ""
 	if err := dirs.syncDir(in.Dir()); err != nil {
-		return fmt.Errorf("apply: record intent: %w", err)
+		// Not known to be durable: take the decision back if we can.
+		if rerr := v.RemoveInternal(intentName); rerr == nil {
+			v.discard(st)
+			return fmt.Errorf("apply: record intent: %w", err)
+		}
 	}
-	if err := v.finishWith(dirs, steps); err != nil {
-		// The intent stays: the next Open finishes what is left.
-		return fmt.Errorf("apply: %w (the next open of the vault finishes the batch)", err)
+	err = v.finishWith(dirs, st.steps)
+	if err != nil && !isMade(err) {
+		err = v.finishWith(dirs, st.steps) // a moment's failure: once more
 	}
-	if err := v.RemoveInternal(intentName); err != nil {
-		return fmt.Errorf("apply: clear intent: %w", err)
+	if err != nil && !isMade(err) {
+		// The intent stays: the next Lock finishes what is left.
+		return fmt.Errorf("apply: %w (%w)", err, ErrPending)
 	}
-	return nil
+	if rerr := v.RemoveInternal(intentName); rerr != nil {
+		if rerr = v.RemoveInternal(intentName); rerr != nil {
+			return made(fmt.Errorf("clear the intent: %w", rerr))
+		}
+	}
+	return err
 }
 
 // finish performs the steps of a decided batch; it is idempotent, so that recovery
@@ -254,23 +341,35 @@ func (v *Vault) commitBatch(dirs *batchDirs, steps []step, itmp vpath.Path) erro
 func (v *Vault) finish(steps []step) error {
 	dirs := v.newBatchDirs()
 	defer dirs.close()
-	return v.finishWith(dirs, steps)
+	err := v.finishWith(dirs, steps)
+	if isMade(err) {
+		return nil // made; its folders' sync is tried by the next writes there
+	}
+	return err
 }
 
-// finishWith is finish with the batch's open folders.
+// finishWith is finish with the batch's open folders. Once every step is done, a
+// failing sync of a folder is reported as made (see isMade).
 func (v *Vault) finishWith(bd *batchDirs, steps []step) error {
 	dirs := map[vpath.Path]bool{}
 	for _, s := range steps {
 		dirs[s.Target.Dir()] = true
 		if s.Temp == "" {
-			if err := v.root.Remove(osName(s.Target)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			err := fsfault.Check("remove", string(s.Target))
+			if err == nil {
+				err = v.root.Remove(osName(s.Target))
+			}
+			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("remove %s: %w", s.Target, mapErr(err))
 			}
 			continue
 		}
-		err := bd.rename(s.Temp, s.Target)
-		if errors.Is(err, errSlowPath) {
-			err = v.root.Rename(osName(s.Temp), osName(s.Target))
+		err := fsfault.Check("rename", string(s.Target))
+		if err == nil {
+			err = bd.rename(s.Temp, s.Target)
+			if errors.Is(err, errSlowPath) {
+				err = v.root.Rename(osName(s.Temp), osName(s.Target))
+			}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // already moved before a crash
@@ -284,58 +383,16 @@ func (v *Vault) finishWith(bd *batchDirs, steps []step) error {
 		names = append(names, string(d))
 	}
 	sort.Strings(names)
+	var errs []error
 	for _, d := range names {
 		if err := bd.syncDir(vpath.Path(d)); err != nil {
-			return err
+			errs = append(errs, err)
 		}
+	}
+	if len(errs) > 0 {
+		return made(errors.Join(errs...))
 	}
 	return nil
-}
-
-// Recover finishes a batch that a crash interrupted after its intent was recorded, then
-// rolls back every change set whose undo journal outlived its owner (see Undo), and
-// reports whether it did either. Library.Open calls it; it takes the vault lock.
-func (v *Vault) Recover(ctx context.Context) (bool, error) {
-	finished, err := v.recoverIntent(ctx)
-	if err != nil {
-		return finished, err
-	}
-	restored, err := v.recoverUndo(ctx)
-	return finished || len(restored) > 0, err
-}
-
-// recoverIntent finishes a batch whose intent was recorded.
-func (v *Vault) recoverIntent(ctx context.Context) (bool, error) {
-	b, err := v.ReadInternal(intentName)
-	if err != nil {
-		if errors.Is(err, ErrNotFound) {
-			return false, nil
-		}
-		return false, fmt.Errorf("recover: %w", err)
-	}
-	unlock, err := v.Lock(ctx)
-	if err != nil {
-		return false, fmt.Errorf("recover: %w", err)
-	}
-	defer unlock()
-	b, err = v.ReadInternal(intentName) // another process may have finished it meanwhile
-	if errors.Is(err, ErrNotFound) {
-		return false, nil
-	}
-	var in intent
-	if err != nil || json.Unmarshal(b, &in) != nil {
-		// A torn intent was never durable, so its batch was never decided: drop it.
-		return false, v.RemoveInternal(intentName)
-	}
-	for _, s := range in.Steps {
-		if checkContent(s.Target) != nil || (s.Temp != "" && !isTemp(s.Temp)) {
-			return false, fmt.Errorf("recover: the intent names %s, which is not content: left as is", s.Target)
-		}
-	}
-	if err := v.finish(in.Steps); err != nil {
-		return false, fmt.Errorf("recover: %w", err)
-	}
-	return true, v.RemoveInternal(intentName)
 }
 
 // pathErr names the file of a batch that failed; errors.As to *fs.PathError gives it.
@@ -361,6 +418,10 @@ func (v *Vault) journalBatch(changes []Change, o WriteOptions) error {
 			}
 		}
 		entries[i] = Entry{Time: now, Actor: o.Actor, Op: op, Entities: []string{string(c.Path)}, Outcome: "ok", Turn: o.Turn, Session: o.Session}
+		if c.From != "" && !c.Delete {
+			entries[i].Entities = append(entries[i].Entities, string(c.From))
+			entries[i].From = string(c.From)
+		}
 	}
 	b, err := encodeEntries(entries)
 	if err != nil {

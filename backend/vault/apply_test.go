@@ -15,7 +15,12 @@ import (
 
 func openWith(t *testing.T, files map[string]string) (*Vault, string) {
 	t.Helper()
-	dir := t.TempDir()
+	return openIn(t, t.TempDir(), files)
+}
+
+// openIn is openWith in the folder dir.
+func openIn(t *testing.T, dir string, files map[string]string) (*Vault, string) {
+	t.Helper()
 	for p, c := range files {
 		full := filepath.Join(dir, filepath.FromSlash(p))
 		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
@@ -121,6 +126,32 @@ func TestApplyJournalsEveryFile(t *testing.T) {
 	}
 	if !v.OwnWrite("b.md", HashOf([]byte("B"))) {
 		t.Error("the batch's writes are not recognised as our own")
+	}
+}
+
+// TestApplyJournalsAMove: a file written with From is journaled as the move of From,
+// naming both paths, and JourneyLatest finds it under the old path.
+func TestApplyJournalsAMove(t *testing.T) {
+	v, _ := openWith(t, map[string]string{"a.md": "A", "c.md": "C"})
+	changes := []Change{{Path: "a.md", Delete: true}, {Path: "d/b.md", Data: []byte("A, edited"), CreateOnly: true, From: "a.md"}, {Path: "c.md", Data: []byte("C2")}}
+	if _, err := v.Apply(t.Context(), changes, WriteOptions{Actor: "agent", Op: "move_entity", Turn: "t1"}); err != nil {
+		t.Fatal(err)
+	}
+	es, warns, err := v.Journey()
+	if err != nil || len(warns) > 0 {
+		t.Fatal(err, warns)
+	}
+	var got []string
+	for _, e := range es {
+		got = append(got, e.Op+" "+strings.Join(e.Entities, ",")+" from="+e.From)
+	}
+	want := []string{"move_entity a.md from=", "move_entity d/b.md,a.md from=a.md", "move_entity c.md from="}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("journey (-want +got):\n%s", diff)
+	}
+	latest, err := v.JourneyLatest(1<<20, []string{"a.md"})
+	if err != nil || len(latest) != 1 || latest[0].From != "a.md" || latest[0].Entities[0] != "d/b.md" {
+		t.Errorf("JourneyLatest(a.md) = %+v, %v; want the move to d/b.md", latest, err)
 	}
 }
 

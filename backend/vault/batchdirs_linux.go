@@ -5,12 +5,15 @@ package vault
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 
 	"golang.org/x/sys/unix"
 
 	"github.com/memotree/memotree/backend/internal/dirents"
+	"github.com/memotree/memotree/backend/internal/fsfault"
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -43,7 +46,7 @@ func (b *batchDirs) dir(d vpath.Path) (int, error) {
 	if f, ok := b.fds[d]; ok {
 		return int(f.Fd()), nil
 	}
-	f, err := b.v.root.Open(osName(d))
+	f, err := regular.OpenDir(b.v.root, osName(d))
 	if err != nil {
 		return -1, err
 	}
@@ -70,7 +73,7 @@ func (b *batchDirs) readFile(p vpath.Path) ([]byte, error) {
 	if _, err := b.dir(p.Dir()); err != nil {
 		return nil, err
 	}
-	r := dirReader{dir: b.fds[p.Dir()]}
+	r := dirReader{dir: b.fds[p.Dir()], noWait: &b.v.noWaitOff}
 	data, _, err := r.read(p.Base(), 0, nil)
 	return data, err
 }
@@ -82,25 +85,25 @@ func (b *batchDirs) createTemp(d vpath.Path, name string, perm fs.FileMode, exac
 	if err != nil {
 		return err
 	}
+	p := string(d.Join(name))
+	if err := fsfault.Check("create", p); err != nil {
+		return err
+	}
 	var fd int
 	err = ignoringEINTR(func() (err error) {
 		fd, err = unix.Openat(dfd, name, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW|unix.O_CLOEXEC, uint32(perm.Perm()))
 		return err
 	})
 	if err != nil {
-		return &fs.PathError{Op: "open", Path: string(d.Join(name)), Err: err}
+		return &fs.PathError{Op: "open", Path: p, Err: err}
 	}
 	if exact {
 		err = ignoringEINTR(func() error { return unix.Fchmod(fd, uint32(perm.Perm())) })
 	}
-	for len(data) > 0 && err == nil {
-		var n int
-		n, err = unix.Write(fd, data)
-		if err == unix.EINTR {
-			err = nil
-		}
-		data = data[n:]
+	if err == nil {
+		err = fsfault.Check("write", p)
 	}
+	err = writeAll(fd, data, err)
 	if cerr := unix.Close(fd); err == nil {
 		err = cerr
 	}
@@ -109,6 +112,26 @@ func (b *batchDirs) createTemp(d vpath.Path, name string, perm fs.FileMode, exac
 		return &fs.PathError{Op: "write", Path: string(d.Join(name)), Err: err}
 	}
 	return nil
+}
+
+// writeAll writes data to fd unless err is set, and returns the first error. write(2)
+// fails with -1, which is not a count of bytes written (a full disk gave a slice
+// bounds panic here once); a short count without an error is written on.
+func writeAll(fd int, data []byte, err error) error {
+	for len(data) > 0 && err == nil {
+		var n int
+		n, err = unix.Write(fd, data)
+		if err == unix.EINTR {
+			err = nil
+		}
+		if err == nil && n == 0 {
+			err = io.ErrShortWrite
+		}
+		if n > 0 {
+			data = data[n:]
+		}
+	}
+	return err
 }
 
 // rename moves from to to; both must be in the same folder, else errSlowPath.
@@ -130,6 +153,9 @@ func (b *batchDirs) rename(from, to vpath.Path) error {
 
 // syncDir makes the renames and removals in folder d durable.
 func (b *batchDirs) syncDir(d vpath.Path) error {
+	if err := fsfault.Check("syncdir", string(d)); err != nil {
+		return fmt.Errorf("sync folder %s: %w", d, err)
+	}
 	fd, err := b.dir(d)
 	if err != nil {
 		return fmt.Errorf("sync folder %s: %w", d, mapErr(err))

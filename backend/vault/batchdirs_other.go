@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -25,16 +26,22 @@ func (b *batchDirs) lstat(p vpath.Path) (fs.FileMode, error) {
 	return st.Mode(), nil
 }
 
-func (b *batchDirs) readFile(p vpath.Path) ([]byte, error) { return b.v.root.ReadFile(osName(p)) }
+func (b *batchDirs) readFile(p vpath.Path) ([]byte, error) { return readRegular(b.v.root, osName(p)) }
 
 func (b *batchDirs) createTemp(d vpath.Path, name string, perm fs.FileMode, exact bool, data []byte) error {
 	tmp := d.Join(name)
+	if err := fsfault.Check("create", string(tmp)); err != nil {
+		return err
+	}
 	f, err := b.v.root.OpenFile(osName(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
 	if err != nil {
 		return err
 	}
 	if exact {
 		err = f.Chmod(perm) // exactly, whatever the umask
+	}
+	if err == nil {
+		err = fsfault.Check("write", string(tmp))
 	}
 	if err == nil {
 		_, err = f.Write(data)

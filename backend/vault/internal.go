@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memotree/memotree/backend/internal/fsfault"
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -19,12 +21,17 @@ func (v *Vault) ensureInternal() error {
 	if v.internOK {
 		return nil
 	}
-	if err := v.root.MkdirAll(internalDir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", internalDir, mapErr(err))
+	if _, err := v.makeDirs(internalDir); err != nil {
+		return err
 	}
 	ign := internalDir + "/.gitignore"
 	if _, err := v.root.Lstat(ign); errors.Is(err, fs.ErrNotExist) {
-		if err := v.root.WriteFile(ign, []byte("*\n"), 0o644); err != nil {
+		err := fsfault.Check("create", ign)
+		if err == nil {
+			err = v.root.WriteFile(ign, []byte("*\n"), 0o644)
+		}
+		if err != nil {
+			_ = v.root.Remove(ign) // a full disk may have left it empty
 			return fmt.Errorf("create %s: %w", ign, mapErr(err))
 		}
 	}
@@ -68,8 +75,8 @@ func (v *Vault) WriteInternal(name string, data []byte) error {
 	if st, err := v.root.Stat(osName(p)); err == nil && st.Mode().IsRegular() {
 		perm, exists = st.Mode().Perm(), true
 	}
-	if err := v.atomicWrite(p, data, perm, exists, false, nil); err != nil {
-		return fmt.Errorf("write internal %s: %w", name, err)
+	if err := v.atomicWrite(p, data, perm, exists, false, nil); err != nil && !isMade(err) {
+		return fmt.Errorf("write internal %s: %w", name, fsfault.Wrap(v.dir, err))
 	}
 	return nil
 }
@@ -80,7 +87,7 @@ func (v *Vault) ReadInternal(name string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read internal %s: %w", name, err)
 	}
-	b, err := v.root.ReadFile(osName(p))
+	b, err := readRegular(v.root, osName(p))
 	if err != nil {
 		return nil, fmt.Errorf("read internal %s: %w", name, mapErr(err))
 	}
@@ -94,7 +101,11 @@ func (v *Vault) RemoveInternal(name string) error {
 	if err != nil {
 		return fmt.Errorf("remove internal %s: %w", name, err)
 	}
-	if err := v.root.Remove(osName(p)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	err = fsfault.Check("remove", string(p))
+	if err == nil {
+		err = v.root.Remove(osName(p))
+	}
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove internal %s: %w", name, mapErr(err))
 	}
 	return nil
@@ -125,7 +136,7 @@ func (v *Vault) ListInternal(dir string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("list internal %s: %w", dir, err)
 	}
-	f, err := v.root.Open(osName(p))
+	f, err := regular.OpenDir(v.root, osName(p))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

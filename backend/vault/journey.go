@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/memotree/memotree/backend/internal/fsfault"
 )
 
 // Entry is one operation in the journey.
@@ -18,9 +20,12 @@ type Entry struct {
 	Actor    string    `yaml:"actor"` // "user", "agent", "mcp:<client>", "external"
 	Op       string    `yaml:"op"`    // the tool or operation
 	Entities []string  `yaml:"entities,omitempty"`
-	Args     string    `yaml:"args,omitempty"` // the arguments, in short
-	Outcome  string    `yaml:"outcome"`        // "ok" or the error
-	Turn     string    `yaml:"turn,omitempty"` // the agent turn id: one turn is one change set
+	// From is, for a move or rename, the path the file was moved from; Entities then
+	// name its new path and From.
+	From    string `yaml:"from,omitempty"`
+	Args    string `yaml:"args,omitempty"` // the arguments, in short
+	Outcome string `yaml:"outcome"`        // "ok" or the error
+	Turn    string `yaml:"turn,omitempty"` // the agent turn id: one turn is one change set
 	// Session is the chat session (or MCP connection) the turn belongs to.
 	Session string `yaml:"session,omitempty"`
 }
@@ -38,12 +43,20 @@ func (v *Vault) AppendJourney(ctx context.Context, e Entry) error {
 	return v.appendLocked(e)
 }
 
-// journal records an operation of Write, Remove or Rename when o.Actor is set.
+// journal records an operation of Write, Remove or Rename when o.Actor is set. An
+// operation the disk refused is not recorded: that record would change the vault
+// the failure left as it was, on a disk with no room for it.
 func (v *Vault) journal(o WriteOptions, op string, ents []string, args string, opErr error) error {
-	if o.Actor == "" {
+	return v.journalEntry(o, Entry{Op: op, Entities: ents, Args: args}, opErr)
+}
+
+// journalEntry records e (its op, entities, arguments and move) under o's actor, turn
+// and session when o.Actor is set, unless the disk refused the operation (see journal).
+func (v *Vault) journalEntry(o WriteOptions, e Entry, opErr error) error {
+	if o.Actor == "" || fsfault.Is(opErr) {
 		return nil
 	}
-	e := Entry{Actor: o.Actor, Op: op, Entities: ents, Args: args, Outcome: "ok", Turn: o.Turn, Session: o.Session}
+	e.Actor, e.Outcome, e.Turn, e.Session = o.Actor, "ok", o.Turn, o.Session
 	if opErr != nil {
 		e.Outcome = opErr.Error()
 	}
@@ -90,7 +103,14 @@ func encodeEntries(entries []Entry) ([]byte, error) {
 // end with a newline (a torn entry after a crash), a newline goes first so that the
 // torn entry cannot swallow this one.
 func (v *Vault) appendFile(b []byte) error {
-	f, err := v.root.OpenFile(osName(JourneyPath), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	_, serr := v.root.Lstat(osName(JourneyPath))
+	fresh := errors.Is(serr, fs.ErrNotExist)
+	if fresh {
+		if err := fsfault.Check("create", string(JourneyPath)); err != nil {
+			return err
+		}
+	}
+	f, err := v.root.OpenFile(osName(JourneyPath), os.O_RDWR|os.O_APPEND|os.O_CREATE|nonBlock, 0o644)
 	if err != nil {
 		return mapErr(err)
 	}
@@ -98,6 +118,9 @@ func (v *Vault) appendFile(b []byte) error {
 	st, err := f.Stat()
 	if err != nil {
 		return err
+	}
+	if !st.Mode().IsRegular() {
+		return notRegular(st.Mode())
 	}
 	if n := st.Size(); n > 0 {
 		var last [1]byte
@@ -108,21 +131,35 @@ func (v *Vault) appendFile(b []byte) error {
 			b = append([]byte{'\n'}, b...)
 		}
 	}
-	if _, err := f.Write(b); err != nil {
+	err = fsfault.Check("write", string(JourneyPath))
+	if err == nil {
+		_, err = f.Write(b)
+	}
+	if err == nil {
+		if err = fsfault.Check("sync", string(JourneyPath)); err == nil {
+			err = f.Sync()
+		}
+	}
+	if err != nil {
+		// A full disk may have taken part of the entry: cut it off again, so that the
+		// journey is as it was.
+		_ = f.Truncate(st.Size())
+		if fresh && st.Size() == 0 {
+			_ = v.root.Remove(osName(JourneyPath))
+		}
 		return err
 	}
-	if err := f.Sync(); err != nil {
-		return err
-	}
-	if st.Size() == 0 {
-		return v.syncDir("")
+	if fresh {
+		// The entry is written and synced; whether the new file's name survives a
+		// power cut is all this sync adds, and its failure changes nothing else.
+		_ = v.syncDir("")
 	}
 	return nil
 }
 
 // Journey reads and parses journey.yaml; a missing file is an empty journey.
 func (v *Vault) Journey() ([]Entry, []string, error) {
-	b, err := v.root.ReadFile(osName(JourneyPath))
+	b, err := readRegular(v.root, osName(JourneyPath))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil, nil
 	}

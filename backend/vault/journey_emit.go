@@ -6,14 +6,14 @@ import (
 )
 
 // formatEntries writes entries as journey.yaml holds them, without the YAML encoder,
-// for the common case of journalBatch: no args, no turn, and every string one that
-// YAML v3 writes as a plain scalar (plainJourney). It returns false for anything else,
+// for the common case of journalBatch: no args, no move, no turn, and every string
+// one that YAML v3 writes as a plain scalar (plainJourney). It returns false for anything else,
 // which the encoder then writes. Within that case the bytes are exactly the
 // encoder's (TestFormatEntriesMatchesEncoder), and ParseJourney reads them back.
 func formatEntries(entries []Entry) ([]byte, bool) {
 	var b strings.Builder
 	for _, e := range entries {
-		if e.Args != "" || e.Turn != "" || e.Session != "" || e.Time.IsZero() || !plainJourney(e.Actor) || !plainJourney(e.Op) || !plainJourney(e.Outcome) {
+		if e.Args != "" || e.From != "" || e.Turn != "" || e.Session != "" || e.Time.IsZero() || !plainJourney(e.Actor) || !plainJourney(e.Op) || !plainJourney(e.Outcome) {
 			return nil, false
 		}
 		b.WriteString("- time: " + e.Time.Format(time.RFC3339Nano) + "\n  actor: " + e.Actor + "\n  op: " + e.Op + "\n")

@@ -39,7 +39,7 @@ func (v *Vault) journeyTail(maxBytes int64) ([]byte, error) {
 // read faults: callers read it under debug.SetPanicOnFault (see JourneyLatest).
 func (v *Vault) journeyTailMapped(maxBytes int64, mapped bool) (b []byte, release func(), err error) {
 	release = func() {}
-	f, err := v.root.Open(osName(JourneyPath))
+	f, st, err := openRegular(v.root, osName(JourneyPath))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, release, nil
 	}
@@ -47,10 +47,6 @@ func (v *Vault) journeyTailMapped(maxBytes int64, mapped bool) (b []byte, releas
 		return nil, release, fmt.Errorf("read journey: %w", mapErr(err))
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, release, fmt.Errorf("read journey: %w", err)
-	}
 	// One byte more than the window, so that an entry starting right at its edge is
 	// recognised by the newline before it.
 	start := max(st.Size()-maxBytes-1, 0)

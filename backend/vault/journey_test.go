@@ -62,16 +62,16 @@ func TestWriteJournal(t *testing.T) {
 	if err != nil || len(warns) > 0 {
 		t.Fatalf("Journey: %v %v", warns, err)
 	}
-	type row struct{ Actor, Op, Ents, Outcome string }
+	type row struct{ Actor, Op, Ents, From, Outcome string }
 	var rows []row
 	for _, e := range got {
-		rows = append(rows, row{e.Actor, e.Op, strings.Join(e.Entities, ","), e.Outcome})
+		rows = append(rows, row{e.Actor, e.Op, strings.Join(e.Entities, ","), e.From, e.Outcome})
 	}
 	want := []row{
-		{"agent", "update_entity", "n.md", "ok"},
-		{"agent", "write", "n.md", "write n.md: changed since it was read: content hash is 6b86b273ff34, not 5feceb66ffc8"},
-		{"user", "rename", "n.md,m.md", "ok"},
-		{"user", "remove", "m.md", "ok"},
+		{"agent", "update_entity", "n.md", "", "ok"},
+		{"agent", "write", "n.md", "", "write n.md: changed since it was read: content hash is 6b86b273ff34, not 5feceb66ffc8"},
+		{"user", "rename", "n.md,m.md", "n.md", "ok"},
+		{"user", "remove", "m.md", "", "ok"},
 	}
 	if diff := cmp.Diff(want, rows); diff != "" {
 		t.Errorf("journey (-want +got):\n%s", diff)

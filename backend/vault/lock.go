@@ -19,7 +19,24 @@ const lockName = "lock"
 // function releases the lock; calling it more than once is harmless. The lock is not
 // reentrant: a goroutine holding it must not call Write, Remove, Rename or
 // AppendJourney.
+//
+// Before it returns, Lock finishes what a crashed writer left (see Recover): a batch
+// whose intent was recorded, a change set whose owner died. So no write lands on the
+// half of a crashed change, and a write made after a crash is never undone by its
+// recovery. What that recovery did, and any warning that waited for a caller, is added
+// to ctx's notices (internal/notice) when it collects them.
 func (v *Vault) Lock(ctx context.Context) (unlock func(), err error) {
+	unlock, err = v.lockOnly(ctx)
+	if err != nil {
+		return nil, err
+	}
+	_, _ = v.recoverLocked(ctx) // what failed is told, and tried again at the next lock
+	v.tell(ctx)
+	return unlock, nil
+}
+
+// lockOnly takes the lock as Lock does, without recovering.
+func (v *Vault) lockOnly(ctx context.Context) (unlock func(), err error) {
 	select {
 	case v.sem <- struct{}{}:
 	case <-ctx.Done():

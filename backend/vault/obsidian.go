@@ -18,7 +18,7 @@ func (v *Vault) ReadObsidianConfig(name string) ([]byte, error) {
 	if name == "" || name == "." || name == ".." || strings.ContainsAny(name, `/\`) {
 		return nil, fmt.Errorf("read .obsidian/%s: %w", name, ErrOutside)
 	}
-	f, err := v.root.Open(".obsidian/" + name)
+	f, _, err := openRegular(v.root, ".obsidian/"+name) // a named pipe is refused, never waited on
 	if err != nil {
 		return nil, fmt.Errorf("read .obsidian/%s: %w", name, mapErr(err))
 	}

@@ -11,6 +11,9 @@ import (
 	"unsafe"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/memotree/memotree/backend/internal/dirents"
+	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // dirReader reads files of one folder of the vault by name relative to an open
@@ -24,8 +27,9 @@ import (
 // (posix_fadvise WILLNEED), so that many reads are in flight while it parses. With a
 // warm cache this costs nothing more than a plain read.
 type dirReader struct {
-	dir   *os.File
-	ahead []aheadFile // files opened ahead, in the order they will be read
+	dir    *os.File
+	ahead  []aheadFile  // files opened ahead, in the order they will be read
+	noWait *atomic.Bool // the vault's noWaitOff
 }
 
 // aheadFile is a file opened ahead of its read.
@@ -34,18 +38,14 @@ type aheadFile struct {
 	fd   int
 }
 
-// noWaitUnsupported is set once preadv2(RWF_NOWAIT) has failed for want of support
-// (kernels before 4.14, some file systems); plain reads are used from then on.
-var noWaitUnsupported atomic.Bool
-
 // openDirReader opens the folder named name (slash-separated, inside the vault)
 // through the vault's root, so the folder itself passes os.Root's escape checks.
 func (v *Vault) openDirReader(name string) (*dirReader, error) {
-	f, err := v.root.Open(name)
+	f, err := regular.OpenDir(v.root, name)
 	if err != nil {
 		return nil, err
 	}
-	return &dirReader{dir: f}, nil
+	return &dirReader{dir: f, noWait: &v.noWaitOff}, nil
 }
 
 func (d *dirReader) close() {
@@ -124,7 +124,7 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) (data []byte, c
 		return buf, false, err
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return buf, false, errSlowPath
+		return buf, false, notRegular(dirents.Mode(&st))
 	}
 	if maxSize > 0 && st.Size > maxSize {
 		return buf, false, fmt.Errorf("%w: %d bytes", ErrTooLarge, st.Size)
@@ -135,7 +135,7 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) (data []byte, c
 		buf = make([]byte, 0, n+n/4)
 	}
 	buf = buf[:0]
-	if size > 0 && !noWaitUnsupported.Load() {
+	if size > 0 && (d.noWait == nil || !d.noWait.Load()) {
 		m, err := readNoWait(fd, buf[:size])
 		switch {
 		case err == nil:
@@ -143,7 +143,9 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) (data []byte, c
 		case err == unix.EAGAIN:
 			cold = true
 		default:
-			noWaitUnsupported.Store(true)
+			if d.noWait != nil {
+				d.noWait.Store(true)
+			}
 		}
 	}
 	for {

@@ -139,18 +139,11 @@ func (v *Vault) readGroup(paths []vpath.Path, idx []int, maxSize int64, buf []by
 
 // readInto reads the file name of r into buf, growing it as needed.
 func readInto(r *os.Root, name string, maxSize int64, buf []byte) ([]byte, error) {
-	f, err := r.Open(name)
+	f, st, err := openRegular(r, name)
 	if err != nil {
 		return buf, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return buf, err
-	}
-	if st.IsDir() {
-		return buf, fmt.Errorf("is a folder")
-	}
 	if maxSize > 0 && st.Size() > maxSize {
 		return buf, fmt.Errorf("%w: %d bytes", ErrTooLarge, st.Size())
 	}

@@ -1,9 +1,9 @@
 package vault
 
 import (
-	"bufio"
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -14,6 +14,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -38,14 +39,20 @@ func validUndoID(id string) bool {
 }
 
 // Undo is the undo journal of one change set (a Starlark script) that may span several
-// vaults. Put it in the context of the change set's writes with WithUndo: before the
-// first write of the change set to a path, under the vault lock, Write, Apply,
-// RemoveWith and RenameWith append the path's content (or its absence) to
-// .memotree/undo-<id>.log and sync it. Rollback restores every recorded path in one
-// crash-safe batch; Commit forgets the journal. While the change set runs, the journal
-// is held by an flock, so that Recover in another process (or another Vault on the
-// same folder) leaves a live change set alone; a journal whose owner died (a crash, a
-// SIGKILL) is rolled back by the next Recover.
+// vaults. Put it in the context of the change set's writes with WithUndo: before every
+// write of the change set, under the vault lock, Write, Apply, RemoveWith and
+// RenameWith append to .memotree/undo-<id>.log, and sync, the path's content before
+// the change set first wrote it (its pre-image, or its absence) and the hash of what
+// this write is about to leave there (its post-image). Rollback restores every recorded
+// path in one crash-safe batch, but only where the file is still the pre-image or one
+// of the post-images: a file someone else changed since is kept and reported. Commit
+// forgets the journal.
+//
+// While the change set runs, the journal is held by an flock, so that Recover in
+// another process (or another Vault on the same folder) leaves a live change set alone;
+// a journal whose owner died (a crash, a SIGKILL) is rolled back, with the same check,
+// by the next process that takes the vault lock (see Lock) or watches the vault (see
+// RecoverStale).
 //
 // An Undo is safe for concurrent use; it must end with Commit or Rollback.
 type Undo struct {
@@ -61,12 +68,29 @@ type Undo struct {
 type undoLog struct {
 	f    *os.File
 	name string
-	pre  []Preimage
 	seen map[vpath.Path]bool
-	// post is the hash of what the change set last wrote at each path ("" for
-	// removed), so that a rollback leaves alone a file someone else changed since.
-	post map[vpath.Path]Hash
+	journal
 }
+
+// journal is what an undo journal records, in memory or read back after a crash.
+type journal struct {
+	pre []Preimage
+	// posts are the hashes of everything the change set wrote, or was about to write,
+	// at each path (noFile for a removal): a rollback puts back only a file that is one
+	// of them, and leaves alone a file someone else changed since.
+	posts map[vpath.Path][]Hash
+	// above is, for a path that did not exist, the deepest folder above it that did:
+	// a rollback that removes the path removes the empty folders below that one,
+	// which the change set made.
+	above map[vpath.Path]vpath.Path
+}
+
+func newJournal() journal {
+	return journal{posts: map[vpath.Path][]Hash{}, above: map[vpath.Path]vpath.Path{}}
+}
+
+// noFile is the post-image of a path the change set removed or renamed away.
+const noFile Hash = "none"
 
 // Preimage is the state of a path before a change set first wrote it.
 type Preimage struct {
@@ -75,6 +99,17 @@ type Preimage struct {
 	// Existed says a file was there; Data is then its content.
 	Existed bool   `json:"existed"`
 	Data    []byte `json:"data,omitempty"`
+}
+
+// undoRecord is one line of an undo journal. The first record of a path carries its
+// pre-image (and, if no file was there, the deepest folder above it that existed,
+// "." for the vault's); each record carries the post-image of the write it precedes.
+type undoRecord struct {
+	Path    vpath.Path `json:"path"`
+	Existed bool       `json:"existed,omitempty"`
+	Data    []byte     `json:"data,omitempty"`
+	Above   string     `json:"above,omitempty"`
+	Post    Hash       `json:"post,omitempty"`
 }
 
 // NewUndo returns the undo journal of a change set named id (letters, digits, '-'
@@ -116,9 +151,11 @@ func (u *Undo) Touched() []Touched {
 	return out
 }
 
-// saveUndo records the pre-images of paths (resolved targets) for the Undo in ctx, if
-// any, before they change. The caller holds v's lock.
-func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path) error {
+// saveUndo records, for the Undo in ctx if any, the pre-images of paths (resolved
+// targets) not recorded yet and the post-images (posts[i], noFile for a removal) that
+// the write about to happen leaves at them, and syncs the journal before it returns:
+// a crash during the write finds both. The caller holds v's lock.
+func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) error {
 	u := undoFrom(ctx)
 	if u == nil {
 		return nil
@@ -134,60 +171,77 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path) error {
 	}
 	var buf bytes.Buffer
 	var fresh []Preimage
-	for _, p := range paths {
-		if lg.seen[p] {
-			continue
+	var freshPost []int
+	for i, p := range paths {
+		rec := undoRecord{Path: p, Post: posts[i]}
+		if !lg.seen[p] {
+			b, err := readRegular(v.root, osName(p))
+			switch {
+			case err == nil:
+				rec.Existed, rec.Data = true, b
+			case errors.Is(err, fs.ErrNotExist):
+				rec.Above = "."
+				if a := v.existingAbove(p); a != "" {
+					rec.Above = string(a)
+				}
+			default:
+				return fmt.Errorf("undo journal: read %s: %w", p, mapErr(err))
+			}
+			fresh = append(fresh, Preimage{Path: p, Existed: rec.Existed, Data: rec.Data})
+		} else if slices.Contains(lg.posts[p], posts[i]) {
+			continue // this content is recorded already
 		}
-		pre := Preimage{Path: p}
-		b, err := v.root.ReadFile(osName(p))
-		switch {
-		case err == nil:
-			pre.Existed, pre.Data = true, b
-		case errors.Is(err, fs.ErrNotExist):
-		default:
-			return fmt.Errorf("undo journal: read %s: %w", p, mapErr(err))
-		}
-		line, err := json.Marshal(pre)
+		line, err := json.Marshal(rec)
 		if err != nil {
 			return fmt.Errorf("undo journal: %w", err)
 		}
 		buf.Write(line)
 		buf.WriteByte('\n')
-		fresh = append(fresh, pre)
+		freshPost = append(freshPost, i)
 	}
-	if len(fresh) == 0 {
+	if buf.Len() == 0 {
 		return nil
 	}
-	if _, err := lg.f.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("undo journal: %w", err)
-	}
-	if err := lg.f.Sync(); err != nil {
+	if err := lg.append(buf.Bytes()); err != nil {
 		return fmt.Errorf("undo journal: %w", err)
 	}
 	for _, pre := range fresh {
 		lg.seen[pre.Path] = true
 		lg.pre = append(lg.pre, pre)
 	}
+	lg.noteAbove(buf.Bytes())
+	for _, i := range freshPost {
+		lg.posts[paths[i]] = append(lg.posts[paths[i]], posts[i])
+	}
 	return nil
 }
 
-// savePost notes, for the Undo in ctx if any, what the change set wrote at paths
-// (hashes[i], "" for a removal). The caller holds v's lock.
-func (v *Vault) savePost(ctx context.Context, paths []vpath.Path, hashes []Hash) {
-	u := undoFrom(ctx)
-	if u == nil {
-		return
+// append writes records to the journal and syncs it. A failed write (a full disk) is
+// cut off again, so that the journal never holds a torn record in its middle.
+func (lg *undoLog) append(b []byte) error {
+	st, err := lg.f.Stat()
+	if err != nil {
+		return err
 	}
-	u.mu.Lock()
-	defer u.mu.Unlock()
-	if lg := u.logs[v]; lg != nil {
-		for i, p := range paths {
-			lg.post[p] = hashes[i]
+	err = fsfault.Check("write", lg.name)
+	if err == nil {
+		_, err = lg.f.Write(b)
+	}
+	if err == nil {
+		if err = fsfault.Check("sync", lg.name); err == nil {
+			err = lg.f.Sync()
 		}
 	}
+	if err != nil {
+		_ = lg.f.Truncate(st.Size())
+	}
+	return err
 }
 
-// logFor opens (creating and locking) the journal of u in v; the caller holds u.mu.
+// logFor opens (creating and locking) the journal of u in v; the caller holds u.mu
+// and v's lock. The journal is created under a temporary name, locked, synced and only
+// then renamed into place, so that no one ever finds it unlocked while its change set
+// lives.
 func (u *Undo) logFor(v *Vault) (*undoLog, error) {
 	if lg := u.logs[v]; lg != nil {
 		return lg, nil
@@ -196,40 +250,111 @@ func (u *Undo) logFor(v *Vault) (*undoLog, error) {
 		return nil, fmt.Errorf("undo journal: %w", err)
 	}
 	name := internalDir + "/" + undoPrefix + u.id + undoSuffix
-	f, err := v.root.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+	if _, err := v.root.Lstat(name); err == nil {
+		return nil, fmt.Errorf("undo journal: %s exists already", name)
+	}
+	tmp := internalDir + "/" + TempPrefix + rand.Text()
+	f, err := createFile(v.root, tmp)
 	if err != nil {
 		return nil, fmt.Errorf("undo journal: create %s: %w", name, mapErr(err))
 	}
-	if ok, err := tryLockFile(f); err != nil || !ok {
+	fail := func(err error) (*undoLog, error) {
 		f.Close()
-		_ = v.root.Remove(name)
-		return nil, fmt.Errorf("undo journal: lock %s: %v", name, err)
+		_ = v.root.Remove(tmp)
+		return nil, fmt.Errorf("undo journal: create %s: %w", name, err)
+	}
+	if ok, err := tryLockFile(f); err != nil || !ok {
+		return fail(fmt.Errorf("lock: %v", err))
+	}
+	if err := fsfault.Check("rename", name); err != nil {
+		return fail(err)
+	}
+	if err := v.root.Rename(tmp, name); err != nil {
+		return fail(mapErr(err))
 	}
 	if err := v.syncDir(internalDir); err != nil {
-		f.Close()
 		_ = v.root.Remove(name)
+		f.Close()
 		return nil, fmt.Errorf("undo journal: %w", err)
 	}
-	lg := &undoLog{f: f, name: name, seen: map[vpath.Path]bool{}, post: map[vpath.Path]Hash{}}
+	lg := &undoLog{f: f, name: name, seen: map[vpath.Path]bool{}, journal: newJournal()}
 	u.logs[v] = lg
 	u.order = append(u.order, v)
 	return lg, nil
 }
 
-// Commit ends the change set keeping its writes: the journals are removed.
+// existingAbove returns the deepest folder above p that exists ("" for the vault's).
+func (v *Vault) existingAbove(p vpath.Path) vpath.Path {
+	for d := p.Dir(); d != ""; d = d.Dir() {
+		if st, err := v.root.Stat(osName(d)); err == nil && st.IsDir() {
+			return d
+		}
+	}
+	return ""
+}
+
+// noteAbove records in memory the folders named by the records in b (see journal).
+func (lg *undoLog) noteAbove(b []byte) {
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		var rec undoRecord
+		if json.Unmarshal(line, &rec) == nil && rec.Above != "" {
+			lg.above[rec.Path] = aboveOf(rec.Above)
+		}
+	}
+}
+
+func aboveOf(s string) vpath.Path {
+	if s == "." {
+		return ""
+	}
+	return vpath.Path(s)
+}
+
+// createFile creates the new file name of r for writing.
+func createFile(r *os.Root, name string) (*os.File, error) {
+	if err := fsfault.Check("create", name); err != nil {
+		return nil, err
+	}
+	return r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
+}
+
+// Commit ends the change set keeping its writes: the journals are removed (each while
+// still locked, so that no one rolls back a journal of a change set that committed).
 func (u *Undo) Commit() error {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	u.done = true
 	var errs []error
 	for _, v := range u.order {
-		lg := u.logs[v]
-		lg.f.Close()
-		if err := v.root.Remove(lg.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("undo journal: remove %s: %w", lg.name, err))
+		if err := u.logs[v].remove(v); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// remove deletes the journal, then releases it. A journal that cannot be removed is
+// made harmless instead (moved to a temporary name, or emptied), so that no one rolls
+// back a change set that ended.
+func (lg *undoLog) remove(v *Vault) error {
+	defer lg.f.Close()
+	var err error
+	for range 2 {
+		if err = fsfault.Check("remove", lg.name); err == nil {
+			err = v.root.Remove(lg.name)
+		}
+		if err == nil || errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+	}
+	tmp := internalDir + "/" + TempPrefix + rand.Text()
+	if fsfault.Check("rename", tmp) == nil && v.root.Rename(lg.name, tmp) == nil {
+		return nil // an orphaned temporary file, removed later (RemoveOrphanTemps)
+	}
+	if fsfault.Check("truncate", lg.name) == nil && lg.f.Truncate(0) == nil && lg.f.Sync() == nil {
+		return nil // an empty journal: nothing to roll back
+	}
+	return fmt.Errorf("undo journal: remove %s: %w", lg.name, err)
 }
 
 // Restored is what a rollback put back in one vault.
@@ -242,13 +367,14 @@ type Restored struct {
 }
 
 // Rollback ends the change set undoing its writes: in each vault, under its lock, every
-// path whose content differs from its pre-image is restored (rewritten, or removed if
-// the change set created it) in one batch made as Apply makes it, so a crash in the
-// middle is finished by the next open; then the journal is removed. With actor set,
-// the journey records one "rollback" entry per restored path. Folders the change set
-// created stay, empty. A write made to a touched path by someone else while the change
-// set ran is kept instead (Restored.Kept); after a crash (Recover) there is no record
-// of what the change set wrote, and every path is restored.
+// path whose content is still what the change set wrote is restored (rewritten, or
+// removed if the change set created it; removals first, which frees space for the
+// rest) in a batch made as Apply makes it, so a crash in the middle is finished by the
+// next open; then the journal is removed. With actor set, the journey records one
+// "rollback" entry per restored path. Folders the change set created stay, empty. A
+// path someone else changed after the change set wrote it is kept (Restored.Kept). If
+// a vault's rollback fails (a full disk), its journal stays and is released: the next
+// process or write that takes the vault lock finishes the rollback.
 func (u *Undo) Rollback(ctx context.Context, actor string) ([]Restored, error) {
 	u.mu.Lock()
 	defer u.mu.Unlock()
@@ -257,189 +383,28 @@ func (u *Undo) Rollback(ctx context.Context, actor string) ([]Restored, error) {
 	var errs []error
 	for _, v := range u.order {
 		lg := u.logs[v]
-		paths, kept, err := v.rollback(ctx, lg.pre, lg.post, actor)
+		paths, kept, err := v.rollback(ctx, lg.journal, actor)
 		if err != nil {
-			errs = append(errs, err) // keep the journal: the next open retries
+			errs = append(errs, fmt.Errorf("%w (the undo journal %s stays: the rollback is finished once the vault can be written again)", err, lg.name))
 			lg.f.Close()
 			continue
 		}
 		out = append(out, Restored{Vault: v, Paths: paths, Kept: kept})
-		lg.f.Close()
-		if err := v.root.Remove(lg.name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			errs = append(errs, fmt.Errorf("undo journal: remove %s: %w", lg.name, err))
+		if err := lg.remove(v); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return out, errors.Join(errs...)
 }
 
 // rollback restores pre-images under v's lock and returns the paths it changed.
-func (v *Vault) rollback(ctx context.Context, pre []Preimage, post map[vpath.Path]Hash, actor string) (paths, kept []vpath.Path, err error) {
+func (v *Vault) rollback(ctx context.Context, j journal, actor string) (paths, kept []vpath.Path, err error) {
 	unlock, err := v.Lock(context.WithoutCancel(ctx))
 	if err != nil {
 		return nil, nil, fmt.Errorf("roll back: %w", err)
 	}
 	defer unlock()
-	return v.rollbackLocked(pre, post, actor)
-}
-
-// rollbackLocked restores pre; a path whose content is no longer what post says the
-// change set wrote is kept (post nil: restore everything).
-func (v *Vault) rollbackLocked(pre []Preimage, post map[vpath.Path]Hash, actor string) (paths, kept []vpath.Path, err error) {
-	var changes []Change
-	for _, p := range pre {
-		if checkContent(p.Path) != nil {
-			return nil, nil, fmt.Errorf("roll back: the undo journal names %s, which is not content: left as is", p.Path)
-		}
-		cur, err := v.root.ReadFile(osName(p.Path))
-		exists := err == nil
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("roll back %s: %w", p.Path, mapErr(err))
-		}
-		if want, known := post[p.Path]; known {
-			now := Hash("")
-			if exists {
-				now = HashOf(cur)
-			}
-			if now != want {
-				kept = append(kept, p.Path)
-				continue
-			}
-		}
-		switch {
-		case p.Existed && exists && bytes.Equal(cur, p.Data), !p.Existed && !exists:
-			continue // unchanged
-		case p.Existed:
-			changes = append(changes, Change{Path: p.Path, Data: p.Data})
-		default:
-			changes = append(changes, Change{Path: p.Path, Delete: true})
-		}
-	}
-	if len(changes) == 0 {
-		return nil, kept, nil
-	}
-	dirs := v.newBatchDirs()
-	defer dirs.close()
-	targets, err := v.checkBatch(dirs, changes)
-	if err != nil {
-		return nil, kept, fmt.Errorf("roll back: %w", err)
-	}
-	hashes, steps, itmp, err := v.stageBatch(dirs, changes, targets)
-	if err != nil {
-		return nil, kept, fmt.Errorf("roll back: %w", err)
-	}
-	if err := v.commitBatch(dirs, steps, itmp); err != nil {
-		return nil, kept, fmt.Errorf("roll back: %w", err)
-	}
-	paths = make([]vpath.Path, len(changes))
-	for i, c := range changes {
-		v.own.record(c.Path, hashes[i])
-		paths[i] = c.Path
-	}
-	if actor != "" {
-		_ = v.journalBatch(changes, WriteOptions{Actor: actor, Op: "rollback"}) // best effort
-	}
-	return paths, kept, nil
-}
-
-// recoverUndo rolls back every undo journal in .memotree whose owner is gone (its
-// flock is free) and returns the paths restored.
-func (v *Vault) recoverUndo(ctx context.Context) ([]vpath.Path, error) {
-	entries, err := fs.ReadDir(v.root.FS(), internalDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("recover: list %s: %w", internalDir, err)
-	}
-	var restored []vpath.Path
-	for _, e := range entries {
-		n := e.Name()
-		if !strings.HasPrefix(n, undoPrefix) || !strings.HasSuffix(n, undoSuffix) || e.IsDir() {
-			continue
-		}
-		paths, err := v.recoverOne(ctx, internalDir+"/"+n)
-		if err != nil {
-			return restored, err
-		}
-		restored = append(restored, paths...)
-	}
-	return restored, nil
-}
-
-// recoverOne rolls back the journal name unless its owner still holds it.
-func (v *Vault) recoverOne(ctx context.Context, name string) ([]vpath.Path, error) {
-	f, err := v.root.OpenFile(name, os.O_RDWR, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("recover: open %s: %w", name, mapErr(err))
-	}
-	defer f.Close()
-	if ok, err := tryLockFile(f); err != nil || !ok {
-		return nil, nil // a live change set, in this process or another
-	}
-	pre, err := readPreimages(f)
-	if err != nil {
-		return nil, fmt.Errorf("recover: %s: %w", name, err)
-	}
-	unlock, err := v.Lock(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("recover: %w", err)
-	}
-	defer unlock()
-	paths, _, err := v.rollbackLocked(pre, nil, "recover")
-	if err != nil {
-		return nil, fmt.Errorf("recover: %w", err)
-	}
-	v.removeOrphanTemps(pre)
-	if err := v.root.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return paths, fmt.Errorf("recover: remove %s: %w", name, err)
-	}
-	return paths, nil
-}
-
-// removeOrphanTemps removes the temporary files left in the folders of pre by a write
-// that the crash interrupted. The caller holds the lock, under which every write
-// creates and removes its temporary files, so any found now is an orphan.
-func (v *Vault) removeOrphanTemps(pre []Preimage) {
-	dirs := map[vpath.Path]bool{}
-	for _, p := range pre {
-		dirs[p.Path.Dir()] = true
-	}
-	for d := range dirs {
-		entries, err := fs.ReadDir(v.root.FS(), osName(d))
-		if err != nil {
-			continue
-		}
-		for _, e := range entries {
-			if e.Type().IsRegular() && strings.HasPrefix(e.Name(), TempPrefix) {
-				_ = v.root.Remove(osName(d.Join(e.Name())))
-			}
-		}
-	}
-}
-
-// readPreimages parses a journal. A torn last line was never synced, so the write it
-// announced never happened: it is ignored. The first record of a path wins.
-func readPreimages(f *os.File) ([]Preimage, error) {
-	var out []Preimage
-	seen := map[vpath.Path]bool{}
-	r := bufio.NewReader(f)
-	for {
-		line, err := r.ReadBytes('\n')
-		if err != nil { // EOF: a line without its newline is torn
-			return out, nil
-		}
-		var p Preimage
-		if jerr := json.Unmarshal(line, &p); jerr != nil {
-			return nil, fmt.Errorf("damaged record: %w", jerr)
-		}
-		if !seen[p.Path] {
-			seen[p.Path] = true
-			out = append(out, p)
-		}
-	}
+	return v.rollbackLocked(j, actor)
 }
 
 // RemoveOrphanTemps removes the temporary files that writes interrupted by a crash

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 
+	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -103,9 +104,7 @@ func (v *Vault) UpdateFile(ctx context.Context, p vpath.Path, fn func(cur []byte
 		c := cur[p]
 		if o.IfHash != "" && (!c.Exists || c.Hash != o.IfHash) {
 			err := fmt.Errorf("write %s: %w: content hash is %.12s, not %.12s", p, ErrConflict, c.Hash, o.IfHash)
-			if jerr := v.journal(o, op, []string{string(p)}, "", err); jerr != nil {
-				return "", errors.Join(err, jerr)
-			}
+			v.journaled(ctx, v.journal(o, op, []string{string(p)}, "", err), string(p))
 			return "", err
 		}
 		data, err := fn(c.Data, c.Exists)
@@ -118,26 +117,22 @@ func (v *Vault) UpdateFile(ctx context.Context, p vpath.Path, fn func(cur []byte
 		} else {
 			wo.IfHash, wo.CreateOnly = "", true
 		}
-		if _, err = v.undoable(ctx, p); err == nil {
+		if err = v.undoable(ctx, []vpath.Path{p}, []Hash{HashOf(data)}); err == nil {
 			h, err = v.writeLocked(p, data, wo)
 		}
-		if err == nil {
-			v.savePostResolved(ctx, []vpath.Path{p}, []Hash{h})
+		if err == nil || isMade(err) {
+			_ = v.settle(ctx, string(p), err) // made: a notice, not an error
 			size = len(data)
 			break
 		}
 		if (errors.Is(err, ErrConflict) || errors.Is(err, ErrExists) && !c.Exists) && try < maxUpdateTries && o.IfHash == "" {
 			continue // an editor that takes no lock saved meanwhile: read it again
 		}
-		err = fmt.Errorf("write %s: %w", p, err)
-		if jerr := v.journal(o, op, []string{string(p)}, "", err); jerr != nil {
-			return "", errors.Join(err, jerr)
-		}
+		err = fmt.Errorf("write %s: %w", p, fsfault.Wrap(v.dir, err))
+		v.journaled(ctx, v.journal(o, op, []string{string(p)}, "", err), string(p))
 		return "", err
 	}
-	if jerr := v.journal(o, op, []string{string(p)}, fmt.Sprintf("%d bytes", size), nil); jerr != nil {
-		return h, fmt.Errorf("write %s: written, but %w", p, jerr)
-	}
+	v.journaled(ctx, v.journal(o, op, []string{string(p)}, fmt.Sprintf("%d bytes", size), nil), string(p))
 	return h, nil
 }
 

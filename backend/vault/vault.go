@@ -9,6 +9,15 @@
 // Every write made with an Actor is recorded in journey.yaml, the append-only log of
 // operations at the vault root.
 //
+// Failures leave the vault as it was. Whoever takes the lock first finishes what a
+// crashed writer left (a decided batch, a change set whose process died: see Undo and
+// Recover), so no write lands on half of a crashed change and no recovery undoes a
+// later write. A write that fails on a full or failing disk removes what it made and
+// names the disk (internal/fsfault); one that was made, but whose journey record or
+// folder sync failed, succeeds with a notice in its context (internal/notice). Only
+// regular files are read or written (ErrNotRegular), without ever blocking on a named
+// pipe, and a note whose permissions allow no writing is left alone (ErrReadOnly).
+//
 // Concurrency: a *Vault is safe for concurrent use by many goroutines. Writes, removes,
 // renames and journey appends take the vault lock, which excludes every other Vault on
 // the same folder, in this process or another. Reads take no lock: they see either the
@@ -25,6 +34,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/memotree/memotree/backend/vpath"
@@ -45,6 +55,9 @@ var (
 	// points outside it, or names a file that is not content (.git, .obsidian, .trash,
 	// .memotree, journey.yaml, temporary files).
 	ErrOutside = errors.New("not a content path of the vault")
+	// ErrPending means a batch failed after it was decided (its intent recorded): it
+	// is completed at the next write or open of the vault, in this process or another.
+	ErrPending = errors.New("the change is recorded and is completed at the next write or open of the vault")
 )
 
 // JourneyPath is the vault-relative path of the journey, the append-only operation log.
@@ -84,6 +97,15 @@ type Vault struct {
 	internMu sync.Mutex
 	internOK bool   // .memotree exists
 	cacheDir string // where caches live while .memotree does not (cache.go)
+
+	// rec tells of the crashed change sets this Vault rolled back.
+	rec recoveries
+
+	// noWaitOff is set once preadv2(RWF_NOWAIT) failed for want of support on the
+	// vault's file system (kernels before 4.14, tmpfs and others): the fast reader
+	// reads plainly from then on. It is the vault's, since another vault of the same
+	// process may live on a file system that has it.
+	noWaitOff atomic.Bool
 
 	// orphans are the temporary files the walks found (see RemoveOrphanTemps).
 	orphanMu sync.Mutex
@@ -132,7 +154,7 @@ func (v *Vault) ReadFile(p vpath.Path) ([]byte, error) {
 	if err := checkPath(p); err != nil {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
-	b, err := v.root.ReadFile(osName(p))
+	b, err := readRegular(v.root, osName(p))
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", p, mapErr(err))
 	}

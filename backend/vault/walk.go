@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/internal/dirents"
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -131,7 +132,7 @@ type dirEntry struct {
 }
 
 func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
-	f, err := w.v.root.Open(osName(d))
+	f, err := regular.OpenDir(w.v.root, osName(d))
 	if err != nil {
 		return nil, nil, mapErr(err)
 	}

@@ -14,6 +14,8 @@ import (
 	"path/filepath"
 	"runtime"
 
+	"github.com/memotree/memotree/backend/internal/fsfault"
+	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/internal/syncfile"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -40,79 +42,61 @@ type WriteOptions struct {
 // folders, and returns the new content's Hash. The mode of an existing file is kept;
 // a new file gets 0644 (less the umask). A symbolic link at p is written through, to
 // its target, when the target is inside the vault. Paths that are not content (see
-// ErrOutside) are refused. With o.Actor set the write is recorded in the journey
-// (entities: the path), failed or not, unless the lock could not be taken; if only
-// that record fails, the file is written, the Hash is valid and the error says so.
+// ErrOutside), that are not regular files (ErrNotRegular) or whose file is read-only
+// (ErrReadOnly) are refused. With o.Actor set the write is recorded in the journey
+// (entities: the path), failed or not (but not a failure of the disk, which would
+// change the vault), unless the lock could not be taken; if only that record fails,
+// the write stands and the failure is a notice of ctx (internal/notice).
+//
+// A failed write leaves the vault as it was: no temporary file, no folder it made.
 func (v *Vault) Write(ctx context.Context, p vpath.Path, data []byte, o WriteOptions) (Hash, error) {
 	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", p, err)
 	}
 	defer unlock()
-	h, err := v.undoable(ctx, p)
+	err = v.undoable(ctx, []vpath.Path{p}, []Hash{HashOf(data)})
+	var h Hash
 	if err == nil {
 		h, err = v.writeLocked(p, data, o)
 	}
-	if err == nil {
-		v.savePostResolved(ctx, []vpath.Path{p}, []Hash{h})
-	}
-	if err != nil {
+	if err = v.settle(ctx, string(p), err); err != nil {
 		err = fmt.Errorf("write %s: %w", p, err)
 	}
 	op := o.Op
 	if op == "" {
 		op = "write"
 	}
-	jerr := v.journal(o, op, []string{string(p)}, writeArgs(len(data), o), err)
-	switch {
-	case err != nil:
+	v.journaled(ctx, v.journal(o, op, []string{string(p)}, writeArgs(len(data), o), err), string(p))
+	if err != nil {
 		return "", err
-	case jerr != nil:
-		return h, fmt.Errorf("write %s: written, but %w", p, jerr)
 	}
 	return h, nil
 }
 
 // undoable records, for the Undo in ctx if any, the pre-images of the files at paths
-// (symbolic links followed) before a Write, RemoveWith or RenameWith changes them; a
-// folder cannot be recorded and is refused. The caller holds the lock. The Hash result
-// is always empty (it keeps the callers' error flow short).
-func (v *Vault) undoable(ctx context.Context, paths ...vpath.Path) (Hash, error) {
+// (symbolic links followed) and what the write about to happen leaves there (posts:
+// content hashes, noFile for none) before a Write, RemoveWith or RenameWith changes
+// them; a folder cannot be recorded and is refused. The caller holds the lock.
+func (v *Vault) undoable(ctx context.Context, paths []vpath.Path, posts []Hash) error {
 	if undoFrom(ctx) == nil {
-		return "", nil
+		return nil
 	}
 	targets := make([]vpath.Path, 0, len(paths))
 	for _, p := range paths {
 		if err := checkContent(p); err != nil {
-			return "", err
+			return err
 		}
 		t, err := v.resolve(p)
 		if err != nil {
-			return "", err
+			return err
 		}
 		if st, err := v.root.Stat(osName(t)); err == nil && st.IsDir() {
-			return "", fmt.Errorf("%s is a folder, which a change set cannot undo", p)
+			return fmt.Errorf("%s is a folder, which a change set cannot undo", p)
 		}
 		targets = append(targets, t)
 	}
-	return "", v.saveUndo(ctx, targets)
-}
-
-// savePostResolved is savePost for paths that may be symbolic links (resolved the way
-// undoable resolved them before the write).
-func (v *Vault) savePostResolved(ctx context.Context, paths []vpath.Path, hashes []Hash) {
-	if undoFrom(ctx) == nil {
-		return
-	}
-	resolved := make([]vpath.Path, len(paths))
-	for i, p := range paths {
-		t, err := v.resolve(p)
-		if err != nil {
-			t = p
-		}
-		resolved[i] = t
-	}
-	v.savePost(ctx, resolved, hashes)
+	return v.saveUndo(ctx, targets, posts)
 }
 
 func writeArgs(n int, o WriteOptions) string {
@@ -139,13 +123,16 @@ func (v *Vault) writeLocked(p vpath.Path, data []byte, o WriteOptions) (Hash, er
 	switch {
 	case err == nil && st.IsDir():
 		return "", fmt.Errorf("%w: a folder has this name", ErrExists)
+	case err == nil && !st.Mode().IsRegular():
+		return "", notRegular(st.Mode())
+	case err == nil && o.CreateOnly:
+		return "", ErrExists
+	case err == nil && readOnly(st.Mode().Perm()):
+		return "", ErrReadOnly
 	case err == nil:
 		perm, exists = st.Mode().Perm(), true
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", mapErr(err)
-	}
-	if o.CreateOnly && exists {
-		return "", ErrExists
 	}
 	var check func() error
 	if o.IfHash != "" {
@@ -158,13 +145,14 @@ func (v *Vault) writeLocked(p vpath.Path, data []byte, o WriteOptions) (Hash, er
 		// in which its save could still be replaced unseen to the rename itself.
 		check = func() error { return v.checkHash(target, o.IfHash) }
 	}
-	if err := v.atomicWrite(target, data, perm, exists, o.CreateOnly, check); err != nil {
+	err = v.atomicWrite(target, data, perm, exists, o.CreateOnly, check)
+	if err != nil && !isMade(err) {
 		return "", err
 	}
 	h := HashOf(data)
 	v.own.record(p, h)
 	v.own.record(target, h)
-	return h, nil
+	return h, err
 }
 
 // checkHash fails with ErrConflict unless the file at p has content hash want.
@@ -178,7 +166,7 @@ func (v *Vault) checkHash(p vpath.Path, want Hash) error {
 func (v *Vault) checkHashWith(dirs *batchDirs, p vpath.Path, want Hash) error {
 	cur, err := dirs.readFile(p)
 	if errors.Is(err, errSlowPath) {
-		cur, err = v.root.ReadFile(osName(p))
+		cur, err = readRegular(v.root, osName(p))
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w: it no longer exists", ErrConflict)
@@ -195,23 +183,33 @@ func (v *Vault) checkHashWith(dirs *batchDirs, p vpath.Path, want Hash) error {
 // atomicWrite writes data to a temporary file next to target, syncs it and moves it
 // over target, then syncs the folder. With noClobber an existing target is never
 // replaced (ErrExists). check, when set, runs just before the move, and its error
-// abandons the write. The temporary file never survives a failure.
+// abandons the write. Neither the temporary file nor a folder made for it survives a
+// failure; once the move is done, what fails after it is reported as made (isMade).
 func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, exists, noClobber bool, check func() error) error {
 	dir := target.Dir()
-	if err := v.root.MkdirAll(osName(dir), 0o755); err != nil {
-		return fmt.Errorf("create folder %s: %w", dir, mapErr(err))
+	madeDirs, err := v.makeDirs(dir)
+	if err != nil {
+		return err
 	}
 	tmp := dir.Join(TempPrefix + rand.Text())
-	f, err := v.root.OpenFile(osName(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	placed, created := false, false
+	defer func() {
+		if !placed {
+			if created {
+				_ = v.root.Remove(osName(tmp))
+			}
+			v.removeDirs(madeDirs)
+		}
+	}()
+	err = fsfault.Check("create", string(tmp))
+	var f *os.File
+	if err == nil {
+		f, err = v.root.OpenFile(osName(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	}
 	if err != nil {
 		return fmt.Errorf("create temporary file: %w", mapErr(err))
 	}
-	placed := false
-	defer func() {
-		if !placed {
-			_ = v.root.Remove(osName(tmp))
-		}
-	}()
+	created = true
 	if err := writeSync(f, data, perm, exists); err != nil {
 		return err
 	}
@@ -226,24 +224,54 @@ func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, ex
 		}
 	}
 	if noClobber {
-		err := v.root.Link(osName(tmp), osName(target))
+		err := fsfault.Check("link", string(target))
+		if err == nil {
+			err = v.root.Link(osName(tmp), osName(target))
+		}
 		if errors.Is(err, fs.ErrExist) {
 			return ErrExists
 		}
 		if err == nil { // linked without clobbering: drop the temporary name
 			placed = true
-			if err := v.root.Remove(osName(tmp)); err != nil {
-				return fmt.Errorf("remove temporary file: %w", err)
+			if err := v.removeTemp(tmp); err != nil {
+				return made(fmt.Errorf("remove temporary file: %w", err))
 			}
-			return v.syncDir(dir)
+			if err := v.syncDir(dir); err != nil {
+				return made(err)
+			}
+			return nil
+		}
+		if fsfault.Is(err) {
+			return fmt.Errorf("create %s: %w", target, err)
 		}
 		// Hard links unsupported here: the check under the lock has to do.
 	}
-	if err := v.root.Rename(osName(tmp), osName(target)); err != nil {
+	err = fsfault.Check("rename", string(target))
+	if err == nil {
+		err = v.root.Rename(osName(tmp), osName(target))
+	}
+	if err != nil {
 		return fmt.Errorf("replace: %w", mapErr(err))
 	}
 	placed = true
-	return v.syncDir(dir)
+	if err := v.syncDir(dir); err != nil {
+		return made(err)
+	}
+	return nil
+}
+
+// removeTemp removes a temporary file, trying twice.
+func (v *Vault) removeTemp(tmp vpath.Path) error {
+	var err error
+	for range 2 {
+		if err = fsfault.Check("remove", string(tmp)); err == nil {
+			err = v.root.Remove(osName(tmp))
+		}
+		if err == nil || errors.Is(err, fs.ErrNotExist) {
+			return nil
+		}
+	}
+	return err
 }
 
 // writeSync writes, syncs and closes a temporary file; exact keeps the existing
@@ -260,7 +288,10 @@ func (v *Vault) syncDir(dir vpath.Path) error {
 	if runtime.GOOS == "windows" {
 		return nil // folders cannot be synced there; NTFS journals renames
 	}
-	f, err := v.root.Open(osName(dir))
+	if err := fsfault.Check("syncdir", string(dir)); err != nil {
+		return fmt.Errorf("sync folder %s: %w", dir, err)
+	}
+	f, err := regular.OpenDir(v.root, osName(dir))
 	if err != nil {
 		return fmt.Errorf("sync folder %s: %w", dir, mapErr(err))
 	}
@@ -334,30 +365,26 @@ func (v *Vault) Remove(ctx context.Context, p vpath.Path, ifHash Hash) error {
 }
 
 // RemoveWith is Remove with options: o.IfHash as Remove's ifHash, and with o.Actor set
-// a journey entry (op o.Op, "remove" when empty). o.CreateOnly is ignored.
+// a journey entry (op o.Op, "remove" when empty). o.CreateOnly is ignored. A read-only
+// note is not removed (ErrReadOnly).
 func (v *Vault) RemoveWith(ctx context.Context, p vpath.Path, o WriteOptions) error {
 	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return fmt.Errorf("remove %s: %w", p, err)
 	}
 	defer unlock()
-	_, err = v.undoable(ctx, p)
+	err = v.undoable(ctx, []vpath.Path{p}, []Hash{noFile})
 	if err == nil {
 		err = v.removeLocked(p, o.IfHash)
 	}
-	if err == nil {
-		v.savePostResolved(ctx, []vpath.Path{p}, []Hash{""})
-	}
-	if err != nil {
+	if err = v.settle(ctx, "the removal of "+string(p), err); err != nil {
 		err = fmt.Errorf("remove %s: %w", p, err)
 	}
 	op := o.Op
 	if op == "" {
 		op = "remove"
 	}
-	if jerr := v.journal(o, op, []string{string(p)}, "", err); err == nil && jerr != nil {
-		return fmt.Errorf("remove %s: removed, but %w", p, jerr)
-	}
+	v.journaled(ctx, v.journal(o, op, []string{string(p)}, "", err), "the removal of "+string(p))
 	return err
 }
 
@@ -365,16 +392,26 @@ func (v *Vault) removeLocked(p vpath.Path, ifHash Hash) error {
 	if err := checkContent(p); err != nil {
 		return err
 	}
+	if st, err := v.root.Lstat(osName(p)); err == nil && st.Mode().IsRegular() && readOnly(st.Mode().Perm()) {
+		return ErrReadOnly
+	}
 	if ifHash != "" {
 		if err := v.checkHash(p, ifHash); err != nil {
 			return err
 		}
 	}
-	if err := v.root.Remove(osName(p)); err != nil {
+	err := fsfault.Check("remove", string(p))
+	if err == nil {
+		err = v.root.Remove(osName(p))
+	}
+	if err != nil {
 		return mapErr(err)
 	}
 	v.own.record(p, "")
-	return v.syncDir(p.Dir())
+	if err := v.syncDir(p.Dir()); err != nil {
+		return made(err)
+	}
+	return nil
 }
 
 // Rename moves the file or folder from to to, creating to's parent folders. It never
@@ -387,32 +424,34 @@ func (v *Vault) Rename(ctx context.Context, from, to vpath.Path) error {
 
 // RenameWith is Rename with options: with o.IfHash set the source file must have that
 // content Hash (ErrConflict otherwise), and with o.Actor set a journey entry is
-// appended (op o.Op, "rename" when empty). o.CreateOnly is ignored: a rename never
-// replaces its target.
+// appended (op o.Op, "rename" when empty; entities from and to, and from as its From).
+// o.CreateOnly is ignored: a rename never replaces its target. A read-only note is not
+// moved (ErrReadOnly).
 func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOptions) error {
 	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return fmt.Errorf("rename %s to %s: %w", from, to, err)
 	}
 	defer unlock()
-	_, err = v.undoable(ctx, from, to)
+	if undoFrom(ctx) != nil {
+		moved, herr := v.hashFile(from) // what the move leaves at to
+		if herr != nil {
+			moved = noFile
+		}
+		err = v.undoable(ctx, []vpath.Path{from, to}, []Hash{noFile, moved})
+	}
 	if err == nil {
 		err = v.renameLocked(from, to, o.IfHash)
 	}
-	if err == nil && undoFrom(ctx) != nil {
-		h, _ := v.hashFile(to)
-		v.savePostResolved(ctx, []vpath.Path{from, to}, []Hash{"", h})
-	}
-	if err != nil {
+	subject := fmt.Sprintf("the move of %s to %s", from, to)
+	if err = v.settle(ctx, subject, err); err != nil {
 		err = fmt.Errorf("rename %s to %s: %w", from, to, err)
 	}
 	op := o.Op
 	if op == "" {
 		op = "rename"
 	}
-	if jerr := v.journal(o, op, []string{string(from), string(to)}, "", err); err == nil && jerr != nil {
-		return fmt.Errorf("rename %s to %s: renamed, but %w", from, to, jerr)
-	}
+	v.journaled(ctx, v.journalEntry(o, Entry{Op: op, Entities: []string{string(from), string(to)}, From: string(from)}, err), subject)
 	return err
 }
 
@@ -432,15 +471,24 @@ func (v *Vault) renameLocked(from, to vpath.Path, ifHash Hash) error {
 	if err != nil {
 		return mapErr(err)
 	}
+	if src.Mode().IsRegular() && readOnly(src.Mode().Perm()) {
+		return ErrReadOnly
+	}
 	if dst, err := v.root.Lstat(osName(to)); err == nil && !os.SameFile(src, dst) {
 		return fmt.Errorf("%w: %s", ErrExists, to)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return mapErr(err)
 	}
-	if err := v.root.MkdirAll(osName(to.Dir()), 0o755); err != nil {
-		return fmt.Errorf("create folder %s: %w", to.Dir(), mapErr(err))
+	madeDirs, err := v.makeDirs(to.Dir())
+	if err != nil {
+		return err
 	}
-	if err := v.root.Rename(osName(from), osName(to)); err != nil {
+	err = fsfault.Check("rename", string(to))
+	if err == nil {
+		err = v.root.Rename(osName(from), osName(to))
+	}
+	if err != nil {
+		v.removeDirs(madeDirs)
 		return mapErr(err)
 	}
 	v.own.record(from, "")
@@ -449,15 +497,19 @@ func (v *Vault) renameLocked(from, to vpath.Path, ifHash Hash) error {
 			v.own.record(to, h)
 		}
 	}
-	if err := v.syncDir(from.Dir()); err != nil {
-		return err
+	err = v.syncDir(from.Dir())
+	if err == nil {
+		err = v.syncDir(to.Dir())
 	}
-	return v.syncDir(to.Dir())
+	if err != nil {
+		return made(err)
+	}
+	return nil
 }
 
 // hashFile streams the file at p through SHA-256.
 func (v *Vault) hashFile(p vpath.Path) (Hash, error) {
-	f, err := v.root.Open(osName(p))
+	f, _, err := openRegular(v.root, osName(p))
 	if err != nil {
 		return "", mapErr(err)
 	}

@@ -6,7 +6,9 @@
 // burst like `mkdir -p a/b/c && touch a/b/c/x.md` is seen whole. Temporary files of
 // the vault's atomic writes (".memotree-tmp-*") are never reported: the rename that
 // ends such a write is reported as a change of its target. A change of attributes
-// alone (chmod, touch) is not reported. Symbolic links to folders are not followed.
+// alone (chmod, touch) is not reported. Inside .memotree only the undo journals of
+// change sets are watched, reported as Batch.ChangeSets (a script's process may have
+// died). Symbolic links to folders are not followed.
 //
 // A folder path in a batch means the folder itself changed (created, removed or
 // renamed): when it was removed or renamed away, the files it held are gone too even if
@@ -50,6 +52,10 @@ type Batch struct {
 	// be watched, or too many paths piled up): the consumer must rescan the vault.
 	// Paths may still list some changes.
 	Rescan bool
+	// ChangeSets means an undo journal of a change set (.memotree/undo-*) appeared,
+	// grew or went away: a change set runs, or ended, or its process died. The
+	// consumer checks for crashed ones (vault.RecoverStale).
+	ChangeSets bool
 }
 
 // Options tunes a Watcher.
@@ -75,11 +81,12 @@ type Watcher struct {
 	closeErr  error
 
 	// Owned by the loop goroutine (or New, before it starts).
-	dirs    map[vpath.Path]struct{} // watched folders
-	pending map[vpath.Path]struct{}
-	rescan  bool
-	first   time.Time // of the pending batch
-	last    time.Time
+	dirs     map[vpath.Path]struct{} // watched folders
+	pending  map[vpath.Path]struct{}
+	rescan   bool
+	journals bool      // an undo journal changed (Batch.ChangeSets)
+	first    time.Time // of the pending batch
+	last     time.Time
 }
 
 // New starts watching the folder dir and its subfolders.
@@ -114,6 +121,7 @@ func New(dir string, o Options) (*Watcher, error) {
 	}
 	w.dirs[""] = struct{}{}
 	w.addTree("", false)
+	w.watchInternal()
 	w.wg.Add(1)
 	go w.loop()
 	return w, nil
@@ -176,7 +184,27 @@ func (w *Watcher) loop() {
 	}
 }
 
-func (w *Watcher) hasPending() bool { return w.rescan || len(w.pending) > 0 }
+func (w *Watcher) hasPending() bool { return w.rescan || w.journals || len(w.pending) > 0 }
+
+// internalDir is the app's own folder in the vault, whose undo journals are watched
+// (but nothing else in it is reported).
+const internalDir = ".memotree"
+
+// watchInternal watches .memotree itself, not its subfolders, if it exists.
+func (w *Watcher) watchInternal() {
+	_ = w.fsw.Add(w.abs(internalDir)) // absent until the app first writes there
+}
+
+// journal handles an event inside .memotree: only undo journals are of interest.
+func (w *Watcher) journal(p vpath.Path, ev fsnotify.Event) {
+	switch {
+	case p == internalDir && ev.Has(fsnotify.Create):
+		w.watchInternal()
+	case p.Dir() == internalDir && strings.HasPrefix(p.Base(), "undo-"):
+		w.touch()
+		w.journals = true
+	}
+}
 
 // deadline is when the pending batch is due: Debounce after the last event, at most
 // 4×Debounce after the first.
@@ -190,13 +218,13 @@ func (w *Watcher) deadline() time.Time {
 
 // take empties the pending set into a Batch.
 func (w *Watcher) take() Batch {
-	b := Batch{Rescan: w.rescan, Paths: make([]vpath.Path, 0, len(w.pending))}
+	b := Batch{Rescan: w.rescan, ChangeSets: w.journals, Paths: make([]vpath.Path, 0, len(w.pending))}
 	for p := range w.pending {
 		b.Paths = append(b.Paths, p)
 	}
 	slices.Sort(b.Paths)
 	clear(w.pending)
-	w.rescan = false
+	w.rescan, w.journals = false, false
 	return b
 }
 
@@ -235,6 +263,10 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 		if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
 			w.lost()
 		}
+		return
+	}
+	if p == internalDir || p.Dir() == internalDir {
+		w.journal(p, ev)
 		return
 	}
 	if p.Ignored() || strings.HasPrefix(p.Base(), tempPrefix) || ev.Op == fsnotify.Chmod {

@@ -36,7 +36,7 @@ func start(t *testing.T, dir string, o Options) *Watcher {
 func collect(t *testing.T, w *Watcher, want ...vpath.Path) (seen map[vpath.Path]bool, rescan bool) {
 	t.Helper()
 	seen = map[vpath.Path]bool{}
-	timeout := time.After(5 * time.Second)
+	timeout := time.After(30 * time.Second) // a last guard: batches come as soon as the kernel reports
 	quiet := 150 * time.Millisecond
 	for {
 		done := rescan
@@ -259,7 +259,7 @@ func TestDebounceLimit(t *testing.T) {
 		if el := time.Since(begin); el > 20*d {
 			t.Errorf("first batch after %v under constant events, want about %v", el, 4*d)
 		}
-	case <-time.After(5 * time.Second):
+	case <-time.After(30 * time.Second): // a last guard on a busy machine
 		t.Fatal("no batch while events keep coming")
 	}
 }
@@ -279,5 +279,57 @@ func BenchmarkEventLatency(b *testing.B) {
 		for got := false; !got; {
 			got = slices.Contains((<-w.Batches()).Paths, p)
 		}
+	}
+}
+
+// TestChangeSetJournals: an undo journal appearing, growing or going away in
+// .memotree is reported as Batch.ChangeSets, also when .memotree is made after the
+// watch began; nothing else in .memotree is reported.
+func TestChangeSetJournals(t *testing.T) {
+	dir := t.TempDir()
+	w := start(t, dir, Options{Debounce: 10 * time.Millisecond})
+	internal := filepath.Join(dir, ".memotree")
+	if err := os.Mkdir(internal, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Until the watch on the new folder is in place its events are not seen: keep
+	// writing the journal until one is reported, as a running change set does.
+	journal := filepath.Join(internal, "undo-script-x.log")
+	deadline := time.Now().Add(10 * time.Second)
+	for got := false; !got; {
+		if time.Now().After(deadline) {
+			t.Fatal("no ChangeSets batch in 10 s for a journal in a new .memotree")
+		}
+		f, err := os.OpenFile(journal, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.WriteString("{}\n")
+		f.Close()
+		select {
+		case b := <-w.Batches():
+			if len(b.Paths) > 0 {
+				t.Errorf("a journal reported as vault paths: %v", b.Paths)
+			}
+			got = b.ChangeSets
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	write(t, dir, ".memotree/search.idx", "x")
+	write(t, dir, "a.md", "a")
+	seen, _ := collect(t, w, "a.md")
+	if len(seen) != 1 {
+		t.Errorf("seen %v; want only a.md (nothing of .memotree but journals)", keys(seen))
+	}
+	if err := os.Remove(journal); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case b := <-w.Batches():
+		if !b.ChangeSets {
+			t.Errorf("removing the journal gave %+v, want ChangeSets", b)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the journal's removal was not reported")
 	}
 }

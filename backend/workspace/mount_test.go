@@ -139,12 +139,12 @@ func TestMountAndUnmountWhileRunning(t *testing.T) {
 	if r := search("a", "extinct"); r.IsError() || !strings.Contains(r.Message, "1 ") {
 		t.Errorf("search in the reopened a: %+v", r)
 	}
-	if r := call(t, ws, "view_canvas", map[string]any{"library_name": "a"}); r.IsError() || !strings.Contains(r.Message+string(mustJSON(r.Data)), "quagga") {
+	if r := call(t, ws, "view_canvas", map[string]any{"library_name": "a"}); r.IsError() || !strings.Contains(r.Message+string(jsonOf(r.Data)), "quagga") {
 		t.Errorf("the reopened a's canvas: %+v", r)
 	}
 }
 
-func mustJSON(v any) []byte {
+func jsonOf(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
 }
@@ -320,7 +320,7 @@ func TestDemoIsARepositoryWithHistory(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	if r := call(t, ws, "git_status", nil); r.IsError() || !strings.Contains(string(mustJSON(r.Data)), "Konrad Zuse") {
+	if r := call(t, ws, "git_status", nil); r.IsError() || !strings.Contains(string(jsonOf(r.Data)), "Konrad Zuse") {
 		t.Errorf("git_status of the demo: %+v", r)
 	}
 	// The demo's identity signed the demo's history only: its repository names no one.

@@ -25,7 +25,7 @@ func (w *Workspace) Registry() (*tool.Registry, error) {
 	w.registry.once.Do(func() {
 		r := tool.NewRegistry()
 		r.SetGuard(w.guard)
-		err := tools.Register(r, tools.Deps{Libraries: w, Canvases: w.Canvases(), Summarizer: w.summarizer, Embedder: w.embedder, Bus: w.bus, AtClose: w.atClose})
+		err := tools.Register(r, tools.Deps{Libraries: w, Canvases: w.Canvases(), Summarizer: w.summarizer, Embedder: w.embedder, Bus: w.bus, AtClose: w.atClose, BuildInBackground: w.watch})
 		if err == nil {
 			err = script.Register(r, w, script.Limits{})
 		}

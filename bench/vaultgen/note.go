@@ -13,11 +13,12 @@ var (
 
 // writer builds one note at a time into buf, which is reused between notes.
 type writer struct {
-	p   *plan
-	o   Options
-	r   *rng
-	buf []byte
-	s   Summary
+	p    *plan
+	o    Options
+	lang lang
+	r    *rng
+	buf  []byte
+	s    Summary
 	// Pending body links and where in the word stream they go.
 	links []string
 	pos   []int
@@ -35,7 +36,7 @@ func (w *writer) str(s ...string) {
 func (w *writer) target(i, pct int) (name string, dangling bool) {
 	n := len(w.p.titles)
 	if n == 1 || w.r.chance(pct) {
-		return "Unwritten " + capitalize(w.pick()) + " " + w.pick(), true
+		return w.lang.dangling + w.capital(w.pick()) + w.lang.sep + w.pick(), true
 	}
 	j := w.r.intn(n - 1)
 	if j >= i {
@@ -47,7 +48,15 @@ func (w *writer) target(i, pct int) (name string, dangling bool) {
 	return w.p.titles[j], false
 }
 
-func (w *writer) pick() string { return vocab[w.r.intn(len(vocab))] }
+func (w *writer) pick() string { return w.lang.pick(w.r) }
+
+// capital returns a word starting a sentence: capitalised where the language has case.
+func (w *writer) capital(s string) string {
+	if w.lang.upper {
+		return capitalize(s)
+	}
+	return s
+}
 
 // bodyLink returns one body wikilink in a random Obsidian form and counts it.
 func (w *writer) bodyLink(i int, inTable bool) string {
@@ -66,11 +75,11 @@ func (w *writer) bodyLink(i int, inTable bool) string {
 	case k < 45:
 		return "[[" + t + "]]"
 	case k < 65:
-		return "[[" + t + sep + w.pick() + " " + w.pick() + "]]"
+		return "[[" + t + sep + w.pick() + w.lang.sep + w.pick() + "]]"
 	case k < 78:
-		return "[[" + t + "#Overview]]"
+		return "[[" + t + "#" + w.lang.overview + "]]"
 	case k < 85:
-		return "[[" + t + "#References" + sep + w.pick() + "]]"
+		return "[[" + t + "#" + w.lang.refs + sep + w.pick() + "]]"
 	default:
 		w.s.Embeds++
 		return "![[" + t + "]]"
@@ -82,8 +91,18 @@ func (w *writer) note(i int) Summary {
 	w.r = newRNG(w.o.Seed, uint64(i))
 	w.buf = w.buf[:0]
 	w.s = Summary{}
-	w.frontMatter(i)
+	switch w.o.Shape.base() {
+	case ShapeFlow:
+		w.flowFrontMatter(i)
+	case ShapeChinese:
+		w.chineseFrontMatter(i)
+	default:
+		w.frontMatter(i)
+	}
 	w.body(i)
+	if w.o.Shape == ShapeCRLF {
+		w.toCRLF()
+	}
 	w.s.Bytes = int64(len(w.buf))
 	return w.s
 }
@@ -138,23 +157,23 @@ func (w *writer) frontMatter(i int) {
 func (w *writer) sentence(n int, consume bool) {
 	for k := range n {
 		if k > 0 {
-			w.str(" ")
+			w.str(w.lang.sep)
 		}
 		if consume {
 			for len(w.pos) > 0 && w.pos[0] <= w.word {
-				w.str(w.links[0], " ")
+				w.str(w.links[0], w.lang.sep)
 				w.links, w.pos = w.links[1:], w.pos[1:]
 			}
 			w.word++
 		}
 		if k == 0 {
-			w.str(capitalize(w.pick()))
+			w.str(w.capital(w.pick()))
 		} else {
 			w.str(w.pick())
 		}
 		w.s.Words++
 	}
-	w.str(".")
+	w.str(w.lang.stop)
 }
 
 func (w *writer) paragraph(n int) int {
@@ -162,7 +181,7 @@ func (w *writer) paragraph(n int) int {
 	for done < n {
 		k := min(n-done, w.r.between(6, 18))
 		if done > 0 {
-			w.str(" ")
+			w.str(w.lang.sep)
 		}
 		w.sentence(k, true)
 		done += k
@@ -189,6 +208,9 @@ func (w *writer) body(i int) {
 	span := w.o.MaxWords - w.o.MinWords + 1
 	total := w.o.MinWords + min(r.intn(span), r.intn(span))
 	nl := r.between(3, 15)
+	if w.o.Shape == ShapeLong {
+		nl = r.between(1, 2)
+	}
 	w.links, w.pos = w.links[:0], w.pos[:0]
 	w.word = 0
 	table := nl >= 5 && r.chance(15)
@@ -205,7 +227,7 @@ func (w *writer) body(i int) {
 			k--
 		}
 	}
-	cjkNote := r.chance(10)
+	cjkNote := r.chance(10) || w.o.Shape == ShapeChinese
 	if cjkNote {
 		w.s.CJKNotes++
 	}
@@ -215,17 +237,20 @@ func (w *writer) body(i int) {
 	w.str("# ", w.p.titles[i], "\n\n")
 	left := total
 	left -= w.paragraph(min(left, r.between(30, 80)))
-	w.str("## Overview\n\n")
+	w.str("## ", w.lang.overview, "\n\n")
 	section := 0
 	for left > 0 {
 		switch k := r.intn(100); {
 		case section > 250:
-			w.str("## ", capitalize(w.pick()), " ", w.pick(), "\n\n")
+			w.str("## ", w.capital(w.pick()), w.lang.sep, w.pick(), "\n\n")
 			section = 0
 		case k < 15:
 			items := r.between(3, 6)
 			for range items {
 				w.str("- ")
+				if w.o.Shape == ShapeFlow && r.chance(30) {
+					w.str(logDate(r.intn(2000)), ": ")
+				}
 				n := min(left, r.between(4, 12))
 				w.sentence(n, true)
 				w.str("\n")
@@ -289,7 +314,10 @@ func (w *writer) body(i int) {
 		}
 		w.str("\n")
 	}
-	w.str("## References\n\n")
+	if w.o.Shape == ShapeHub && i == 0 {
+		w.hubLinks(i)
+	}
+	w.str("## ", w.lang.refs, "\n\n")
 	for _, l := range w.links {
 		w.str("- ", l, "\n")
 	}

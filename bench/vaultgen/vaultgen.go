@@ -22,8 +22,11 @@ type Options struct {
 	Notes int
 	// Seed selects the vault; the same seed and options give the same bytes.
 	Seed int64
-	// MinWords and MaxWords bound a body's length in words (defaults 300 and 3000).
+	// MinWords and MaxWords bound a body's length in words (defaults by shape: 300
+	// and 3000 for the own shape).
 	MinWords, MaxWords int
+	// Shape is the kind of vault (default ShapeOwn).
+	Shape Shape
 	// Workers is the number of parallel writers (default GOMAXPROCS). It never
 	// changes the output.
 	Workers int
@@ -43,6 +46,10 @@ type Summary struct {
 	Embeds    int `json:"embeds"`
 	// Relations counts front-matter relations (each one also counted in Links).
 	Relations int `json:"relations"`
+	// FrontMatterLinks counts the other links in front matter values (each one also
+	// counted in Links): a "related" list, or relations written with "type" and
+	// "to", which the index reads as links rather than relations.
+	FrontMatterLinks int `json:"front_matter_links"`
 	// Dangling counts links (body and relations) whose target note does not exist;
 	// DanglingRelations is the relation share of them.
 	Dangling          int `json:"dangling"`
@@ -66,6 +73,7 @@ func (s *Summary) add(o Summary) {
 	s.BodyLinks += o.BodyLinks
 	s.Embeds += o.Embeds
 	s.Relations += o.Relations
+	s.FrontMatterLinks += o.FrontMatterLinks
 	s.Dangling += o.Dangling
 	s.DanglingRelations += o.DanglingRelations
 	s.MarkdownLinks += o.MarkdownLinks
@@ -96,9 +104,15 @@ func makePlan(o Options) *plan {
 	p := &plan{folders: []string{""}}
 	depth := []int{0}
 	used := map[string]bool{}
+	word := func() string { return vocab[r.intn(len(vocab))] }
+	sep, capital := " ", capitalize
+	if o.Shape == ShapeChinese {
+		word = func() string { return cjkWords[r.intn(len(cjkWords))] }
+		sep, capital = "", func(s string) string { return s }
+	}
 	name := func(parent string) string {
 		for {
-			n := parent + capitalize(vocab[r.intn(len(vocab))])
+			n := parent + capital(word())
 			if !used[n] {
 				used[n] = true
 				return n
@@ -124,7 +138,7 @@ func makePlan(o Options) *plan {
 	p.titles = make([]string, o.Notes)
 	p.folder = make([]int, o.Notes)
 	for i := range o.Notes {
-		t := capitalize(vocab[r.intn(len(vocab))]) + " " + vocab[r.intn(len(vocab))]
+		t := capital(word()) + sep + word()
 		if seen[t] {
 			t += " " + strconv.Itoa(i)
 		}
@@ -145,11 +159,8 @@ func Generate(dir string, o Options) (Summary, error) {
 	if o.Notes <= 0 {
 		return Summary{}, errors.New("vaultgen: Notes must be > 0")
 	}
-	if o.MinWords <= 0 {
-		o.MinWords = 300
-	}
-	if o.MaxWords < o.MinWords {
-		o.MaxWords = max(o.MinWords, 3000)
+	if err := checkShape(&o); err != nil {
+		return Summary{}, err
 	}
 	if o.Workers <= 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
@@ -172,7 +183,7 @@ func Generate(dir string, o Options) (Summary, error) {
 	)
 	for range o.Workers {
 		wg.Go(func() {
-			w := &writer{p: p, o: o}
+			w := &writer{p: p, o: o, lang: o.Shape.lang()}
 			var local Summary
 			var err error
 			for i := range next {

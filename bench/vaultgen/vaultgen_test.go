@@ -18,13 +18,32 @@ var (
 	extRe  = regexp.MustCompile(`\]\(https://[^)]+\)`)
 	relRe  = regexp.MustCompile(`(?m)^    relation to: "\[\[`)
 	fakeRe = regexp.MustCompile(`\[\[`)
+	fmRe   = regexp.MustCompile(`(?s)\A---\n.*?\n---\n`)
 )
 
-// TestSummaryMatchesFiles recounts a 200-note vault with regular expressions,
-// independently of the generator, and compares with its Summary.
+// TestSummaryMatchesFiles recounts a 200-note vault of every shape with regular
+// expressions, independently of the generator, and compares with its Summary.
 func TestSummaryMatchesFiles(t *testing.T) {
+	for _, shape := range Shapes {
+		t.Run(string(shape), func(t *testing.T) {
+			o := Options{Notes: 200, Seed: 7, Shape: shape}
+			if shape == ShapeLong {
+				o.Notes = 40
+			}
+			checkSummary(t, o)
+		})
+	}
+}
+
+// frontMatterStart is how each shape's notes begin.
+var frontMatterStart = map[Shape]string{
+	ShapeOwn: "---\nentity type: ", ShapeFlow: "---\ntype: ", ShapeCRLF: "---\nentity type: ",
+	ShapeLong: "---\nentity type: ", ShapeChinese: "---\ntype: ", ShapeHub: "---\nentity type: ",
+}
+
+func checkSummary(t *testing.T, o Options) {
 	dir := t.TempDir()
-	s, err := Generate(dir, Options{Notes: 200, Seed: 7})
+	s, err := Generate(dir, o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +66,14 @@ func TestSummaryMatchesFiles(t *testing.T) {
 			return err
 		}
 		bytes += int64(len(b))
-		files[strings.TrimSuffix(filepath.ToSlash(rel), ".md")] = string(b)
+		text := string(b)
+		if o.Shape == ShapeCRLF {
+			if !strings.HasPrefix(text, "\ufeff---\r\n") || strings.Contains(strings.ReplaceAll(text, "\r\n", ""), "\n") {
+				t.Errorf("%s: not CRLF with a byte order mark", rel)
+			}
+			text = strings.ReplaceAll(strings.TrimPrefix(text, "\ufeff"), "\r\n", "\n")
+		}
+		files[strings.TrimSuffix(filepath.ToSlash(rel), ".md")] = text
 		return nil
 	})
 	if err != nil {
@@ -81,6 +107,8 @@ func TestSummaryMatchesFiles(t *testing.T) {
 			}
 		}
 		got.Relations += len(relRe.FindAllString(text, -1))
+		fm := fmRe.FindString(text)
+		got.FrontMatterLinks += len(wikiRe.FindAllString(fm, -1)) - len(relRe.FindAllString(fm, -1))
 		for _, m := range mdRe.FindAllStringSubmatch(text, -1) {
 			got.MarkdownLinks++
 			if target := strings.ReplaceAll(strings.TrimSuffix(m[1], ".md"), "%20", " "); !exists[target] {
@@ -88,7 +116,7 @@ func TestSummaryMatchesFiles(t *testing.T) {
 			}
 		}
 		got.ExternalLinks += len(extRe.FindAllString(text, -1))
-		if !strings.HasPrefix(text, "---\nentity type: ") {
+		if !strings.HasPrefix(text, frontMatterStart[o.Shape]) {
 			t.Errorf("%s: no front matter", p)
 		}
 	}
@@ -101,7 +129,8 @@ func TestSummaryMatchesFiles(t *testing.T) {
 	check("folders", got.Folders, s.Folders)
 	check("bytes", got.Bytes, s.Bytes)
 	check("links", got.Links, s.Links)
-	check("body links", got.Links-got.Relations, s.BodyLinks)
+	check("front matter links", got.FrontMatterLinks, s.FrontMatterLinks)
+	check("body links", got.Links-got.Relations-got.FrontMatterLinks, s.BodyLinks)
 	check("embeds", got.Embeds, s.Embeds)
 	check("relations", got.Relations, s.Relations)
 	check("dangling", got.Dangling, s.Dangling)
@@ -113,6 +142,24 @@ func TestSummaryMatchesFiles(t *testing.T) {
 	}
 	if s.FakeLinks == 0 || s.Embeds == 0 || s.CJKNotes == 0 || s.MarkdownLinks == 0 {
 		t.Errorf("summary lacks a feature: %+v", s)
+	}
+	switch o.Shape {
+	case ShapeFlow:
+		if s.FrontMatterLinks == 0 || s.Relations != 0 {
+			t.Errorf("the flow shape has %d front matter links and %d relations", s.FrontMatterLinks, s.Relations)
+		}
+	case ShapeChinese:
+		if s.CJKNotes != s.Notes {
+			t.Errorf("%d of %d notes are Chinese", s.CJKNotes, s.Notes)
+		}
+	case ShapeHub:
+		if s.BodyLinks < HubLinks {
+			t.Errorf("the hub shape has %d body links", s.BodyLinks)
+		}
+	case ShapeLong:
+		if perNote := s.Words / int64(s.Notes); perNote < 6000 {
+			t.Errorf("the long shape has %d words a note", perNote)
+		}
 	}
 }
 

@@ -71,7 +71,10 @@ describe('the window', () => {
     const graph = page.locator('[data-testid="graph-view"]')
     await graph.locator('canvas').first().waitFor()
     await page.waitForFunction((n) => (window.__memotreeGraph?.order ?? 0) >= n, vaultNotes(server.vaultDir).length)
-    await page.waitForTimeout(2500) // the layout runs for a second or two
+    // The layout runs for a second or two, longer on a busy machine: wait for its end,
+    // then for the drawing it scheduled.
+    await page.waitForFunction(() => window.__memotreeGraphState && !window.__memotreeGraphState.layout, null, { timeout: 60000, polling: 100 })
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
     const png = await graph.screenshot()
     assert.ok((await paintedPixels(page, png)) > 500, 'the graph canvas is not blank')
     fs.mkdirSync(artifactsDir, { recursive: true })

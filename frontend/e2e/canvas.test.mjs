@@ -73,7 +73,7 @@ describe('the canvas inspector', () => {
       JSON.stringify({ entity_name: 'Welcome', level: 'full' }),
     ])
     assert.match(stdout, /is now at full/)
-    await page.waitForSelector(`${row('Welcome')}[data-level="full"]`, { timeout: 10000 })
+    await page.waitForSelector(`${row('Welcome')}[data-level="full"]`, { timeout: 30000 })
     assert.ok((await tokenCount(page)) > before, 'a note at full costs tokens')
     // Pinning from the window is seen by the next process.
     await page.click(`${row('Welcome')} button[aria-label="Pin Welcome"]`)

@@ -13,7 +13,7 @@ const entry = (p) => `${tree} [data-path="${p.replace(/"/g, '\\"')}"]`
 
 /** waitFile waits until the file holds what pred accepts. */
 async function waitFile(file, pred, what) {
-  const deadline = Date.now() + 10000
+  const deadline = Date.now() + 30000 // a last guard: a busy machine is slow
   let text = ''
   while (Date.now() < deadline) {
     text = fs.readFileSync(file, 'utf8')
@@ -64,7 +64,7 @@ describe('the editor', () => {
     await page.keyboard.type('\nmine, unsaved\n')
     const theirs = fs.readFileSync(file, 'utf8') + '\ntheirs, written by another editor\n'
     fs.writeFileSync(file, theirs)
-    await page.waitForSelector('[data-testid="edit-conflict"]', { timeout: 10000 })
+    await page.waitForSelector('[data-testid="edit-conflict"]', { timeout: 30000 })
     assert.equal(fs.readFileSync(file, 'utf8'), theirs, 'nothing was overwritten')
     await page.keyboard.press('Control+s') // a save against the old version is refused
     await page.waitForTimeout(300)
@@ -87,7 +87,7 @@ describe('the editor', () => {
     const crlf = 'Windows note.md'
     const f = path.join(server.vaultDir, crlf)
     fs.writeFileSync(f, '\ufeff# Windows note\r\n\r\nWritten on Windows')
-    await page.waitForSelector(entry(crlf), { timeout: 10000 })
+    await page.waitForSelector(entry(crlf), { timeout: 30000 })
     await page.click(entry(crlf))
     await page.waitForSelector(`${noteView}[data-path="${crlf}"]`)
     await page.keyboard.press('Control+e')

@@ -21,7 +21,7 @@ function git(dir, ...args) {
 }
 
 /** waitFor polls fn until it returns true. */
-async function waitFor(fn, what, timeoutMs = 5000) {
+async function waitFor(fn, what, timeoutMs = 30000) {
   const end = Date.now() + timeoutMs
   while (Date.now() < end) {
     if (fn()) return
@@ -146,6 +146,35 @@ describe('the source-control panel', () => {
     git(server.vaultDir, 'fsck', '--strict', '--no-progress')
   })
 
+  test('a note moved to another folder and edited is one change, diffed and committed as a rename', async () => {
+    const from = 'ideas/差分机.md'
+    const to = 'archive/差分机 (old).md'
+    const line = `A line added after the move ${Date.now()}`
+    const text = fs.readFileSync(path.join(server.vaultDir, from), 'utf8')
+    fs.mkdirSync(path.join(server.vaultDir, 'archive'), { recursive: true })
+    fs.writeFileSync(path.join(server.vaultDir, to), `${text}\n${line}\n`)
+    fs.rmSync(path.join(server.vaultDir, from))
+    await page.waitForSelector(change(to), { timeout: 5000 })
+    assert.equal(await page.getAttribute(change(to), 'data-state'), 'renamed')
+    assert.ok((await page.textContent(change(to))).includes(`from ${from}`), 'the row names the old path')
+    assert.equal(await page.locator(change(from)).count(), 0, 'the old path is not a deletion of its own')
+    // The diff is against the old path: only the new lines are added.
+    await page.getByRole('button', { name: `${to}, renamed: show the diff` }).click()
+    const diff = page.locator(`[data-testid="git-diff"][data-path="${to}"]`)
+    await diff.waitFor()
+    const added = await diff.locator('tr.line.add').allTextContents()
+    assert.ok(added.some((t) => t.includes(line)), JSON.stringify(added))
+    assert.ok(added.length <= 2 && (await diff.locator('tr.line.del').count()) === 0, `the diff of a move: ${JSON.stringify(added)}`)
+    await page.getByRole('checkbox', { name: `Select ${to}` }).check()
+    await page.fill('[data-testid="commit-message"]', 'Archive the difference engine')
+    await page.click('[data-testid="commit-button"]')
+    await page.waitForSelector(change(to), { state: 'detached', timeout: 5000 })
+    const show = git(server.vaultDir, 'show', '--name-status', '-M', '--format=', 'HEAD')
+    assert.match(show, new RegExp(`^R\\d{3}\t${from}\t${to.replace(/[()]/g, '\\$&')}\n$`), show)
+    const porcelain = git(server.vaultDir, 'status', '--porcelain')
+    assert.ok(!porcelain.includes('差分机'), porcelain)
+  })
+
   test('discarding asks first, then restores the note on disk', async () => {
     const rel = 'people/Ada Lovelace.md'
     const file = path.join(server.vaultDir, rel)
@@ -207,7 +236,7 @@ describe('the source-control panel', () => {
       git(other, 'push', '-q', 'origin', 'main')
 
       await page.click('[data-testid="pull"]')
-      await page.waitForSelector('[data-testid="git-notice"] >> text=Pulled the remote', { timeout: 10000 })
+      await page.waitForSelector('[data-testid="git-notice"] >> text=Pulled the remote', { timeout: 30000 })
       assert.ok(fs.readFileSync(path.join(server.vaultDir, 'Home.md'), 'utf8').includes(line))
       assert.equal(git(server.vaultDir, 'rev-parse', 'HEAD'), git(other, 'rev-parse', 'HEAD'))
 
@@ -218,7 +247,7 @@ describe('the source-control panel', () => {
       await page.click('[data-testid="commit-button"]')
       await page.waitForSelector(change('ideas/Binary.md'), { state: 'detached' })
       await page.click('[data-testid="push"]')
-      await page.waitForSelector('[data-testid="git-notice"] >> text=Pushed main to origin', { timeout: 10000 })
+      await page.waitForSelector('[data-testid="git-notice"] >> text=Pushed main to origin', { timeout: 30000 })
       assert.equal(git(remote, 'log', '-1', '--format=%s', 'main'), 'Push me\n')
       git(remote, 'fsck', '--strict', '--no-progress')
     } finally {

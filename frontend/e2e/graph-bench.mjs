@@ -30,6 +30,7 @@ const { values: opts } = parseArgs({
     label: { type: 'string', default: '10k' },
     rows: { type: 'string' },
     'layout-timeout': { type: 'string', default: '60000' },
+    'target-ms': { type: 'string', default: '2000' },
     'piled-target': { type: 'string', default: '0.3' },
   },
 })
@@ -38,7 +39,7 @@ if (!opts.vault) {
   process.exit(2)
 }
 
-const LOAD_TARGET_MS = 2000
+const LOAD_TARGET_MS = Number(opts['target-ms'])
 const FPS_TARGET = 30
 
 /** Waits for the graph to be drawn whole; returns the page's timings. */
@@ -308,7 +309,7 @@ console.error(
 if (opts.rows) {
   const l = opts.label
   const rows = [
-    `value\tgraph view: navigation to every node drawn, ${summary.nodes} nodes (headless Chromium)\t${l}\t${summary.nodesMs}\ttarget\t${LOAD_TARGET_MS}\tms`,
+    `value\tgraph view: navigation to every node drawn, ${summary.nodes} nodes (headless Chromium)\t${l}\t${summary.nodesMs}\ttarget\t${LOAD_TARGET_MS}\tms\tvalue<=${LOAD_TARGET_MS}`,
     `value\tgraph view: navigation to the whole graph drawn, ${summary.nodes} nodes, ${summary.edges} edges (headless Chromium)\t${l}\t${summary.loadMs}\ttarget\t${LOAD_TARGET_MS}\tms`,
     `value\tgraph view: frames per second, camera panned from requestAnimationFrame, every edge drawn (above 1× is better)\t${l}\t${summary.cameraPanFps}\ttarget\t${FPS_TARGET}\tfps`,
     `value\tgraph view: frames per second, camera zoomed from requestAnimationFrame, every edge drawn (above 1× is better)\t${l}\t${summary.cameraZoomFps}\ttarget\t${FPS_TARGET}\tfps`,

@@ -96,7 +96,7 @@ describe('a big graph is drawn whole at once', () => {
     }, png.toString('base64'))
   }
   /** Waits until the bulk lines drawn are `n`. */
-  const bulkIs = (n) => page.waitForFunction((n) => window.__memotreeGraphState.bulkEdges === n, n, { timeout: 10000 })
+  const bulkIs = (n) => page.waitForFunction((n) => window.__memotreeGraphState.bulkEdges === n, n, { timeout: 30000 })
 
   test('the graph came through the worker, not the window', async () => {
     const r = await page.evaluate(() => ({
@@ -133,8 +133,17 @@ describe('a big graph is drawn whole at once', () => {
 
   test('the relation filter and the search box apply to the first drawing', async () => {
     // Zoomed in, so that edges show between the nodes.
-    await page.evaluate(() => window.__memotreeSigma.getCamera().setState({ x: 0.5, y: 0.5, ratio: 0.25, angle: 0 }))
-    await page.waitForTimeout(500)
+    // Zoomed in and drawn again: a big graph glides, and draws once the camera rests.
+    await page.evaluate(() => {
+      window.__renders = 0
+      window.__memotreeSigma.on('afterRender', () => window.__renders++)
+      window.__memotreeSigma.getCamera().setState({ x: 0.5, y: 0.5, ratio: 0.25, angle: 0 })
+    })
+    await page.waitForFunction(
+      () => window.__renders > 0 && document.querySelector('[data-testid="graph-view"] canvas.sigma-nodes')?.style.transform === '',
+      null,
+      { timeout: 60000, polling: 50 },
+    )
     const withEdges = await edgePixels()
     const knows = payload.relations.indexOf('knows')
     const typed = payload.edges.filter((_v, i) => i % 3 === 2).filter((r) => r === knows).length

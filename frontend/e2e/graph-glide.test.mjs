@@ -2,7 +2,9 @@
 // the compositor (no sigma render), to exactly where the moved camera puts the graph;
 // once the camera rests the graph is drawn again and the layers are back in place; a
 // node clicked after a pan opens its note. The vault (1,200 notes, 7,200 links: more
-// than the 5,000 edges above which the view glides) is written by the test.
+// than the 5,000 edges above which the view glides) is written by the test. Every step
+// waits for the state it needs (the layout ended, the camera at rest, the graph drawn
+// again), never for a time: on a busy machine a drawing can take seconds.
 import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import os from 'node:os'
@@ -12,6 +14,24 @@ import { openApp } from './harness.mjs'
 
 const NOTES = 1200
 const LINKS = 6
+
+/** Resolves after two animation frames: a drawing sigma scheduled before has run. */
+const twoFrames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))
+
+/**
+ * Waits until the camera rests and the graph was drawn again after a move: sigma's
+ * layers are back in place and at least one drawing was counted in window.__renders.
+ */
+async function redrawn(page) {
+  await page.waitForFunction(
+    () => {
+      const layer = document.querySelector('[data-testid="graph-view"] canvas.sigma-nodes')
+      return window.__renders > 0 && layer && layer.style.transform === '' && !window.__memotreeSigma.getCamera().isAnimated()
+    },
+    null,
+    { timeout: 60000, polling: 50 },
+  )
+}
 
 /** Writes NOTES notes, each linking to LINKS others picked by a fixed rule. */
 function writeVault() {
@@ -34,9 +54,13 @@ describe('a big graph glides', () => {
     vault = writeVault()
     ;({ server, browser, page } = await openApp({ vault, timeoutMs: 60000 }, { treeTimeoutMs: 30000 }))
     await page.waitForFunction(() => (window.__memotreeGraphFull?.size ?? 0) > 5000 && window.__memotreeGraphState.drawnAt !== null, null, { timeout: 30000 })
-    await page.waitForFunction(() => !window.__memotreeGraphState.layout, null, { timeout: 30000 })
-    // The drawing after the layout.
-    await page.waitForTimeout(1000)
+    await page.waitForFunction(() => !window.__memotreeGraphState.layout, null, { timeout: 60000 })
+    // The drawing after the layout (scheduled when it ended) has run.
+    await page.evaluate(twoFrames)
+    await page.evaluate(() => {
+      window.__renders = 0
+      window.__memotreeSigma.on('afterRender', () => window.__renders++)
+    })
   })
 
   after(async () => {
@@ -65,7 +89,10 @@ describe('a big graph glides', () => {
       const m = new DOMMatrix(getComputedStyle(layer).transform)
       const moved = m.transformPoint(new DOMPoint(before.x, before.y))
       const during = { renders, mouseTransform: getComputedStyle(mouse).transform }
-      await new Promise((r) => setTimeout(r, 1500))
+      // The camera rests: the graph is drawn again and the layers go back in place.
+      for (const end = Date.now() + 60000; Date.now() < end && (renders === 0 || layer.style.transform !== ''); ) {
+        await new Promise((r) => requestAnimationFrame(r))
+      }
       s.off('afterRender', count)
       const afterwards = { renders, transform: layer.style.transform }
       cam.setState(start)
@@ -83,10 +110,11 @@ describe('a big graph glides', () => {
     assert.ok(box)
     // Pan with the mouse, let the graph be drawn again, then click a node.
     await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2)
+    await page.evaluate(() => (window.__renders = 0))
     await page.mouse.down()
     await page.mouse.move(box.x + box.width / 2 + 40, box.y + box.height / 2 + 25, { steps: 5 })
     await page.mouse.up()
-    await page.waitForTimeout(1500)
+    await redrawn(page)
     const target = await page.evaluate(() => {
       const s = window.__memotreeSigma
       const g = window.__memotreeGraph
@@ -104,6 +132,6 @@ describe('a big graph glides', () => {
     const now = await page.locator('[data-testid="graph-view"] canvas.sigma-mouse').boundingBox()
     assert.ok(now)
     await page.mouse.click(now.x + target.x, now.y + target.y)
-    await page.waitForSelector(`[data-testid="note-view"][data-path="${target.id}"]`, { timeout: 10000 })
+    await page.waitForSelector(`[data-testid="note-view"][data-path="${target.id}"]`, { timeout: 60000 })
   })
 })

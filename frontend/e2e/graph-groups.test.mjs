@@ -114,7 +114,7 @@ describe('the force sliders on the English Obsidian Help vault', { skip: absent 
     await page.click(`${view} [data-testid="graph-settings-toggle"]`)
     await page.click(`${view} [data-testid="graph-settings"] summary >> text=Forces`)
     await page.locator(`${view} [data-testid="graph-force-link_distance"]`).fill('500')
-    await page.waitForFunction(() => window.__memotreeGraphState.layout, null, { timeout: 10000 })
+    await page.waitForFunction(() => window.__memotreeGraphState.layout, null, { timeout: 30000 })
     await page.waitForFunction(() => !window.__memotreeGraphState.layout, null, { timeout: 30000 })
     const after = await spacing()
     assert.ok(after > before * 1.5, `linked notes further apart: ${before.toFixed(2)} → ${after.toFixed(2)}`)

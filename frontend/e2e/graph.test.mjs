@@ -18,7 +18,7 @@ describe('the graph', () => {
   let centre
 
   /** Waits until the layout (if any) has stopped, so that nodes stay where they are. */
-  const settled = () => page.waitForFunction(() => window.__memotreeGraphState && !window.__memotreeGraphState.layout, null, { timeout: 10000 })
+  const settled = () => page.waitForFunction(() => window.__memotreeGraphState && !window.__memotreeGraphState.layout, null, { timeout: 30000 })
 
   /** The ids of the nodes on screen. */
   const shownNodes = () => page.evaluate(() => window.__memotreeGraph.nodes().sort())

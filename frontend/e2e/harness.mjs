@@ -43,7 +43,7 @@ function tempDir(prefix) {
  * @param {{vault?: string, timeoutMs?: number, env?: Record<string, string>, inPlace?: boolean}} [opts] env adds to the server's environment
  * @returns {Promise<{url: string, origin: string, vaultDir: string, configDir: string, cacheDir: string, stop: () => Promise<void>}>}
  */
-export async function startServer({ vault = defaultVault, timeoutMs = 20000, env = {}, inPlace = false } = {}) {
+export async function startServer({ vault = defaultVault, timeoutMs = 60000, env = {}, inPlace = false } = {}) {
   const root = tempDir('memotree-e2e-')
   const vaultDir = inPlace ? vault : path.join(root, 'vault')
   if (!inPlace) fs.cpSync(vault, vaultDir, { recursive: true })
@@ -88,7 +88,7 @@ export function freshHome() {
  * @param {{env: Record<string, string>}} home
  * @returns {Promise<{url: string, origin: string, stderr: () => string, stop: () => Promise<void>}>}
  */
-export function startServe(args, home, timeoutMs = 20000) {
+export function startServe(args, home, timeoutMs = 60000) {
   return spawnServe(args, { NO_COLOR: '1', ...home.env }, timeoutMs)
 }
 
@@ -283,7 +283,7 @@ export function useApp(opts, browserOpts) {
  * @param {Parameters<typeof startServer>[0]} [opts]
  * @param {Parameters<typeof openBrowser>[0] & {storage?: Record<string, string>, init?: Function, treeTimeoutMs?: number}} [browserOpts]
  */
-export async function openApp(opts = {}, { storage, init, treeTimeoutMs = 10000, ...browserOpts } = {}) {
+export async function openApp(opts = {}, { storage, init, treeTimeoutMs = 30000, ...browserOpts } = {}) {
   // The browser first: the server scans its vault in the background once started,
   // and the page should open while a large one is still being read.
   const browser = await openBrowser(browserOpts)

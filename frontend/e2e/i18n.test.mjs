@@ -192,7 +192,8 @@ describe('a Chinese system', () => {
     await page.waitForSelector(`[data-testid="note-view"][data-path="${note}"]`)
     assert.equal((await page.textContent('[data-testid="backlinks"] h2'))?.trim().startsWith('反向链接'), true)
     await page.waitForFunction((n) => (window.__memotreeGraph?.order ?? 0) >= n, notes.length)
-    await page.waitForTimeout(2500)
+    await page.waitForFunction(() => window.__memotreeGraphState && !window.__memotreeGraphState.layout, null, { timeout: 60000, polling: 100 })
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
     if (process.env.MEMOTREE_SCREENSHOTS) {
       await page.screenshot({ path: path.join(frontendDir, '../docs/window-zh.png') })
       assert.ok(fs.statSync(path.join(frontendDir, '../docs/window-zh.png')).size > 10000)

@@ -58,11 +58,11 @@ describe('the serve token', () => {
   test('a reload keeps working: the tree, the graph and the live events', async () => {
     const { page, server } = app
     await page.reload()
-    await page.waitForSelector('[data-testid="file-tree"] [data-path]', { timeout: 10000 })
+    await page.waitForSelector('[data-testid="file-tree"] [data-path]', { timeout: 30000 })
     await page.waitForFunction(() => (window.__memotreeGraph?.order ?? 0) > 0, null, { timeout: 20000 })
     const created = 'After the reload.md'
     fs.writeFileSync(path.join(server.vaultDir, created), '# After\n\nwritten after the reload\n')
-    await page.waitForSelector(`[data-testid="file-tree"] [data-path="${created}"]`, { timeout: 10000 })
+    await page.waitForSelector(`[data-testid="file-tree"] [data-path="${created}"]`, { timeout: 30000 })
     assert.ok(!page.url().includes('token='), page.url())
     assert.deepEqual(app.browser.errors, [], 'no uncaught errors in the page')
   })
@@ -71,10 +71,10 @@ describe('the serve token', () => {
     const { browser, server } = app
     const tab = await browser.context.newPage()
     await tab.goto(server.origin + '/')
-    const msg = await tab.waitForSelector('[data-testid="session-problem"]', { timeout: 10000 })
+    const msg = await tab.waitForSelector('[data-testid="session-problem"]', { timeout: 30000 })
     assert.match(await msg.textContent(), /memotree serve/)
     await tab.goto(`${server.origin}/?token=not-the-token`)
-    await tab.waitForFunction(() => /wrong token/.test(document.querySelector('[data-testid="session-problem"]')?.textContent ?? ''), null, { timeout: 10000 })
+    await tab.waitForFunction(() => /wrong token/.test(document.querySelector('[data-testid="session-problem"]')?.textContent ?? ''), null, { timeout: 30000 })
     assert.ok(!tab.url().includes('not-the-token'), tab.url())
     await tab.close()
   })

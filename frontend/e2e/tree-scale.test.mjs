@@ -70,7 +70,7 @@ describe('a vault of 50,000 notes', () => {
     assert.ok(seen.shown > 0, 'the status bar never showed the scan')
     assert.equal(seen.total, NOTES, `the scan's total: ${JSON.stringify(seen)}`)
     // Once the tree is there, the scan is over and its progress goes away.
-    await app.page.waitForSelector('[data-testid="status-bar"] [data-task="scan"]', { state: 'detached', timeout: 10000 })
+    await app.page.waitForSelector('[data-testid="status-bar"] [data-task="scan"]', { state: 'detached', timeout: 30000 })
   })
 
   test('the DOM holds a window of rows, not the list', async () => {

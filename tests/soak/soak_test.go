@@ -61,6 +61,46 @@ func memotree(ctx context.Context, args ...string) *exec.Cmd {
 	return cmd
 }
 
+// startMCP runs `memotree mcp --http` on dir in its own process, with write
+// permission and a token, and returns its address and token; the process is killed
+// when the test ends.
+func startMCP(t *testing.T, ctx context.Context, dir string) (url, token string) {
+	url, token, _ = startMCPProcess(t, ctx, dir)
+	return url, token
+}
+
+// startMCPProcess is startMCP, returning the process too.
+func startMCPProcess(t *testing.T, ctx context.Context, dir string) (url, token string, srv *exec.Cmd) {
+	t.Helper()
+	token = "soak-token-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	srv = memotree(ctx, "mcp", "--library", "v="+dir, "--permission", "v=write", "--http", "127.0.0.1:0")
+	srv.Env = append(srv.Env, "MEMOTREE_MCP_TOKEN="+token)
+	srv.Stderr = os.Stderr
+	stdout, err := srv.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = srv.Process.Kill(); _ = srv.Wait() })
+	urlc := make(chan string, 1)
+	go func() {
+		sc := bufio.NewScanner(stdout)
+		for sc.Scan() {
+			if strings.HasPrefix(sc.Text(), "http://") {
+				urlc <- strings.TrimSpace(sc.Text())
+			}
+		}
+	}()
+	select {
+	case url = <-urlc:
+	case <-time.After(time.Minute):
+		t.Fatal("memotree mcp --http printed no address in a minute")
+	}
+	return url, token, srv
+}
+
 // outcome is one attempt of one writer to append one line to a shared note.
 type outcome struct {
 	writer, note, line string
@@ -147,33 +187,7 @@ func TestWritersAtOnce(t *testing.T) {
 	api := uiapi.NewAPI(ws, uiapi.Options{})
 
 	// An MCP server over HTTP, in its own process, with its token.
-	token := "soak-token-" + strconv.FormatInt(time.Now().UnixNano(), 36)
-	srv := memotree(ctx, "mcp", "--library", "v="+dir, "--permission", "v=write", "--http", "127.0.0.1:0")
-	srv.Env = append(srv.Env, "MEMOTREE_MCP_TOKEN="+token)
-	srv.Stderr = os.Stderr
-	stdout, err := srv.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = srv.Process.Kill(); _ = srv.Wait() }()
-	urlc := make(chan string, 1)
-	go func() {
-		sc := bufio.NewScanner(stdout)
-		for sc.Scan() {
-			if strings.HasPrefix(sc.Text(), "http://") {
-				urlc <- strings.TrimSpace(sc.Text())
-			}
-		}
-	}()
-	var url string
-	select {
-	case url = <-urlc:
-	case <-time.After(time.Minute):
-		t.Fatal("memotree mcp --http printed no address in a minute")
-	}
+	url, token := startMCP(t, ctx, dir)
 
 	var rec log
 	rng, seed := seededRand(t)

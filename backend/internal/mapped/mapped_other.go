@@ -2,11 +2,11 @@
 
 package mapped
 
-import "os"
+import "github.com/memotree/memotree/backend/internal/regular"
 
 // File reads the file at path (no mapping here); release does nothing.
 func File(path string, _ Options) (data []byte, release func(), err error) {
-	data, err = os.ReadFile(path)
+	data, err = regular.ReadPath(path)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -5,22 +5,20 @@ package mapped
 import (
 	"errors"
 	"fmt"
-	"os"
 	"syscall"
+
+	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // File maps the file at path read-only. release unmaps it; nothing may use data after
-// release. An empty file gives nil data.
+// release. An empty file gives nil data; anything but a regular file (a named pipe) is
+// refused without blocking (internal/regular).
 func File(path string, o Options) (data []byte, release func(), err error) {
-	f, err := os.Open(path)
+	f, st, err := regular.OpenPath(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
 	if st.Size() == 0 {
 		return nil, func() {}, nil
 	}

@@ -6,6 +6,8 @@ package syncfile
 import (
 	"io/fs"
 	"os"
+
+	"github.com/memotree/memotree/backend/internal/fsfault"
 )
 
 // Finish sets f's mode to perm when chmod is true (exactly, whatever the umask),
@@ -17,7 +19,13 @@ func Finish(f *os.File, data []byte, perm fs.FileMode, chmod bool) error {
 		err = f.Chmod(perm)
 	}
 	if err == nil {
+		err = fsfault.Check("write", f.Name())
+	}
+	if err == nil {
 		_, err = f.Write(data)
+	}
+	if err == nil {
+		err = fsfault.Check("sync", f.Name())
 	}
 	if err == nil {
 		err = f.Sync()

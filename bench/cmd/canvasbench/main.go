@@ -268,9 +268,12 @@ func writeRows(path, label string, r report) {
 	}
 	defer f.Close()
 	if r.ReadGraphTokens > 0 {
-		fmt.Fprintf(f, "value\tcanvas: default view vs read_graph of the same %d entities, %d relations (target ≤ 2,000)\t%s\t%d\tserver-memory read_graph\t%d\ttokens\n",
+		fmt.Fprintf(f, "value\tcanvas: default view vs read_graph of the same %d entities, %d relations\t%s\t%d\tserver-memory read_graph\t%d\ttokens\tvalue<=2000\n",
 			r.MemoryEntities, r.MemoryRelations, label, r.DefaultTokens, r.ReadGraphTokens)
+	} else {
+		fmt.Fprintf(f, "value\tcanvas: default view\t%s\t%d\ttarget\t2000\ttokens\tvalue<=2000\n", label, r.DefaultTokens)
 	}
+	fmt.Fprintf(f, "value\tcanvas: the most expand_node calls any note needs to appear\t%s\t%d\ttarget\t3\tcalls\tvalue<=3\n", label, r.MaxExpands)
 	fmt.Fprintf(f, "note\tCanvas, %s notes: the default view is %d tokens (o200k_base); every note appears within %d expand_node calls (mean %.2f; target ≤ 3); a full expansion costs the note's tokens plus at most %d (%d notes tried).\n",
 		label, r.DefaultTokens, r.MaxExpands, r.MeanExpands, r.FullOverheadMax, r.FullSampleChecked)
 }

@@ -155,7 +155,7 @@ func writeRows(path string, mt, mem []result, batch int) {
 		if r.Step == "create entities" || r.Step == "create relations" {
 			what += fmt.Sprintf(" (batches of %d)", batch)
 		}
-		fmt.Fprintf(f, "value\t%s\t%d items\t%.1f\tserver-memory\t%.1f\tms\n", what, r.Items, r.MS, mem[i].MS)
+		fmt.Fprintf(f, "value\t%s\t%d items\t%.1f\tserver-memory\t%.1f\tms\tratio<=1\n", what, r.Items, r.MS, mem[i].MS)
 	}
 }
 

@@ -61,8 +61,11 @@ func render(title string, notes []string, rowsPath, gobenchPath string) ([]byte,
 		b.WriteString("\n")
 	}
 	b.WriteString("## Whole processes\n\n")
-	b.WriteString("Mean wall time ± standard deviation over hyperfine runs, and peak resident memory. " +
-		"The ratio is MemoTree divided by the reference: below 1, MemoTree is faster or smaller.\n\n")
+	b.WriteString("Wall time: the median of the runs with their range (min–max). The two commands of a row ran " +
+		"interleaved, round by round (bench/cmd/ab), so a slower or faster moment of the machine weighs on both; " +
+		"the ratio is MemoTree over the reference, the median of the rounds' ratios with their range, and the CPU " +
+		"ratio compares the medians of user plus system time. Below 1, MemoTree is faster or smaller. A target is " +
+		"met only when every round holds it; \"met on the median only\" says a rerun may miss it.\n\n")
 	writeTable(&b, rows)
 	for _, n := range rowNotes {
 		fmt.Fprintf(&b, "\n%s\n", n)

@@ -15,6 +15,7 @@ import (
 // row is one line of the comparison table.
 type row struct {
 	op, vault, memotree, refTool, reference, ratio string
+	cpu, target, verdict                           string // "" when not measured
 }
 
 // hyperfineExport is the part of `hyperfine --export-json` output that is used.
@@ -30,10 +31,14 @@ type hyperfineExport struct {
 // readRows parses the rows file the bench script writes. Each non-empty line that does
 // not start with '#' is tab-separated:
 //
+//	ab     OPERATION VAULT TARGET AB.json   (bench/cmd/ab: results[0] is MemoTree, results[1] the reference)
 //	time   OPERATION VAULT HYPERFINE.json   (results[0] is MemoTree, results[1] the reference)
-//	value  OPERATION VAULT MEMOTREE REFTOOL REFERENCE UNIT
+//	value  OPERATION VAULT MEMOTREE REFTOOL REFERENCE UNIT [TARGET]
 //	note   TEXT
 //	check  VAULT VAULTGEN-SUMMARY.json MEMOTREE-STATS.json
+//
+// A TARGET is ratio<=N, value<=N, value>=N (MemoTree's own value, in the row's unit;
+// seconds for ab rows) or -.
 //
 // Relative JSON paths are taken from the rows file's folder.
 func readRows(path string) (rows []row, notes []string, checks []check, err error) {
@@ -59,6 +64,12 @@ func readRows(path string) (rows []row, notes []string, checks []check, err erro
 		switch {
 		case fields[0] == "note" && len(fields) == 2:
 			notes = append(notes, fields[1])
+		case fields[0] == "ab" && len(fields) == 5:
+			r, err := abRow(fields[1], fields[2], fields[3], rel(fields[4]))
+			if err != nil {
+				return nil, nil, nil, bad(err.Error())
+			}
+			rows = append(rows, r)
 		case fields[0] == "time" && len(fields) == 4:
 			r, err := timeRow(fields[1], fields[2], rel(fields[3]))
 			if err != nil {
@@ -71,7 +82,7 @@ func readRows(path string) (rows []row, notes []string, checks []check, err erro
 				return nil, nil, nil, bad(err.Error())
 			}
 			checks = append(checks, c)
-		case fields[0] == "value" && len(fields) == 7:
+		case fields[0] == "value" && (len(fields) == 7 || len(fields) == 8):
 			r, err := valueRow(fields[1:])
 			if err != nil {
 				return nil, nil, nil, bad(err.Error())
@@ -112,11 +123,25 @@ func valueRow(f []string) (row, error) {
 	if err1 != nil || err2 != nil {
 		return row{}, fmt.Errorf("values %q and %q must be numbers", f[2], f[4])
 	}
-	return row{
+	r := row{
 		op: f[0], vault: f[1],
 		memotree: quantity(m, f[5]), refTool: f[3], reference: quantity(ref, f[5]),
 		ratio: ratio(m, ref),
-	}, nil
+	}
+	if len(f) == 7 {
+		t, err := parseTarget(f[6])
+		if err != nil {
+			return row{}, err
+		}
+		r.target = t.String(func(v float64) string { return quantity(v, f[5]) })
+		switch t.what {
+		case "ratio":
+			r.verdict = t.verdict([]float64{m / ref})
+		case "value":
+			r.verdict = t.verdict([]float64{m})
+		}
+	}
+	return r, nil
 }
 
 // seconds formats a mean and standard deviation given in seconds.
@@ -149,11 +174,18 @@ func ratio(m, ref float64) string {
 }
 
 func writeTable(w io.Writer, rows []row) {
-	fmt.Fprintln(w, "| operation | vault | MemoTree | reference tool | reference | ratio |")
-	fmt.Fprintln(w, "| --- | --- | ---: | --- | ---: | ---: |")
+	fmt.Fprintln(w, "| operation | vault | MemoTree | reference tool | reference | ratio | CPU ratio | target | verdict |")
+	fmt.Fprintln(w, "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | --- |")
+	dash := func(s string) string {
+		if s == "" {
+			return "—"
+		}
+		return s
+	}
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s |\n",
-			cell(r.op), cell(r.vault), cell(r.memotree), cell(r.refTool), cell(r.reference), r.ratio)
+		fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			cell(r.op), cell(r.vault), cell(r.memotree), cell(r.refTool), cell(r.reference), r.ratio,
+			dash(r.cpu), dash(r.target), dash(r.verdict))
 	}
 }
 

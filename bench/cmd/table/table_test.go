@@ -34,7 +34,7 @@ func TestRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 2 || len(notes) != 1 || len(checks) != 1 {
+	if len(rows) != 4 || len(notes) != 1 || len(checks) != 1 {
 		t.Fatalf("rows %v notes %v", rows, notes)
 	}
 	// testdata/hyperfine.json: memotree mean 36.46 ms, rg 24.21 ms.
@@ -45,6 +45,39 @@ func TestRows(t *testing.T) {
 	}
 	if r := rows[1]; r.memotree != "20.0 MB" || r.reference != "10.0 MB" || r.ratio != "2.00×" {
 		t.Errorf("value row = %+v", r)
+	}
+	// testdata/ab.json: round ratios 2.73, 2.80, 3.30, 2.42; the last over 3.
+	if r := rows[2]; r.memotree != "295 ms (280 ms–330 ms)" || r.ratio != "2.76× (2.42–3.30)" || r.target != "≤ 3×" || r.verdict != "met on the median only" {
+		t.Errorf("ab row = %+v", r)
+	}
+	if r := rows[3]; r.target != "≤ 2000 tokens" || r.verdict != "met" {
+		t.Errorf("value row with a target = %+v", r)
+	}
+}
+
+func TestVerdicts(t *testing.T) {
+	for _, c := range []struct {
+		spec    string
+		samples []float64
+		want    string
+	}{
+		{"ratio<=3", []float64{2.5, 2.9}, "met"},
+		{"ratio<=3", []float64{2.5, 2.9, 3.1}, "met on the median only"},
+		{"ratio<=3", []float64{3.5, 3.1, 2.9}, "**missed**"},
+		{"value>=30", []float64{31, 45}, "met"},
+		{"value>=30", []float64{29, 45, 50}, "met on the median only"},
+		{"-", []float64{9}, ""},
+	} {
+		tg, err := parseTarget(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tg.verdict(c.samples); got != c.want {
+			t.Errorf("%s %v: %q, want %q", c.spec, c.samples, got, c.want)
+		}
+	}
+	if _, err := parseTarget("about 3"); err == nil {
+		t.Error("parseTarget accepted nonsense")
 	}
 }
 

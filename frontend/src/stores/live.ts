@@ -23,8 +23,14 @@ export function connectLive(api: Api, vault: VaultStore, graph: GraphStore): () 
     touched.add(e.library ?? '')
     flush()
   })
+  // While a library's first scan runs, its files come from the folder without their
+  // types (the tree shows at once): once the scan ends, the files are asked again.
+  const offScan = api.on('task:progress', (p) => {
+    if (p.kind === 'scan' && p.final && p.library === vault.library) void vault.loadFiles()
+  })
   return () => {
     flush.cancel()
     off()
+    offScan()
   }
 }

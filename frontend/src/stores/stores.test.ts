@@ -14,7 +14,7 @@ class FakeApi implements Api {
   notes = new Map<string, NoteView>()
   calls: string[] = []
   rendered: string[] = []
-  listeners: ((e: EventPayloads['vault:changed']) => void)[] = []
+  listeners: { topic: keyof EventPayloads; cb: (e: never) => void }[] = []
   // The git panel has its own store and tests (git.test.ts).
   git = {} as Api['git']
 
@@ -107,15 +107,18 @@ class FakeApi implements Api {
   async search(): Promise<SearchResults> {
     return { hits: [], message: '', partial: false }
   }
-  on<T extends keyof EventPayloads>(_topic: T, cb: (e: EventPayloads[T]) => void) {
-    const l = cb as (e: EventPayloads['vault:changed']) => void
+  on<T extends keyof EventPayloads>(topic: T, cb: (e: EventPayloads[T]) => void) {
+    const l = { topic, cb: cb as (e: never) => void }
     this.listeners.push(l)
     return () => {
       this.listeners = this.listeners.filter((x) => x !== l)
     }
   }
   emit(e: EventPayloads['vault:changed']) {
-    for (const l of this.listeners) l(e)
+    for (const l of this.listeners) if (l.topic === 'vault:changed') (l.cb as (e: EventPayloads['vault:changed']) => void)(e)
+  }
+  emitTask(p: TaskProgress) {
+    for (const l of this.listeners) if (l.topic === 'task:progress') (l.cb as (e: TaskProgress) => void)(p)
   }
 }
 
@@ -238,6 +241,21 @@ test('a burst of vault:changed events refetches files, note and graph once', asy
   api.emit({ library: 'other', paths: ['x.md'], rescan: false })
   await vi.advanceTimersByTimeAsync(LIVE_DEBOUNCE_MS + 1)
   expect(api.calls).toEqual([])
+  off()
+  expect(api.listeners).toHaveLength(0)
+})
+
+test('the end of a first scan loads the files again (their types: the tree came from the folder)', async () => {
+  const v = new VaultStore(api)
+  await v.init('')
+  const off = connectLive(api, v, new GraphStore(api))
+  api.calls = []
+  api.emitTask({ library: 'demo', kind: 'scan', done: 10, total: 20, final: false })
+  api.emitTask({ library: 'other', kind: 'scan', done: 20, total: 20, final: true })
+  api.emitTask({ library: 'demo', kind: 'search-index', done: 20, total: 20, final: true })
+  expect(api.calls).toEqual([])
+  api.emitTask({ library: 'demo', kind: 'scan', done: 20, total: 20, final: true })
+  await vi.waitFor(() => expect(api.calls).toEqual(['files']))
   off()
   expect(api.listeners).toHaveLength(0)
 })

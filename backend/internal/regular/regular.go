@@ -1,0 +1,115 @@
+// Package regular reads files that must be regular files, without ever blocking on
+// one that is not: a named pipe (FIFO) blocks an open until a writer comes and a read
+// until it writes, and a device such as /dev/zero never ends. Every open here is
+// non-blocking and followed by fstat; anything but a regular file is refused with
+// ErrNotRegular before a byte is read. The vault's reads, git's reads of the working
+// tree and of its own files, and the search index's file all go through it.
+//
+// Concurrency: the functions are safe for concurrent use.
+package regular
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// ErrNotRegular means a path names something that is not a regular file (a named
+// pipe, a device, a socket, a folder).
+var ErrNotRegular = errors.New("not a regular file")
+
+// Describe returns ErrNotRegular, saying what m is and what to do.
+func Describe(m fs.FileMode) error {
+	kind := "special file"
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		kind = "named pipe (FIFO)"
+	case m&fs.ModeCharDevice != 0:
+		kind = "character device"
+	case m&fs.ModeDevice != 0:
+		kind = "block device"
+	case m&fs.ModeSocket != 0:
+		kind = "socket"
+	case m.IsDir():
+		kind = "folder"
+	}
+	return fmt.Errorf("%w: it is a %s, not a file MemoTree reads (it could block or never end); remove it, or move it out of the vault", ErrNotRegular, kind)
+}
+
+// Open opens the file name of r for reading (see the package documentation).
+func Open(r *os.Root, name string) (*os.File, fs.FileInfo, error) {
+	f, err := r.OpenFile(name, os.O_RDONLY|NonBlock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return check(f)
+}
+
+// OpenPath is Open for a path of the file system.
+func OpenPath(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|NonBlock, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	return check(f)
+}
+
+func check(f *os.File) (*os.File, fs.FileInfo, error) {
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, nil, err
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, nil, &fs.PathError{Op: "open", Path: f.Name(), Err: Describe(st.Mode())}
+	}
+	return f, st, nil
+}
+
+// ReadFile returns the content of the regular file name of r.
+func ReadFile(r *os.Root, name string) ([]byte, error) {
+	f, st, err := Open(r, name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, st.Size())
+}
+
+// ReadPath returns the content of the regular file at path.
+func ReadPath(path string) ([]byte, error) {
+	f, st, err := OpenPath(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return readAll(f, st.Size())
+}
+
+// readAll reads f to its end, starting with room for size bytes and one more (to
+// see a file that grew since the stat).
+func readAll(f *os.File, size int64) ([]byte, error) {
+	b := make([]byte, 0, size+1)
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := f.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+}
+
+// OpenDir opens the folder name of r. Anything but a folder (a named pipe in its
+// place) is refused at once (ENOTDIR) rather than waited on.
+func OpenDir(r *os.Root, name string) (*os.File, error) {
+	return r.OpenFile(name, os.O_RDONLY|DirFlags, 0)
+}

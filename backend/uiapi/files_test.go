@@ -1,0 +1,60 @@
+package uiapi
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/demo"
+)
+
+// The window's first calls, the libraries and the file tree, answer from the folder
+// while a library has not been read yet (a large vault's scan runs in the background):
+// the same files as once it has, without their types, and without reading a note.
+func TestFilesBeforeTheScan(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "vault")
+	if err := demo.CopyTo(dir); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: dir}}, workspace.Options{Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	a := NewAPI(ws, Options{})
+	libs, err := a.Libraries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	early, err := a.Files("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, _ := ws.Library("demo")
+	if l.Scanned() {
+		t.Fatal("listing the files read the whole library")
+	}
+	l.Graph() // the scan
+	late, err := a.Files("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	typed := 0
+	for i := range late {
+		if late[i].EntityType != "" {
+			typed++
+		}
+		late[i].EntityType = ""
+	}
+	if typed == 0 {
+		t.Error("the files listed after the scan have no types")
+	}
+	if d := cmp.Diff(late, early); d != "" {
+		t.Errorf("files from the folder differ from files from the graph (-graph +folder):\n%s", d)
+	}
+	if got, want := libs[0].Notes, len(l.Graph().Notes()); got != want {
+		t.Errorf("Libraries counted %d notes before the scan, the graph holds %d", got, want)
+	}
+}

@@ -1,0 +1,312 @@
+package vault
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memotree/memotree/backend/internal/fsfault"
+	"github.com/memotree/memotree/backend/internal/notice"
+)
+
+// snapshot is every file and folder of a vault but .memotree: path → content ("/"
+// for a folder). journey.yaml is in it: a failed write must not change it either.
+func snapshot(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		rel = filepath.ToSlash(rel)
+		switch {
+		case rel == ".":
+			return nil
+		case rel == internalDir:
+			return filepath.SkipDir
+		case d.IsDir():
+			out[rel] = "/"
+		default:
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			out[rel] = string(b)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// temps lists the temporary files anywhere in the vault, .memotree included.
+func temps(dir string) []string {
+	var out []string
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && strings.HasPrefix(d.Name(), TempPrefix) {
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+// writeCase is one write path of the vault, on a fresh vault seeded with files.
+// history says the journey records what happened even when the change is undone (a
+// change set's writes and their rollback), so it is left out of the comparison.
+type writeCase struct {
+	name    string
+	files   map[string]string
+	run     func(ctx context.Context, v *Vault) error
+	history bool
+}
+
+var diskFullSeed = map[string]string{"a.md": "alpha\n", "b.md": "beta\n", "d/c.md": "gamma\n", "journey.yaml": ""}
+
+var writeCases = []writeCase{
+	{"write an existing note", diskFullSeed, func(ctx context.Context, v *Vault) error {
+		_, err := v.Write(ctx, "a.md", []byte("ALPHA\n"), WriteOptions{Actor: "test", IfHash: HashOf([]byte("alpha\n"))})
+		return err
+	}, false},
+	{"create a note in new folders", diskFullSeed, func(ctx context.Context, v *Vault) error {
+		_, err := v.Write(ctx, "x/y/new.md", []byte("new\n"), WriteOptions{Actor: "test", CreateOnly: true})
+		return err
+	}, false},
+	{"batch", diskFullSeed, func(ctx context.Context, v *Vault) error {
+		_, err := v.Apply(ctx, []Change{
+			{Path: "a.md", Data: []byte("ALPHA\n")},
+			{Path: "n/m/new.md", Data: []byte("new\n"), CreateOnly: true},
+			{Path: "b.md", Delete: true},
+			{Path: "d/c.md", Data: []byte("GAMMA\n")},
+		}, WriteOptions{Actor: "test"})
+		return err
+	}, false},
+	{"remove", diskFullSeed, func(ctx context.Context, v *Vault) error {
+		return v.RemoveWith(ctx, "b.md", WriteOptions{Actor: "test"})
+	}, false},
+	{"move into a new folder", diskFullSeed, func(ctx context.Context, v *Vault) error {
+		return v.RenameWith(ctx, "d/c.md", "e/f/c.md", WriteOptions{Actor: "test"})
+	}, false},
+	{"journey", diskFullSeed, func(ctx context.Context, v *Vault) error {
+		return v.AppendJourney(ctx, Entry{Actor: "test", Op: "note"})
+	}, false},
+	{"change set", diskFullSeed, func(ctx context.Context, v *Vault) error {
+		u, err := NewUndo("full")
+		if err != nil {
+			return err
+		}
+		uctx := WithUndo(ctx, u)
+		_, err = v.Write(uctx, "a.md", []byte("ALPHA\n"), WriteOptions{Actor: "script"})
+		if err == nil {
+			_, err = v.Apply(uctx, []Change{{Path: "s/n1.md", Data: []byte("one\n")}, {Path: "s/n2.md", Data: []byte("two\n")}}, WriteOptions{Actor: "script"})
+		}
+		if err == nil {
+			err = v.RemoveWith(uctx, "b.md", WriteOptions{Actor: "script"})
+		}
+		if err == nil {
+			return u.Commit()
+		}
+		// The script failed on the full disk: its writes are rolled back (and if the
+		// rollback fails too, the journal stays for the next lock).
+		_, rerr := u.Rollback(ctx, "script")
+		return errors.Join(err, rerr)
+	}, true},
+}
+
+// TestDiskFullAtEveryStep makes each write path fail at each of its steps in turn,
+// with ENOSPC (a disk full for a moment), EIO and with a disk that stays full from that
+// step on (so that the cleanup and a change set's rollback fail too, except removals,
+// which free space). Whatever the step: no panic, no temporary file left; an error is
+// a disk fault and leaves the vault (journey included) byte-identical, or — a batch
+// that failed after it was decided, or a change set whose rollback failed — is
+// completed the right way at the next lock, once the disk has room; a success leaves
+// the whole change.
+func TestDiskFullAtEveryStep(t *testing.T) {
+	faults := []struct {
+		name string
+		hook func(n int, steps *atomic.Int64) fsfault.Hook
+	}{
+		{"ENOSPC once", func(n int, s *atomic.Int64) fsfault.Hook { return fsfault.FailAt(n, syscall.ENOSPC, s) }},
+		{"EIO once", func(n int, s *atomic.Int64) fsfault.Hook { return fsfault.FailAt(n, syscall.EIO, s) }},
+		{"ENOSPC from then on", func(n int, s *atomic.Int64) fsfault.Hook { return fsfault.FailFrom(n, syscall.ENOSPC, s) }},
+	}
+	for _, c := range writeCases {
+		t.Run(c.name, func(t *testing.T) {
+			before, after, total := reference(t, c)
+			if total < 2 {
+				t.Fatalf("only %d steps counted: the seam is not reached", total)
+			}
+			for _, f := range faults {
+				for n := 1; n <= total; n++ {
+					diskFullStep(t, c, f.name, n, f.hook, before, after)
+				}
+			}
+		})
+	}
+}
+
+// memDir returns a new folder in memory (/dev/shm) where there is one, else on disk:
+// the sweep makes thousands of writes, whose syncs a busy disk makes slow, and what
+// it checks does not depend on the disk.
+func memDir(t *testing.T) string {
+	t.Helper()
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		if dir, err := os.MkdirTemp("/dev/shm", "memotree-test-"); err == nil {
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			return dir
+		}
+	}
+	return t.TempDir()
+}
+
+func without(m map[string]string, key string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		if k != key {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// reference runs c without a fault and returns the vault before and after, and how
+// many steps the write took.
+func reference(t *testing.T, c writeCase) (before, after map[string]string, steps int) {
+	t.Helper()
+	v, dir := openWith(t, c.files)
+	if err := v.ensureInternal(); err != nil {
+		t.Fatal(err)
+	}
+	before = snapshot(t, dir)
+	var n atomic.Int64
+	restore := fsfault.Inject(fsfault.FailAt(0, nil, &n))
+	err := c.run(t.Context(), v)
+	restore()
+	if err != nil {
+		t.Fatal(err)
+	}
+	after = snapshot(t, dir)
+	delete(after, "journey.yaml") // its entry carries the time
+	return before, after, int(n.Load())
+}
+
+func diskFullStep(t *testing.T, c writeCase, fault string, n int, hook func(int, *atomic.Int64) fsfault.Hook, before, after map[string]string) {
+	t.Helper()
+	where := func() string { return fmt.Sprintf("%s, %s at step %d", c.name, fault, n) }
+	v, dir := openIn(t, memDir(t), c.files)
+	if err := v.ensureInternal(); err != nil {
+		t.Fatal(err)
+	}
+	var steps atomic.Int64
+	restore := fsfault.Inject(hook(n, &steps))
+	ctx, notes := notice.With(t.Context())
+	var err error
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				t.Fatalf("%s: panic: %v", where(), p)
+			}
+		}()
+		err = c.run(ctx, v)
+	}()
+	restore()
+	if c.history {
+		before = without(before, "journey.yaml")
+	}
+	got := snapshot(t, dir)
+	if c.history {
+		delete(got, "journey.yaml")
+	}
+	if left := temps(dir); len(left) > 0 && !errors.Is(err, ErrPending) {
+		t.Errorf("%s: temporary files left: %v", where(), left)
+	}
+	if err == nil {
+		delete(got, "journey.yaml")
+		if d := cmp.Diff(after, got); d != "" {
+			t.Errorf("%s: succeeded (notices %q) but the change is not whole (-want +got):\n%s", where(), notes.Take(), d)
+		}
+		return
+	}
+	if !fsfault.Is(err) {
+		t.Errorf("%s: error %v is not a disk fault", where(), err)
+	}
+	if errors.Is(err, ErrPending) || strings.Contains(err.Error(), "undo journal") && strings.Contains(err.Error(), "stays") {
+		// Decided, or a rollback left for later: the next lock, with room on the disk,
+		// completes it.
+		unlock, lerr := v.Lock(t.Context())
+		if lerr != nil {
+			t.Fatal(lerr)
+		}
+		unlock()
+		if left := temps(dir); len(left) > 0 {
+			t.Errorf("%s: temporary files left after the next lock: %v", where(), left)
+		}
+		got = snapshot(t, dir)
+		want := after
+		if strings.Contains(err.Error(), "undo journal") {
+			want = before // the change set's rollback wins over its pending batch
+		} else {
+			delete(got, "journey.yaml")
+		}
+		if c.history {
+			delete(got, "journey.yaml")
+		}
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%s: %v; after the next lock (-want +got):\n%s", where(), err, d)
+		}
+		return
+	}
+	if d := cmp.Diff(before, got); d != "" {
+		t.Errorf("%s: failed (%v) but changed the vault (-want +got):\n%s", where(), err, d)
+	}
+}
+
+// TestInternalFileOnAFullDisk: the app's own files in .memotree (the search index,
+// sessions, views) are replaced whole or not at all when the disk fails at any step,
+// with no temporary file left.
+func TestInternalFileOnAFullDisk(t *testing.T) {
+	old, next := []byte("the index as it was"), []byte(strings.Repeat("the new index ", 1000))
+	for _, from := range []bool{false, true} {
+		for n := 1; ; n++ {
+			v, dir := openIn(t, memDir(t), nil)
+			if err := v.WriteInternal("search/index.bin", old); err != nil {
+				t.Fatal(err)
+			}
+			var steps atomic.Int64
+			hook := fsfault.FailAt(n, syscall.ENOSPC, &steps)
+			if from {
+				hook = fsfault.FailFrom(n, syscall.ENOSPC, &steps)
+			}
+			restore := fsfault.Inject(hook)
+			err := v.WriteInternal("search/index.bin", next)
+			restore()
+			got, rerr := v.ReadInternal("search/index.bin")
+			switch {
+			case rerr != nil:
+				t.Fatalf("step %d: %v", n, rerr)
+			case err == nil && string(got) != string(next), err != nil && string(got) != string(old):
+				t.Errorf("step %d (for good: %v): %v, and the file holds %.20q", n, from, err, got)
+			case err != nil && !fsfault.Is(err):
+				t.Errorf("step %d: %v is not a disk fault", n, err)
+			}
+			if left := temps(dir); len(left) > 0 {
+				t.Errorf("step %d: temporary files left: %v", n, left)
+			}
+			if err == nil && int(steps.Load()) < n {
+				break // every step was failed once
+			}
+		}
+	}
+}

@@ -1,0 +1,158 @@
+package workspace
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/tool"
+)
+
+// liveHeap is the heap in use after a full collection.
+func liveHeap() int64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return int64(m.HeapAlloc)
+}
+
+// TestHugeNoteMemoryIsBoundedAndReturns: a 20 MB note of 500,000 links (which once
+// took the app from 27 MB to 719 MB, and kept it there after the note was deleted)
+// costs a watching workspace — index, graph, search index, the text a pattern search
+// caches — a bounded amount of
+// live heap, with a warning naming the note and what the index cut; once the note is
+// deleted, the heap returns to where it was. The bounds are generous: they catch the
+// index keeping the whole note, not a few megabytes.
+func TestHugeNoteMemoryIsBoundedAndReturns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes a 20 MB note")
+	}
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("# A\n\nwords to search\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := Open(t.Context(), []Spec{{Name: "v", Path: dir}}, Options{Watch: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	reg, _ := ws.Registry()
+	// Both searches: the ranked one (its index) and a pattern's (the text it caches).
+	// found says whether the ranked search finds the huge note: the search index
+	// follows the library's changes a moment after the graph does.
+	search := func() (found bool) {
+		res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI}, "search_nodes", []byte(`{"query":"longer"}`))
+		if err != nil {
+			t.Fatalf("search_nodes: %v", err)
+		}
+		return !res.IsError() && strings.Contains(fmt.Sprint(res.Data), "huge")
+	}
+	pattern := func() {
+		if _, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI}, "search_anywhere", []byte(`{"pattern_glob":"longer name 0000001","max_results":1}`)); err != nil {
+			t.Fatalf("search_anywhere: %v", err)
+		}
+	}
+	search() // the search index is built
+	pattern()
+	l, _ := ws.Library("")
+	base := liveHeap()
+
+	links := 500_000
+	if raceDetector {
+		links = 100_000
+	}
+	var size int64
+	func() {
+		var b strings.Builder
+		b.Grow(links * 40)
+		for i := range links {
+			fmt.Fprintf(&b, "[[Person with a longer name %07d]] ", i)
+			if i%8 == 7 {
+				b.WriteString("\n")
+			}
+		}
+		// Written beside the vault and moved in, so that the watcher sees it whole.
+		tmp := filepath.Join(t.TempDir(), "huge.md")
+		if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Rename(tmp, filepath.Join(dir, "huge.md")); err != nil {
+			t.Fatal(err)
+		}
+		size = int64(b.Len())
+	}()
+	waitUntil(t, func() bool { return l.Graph().Has("huge.md") }, "huge.md to be indexed")
+	warned := false
+	for _, w := range l.Warnings() {
+		if w.Path == "huge.md" && strings.Contains(w.Message, fmt.Sprintf("the first %d of %d links", library.MaxLinksPerNote, links)) {
+			warned = true
+		}
+	}
+	if !warned {
+		t.Errorf("no warning naming huge.md and the links cut: %v", l.Warnings())
+	}
+	waitUntil(t, search, "the search index to hold huge.md")
+	pattern()
+	with := liveHeap() - base
+	t.Logf("live heap: %d MB more with the note of %d MB", with>>20, size>>20)
+	if with > 6*size {
+		t.Errorf("the %d MB note of %d links costs %d MB of live heap; want at most six times its size", size>>20, links, with>>20)
+	}
+
+	if err := os.Remove(filepath.Join(dir, "huge.md")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, func() bool { return !l.Graph().Has("huge.md") }, "huge.md to leave the index")
+	waitUntil(t, func() bool { return !search() }, "huge.md to leave the search index")
+	pattern()
+	after := liveHeap() - base
+	t.Logf("live heap: %d MB more after it was deleted", after>>20)
+	if after > 4<<20 {
+		t.Errorf("after the note was deleted the live heap stays %d MB above where it was; want at most 4 MB", after>>20)
+	}
+}
+
+func waitUntil(t *testing.T, ok func() bool, what string) {
+	t.Helper()
+	for stop := time.Now().Add(2 * time.Minute); !ok(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(stop) {
+			t.Fatalf("waited two minutes for %s", what)
+		}
+	}
+}
+
+// TestRenameReachesLinksPastTheIndexLimit: a note whose only link to X comes after the
+// links the index keeps still has it rewritten when X is renamed.
+func TestRenameReachesLinksPastTheIndexLimit(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	for i := range library.MaxLinksPerNote + 5 {
+		fmt.Fprintf(&b, "[[t%d]]\n", i)
+	}
+	b.WriteString("and at the end [[X]]\n")
+	for name, text := range map[string]string{"X.md": "# X\n", "list.md": b.String()} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := Open(t.Context(), []Spec{{Name: "v", Path: dir}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	reg, _ := ws.Registry()
+	res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI}, "rename_entity", []byte(`{"old_name":"X","new_name":"Y"}`))
+	if err != nil || res.IsError() {
+		t.Fatalf("rename: %v %+v", err, res)
+	}
+	got, _ := os.ReadFile(filepath.Join(dir, "list.md"))
+	if !strings.HasSuffix(string(got), "and at the end [[Y]]\n") {
+		t.Errorf("the link past the index's limit was not rewritten: ...%s", got[len(got)-40:])
+	}
+}
