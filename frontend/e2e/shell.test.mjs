@@ -169,6 +169,9 @@ describe('the status bar', () => {
       { path: 'made by the script.md', post: sha('made by the script\n') },
       { path: kept, existed: true, data: before.toString('base64'), post: sha('written by the script\n') },
     ]
+    // A script writes through MemoTree, so the vault has its .memotree folder by then
+    // (opening a folder alone does not create it).
+    fs.mkdirSync(path.join(dir, '.memotree'), { recursive: true })
     fs.writeFileSync(path.join(dir, '.memotree', 'undo-script-e2e.log'), records.map((r) => JSON.stringify(r) + '\n').join(''))
     const task = page.locator('[data-testid="status-bar"] [data-task="recovery"]')
     await task.waitFor({ timeout: 15000 })
