@@ -18,7 +18,6 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 
-	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/uiapi"
 	"github.com/memotree/memotree/backend/vaults"
 	"github.com/memotree/memotree/backend/workspace"
@@ -180,34 +179,39 @@ func openShell(f desktopFlags, statePath string) (*shell, error) {
 		specs = append(specs, spec)
 	}
 	ctx := context.Background()
-	ws, err := workspace.Open(ctx, specs, workspace.Options{Watch: true, Background: true, AllowNone: len(specs) == 0, OutsideCaches: true, Embedder: llm.NewSettingsEmbedder("", nil)})
-	if err != nil {
-		return nil, err
-	}
-	sh := &shell{ws: ws, store: store, statePath: statePath, smoke: f.smoke, smokeHold: f.smokeHold, smokeWant: f.smokeReports}
-	vo := &uiapi.VaultOptions{Store: store, PickFolder: sh.pickFolder}
-	if len(specs) == 0 {
-		remembered, err := cli.RememberedVaults(ctx, ws, f.folder)
-		if err != nil {
-			ws.Close()
-			return nil, err
-		}
-		remembered.PickFolder = sh.pickFolder
-		store, vo = remembered.Store, remembered
-		sh.store = store
-	} else if loadErr != nil {
-		vo.Notices = append(vo.Notices, loadErr.Error())
-	}
-	opts := uiapi.Options{WarmGraph: true, Vaults: vo, Reveal: reveal}
+	sh := &shell{store: store, statePath: statePath, smoke: f.smoke, smokeHold: f.smokeHold, smokeWant: f.smokeReports}
+	opts := uiapi.Options{Reveal: reveal}
 	if f.smoke {
 		opts.OnRendered = sh.smokeRendered
 		opts.OnWelcome = sh.smokeWelcome
+	}
+	prepare := func(ws *workspace.Workspace, o *uiapi.Options) error {
+		vo := &uiapi.VaultOptions{Store: store}
+		if len(specs) == 0 {
+			remembered, err := cli.RememberedVaults(ctx, ws, f.folder)
+			if err != nil {
+				return err
+			}
+			vo = remembered
+			sh.store = remembered.Store
+		} else if loadErr != nil {
+			vo.Notices = append(vo.Notices, loadErr.Error())
+		}
+		vo.PickFolder = sh.pickFolder
+		for _, n := range vo.Notices {
+			fmt.Fprintln(os.Stderr, "memotree:", n)
+		}
+		o.Vaults = vo
+		return nil
+	}
+	ws, api, err := openWindow(ctx, specs, opts, prepare)
+	if err != nil {
+		return nil, err
+	}
+	sh.ws, sh.api = ws, api
+	if f.smoke {
 		go sh.smokeDeadline(f.smokeTimeout)
 	}
-	for _, n := range vo.Notices {
-		fmt.Fprintln(os.Stderr, "memotree:", n)
-	}
-	sh.api = uiapi.NewAPI(ws, opts)
 	return sh, nil
 }
 

@@ -52,7 +52,7 @@ func runCall(ctx context.Context, env Env, args []string) int {
 	lazyGC()
 	// A one-shot call does only the work it needs: libraries are scanned lazily, the
 	// first time a tool needs the link graph.
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true, Embedder: embedder()})
+	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.OneShot})
 	if err != nil {
 		return fail(env, "call", err)
 	}

@@ -68,7 +68,9 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(env, "chat", err)
 	}
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Lazy: true, Summarizer: client, Embedder: embedder()})
+	// The workspace's models follow the same settings as the agent's: the endpoint
+	// and model resolved (or found) here are its flags.
+	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.OneShot, Settings: llm.Resolver{Flags: settings}})
 	if err != nil {
 		return fail(env, "chat", err)
 	}
@@ -89,19 +91,16 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	return s.repl(ctx)
 }
 
-// endpointSettings merges the --model flag, the environment and the saved settings, in
-// that order. With no endpoint and no model anywhere it looks for a local Ollama or LM
-// Studio and uses the first that answers.
+// endpointSettings resolves the --model flag over the environment over the saved
+// settings (llm.Resolver, as the window does). With no endpoint and no model anywhere
+// it looks for a local Ollama or LM Studio and uses the first that answers.
 func endpointSettings(ctx context.Context, env Env, model string) (llm.Settings, error) {
-	path, err := llm.SettingsPath()
+	r := llm.Resolver{Flags: llm.Settings{Model: model}}
+	path := r.SettingsFile()
+	s, err := r.Resolve()
 	if err != nil {
 		return llm.Settings{}, err
 	}
-	saved, err := llm.LoadSettings(path)
-	if err != nil {
-		return llm.Settings{}, err
-	}
-	s := llm.Settings{Model: model}.Merge(llm.FromEnv(os.Getenv)).Merge(saved)
 	if s.Empty() {
 		if found := llm.Detect(ctx, llm.KnownLocals, time.Second); len(found) > 0 {
 			s.BaseURL = found[0].BaseURL

@@ -23,6 +23,7 @@ type Env struct {
 	Assets fs.FS
 }
 
+// command is one subcommand: its line in the usage, and what runs it.
 type command struct {
 	summary string
 	run     func(ctx context.Context, env Env, args []string) int
@@ -118,7 +119,8 @@ func fail(env Env, name string, err error) int {
 	return 1
 }
 
-// defaultSpecs returns specs, or a clear error when none were given.
+// requireLibraries reports whether specs name a library, telling the person to pass
+// --library when they do not.
 func requireLibraries(env Env, name string, specs []workspace.Spec) bool {
 	if len(specs) == 0 {
 		fmt.Fprintf(env.Stderr, "memotree %s: no library: pass --library NAME=PATH\n", name)

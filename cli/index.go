@@ -47,7 +47,7 @@ func runIndex(ctx context.Context, env Env, args []string) int {
 	}
 	var heap indexHeap
 	start := time.Now()
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{BeforeRead: heap.beforeRead})
+	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.Indexing, BeforeRead: heap.beforeRead})
 	if err != nil {
 		return fail(env, "index", err)
 	}
@@ -55,11 +55,15 @@ func runIndex(ctx context.Context, env Env, args []string) int {
 	elapsed := time.Since(start)
 	enc := json.NewEncoder(env.Stdout)
 	for _, l := range ws.Libraries() {
-		st := l.Graph().Stats()
+		g, err := l.Graph(ctx)
+		if err != nil {
+			return fail(env, "index", err)
+		}
+		st := g.Stats()
 		ws := l.Warnings()
 		out := IndexStats{
 			Library: l.Name(), Notes: st.Notes, Files: st.Files, Links: st.Links, Resolved: st.Resolved,
-			Unresolved: st.Unresolved, Relations: st.Relations, Tags: len(l.Graph().Tags()), Warnings: len(ws),
+			Unresolved: st.Unresolved, Relations: st.Relations, Tags: len(g.Tags()), Warnings: len(ws),
 			ElapsedMS: float64(elapsed.Microseconds()) / 1000,
 		}
 		if *details {

@@ -10,6 +10,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/memotree/memotree/internal/corpora"
 )
 
 // runCLI runs the CLI with args and returns its exit code, stdout and stderr.
@@ -148,10 +150,7 @@ func countIndependently(t *testing.T, dir string) independent {
 func TestIndexAgreesWithIndependentCountOnRealVaults(t *testing.T) {
 	for _, name := range []string{"obsidian-help-en", "obsidian-help-zh"} {
 		t.Run(name, func(t *testing.T) {
-			dir := filepath.Join("..", "..", "shared", "corpora", name)
-			if _, err := os.Stat(dir); err != nil {
-				t.Skipf("the real-vault corpus is not at %s (it lives in ../shared/corpora beside the repository)", dir)
-			}
+			dir := corpora.Dir(t, name)
 			code, out, stderr := runCLI(t, "index", "--library", "v="+dir, "--stats")
 			if code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr)

@@ -40,7 +40,7 @@ func runMCP(ctx context.Context, env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "memotree mcp: %v\n", err)
 		return 2
 	}
-	ws, err := workspace.Open(ctx, *specs, workspace.Options{Watch: true, Background: true, Embedder: embedder(), OutsideCaches: true})
+	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.Serving})
 	if err != nil {
 		return fail(env, "mcp", err)
 	}
@@ -49,7 +49,10 @@ func runMCP(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(env, "mcp", err)
 	}
-	srv := mcpserver.New(mcpserver.Deps{Registry: reg, Libraries: ws, Version: Version})
+	srv, err := mcpserver.New(ctx, mcpserver.Deps{Registry: reg, Libraries: ws, Version: Version})
+	if err != nil {
+		return fail(env, "mcp", err)
+	}
 	go srv.Follow(ctx)
 	if *addr == "" {
 		// stdout belongs to the protocol: everything else goes to stderr.

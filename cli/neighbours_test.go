@@ -44,7 +44,11 @@ func TestMCPHTTPGuard(t *testing.T) {
 		t.Fatal(err)
 	}
 	const tok = "mcp-test-token"
-	hs := httptest.NewServer(mcpHTTPHandler(mcpserver.New(mcpserver.Deps{Registry: reg, Libraries: ws, Version: "test"}), tok))
+	srv, err := mcpserver.New(t.Context(), mcpserver.Deps{Registry: reg, Libraries: ws, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(mcpHTTPHandler(srv, tok))
 	defer hs.Close()
 	const body = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"delete_entities","arguments":{"entity_names":["Welcome"]}}}`
 	tests := []struct {

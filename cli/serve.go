@@ -46,8 +46,7 @@ with none, it shows the welcome.
 	if err != nil {
 		return fail(env, "serve", err)
 	}
-	wo := workspace.Options{Watch: true, Background: true, Embedder: embedder(), AllowNone: len(*specs) == 0, OutsideCaches: true}
-	ws, err := workspace.Open(ctx, *specs, wo)
+	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.Serving, AllowNone: len(*specs) == 0})
 	if err != nil {
 		return fail(env, "serve", err)
 	}

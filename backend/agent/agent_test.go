@@ -133,8 +133,10 @@ func checkInjection(t *testing.T, reqs []llmtest.Request) {
 		t.Fatalf("%d requests, want 3", len(reqs))
 	}
 	msgs := reqs[1].Body["messages"].([]any)
-	if sys := msgs[0].(map[string]any); sys["role"] != "system" || !strings.Contains(sys["content"].(string), "<manual>") {
-		t.Errorf("first message: %v", sys)
+	// The manual's own text, read through read_manual's typed output, not a stand-in.
+	if sys := msgs[0].(map[string]any); sys["role"] != "system" || !strings.Contains(sys["content"].(string), "<manual>\n---\nentity type: manual") ||
+		!strings.Contains(sys["content"].(string), "You are helping a person keep a research notebook") {
+		t.Errorf("first message lacks the manual: %v", sys)
 	}
 	var users []string
 	for _, m := range msgs {

@@ -45,7 +45,11 @@ func BenchmarkRound(b *testing.B) {
 		b.Fatal(err)
 	}
 	l, _ := ws.Library("")
-	notes := l.Graph().Notes()
+	g, err := l.Graph(b.Context())
+	if err != nil {
+		b.Fatal(err)
+	}
+	notes := g.Notes()
 	if len(notes) < 2 {
 		b.Fatalf("the vault has %d notes", len(notes))
 	}

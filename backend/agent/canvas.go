@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/tools"
 )
 
 // canvasIntro tells the model what the canvas block is.
@@ -15,18 +16,12 @@ const canvasIntro = "\n\n<canvas>\nYour canvas: what you currently see of the de
 // view_canvas tool gives it, for the system message; or a line saying why it is
 // missing (a vault without a canvas never stops a turn).
 func (a *Agent) canvasBlock(ctx context.Context) string {
-	res, err := a.Registry.Call(ctx, &tool.Call{Actor: tool.ActorAgent, Session: a.Session}, "view_canvas", []byte(`{}`))
-	if err != nil || res.IsError() {
-		msg := res.Message
-		if err != nil {
-			msg = err.Error()
-		}
-		return canvasIntro + "(no canvas: " + msg + ")\n</canvas>"
+	res, v, err := tools.ViewCanvas.Call(ctx, a.Registry, &tool.Call{Actor: tool.ActorAgent, Session: a.Session}, tools.ViewCanvasIn{})
+	switch {
+	case err != nil:
+		return canvasIntro + "(no canvas: " + err.Error() + ")\n</canvas>"
+	case v == nil:
+		return canvasIntro + "(no canvas: " + res.Message + ")\n</canvas>"
 	}
-	if m, ok := res.Data.(map[string]any); ok {
-		if s, ok := m["canvas"].(string); ok {
-			return canvasIntro + s + "</canvas>"
-		}
-	}
-	return canvasIntro + res.YAML() + "</canvas>"
+	return canvasIntro + v.Canvas + "</canvas>"
 }

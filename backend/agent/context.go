@@ -7,6 +7,7 @@ import (
 
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/tools"
 )
 
 // SystemInstruction tells the model how to read what follows.
@@ -97,14 +98,12 @@ func (a *Agent) historyBudget() int {
 
 // manual returns the text of read_manual, or what went wrong in its place.
 func (a *Agent) manual(ctx context.Context) string {
-	res, err := a.Registry.Call(ctx, &tool.Call{Actor: tool.ActorAgent, Session: a.Session}, "read_manual", []byte(`{}`))
-	if err != nil || res.IsError() {
+	res, m, err := tools.ReadManual.Call(ctx, a.Registry, &tool.Call{Actor: tool.ActorAgent, Session: a.Session}, tools.ReadManualIn{})
+	switch {
+	case err != nil:
+		return "(no manual: " + err.Error() + ")"
+	case m == nil:
 		return "(no manual: " + res.Message + ")"
 	}
-	if m, ok := res.Data.(map[string]any); ok {
-		if s, ok := m["content"].(string); ok {
-			return s
-		}
-	}
-	return res.YAML()
+	return m.Content
 }

@@ -30,15 +30,15 @@ func (a *Agent) textCalls(ctx context.Context, turn, reply string) (msg llm.Mess
 			continue
 		}
 		call := &tool.Call{Actor: tool.ActorAgent, Turn: turn, Session: a.Session, Approved: approved}
-		res, _ := a.Registry.Call(ctx, call, script.ToolName, c.Args())
+		res, out, _ := script.RunStarlark.Call(ctx, a.Registry, call, script.RunStarlarkIn{Target: c.Target, Code: c.Code})
 		if a.OnTool != nil {
 			a.toolMu.Lock()
 			a.OnTool(script.ToolName, string(c.Args()), res)
 			a.toolMu.Unlock()
 		}
 		var result any
-		if o, isOutcome := res.Data.(script.Outcome); isOutcome {
-			result = o.Result
+		if out != nil {
+			result = out.Result
 		}
 		b.WriteString(script.FormatToolResult(c.Target, string(res.Status), string(res.ErrorCode), res.Message, result))
 	}

@@ -46,7 +46,8 @@ var (
 // Library is what a canvas needs of a mounted library; *library.Library satisfies it.
 type Library interface {
 	Name() string
-	Graph() *graph.Graph
+	// Graph returns the link graph, scanning the vault first if need be.
+	Graph(ctx context.Context) (*graph.Graph, error)
 	Vault() *vault.Vault
 	// Scanned reports whether the graph is loaded; a view is rendered from the
 	// folder alone until it is.
@@ -185,7 +186,10 @@ func (c *Canvas) Render(ctx context.Context, name string) (Rendering, error) {
 	if err != nil && !errors.Is(err, vault.ErrNotFound) {
 		return Rendering{}, fmt.Errorf("load view %s: %w", name, err)
 	}
-	src := c.source(ctx)
+	src, err := c.source(ctx)
+	if err != nil {
+		return Rendering{}, fmt.Errorf("render view %s: %w", name, err)
+	}
 	c.mostLinked(src) // refresh the list first, so that its time is part of the key
 	c.mlMu.Lock()
 	mlAt := c.mlAt
@@ -241,7 +245,11 @@ func (c *Canvas) update(ctx context.Context, name string, keep string, f func(s 
 	if err != nil {
 		return Change{}, err
 	}
-	s := newSnapshot(c.lib.Graph())
+	g, err := c.lib.Graph(ctx)
+	if err != nil {
+		return Change{}, fmt.Errorf("change view %s: %w", name, err)
+	}
+	s := newSnapshot(g)
 	prune(s, vw)
 	changed, err := f(s, vw)
 	if err != nil {

@@ -222,7 +222,7 @@ func TestChildrenAndRelations(t *testing.T) {
 	if !strings.Contains(ch.Text, "· people/Charles Babbage [title]") || !strings.Contains(ch.Text, "· people/Ada Lovelace [title]") {
 		t.Errorf("relations not shown:\n%s", ch.Text)
 	}
-	shown, _ := c.Shown("other")
+	shown, _ := c.Shown(t.Context(), "other")
 	if !shown["Engine.md"] || !shown["people/Ada Lovelace.md"] || shown["projects/Loom.md"] {
 		t.Errorf("shown in view other: %v", shown)
 	}

@@ -23,7 +23,7 @@ func (c *Canvas) Follow(bus *event.Bus) (stop func()) {
 			if !ok || e.Topic != event.VaultChanged || vc.Library != c.lib.Name() || vc.Rescan {
 				continue
 			}
-			for _, mv := range c.moves(vc.Paths) {
+			for _, mv := range c.moves(context.Background(), vc.Paths) {
 				_ = c.Renamed(context.Background(), mv[0], mv[1]) // best effort: the entry is pruned otherwise
 			}
 		}
@@ -34,9 +34,13 @@ func (c *Canvas) Follow(bus *event.Bus) (stop func()) {
 	}
 }
 
-// moves pairs the notes that left the library with those that arrived.
-func (c *Canvas) moves(paths []string) [][2]vpath.Path {
-	g := c.lib.Graph()
+// moves pairs the notes that left the library with those that arrived; none when the
+// graph cannot be read.
+func (c *Canvas) moves(ctx context.Context, paths []string) [][2]vpath.Path {
+	g, err := c.lib.Graph(ctx)
+	if err != nil {
+		return nil
+	}
 	var gone, came []vpath.Path
 	for _, s := range paths {
 		p := vpath.Path(s)

@@ -19,7 +19,11 @@ func (c *Canvas) Reach(ctx context.Context, name string) (map[vpath.Path]int, er
 	if err != nil {
 		return nil, err
 	}
-	s := newSnapshot(c.lib.Graph())
+	g, err := c.lib.Graph(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := newSnapshot(g)
 	out := make(map[vpath.Path]int, s.total[""])
 	root, _ := s.resolve(RootID)
 	reach(s, vw, root, 0, out)
@@ -56,7 +60,11 @@ func (c *Canvas) PathTo(ctx context.Context, name string, p vpath.Path) ([]strin
 	if err != nil {
 		return nil, err
 	}
-	s := newSnapshot(c.lib.Graph())
+	g, err := c.lib.Graph(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s := newSnapshot(g)
 	n, ok := s.resolve(NoteID(p))
 	if !ok {
 		return nil, ErrNoNode

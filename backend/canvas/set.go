@@ -1,6 +1,7 @@
 package canvas
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -91,7 +92,7 @@ func (c *Canvas) SetSettings(st Settings) error {
 
 // Shown returns the notes the view named name shows (at any level): the scope
 // current_view of search_nodes.
-func (c *Canvas) Shown(name string) (map[vpath.Path]bool, error) {
+func (c *Canvas) Shown(ctx context.Context, name string) (map[vpath.Path]bool, error) {
 	name, err := checkName(name)
 	if err != nil {
 		return nil, err
@@ -101,7 +102,11 @@ func (c *Canvas) Shown(name string) (map[vpath.Path]bool, error) {
 		return nil, err
 	}
 	out := map[vpath.Path]bool{}
-	for _, n := range render(newSnapshot(c.lib.Graph()), c.lib.Vault(), vw) {
+	g, err := c.lib.Graph(ctx)
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range render(newSnapshot(g), c.lib.Vault(), vw) {
 		if n.Kind == KindNote {
 			out[vpath.Path(n.ID+".md")] = true
 		}

@@ -28,15 +28,18 @@ type source interface {
 }
 
 // source returns the graph when the library has loaded it, else the folder as listed
-// now.
-func (c *Canvas) source(ctx context.Context) source {
-	if c.lib.Scanned() {
-		return c.lib.Graph()
+// now; when the folder cannot be listed, the graph, or the error of its scan.
+func (c *Canvas) source(ctx context.Context) (source, error) {
+	if !c.lib.Scanned() {
+		if fs, err := newFolderSource(ctx, c.lib.Vault()); err == nil {
+			return fs, nil
+		}
 	}
-	if fs, err := newFolderSource(ctx, c.lib.Vault()); err == nil {
-		return fs
+	g, err := c.lib.Graph(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return c.lib.Graph() // the folder cannot be listed: the graph says why
+	return g, nil
 }
 
 // folderSource is the library's folder listed without reading a note; a note is read

@@ -16,7 +16,11 @@ func TestRenderWithoutTheGraph(t *testing.T) {
 	dir := genVault(t, 400)
 	lib := openLib(t, dir)
 	full := New(lib, nil)
-	top := FolderID(newSnapshot(lib.Graph()).subs[""][0])
+	g, err := lib.Graph(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	top := FolderID(newSnapshot(g).subs[""][0])
 	if _, err := full.Expand(t.Context(), "", top, Summary, ExpandOptions{}); err != nil {
 		t.Fatal(err)
 	}

@@ -166,7 +166,10 @@ func Check(ctx context.Context, name, dir string, o Options) (*Report, error) {
 		return nil, fmt.Errorf("doctor: %w", err)
 	}
 	defer lib.Close()
-	g := lib.Graph()
+	g, err := lib.Graph(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("doctor: %w", err)
+	}
 	st := g.Stats()
 	r.Notes, r.Files, r.Links = st.Notes, st.Files, st.Links
 	for _, w := range lib.Warnings() {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/gitrepo"
+	"github.com/memotree/memotree/backend/internal/benchtest"
 	"github.com/memotree/memotree/backend/vpath"
 	"github.com/memotree/memotree/bench/vaultgen"
 )
@@ -199,13 +200,13 @@ func BenchmarkStatusRenames(b *testing.B) {
 	}
 	gitNS := time.Since(start) / 5
 	r2 := open(b, dir) // a repository that has never compared them: the first status pays
-	cpu := processCPU()
+	cpu := benchtest.CPU()
 	if _, err := r2.Status(b.Context()); err != nil {
 		b.Fatal(err)
 	}
-	first := processCPU() - cpu
+	first := benchtest.CPU() - cpu
 	b.ResetTimer()
-	cpu = processCPU()
+	cpu = benchtest.CPU()
 	for b.Loop() {
 		if _, err := r.Status(b.Context()); err != nil {
 			b.Fatal(err)
@@ -214,5 +215,5 @@ func BenchmarkStatusRenames(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(gitNS.Nanoseconds()), "git-ns/op")
 	b.ReportMetric(float64(first.Nanoseconds()), "first-cpu-ns")
-	b.ReportMetric(float64((processCPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64((benchtest.CPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -154,7 +155,7 @@ func (r *Repo) writeCommit(ctx context.Context, o CommitOptions, merging bool, a
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
-	tree, err := r.buildTree(base, set)
+	tree, err := r.buildTree("", base, set)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -286,7 +287,9 @@ func (r *Repo) moveHead(old, h plumbing.Hash) error {
 }
 
 // workEntries writes the blob of each path's working-tree file and returns its index
-// entry, or nil for a path whose file is gone.
+// entry, or nil for a path whose file is gone. Where git does not trust the
+// executable bit (core.fileMode false), a file keeps the mode its index entry has (a
+// new one is 100644), as git add does.
 func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]*index.Entry, error) {
 	set := make(map[string]*index.Entry, len(paths))
 	for _, p := range paths {
@@ -302,7 +305,38 @@ func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]
 		}
 		set[string(p)] = e
 	}
+	if !r.trustsExecutableBit() {
+		if err := r.keepIndexModes(set); err != nil {
+			return nil, err
+		}
+	}
 	return set, nil
+}
+
+// keepIndexModes gives each regular file of set the mode of its index entry when that
+// is a regular file's, else 100644.
+func (r *Repo) keepIndexModes(set map[string]*index.Entry) error {
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return fmt.Errorf("read index: %w", err)
+	}
+	old := make(map[string]filemode.FileMode, len(set))
+	for _, e := range idx.Entries {
+		if _, ok := set[e.Name]; ok && e.Stage == 0 {
+			old[e.Name] = e.Mode
+		}
+	}
+	for name, e := range set {
+		if e == nil || (e.Mode != filemode.Regular && e.Mode != filemode.Executable) {
+			continue
+		}
+		if m := old[name]; m == filemode.Regular || m == filemode.Executable {
+			e.Mode = m
+		} else {
+			e.Mode = filemode.Regular
+		}
+	}
+	return nil
 }
 
 // updateIndex sets the index entries of the paths in set (removing those whose entry
@@ -315,7 +349,12 @@ func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) err
 	folders := setFolders(set)
 	kept := idx.Entries[:0]
 	for _, e := range idx.Entries {
-		if _, named := set[e.Name]; !named && !displaced(e.Name, set, folders) {
+		_, named := set[e.Name]
+		gone := named || displaced(e.Name, set, folders)
+		if gone && e.Mode == filemode.Submodule && folders[e.Name] {
+			return insideSubmodule(e.Name)
+		}
+		if !gone {
 			kept = append(kept, e)
 		}
 	}
@@ -452,18 +491,22 @@ func (r *Repo) stage(ctx context.Context, paths []vpath.Path) error {
 }
 
 // entry writes the blob of a working-tree file and returns its index entry, or nil
-// when the file does not exist.
+// when the file does not exist: gone, or a folder in its place (whose files are paths
+// of their own), unless that folder is a submodule, which is refused.
 func (r *Repo) entry(p vpath.Path) (*index.Entry, error) {
 	full := filepath.Join(r.dir, filepath.FromSlash(string(p)))
 	fi, err := os.Lstat(full)
-	if errors.Is(err, os.ErrNotExist) {
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) { // gone, or a file where its folder was
 		return nil, nil
 	}
 	if err != nil {
 		return nil, fmt.Errorf("stat %s: %w", p, err)
 	}
 	if fi.IsDir() {
-		return nil, fmt.Errorf("stage %s: %w: a folder", p, ErrInvalidPath)
+		if _, err := os.Lstat(filepath.Join(full, ".git")); err == nil {
+			return nil, insideSubmodule(string(p))
+		}
+		return nil, nil
 	}
 	data, mode, err := r.readEntry(p, full, fi)
 	if err != nil {
@@ -492,7 +535,7 @@ func (r *Repo) readEntry(p vpath.Path, full string, fi os.FileInfo) ([]byte, fil
 		return nil, 0, fmt.Errorf("read %s: %w", p, errors.Join(err, os.ErrNotExist))
 	}
 	mode := filemode.Regular
-	if fi.Mode()&0o111 != 0 {
+	if fi.Mode()&0o100 != 0 { // the owner's bit, as git reads it
 		mode = filemode.Executable
 	}
 	return data, mode, nil

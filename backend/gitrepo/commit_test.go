@@ -355,3 +355,159 @@ func TestStatusShowsObsidiansFiles(t *testing.T) {
 	}
 	compareWithGit(t, dir, "Tracker with .trash/ ignored", statesOf(st))
 }
+
+// TestSubmodulesAndNestedRepositoriesLeftAlone: a submodule and a repository nested
+// in the vault are git's to manage from inside them: Status reports nothing in them
+// (never their .git), a commit of every change keeps the submodule's gitlink as it
+// was, and a commit naming a file inside the submodule is refused.
+func TestSubmodulesAndNestedRepositoriesLeftAlone(t *testing.T) {
+	dir, r := newRepo(t)
+	sub := filepath.Join(t.TempDir(), "sub")
+	write(t, sub, map[string]string{"s.md": "s\n"})
+	run(t, sub, "init", "-q")
+	run(t, sub, "add", "-A")
+	run(t, sub, "commit", "-q", "-m", "s")
+	run(t, dir, "-c", "protocol.file.allow=always", "submodule", "add", "-q", sub, "mod")
+	run(t, dir, "commit", "-q", "-m", "submodule")
+	link := run(t, dir, "ls-tree", "HEAD", "mod")
+	nested := filepath.Join(dir, "notes", "nested")
+	write(t, nested, map[string]string{"n.md": "n\n"})
+	run(t, nested, "init", "-q")
+	write(t, dir, map[string]string{"mod/s.md": "changed\n", "mod/new.md": "new\n", "c.md": "c\n"})
+	tr := gitrepo.NewTracker(r)
+	if _, err := tr.Status(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	tr.Touch("mod/s.md", "mod/new.md", "mod/.git", "notes/nested/n.md") // as the watcher does
+	for name, status := range map[string]func() ([]gitrepo.Change, error){
+		"Status":  func() ([]gitrepo.Change, error) { return r.Status(t.Context()) },
+		"Tracker": func() ([]gitrepo.Change, error) { return tr.Status(t.Context()) },
+	} {
+		st, err := status()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff([]vpath.Path{"c.md"}, gitrepo.Paths(st)); d != "" {
+			t.Errorf("%s (-want +got):\n%s", name, d)
+		}
+	}
+	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "all"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := run(t, dir, "ls-tree", "HEAD", "mod"); got != link {
+		t.Errorf("the submodule's entry after a commit of every change = %q, was %q", got, link)
+	}
+	if got := run(t, dir, "ls-tree", "-r", "--name-only", "HEAD"); strings.Contains(got, "mod/") || strings.Contains(got, "nested") {
+		t.Errorf("the commit holds files of the submodule or the nested repository:\n%s", got)
+	}
+	_, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "inside", Paths: []vpath.Path{"mod/s.md"}})
+	if !errors.Is(err, gitrepo.ErrInvalidPath) || !strings.Contains(err.Error(), "submodule") {
+		t.Errorf("a commit of a file inside the submodule = %v, want ErrInvalidPath naming the submodule", err)
+	}
+	if got := run(t, dir, "ls-tree", "HEAD", "mod"); got != link {
+		t.Errorf("the submodule's entry after a refused commit = %q, was %q", got, link)
+	}
+	if got := run(t, dir, "ls-files", "-s", "mod"); !strings.HasPrefix(got, "160000 ") {
+		t.Errorf("the submodule's index entry = %q, want the gitlink", got)
+	}
+	run(t, dir, "fsck", "--strict", "--no-progress")
+}
+
+// TestCommitWhereAFolderReplacedAFile: a note replaced by a folder of the same name,
+// and a folder replaced by a file. A commit of every pending change makes the tree
+// and index `git add -A` makes; a commit naming only the replaced note commits its
+// removal and leaves the folder's new file pending.
+func TestCommitWhereAFolderReplacedAFile(t *testing.T) {
+	replace := func(dir string) {
+		if err := os.Remove(filepath.Join(dir, "a.md")); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.RemoveAll(filepath.Join(dir, "people")); err != nil {
+			t.Fatal(err)
+		}
+		write(t, dir, map[string]string{"a.md/inner.md": "inner\n", "people": "a file now\n"})
+	}
+	dir, r := newRepo(t)
+	replace(dir)
+	st, err := r.Status(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareWithGit(t, dir, "after the replacements", statesOf(st))
+	scratch := filepath.Join(t.TempDir(), "index")
+	copyFile(t, filepath.Join(dir, ".git", "index"), scratch)
+	env := append(gitEnv(dir), "GIT_INDEX_FILE="+scratch)
+	gitWith(t, dir, env, "add", "-A")
+	wantTree := strings.TrimSpace(gitWith(t, dir, env, "write-tree"))
+	wantIndex := gitWith(t, dir, env, "ls-files", "-s")
+	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "all", Paths: gitrepo.Paths(st)}); err != nil {
+		t.Fatalf("a commit of every change: %v", err)
+	}
+	if got := strings.TrimSpace(run(t, dir, "rev-parse", "HEAD^{tree}")); got != wantTree {
+		t.Errorf("tree = %s, git add -A makes %s\n%s", got, wantTree, run(t, dir, "ls-tree", "-r", "HEAD"))
+	}
+	if got := run(t, dir, "ls-files", "-s"); got != wantIndex {
+		t.Errorf("index (-git +ours):\n%s", cmp.Diff(wantIndex, got))
+	}
+	run(t, dir, "fsck", "--strict", "--no-progress")
+
+	dir, r = newRepo(t)
+	replace(dir)
+	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "a.md", Paths: []vpath.Path{"a.md"}}); err != nil {
+		t.Fatalf("a commit of the replaced note: %v", err)
+	}
+	if d := cmp.Diff([]string{"attachments/x.png", "b.md", "people/Ada.md", "people/Charles.md"}, lines(run(t, dir, "ls-tree", "-r", "--name-only", "HEAD"))); d != "" {
+		t.Errorf("HEAD after the commit of a.md (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{" D people/Ada.md", " D people/Charles.md", "?? a.md/inner.md", "?? people"}, porcelain(t, dir)); d != "" {
+		t.Errorf("git status after the commit of a.md (-want +got):\n%s", d)
+	}
+	run(t, dir, "fsck", "--strict", "--no-progress")
+}
+
+// TestCommitWithoutTrustedExecutableBits: with core.fileMode false (git's setting
+// where the file system cannot keep the executable bit: a vault on exFAT, a Windows
+// drive under WSL, Windows itself), every file may look executable. Status ignores the
+// bit, as git status does, and a commit keeps each note's mode as the index has it
+// (a new file 100644), as git commit does; with the setting true, the bit counts.
+func TestCommitWithoutTrustedExecutableBits(t *testing.T) {
+	dir, r := newRepo(t)
+	write(t, dir, map[string]string{"run.sh": "#!/bin/sh\n"})
+	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(t, dir, "add", "run.sh")
+	run(t, dir, "commit", "-q", "-m", "a script")
+	run(t, dir, "config", "core.fileMode", "false")
+	write(t, dir, map[string]string{"b.md": "changed\n", "new.md": "new\n", "run.sh": "#!/bin/sh\necho\n"})
+	for _, name := range []string{"a.md", "b.md", "new.md"} {
+		if err := os.Chmod(filepath.Join(dir, name), 0o777); err != nil { // as exFAT shows every file
+			t.Fatal(err)
+		}
+	}
+	if err := os.Chmod(filepath.Join(dir, "run.sh"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st, err := r.Status(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareWithGit(t, dir, "core.fileMode false", statesOf(st))
+	scratch := filepath.Join(t.TempDir(), "index")
+	copyFile(t, filepath.Join(dir, ".git", "index"), scratch)
+	env := append(gitEnv(dir), "GIT_INDEX_FILE="+scratch)
+	addEach(t, dir, env, []string{"b.md", "new.md", "run.sh"})
+	wantTree := strings.TrimSpace(gitWith(t, dir, env, "write-tree"))
+	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "m", Paths: []vpath.Path{"b.md", "new.md", "run.sh"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(run(t, dir, "rev-parse", "HEAD^{tree}")); got != wantTree {
+		t.Errorf("with core.fileMode false the commit's tree is\n%swhere git makes\n%s", run(t, dir, "ls-tree", "-r", "HEAD"), gitWith(t, dir, env, "ls-tree", "-r", wantTree))
+	}
+	run(t, dir, "config", "core.fileMode", "true")
+	st, err = r.Status(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	compareWithGit(t, dir, "core.fileMode true", statesOf(st))
+}

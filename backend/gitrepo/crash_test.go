@@ -75,7 +75,7 @@ func TestCommitKillChild(t *testing.T) {
 	ctx := t.Context()
 	v, r := openRecovered(t, dir)
 	if os.Getenv("MT_COMMIT_KILL_AT") == "index.lock" {
-		gitrepo.PauseBeforeIndexRename(func() {
+		gitrepo.PauseBeforeIndexRename(r, func() {
 			crashtest.Say("holding index.lock")
 			time.Sleep(time.Minute)
 		})

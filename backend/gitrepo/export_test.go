@@ -26,9 +26,32 @@ func IndexEntries(r *Repo) ([]string, error) {
 	return out, nil
 }
 
-// PauseBeforeIndexRename makes every later index write call fn once the new index is
-// written to index.lock, before it replaces the index (a crash test kills there).
-func PauseBeforeIndexRename(fn func()) { beforeIndexRename = fn }
+// PauseBeforeIndexRename makes every later index write of r call fn once the new
+// index is written to index.lock, before it replaces the index (a crash test kills
+// there).
+func PauseBeforeIndexRename(r *Repo, fn func()) { r.beforeIndexRename = fn }
+
+// PauseAfterConfigRead makes every later SetIdentity call fn once it has read
+// .git/config, before it writes the new one.
+func PauseAfterConfigRead(fn func()) { afterConfigRead = fn }
+
+// ConfigList reads a git configuration file as `git config --file F --list` prints it:
+// "section.subsection.key=value", or "section.key" for a key without a value.
+func ConfigList(b []byte) ([]string, error) {
+	var out []string
+	err := parseConfig(b, func(section, sub, key, value string, hasValue bool) {
+		name := section
+		if sub != "" {
+			name += "." + sub
+		}
+		name += "." + key
+		if hasValue {
+			name += "=" + value
+		}
+		out = append(out, name)
+	})
+	return out, err
+}
 
 // ValidTag is validTag, for tests to compare with git's own rules.
 func ValidTag(name string) error { return validTag(name) }

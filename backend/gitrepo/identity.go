@@ -1,7 +1,6 @@
 package gitrepo
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -10,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/go-git/gcfg"
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/memotree/memotree/backend/internal/regular"
@@ -38,16 +36,17 @@ type Identity struct {
 	Committer Signature `json:"committer"`
 }
 
-// identityKeys are the configuration keys an identity is read from.
-var identityKeys = map[string]bool{
+// configKeys are the configuration keys MemoTree reads: those an identity is read
+// from, and core.fileMode.
+var configKeys = map[string]bool{
 	"user.name": true, "user.email": true, "author.name": true, "author.email": true,
-	"committer.name": true, "committer.email": true,
+	"committer.name": true, "committer.email": true, "core.filemode": true,
 }
 
 // Identity returns who git would sign a commit with in this repository, or an error
 // wrapping ErrNoIdentity that says how to set it.
 func (r *Repo) Identity() (Identity, error) {
-	cfg := r.identityConfig()
+	cfg := r.config()
 	pick := func(role, field string) string {
 		if v := os.Getenv("GIT_" + strings.ToUpper(role) + "_" + strings.ToUpper(field)); v != "" {
 			return v
@@ -115,8 +114,8 @@ func (r *Repo) signatures(author *Signature) (a, c *object.Signature, err error)
 		&object.Signature{Name: id.Committer.Name, Email: id.Committer.Email, When: now}, nil
 }
 
-// identityConfig reads the identity keys of git's configuration, last value winning.
-func (r *Repo) identityConfig() map[string]string {
+// config reads configKeys from git's configuration, last value winning.
+func (r *Repo) config() map[string]string {
 	cr := &configReader{gitDir: r.gitDir(), branch: r.branchName(), out: map[string]string{}}
 	for _, f := range systemAndGlobalConfig() {
 		cr.read(f, 0)
@@ -214,19 +213,19 @@ func (cr *configReader) read(file string, depth int) {
 	if err != nil {
 		return
 	}
-	_ = gcfg.ReadWithCallback(bytes.NewReader(b), func(section, sub, key, value string, blank bool) error {
-		if key == "" {
-			return nil
-		}
-		section, key = strings.ToLower(section), strings.ToLower(key)
+	// A line git cannot read makes git refuse every command; what came before it is
+	// kept here, and git's own commands will say what is wrong.
+	_ = parseConfig(b, func(section, sub, key, value string, hasValue bool) {
 		switch {
-		case sub == "" && identityKeys[section+"."+key]:
-			cr.out[section+"."+key] = value
-		case key == "path" && !blank && (section == "include" && sub == "" ||
+		case sub == "" && configKeys[section+"."+key]:
+			if !hasValue && section == "core" {
+				value = "true" // a boolean written bare
+			}
+			cr.out[section+"."+key] = value // an identity key without a value: none (git refuses it)
+		case key == "path" && hasValue && (section == "include" && sub == "" ||
 			section == "includeif" && cr.matches(sub, filepath.Dir(file))):
 			cr.read(includePath(value, file), depth+1)
 		}
-		return nil
 	})
 }
 
@@ -258,12 +257,23 @@ func (cr *configReader) matches(cond, fileDir string) bool {
 		if strings.HasSuffix(pattern, "/") {
 			pattern += "**"
 		}
-		dir := filepath.ToSlash(cr.gitDir)
-		if abs, err := filepath.Abs(cr.gitDir); err == nil {
-			dir = filepath.ToSlash(abs)
+		// git matches the folder's real path, then the path as given made absolute.
+		var dirs []string
+		if real, err := filepath.EvalSymlinks(cr.gitDir); err == nil {
+			if abs, err := filepath.Abs(real); err == nil {
+				dirs = append(dirs, filepath.ToSlash(abs))
+			}
 		}
-		return globMatch(filepath.ToSlash(pattern), dir, kind == "gitdir/i") ||
-			globMatch(filepath.ToSlash(pattern), dir+"/", kind == "gitdir/i")
+		if abs, err := filepath.Abs(cr.gitDir); err == nil {
+			dirs = append(dirs, filepath.ToSlash(abs))
+		}
+		for _, dir := range dirs {
+			if globMatch(filepath.ToSlash(pattern), dir, kind == "gitdir/i") ||
+				globMatch(filepath.ToSlash(pattern), dir+"/", kind == "gitdir/i") {
+				return true
+			}
+		}
+		return false
 	case "onbranch":
 		if strings.HasSuffix(pattern, "/") {
 			pattern += "**"
@@ -274,7 +284,8 @@ func (cr *configReader) matches(cond, fileDir string) bool {
 }
 
 // globMatch matches name against a git wildcard pattern in which "**" crosses
-// folders and "*" and "?" do not.
+// folders and "*", "?" and a bracket expression ("[a-z]", "[!x]") do not, and "\"
+// takes the next character as it is.
 func globMatch(pattern, name string, fold bool) bool {
 	var b strings.Builder
 	if fold {
@@ -293,6 +304,17 @@ func globMatch(pattern, name string, fold bool) bool {
 			b.WriteString("[^/]*")
 		case c == '?':
 			b.WriteString("[^/]")
+		case c == '\\' && i+1 < len(pattern):
+			i++
+			b.WriteString(regexp.QuoteMeta(pattern[i : i+1]))
+		case c == '[':
+			class, n, ok := bracketClass(pattern[i:])
+			if !ok {
+				b.WriteString(`\[`)
+				continue
+			}
+			b.WriteString(class)
+			i += n - 1
 		default:
 			b.WriteString(regexp.QuoteMeta(string(c)))
 		}
@@ -300,4 +322,59 @@ func globMatch(pattern, name string, fold bool) bool {
 	b.WriteString("$")
 	re, err := regexp.Compile(b.String())
 	return err == nil && re.MatchString(name)
+}
+
+// bracketClass turns the bracket expression that p starts with ("[abc]", "[a-z]",
+// "[!x]" or "[^x]", "[[:alpha:]]") into a regular expression's class that never
+// matches "/", and says how many bytes of p it took; ok is false when p holds no
+// closing "]" (the "[" is then a plain character, as in git).
+func bracketClass(p string) (class string, n int, ok bool) {
+	i := 1
+	neg := i < len(p) && (p[i] == '!' || p[i] == '^')
+	if neg {
+		i++
+	}
+	start := i
+	var b strings.Builder
+	for ; i < len(p); i++ {
+		switch c := p[i]; {
+		case c == ']' && i > start:
+			if neg {
+				return "[^/" + b.String() + "]", i + 1, true
+			}
+			return "(?:[" + b.String() + "])", i + 1, b.Len() > 0
+		case c == '[' && strings.HasPrefix(p[i:], "[:"):
+			end := strings.Index(p[i:], ":]")
+			if end < 0 {
+				return "", 0, false
+			}
+			b.WriteString(p[i : i+end+2])
+			i += end + 1
+		case c == '\\' && i+1 < len(p):
+			i++
+			b.WriteString(regexp.QuoteMeta(p[i : i+1]))
+		case c == '-' && b.Len() > 0 && i+1 < len(p) && p[i+1] != ']':
+			b.WriteByte('-')
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	return "", 0, false
+}
+
+// trustsExecutableBit reports whether git takes the executable bit of the working
+// tree's files as it is (core.fileMode, true unless set false): git sets it false
+// where the file system cannot keep the bit (exFAT, a Windows drive under WSL,
+// Windows), and then ignores the bit in status and keeps the index's mode when it
+// stages a file.
+func (r *Repo) trustsExecutableBit() bool {
+	v, ok := r.config()["core.filemode"]
+	if !ok {
+		return true
+	}
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "false", "no", "off", "0", "":
+		return false
+	}
+	return true
 }

@@ -3,6 +3,7 @@ package gitrepo
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,10 +15,11 @@ import (
 // SetIdentity sets user.name and user.email in the repository's own configuration
 // (.git/config), as `git config user.name` and `git config user.email` would: the
 // [user] section's lines are replaced, or a section is added at the end, and every
-// other byte of the file is kept. The file is replaced through .git/config.lock, as git
-// replaces it, so a git command writing it at the same moment makes one of the two
-// fail rather than lose the other's change.
-func (r *Repo) SetIdentity(name, email string) error {
+// other byte of the file is kept, and so are its permissions (it may hold a remote's
+// credentials). The file is read and replaced under .git/config.lock, as git does it,
+// so a git command writing it at the same moment makes one of the two fail rather
+// than lose the other's change.
+func (r *Repo) SetIdentity(name, email string) (err error) {
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if err := checkSignature(Signature{Name: name, Email: email}); err != nil {
 		return fmt.Errorf("set the commit identity: %w", err)
@@ -26,29 +28,46 @@ func (r *Repo) SetIdentity(name, email string) error {
 		return fmt.Errorf("set the commit identity: %q is not an email address", email)
 	}
 	file := filepath.Join(r.gitDir(), "config")
-	b, err := regular.ReadPath(file)
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("set the commit identity: read %s: %w", file, err)
-	}
-	next := setUserKeys(string(b), map[string]string{"name": name, "email": email})
 	lock := file + ".lock"
-	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	f, err := os.OpenFile(lock, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if errors.Is(err, os.ErrExist) {
 		return fmt.Errorf("set the commit identity: %s exists: a git command is changing the configuration; try again", lock)
 	}
 	if err != nil {
 		return fmt.Errorf("set the commit identity: %w", err)
 	}
-	if err := syncfile.Finish(f, []byte(next), 0o644, false); err != nil {
-		os.Remove(lock)
+	defer func() {
+		if err != nil {
+			f.Close()
+			os.Remove(lock)
+		}
+	}()
+	// Read under the lock: a git command that changed the file before is kept.
+	perm := fs.FileMode(0o644)
+	b, err := regular.ReadPath(file)
+	switch {
+	case err == nil:
+		if fi, serr := os.Stat(file); serr == nil {
+			perm = fi.Mode().Perm()
+		}
+	case !errors.Is(err, os.ErrNotExist):
+		return fmt.Errorf("set the commit identity: read %s: %w", file, err)
+	}
+	next := setUserKeys(string(b), map[string]string{"name": name, "email": email})
+	if afterConfigRead != nil {
+		afterConfigRead()
+	}
+	if err := syncfile.Finish(f, []byte(next), perm, true); err != nil {
 		return fmt.Errorf("set the commit identity: write %s: %w", lock, err)
 	}
 	if err := os.Rename(lock, file); err != nil {
-		os.Remove(lock)
 		return fmt.Errorf("set the commit identity: %w", err)
 	}
 	return nil
 }
+
+// afterConfigRead, when set by tests, runs once SetIdentity has read the configuration.
+var afterConfigRead func()
 
 // setUserKeys sets keys of the [user] section of a git configuration file's text:
 // each key's last line in the section is replaced (earlier ones are left, as git

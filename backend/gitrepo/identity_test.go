@@ -3,9 +3,12 @@ package gitrepo_test
 import (
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/memotree/memotree/backend/gitrepo"
 )
@@ -196,5 +199,155 @@ func TestPullThatMergesNeedsAnIdentity(t *testing.T) {
 	}
 	if res, err := rc.Pull(t.Context(), gitrepo.SyncOptions{}); err != nil || res.Outcome != gitrepo.PullFastForward {
 		t.Errorf("a fast-forward without an identity = %+v, %v", res, err)
+	}
+}
+
+// TestSetIdentityKeepsTheConfigFile: .git/config keeps its permissions (it may hold a
+// remote's credentials, so a person makes it private), and a git command changing the
+// configuration while SetIdentity writes it either waits for the lock or keeps its
+// change: neither is lost.
+func TestSetIdentityKeepsTheConfigFile(t *testing.T) {
+	noIdentity(t)
+	dir, r := newRepo(t)
+	cfg := filepath.Join(dir, ".git", "config")
+	if err := os.Chmod(cfg, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var gitErr error
+	gitrepo.PauseAfterConfigRead(func() {
+		_, gitErr = tryGit(dir, "config", "core.fromgit", "kept")
+	})
+	defer gitrepo.PauseAfterConfigRead(nil)
+	if err := r.SetIdentity("Ada Lovelace", "ada@example.com"); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf(".git/config is %v after SetIdentity, was -rw-------", fi.Mode().Perm())
+	}
+	if got, _ := tryGit(dir, "config", "core.fromgit"); gitErr == nil && got != "kept\n" {
+		t.Errorf("git config succeeded while SetIdentity wrote .git/config, and its change was lost:\n%s", read(t, dir, ".git/config"))
+	}
+	if got := run(t, dir, "config", "--local", "user.name"); got != "Ada Lovelace\n" {
+		t.Errorf("user.name = %q", got)
+	}
+}
+
+// TestConfigSyntaxAsGitReadsIt: a global configuration written in each form git's
+// syntax allows gives the identity `git var` gives: a byte order mark, CRLF, a key on
+// its section's line, a value joined over lines, quotes and escapes, comments,
+// subsections in both forms (neither is [user]), includes relative to the including
+// file and later keys over included ones, and includeIf by a bracket expression and by
+// the repository's real path (the test folder reached through a symbolic link).
+func TestConfigSyntaxAsGitReadsIt(t *testing.T) {
+	home := noIdentity(t)
+	real := t.TempDir()
+	dir := filepath.Join(real, "vault")
+	write(t, dir, base)
+	run(t, dir, "init", "-q")
+	linked := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(real, linked); err != nil {
+		t.Fatal(err)
+	}
+	r := open(t, filepath.Join(linked, "vault"))
+	gitVar := func() string {
+		cmd := gitCmd(dir)
+		cmd.Env = os.Environ()
+		cmd.Args = []string{"git", "-c", "user.useConfigOnly=true", "var", "GIT_AUTHOR_IDENT"}
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return "refused: " + strings.TrimSpace(string(out))
+		}
+		s := strings.TrimSpace(string(out))
+		return s[:strings.LastIndexByte(s[:strings.LastIndexByte(s, ' ')], ' ')] // no date
+	}
+	cases := []struct {
+		name  string
+		files map[string]string
+		want  string
+	}{
+		{"byte order mark", map[string]string{".gitconfig": "\ufeff[user]\n\tname = Bom\n\temail = b@x.y\n"}, "Bom <b@x.y>"},
+		{"CRLF", map[string]string{".gitconfig": "[user]\r\n\tname = Crlf\r\n\temail = c@x.y\r\n"}, "Crlf <c@x.y>"},
+		{"a key on the header's line", map[string]string{".gitconfig": "[user] name = Same Line\n\temail = s@x.y\n"}, "Same Line <s@x.y>"},
+		{"a value over two lines", map[string]string{".gitconfig": "[user]\n\tname = Con\\\ntinued  Name \n\temail = c@x.y\n"}, "Continued  Name <c@x.y>"},
+		{"quotes, escapes and comments", map[string]string{".gitconfig": "[User]\n\tNAME = \"A \\\"Q\\\" ; B\" # c\n\tEmail = a@b.c ; comment\n"}, `A "Q" ; B <a@b.c>`},
+		{"subsections are not [user]", map[string]string{".gitconfig": "[user]\n\tname = Main\n\temail = m@x.y\n[user \"x\"]\n\tname = Sub\n[user.y]\n\tname = Dotted\n"}, "Main <m@x.y>"},
+		{"includes relative to the including file", map[string]string{".gitconfig": "[include]\n\tpath = sub/a.inc\n[user]\n\temail = after@x.y\n",
+			"sub/a.inc": "[include]\n\tpath = b.inc\n", "sub/b.inc": "[user]\n\tname = Nested\n\temail = n@x.y\n"}, "Nested <after@x.y>"},
+		{"includeIf with a bracket expression", map[string]string{".gitconfig": "[user]\n\tname = X\n\temail = t@x.y\n[includeIf \"gitdir:**/[uv]ault/\"]\n\tpath = w.inc\n",
+			"w.inc": "[user]\n\tname = Bracket\n"}, "Bracket <t@x.y>"},
+		{"includeIf by the real path", map[string]string{".gitconfig": "[user]\n\tname = X\n\temail = t@x.y\n[includeIf \"gitdir:" + dir + "/\"]\n\tpath = w.inc\n",
+			"w.inc": "[user]\n\tname = Real Path\n"}, "Real Path <t@x.y>"},
+	}
+	for _, c := range cases {
+		t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))
+		write(t, home, c.files)
+		if g := gitVar(); g != c.want {
+			t.Fatalf("%s: git var says %q, the test expected %q", c.name, g, c.want)
+		}
+		id, err := r.Identity()
+		if got := id.Author.Name + " <" + id.Author.Email + ">"; err != nil || got != c.want {
+			t.Errorf("%s: Identity = %q, %v; git says %q", c.name, got, err, c.want)
+		}
+	}
+}
+
+// TestConfigParserAsGit reads configuration files of every form git's syntax allows,
+// and some it refuses, and compares each with `git config --file F --list`: the same
+// variables in the same order, and a refusal where git refuses.
+func TestConfigParserAsGit(t *testing.T) {
+	files := []string{
+		"[core]\n\tbare = false\n[user]\n\tname = A\n",
+		"\ufeff[a]\nb = c\n",
+		"[a] b = c\n[d \"e f\"] g = h\n",
+		"[Sec \"Sub\\\\x\\\"y\\z\"]\n\tKey-1 = v\n",
+		"[sec.SUB]\nkey = v\n",
+		"[a]\n\tb = \" lead\" and \"trail \"  \n",
+		"[a]\n\tb = x\\ty\\nz\\\\w\\\"q\n",
+		"[a]\n\tb = one\\\n  two\n\tc = three\n",
+		"[a]\n\tb = x ; comment\n\tc = y # comment\n\td = \"e;f#g\"\n",
+		"[a]\n\tflag\n\tother = 1\n",
+		"[a]\r\n\tb = c\r\n\td = \"e\r\n",
+		"[a]\n\tb\t=\t  spaced   out  \n",
+		"; top comment\n# another\n[a]\n\n\tb = c\n",
+		"[a]\nb = c", // no final line break
+		"[a]\n\tb = unknown \\q escape\n",
+		"[a]\n\tb = \"unclosed\n",
+		"[a\n\tb = c\n",
+		"[a \"sub]\n",
+		"[a]\n\t1b = c\n",
+		"[a]\n\tb c = d\n",
+		"[a]\n\tb = c\n[]\n",
+		"[a \"s\" ]\n",
+		"[a]\n\tb = x\\\n",
+	}
+	for _, text := range files {
+		f := filepath.Join(t.TempDir(), "config")
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command("git", "config", "--file", f, "--list", "-z")
+		cmd.Env = os.Environ()
+		out, gitErr := cmd.Output()
+		ours, err := gitrepo.ConfigList([]byte(text))
+		if (gitErr != nil) != (err != nil) {
+			t.Errorf("%q: git's error %v, ours %v", text, gitErr, err)
+			continue
+		}
+		if gitErr != nil {
+			continue
+		}
+		var want []string // -z: "key\nvalue", or "key" alone, each ended by NUL
+		for _, e := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
+			if e != "" {
+				want = append(want, strings.Replace(e, "\n", "=", 1))
+			}
+		}
+		if d := cmp.Diff(want, ours); d != "" {
+			t.Errorf("%q (-git +ours):\n%s", text, d)
+		}
 	}
 }

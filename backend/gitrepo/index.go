@@ -23,10 +23,6 @@ var ErrIndexLocked = errors.New("the git index is locked by another git process 
 // place. Both survive a process killed in between (see writeIndex).
 const ownerName = "MEMOTREE_INDEX_LOCK"
 
-// beforeIndexRename, when set by tests, runs once the new index is written to
-// index.lock and synced, before the rename (a crash test kills the process there).
-var beforeIndexRename func()
-
 // writeIndex replaces .git/index the way git does: the new index is written to
 // index.lock (created exclusively, so a running git command and this package exclude
 // each other), synced, and renamed over the index. go-git's own SetIndex truncates the
@@ -88,8 +84,8 @@ func (r *Repo) writeIndex(idx *index.Index) (err error) {
 	if err := f.Close(); err != nil {
 		return fmt.Errorf("close index: %w", err)
 	}
-	if beforeIndexRename != nil {
-		beforeIndexRename()
+	if r.beforeIndexRename != nil {
+		r.beforeIndexRename()
 	}
 	if err := fsfault.Check("rename", lock); err != nil {
 		return fmt.Errorf("replace index: %w", err)

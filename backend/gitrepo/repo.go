@@ -85,6 +85,10 @@ type Repo struct {
 	dir  string
 	repo *git.Repository
 	w    Writer
+	// beforeIndexRename, when set (by tests, through export_test.go), runs once the
+	// new index is written to index.lock and synced, before the rename (a crash test
+	// kills the process there).
+	beforeIndexRename func()
 	// similar remembers the last inexact rename detection (see renameCache).
 	similar renameCache
 }
@@ -253,10 +257,13 @@ func content(name string) bool {
 // reported reports whether a change of a repository path is one Status reports: every
 // one `git status` shows, Obsidian's settings (.obsidian/) and trash (.trash/)
 // included, but not MemoTree's own files (.memotree/ and the temporary files of its
-// writes, which .git/info/exclude ignores anyway) nor anything in .git.
+// writes, which .git/info/exclude ignores anyway) nor anything in a .git folder or
+// file (the repository's own, or a submodule's or nested repository's), which git
+// never stores.
 func reported(name string) bool {
 	first, _, _ := strings.Cut(name, "/")
-	return first != ".git" && first != ".memotree" && !strings.HasPrefix(vpath.Path(name).Base(), vault.TempPrefix)
+	p := vpath.Path(name)
+	return first != ".memotree" && !p.InGitFolder() && !strings.HasPrefix(p.Base(), vault.TempPrefix)
 }
 
 // headTree returns the tree of HEAD's commit, or nil for a repository with no commit.

@@ -65,14 +65,16 @@ func (r *Repo) Status(ctx context.Context) ([]Change, error) {
 	if err != nil {
 		return nil, fmt.Errorf("git status: %w", err)
 	}
-	return r.changes(snap.merged())
+	return r.changes(snap, snap.merged())
 }
 
-// changes turns states into the sorted list of content changes, renames paired.
-func (r *Repo) changes(states map[string]State) ([]Change, error) {
+// changes turns states into the sorted list of content changes, renames paired. A
+// submodule's own entry (its gitlink) is not one: git records which commit of it the
+// vault uses, which MemoTree leaves to git.
+func (r *Repo) changes(snap *snapshot, states map[string]State) ([]Change, error) {
 	out := make([]Change, 0, len(states))
 	for name, s := range states {
-		if reported(name) {
+		if reported(name) && !snap.gitlink(name) {
 			out = append(out, Change{Path: vpath.Path(name), State: s})
 		}
 	}
@@ -86,6 +88,12 @@ func (r *Repo) changes(states map[string]State) ([]Change, error) {
 	return out, nil
 }
 
+// gitlink reports whether the index holds p as a submodule's commit.
+func (s *snapshot) gitlink(p string) bool {
+	i, ok := s.byName[p]
+	return ok && s.entries[i].mode == filemode.Submodule
+}
+
 // snapshot is one full status: the index it was computed from, the staged changes
 // (index against HEAD) and the working tree's (against the index), kept apart so a
 // Tracker can redo the second for a few paths.
@@ -97,6 +105,8 @@ type snapshot struct {
 	trees     *indexTrees
 	staged    map[string]State
 	work      map[string]State
+	// execBit is core.fileMode (see Repo.trustsExecutableBit).
+	execBit bool
 }
 
 // stamp identifies the index and HEAD a snapshot was computed from.
@@ -140,7 +150,8 @@ func (r *Repo) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{stamp: st, indexTime: indexTime, entries: entries, trees: hashIndexTrees(entries), staged: map[string]State{}}
+	snap := &snapshot{stamp: st, indexTime: indexTime, entries: entries, trees: hashIndexTrees(entries), staged: map[string]State{},
+		execBit: r.trustsExecutableBit()}
 	snap.byName = make(map[string]int32, len(entries))
 	for i := range entries {
 		snap.byName[entries[i].name] = int32(i)

@@ -3,6 +3,7 @@ package gitrepo_test
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -359,13 +360,16 @@ func TestSyncOverSSHWithTheAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { agent.Process.Kill(); agent.Wait() })
-	for i := 0; ; i++ {
-		if _, err := os.Stat(sock); err == nil {
+	// The socket file appears before ssh-agent listens on it: wait until it answers.
+	for stop := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		c, err := net.Dial("unix", sock)
+		if err == nil {
+			c.Close()
 			break
-		} else if i == 100 {
-			t.Fatalf("ssh-agent made no socket: %v", err)
 		}
-		time.Sleep(20 * time.Millisecond)
+		if time.Now().After(stop) {
+			t.Fatalf("ssh-agent does not answer on its socket: %v", err)
+		}
 	}
 	t.Setenv("SSH_AUTH_SOCK", sock)
 	if out, err := exec.Command("ssh-add", key).CombinedOutput(); err != nil {

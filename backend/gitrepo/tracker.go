@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -136,7 +137,7 @@ func (t *Tracker) Status(ctx context.Context) ([]Change, error) {
 		}
 		clear(t.dirty)
 	}
-	return t.r.changes(t.snap.merged())
+	return t.r.changes(t.snap, t.snap.merged())
 }
 
 // ChangeSets returns the pending changes grouped by change set, as
@@ -164,7 +165,7 @@ func (t *Tracker) refresh(ctx context.Context) error {
 // workState examines one path of the working tree against the snapshot's index:
 // Modified, Deleted, Untracked, or "" when it matches the index (or is ignored).
 func (r *Repo) workState(snap *snapshot, p string) (State, error) {
-	if !reported(p) {
+	if !reported(p) || r.inOtherRepo(snap, p) {
 		return "", nil
 	}
 	i, tracked := snap.byName[p]
@@ -196,14 +197,37 @@ func (r *Repo) workState(snap *snapshot, p string) (State, error) {
 	switch {
 	case e.stage != 0:
 		return Modified, nil
-	case e.mode == filemode.Submodule || unchanged(e, f, snap.indexTime):
+	case e.mode == filemode.Submodule || unchanged(e, f, snap.indexTime, snap.execBit):
 		return "", nil
 	}
-	same, err := r.sameContent(p, e, f)
+	same, err := r.sameContent(p, e, f, snap.execBit)
 	if err != nil || same {
 		return "", err
 	}
 	return Modified, nil
+}
+
+// inOtherRepo reports whether the path p lies in a submodule (a gitlink of the index)
+// or in a repository nested in the vault that git does not track (an untracked folder
+// with a .git of its own): git leaves their files to them, and so does Status.
+func (r *Repo) inOtherRepo(snap *snapshot, p string) bool {
+	for i := strings.IndexByte(p, '/'); i >= 0; {
+		d := p[:i]
+		if snap.gitlink(d) {
+			return true
+		}
+		if _, tracked := snap.trees.dirs[d]; !tracked {
+			if _, err := os.Lstat(filepath.Join(r.dir, filepath.FromSlash(d), ".git")); err == nil {
+				return true
+			}
+		}
+		j := strings.IndexByte(p[i+1:], '/')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false
 }
 
 // ignoredFolder reports whether git ignores the folder dir, at the vault's root, as a

@@ -2,6 +2,7 @@ package gitrepo
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -19,8 +20,9 @@ import (
 // buildTree returns the hash of base (a tree hash; zero for the empty tree) with the
 // entries of set put in (a nil entry removes the path), writing the new trees. A file
 // put where a folder was replaces the folder, and a path put under a file replaces the
-// file, as git's index does.
-func (r *Repo) buildTree(base plumbing.Hash, set map[string]*index.Entry) (plumbing.Hash, error) {
+// file, as git's index does. A path inside a submodule is refused (ErrInvalidPath): its
+// files are the submodule's repository's. dir is the folder base is the tree of.
+func (r *Repo) buildTree(dir string, base plumbing.Hash, set map[string]*index.Entry) (plumbing.Hash, error) {
 	var entries []object.TreeEntry
 	if !base.IsZero() {
 		t, err := r.repo.TreeObject(base)
@@ -65,8 +67,10 @@ func (r *Repo) buildTree(base plumbing.Hash, set map[string]*index.Entry) (plumb
 		subBase := plumbing.ZeroHash
 		if i, ok := byName[name]; ok && entries[i].Mode == filemode.Dir {
 			subBase = entries[i].Hash
+		} else if ok && entries[i].Mode == filemode.Submodule {
+			return plumbing.ZeroHash, insideSubmodule(path.Join(dir, name))
 		}
-		h, err := r.buildTree(subBase, sub)
+		h, err := r.buildTree(path.Join(dir, name), subBase, sub)
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
@@ -94,6 +98,11 @@ func (r *Repo) buildTree(base plumbing.Hash, set map[string]*index.Entry) (plumb
 	}
 	sort.Sort(object.TreeEntrySorter(kept))
 	return r.writeTree(kept)
+}
+
+// insideSubmodule is the error for a path committed inside the submodule at p.
+func insideSubmodule(p string) error {
+	return fmt.Errorf("%w: %s is a submodule, a repository of its own: commit its files with git inside it", ErrInvalidPath, p)
 }
 
 // writeTree stores a tree of sorted entries and returns its hash.

@@ -88,7 +88,11 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 			domain = strings.Split(tk.dir, "/")
 		}
 		patterns := tk.patterns
+		_, trackedDir := t.dirs[tk.dir]
 		for i := range dir.ents {
+			if tk.dir != "" && !trackedDir && string(dir.name(i)) == ".git" {
+				return // a repository nested in the vault: git reports nothing in it
+			}
 			if string(dir.name(i)) == ".gitignore" && dir.typeOf(i).IsRegular() {
 				if b, err := regular.ReadPath(filepath.Join(r.dir, filepath.FromSlash(tk.dir), ".gitignore")); err == nil {
 					patterns = append(patterns[:len(patterns):len(patterns)], parseIgnore(b, domain)...)
@@ -120,6 +124,10 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 			p := unsafe.String(unsafe.SliceData(key), len(key))
 			typ := dir.typeOf(i)
 			if typ.IsDir() {
+				if j, ok := byName[p]; ok && entries[j].mode == filemode.Submodule {
+					seen[j] = true // a submodule: its files are its own repository's
+					continue
+				}
 				_, tracked := t.dirs[p]
 				if reported(p) && (tracked || !ignored(name, true)) {
 					subdirs = append(subdirs, strings.Clone(p))
@@ -146,10 +154,10 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 				continue // gone since listed: unseen, so it shows as deleted
 			}
 			seen[j] = true
-			if unchanged(ie, wf, indexTime) {
+			if unchanged(ie, wf, indexTime, snap.execBit) {
 				continue
 			}
-			same, err := r.sameContent(p, ie, wf)
+			same, err := r.sameContent(p, ie, wf, snap.execBit)
 			if err != nil {
 				fail(err)
 				return
@@ -221,8 +229,8 @@ func parseIgnore(b []byte, domain []string) []gitignore.Pattern {
 // data alone, compared as git compares them (32-bit fields). A file modified in the
 // same instant the index was written is "racily clean" and must be hashed, as git
 // does.
-func unchanged(e *ientry, f workFile, indexTime time.Time) bool {
-	if uint32(f.size) != e.size || uint32(f.mtime.sec) != e.mtimeS || uint32(f.mtime.nsec) != e.mtimeN || !modeMatches(e.mode, f.mode) {
+func unchanged(e *ientry, f workFile, indexTime time.Time, execBit bool) bool {
+	if uint32(f.size) != e.size || uint32(f.mtime.sec) != e.mtimeS || uint32(f.mtime.nsec) != e.mtimeN || !modeMatches(e.mode, f.mode, execBit) {
 		return false
 	}
 	if e.ino != 0 && f.ino != 0 && uint32(f.ino) != e.ino {
@@ -236,13 +244,16 @@ func unchanged(e *ientry, f workFile, indexTime time.Time) bool {
 }
 
 // modeMatches reports whether a working-tree file's type and executable bit are
-// those of the index entry.
-func modeMatches(m filemode.FileMode, fm fs.FileMode) bool {
+// those of the index entry; the bit (the owner's, as git reads it) only when execBit
+// (see Repo.trustsExecutableBit).
+func modeMatches(m filemode.FileMode, fm fs.FileMode, execBit bool) bool {
 	switch {
 	case fm&fs.ModeSymlink != 0:
 		return m == filemode.Symlink
+	case fm.IsRegular() && !execBit:
+		return m == filemode.Regular || m == filemode.Executable
 	case fm.IsRegular():
-		if fm&0o111 != 0 {
+		if fm&0o100 != 0 {
 			return m == filemode.Executable
 		}
 		return m == filemode.Regular
@@ -252,8 +263,8 @@ func modeMatches(m filemode.FileMode, fm fs.FileMode) bool {
 
 // sameContent hashes the working-tree file at p as git would and compares it with
 // the index entry.
-func (r *Repo) sameContent(p string, e *ientry, f workFile) (bool, error) {
-	if !modeMatches(e.mode, f.mode) {
+func (r *Repo) sameContent(p string, e *ientry, f workFile, execBit bool) (bool, error) {
+	if !modeMatches(e.mode, f.mode, execBit) {
 		return false, nil
 	}
 	full := filepath.Join(r.dir, filepath.FromSlash(p))

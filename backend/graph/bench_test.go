@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"testing"
-	"time"
 
+	"github.com/memotree/memotree/backend/internal/benchtest"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -58,19 +58,11 @@ func synthVault(nNotes, linksPer int) (map[vpath.Path]*note.Note, []vpath.Path) 
 func BenchmarkLoad50k(b *testing.B) {
 	notes, files := synthVault(50_000, 10)
 	b.ReportAllocs()
-	start := cpuTime()
+	start := benchtest.CPU()
 	for b.Loop() {
 		New().Load(notes, files)
 	}
-	reportCPU(b, start)
-}
-
-// reportCPU reports the CPU time per operation since start, which on a loaded
-// machine says more than wall time (on 2 idle cores, wall time is at least half).
-func reportCPU(b *testing.B, start time.Duration) {
-	if d := cpuTime() - start; d > 0 {
-		b.ReportMetric(float64(d.Milliseconds())/float64(b.N), "cpu-ms/op")
-	}
+	benchtest.ReportCPU(b, start)
 }
 
 // BenchmarkSetNote50k measures one change in a loaded 50,000-note graph: a new

@@ -45,7 +45,7 @@ func BenchmarkRefreshOneNote(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer l.Close()
-	notes := l.Graph().Notes()
+	notes := graphOf(b, l).Notes()
 	p := notes[len(notes)/2]
 	orig, err := os.ReadFile(filepath.Join(src, filepath.FromSlash(string(p))))
 	if err != nil {
@@ -69,7 +69,7 @@ func BenchmarkRefreshOneNote(b *testing.B) {
 		l.Refresh(b.Context(), scratch)
 	}
 	b.StopTimer()
-	if !l.Graph().Has(scratch) {
+	if !graphOf(b, l).Has(scratch) {
 		b.Fatal("the refreshed note is not in the graph")
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // TestCrashedChangeSetIsRolledBackWhileWatching: a watching library that sees the undo
@@ -66,12 +67,23 @@ func TestCrashedChangeSetIsRolledBackWhileWatching(t *testing.T) {
 			if b, _ := os.ReadFile(filepath.Join(dir, "b.md")); string(b) != "edited after the crash\n" {
 				t.Errorf("b.md = %q", b)
 			}
-			waitFor(t, func() bool { return !l.Graph().Has("made.md") }, "made.md to leave the graph")
+			waitFor(t, func() bool { return !inGraph(t, l, "made.md") }, "made.md to leave the graph")
 			return
 		case <-deadline:
 			t.Fatal("no recovery event in 30 s")
 		}
 	}
+}
+
+// inGraph tells whether the library's graph holds p, failing the test when the graph
+// cannot be read.
+func inGraph(t *testing.T, l *Library, p vpath.Path) bool {
+	t.Helper()
+	g, err := l.Graph(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g.Has(p)
 }
 
 func waitFor(t *testing.T, ok func() bool, what string) {

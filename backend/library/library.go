@@ -5,6 +5,14 @@
 // (Max*PerNote, with a warning). A watching library also rolls back, at once, a
 // change set whose process died (see changeSets), and tells the window of it.
 //
+// The library owns its writes: Write, Apply and Update write through the vault and
+// index what they wrote before returning, so that no writer has to remember to
+// refresh the graph, and a caller's cancellation cannot leave a landed write
+// unindexed. Git writes through it too (it is a gitrepo.Writer). Graph returns the
+// graph with the error of the scan that loads it; a scan that failed or was
+// cancelled is run again by the next caller, so a lazily opened library never keeps
+// an empty graph.
+//
 // Concurrency: a Library is safe for concurrent use. Reads go to the graph (which has its
 // own lock); batches are applied by one goroutine, in order.
 package library
@@ -19,7 +27,6 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/memotree/memotree/backend/event"
@@ -58,7 +65,7 @@ type Options struct {
 	// the scan, and the scan's progress goes out on the bus (TaskProgress). The app
 	// and serve open libraries this way, so that the window is up and shows the
 	// progress before a large vault is read. A scan that fails leaves the graph
-	// empty; Index returns its error and the final progress event carries it.
+	// unloaded: the final progress event carries its error, and Graph scans again.
 	Background bool
 	// CacheDir, when set, holds the vault's caches (its search index) for as long as
 	// the vault has no .memotree folder, so that opening a folder writes nothing in it
@@ -91,11 +98,9 @@ type Library struct {
 	stopScan context.CancelFunc // cancels a background scan; nil otherwise
 	sets     *changeSets        // watches for crashed change sets; nil unless watching
 
-	scanOnce   sync.Once
 	keepTemps  bool            // Options.KeepTemps
 	beforeRead func(notes int) // Options.BeforeRead
-	scanned    atomic.Bool
-	scanErr    error
+	load       loadState       // the full scan that loads the graph (load.go)
 
 	subMu  sync.Mutex
 	subs   map[int]func(paths []vpath.Path, rescan bool)
@@ -177,7 +182,7 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 		scanCtx, l.stopScan = context.WithCancel(context.WithoutCancel(ctx))
 		l.done = make(chan struct{})
 		go func() {
-			_ = l.ensureScanned(scanCtx) // a failure is in Index and the progress event
+			_ = l.ensureScanned(scanCtx) // a failure is in the progress event, and Graph scans again
 			l.follow()
 		}()
 		return l, nil
@@ -198,86 +203,6 @@ func (l *Library) Name() string { return l.name }
 
 // Vault returns the library's vault.
 func (l *Library) Vault() *vault.Vault { return l.vault }
-
-// Graph returns the library's link graph, scanning the vault first if the library was
-// opened lazily and nothing has needed the graph yet.
-func (l *Library) Graph() *graph.Graph {
-	_ = l.ensureScanned(context.Background()) // a failed scan leaves an empty graph; Index reports it
-	return l.graph
-}
-
-// Index returns the graph like Graph, and the error of the scan if it failed.
-func (l *Library) Index(ctx context.Context) (*graph.Graph, error) {
-	return l.graph, l.ensureScanned(ctx)
-}
-
-// Scanned reports whether the vault has been scanned into the graph (a lazy library
-// defers that until something needs the graph).
-func (l *Library) Scanned() bool { return l.scanned.Load() }
-
-func (l *Library) ensureScanned(ctx context.Context) error {
-	l.scanOnce.Do(func() {
-		l.scanErr = l.scan(ctx)
-		l.scanned.Store(true)
-	})
-	return l.scanErr
-}
-
-// Refresh re-reads the given files or folders now, updates the graph and publishes the
-// change. Writers call it after a write so that the next read sees it at once, without
-// waiting for the watcher (which then finds nothing new).
-func (l *Library) Refresh(ctx context.Context, paths ...vpath.Path) {
-	if err := l.ensureScanned(ctx); err != nil {
-		return
-	}
-	if changed := l.apply(ctx, paths); len(changed) > 0 {
-		l.publish(changed, false)
-	}
-}
-
-// RefreshCreated indexes notes that this process has just created or rewritten
-// through the vault, from the content it wrote, without reading them back; a path
-// that is not a note, or too large to index, is refreshed from disk as Refresh does.
-// An edit made from outside meanwhile arrives through the watcher, which reads it.
-func (l *Library) RefreshCreated(ctx context.Context, created map[vpath.Path][]byte) {
-	if err := l.ensureScanned(ctx); err != nil {
-		return
-	}
-	var other []vpath.Path
-	results := make([]parsed, 0, len(created))
-	for p, data := range created {
-		if !p.IsNote() || p.Ignored() || len(data) > MaxNoteBytes {
-			other = append(other, p)
-			continue
-		}
-		n := note.ParseLean(data)
-		cut := boundWarn(n)
-		results = append(results, parsed{path: p, note: n, warns: n.Warnings, sum: maphash.Bytes(l.seed, data), cut: cut})
-	}
-	slices.SortFunc(results, func(a, b parsed) int { return strings.Compare(string(a.path), string(b.path)) })
-	changed := make([]vpath.Path, 0, len(results))
-	l.mu.Lock()
-	for _, r := range results {
-		if old, had := l.sums[r.path]; had && old == r.sum {
-			continue // already indexed
-		}
-		l.graph.SetNote(r.path, r.note)
-		l.sums[r.path] = r.sum
-		l.noteCut(r)
-		delete(l.warnings, r.path)
-		if len(r.warns) > 0 {
-			l.warnings[r.path] = r.warns
-		}
-		changed = append(changed, r.path)
-	}
-	l.mu.Unlock()
-	if len(changed) > 0 {
-		l.publish(changed, false)
-	}
-	if len(other) > 0 {
-		l.Refresh(ctx, other...)
-	}
-}
 
 // Close stops watching and releases the vault.
 func (l *Library) Close() error {

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"slices"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -43,7 +45,7 @@ func TestScan(t *testing.T) {
 	if !slices.Equal(before, []int{3}) {
 		t.Errorf("BeforeRead was called with %v, want once with the 3 notes", before)
 	}
-	st := l.Graph().Stats()
+	st := graphOf(t, l).Stats()
 	if st.Notes != 3 || st.Files != 4 {
 		t.Errorf("notes=%d files=%d, want 3 notes and 4 files", st.Notes, st.Files)
 	}
@@ -55,7 +57,7 @@ func TestScan(t *testing.T) {
 	if len(ws) == 0 || ws[0].Path != "broken.md" || ws[0].Line == 0 {
 		t.Errorf("warnings = %+v, want one for broken.md with a line", ws)
 	}
-	back := l.Graph().Backlinks("A.md")
+	back := graphOf(t, l).Backlinks("A.md")
 	if len(back) != 2 {
 		t.Errorf("backlinks of A = %+v, want 2 (from sub/B.md and broken.md)", back)
 	}
@@ -86,25 +88,25 @@ func TestFollowsExternalEdits(t *testing.T) {
 		}
 	}
 	writeFiles(t, dir, map[string]string{"A.md": "now [[B]]\n"})
-	waitFor("the new link", func() bool { return l.Graph().Stats().Unresolved == 1 })
+	waitFor("the new link", func() bool { return graphOf(t, l).Stats().Unresolved == 1 })
 
 	writeFiles(t, dir, map[string]string{"deep/er/B.md": "hello [[A]]\n"})
 	waitFor("B in a new nested folder", func() bool {
-		return slices.Contains(l.Graph().Notes(), vpath.Path("deep/er/B.md")) && l.Graph().Stats().Unresolved == 0
+		return slices.Contains(graphOf(t, l).Notes(), vpath.Path("deep/er/B.md")) && graphOf(t, l).Stats().Unresolved == 0
 	})
 
 	if err := os.Rename(filepath.Join(dir, "deep"), filepath.Join(dir, "moved")); err != nil {
 		t.Fatal(err)
 	}
 	waitFor("the folder move", func() bool {
-		ns := l.Graph().Notes()
+		ns := graphOf(t, l).Notes()
 		return slices.Contains(ns, vpath.Path("moved/er/B.md")) && !slices.Contains(ns, vpath.Path("deep/er/B.md"))
 	})
 
 	if err := os.Remove(filepath.Join(dir, "moved", "er", "B.md")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor("the removal", func() bool { return l.Graph().Stats().Unresolved == 1 })
+	waitFor("the removal", func() bool { return graphOf(t, l).Stats().Unresolved == 1 })
 
 	// The scan's progress comes first; then the changes.
 	for seen := false; !seen; {
@@ -128,4 +130,14 @@ func TestFollowsExternalEdits(t *testing.T) {
 	if len(entries) == 0 || entries[0].Actor != "external" {
 		t.Errorf("journey = %+v, want external edits recorded", entries)
 	}
+}
+
+// graphOf returns the library's graph, failing the test when the scan failed.
+func graphOf(t testing.TB, l *Library) *graph.Graph {
+	t.Helper()
+	g, err := l.Graph(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
 }

@@ -71,7 +71,7 @@ func TestBackgroundScan(t *testing.T) {
 	}
 	defer l.Close()
 	writeFiles(t, dir, map[string]string{"late.md": "written while the scan runs [[n000]]\n"})
-	g, err := l.Index(t.Context())
+	g, err := l.Graph(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

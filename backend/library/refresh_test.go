@@ -10,10 +10,10 @@ import (
 	"github.com/memotree/memotree/backend/vpath"
 )
 
-// TestRefreshCreatedMatchesRefresh creates the same notes in two vaults, one indexed
-// by RefreshCreated from the bytes written and one by Refresh from disk, and compares
-// the graphs and warnings.
-func TestRefreshCreatedMatchesRefresh(t *testing.T) {
+// TestApplyIndexesAsRefresh creates the same notes in two vaults, one through
+// Library.Apply, which indexes the bytes written, and one through the vault, then
+// Refresh from disk, and compares the graphs and warnings.
+func TestApplyIndexesAsRefresh(t *testing.T) {
 	start := map[string]string{"A.md": "See [[New 1]].\n"}
 	created := map[vpath.Path][]byte{
 		"New 1.md":    []byte("---\nentity type: person\nrelations:\n  - relation type: knows\n    relation to: \"[[A]]\"\n---\nBack to [[A]].\n"),
@@ -39,19 +39,21 @@ func TestRefreshCreatedMatchesRefresh(t *testing.T) {
 			changes = append(changes, vault.Change{Path: p, Data: data, CreateOnly: true})
 			paths = append(paths, p)
 		}
-		if _, err := l.Vault().Apply(t.Context(), changes, vault.WriteOptions{}); err != nil {
-			t.Fatal(err)
-		}
 		if byBytes {
-			l.RefreshCreated(t.Context(), created)
+			if _, err := l.Apply(t.Context(), changes, vault.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
 		} else {
+			if _, err := l.Vault().Apply(t.Context(), changes, vault.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
 			l.Refresh(t.Context(), paths...)
 		}
-		return outcome{l.Graph().Stats(), l.Graph().Backlinks("A.md"), l.Warnings()}
+		return outcome{graphOf(t, l).Stats(), graphOf(t, l).Backlinks("A.md"), l.Warnings()}
 	}
 	want, got := run(false), run(true)
 	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("RefreshCreated differs from Refresh (-want +got):\n%s", diff)
+		t.Errorf("Apply differs from Refresh (-want +got):\n%s", diff)
 	}
 	if want.Stats.Notes != 3 {
 		t.Errorf("notes = %d, want 3", want.Stats.Notes)

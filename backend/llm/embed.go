@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"time"
 
@@ -78,38 +77,24 @@ func (c *Client) embedOnce(ctx context.Context, model string, texts []string) ([
 }
 
 // SettingsEmbedder computes embeddings with the model the settings name at the time of
-// each call: the environment (MEMOTREE_EMBEDDING_MODEL, OPENAI_BASE_URL,
-// OPENAI_API_KEY) over the settings file, so that a model chosen in the window's
+// each call, as its Resolver says (MEMOTREE_EMBEDDING_MODEL, OPENAI_BASE_URL and
+// OPENAI_API_KEY over the settings file), so that a model chosen in the window's
 // settings is used without a restart. No model named means no semantic search.
 //
 // It is safe for concurrent use.
 type SettingsEmbedder struct {
-	path   string
-	getenv func(string) string
+	r Resolver
 
 	mu     sync.Mutex
 	client *Client
 	key    Settings // the endpoint client was made for
 }
 
-// NewSettingsEmbedder follows the settings file at path ("" for SettingsPath) and
-// the environment getenv reads (os.Getenv when nil).
-func NewSettingsEmbedder(path string, getenv func(string) string) *SettingsEmbedder {
-	if getenv == nil {
-		getenv = os.Getenv
-	}
-	if path == "" {
-		path, _ = SettingsPath() // no config directory: the environment alone
-	}
-	return &SettingsEmbedder{path: path, getenv: getenv}
-}
+// NewSettingsEmbedder follows the settings r resolves.
+func NewSettingsEmbedder(r Resolver) *SettingsEmbedder { return &SettingsEmbedder{r: r} }
 
-// settings are the settings in effect; a settings file that does not read counts as
-// empty (the window's settings form says what is wrong with it).
-func (e *SettingsEmbedder) settings() Settings {
-	saved, _ := LoadSettings(e.path)
-	return FromEnv(e.getenv).Merge(saved)
-}
+// settings are the settings in effect.
+func (e *SettingsEmbedder) settings() Settings { return e.r.InEffect() }
 
 // EmbeddingModel names the embeddings model in effect, or "" when none is named.
 func (e *SettingsEmbedder) EmbeddingModel() string { return e.settings().EmbeddingModel }

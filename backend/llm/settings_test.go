@@ -109,7 +109,7 @@ func TestSettingsEmbedderFollowsTheSettings(t *testing.T) {
 	srv := llmtest.New(t)
 	path := filepath.Join(t.TempDir(), "settings.toml")
 	env := map[string]string{}
-	e := llm.NewSettingsEmbedder(path, func(k string) string { return env[k] })
+	e := llm.NewSettingsEmbedder(llm.Resolver{Path: path, Getenv: func(k string) string { return env[k] }})
 	if m := e.EmbeddingModel(); m != "" {
 		t.Errorf("no settings: model %q", m)
 	}
@@ -137,6 +137,70 @@ func TestSettingsEmbedderFollowsTheSettings(t *testing.T) {
 	// The server's vectors depend on the model it was asked for.
 	if !slices.Equal(v[0], llmtest.VectorOf("nomic-embed-text", "ada lovelace")) || !slices.Equal(w[0], llmtest.VectorOf(llmtest.ShuffledPrefix+"env", "ada lovelace")) {
 		t.Errorf("the vectors are not those of the models asked for")
+	}
+}
+
+// TestResolverOrder: flags over the environment over the settings file, field by
+// field (a key only with its own endpoint, see Merge), read again at each call; a
+// settings file that does not parse is an error for Resolve and empty for InEffect.
+func TestResolverOrder(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.toml")
+	env := map[string]string{}
+	r := llm.Resolver{Path: path, Getenv: func(k string) string { return env[k] }}
+	if err := llm.SaveSettings(path, llm.Settings{BaseURL: "http://file/v1", Model: "file-model", APIKey: "file-key", EmbeddingModel: "file-embed"}); err != nil {
+		t.Fatal(err)
+	}
+	env["MEMOTREE_MODEL"] = "env-model"
+	env["OPENAI_API_KEY"] = "env-key"
+	r.Flags = llm.Settings{Model: "flag-model"}
+	got, err := r.Resolve()
+	// The environment's key has no endpoint of its own (OpenAI's): it does not go to the
+	// file's endpoint, whose own key does.
+	want := llm.Settings{BaseURL: "http://file/v1", Model: "flag-model", APIKey: "file-key", EmbeddingModel: "file-embed"}
+	if err != nil || got != want {
+		t.Errorf("Resolve = %+v, %v; want %+v", got, err, want)
+	}
+	if err := llm.SaveSettings(path, llm.Settings{BaseURL: "http://changed/v1"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := r.Resolve(); got.BaseURL != "http://changed/v1" {
+		t.Errorf("the file is not read again: %+v", got)
+	}
+	if err := os.WriteFile(path, []byte("base_url = [broken\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Resolve(); err == nil {
+		t.Error("a broken settings file resolves without an error")
+	}
+	if got := r.InEffect(); got.Model != "flag-model" || got.APIKey != "env-key" {
+		t.Errorf("InEffect with a broken file = %+v, want the flags and the environment", got)
+	}
+}
+
+// TestSettingsSummarizerFollowsTheSettings: no model, no summaries; a model saved in
+// the settings file is asked at the next call, at its endpoint.
+func TestSettingsSummarizerFollowsTheSettings(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Text("A note about engines."))
+	path := filepath.Join(t.TempDir(), "settings.toml")
+	s := llm.NewSettingsSummarizer(llm.Resolver{Path: path, Getenv: func(string) string { return "" }})
+	if s.Configured() {
+		t.Error("configured without a model")
+	}
+	if _, err := s.Summarize(t.Context(), "Engine", "# Engine"); err == nil {
+		t.Error("summarised without a model")
+	}
+	if err := llm.SaveSettings(path, llm.Settings{BaseURL: srv.URL(), Model: "summary-model"}); err != nil {
+		t.Fatal(err)
+	}
+	if !s.Configured() {
+		t.Error("not configured once a model is saved")
+	}
+	got, err := s.Summarize(t.Context(), "Engine", "# Engine\n\nThe Analytical Engine.")
+	if err != nil || got != "A note about engines." {
+		t.Fatalf("Summarize = %q, %v", got, err)
+	}
+	if reqs := srv.Requests(); len(reqs) != 1 || reqs[0].Body["model"] != "summary-model" {
+		t.Errorf("requests = %+v, want one for summary-model", reqs)
 	}
 }
 

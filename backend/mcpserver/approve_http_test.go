@@ -31,7 +31,11 @@ func TestElicitationOverHTTP(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		hs := httptest.NewServer(New(Deps{Registry: reg, Libraries: ws, Version: "test"}).HTTPHandler(nil))
+		srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hs := httptest.NewServer(srv.HTTPHandler(nil))
 		t.Cleanup(hs.Close)
 		var asked []string
 		opts := &mcp.ClientOptions{ElicitationHandler: func(_ context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {

@@ -57,7 +57,10 @@ func serveLibraries(t *testing.T, c client, names ...string) (*mcp.ClientSession
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Deps{Registry: reg, Libraries: ws, Version: "test"})
+	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := srv.MCP().Connect(t.Context(), st, nil); err != nil {
 		t.Fatal(err)

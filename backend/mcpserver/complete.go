@@ -12,7 +12,7 @@ const maxCompletions = 100
 
 // complete suggests values for the note resource template's arguments: library names,
 // and note paths that start with (or contain) what was typed.
-func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+func (s *Server) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	var values []string
 	typed := strings.ToLower(req.Params.Argument.Value)
 	switch req.Params.Argument.Name {
@@ -27,9 +27,9 @@ func (s *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.Com
 		if c := req.Params.Context; c != nil {
 			lib = c.Arguments["library"]
 		}
-		if l, err := s.deps.Libraries.Library(lib); err == nil {
+		if g, err := s.graph(ctx, lib); err == nil {
 			var prefix, contains []string
-			for _, p := range l.Graph().Notes() {
+			for _, p := range g.Notes() {
 				low := strings.ToLower(string(p))
 				switch {
 				case strings.HasPrefix(low, typed):

@@ -20,7 +20,8 @@ import (
 // resumable after a dropped connection with Last-Event-ID (an in-memory event store).
 // Every other request — the 2026-07-28 revision, whose clients hear of changes through
 // subscriptions/listen, and clients that do not keep the session id they were given —
-// is served stateless, as before.
+// is served stateless, as before. A write to a client that stops reading gives up
+// after streamWriteTimeout.
 
 // sessionIdle is how long a session may go without a request before it is closed.
 const sessionIdle = time.Hour
@@ -38,6 +39,10 @@ func (s *Server) HTTPHandler(protect *http.CrossOriginProtection) http.Handler {
 	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		Stateless: true, CrossOriginProtection: protect})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		dw := newDeadlineWriter(w) // see streamWriteTimeout
+		// No deadline is left behind for the next request of a kept-alive connection.
+		defer dw.rc.SetWriteDeadline(time.Time{})
+		w = dw
 		if r.Header.Get("Mcp-Session-Id") != "" || r.Method != http.MethodPost || opensSession(r) {
 			stateful.ServeHTTP(w, r)
 			return
@@ -81,3 +86,39 @@ type readCloser struct {
 }
 
 func (rc readCloser) Close() error { return rc.c.Close() }
+
+// streamWriteTimeout bounds how long one write to a client of a session may block. The
+// SDK writes a notification to a session's stream from the goroutine that notifies
+// every session (Follow's, for a note's change), and waits for the write: a client that
+// keeps its stream open and stops reading (hung, suspended) would hold that goroutine,
+// and every later notification to every client, for as long as it stays connected.
+// Past the timeout the write fails and the stream ends; what it missed stays in the
+// event store, and the client resumes with Last-Event-ID.
+var streamWriteTimeout = 30 * time.Second
+
+// deadlineWriter gives each write and flush to a client streamWriteTimeout to finish.
+type deadlineWriter struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func newDeadlineWriter(w http.ResponseWriter) deadlineWriter {
+	return deadlineWriter{ResponseWriter: w, rc: http.NewResponseController(w)}
+}
+
+func (d deadlineWriter) Write(b []byte) (int, error) {
+	_ = d.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+	return d.ResponseWriter.Write(b)
+}
+
+// FlushError flushes within the deadline (http.ResponseController.Flush calls it).
+func (d deadlineWriter) FlushError() error {
+	_ = d.rc.SetWriteDeadline(time.Now().Add(streamWriteTimeout))
+	return d.rc.Flush()
+}
+
+// Flush is FlushError for callers that use http.Flusher.
+func (d deadlineWriter) Flush() { _ = d.FlushError() }
+
+// Unwrap gives http.ResponseController the writer underneath.
+func (d deadlineWriter) Unwrap() http.ResponseWriter { return d.ResponseWriter }

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -24,6 +25,13 @@ import (
 // served opens a fresh copy of the demo vault and serves it over streamable HTTP.
 func served(t *testing.T) (*httptest.Server, string) {
 	t.Helper()
+	hs, dir, _ := servedWith(t)
+	return hs, dir
+}
+
+// servedWith is served, giving the server too.
+func servedWith(t *testing.T) (*httptest.Server, string, *Server) {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "vault")
 	if err := demo.CopyTo(dir); err != nil {
 		t.Fatal(err)
@@ -37,11 +45,14 @@ func served(t *testing.T) (*httptest.Server, string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Deps{Registry: reg, Libraries: ws, Version: "test"})
+	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	go srv.Follow(t.Context())
 	hs := httptest.NewServer(srv.HTTPHandler(nil))
 	t.Cleanup(hs.Close)
-	return hs, dir
+	return hs, dir, srv
 }
 
 // heard counts the notifications a client heard.
@@ -152,96 +163,96 @@ func notificationsOverHTTP(t *testing.T, version string) {
 func tail(b []byte) []byte { return b[max(0, len(b)-600):] }
 
 // TestStandaloneStreamResumes: the session's GET stream carries a notification with
-// an event id; a client that lost the stream and asks again with Last-Event-ID gets
-// what it missed.
+// an event id; a notification sent while the client has no stream open is kept, and a
+// GET with Last-Event-ID replays it. The notifications are sent by the test (as Follow
+// sends them), each stored before the call returns, so the replay cannot be a live
+// delivery in disguise.
 func TestStandaloneStreamResumes(t *testing.T) {
-	hs, dir := served(t)
-	post := func(sid, body string) *http.Response {
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodPost, hs.URL, strings.NewReader(body))
-		req.Header.Set("Content-Type", "application/json")
-		req.Header.Set("Accept", "application/json, text/event-stream")
-		if sid != "" {
-			req.Header.Set("Mcp-Session-Id", sid)
-			req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return res
+	hs, _, srv := servedWith(t)
+	welcome := URI("demo", "Welcome.md")
+	c := openSession(t, hs.URL, "raw")
+	c.call(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":%q}}`, welcome))
+	get := c.stream
+	// listen reads a stream's events until one carries a resources/updated
+	// notification, and sends its id (or why the stream ended).
+	type got struct {
+		id  string
+		err error
 	}
-	res := post("", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}`)
-	res.Body.Close()
-	sid := res.Header.Get("Mcp-Session-Id")
-	if sid == "" {
-		t.Fatalf("initialize of 2025-11-25 opened no session (status %s)", res.Status)
+	listen := func(stream *http.Response) chan got {
+		ch := make(chan got, 1)
+		go func() {
+			r, id := bufio.NewReader(stream.Body), ""
+			for {
+				line, err := r.ReadString('\n')
+				if err != nil {
+					ch <- got{err: fmt.Errorf("the stream ended: %w", err)}
+					return
+				}
+				if v, ok := strings.CutPrefix(line, "id: "); ok {
+					id = strings.TrimSpace(v)
+				}
+				if strings.HasPrefix(line, "data: ") && strings.Contains(line, "notifications/resources/updated") {
+					ch <- got{id: id}
+					return
+				}
+			}
+		}()
+		return ch
 	}
-	post(sid, `{"jsonrpc":"2.0","method":"notifications/initialized"}`).Body.Close()
-	post(sid, fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":%q}}`, URI("demo", "Welcome.md"))).Body.Close()
-	get := func(last string) (*http.Response, *bufio.Reader) {
-		req, _ := http.NewRequestWithContext(t.Context(), http.MethodGet, hs.URL, nil)
-		req.Header.Set("Accept", "text/event-stream")
-		req.Header.Set("Mcp-Session-Id", sid)
-		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
-		if last != "" {
-			req.Header.Set("Last-Event-ID", last)
-		}
-		res, err := http.DefaultClient.Do(req)
-		if err != nil || res.StatusCode != http.StatusOK {
-			t.Fatalf("GET the standalone stream: %v %v", res.Status, err)
-		}
-		return res, bufio.NewReader(res.Body)
-	}
-	edit := func(s string) {
-		f := filepath.Join(dir, "Welcome.md")
-		b, _ := os.ReadFile(f)
-		if err := os.WriteFile(f, append(b, s...), 0o644); err != nil {
+	updated := func() {
+		if err := srv.mcp.ResourceUpdated(t.Context(), &mcp.ResourceUpdatedNotificationParams{URI: welcome}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	// next reads events until one carries a resources/updated notification.
-	next := func(r *bufio.Reader) (id string) {
-		for {
-			line, err := r.ReadString('\n')
-			if err != nil {
-				t.Fatalf("the stream ended: %v", err)
+	stream := get("")
+	if stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET the standalone stream: %s", stream.Status)
+	}
+	// The server may take the stream in a moment after answering the GET; a
+	// notification sent before goes to the store only. So one is sent until one comes.
+	heard := listen(stream)
+	var first string
+	for deadline := time.Now().Add(20 * time.Second); first == ""; {
+		updated()
+		select {
+		case g := <-heard:
+			if g.err != nil || g.id == "" {
+				t.Fatalf("the first notification: id %q, %v", g.id, g.err)
 			}
-			if v, ok := strings.CutPrefix(line, "id: "); ok {
-				id = strings.TrimSpace(v)
-			}
-			if strings.HasPrefix(line, "data: ") && strings.Contains(line, "notifications/resources/updated") {
-				return id
+			first = g.id
+		case <-time.After(100 * time.Millisecond):
+			if time.Now().After(deadline) {
+				t.Fatal("no notification came on the stream in 20 s")
 			}
 		}
 	}
-	stream, r := get("")
-	edit("\nfirst\n")
-	first := next(r)
 	stream.Body.Close() // the connection drops
-	if first == "" {
-		t.Fatal("the notification carried no event id")
-	}
-	edit("\nsecond, while no stream was open\n")
-	// The missed notification is stored: a GET with Last-Event-ID replays it.
+	updated()           // while no stream is open: stored
+	// The server may not have seen the first stream go yet: ask again until it has.
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		stream, r = get(first)
-		done := make(chan string, 1)
-		go func() { done <- next(r) }()
-		select {
-		case id := <-done:
-			stream.Body.Close()
-			if id == first {
-				t.Fatalf("the replay repeated event %s", id)
-			}
-			return
-		case <-time.After(500 * time.Millisecond):
-			stream.Body.Close()
-			<-done
+		stream = get(first)
+		if stream.StatusCode == http.StatusOK {
+			break
 		}
+		stream.Body.Close()
 		if time.Now().After(deadline) {
-			t.Fatal("the missed notification was never replayed")
+			t.Fatalf("GET with Last-Event-ID: %s", stream.Status)
 		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	defer stream.Body.Close()
+	select {
+	case g := <-listen(stream):
+		if g.err != nil {
+			t.Fatalf("the missed notification was not replayed: %v", g.err)
+		}
+		if g.id == first || g.id == "" {
+			t.Errorf("the replay gave event %q after %q", g.id, first)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("the missed notification was not replayed in 20 s")
 	}
 }
 
@@ -288,4 +299,121 @@ func TestResourceURIsRawOrEncoded(t *testing.T) {
 			time.Sleep(20 * time.Millisecond) // the watcher indexes the new note
 		}
 	}
+}
+
+// TestAClientThatStopsReadingIsCutOff: a client keeps its session's GET stream open
+// and never reads it. Notifications to it fill the connection's buffers; a write that
+// cannot go on for streamWriteTimeout fails (the client resumes later with
+// Last-Event-ID), so the notifying goroutine — the one that follows the vault for
+// every client — never blocks for good.
+func TestAClientThatStopsReadingIsCutOff(t *testing.T) {
+	defer func(d time.Duration) { streamWriteTimeout = d }(streamWriteTimeout)
+	streamWriteTimeout = 200 * time.Millisecond
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: t.TempDir(), Permission: tool.PermWrite}}, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := httptest.NewServer(srv.HTTPHandler(nil))
+	t.Cleanup(hs.Close)
+	// A resource whose notifications are a megabyte each fills the buffers quickly.
+	uri := "memotree://demo/" + strings.Repeat("a", 1<<20) + ".md"
+	srv.mcp.AddResource(&mcp.Resource{URI: uri, Name: "big"}, srv.readResource)
+	c := openSession(t, hs.URL, "stalled")
+	if body := c.call(fmt.Sprintf(`{"jsonrpc":"2.0","id":2,"method":"resources/subscribe","params":{"uri":%q}}`, uri)); strings.Contains(body, `"error"`) {
+		t.Fatalf("subscribe: %s", body)
+	}
+	stream := c.stream("")
+	if stream.StatusCode != http.StatusOK {
+		t.Fatalf("GET the standalone stream: %s", stream.Status)
+	}
+	defer stream.Body.Close() // never read
+	const updates = 40        // 40 MB: more than the buffers of a loopback connection
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range updates {
+			_ = srv.mcp.ResourceUpdated(context.Background(), &mcp.ResourceUpdatedNotificationParams{URI: uri})
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("notifying a client that does not read blocked for a minute")
+	}
+}
+
+// rawSession is a session of the 2025-11-25 revision, spoken in plain HTTP requests.
+type rawSession struct {
+	t   *testing.T
+	url string
+	id  string
+}
+
+// openSession initializes a session at url under the client name.
+func openSession(t *testing.T, url, name string) *rawSession {
+	t.Helper()
+	c := &rawSession{t: t, url: url}
+	res := c.post(fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":%q,"version":"1"}}}`, name))
+	answer(t, res)
+	if c.id = res.Header.Get("Mcp-Session-Id"); c.id == "" {
+		t.Fatalf("initialize of 2025-11-25 opened no session (status %s)", res.Status)
+	}
+	c.call(`{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	return c
+}
+
+// post sends one message of the session (before it has an id, the initialize).
+func (c *rawSession) post(body string) *http.Response {
+	req, _ := http.NewRequestWithContext(c.t.Context(), http.MethodPost, c.url, strings.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	if c.id != "" {
+		req.Header.Set("Mcp-Session-Id", c.id)
+		req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return res
+}
+
+// call sends one message and reads its answer whole (a body closed early can cut the
+// request short).
+func (c *rawSession) call(body string) string { return answer(c.t, c.post(body)) }
+
+// stream opens the session's GET stream, resuming after the event last when given.
+func (c *rawSession) stream(last string) *http.Response {
+	req, _ := http.NewRequestWithContext(c.t.Context(), http.MethodGet, c.url, nil)
+	req.Header.Set("Accept", "text/event-stream")
+	req.Header.Set("Mcp-Session-Id", c.id)
+	req.Header.Set("Mcp-Protocol-Version", "2025-11-25")
+	if last != "" {
+		req.Header.Set("Last-Event-ID", last)
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	return res
+}
+
+// answer reads a response whole and closes it.
+func answer(t *testing.T, res *http.Response) string {
+	t.Helper()
+	defer res.Body.Close()
+	b, err := io.ReadAll(res.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -36,12 +36,16 @@ func TestRunStarlarkOverMCP(t *testing.T) {
 		t.Errorf("mcp/Three.md: %v", err)
 	}
 	l, _ := ws.Library("")
+	g, err := l.Graph(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
 	deadline := time.Now().Add(5 * time.Second)
-	for l.Graph().Has("mcp/Three.md") && time.Now().Before(deadline) {
+	for g.Has("mcp/Three.md") && time.Now().Before(deadline) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	time.Sleep(300 * time.Millisecond) // let the watcher deliver the script's events
-	if l.Graph().Has("mcp/Three.md") || !l.Graph().Has("mcp/One.md") {
+	if g.Has("mcp/Three.md") || !g.Has("mcp/One.md") {
 		t.Error("the watched graph does not match the files after the rollback")
 	}
 	// Discarding waits for the person under propose, also from a script; this client

@@ -20,6 +20,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -58,8 +59,9 @@ Start with read_manual: it says how this library is organised. Entities are note
 their path without .md ("people/Ada Lovelace"); a unique short name or an alias also works.
 Every result has status, message and data; on an error, the message says what to do instead.`
 
-// New returns a server with every tool of the registry and every note as a resource.
-func New(d Deps) *Server {
+// New returns a server with every tool of the registry and every note as a resource;
+// it waits for each library's scan (until ctx ends) and fails when one fails.
+func New(ctx context.Context, d Deps) (*Server, error) {
 	s := &Server{deps: d, approvals: newApprovals(), listed: map[string]bool{}}
 	s.mcp = mcp.NewServer(&mcp.Implementation{Name: "memotree", Version: d.Version}, &mcp.ServerOptions{
 		Instructions:       instructions,
@@ -78,8 +80,12 @@ func New(d Deps) *Server {
 		MIMEType:    "text/markdown",
 	}, s.readResource)
 	for _, l := range d.Libraries.Libraries() {
+		g, err := l.Graph(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("serve library %s over MCP: %w", l.Name(), err)
+		}
 		var rs []*mcp.Resource
-		for _, p := range l.Graph().Notes() {
+		for _, p := range g.Notes() {
 			r := resource(l.Name(), p)
 			s.listed[r.URI] = true
 			rs = append(rs, r)
@@ -88,7 +94,16 @@ func New(d Deps) *Server {
 			s.mcp.AddResource(r, s.readResource)
 		}
 	}
-	return s
+	return s, nil
+}
+
+// graph returns the graph of the library named name ("" for the default).
+func (s *Server) graph(ctx context.Context, name string) (*graph.Graph, error) {
+	l, err := s.deps.Libraries.Library(name)
+	if err != nil {
+		return nil, err
+	}
+	return l.Graph(ctx)
 }
 
 // MCP returns the SDK server, to run on a transport.
@@ -103,6 +118,9 @@ func mcpTool(t *tool.Tool) *mcp.Tool {
 		Title:       t.Title(),
 		Description: t.Description(),
 		InputSchema: t.InputSchema(),
+		// The result envelope whose data is the tool's typed output; the structured
+		// content of every answer follows it.
+		OutputSchema: outputSchema(t),
 		Annotations: &mcp.ToolAnnotations{
 			Title:           t.Title(),
 			ReadOnlyHint:    a.ReadOnlyHint,
@@ -111,6 +129,15 @@ func mcpTool(t *tool.Tool) *mcp.Tool {
 			OpenWorldHint:   &openWorld,
 		},
 	}
+}
+
+// outputSchema returns the tool's output schema, or nil when it cannot be derived (the
+// catalogue's tests keep that from happening).
+func outputSchema(t *tool.Tool) any {
+	if s := t.OutputSchema(); s != nil {
+		return s
+	}
+	return nil
 }
 
 // handler runs a tool through the registry on behalf of the calling client. A call
@@ -283,7 +310,10 @@ func (s *Server) apply(ctx context.Context, c event.VaultChange) {
 	if err != nil {
 		return
 	}
-	g := l.Graph()
+	g, err := l.Graph(ctx)
+	if err != nil {
+		return
+	}
 	for _, raw := range c.Paths {
 		p := vpath.Path(raw)
 		if !p.IsNote() {

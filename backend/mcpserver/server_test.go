@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memotree/memotree/backend/tool"
@@ -32,7 +35,10 @@ func connect(t *testing.T, perm tool.Permission) (*mcp.ClientSession, *workspace
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := New(Deps{Registry: reg, Libraries: ws, Version: "test"})
+	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	go srv.Follow(t.Context())
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := srv.MCP().Connect(t.Context(), st, nil); err != nil {
@@ -54,6 +60,40 @@ type envelope struct {
 	Data      json.RawMessage `json:"data"`
 }
 
+// outputSchemas holds, per client session, the resolved output schema of each tool
+// as tools/list gave it.
+var outputSchemas sync.Map // *mcp.ClientSession → map[string]*jsonschema.Resolved
+
+// outputSchemaOf returns the output schema the server lists for the tool name.
+func outputSchemaOf(t *testing.T, cs *mcp.ClientSession, name string) *jsonschema.Resolved {
+	t.Helper()
+	if m, ok := outputSchemas.Load(cs); ok {
+		return m.(map[string]*jsonschema.Resolved)[name]
+	}
+	list, err := cs.ListTools(t.Context(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := map[string]*jsonschema.Resolved{}
+	for _, mt := range list.Tools {
+		b, _ := json.Marshal(mt.OutputSchema)
+		var s jsonschema.Schema
+		if err := json.Unmarshal(b, &s); err != nil {
+			t.Fatalf("%s: output schema %s: %v", mt.Name, b, err)
+		}
+		rs, err := s.Resolve(nil)
+		if err != nil {
+			t.Fatalf("%s: resolve output schema: %v", mt.Name, err)
+		}
+		m[mt.Name] = rs
+	}
+	outputSchemas.Store(cs, m)
+	return m[name]
+}
+
+// call calls a tool as an MCP client and checks the answer: the structured content is
+// the result envelope, following the tool's output schema, and the text content is
+// the YAML of the same result.
 func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (envelope, *mcp.CallToolResult) {
 	t.Helper()
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: name, Arguments: args})
@@ -61,6 +101,17 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args any) (envelope,
 		t.Fatalf("%s: %v", name, err)
 	}
 	b, _ := json.Marshal(res.StructuredContent)
+	if rs := outputSchemaOf(t, cs, name); rs == nil {
+		t.Errorf("%s: the server lists no output schema", name)
+	} else {
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			t.Fatal(err)
+		}
+		if err := rs.Validate(v); err != nil {
+			t.Errorf("%s: the structured content does not follow the output schema: %v\n%s", name, err, b)
+		}
+	}
 	var e envelope
 	if err := json.Unmarshal(b, &e); err != nil {
 		t.Fatalf("%s: structured content %s: %v", name, b, err)
@@ -100,6 +151,14 @@ func TestToolsListMatchesRegistry(t *testing.T) {
 		schema, _ := json.Marshal(mt.InputSchema)
 		if strings.Contains(string(schema), `"null"`) {
 			t.Errorf("%s: schema has a null type, which some providers reject: %s", mt.Name, schema)
+		}
+		out, _ := json.Marshal(mt.OutputSchema)
+		var got, want map[string]any
+		if err := json.Unmarshal(out, &got); err != nil || json.Unmarshal(rt.OutputSchema(), &want) != nil {
+			t.Fatalf("%s: output schema %s: %v", mt.Name, out, err)
+		}
+		if !reflect.DeepEqual(got, want) || got["type"] != "object" {
+			t.Errorf("%s: output schema %s, want the registry's object schema %s", mt.Name, out, rt.OutputSchema())
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/adrg/frontmatter"
 
+	"github.com/memotree/memotree/backend/internal/benchtest"
 	"github.com/memotree/memotree/bench/vaultgen"
 )
 
@@ -61,11 +62,11 @@ func BenchmarkParse(b *testing.B) {
 func benchParse(b *testing.B, src []byte) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
-	cpu0 := processCPU()
+	cpu0 := benchtest.CPU()
 	for b.Loop() {
 		Parse(src)
 	}
-	if cpu := processCPU() - cpu0; cpu > 0 {
+	if cpu := benchtest.CPU() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(len(src))*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 	}
 }
@@ -102,13 +103,13 @@ func BenchmarkParseVault(b *testing.B) {
 	}
 	b.SetBytes(int64(total / len(notes)))
 	b.ReportAllocs()
-	cpu0 := processCPU()
+	cpu0 := benchtest.CPU()
 	i := 0
 	for b.Loop() {
 		Parse(notes[i%len(notes)])
 		i++
 	}
-	if cpu := processCPU() - cpu0; cpu > 0 {
+	if cpu := benchtest.CPU() - cpu0; cpu > 0 {
 		b.ReportMetric(float64(total/len(notes))*float64(b.N)/cpu.Seconds()/1e6, "cpu-MB/s")
 	}
 }

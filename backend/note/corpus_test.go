@@ -7,10 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// corpusDir is where the shared Obsidian Help vaults live, if they are present.
-const corpusDir = "../../../shared/corpora"
+	"github.com/memotree/memotree/internal/corpora"
+)
 
 // TestCorpus parses every note of the real Obsidian Help vaults (English and Chinese)
 // and checks the invariants that must hold on any real vault: no warnings on notes
@@ -19,11 +18,7 @@ const corpusDir = "../../../shared/corpora"
 // that do not exist).
 func TestCorpus(t *testing.T) {
 	for _, vault := range []string{"obsidian-help-en", "obsidian-help-zh"} {
-		root := filepath.Join(corpusDir, vault)
-		if _, err := os.Stat(root); err != nil {
-			t.Skipf("corpus not found at %s", root)
-		}
-		t.Run(vault, func(t *testing.T) { checkVault(t, root) })
+		t.Run(vault, func(t *testing.T) { checkVault(t, corpora.Dir(t, vault)) })
 	}
 }
 

@@ -102,6 +102,30 @@ func (s *scanner) mdLink(o opener, p, end int) (int, bool) {
 	return closing + 1, true
 }
 
+// DestSpan returns where the destination of the Markdown link l lies in span, the
+// link's source text (src[l.Start:l.End]): start and end bound the path and its
+// fragment, without the angle brackets of a destination written in them (angled).
+// It reads the destination as the parser did (balanced parentheses, escapes, blanks
+// around it, a title after it), so a rewrite changes those bytes and no others; ok is
+// false for a link that is not Markdown or a span that is not its text.
+func (l *Link) DestSpan(span []byte) (start, end int, angled, ok bool) {
+	if !l.Kind.IsMarkdown() {
+		return 0, 0, false, false
+	}
+	bracket := 1 + len(l.Display) // the ']' after the text
+	if l.Kind == MarkdownEmbed {
+		bracket++
+	}
+	if bracket+1 >= len(span) || span[bracket] != ']' || span[bracket+1] != '(' {
+		return 0, 0, false, false
+	}
+	ds, de, closing, ok := parseDest(span, bracket+2, len(span))
+	if !ok || closing != len(span)-1 {
+		return 0, 0, false, false
+	}
+	return ds, de, ds > 0 && span[ds-1] == '<', true
+}
+
 // unescapeURL decodes %XX escapes, keeping s as written when it is not valid.
 func unescapeURL(s string) string {
 	if strings.IndexByte(s, '%') < 0 {

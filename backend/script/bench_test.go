@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/memotree/memotree/backend/internal/benchtest"
 	"github.com/memotree/memotree/bench/vaultgen"
 )
 
@@ -29,8 +29,8 @@ for n in names:
 __result__ = total
 `
 	b.ResetTimer()
-	cpu := cpuTime()
-	defer reportCPU(b, cpu)
+	cpu := benchtest.CPU()
+	defer benchtest.ReportCPU(b, cpu)
 	for b.Loop() {
 		o := e.mustRun(b, code, false)
 		if o.Failure != nil || o.ToolCalls != 1000 {
@@ -42,8 +42,8 @@ __result__ = total
 func BenchmarkThousandReadsDirect(b *testing.B) {
 	e, notes := benchVault(b)
 	b.ResetTimer()
-	cpu := cpuTime()
-	defer reportCPU(b, cpu)
+	cpu := benchtest.CPU()
+	defer benchtest.ReportCPU(b, cpu)
 	for b.Loop() {
 		for _, n := range notes {
 			q, _ := json.Marshal([]string{n})
@@ -57,12 +57,6 @@ func BenchmarkThousandReadsDirect(b *testing.B) {
 	}
 }
 
-// reportCPU adds a cpu-ms/op metric measured since start: the cost of the work on a
-// machine shared with other processes, where wall time says more about the load.
-func reportCPU(b *testing.B, start time.Duration) {
-	b.ReportMetric(float64(cpuTime()-start)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
-}
-
 // benchVault opens a generated 10k-note vault and returns 500 of its note names.
 func benchVault(b *testing.B) (*env, []string) {
 	b.Helper()
@@ -71,7 +65,11 @@ func benchVault(b *testing.B) (*env, []string) {
 		b.Fatal(err)
 	}
 	e := newEnv(b, dir, Limits{})
-	notes := e.lib.Graph().Notes()
+	g, err := e.lib.Graph(b.Context())
+	if err != nil {
+		b.Fatal(err)
+	}
+	notes := g.Notes()
 	if len(notes) < 500 {
 		b.Fatalf("the generated vault has %d notes", len(notes))
 	}

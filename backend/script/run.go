@@ -358,7 +358,7 @@ func (r *Runner) refresh(ctx context.Context, restored []vault.Restored) []strin
 		if l == nil {
 			continue
 		}
-		l.Refresh(context.WithoutCancel(ctx), rs.Paths...)
+		l.Refresh(ctx, rs.Paths...) // the undo journal wrote them, beside the library
 		for _, p := range rs.Paths {
 			out = append(out, r.qualify(l, string(p)))
 		}

@@ -109,13 +109,18 @@ func TestWriteThenFailLeavesTheTreeAsItWas(t *testing.T) {
 // assertGraphMatchesFiles compares the library's graph with a fresh scan of the folder.
 func assertGraphMatchesFiles(t *testing.T, e *env) {
 	t.Helper()
-	got := e.lib.Graph().Notes()
-	fresh := newEnv(t, e.dir, Limits{})
-	want := fresh.lib.Graph().Notes()
-	if d := cmp.Diff(want, got); d != "" {
+	g, err := e.lib.Graph(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	fresh, err := newEnv(t, e.dir, Limits{}).lib.Graph(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := cmp.Diff(fresh.Notes(), g.Notes()); d != "" {
 		t.Errorf("graph notes (-files +graph):\n%s", d)
 	}
-	if d := cmp.Diff(fresh.lib.Graph().Edges(), e.lib.Graph().Edges()); d != "" {
+	if d := cmp.Diff(fresh.Edges(), g.Edges()); d != "" {
 		t.Errorf("graph edges (-files +graph):\n%s", d)
 	}
 }

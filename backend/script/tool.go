@@ -12,12 +12,17 @@ import (
 //go:embed docs/*.md
 var docs embed.FS
 
-type runStarlarkIn struct {
-	Target      string `json:"target" jsonschema:"in a few words, what the script is for"`
-	Code        string `json:"code" jsonschema:"the Starlark source; call tools with keyword arguments and assign the answer to __result__"`
-	DryRun      bool   `json:"dry_run,omitempty" jsonschema:"true: run, report the change set, and put every note back"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library the script's calls act on when they name none; the default one when absent"`
+// RunStarlarkIn is the input of run_starlark.
+type RunStarlarkIn struct {
+	Target string `json:"target" jsonschema:"in a few words, what the script is for"`
+	Code   string `json:"code" jsonschema:"the Starlark source; call tools with keyword arguments and assign the answer to __result__"`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"true: run, report the change set, and put every note back"`
+	tool.LibraryArg
 }
+
+// RunStarlark is run_starlark's typed handle, for Go code that runs a script through
+// the registry (the agent's text tool calls): its output is the run's Outcome.
+var RunStarlark = tool.NewRef[RunStarlarkIn, *Outcome](ToolName)
 
 // Tool returns the run_starlark tool, which runs scripts with r.
 func (r *Runner) Tool() *tool.Tool {
@@ -25,7 +30,8 @@ func (r *Runner) Tool() *tool.Tool {
 	if err != nil {
 		panic(err) // embedded: cannot fail
 	}
-	return tool.New(ToolName, tool.Write, tool.MustDescription(sub, ToolName), r.handle).
+	return RunStarlark.New(tool.Write, tool.MustDescription(sub, ToolName), r.handle).
+		Describe(tool.LibraryParam, "the library the script's calls act on when they name none; the default one when absent").
 		WithTitle("Run a Starlark script").
 		NotInScripts(). // no nesting
 		WithCalls(r.calls)
@@ -48,10 +54,11 @@ func Register(reg *tool.Registry, libs Libraries, lim Limits) error {
 	return reg.Register(NewRunner(reg, libs, lim).Tool())
 }
 
-func (r *Runner) handle(ctx context.Context, call *tool.Call, in runStarlarkIn) (tool.Result, error) {
+// handle runs a script; a failed script answers an error carrying the outcome.
+func (r *Runner) handle(ctx context.Context, call *tool.Call, in RunStarlarkIn) (tool.Result, *Outcome, error) {
 	o, err := r.Run(ctx, call, Input{Target: in.Target, Code: in.Code, DryRun: in.DryRun})
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	if f := o.Failure; f != nil {
 		msg := f.Message
@@ -60,9 +67,9 @@ func (r *Runner) handle(ctx context.Context, call *tool.Call, in runStarlarkIn) 
 		} else {
 			msg += "; nothing was changed"
 		}
-		res := tool.Fail(f.Code, "%s", msg).WithData(o)
+		res := tool.Fail(f.Code, "%s", msg).WithData(&o)
 		res.Warnings = o.Warnings
-		return res, nil
+		return res, nil, nil
 	}
 	msg := fmt.Sprintf("the script ran: %d tool call(s), %d file(s) changed", o.ToolCalls, len(o.Changes))
 	if o.DryRun {
@@ -71,7 +78,7 @@ func (r *Runner) handle(ctx context.Context, call *tool.Call, in runStarlarkIn) 
 	if o.OutputTruncated {
 		msg += "; printed output was cut at the limit"
 	}
-	res := tool.OK(msg, o)
+	res := tool.OK(msg)
 	res.Warnings = o.Warnings
-	return res, nil
+	return res, &o, nil
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memotree/memotree/backend/internal/benchtest"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -50,8 +51,8 @@ func TestMain(m *testing.M) {
 // BenchmarkBuild builds the index of the 10k vault from nothing (warm page cache).
 func BenchmarkBuild(b *testing.B) {
 	_, v := benchVaultOpen(b)
-	start := cpuTime()
-	defer func() { reportCPU(b, start) }()
+	start := benchtest.CPU()
+	defer func() { benchtest.ReportCPU(b, start) }()
 	for b.Loop() {
 		v.RemoveInternal(indexFile)
 		ix, _, err := Open(b.Context(), v, Options{SaveDelay: -1})
@@ -70,8 +71,8 @@ func BenchmarkReopen(b *testing.B) {
 		b.Fatal(err)
 	}
 	ix.Close()
-	start := cpuTime()
-	defer func() { reportCPU(b, start) }()
+	start := benchtest.CPU()
+	defer func() { benchtest.ReportCPU(b, start) }()
 	for b.Loop() {
 		ix, st, err := Open(b.Context(), v, Options{})
 		if err != nil || !st.Loaded || st.Reread != 0 {
@@ -90,13 +91,13 @@ func BenchmarkQuery(b *testing.B) {
 	worst := map[string]time.Duration{}
 	i := 0
 	for b.Loop() {
-		start, startCPU := time.Now(), cpuTime()
+		start, startCPU := time.Now(), benchtest.CPU()
 		q := queries[i%len(queries)]
 		if _, err := ix.Search(b.Context(), Request{Query: q, Limit: 20}); err != nil {
 			b.Fatal(err)
 		}
 		d := time.Since(start)
-		lat, cpu = append(lat, d), append(cpu, cpuTime()-startCPU)
+		lat, cpu = append(lat, d), append(cpu, benchtest.CPU()-startCPU)
 		worst[q] = max(worst[q], d)
 		i++
 	}
@@ -115,13 +116,6 @@ func reportPercentiles(b *testing.B, prefix string, ds []time.Duration) {
 	b.ReportMetric(float64(ds[len(ds)*99/100].Microseconds())/1000, prefix+"p99-ms")
 }
 
-// reportCPU reports the process's CPU time per operation since start.
-func reportCPU(b *testing.B, start time.Duration) {
-	if d := cpuTime() - start; d > 0 {
-		b.ReportMetric(float64(d.Microseconds())/1000/float64(b.N), "cpu-ms/op")
-	}
-}
-
 // BenchmarkReindexOne changes one note and re-indexes it, as after a watcher event.
 func BenchmarkReindexOne(b *testing.B) {
 	dir, ix := benchIndex(b)
@@ -129,8 +123,8 @@ func BenchmarkReindexOne(b *testing.B) {
 	orig, _ := os.ReadFile(filepath.Join(dir, string(p)))
 	defer os.WriteFile(filepath.Join(dir, string(p)), orig, 0o644)
 	n := 0
-	start := cpuTime()
-	defer func() { reportCPU(b, start) }()
+	start := benchtest.CPU()
+	defer func() { benchtest.ReportCPU(b, start) }()
 	for b.Loop() {
 		n++
 		os.WriteFile(filepath.Join(dir, string(p)), fmt.Appendf(slices.Clone(orig), "\nedit%d\n", n), 0o644)
@@ -176,8 +170,8 @@ func BenchmarkPatternCandidates(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(strings.ReplaceAll(pat, " ", "-"), func(b *testing.B) {
-			start := cpuTime()
-			defer func() { reportCPU(b, start) }()
+			start := benchtest.CPU()
+			defer func() { benchtest.ReportCPU(b, start) }()
 			for b.Loop() {
 				if _, err := ix.PatternCandidates(b.Context(), tree); err != nil {
 					b.Fatal(err)

@@ -9,19 +9,14 @@ import (
 	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/internal/corpora"
 )
 
 // corpus copies a shared Obsidian Help vault into a temporary folder, or skips the
 // test saying where the corpus was looked for.
 func corpus(t testing.TB, name string) string {
 	t.Helper()
-	src := filepath.Join("/work/shared/corpora", name)
-	if dir := os.Getenv("MEMOTREE_CORPORA"); dir != "" {
-		src = filepath.Join(dir, name)
-	}
-	if _, err := os.Stat(src); err != nil {
-		t.Skipf("corpus %s is absent (%v); set MEMOTREE_CORPORA to the folder holding it", name, err)
-	}
+	src := corpora.Dir(t, name)
 	dst := t.TempDir()
 	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {

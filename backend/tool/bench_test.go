@@ -41,7 +41,7 @@ func BenchmarkYAML(b *testing.B) {
 	for i := range names {
 		names[i] = "people/Person number " + string(rune('A'+i%26))
 	}
-	res := OK("showing 1-50 of 120 entities", map[string]any{"entities": names, "page": PageInfo{Total: 120, Limit: 50, NextOffset: 50}})
+	res := OK("showing 1-50 of 120 entities").WithData(map[string]any{"entities": names, "page": PageInfo{Total: 120, Limit: 50, NextOffset: 50}})
 	b.ReportAllocs()
 	for b.Loop() {
 		_ = res.YAML()

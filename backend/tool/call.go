@@ -23,6 +23,14 @@ const (
 // call carries it, the registry copies it into Call.Library before the guard runs.
 const LibraryParam = "library_name"
 
+// LibraryArg declares the library_name argument: a tool's input embeds it. Handlers
+// read the library from Call.Library, where the registry puts it; Go callers set
+// Call.Library rather than the field. A tool whose library_name means something else
+// says so with Describe.
+type LibraryArg struct {
+	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+}
+
 // MCPActor returns the actor of an MCP client: "mcp:<client>".
 func MCPActor(client string) string { return "mcp:" + client }
 
@@ -128,7 +136,7 @@ func (t *Tool) execute(ctx context.Context, call *Call, in any) (res Result, err
 			res = Fail(CodeInternal, "%s failed: internal error: %s", t.name, msg)
 		}
 	}()
-	res, err = t.run(ctx, call, in)
+	res, data, err := t.run(ctx, call, in)
 	if err != nil {
 		code := CodeInternal
 		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
@@ -145,6 +153,14 @@ func (t *Tool) execute(ctx context.Context, call *Call, in any) (res Result, err
 		if res.ErrorCode != "" {
 			res.Status = StatusError
 		}
+	}
+	if res.Status != StatusError {
+		if res.Data != nil {
+			// The output is the data of a success: a handler that set both is a bug.
+			return Fail(CodeInternal, "%s failed: internal error: a successful result carries its data as the output", t.name),
+				fmt.Errorf("tool %s: a successful result set Data instead of returning it as the output", t.name)
+		}
+		res.Data = data
 	}
 	return res, nil
 }

@@ -2,26 +2,37 @@
 // declared once and from which it is served, with the same validation and the same
 // results, to the in-app agent, MCP clients, Starlark scripts and `memotree call`.
 //
-// A tool is a typed input struct and a handler, declared with New. The input JSON
-// schema is derived from the struct (json names; `jsonschema:"..."` tags describe the
-// fields; fields without omitempty are required; slices, maps and pointers are typed
-// plainly "array", "object", ... because some model providers reject ["null","array"]).
-// The description is Markdown, usually embedded next to the tool's Go file:
+// A tool is a typed input struct, a typed output and a handler, declared with New (as
+// the MCP Go SDK's AddTool[In, Out]). The input JSON schema is derived from the input
+// struct (json names; `jsonschema:"..."` tags describe the fields; fields without
+// omitempty are required; slices, maps and pointers are typed plainly "array",
+// "object", ... because some model providers reject ["null","array"]). The output
+// schema is derived from the output type and served to MCP clients (OutputSchema). The
+// description is Markdown, usually embedded next to the tool's Go file:
 //
 //	//go:embed *.md
 //	var docs embed.FS
 //
 //	type readEntitiesIn struct {
 //		EntityNames []string `json:"entity_names" jsonschema:"the entities to read"`
-//		LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+//		tool.LibraryArg // library_name, read by the registry into Call.Library
+//	}
+//
+//	type readEntitiesOut struct {
+//		Entities []entityText `json:"entities"`
 //	}
 //
 //	var ReadEntities = tool.New("read_entities", tool.ReadOnly,
 //		tool.MustDescription(docs, "read_entities"),
-//		func(ctx context.Context, call *tool.Call, in readEntitiesIn) (tool.Result, error) {
+//		func(ctx context.Context, call *tool.Call, in readEntitiesIn) (tool.Result, *readEntitiesOut, error) {
 //			...
-//			return tool.OK("read 2 entities", data), nil
+//			return tool.OK("read 2 entities"), &readEntitiesOut{Entities: texts}, nil
 //		})
+//
+// A successful result carries the handler's output as its data; a failure carries the
+// details WithData gave it. A tool that answers in one of two forms returns an Either
+// of them. Go code calls a tool with typed values through a Ref (NewRef, Ref.Call),
+// never by its name with JSON it built by hand.
 //
 // Registry.Call validates the JSON arguments against the schema before the handler
 // runs (unknown fields, wrong types and missing required fields are refused with a

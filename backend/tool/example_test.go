@@ -12,16 +12,22 @@ import (
 // listEntitiesIn is the input of an example list tool: its schema is derived from the
 // struct, and tool.Paging adds offset, limit and summary_only.
 type listEntitiesIn struct {
-	EntityGlob  string `json:"entity_glob" jsonschema:"a glob over entity names, such as people/*"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to list; the default one when absent"`
+	EntityGlob string `json:"entity_glob" jsonschema:"a glob over entity names, such as people/*"`
+	tool.LibraryArg
 	tool.Paging
+}
+
+// listEntitiesOut is its output: the data of a successful result.
+type listEntitiesOut struct {
+	Entities []string      `json:"entities"`
+	Page     tool.PageInfo `json:"page"`
 }
 
 // listEntities would live in backend/tools/entity.go, with its description in
 // list_entities.md (loaded with tool.MustDescription from an embed.FS).
 var listEntities = tool.New("list_entities", tool.ReadOnly,
 	"Lists the entities whose names match a glob.",
-	func(ctx context.Context, call *tool.Call, in listEntitiesIn) (tool.Result, error) {
+	func(ctx context.Context, call *tool.Call, in listEntitiesIn) (tool.Result, *listEntitiesOut, error) {
 		var names []string
 		for _, n := range []string{"people/Ada Lovelace", "people/Charles Babbage", "projects/Engine"} {
 			if strings.HasPrefix(n, strings.TrimSuffix(in.EntityGlob, "*")) {
@@ -29,10 +35,10 @@ var listEntities = tool.New("list_entities", tool.ReadOnly,
 			}
 		}
 		if len(names) == 0 {
-			return tool.Fail(tool.CodeNoMatch, "no entity matches %q", in.EntityGlob), nil
+			return tool.Fail(tool.CodeNoMatch, "no entity matches %q", in.EntityGlob), nil, nil
 		}
 		page, info := tool.Paginate(names, in.Paging)
-		return tool.OK(info.Hint("entities"), map[string]any{"entities": page, "page": info}), nil
+		return tool.OK(info.Hint("entities")), &listEntitiesOut{Entities: page, Page: info}, nil
 	})
 
 func Example() {

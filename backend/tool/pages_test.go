@@ -32,9 +32,9 @@ func TestLibraryFromArguments(t *testing.T) {
 		}
 		return lib
 	}
-	tl := New("get_page", ReadOnly, "reads a page", func(ctx context.Context, c *Call, in pageIn) (Result, error) {
+	tl := New("get_page", ReadOnly, "reads a page", func(ctx context.Context, c *Call, in pageIn) (Result, any, error) {
 		handled = append(handled, c.Library)
-		return OK("ok", nil), nil
+		return OK("ok"), nil, nil
 	}).WithLibraryFrom(fromIndex)
 	if err := r.Register(tl); err != nil {
 		t.Fatal(err)
@@ -64,11 +64,11 @@ func TestLibraryFromArguments(t *testing.T) {
 // TestParamsInDeclaredOrder checks that Params lists the parameters as Usage does, the
 // order positional Starlark arguments fill.
 func TestParamsInDeclaredOrder(t *testing.T) {
-	tl := New("get_page", ReadOnly, "", func(ctx context.Context, c *Call, in pageIn) (Result, error) { return Result{}, nil })
+	tl := New("get_page", ReadOnly, "", func(ctx context.Context, c *Call, in pageIn) (Result, any, error) { return Result{}, nil, nil })
 	if diff := cmp.Diff([]string{"page_index", "name", "library_name"}, tl.Params()); diff != "" {
 		t.Errorf("Params (-want +got):\n%s", diff)
 	}
-	if got := New("list", ReadOnly, "", func(ctx context.Context, c *Call, in listIn) (Result, error) { return Result{}, nil }).Params(); !cmp.Equal(got, []string{"entity_glob", "offset", "limit", "summary_only"}) {
+	if got := New("list", ReadOnly, "", func(ctx context.Context, c *Call, in listIn) (Result, any, error) { return Result{}, nil, nil }).Params(); !cmp.Equal(got, []string{"entity_glob", "offset", "limit", "summary_only"}) {
 		t.Errorf("Params with paging: %v", got)
 	}
 }
@@ -76,7 +76,7 @@ func TestParamsInDeclaredOrder(t *testing.T) {
 // TestScriptValue checks that a script sees the value given to WithScriptValue (nil is
 // None), else the data, and that the envelope is unchanged by it.
 func TestScriptValue(t *testing.T) {
-	r := OK("created", map[string]any{"index": "n:x", "name": "x"})
+	r := OK("created").WithData(map[string]any{"index": "n:x", "name": "x"})
 	if got := r.ForScript(); !cmp.Equal(got, r.Data) {
 		t.Errorf("without a script value: %v", got)
 	}

@@ -84,8 +84,8 @@ func TestListToolPages(t *testing.T) {
 	if err != nil || res.Status != StatusSuccess {
 		t.Fatalf("list = %+v, %v", res, err)
 	}
-	data := res.Data.(map[string]any)
-	if got := len(data["entities"].([]string)); got != 20 {
+	data := res.Data.(*listOut)
+	if got := len(data.Entities); got != 20 {
 		t.Errorf("got %d entities, want 20", got)
 	}
 	if want := "showing 101-120 of 120 entities"; res.Message != want {

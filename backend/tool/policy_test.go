@@ -11,7 +11,7 @@ type policyIn struct {
 }
 
 func policyTool(name string, class Class) *Tool {
-	return New(name, class, "A tool of the policy test.", func(context.Context, *Call, policyIn) (Result, error) { return OK("ran", nil), nil })
+	return New(name, class, "A tool of the policy test.", func(context.Context, *Call, policyIn) (Result, any, error) { return OK("ran"), nil, nil })
 }
 
 // The policy reads the tools' attributes: each permission, for each kind of tool and
@@ -69,9 +69,9 @@ func TestJudge(t *testing.T) {
 
 	// Check asks the guard without running the tool.
 	ran := false
-	if err := r.Register(New("probe", Destructive, "Probe.", func(context.Context, *Call, policyIn) (Result, error) {
+	if err := r.Register(New("probe", Destructive, "Probe.", func(context.Context, *Call, policyIn) (Result, any, error) {
 		ran = true
-		return OK("ran", nil), nil
+		return OK("ran"), nil, nil
 	})); err != nil {
 		t.Fatal(err)
 	}

@@ -115,9 +115,9 @@ func TestCanceledContext(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || res.ErrorCode != CodeCanceled {
 		t.Errorf("Call = %s, %v; want canceled", res.ErrorCode, err)
 	}
-	slow := New("slow", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, error) {
+	slow := New("slow", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
 		<-ctx.Done()
-		return Result{}, ctx.Err()
+		return Result{}, nil, ctx.Err()
 	})
 	if err := r.Register(slow); err != nil {
 		t.Fatal(err)
@@ -132,9 +132,9 @@ func TestCanceledContext(t *testing.T) {
 
 func TestElapsed(t *testing.T) {
 	r := NewRegistry()
-	err := r.Register(New("nap", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, error) {
+	err := r.Register(New("nap", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
 		time.Sleep(5 * time.Millisecond)
-		return OK("rested", nil), nil
+		return OK("rested"), nil, nil
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -148,9 +148,9 @@ func TestElapsed(t *testing.T) {
 func TestGuardAndCall(t *testing.T) {
 	r := NewRegistry()
 	var seen []Call
-	err := r.Register(New("who", Write, "d", func(ctx context.Context, c *Call, in echoIn) (Result, error) {
+	err := r.Register(New("who", Write, "d", func(ctx context.Context, c *Call, in echoIn) (Result, any, error) {
 		seen = append(seen, *c)
-		return OK("ran", nil), nil
+		return OK("ran"), nil, nil
 	}))
 	if err != nil {
 		t.Fatal(err)
@@ -225,9 +225,9 @@ func TestConcurrentCalls(t *testing.T) {
 func TestZeroResultIsSuccess(t *testing.T) {
 	r := NewRegistry()
 	err := r.Register(
-		New("zero", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, error) { return Result{}, nil }),
-		New("coded", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, error) {
-			return Result{ErrorCode: CodeConflict}, nil
+		New("zero", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) { return Result{}, nil, nil }),
+		New("coded", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
+			return Result{ErrorCode: CodeConflict}, nil, nil
 		}),
 	)
 	if err != nil {
@@ -270,9 +270,9 @@ func TestAliasRenamesParameters(t *testing.T) {
 		Folder     string `json:"folder,omitempty"`
 	}
 	var got in
-	if err := r.Register(New("move_entity", Write, "Moves.", func(_ context.Context, _ *Call, v in) (Result, error) {
+	if err := r.Register(New("move_entity", Write, "Moves.", func(_ context.Context, _ *Call, v in) (Result, any, error) {
 		got = v
-		return OK("moved", nil), nil
+		return OK("moved"), nil, nil
 	})); err != nil {
 		t.Fatal(err)
 	}

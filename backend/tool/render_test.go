@@ -24,24 +24,24 @@ var renderCases = []struct {
 	res  Result
 }{
 	{"success_message_only", Result{Status: StatusSuccess, Message: "Content updated successfully in meta.md.", Elapsed: 1234 * time.Microsecond}},
-	{"multiline", OK("read 1 entity", map[string]any{
+	{"multiline", OK("read 1 entity").WithData(map[string]any{
 		"content": "---\nentity type: person\n---\n\n# Ada\n\nFirst line.\n  indented line\n",
 		"note":    "no trailing newline\nsecond line",
 	})},
-	{"nested", OK("found 2 relations", map[string]any{
+	{"nested", OK("found 2 relations").WithData(map[string]any{
 		"found_relations": []relation{{"entity-a", "entity-b", "knows"}, {"entity-c", "entity-b", "parent of"}},
 		"tocs":            []entry{{EntityName: "entity-a", TOC: []string{"frontmatter", "## Section 1"}}, {EntityName: "entity-b", TOC: []string{}}},
 		"page":            PageInfo{Total: 120, Offset: 50, Limit: 50, NextOffset: 100},
 	})},
-	{"empty_lists", OK("nothing found", map[string]any{"entities": []string{}, "matches": map[string]any{}}).WithWarning("index is rebuilding")},
-	{"tricky_scalars", OK("values that need quoting", []any{"yes", "123", "null", "- dash", "key: value", "#hash", "", " padded ", "tab\there", "line\r\nwith crlf", "ctrl\x01char", 42, 3.5, true, nil, "ümlaut ✓"})},
-	{"long_mapping_in_list", OK("", []map[string]string{{"in_entity": "a rather long entity name that goes on", "relation_to": "another quite long name here", "type": "knows"}})},
+	{"empty_lists", OK("nothing found").WithData(map[string]any{"entities": []string{}, "matches": map[string]any{}}).WithWarning("index is rebuilding")},
+	{"tricky_scalars", OK("values that need quoting").WithData([]any{"yes", "123", "null", "- dash", "key: value", "#hash", "", " padded ", "tab\there", "line\r\nwith crlf", "ctrl\x01char", 42, 3.5, true, nil, "ümlaut ✓"})},
+	{"long_mapping_in_list", OK("").WithData([]map[string]string{{"in_entity": "a rather long entity name that goes on", "relation_to": "another quite long name here", "type": "knows"}})},
 	{"error", Fail(CodeAmbiguous, "%q matches 2 entities; pass the full name", "Ada").
 		WithData(map[string]any{"candidates": []string{"people/Ada", "projects/Ada"}}).
 		WithWarning("first warning").WithWarning("second\nwarning")},
 	{"string_data", Result{Status: StatusSuccess, Data: "# Manual\n\nHow to use this library.\n", Elapsed: 15 * time.Millisecond}},
-	{"partial", Partial("deleted 1 of 2 entities", map[string][]string{"deleted_entities": {"old-1"}}, `"old-2" not found`)},
-	{"unrenderable", OK("bad data", map[string]any{"f": math.Inf(1)})},
+	{"partial", Partial("deleted 1 of 2 entities", `"old-2" not found`).WithData(map[string][]string{"deleted_entities": {"old-1"}})},
+	{"unrenderable", OK("bad data").WithData(map[string]any{"f": math.Inf(1)})},
 }
 
 func TestYAMLGolden(t *testing.T) {
@@ -124,14 +124,14 @@ func TestJSON(t *testing.T) {
 	if diff := cmp.Diff(res, back); diff != "" {
 		t.Errorf("round trip (-want +got):\n%s", diff)
 	}
-	bad := string(OK("x", make(chan int)).JSON())
+	bad := string(OK("x").WithData(make(chan int)).JSON())
 	if !strings.Contains(bad, `"error_code":"internal"`) {
 		t.Errorf("unencodable data: %s", bad)
 	}
 }
 
 func TestWithWarningDoesNotAlias(t *testing.T) {
-	base := OK("x", nil).WithWarning("a")
+	base := OK("x").WithData(nil).WithWarning("a")
 	base.Warnings = append(make([]string, 0, 4), base.Warnings...)
 	one, two := base.WithWarning("b"), base.WithWarning("c")
 	if one.Warnings[1] != "b" || two.Warnings[1] != "c" {

@@ -87,9 +87,10 @@ func (r Result) ForScript() any {
 	return r.Data
 }
 
-// OK returns a success result with a message and data (data may be nil).
-func OK(msg string, data any) Result {
-	return Result{Status: StatusSuccess, Message: msg, Data: data}
+// OK returns a success result with a message; the handler returns its data as the
+// tool's output.
+func OK(msg string) Result {
+	return Result{Status: StatusSuccess, Message: msg}
 }
 
 // Fail returns an error result with a code and a message formatted as by fmt.Sprintf.
@@ -103,12 +104,14 @@ func Fail(code Code, format string, args ...any) Result {
 }
 
 // Partial returns a result for a batch that succeeded for some items only; warnings
-// say which items failed and why.
-func Partial(msg string, data any, warnings ...string) Result {
-	return Result{Status: StatusPartial, Message: msg, Data: data, Warnings: warnings}
+// say which items failed and why. The handler returns its data as the tool's output.
+func Partial(msg string, warnings ...string) Result {
+	return Result{Status: StatusPartial, Message: msg, Warnings: warnings}
 }
 
-// WithData returns a copy of r carrying data.
+// WithData returns a copy of r carrying data: the details of a failure (the nearest
+// names, the current hash, the output so far), or the data of a result built outside a
+// handler.
 func (r Result) WithData(data any) Result {
 	r.Data = data
 	return r

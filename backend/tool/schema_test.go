@@ -12,7 +12,7 @@ import (
 )
 
 // nop is a handler for tools whose behaviour does not matter.
-func nop[In any](ctx context.Context, c *Call, in In) (Result, error) { return OK("", nil), nil }
+func nop[In any](ctx context.Context, c *Call, in In) (Result, any, error) { return OK(""), nil, nil }
 
 func TestSchemaGolden(t *testing.T) {
 	tests := []struct {
@@ -107,7 +107,7 @@ func TestDeclarationErrors(t *testing.T) {
 		tool *Tool
 	}{
 		{"not a struct", New("s", ReadOnly, "d", nop[string])},
-		{"nil handler", New[emptyIn]("n", ReadOnly, "d", nil)},
+		{"nil handler", New[emptyIn, any]("n", ReadOnly, "d", nil)},
 		{"bad name", New("Bad-Name", ReadOnly, "d", nop[emptyIn])},
 	}
 	for _, tt := range refused {
@@ -176,9 +176,9 @@ func TestRawJSONField(t *testing.T) {
 	}
 	var got []string
 	r := NewRegistry()
-	err := r.Register(New("raw", Write, "d", func(ctx context.Context, c *Call, in in) (Result, error) {
+	err := r.Register(New("raw", Write, "d", func(ctx context.Context, c *Call, in in) (Result, any, error) {
 		got = append(got, string(in.Value))
-		return OK("", nil), nil
+		return OK(""), nil, nil
 	}))
 	if err != nil {
 		t.Fatal(err)

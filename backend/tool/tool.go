@@ -43,12 +43,19 @@ func (c Class) String() string {
 // MarshalText encodes the class as its name.
 func (c Class) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 
-// Handler runs a tool on decoded, validated input. A failure the caller can act on is
-// a Result made with Fail; a returned error means the infrastructure broke.
-type Handler[In any] func(ctx context.Context, call *Call, in In) (Result, error)
+// Handler runs a tool on decoded, validated input and returns the result envelope and
+// the tool's output. A success (or partial) result carries out as its Data: the
+// handler leaves the result's Data empty (OK, Partial), and a nil out means no data. A
+// failure the caller can act on is a result made with Fail, whose Data is whatever
+// WithData gave it (the nearest names, the current hash, or the output so far); out is
+// then ignored. A returned error means the infrastructure broke.
+//
+// Out is usually a pointer to a struct whose json tags name the keys, so that a failure
+// returns nil: return tool.Fail(...), nil, nil.
+type Handler[In, Out any] func(ctx context.Context, call *Call, in In) (Result, Out, error)
 
 // Tool is one registered capability: a name, a class, a Markdown description, the
-// input schema derived from its Go input type, and the handler. Build it with New,
+// input and output schemas derived from its Go input and output types, and the handler. Build it with New,
 // adjust it with Enum, Tune, WithTitle and WithIdempotent, then Register it; a Tool must
 // not be changed after it is registered.
 type Tool struct {
@@ -67,6 +74,15 @@ type Tool struct {
 	usage    string
 	backstop bool
 	err      error
+	// deriveOut infers the schema of the data of a successful result from Out, on
+	// first use of OutputSchema; outRaw is the result envelope's schema around it.
+	deriveOut func() (*jsonschema.Schema, error)
+	outTunes  []func(*jsonschema.Schema) error
+	outOnce   sync.Once
+	outRaw    json.RawMessage
+	outErr    error
+	// inType and outType are In and Out, for Ref.Call to check a tool's types.
+	inType, outType reflect.Type
 	// finished guards the schema and its derived forms (resolved, raw, usage,
 	// backstop), computed on first use: a one-shot `memotree call` needs them for one
 	// tool only, and deriving the catalogue's schemas by reflection was a sixth of
@@ -75,7 +91,9 @@ type Tool struct {
 	// policy: who may run a call, and what a script may call (policy.go).
 	policy policy
 	newIn  func() any
-	run    func(ctx context.Context, call *Call, in any) (Result, error)
+	// run calls the handler; data is its output, or nil for a nil pointer, map or
+	// slice.
+	run func(ctx context.Context, call *Call, in any) (res Result, data any, err error)
 	// libraryFrom, when set, names the library an argument other than library_name
 	// points into (WithLibraryFrom).
 	libraryFrom func(args map[string]any) string
@@ -97,22 +115,27 @@ func validName(name string) bool {
 	return true
 }
 
-// New declares a tool whose arguments decode into In, a struct. The input schema is
-// derived from In: json names, `jsonschema:"..."` tags as descriptions, fields without
-// omitempty required, slices, maps and pointers typed plainly. desc is the Markdown
-// description (see Description). A nil handler or an In that is not a struct is
-// refused by Register; a field the schema cannot express, or a Tune that fails, is
-// reported by Err, since the schema is derived on first use (the catalogue's tests
-// call Err on every tool).
-func New[In any](name string, class Class, desc string, h Handler[In]) *Tool {
+// New declares a tool whose arguments decode into In, a struct, and whose successful
+// results carry an Out as their data. The input schema is derived from In: json names,
+// `jsonschema:"..."` tags as descriptions, fields without omitempty required, slices,
+// maps and pointers typed plainly. The output schema (OutputSchema) is derived from Out
+// the same way, nullable types kept. desc is the Markdown description (see
+// Description). A nil handler or an In that is not a struct is refused by Register; a
+// field the schema cannot express, or a Tune that fails, is reported by Err, since the
+// schema is derived on first use (the catalogue's tests call Err on every tool).
+func New[In, Out any](name string, class Class, desc string, h Handler[In, Out]) *Tool {
 	t := &Tool{
-		name:   name,
-		class:  class,
-		desc:   strings.TrimSpace(desc),
-		newIn:  func() any { return new(In) },
-		derive: deriveSchema[In],
-		run: func(ctx context.Context, call *Call, in any) (Result, error) {
-			return h(ctx, call, *in.(*In))
+		name:      name,
+		class:     class,
+		desc:      strings.TrimSpace(desc),
+		newIn:     func() any { return new(In) },
+		derive:    deriveSchema[In],
+		deriveOut: deriveOutput[Out],
+		inType:    reflect.TypeFor[In](),
+		outType:   reflect.TypeFor[Out](),
+		run: func(ctx context.Context, call *Call, in any) (Result, any, error) {
+			res, out, err := h(ctx, call, *in.(*In))
+			return res, dataOf(out), err
 		},
 	}
 	if h == nil {
@@ -121,6 +144,19 @@ func New[In any](name string, class Class, desc string, h Handler[In]) *Tool {
 		t.err = fmt.Errorf("input type %v is a %v, want a struct", reflect.TypeFor[In](), k)
 	}
 	return t
+}
+
+// dataOf returns out as a result's data: nil for a nil pointer, map, slice or
+// interface, so that a handler's "no output" leaves the data out.
+func dataOf[Out any](out Out) any {
+	v := reflect.ValueOf(&out).Elem()
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+		if v.IsNil() {
+			return nil
+		}
+	}
+	return out
 }
 
 // ready derives the schema and computes its derived forms once, after the last Tune.
@@ -176,11 +212,34 @@ func (t *Tool) Enum(path string, values ...string) *Tool {
 	})
 }
 
+// Describe sets the description of a property, named by a dotted path as for Enum (an
+// argument that the embedded LibraryArg declares, whose meaning differs for this tool,
+// say). It returns t for chaining.
+func (t *Tool) Describe(path, desc string) *Tool {
+	return t.Tune(func(s *jsonschema.Schema) error {
+		p, err := subschema(s, path)
+		if err != nil {
+			return err
+		}
+		p.Description = desc
+		return nil
+	})
+}
+
 // Tune lets a tool adjust its derived schema (bounds, patterns, defaults); f runs when
 // the schema is derived, on first use, and an error it returns is the tool's Err. It
 // returns t for chaining; call it before the tool is registered.
 func (t *Tool) Tune(f func(s *jsonschema.Schema) error) *Tool {
 	t.tunes = append(t.tunes, f)
+	return t
+}
+
+// TuneOutput lets a tool adjust the schema derived from its output type, for an output
+// that encodes itself in a shape its Go fields do not tell; f runs when the output
+// schema is derived, and an error it returns is the tool's OutputErr. It returns t for
+// chaining; call it before the tool is registered.
+func (t *Tool) TuneOutput(f func(data *jsonschema.Schema) error) *Tool {
+	t.outTunes = append(t.outTunes, f)
 	return t
 }
 
@@ -246,6 +305,48 @@ func (t *Tool) Params() []string {
 
 // InputSchema returns the input JSON schema as JSON. The caller must not modify it.
 func (t *Tool) InputSchema() json.RawMessage { return t.ready().raw }
+
+// OutputSchema returns the JSON schema of the tool's results as JSON: the envelope
+// (status, message, data, warnings, error_code, elapsed_ms) whose data, unless the
+// status is error, is the tool's Out. An error result's data is free-form details (the
+// nearest names, the output so far). The MCP server serves it as the tool's
+// outputSchema. The caller must not modify it; nil when it cannot be derived (OutputErr
+// says why).
+func (t *Tool) OutputSchema() json.RawMessage {
+	t.outOnce.Do(t.finishOutput)
+	return t.outRaw
+}
+
+// OutputErr returns the problem found while deriving the output schema, if any.
+func (t *Tool) OutputErr() error {
+	t.outOnce.Do(t.finishOutput)
+	return t.outErr
+}
+
+// finishOutput derives the output schema and renders it.
+func (t *Tool) finishOutput() {
+	if t.deriveOut == nil {
+		t.outErr = errors.New("no output type")
+		return
+	}
+	data, err := t.deriveOut()
+	if err != nil {
+		t.outErr = err
+		return
+	}
+	for _, f := range t.outTunes {
+		if err := f(data); err != nil {
+			t.outErr = fmt.Errorf("tune output schema: %w", err)
+			return
+		}
+	}
+	raw, err := json.Marshal(envelopeSchema(data))
+	if err != nil {
+		t.outErr = fmt.Errorf("marshal output schema: %w", err)
+		return
+	}
+	t.outRaw = raw
+}
 
 // Schema returns the input schema. The caller must not modify it.
 func (t *Tool) Schema() *jsonschema.Schema { return t.ready().schema }

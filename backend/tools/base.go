@@ -1,8 +1,10 @@
 // Package tools is the catalogue: the tool families of DESIGN.md declared once on the
 // registry of package tool. Each family is one file (entity.go, relation.go, …) with a
-// Markdown description per tool in docs/. Every write goes through the vault's atomic,
-// compare-and-swap, locked path, records the journey with the caller's actor, and
-// refreshes the library's graph before returning.
+// Markdown description per tool in docs/. Every write goes through the library
+// (Library.Write and Apply) to the vault's atomic, compare-and-swap, locked path,
+// records the journey with the caller's actor, and is in the graph before the tool
+// returns. A handler that reads the graph takes its library with env.loaded, which
+// loads it (a lazily opened library scans then) or returns the scan's error.
 //
 // Concurrency: handlers are safe for concurrent use; writes to one vault are serialised
 // by the vault's cross-process lock, and a compare-and-swap on the content hash read
@@ -60,7 +62,7 @@ type Deps struct {
 	// own (the workspace passes the one its window also uses).
 	Canvases *canvas.Set
 	// Summarizer writes missing summaries when the library's canvas settings ask for
-	// it; nil when no model is configured.
+	// it and a model is configured (see ConfiguredSummarizer); nil for none.
 	Summarizer Summarizer
 	// Embedder serves semantic and hybrid search_nodes; nil disables them.
 	Embedder Embedder
@@ -110,6 +112,31 @@ func Register(r *tool.Registry, d Deps) error {
 	return nil
 }
 
+// lib is a library whose graph is loaded, as the handlers that read the graph hold it
+// (see env.loaded): its Graph needs no context, the scan having run.
+type lib struct {
+	*library.Library
+	g *graph.Graph
+}
+
+// Graph returns the library's loaded graph.
+func (l lib) Graph() *graph.Graph { return l.g }
+
+// loaded returns the library a call acts on with its graph loaded (a lazily opened
+// library scans now), the result to answer when there is no such library, or the
+// error of the scan.
+func (e *env) loaded(ctx context.Context, call *tool.Call) (lib, *tool.Result, error) {
+	l, res := e.library(call)
+	if res != nil {
+		return lib{}, res, nil
+	}
+	g, err := l.Graph(ctx)
+	if err != nil {
+		return lib{}, nil, fmt.Errorf("read library %s: %w", l.Name(), err)
+	}
+	return lib{l, g}, nil, nil
+}
+
 // library returns the library a call acts on, or the result to answer.
 func (e *env) library(call *tool.Call) (*library.Library, *tool.Result) {
 	l, err := e.ws.Library(call.Library)
@@ -123,7 +150,7 @@ func (e *env) library(call *tool.Call) (*library.Library, *tool.Result) {
 // lookup resolves an entity name (a path with or without .md, a unique basename, a
 // partial path or an alias) to the note it names, or the result to answer: not_found
 // with the nearest names, or ambiguous with the candidates.
-func lookup(l *library.Library, name string) (vpath.Path, *tool.Result) {
+func lookup(l lib, name string) (vpath.Path, *tool.Result) {
 	if strings.TrimSpace(name) == "" {
 		r := tool.Fail(tool.CodeInvalidArguments, "entity_name is empty: give a note's name, such as \"people/Ada Lovelace\"")
 		return "", &r
@@ -140,7 +167,9 @@ func lookup(l *library.Library, name string) (vpath.Path, *tool.Result) {
 			names[i] = c.Name()
 		}
 		r := tool.Fail(tool.CodeAmbiguous, "%q names more than one note: %s; use the full name", name, strings.Join(quoteAll(names), ", "))
-		r.Data = map[string]any{"candidates": names}
+		r.Data = struct {
+			Candidates []string `json:"candidates"`
+		}{names}
 		return "", &r
 	case errors.As(err, &le) && errors.Is(err, graph.ErrNotFound):
 		msg := fmt.Sprintf("no note named %q", name)
@@ -151,7 +180,9 @@ func lookup(l *library.Library, name string) (vpath.Path, *tool.Result) {
 		}
 		r := tool.Fail(tool.CodeNotFound, "%s", msg)
 		if len(le.Nearest) > 0 {
-			r.Data = map[string]any{"nearest": le.Nearest}
+			r.Data = struct {
+				Nearest []string `json:"nearest"`
+			}{le.Nearest}
 		}
 		return "", &r
 	}
@@ -184,7 +215,7 @@ func newPath(name string) (vpath.Path, *tool.Result) {
 // twin answers already_exists when a note other than except has p's name but for
 // case or Unicode normalisation ("notes/a" beside "Notes/A"): distinct files on
 // Linux, but one file on macOS and Windows, so creating p would clobber it there.
-func twin(l *library.Library, p, except vpath.Path) *tool.Result {
+func twin(l lib, p, except vpath.Path) *tool.Result {
 	for _, q := range l.Graph().SameName(p) {
 		if q != except {
 			r := tool.Fail(tool.CodeAlreadyExists, "%s differs only in case or Unicode form from the existing %s, and macOS and Windows would take them for one file; use that note, or choose another name", p.Name(), q.Name())
@@ -198,7 +229,7 @@ func twin(l *library.Library, p, except vpath.Path) *tool.Result {
 // "NOTES/B" becomes "Notes/B" when the vault has a Notes folder and no NOTES one, as
 // macOS and Windows would do, so that Linux does not grow a second folder they would
 // merge. A folder spelled exactly as given is kept.
-func respell(l *library.Library, p vpath.Path) vpath.Path {
+func respell(l lib, p vpath.Path) vpath.Path {
 	dir := p.Dir()
 	if dir == "" {
 		return p

@@ -21,7 +21,7 @@ func canvasTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
 		tool.New("expand_node", tool.ReadOnly, desc("expand_node"), e.expandNode).Enum("level", "title", "summary", "full"),
 		tool.New("collapse_node", tool.ReadOnly, desc("collapse_node"), e.collapseNode),
-		tool.New("view_canvas", tool.ReadOnly, desc("view_canvas"), e.viewCanvas),
+		ViewCanvas.New(tool.ReadOnly, desc("view_canvas"), e.viewCanvas),
 	}
 }
 
@@ -31,19 +31,20 @@ type expandNodeIn struct {
 	IncludeChildren  bool   `json:"include_children,omitempty" jsonschema:"raise the children too: a folder's notes, a note's sections"`
 	IncludeRelations bool   `json:"include_relations,omitempty" jsonschema:"also show the notes it links to and that link to it, by title"`
 	ViewName         string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
-	LibraryName      string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 type collapseNodeIn struct {
-	EntityName  string `json:"entity_name" jsonschema:"the node to collapse, named as in the canvas"`
-	Recursive   bool   `json:"recursive,omitempty" jsonschema:"also collapse everything shown below it (pinned nodes stay)"`
-	ViewName    string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityName string `json:"entity_name" jsonschema:"the node to collapse, named as in the canvas"`
+	Recursive  bool   `json:"recursive,omitempty" jsonschema:"also collapse everything shown below it (pinned nodes stay)"`
+	ViewName   string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
+	tool.LibraryArg
 }
 
-type viewCanvasIn struct {
-	ViewName    string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+// ViewCanvasIn is the input of view_canvas.
+type ViewCanvasIn struct {
+	ViewName string `json:"view_name,omitempty" jsonschema:"the view; \"default\" when absent"`
+	tool.LibraryArg
 }
 
 // canvasOf returns the canvas of a library.
@@ -53,7 +54,7 @@ func (e *env) canvasOf(l *library.Library) *canvas.Canvas { return e.canvases.Fo
 func (e *env) Canvases() *canvas.Set { return e.canvases }
 
 // nodeID turns an entity_name into a canvas node id, or the result to answer.
-func nodeID(l *library.Library, name string) (string, *tool.Result) {
+func nodeID(l lib, name string) (string, *tool.Result) {
 	name = strings.TrimSpace(clipLong(name))
 	if i := strings.LastIndex(name, "["); i >= 0 && strings.HasSuffix(name, "]") {
 		return name, nil // a page: the canvas checks it
@@ -110,14 +111,14 @@ func canvasFailure(id string, err error) (tool.Result, bool) {
 	return tool.Result{}, false
 }
 
-func (e *env) expandNode(ctx context.Context, call *tool.Call, in expandNodeIn) (tool.Result, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil
+func (e *env) expandNode(ctx context.Context, call *tool.Call, in expandNodeIn) (tool.Result, *canvasChangeOut, error) {
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	id, fail := nodeID(l, in.EntityName)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	level := canvas.Level(in.Level)
 	if level == "" {
@@ -127,38 +128,52 @@ func (e *env) expandNode(ctx context.Context, call *tool.Call, in expandNodeIn) 
 			level = canvas.Summary
 		}
 	}
-	ch, err := e.canvasOf(l).Expand(ctx, in.ViewName, id, level, canvas.ExpandOptions{Children: in.IncludeChildren, Relations: in.IncludeRelations})
+	ch, err := e.canvasOf(l.Library).Expand(ctx, in.ViewName, id, level, canvas.ExpandOptions{Children: in.IncludeChildren, Relations: in.IncludeRelations})
 	if err != nil {
 		if r, ok := canvasFailure(id, err); ok {
-			return r, nil
+			return r, nil, nil
 		}
-		return tool.Result{}, fmt.Errorf("expand_node %s: %w", id, err)
+		return tool.Result{}, nil, fmt.Errorf("expand_node %s: %w", id, err)
 	}
 	msg := fmt.Sprintf("%s is now at %s in view %q (%d of %d tokens)", id, level, ch.View, ch.Tokens, ch.Budget)
-	return changeResult(msg, id, ch), nil
+	res, out := changeResult(msg, id, ch)
+	return res, out, nil
 }
 
-func (e *env) collapseNode(ctx context.Context, call *tool.Call, in collapseNodeIn) (tool.Result, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil
+func (e *env) collapseNode(ctx context.Context, call *tool.Call, in collapseNodeIn) (tool.Result, *canvasChangeOut, error) {
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	id, fail := nodeID(l, in.EntityName)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
-	ch, err := e.canvasOf(l).Collapse(ctx, in.ViewName, id, in.Recursive)
+	ch, err := e.canvasOf(l.Library).Collapse(ctx, in.ViewName, id, in.Recursive)
 	if err != nil {
 		if r, ok := canvasFailure(id, err); ok {
-			return r, nil
+			return r, nil, nil
 		}
-		return tool.Result{}, fmt.Errorf("collapse_node %s: %w", id, err)
+		return tool.Result{}, nil, fmt.Errorf("collapse_node %s: %w", id, err)
 	}
 	msg := fmt.Sprintf("collapsed %d node(s) in view %q (%d of %d tokens)", len(ch.Changed), ch.View, ch.Tokens, ch.Budget)
 	if len(ch.Changed) == 0 {
 		msg = fmt.Sprintf("%s was not expanded in view %q; nothing changed", id, ch.View)
 	}
-	return changeResult(msg, id, ch), nil
+	res, out := changeResult(msg, id, ch)
+	return res, out, nil
+}
+
+// canvasChangeOut is the output of expand_node and collapse_node: the view's tokens
+// and budget, the nodes changed, the text of the node, and the nodes the budget
+// collapsed.
+type canvasChangeOut struct {
+	Budget    int      `json:"budget"`
+	Changed   []string `json:"changed"`
+	Collapsed []string `json:"collapsed,omitempty"`
+	Shown     string   `json:"shown,omitempty"`
+	Tokens    int      `json:"tokens"`
+	View      string   `json:"view"`
 }
 
 // showAt puts the note at p at level in the default view of l's canvas (seed 000's
@@ -181,7 +196,7 @@ func (e *env) showAt(ctx context.Context, l *library.Library, p vpath.Path, leve
 
 // changeResult reports a change of a view: the text of the node and what the budget
 // collapsed, which the model must be told.
-func changeResult(msg, id string, ch canvas.Change) tool.Result {
+func changeResult(msg, id string, ch canvas.Change) (tool.Result, *canvasChangeOut) {
 	shown := ""
 	for _, n := range ch.Nodes {
 		if n.ID == id || strings.HasPrefix(n.ID, id+"#") {
@@ -196,43 +211,48 @@ func changeResult(msg, id string, ch canvas.Change) tool.Result {
 			}
 		}
 	}
-	data := map[string]any{"view": ch.View, "tokens": ch.Tokens, "budget": ch.Budget, "changed": ch.Changed}
-	if shown != "" {
-		data["shown"] = shown
-	}
-	r := tool.OK(msg, data)
+	out := &canvasChangeOut{View: ch.View, Tokens: ch.Tokens, Budget: ch.Budget, Changed: ch.Changed, Shown: shown}
+	r := tool.OK(msg)
 	if len(ch.Collapsed) > 0 {
-		data["collapsed"] = ch.Collapsed
+		out.Collapsed = ch.Collapsed
 		r = r.WithWarning("to stay within the budget of %d tokens, these nodes expanded least recently were collapsed: %s", ch.Budget, strings.Join(ch.Collapsed, ", "))
 	}
-	return r
+	return r, out
 }
 
-func (e *env) viewCanvas(ctx context.Context, call *tool.Call, in viewCanvasIn) (tool.Result, error) {
+// ViewCanvasOut is the output of view_canvas: the rendered view, its name, and its
+// tokens and budget.
+type ViewCanvasOut struct {
+	Budget int    `json:"budget"`
+	Canvas string `json:"canvas"`
+	Tokens int    `json:"tokens"`
+	View   string `json:"view"`
+}
+
+func (e *env) viewCanvas(ctx context.Context, call *tool.Call, in ViewCanvasIn) (tool.Result, *ViewCanvasOut, error) {
 	l, fail := e.library(call)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	r, err := e.canvasOf(l).Render(ctx, in.ViewName)
 	if err != nil {
 		if res, ok := canvasFailure(in.ViewName, err); ok {
-			return res, nil
+			return res, nil, nil
 		}
-		return tool.Result{}, fmt.Errorf("view_canvas: %w", err)
+		return tool.Result{}, nil, fmt.Errorf("view_canvas: %w", err)
 	}
-	return tool.OK(fmt.Sprintf("view %q of library %q: %d nodes shown, %d of %d tokens", r.View, r.Library, len(r.Nodes), r.Tokens, r.Budget),
-		map[string]any{"view": r.View, "tokens": r.Tokens, "budget": r.Budget, "canvas": r.Text}), nil
+	return tool.OK(fmt.Sprintf("view %q of library %q: %d nodes shown, %d of %d tokens", r.View, r.Library, len(r.Nodes), r.Tokens, r.Budget)), &ViewCanvasOut{View: r.View, Tokens: r.Tokens, Budget: r.Budget, Canvas: r.Text}, nil
 }
 
 // viewScope returns whether a note is shown in a view of the call's library: the
 // scope current_view of search_nodes. view is the view_name argument ("" for the
 // default view).
-func (e *env) viewScope(call *tool.Call, view string) (func(vpath.Path) bool, *tool.Result) {
+func (e *env) viewScope(ctx context.Context, call *tool.Call, view string) (func(vpath.Path) bool, *tool.Result) {
 	l, fail := e.library(call)
 	if fail != nil {
 		return nil, fail
 	}
-	shown, err := e.canvasOf(l).Shown(view)
+	shown, err := e.canvasOf(l).Shown(ctx, view)
 	if err != nil {
 		r := tool.Fail(tool.CodeInvalidArguments, "scope current_view: %v", err)
 		return nil, &r

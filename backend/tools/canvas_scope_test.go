@@ -44,7 +44,7 @@ func TestViewScope(t *testing.T) {
 	if res, err := r.Call(t.Context(), &tool.Call{Actor: tool.ActorAgent}, "expand_node", []byte(`{"entity_name": "a/One", "view_name": "v"}`)); err != nil || res.IsError() {
 		t.Fatalf("expand_node: %v %s", err, res.Message)
 	}
-	in, fail := e.viewScope(&tool.Call{}, "v")
+	in, fail := e.viewScope(t.Context(), &tool.Call{}, "v")
 	if fail != nil {
 		t.Fatal(fail.Message)
 	}
@@ -53,7 +53,7 @@ func TestViewScope(t *testing.T) {
 			t.Errorf("%s in view v: %v, want %v", p, got, want)
 		}
 	}
-	if _, fail := e.viewScope(&tool.Call{}, "../bad"); fail == nil || fail.ErrorCode != tool.CodeInvalidArguments {
+	if _, fail := e.viewScope(t.Context(), &tool.Call{}, "../bad"); fail == nil || fail.ErrorCode != tool.CodeInvalidArguments {
 		t.Errorf("a bad view name: %v", fail)
 	}
 }

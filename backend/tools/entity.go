@@ -60,50 +60,59 @@ type createEntityIn struct {
 	entityIn
 	InitialLevel        string `json:"initial_level,omitempty" jsonschema:"title, summary or full: the level the new note starts at on your canvas (default view); absent leaves the canvas as it is"`
 	AutoGenerateSummary *bool  `json:"auto_generate_summary,omitempty" jsonschema:"true: the model writes a summary when none is given; false: never; absent: as the library's auto_summary setting says"`
-	LibraryName         string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // createEntity writes a new note; it never overwrites.
-func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntityIn) (tool.Result, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil
+func (e *env) createEntity(ctx context.Context, call *tool.Call, in createEntityIn) (tool.Result, *writeOut, error) {
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
-	st := readLinkStyle(l)
+	st := readLinkStyle(l.Library)
 	p, data, res := buildEntity(in.entityIn, time.Now(), func(p vpath.Path, to string) string { return st.relationTarget(l.Graph(), p, to) })
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	p = respell(l, p)
-	if entityExists(l, p) {
-		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; update_entity or edit_entity change it, or choose another name", p.Name()), nil
+	if entityExists(l.Library, p) {
+		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; update_entity or edit_entity change it, or choose another name", p.Name()), nil, nil
 	}
 	if res := twin(l, p, ""); res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
-	h, err := l.Vault().Write(ctx, p, data, createOpts(call, "create_entity"))
+	h, err := l.Write(ctx, p, data, createOpts(call, "create_entity"))
 	if err != nil {
-		return entFailWrite(p, err)
+		return entFailWrite[*writeOut](p, err)
 	}
-	l.Refresh(ctx, p)
-	r := tool.OK(fmt.Sprintf("created %s", p.Name()), map[string]any{"entity_name": p.Name(), "hash": string(h)})
+	r := tool.OK(fmt.Sprintf("created %s", p.Name()))
+	out := &writeOut{EntityName: p.Name(), Hash: string(h)}
 	for _, w := range danglingRelations(l, p, in.Relations) {
 		r = r.WithWarning("%s", w)
 	}
 	if st.problem != "" && len(in.Relations) > 0 {
 		r = r.WithWarning("%s", st.problem)
 	}
-	r = e.autoSummary(ctx, call, l, p, r, summaryFor(in.AutoGenerateSummary))
-	return e.showAt(ctx, l, p, in.InitialLevel, r), nil
+	r = e.autoSummary(ctx, call, l.Library, p, r, out, summaryFor(in.AutoGenerateSummary))
+	return e.showAt(ctx, l.Library, p, in.InitialLevel, r), out, nil
 }
 
-// failWrite answers a failed vault write: a result for what the caller can fix, a Go
-// error for a broken infrastructure.
-func entFailWrite(p vpath.Path, err error) (tool.Result, error) {
+// writeOut is the output of the tools that write one note: its name and new content
+// hash, and the summary the model wrote for it, if any (a new manual has no name).
+type writeOut struct {
+	EntityName string `json:"entity_name,omitempty"`
+	Hash       string `json:"hash"`
+	Summary    string `json:"summary,omitempty"`
+}
+
+// entFailWrite answers a failed vault write: a result for what the caller can fix, a
+// Go error for a broken infrastructure.
+func entFailWrite[Out any](p vpath.Path, err error) (tool.Result, Out, error) {
+	var none Out
 	if r, ok := writeFailure(p, err); ok {
-		return r, nil
+		return r, none, nil
 	}
-	return tool.Result{}, err
+	return tool.Result{}, none, err
 }
 
 // entNewPath is newPath for a name a note will take: it also refuses characters that
@@ -226,7 +235,7 @@ func entRelationItem(typ, to string) *yaml.Node {
 }
 
 // danglingRelations warns about relations of the note at p whose target is not a note.
-func danglingRelations(l *library.Library, p vpath.Path, rels []relationIn) []string {
+func danglingRelations(l lib, p vpath.Path, rels []relationIn) []string {
 	var out []string
 	for _, r := range rels {
 		if _, ok := l.Graph().Resolve(p, note.StripLink(r.To)); !ok {
@@ -238,21 +247,21 @@ func danglingRelations(l *library.Library, p vpath.Path, rels []relationIn) []st
 
 // addEntitiesIn is the input of add_entities.
 type addEntitiesIn struct {
-	Entities    []entityIn `json:"entities" jsonschema:"the entities to create, each as for create_entity"`
-	LibraryName string     `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	Entities []entityIn `json:"entities" jsonschema:"the entities to create, each as for create_entity"`
+	tool.LibraryArg
 }
 
 // addEntities creates several notes; those that cannot be created are listed.
-func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn) (tool.Result, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil
+func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn) (tool.Result, *batchOut, error) {
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	if len(in.Entities) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entities is empty: give at least one {entity_name, content?}"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entities is empty: give at least one {entity_name, content?}"), nil, nil
 	}
 	now := time.Now()
-	st := readLinkStyle(l)
+	st := readLinkStyle(l.Library)
 	target := func(p vpath.Path, to string) string { return st.relationTarget(l.Graph(), p, to) }
 	var steps []step
 	var failed []string
@@ -267,7 +276,7 @@ func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn
 			failed = append(failed, fmt.Sprintf("%s: %s", ent.EntityName, res.Message))
 		case seen[strings.ToLower(string(p))]:
 			failed = append(failed, fmt.Sprintf("%s: given twice in this batch", p.Name()))
-		case entityExists(l, p):
+		case entityExists(l.Library, p):
 			failed = append(failed, fmt.Sprintf("%s: already exists; update_entity changes it", p.Name()))
 		case twin(l, p, "") != nil:
 			failed = append(failed, fmt.Sprintf("%s: %s", p.Name(), twin(l, p, "").Message))
@@ -280,23 +289,28 @@ func (e *env) addEntities(ctx context.Context, call *tool.Call, in addEntitiesIn
 }
 
 // finishBatch applies the creations of add_entities and reports what failed.
-func (e *env) finishBatch(ctx context.Context, call *tool.Call, l *library.Library, steps []step, failed []string, op string) (tool.Result, error) {
+func (e *env) finishBatch(ctx context.Context, call *tool.Call, l lib, steps []step, failed []string, op string) (tool.Result, *batchOut, error) {
 	if len(steps) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "no entity was created: %s", strings.Join(failed, "; ")), nil
+		return tool.Fail(tool.CodeInvalidArguments, "no entity was created: %s", strings.Join(failed, "; ")), nil, nil
 	}
 	if r, err := applySteps(ctx, l, call, op, steps); r != nil || err != nil {
-		return entResult(r), err
+		return entResult(r), nil, err
 	}
-	created := make([]string, len(steps))
+	out := &batchOut{Created: make([]string, len(steps)), Failed: failed}
 	for i, s := range steps {
-		created[i] = s.path.Name()
+		out.Created[i] = s.path.Name()
 	}
-	data := map[string]any{"created": created}
 	if len(failed) > 0 {
-		data["failed"] = failed
-		return tool.Partial(fmt.Sprintf("created %d of %d entities", len(created), len(created)+len(failed)), data, failed...), nil
+		return tool.Partial(fmt.Sprintf("created %d of %d entities", len(out.Created), len(out.Created)+len(failed)), failed...), out, nil
 	}
-	return tool.OK(fmt.Sprintf("created %d entities", len(created)), data), nil
+	return tool.OK(fmt.Sprintf("created %d entities", len(out.Created))), out, nil
+}
+
+// batchOut is the output of add_entities: the notes created, and those that could not
+// be, with why.
+type batchOut struct {
+	Created []string `json:"created"`
+	Failed  []string `json:"failed,omitempty"`
 }
 
 // resultOr dereferences r, or returns the zero Result.

@@ -43,47 +43,19 @@ func writeStep(p vpath.Path, old []byte, h vault.Hash, data []byte) step {
 	return step{kind: stepWrite, path: p, old: old, hash: h, data: data}
 }
 
-// touched lists the paths a step changes.
-func (s step) touched() []vpath.Path {
-	if s.kind == stepRename {
-		return []vpath.Path{s.path, s.to}
-	}
-	return []vpath.Path{s.path}
-}
-
-// applySteps applies steps as one batch, all or nothing (vault.Apply): every
-// compare-and-swap is checked under the vault lock before any file changes, the batch is
-// made durable together, and a crash in the middle is finished by the next open. A
-// failure is answered as a result when the caller can act on it (a file changed, a name
-// is taken), as a Go error when the infrastructure broke. The library is refreshed on
-// every path touched either way. Both nil means every step was applied.
-func applySteps(ctx context.Context, l *library.Library, call *tool.Call, op string, steps []step) (*tool.Result, error) {
-	var paths []vpath.Path
-	created := map[vpath.Path][]byte{}
-	for _, s := range steps {
-		paths = append(paths, s.touched()...)
-		if s.kind == stepCreate {
-			created[s.path] = s.data
-		}
-	}
-	refreshed := false
-	defer func() {
-		if !refreshed {
-			l.Refresh(context.WithoutCancel(ctx), paths...)
-		}
-	}()
+// applySteps applies steps as one batch, all or nothing (Library.Apply, which indexes
+// every path touched either way): every compare-and-swap is checked under the vault
+// lock before any file changes, the batch is made durable together, and a crash in
+// the middle is finished by the next open. A failure is answered as a result when the
+// caller can act on it (a file changed, a name is taken), as a Go error when the
+// infrastructure broke. Both nil means every step was applied.
+func applySteps(ctx context.Context, l lib, call *tool.Call, op string, steps []step) (*tool.Result, error) {
 	changes, res, err := batchOf(l.Vault(), steps)
 	if res != nil || err != nil {
 		return res, err
 	}
-	_, err = l.Vault().Apply(ctx, changes, writeOpts(call, op))
+	_, err = l.Apply(ctx, changes, writeOpts(call, op))
 	if err == nil {
-		if len(created) == len(steps) {
-			// Only new files, which Apply created as given: index what was written
-			// rather than read it back.
-			l.RefreshCreated(context.WithoutCancel(ctx), created)
-			refreshed = true
-		}
 		return nil, nil
 	}
 	failed := steps[0].path
@@ -179,11 +151,16 @@ func batchOf(v *vault.Vault, steps []step) ([]vault.Change, *tool.Result, error)
 // findEntity resolves an entity name to an existing note. A name that is the note's
 // exact path (with or without .md) is found with one stat, without the graph, so that
 // a lazily opened library is not scanned; anything else goes through lookup.
-func findEntity(l *library.Library, name string) (vpath.Path, *tool.Result) {
+func findEntity(ctx context.Context, l *library.Library, name string) (vpath.Path, *tool.Result, error) {
 	if p, ok := directPath(l, name); ok {
-		return p, nil
+		return p, nil, nil
 	}
-	return lookup(l, name)
+	g, err := l.Graph(ctx)
+	if err != nil {
+		return "", nil, fmt.Errorf("read library %s: %w", l.Name(), err)
+	}
+	p, res := lookup(lib{l, g}, name)
+	return p, res, nil
 }
 
 // directPath returns the note whose path is exactly name (plus .md), if it exists.
@@ -205,10 +182,10 @@ func directPath(l *library.Library, name string) (vpath.Path, bool) {
 
 // readEntity finds a note by name and reads it with its hash; res is the answer when
 // the name does not name a readable note.
-func readEntity(l *library.Library, name string) (p vpath.Path, data []byte, h vault.Hash, res *tool.Result, err error) {
-	p, res = findEntity(l, name)
-	if res != nil {
-		return "", nil, "", res, nil
+func readEntity(ctx context.Context, l *library.Library, name string) (p vpath.Path, data []byte, h vault.Hash, res *tool.Result, err error) {
+	p, res, err = findEntity(ctx, l, name)
+	if res != nil || err != nil {
+		return "", nil, "", res, err
 	}
 	data, h, err = l.Vault().Read(p)
 	if err != nil {
@@ -226,6 +203,8 @@ func checkBase(p vpath.Path, base string, cur vault.Hash) *tool.Result {
 		return nil
 	}
 	r := tool.Fail(tool.CodeConflict, "%s changed since the version with base_hash %.12s was read (now %.12s); read_entities it again and redo the change", p.Name(), base, cur)
-	r.Data = map[string]any{"current_hash": string(cur)}
+	r.Data = struct {
+		CurrentHash string `json:"current_hash"`
+	}{string(cur)}
 	return &r
 }

@@ -37,7 +37,7 @@ func TestApplyStepsUndo(t *testing.T) {
 		{kind: stepCreate, path: "new.md", data: []byte("N\n")},
 		{kind: stepWrite, path: "d.md", old: []byte("stale\n"), hash: h("stale\n"), data: []byte("D2\n")},
 	}
-	res, err := applySteps(context.Background(), l, &tool.Call{Actor: "agent"}, "test", steps)
+	res, err := applySteps(context.Background(), loadedLib(t, l), &tool.Call{Actor: "agent"}, "test", steps)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,17 @@ func TestApplyStepsUndo(t *testing.T) {
 			t.Errorf("%s still exists", gone)
 		}
 	}
-	if !l.Graph().Has("b.md") || l.Graph().Has("new.md") {
+	if g := loadedLib(t, l).Graph(); !g.Has("b.md") || g.Has("new.md") {
 		t.Error("graph not refreshed after the undo")
 	}
+}
+
+// loadedLib returns l as the handlers hold it, its graph loaded.
+func loadedLib(t testing.TB, l *library.Library) lib {
+	t.Helper()
+	g, err := l.Graph(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lib{l, g}
 }

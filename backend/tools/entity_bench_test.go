@@ -54,7 +54,7 @@ func entBenchVault(b *testing.B, n int) (*entHarness, []string) {
 	}
 	h := entOpen(b, parent, dir, workspace.Options{})
 	var names []string
-	for _, p := range h.lib().Graph().Notes() {
+	for _, p := range h.graph().Notes() {
 		names = append(names, p.Name())
 	}
 	if len(names) == 0 {
@@ -73,7 +73,7 @@ func BenchmarkReadEntities(b *testing.B) {
 	var names []string
 	if dir := os.Getenv("MEMOTREE_BENCH_VAULT"); dir != "" {
 		h = entOpen(b, filepath.Dir(dir), dir, workspace.Options{})
-		for _, p := range h.lib().Graph().Notes() {
+		for _, p := range h.graph().Notes() {
 			names = append(names, p.Name())
 		}
 	} else {

@@ -3,7 +3,6 @@ package tools_test
 import (
 	stdcmp "cmp"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -16,13 +15,14 @@ import (
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/vpath"
 	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/internal/corpora"
 )
 
 // entCorpus is the real Obsidian vault the deep rename and merge are proven on;
 // entCorpusZH, its Chinese twin (CJK names), is used for rename as well.
 const (
-	entCorpus   = "/work/shared/corpora/obsidian-help-en"
-	entCorpusZH = "/work/shared/corpora/obsidian-help-zh"
+	entCorpus   = "obsidian-help-en"
+	entCorpusZH = "obsidian-help-zh"
 )
 
 // entEdge is one resolved link or relation as the test remembers it.
@@ -35,12 +35,10 @@ type entEdge struct {
 // entCorpusHarness copies the corpus into a git repository and opens it.
 func entCorpusHarness(t *testing.T, corpus string) *entHarness {
 	t.Helper()
-	if _, err := os.Stat(corpus); err != nil {
-		t.Skipf("corpus %s not available: %v", corpus, err)
-	}
+	src := corpora.Dir(t, corpus)
 	parent := t.TempDir()
 	dir := filepath.Join(parent, "vault")
-	entCopyTree(t, corpus, dir)
+	entCopyTree(t, src, dir)
 	entGit(t, dir, "init", "-q")
 	entWrite(t, filepath.Join(dir, ".git", "info", "exclude"), ".memotree/\njourney.yaml\n")
 	entGit(t, dir, "add", "-A")
@@ -146,7 +144,7 @@ func TestRenameEntityCorpus(t *testing.T) {
 // of corpus and checks every link, and the git diff.
 func entRenameCorpus(t *testing.T, corpus string, move bool) {
 	h := entCorpusHarness(t, corpus)
-	g := h.lib().Graph()
+	g := h.graph()
 	old := entMostLinked(g)[0]
 	newP := vpath.Path(strings.TrimSuffix(string(old), old.Base()) + "Renamed hub.md")
 	tool, args := "rename_entity", map[string]string{"old_name": old.Name(), "new_name": "Renamed hub"}
@@ -209,7 +207,7 @@ func entRenameCorpus(t *testing.T, corpus string, move bool) {
 
 func TestMergeEntitiesCorpus(t *testing.T) {
 	h := entCorpusHarness(t, entCorpus)
-	g := h.lib().Graph()
+	g := h.graph()
 	ranked := entMostLinked(g)
 	target, source := ranked[0], ranked[1]
 	before := entEdges(g)

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/tools"
@@ -75,6 +76,16 @@ func (h *entHarness) lib() *library.Library {
 		h.t.Fatal(err)
 	}
 	return l
+}
+
+// graph returns the harness's graph, failing the test when the scan failed.
+func (h *entHarness) graph() *graph.Graph {
+	h.t.Helper()
+	g, err := h.lib().Graph(h.t.Context())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return g
 }
 
 // call runs a tool as the agent; a Go error fails the test.

@@ -59,7 +59,12 @@ func (r relinker) relink(from, at vpath.Path, src []byte, n *note.Note, bodyOnly
 			d.heading = ""
 		}
 		target := r.text(d, linkForm(from, l.Target, was, md), at)
-		if text := rewriteLink(src[l.Start:l.End], l, target, d.heading); text != string(src[l.Start:l.End]) {
+		text, ok := rewriteLink(src[l.Start:l.End], l, target, d.heading)
+		if !ok {
+			problems = append(problems, fmt.Sprintf("%s line %d: a link to %s could not be read back to rewrite", from.Name(), l.Line, d.path.Name()))
+			continue
+		}
+		if text != string(src[l.Start:l.End]) {
 			edits = append(edits, note.Edit{Start: l.Start, End: l.End, New: text})
 		}
 	}
@@ -195,15 +200,16 @@ func relativePath(dir vpath.Path, target string) string {
 }
 
 // rewriteLink returns the new text of one link whose source text is span; heading
-// is as for rewriteWiki.
-func rewriteLink(span []byte, l *note.Link, target, heading string) string {
+// is as for rewriteWiki. ok is false when the link's text could not be read back to
+// rewrite it.
+func rewriteLink(span []byte, l *note.Link, target, heading string) (string, bool) {
 	if l.Kind.IsMarkdown() {
-		if heading != "" && l.Subpath == "" {
-			return rewriteMarkdownDest(span, target, heading)
+		if l.Subpath != "" {
+			heading = ""
 		}
-		return rewriteMarkdownDest(span, target, "")
+		return rewriteMarkdownDest(span, l, target, heading)
 	}
-	return rewriteWiki(span, l, target, heading)
+	return rewriteWiki(span, l, target, heading), true
 }
 
 // rewriteWiki replaces the target of a wikilink or embed, leaving every other byte as
@@ -228,40 +234,29 @@ func rewriteWiki(span []byte, l *note.Link, target, heading string) string {
 	return note.FormatWikiLink(target, sub, display, l.Kind == note.Embed, l.EscapedPipe)
 }
 
-// rewriteMarkdownDest replaces the path of a Markdown link's destination, keeping its
-// text, fragment, title and angle brackets, and encoding the path as the old one was
-// encoded; heading, when set, becomes the fragment.
-func rewriteMarkdownDest(span []byte, target, heading string) string {
+// rewriteMarkdownDest replaces the path of the Markdown link l's destination, keeping
+// its text, fragment, title, angle brackets and the blanks around it, and encoding the
+// path as the old one was encoded; heading, when set, becomes the fragment. The
+// destination is found as the parser found it (note.Link.DestSpan): a path with
+// balanced parentheses or blanks before it is replaced whole.
+func rewriteMarkdownDest(span []byte, l *note.Link, target, heading string) (string, bool) {
+	start, end, angled, ok := l.DestSpan(span)
+	if !ok {
+		return string(span), false
+	}
 	s := string(span)
-	open := markdownDestStart(s)
-	if open < 0 {
-		return s
-	}
-	rest := s[open:]
-	if strings.HasPrefix(rest, "<") {
-		end := strings.IndexByte(rest, '>')
-		if end < 0 {
-			return s
-		}
-		dest, tail := rest[1:end], rest[end:]
-		if i := strings.IndexByte(dest, '#'); i >= 0 {
-			tail = dest[i:] + tail
-		} else if heading != "" {
-			tail = "#" + heading + tail
-		}
-		return s[:open] + "<" + target + tail
-	}
-	end := strings.IndexAny(rest, " \t)")
-	if end < 0 {
-		end = len(rest)
-	}
-	dest, tail := rest[:end], rest[end:]
+	dest, frag := s[start:end], ""
 	if i := strings.IndexByte(dest, '#'); i >= 0 {
-		tail, dest = dest[i:]+tail, dest[:i]
+		dest, frag = dest[:i], dest[i:]
+	} else if heading != "" && angled {
+		frag = "#" + heading
 	} else if heading != "" {
-		tail = "#" + encodeMarkdownPath(heading, true) + tail
+		frag = "#" + encodeMarkdownPath(heading, true)
 	}
-	return s[:open] + encodeMarkdownPath(target, hasEncodedNonASCII(dest)) + tail
+	if !angled {
+		target = encodeMarkdownPath(target, hasEncodedNonASCII(dest))
+	}
+	return s[:start] + target + frag + s[end:], true
 }
 
 // encodeMarkdownPath writes a path for a Markdown link's destination outside angle
@@ -294,26 +289,6 @@ func hasEncodedNonASCII(dest string) bool {
 }
 
 func isHex(c byte) bool { return '0' <= c && c <= '9' || 'a' <= c|0x20 && c|0x20 <= 'f' }
-
-// markdownDestStart returns the offset of the destination in "[text](dest)": just
-// after the "(" following the closing bracket of the text.
-func markdownDestStart(s string) int {
-	depth := 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '[':
-			depth++
-		case ']':
-			depth--
-			if depth == 0 && i+1 < len(s) && s[i+1] == '(' {
-				return i + 2
-			}
-		}
-	}
-	return -1
-}
 
 // relationEdit replaces a plain "relation to" value on its line.
 func relationEdit(src []byte, rel note.Relation, name string) (note.Edit, bool) {

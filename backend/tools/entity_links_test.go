@@ -52,7 +52,7 @@ func TestRelocationKeepsLinkForms(t *testing.T) {
 	}
 	// Every rewritten link resolves to the moved note, as the index reads it back.
 	for _, p := range []vpath.Path{"a/Src.md", "a/sub/D.md", "c/Rel.md", "Root.md", "a/Dot.md"} {
-		for _, e := range h.lib().Graph().Outlinks(p) {
+		for _, e := range h.graph().Outlinks(p) {
 			if e.To != "d/e/B.md" {
 				t.Errorf("%s: %q resolves to %q, not the moved note", p, e.Target, e.To)
 			}
@@ -124,6 +124,31 @@ func TestNewRelationsFollowTheLinkFormat(t *testing.T) {
 			if b, err := os.ReadFile(filepath.Join(h.dir, ".obsidian", "app.json")); err != nil || string(b) != c.app {
 				t.Errorf("app.json changed: %q, %v", b, err)
 			}
+		}
+	}
+}
+
+// TestRelocationKeepsDestinationsWhole moves notes whose Markdown links are written
+// with what CommonMark allows in a destination: balanced parentheses in the path,
+// blanks around it, a title holding a parenthesis. Only the path changes; the link
+// keeps every other byte and still resolves.
+func TestRelocationKeepsDestinationsWhole(t *testing.T) {
+	h := entNew(t, map[string]string{
+		"a/B (1).md": "b1\n",
+		"a/B.md":     "b\n",
+		"Src.md": "[p](a/B%20(1).md) [q](<a/B (1).md>)\n" +
+			"[s]( a/B.md ) [t](a/B.md \"ti)tle\") [u](a/B.md#Part) [v](\ta/B.md\t'x')\n",
+	}, workspace.Options{})
+	h.ok("move_entity", `{"entity_name":"a/B (1)","folder":"z"}`)
+	h.ok("move_entity", `{"entity_name":"a/B","folder":"y"}`)
+	want := "[p](z/B%20%281%29.md) [q](<z/B (1).md>)\n" +
+		"[s]( y/B.md ) [t](y/B.md \"ti)tle\") [u](y/B.md#Part) [v](\ty/B.md\t'x')\n"
+	if got := h.read("Src.md"); got != want {
+		t.Errorf("Src.md after the moves:\n got %q\nwant %q", got, want)
+	}
+	for _, e := range h.graph().Outlinks("Src.md") {
+		if e.To != "z/B (1).md" && e.To != "y/B.md" {
+			t.Errorf("%q resolves to %q, not a moved note", e.Target, e.To)
 		}
 	}
 }

@@ -9,7 +9,6 @@ import (
 
 	"gopkg.in/yaml.v3"
 
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
@@ -20,7 +19,7 @@ import (
 type mergeEntitiesIn struct {
 	SourceNames []string `json:"source_names" jsonschema:"the notes to merge into the target; they are removed"`
 	TargetName  string   `json:"target_name" jsonschema:"the note that receives them and stays"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // mergeSource is one note being merged, as read.
@@ -32,18 +31,18 @@ type mergeSource struct {
 }
 
 // mergeEntities joins notes into a target and re-points every link to them.
-func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntitiesIn) (tool.Result, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil
-	}
-	target, res := findEntity(l, in.TargetName)
-	if res != nil {
-		return *res, nil
-	}
-	srcs, res, err := readSources(l, in.SourceNames, target)
+func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntitiesIn) (tool.Result, *mergeOut, error) {
+	l, res, err := e.loaded(ctx, call)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return deref(res), nil, err
+	}
+	target, res, err := findEntity(ctx, l.Library, in.TargetName)
+	if res != nil || err != nil {
+		return deref(res), nil, err
+	}
+	srcs, res, err := readSources(ctx, l, in.SourceNames, target)
+	if res != nil || err != nil {
+		return entResult(res), nil, err
 	}
 	g := l.Graph()
 	r := relinker{g: g, moved: map[vpath.Path]linkDest{}}
@@ -54,18 +53,18 @@ func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntiti
 	}
 	tstep, warns, res, err := mergedTarget(l, r, target, srcs)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	others, count, w2, err := relinkSources(l, r, backlinkSources(l, append(paths, target), paths...))
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	steps := append([]step{tstep}, others...)
 	for _, s := range srcs {
 		steps = append(steps, step{kind: stepRemove, path: s.path, old: s.data, hash: s.hash})
 	}
 	if r, err := applySteps(ctx, l, call, "merge_entities", steps); r != nil || err != nil {
-		return entResult(r), err
+		return entResult(r), nil, err
 	}
 	names := make([]string, len(srcs))
 	for i, s := range srcs {
@@ -75,25 +74,32 @@ func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntiti
 	for i, s := range others {
 		changed[i] = s.path.Name()
 	}
-	out := tool.OK(fmt.Sprintf("merged %s into %s; %d links in %d other notes now point to it", strings.Join(names, ", "), target.Name(), count, len(others)),
-		map[string]any{"target": target.Name(), "merged": names, "rewritten": changed})
-	out.Warnings = append(warns, w2...)
+	res2 := tool.OK(fmt.Sprintf("merged %s into %s; %d links in %d other notes now point to it", strings.Join(names, ", "), target.Name(), count, len(others)))
+	res2.Warnings = append(warns, w2...)
 	for _, s := range srcs {
-		out.Warnings = append(out.Warnings, e.canvasRenamed(ctx, l, s.path, target)...)
+		res2.Warnings = append(res2.Warnings, e.canvasRenamed(ctx, l.Library, s.path, target)...)
 	}
-	return out, nil
+	return res2, &mergeOut{Target: target.Name(), Merged: names, Rewritten: changed}, nil
+}
+
+// mergeOut is the output of merge_entities: the notes merged into the target, and the
+// other notes whose links were rewritten.
+type mergeOut struct {
+	Merged    []string `json:"merged"`
+	Rewritten []string `json:"rewritten"`
+	Target    string   `json:"target"`
 }
 
 // readSources finds and reads the notes to merge; each must exist, once, and differ
 // from the target.
-func readSources(l *library.Library, names []string, target vpath.Path) ([]mergeSource, *tool.Result, error) {
+func readSources(ctx context.Context, l lib, names []string, target vpath.Path) ([]mergeSource, *tool.Result, error) {
 	if len(names) == 0 {
 		r := tool.Fail(tool.CodeInvalidArguments, "source_names is empty: give the notes to merge into the target")
 		return nil, &r, nil
 	}
 	var out []mergeSource
 	for _, name := range names {
-		p, data, h, res, err := readEntity(l, name)
+		p, data, h, res, err := readEntity(ctx, l.Library, name)
 		if res != nil || err != nil {
 			return nil, res, err
 		}
@@ -112,7 +118,7 @@ func readSources(l *library.Library, names []string, target vpath.Path) ([]merge
 // mergedTarget computes the target's new content: its links to the sources re-pointed,
 // the sources' aliases, names, tags and relations added to its front matter, and each
 // source's body appended under a heading with the source's name.
-func mergedTarget(l *library.Library, r relinker, target vpath.Path, srcs []mergeSource) (step, []string, *tool.Result, error) {
+func mergedTarget(l lib, r relinker, target vpath.Path, srcs []mergeSource) (step, []string, *tool.Result, error) {
 	data, h, err := l.Vault().Read(target)
 	if err != nil {
 		if res, ok := writeFailure(target, err); ok {
@@ -126,7 +132,7 @@ func mergedTarget(l *library.Library, r relinker, target vpath.Path, srcs []merg
 	if o, ok := entApplyEdits(target, data, n, edits, &warns); ok {
 		out = o
 	}
-	st := readLinkStyle(l)
+	st := readLinkStyle(l.Library)
 	if st.problem != "" {
 		warns = append(warns, st.problem)
 	}

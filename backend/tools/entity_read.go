@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -20,7 +19,7 @@ const maxReadBytes = 24 << 10
 type readEntitiesIn struct {
 	EntityNames   []string `json:"entity_names" jsonschema:"the notes to read: full names, unique basenames or aliases"`
 	ContentOffset int      `json:"content_offset,omitempty" jsonschema:"byte offset to continue a clipped note from (with one entity name)"`
-	LibraryName   string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -34,26 +33,33 @@ type entityText struct {
 	Error      string `json:"error,omitempty"`
 }
 
+// readEntitiesOut is the output of read_entities: a note that could not be read has
+// an error in its place. A call that read none answers an error carrying it as data.
+type readEntitiesOut struct {
+	Entities []entityText  `json:"entities"`
+	Page     tool.PageInfo `json:"page"`
+}
+
 // readEntities returns the content and hash of notes.
-func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntitiesIn) (tool.Result, error) {
-	l, res := e.library(call)
+func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntitiesIn) (tool.Result, *readEntitiesOut, error) {
+	l, res := e.library(call) // a note named by its path needs no scan
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	if len(in.EntityNames) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the names of the notes to read"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the names of the notes to read"), nil, nil
 	}
 	if in.ContentOffset < 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "content_offset must be 0 or more"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "content_offset must be 0 or more"), nil, nil
 	}
 	names, info := tool.Paginate(in.EntityNames, in.Paging)
 	out := make([]entityText, 0, len(names))
 	var warns []string
 	var firstFail *tool.Result
 	for _, name := range names {
-		p, data, h, res, err := readEntity(l, name)
+		p, data, h, res, err := readEntity(ctx, l, name)
 		if err != nil {
-			return tool.Result{}, err
+			return tool.Result{}, nil, err
 		}
 		if res != nil {
 			out = append(out, entityText{EntityName: name, Error: res.Message})
@@ -65,12 +71,12 @@ func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntities
 		}
 		out = append(out, clipEntity(p.Name(), string(data), string(h), in.ContentOffset))
 	}
-	data := map[string]any{"entities": out, "page": info}
+	data := &readEntitiesOut{Entities: out, Page: info}
 	switch {
 	case firstFail != nil && len(warns) == len(names):
-		return firstFail.WithData(data), nil
+		return firstFail.WithData(data), nil, nil
 	case len(warns) > 0:
-		return tool.Partial(fmt.Sprintf("read %d of %d entities", len(names)-len(warns), len(names)), data, warns...), nil
+		return tool.Partial(fmt.Sprintf("read %d of %d entities", len(names)-len(warns), len(names)), warns...), data, nil
 	}
 	msg := info.Hint("entities")
 	for _, t := range out {
@@ -78,7 +84,7 @@ func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntities
 			msg += fmt.Sprintf("; %s is clipped: call read_entities with entity_names=[%q] and content_offset=%d for the rest", t.EntityName, t.EntityName, t.NextOffset)
 		}
 	}
-	return tool.OK(msg, data), nil
+	return tool.OK(msg), data, nil
 }
 
 // clipEntity returns at most maxReadBytes of content from offset.
@@ -98,20 +104,30 @@ func clipEntity(name, content, hash string, offset int) entityText {
 
 // listEntitiesIn is the input of list_entities.
 type listEntitiesIn struct {
-	EntityGlob  string `json:"entity_glob" jsonschema:"a glob over entity names: * within a folder, ** across folders (**/Ada* finds Ada anywhere), ? one character, [abc] a set"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityGlob string `json:"entity_glob" jsonschema:"a glob over entity names: * within a folder, ** across folders (**/Ada* finds Ada anywhere), ? one character, [abc] a set"`
+	tool.LibraryArg
 	tool.Paging
 }
 
+// entityListOut is the output of list_entities and search_in_names: one page of
+// names.
+type entityListOut[T any] struct {
+	Entities []T           `json:"entities"`
+	Page     tool.PageInfo `json:"page"`
+	// Summary counts the matches by top-level folder and entity type (list_entities
+	// with summary_only).
+	Summary map[string]map[string]int `json:"summary,omitempty"`
+}
+
 // listEntities lists the notes whose names match a glob.
-func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntitiesIn) (tool.Result, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil
+func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntitiesIn) (tool.Result, *entityListOut[string], error) {
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	m, err := compileEntityGlob(in.EntityGlob)
 	if err != nil {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_glob %q: %v; use *, **, ? and [...]", in.EntityGlob, err), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entity_glob %q: %v; use *, **, ? and [...]", in.EntityGlob, err), nil, nil
 	}
 	var names []string
 	var paths []vpath.Path
@@ -124,18 +140,18 @@ func (e *env) listEntities(ctx context.Context, call *tool.Call, in listEntities
 	slices.Sort(names)
 	page, info := tool.Paginate(names, in.Paging)
 	if len(names) == 0 {
-		return tool.Fail(tool.CodeNoMatch, "no entity matches %q; try a wider glob such as \"**\", or search_in_names", in.EntityGlob), nil
+		return tool.Fail(tool.CodeNoMatch, "no entity matches %q; try a wider glob such as \"**\", or search_in_names", in.EntityGlob), nil, nil
 	}
-	data := map[string]any{"entities": page, "page": info}
+	out := &entityListOut[string]{Entities: page, Page: info}
 	if in.SummaryOnly {
-		data["summary"] = entitySummary(l, paths)
+		out.Summary = entitySummary(l, paths)
 	}
-	return tool.OK(info.Hint("entities"), data), nil
+	return tool.OK(info.Hint("entities")), out, nil
 }
 
 // entitySummary counts the named notes by top-level folder ("/" for the root) and by
 // entity type ("(none)" for notes without one): list_entities' summary_only answer.
-func entitySummary(l *library.Library, paths []vpath.Path) map[string]map[string]int {
+func entitySummary(l lib, paths []vpath.Path) map[string]map[string]int {
 	folders, types := map[string]int{}, map[string]int{}
 	g := l.Graph()
 	for _, p := range paths {
@@ -214,7 +230,7 @@ func (g *entityGlob) match(name string) bool { return g.full.MatchString(name) }
 // tocIn is the input of get_entities_toc.
 type tocIn struct {
 	EntityNames []string `json:"entity_names" jsonschema:"the notes whose headings to list"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // tocEntry is the table of contents of one note.
@@ -224,25 +240,31 @@ type tocEntry struct {
 	Error      string         `json:"error,omitempty"`
 }
 
+// tocOut is the output of get_entities_toc. A call that found none answers an error
+// carrying it as data.
+type tocOut struct {
+	Entities []tocEntry `json:"entities"`
+}
+
 // getEntitiesTOC lists the headings of notes.
-func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (tool.Result, error) {
-	l, res := e.library(call)
+func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (tool.Result, *tocOut, error) {
+	l, res := e.library(call) // a note named by its path needs no scan
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	if len(in.EntityNames) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the names of the notes"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the names of the notes"), nil, nil
 	}
 	if len(in.EntityNames) > tool.MaxLimit {
-		return tool.Fail(tool.CodeTooLarge, "at most %d names per call", tool.MaxLimit), nil
+		return tool.Fail(tool.CodeTooLarge, "at most %d names per call", tool.MaxLimit), nil, nil
 	}
 	var out []tocEntry
 	var warns []string
 	var firstFail *tool.Result
 	for _, name := range in.EntityNames {
-		p, data, _, res, err := readEntity(l, name)
+		p, data, _, res, err := readEntity(ctx, l, name)
 		if err != nil {
-			return tool.Result{}, err
+			return tool.Result{}, nil, err
 		}
 		if res != nil {
 			out = append(out, tocEntry{EntityName: name, Error: res.Message})
@@ -252,14 +274,14 @@ func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (to
 		}
 		out = append(out, tocEntry{EntityName: p.Name(), TOC: note.Parse(data).Headings})
 	}
-	data := map[string]any{"entities": out}
+	data := &tocOut{Entities: out}
 	switch {
 	case len(warns) == len(out):
-		return tool.Fail(firstFail.ErrorCode, "%s", strings.Join(warns, "; ")).WithData(data), nil
+		return tool.Fail(firstFail.ErrorCode, "%s", strings.Join(warns, "; ")).WithData(data), nil, nil
 	case len(warns) > 0:
-		return tool.Partial(fmt.Sprintf("headings of %d of %d entities", len(out)-len(warns), len(out)), data, warns...), nil
+		return tool.Partial(fmt.Sprintf("headings of %d of %d entities", len(out)-len(warns), len(out)), warns...), data, nil
 	}
-	return tool.OK(fmt.Sprintf("headings of %d entities", len(out)), data), nil
+	return tool.OK(fmt.Sprintf("headings of %d entities", len(out))), data, nil
 }
 
 // cmpOrResult returns first, or r when first is nil.

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
@@ -16,20 +15,20 @@ import (
 
 // renameEntityIn is the input of rename_entity.
 type renameEntityIn struct {
-	OldName     string `json:"old_name" jsonschema:"the note to rename"`
-	NewName     string `json:"new_name" jsonschema:"its new name; without a / the note stays in its folder"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	OldName string `json:"old_name" jsonschema:"the note to rename"`
+	NewName string `json:"new_name" jsonschema:"its new name; without a / the note stays in its folder"`
+	tool.LibraryArg
 }
 
 // renameEntity renames a note and rewrites every link and relation to it.
-func (e *env) renameEntity(ctx context.Context, call *tool.Call, in renameEntityIn) (tool.Result, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil
+func (e *env) renameEntity(ctx context.Context, call *tool.Call, in renameEntityIn) (tool.Result, *renameOut, error) {
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
-	oldP, res := findEntity(l, in.OldName)
-	if res != nil {
-		return *res, nil
+	oldP, res, err := findEntity(ctx, l.Library, in.OldName)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	name := strings.TrimSpace(in.NewName)
 	if name != "" && !strings.ContainsAny(name, `/\`) && oldP.Dir() != "" {
@@ -37,43 +36,43 @@ func (e *env) renameEntity(ctx context.Context, call *tool.Call, in renameEntity
 	}
 	newP, res := entNewPath(name)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	return e.relocate(ctx, call, l, oldP, newP, "rename_entity")
 }
 
 // moveEntityIn is the input of move_entity.
 type moveEntityIn struct {
-	EntityName  string `json:"entity_name" jsonschema:"the note to move"`
-	Folder      string `json:"folder" jsonschema:"the folder to move it into, vault-relative (\"\" is the vault root)"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityName string `json:"entity_name" jsonschema:"the note to move"`
+	Folder     string `json:"folder" jsonschema:"the folder to move it into, vault-relative (\"\" is the vault root)"`
+	tool.LibraryArg
 }
 
 // moveEntity moves a note into another folder, keeping its basename, and rewrites
 // every link and relation to it.
-func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) (tool.Result, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil
+func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) (tool.Result, *renameOut, error) {
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
-	oldP, res := findEntity(l, in.EntityName)
-	if res != nil {
-		return *res, nil
+	oldP, res, err := findEntity(ctx, l.Library, in.EntityName)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	folder := strings.TrimRight(strings.TrimSpace(strings.ReplaceAll(in.Folder, `\`, "/")), "/")
 	if folder != "" {
 		f, err := vpath.ParseNew(folder)
 		if err != nil {
-			return tool.Fail(tool.CodeInvalidArguments, "folder %q: %v; give a vault-relative folder such as \"people/past\"", in.Folder, err), nil
+			return tool.Fail(tool.CodeInvalidArguments, "folder %q: %v; give a vault-relative folder such as \"people/past\"", in.Folder, err), nil, nil
 		}
 		if f.IsNote() {
-			return tool.Fail(tool.CodeInvalidArguments, "folder %q is not a vault-relative folder such as \"people/past\"", in.Folder), nil
+			return tool.Fail(tool.CodeInvalidArguments, "folder %q is not a vault-relative folder such as \"people/past\"", in.Folder), nil, nil
 		}
 		folder = string(f) + "/"
 	}
 	newP, res := entNewPath(folder + oldP.Base())
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	return e.relocate(ctx, call, l, oldP, newP, "move_entity")
 }
@@ -81,16 +80,16 @@ func (e *env) moveEntity(ctx context.Context, call *tool.Call, in moveEntityIn) 
 // relocate moves the note at oldP to newP and rewrites the links to it everywhere.
 // Every new content is computed first; the writes are compare-and-swaps, undone if
 // one fails.
-func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library, oldP, newP vpath.Path, op string) (tool.Result, error) {
+func (e *env) relocate(ctx context.Context, call *tool.Call, l lib, oldP, newP vpath.Path, op string) (tool.Result, *renameOut, error) {
 	newP = respell(l, newP)
 	switch {
 	case oldP == newP:
-		return tool.Fail(tool.CodeInvalidArguments, "%s already has that name", oldP.Name()), nil
-	case !strings.EqualFold(string(oldP), string(newP)) && entityExists(l, newP):
-		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; choose another name, or merge_entities to join the two", newP.Name()), nil
+		return tool.Fail(tool.CodeInvalidArguments, "%s already has that name", oldP.Name()), nil, nil
+	case !strings.EqualFold(string(oldP), string(newP)) && entityExists(l.Library, newP):
+		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; choose another name, or merge_entities to join the two", newP.Name()), nil, nil
 	}
 	if res := twin(l, newP, oldP); res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	g := l.Graph()
 	short := uniqueBase(g, newP, oldP)
@@ -106,7 +105,7 @@ func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library,
 	}
 	own, warns, res, err := ownRelocation(l, r, oldP, newP)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	steps := own
 	targets := make([]vpath.Path, 0, len(r.moved))
@@ -115,27 +114,35 @@ func (e *env) relocate(ctx context.Context, call *tool.Call, l *library.Library,
 	}
 	others, count, w2, err := relinkSources(l, r, backlinkSources(l, []vpath.Path{oldP}, targets...))
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	steps, warns = append(steps, others...), append(warns, w2...)
 	if r, err := applySteps(ctx, l, call, op, steps); r != nil || err != nil {
-		return entResult(r), err
+		return entResult(r), nil, err
 	}
 	changed := make([]string, len(others))
 	for i, s := range others {
 		changed[i] = s.path.Name()
 	}
 	msg := fmt.Sprintf("renamed %s to %s; %d links in %d other notes were rewritten", oldP.Name(), newP.Name(), count, len(others))
-	res2 := tool.OK(msg, map[string]any{"old_name": oldP.Name(), "new_name": newP.Name(), "rewritten": changed})
-	res2.Warnings = append(warns, e.canvasRenamed(ctx, l, oldP, newP)...)
-	return res2, nil
+	res2 := tool.OK(msg)
+	res2.Warnings = append(warns, e.canvasRenamed(ctx, l.Library, oldP, newP)...)
+	return res2, &renameOut{OldName: oldP.Name(), NewName: newP.Name(), Rewritten: changed}, nil
+}
+
+// renameOut is the output of rename_entity and move_entity: the old and new names, and
+// the other notes whose links were rewritten.
+type renameOut struct {
+	NewName   string   `json:"new_name"`
+	OldName   string   `json:"old_name"`
+	Rewritten []string `json:"rewritten"`
 }
 
 // backlinkSources lists, sorted, the notes with links or relations to the notes in
 // ps, leaving out the notes in skip (whose links the caller rewrites itself). The
 // notes the index keeps only part of are listed too: a link past the part it keeps
 // is found by reading the note.
-func backlinkSources(l *library.Library, skip []vpath.Path, ps ...vpath.Path) []vpath.Path {
+func backlinkSources(l lib, skip []vpath.Path, ps ...vpath.Path) []vpath.Path {
 	seen := map[vpath.Path]bool{}
 	for _, p := range skip {
 		seen[p] = true
@@ -161,7 +168,7 @@ func backlinkSources(l *library.Library, skip []vpath.Path, ps ...vpath.Path) []
 
 // relinkSources computes the rewrite of every note in srcs: a write step for each
 // note that changes, the number of links rewritten and the problems met.
-func relinkSources(l *library.Library, r relinker, srcs []vpath.Path) ([]step, int, []string, error) {
+func relinkSources(l lib, r relinker, srcs []vpath.Path) ([]step, int, []string, error) {
 	now := time.Now()
 	var steps []step
 	var warns []string
@@ -209,7 +216,7 @@ func entApplyEdits(p vpath.Path, src []byte, n *note.Note, edits []note.Edit, wa
 // ownRelocation computes the steps that move the note itself: its links to itself and
 // links that would resolve differently from its new folder are rewritten, and its old
 // basename becomes an alias.
-func ownRelocation(l *library.Library, r relinker, oldP, newP vpath.Path) ([]step, []string, *tool.Result, error) {
+func ownRelocation(l lib, r relinker, oldP, newP vpath.Path) ([]step, []string, *tool.Result, error) {
 	data, h, err := l.Vault().Read(oldP)
 	if err != nil {
 		if res, ok := writeFailure(oldP, err); ok {

@@ -33,7 +33,7 @@ func TestRenameEntity(t *testing.T) {
 	if _, ok := entTree(t, h.dir)["people/Ada Lovelace.md"]; ok {
 		t.Error("old file still there")
 	}
-	g := h.lib().Graph()
+	g := h.graph()
 	if n := len(g.Backlinks("people/Augusta Ada King.md")); n != 6 {
 		t.Errorf("backlinks of the renamed note = %d, want 6", n)
 	}
@@ -80,7 +80,7 @@ func TestMoveEntity(t *testing.T) {
 	if got, want := h.read("Linker.md"), "[[b/Note]] [[Note|n]]\n"; got != want {
 		t.Errorf("Linker = %q, want %q", got, want)
 	}
-	g := h.lib().Graph()
+	g := h.graph()
 	var got []string
 	for _, e := range g.Outlinks("b/Note.md") {
 		got = append(got, string(e.To))
@@ -116,7 +116,7 @@ func TestMergeEntities(t *testing.T) {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
 	}
-	if h.lib().Graph().Has(vpath.Path("s/Src.md")) {
+	if h.graph().Has(vpath.Path("s/Src.md")) {
 		t.Error("source still in the graph")
 	}
 	if res := h.call("merge_entities", `{"source_names":["Target"],"target_name":"Target"}`); res.ErrorCode != tool.CodeInvalidArguments {

@@ -26,9 +26,10 @@ type rewriteFn func(cur []byte, exists bool) ([]byte, *tool.Result)
 // change: fn sees the file as it is when it is written. With base, the caller read the
 // file and means its change for that version: the file must still have that hash (a
 // compare-and-swap), or the answer is a conflict. res is the answer when the rewrite
-// was refused; a Go error means the infrastructure broke. The library is refreshed.
+// was refused; a Go error means the infrastructure broke. The library indexes what it
+// wrote (Library.UpdateFile).
 func rewriteFile(ctx context.Context, l *library.Library, call *tool.Call, op string, p vpath.Path, base string, fn rewriteFn) (vault.Hash, *tool.Result, error) {
-	h, err := l.Vault().UpdateFile(ctx, p, func(cur []byte, exists bool) ([]byte, error) {
+	h, err := l.UpdateFile(ctx, p, func(cur []byte, exists bool) ([]byte, error) {
 		if exists {
 			if r := checkBase(p, base, vault.HashOf(cur)); r != nil {
 				return nil, &answer{*r}
@@ -48,13 +49,11 @@ func rewriteFile(ctx context.Context, l *library.Library, call *tool.Call, op st
 	case errors.As(err, &a):
 		return "", &a.r, nil
 	case err != nil:
-		l.Refresh(context.WithoutCancel(ctx), p)
 		if r, ok := writeFailure(p, err); ok {
 			return "", &r, nil
 		}
 		return "", nil, err
 	}
-	l.Refresh(ctx, p)
 	return h, nil, nil
 }
 

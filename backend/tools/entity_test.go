@@ -36,7 +36,7 @@ func TestCreateEntity(t *testing.T) {
 	if diff := cmp.Diff([]note.Relation{{Type: "inspired by", To: "Ada Lovelace", Line: 9}}, n.Relations); diff != "" {
 		t.Errorf("relations (-want +got):\n%s", diff)
 	}
-	if p, err := h.lib().Graph().Lookup("Grace"); err != nil || p != "people/Grace Hopper.md" {
+	if p, err := h.graph().Lookup("Grace"); err != nil || p != "people/Grace Hopper.md" {
 		t.Errorf("graph not refreshed: Lookup(Grace) = %q, %v", p, err)
 	}
 	res := h.call("create_entity", `{"entity_name":"Engine","content":"x"}`)
@@ -262,7 +262,7 @@ func TestDeleteEntities(t *testing.T) {
 	if _, ok := entTree(t, h.dir)["people/Ada Lovelace.md"]; ok {
 		t.Error("file still there")
 	}
-	if h.lib().Graph().Has("people/Ada Lovelace.md") {
+	if h.graph().Has("people/Ada Lovelace.md") {
 		t.Error("graph still has it")
 	}
 }

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -27,34 +26,34 @@ type updateEntityIn struct {
 	// RegenerateSummary asks the model for a new summary (seed 000).
 	RegenerateSummary bool   `json:"regenerate_summary,omitempty" jsonschema:"the model writes a new summary, replacing the one the note has (needs a configured model)"`
 	BaseHash          string `json:"base_hash,omitempty" jsonschema:"the hash read_entities returned; the update fails with conflict if the note changed since"`
-	LibraryName       string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // updateEntity changes a note's properties and body.
-func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntityIn) (tool.Result, error) {
+func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntityIn) (tool.Result, *writeOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	mode := in.Mode
 	if mode == "" {
 		mode = "merge"
 	}
 	if in.Content != nil && entHasFrontMatter(*in.Content) {
-		return tool.Fail(tool.CodeInvalidArguments, "content starts with front matter: give the body only, and properties as tags, aliases, entity_type, title"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "content starts with front matter: give the body only, and properties as tags, aliases, entity_type, title"), nil, nil
 	}
 	if (mode == "append" || mode == "prepend") && in.Content == nil {
-		return tool.Fail(tool.CodeInvalidArguments, "mode %s needs content", mode), nil
+		return tool.Fail(tool.CodeInvalidArguments, "mode %s needs content", mode), nil, nil
 	}
 	if in.RegenerateSummary && strings.TrimSpace(in.Summary) != "" {
-		return tool.Fail(tool.CodeInvalidArguments, "summary and regenerate_summary ask for two summaries: give summary to write yours, or regenerate_summary for the model's"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "summary and regenerate_summary ask for two summaries: give summary to write yours, or regenerate_summary for the model's"), nil, nil
 	}
-	p, _, h, res, err := readEntity(l, in.EntityName)
+	p, _, h, res, err := readEntity(ctx, l, in.EntityName)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	if r := checkBase(p, in.BaseHash, h); r != nil {
-		return *r, nil
+		return *r, nil, nil
 	}
 	when := summaryBySetting
 	if in.RegenerateSummary {
@@ -62,11 +61,12 @@ func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntity
 	}
 	if !changesNote(in) {
 		// Only the canvas level or a new summary: the note is not rewritten for them.
-		r := tool.OK(fmt.Sprintf("%s is unchanged", p.Name()), map[string]any{"entity_name": p.Name(), "hash": string(h)})
+		r := tool.OK(fmt.Sprintf("%s is unchanged", p.Name()))
+		w := &writeOut{EntityName: p.Name(), Hash: string(h)}
 		if when == summaryAlways {
-			r = e.autoSummary(ctx, call, l, p, r, when)
+			r = e.autoSummary(ctx, call, l, p, r, w, when)
 		}
-		return e.showAt(ctx, l, p, in.Level, r), nil
+		return e.showAt(ctx, l, p, in.Level, r), w, nil
 	}
 	// Computed from the note as it is when written (under the vault lock): an append or
 	// a merge of properties never conflicts with another writer's (see rewriteFile).
@@ -86,11 +86,12 @@ func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntity
 		return out, nil
 	})
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
-	r := tool.OK(fmt.Sprintf("updated %s (%s)", p.Name(), mode), map[string]any{"entity_name": p.Name(), "hash": string(h)})
-	r = e.autoSummary(ctx, call, l, p, r, when)
-	return e.showAt(ctx, l, p, in.Level, r), nil
+	r := tool.OK(fmt.Sprintf("updated %s (%s)", p.Name(), mode))
+	w := &writeOut{EntityName: p.Name(), Hash: string(h)}
+	r = e.autoSummary(ctx, call, l, p, r, w, when)
+	return e.showAt(ctx, l, p, in.Level, r), w, nil
 }
 
 // changesNote reports whether an update_entity call changes the note itself, rather
@@ -194,26 +195,26 @@ type editEntityIn struct {
 	NewContent    string `json:"new_content" jsonschema:"the text to put in its place (empty deletes it)"`
 	ExpectedCount int    `json:"expected_count,omitempty" jsonschema:"how many times old_content must occur (default 1); all occurrences are replaced"`
 	BaseHash      string `json:"base_hash,omitempty" jsonschema:"the hash read_entities returned; the edit fails with conflict if the note changed since"`
-	LibraryName   string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // editEntity replaces exact text in a note.
-func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) (tool.Result, error) {
+func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) (tool.Result, *writeOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	if in.OldContent == "" {
-		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; to add text use update_entity with mode append"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; to add text use update_entity with mode append"), nil, nil
 	}
 	want := in.ExpectedCount
 	if want < 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "expected_count must be 1 or more"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "expected_count must be 1 or more"), nil, nil
 	}
 	want = max(want, 1)
-	p, res := findEntity(l, in.EntityName)
-	if res != nil {
-		return *res, nil
+	p, res, err := findEntity(ctx, l, in.EntityName)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	h, res, err := rewriteFile(ctx, l, call, "edit_entity", p, in.BaseHash, func(data []byte, exists bool) ([]byte, *tool.Result) {
 		if r := mustExist(p, exists); r != nil {
@@ -227,9 +228,9 @@ func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) 
 		return touchModified([]byte(out), time.Now()), nil
 	})
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
-	return tool.OK(fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name()), map[string]any{"entity_name": p.Name(), "hash": string(h)}), nil
+	return tool.OK(fmt.Sprintf("replaced %d occurrence(s) in %s", want, p.Name())), &writeOut{EntityName: p.Name(), Hash: string(h)}, nil
 }
 
 // replaceExact replaces old by repl in text, which must hold it exactly want times;
@@ -248,11 +249,16 @@ func replaceExact(name, text, old, repl string, want int) (string, *tool.Result)
 		if strings.Count(entCollapseSpace(text), entCollapseSpace(old)) > 0 {
 			r.Message += "; it differs only in white space or line breaks"
 		}
-		r.Data = map[string]any{"nearest": snippet, "line": line}
+		r.Data = struct {
+			Line    int    `json:"line"`
+			Nearest string `json:"nearest"`
+		}{line, snippet}
 		return "", &r
 	}
 	r := tool.Fail(tool.CodeCountMismatch, "old_content occurs %d times in %s, not %d; add surrounding text to make it unique, or set expected_count=%d to replace all", got, name, want, got)
-	r.Data = map[string]any{"lines": occurrenceLines(text, old)}
+	r.Data = struct {
+		Lines []int `json:"lines"`
+	}{occurrenceLines(text, old)}
 	return "", &r
 }
 
@@ -305,25 +311,25 @@ func nearestSpot(text, old string) (int, string) {
 // deleteEntitiesIn is the input of delete_entities.
 type deleteEntitiesIn struct {
 	EntityNames []string `json:"entity_names" jsonschema:"the notes to delete"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 }
 
 // deleteEntities removes notes and reports the links left dangling.
-func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEntitiesIn) (tool.Result, error) {
-	l, res := e.library(call)
-	if res != nil {
-		return *res, nil
+func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEntitiesIn) (tool.Result, *deleteOut, error) {
+	l, res, err := e.loaded(ctx, call)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	if len(in.EntityNames) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the notes to delete"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: give the notes to delete"), nil, nil
 	}
 	var failed []string
 	var steps []step
 	gone := map[vpath.Path]bool{}
 	for _, name := range in.EntityNames {
-		p, data, h, res, err := readEntity(l, name)
+		p, data, h, res, err := readEntity(ctx, l.Library, name)
 		if err != nil {
-			return tool.Result{}, err
+			return tool.Result{}, nil, err
 		}
 		if res != nil {
 			failed = append(failed, res.Message)
@@ -335,30 +341,37 @@ func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEnti
 		}
 	}
 	if len(steps) == 0 {
-		return tool.Fail(tool.CodeNotFound, "nothing deleted: %s", strings.Join(failed, "; ")), nil
+		return tool.Fail(tool.CodeNotFound, "nothing deleted: %s", strings.Join(failed, "; ")), nil, nil
 	}
 	dangling := danglingAfter(l, gone)
 	if r, err := applySteps(ctx, l, call, "delete_entities", steps); r != nil || err != nil {
-		return entResult(r), err
+		return entResult(r), nil, err
 	}
 	deleted := make([]string, len(steps))
 	for i, s := range steps {
 		deleted[i] = s.path.Name()
 	}
-	data := map[string]any{"deleted": deleted}
+	out := &deleteOut{Deleted: deleted}
 	msg := fmt.Sprintf("deleted %d entities", len(deleted))
 	if len(dangling) > 0 {
-		data["dangling_links"] = dangling
+		out.DanglingLinks = dangling
 		msg += fmt.Sprintf("; %d links in other notes now point nowhere (data.dangling_links): fix them with edit_entity", len(dangling))
 	}
 	if len(failed) > 0 {
-		return tool.Partial(msg, data, failed...), nil
+		return tool.Partial(msg, failed...), out, nil
 	}
-	return tool.OK(msg, data), nil
+	return tool.OK(msg), out, nil
+}
+
+// deleteOut is the output of delete_entities: the notes deleted, and the links of
+// other notes that now point nowhere.
+type deleteOut struct {
+	DanglingLinks []string `json:"dangling_links,omitempty"`
+	Deleted       []string `json:"deleted"`
 }
 
 // danglingAfter lists the links and relations of other notes to the notes in gone.
-func danglingAfter(l *library.Library, gone map[vpath.Path]bool) []string {
+func danglingAfter(l lib, gone map[vpath.Path]bool) []string {
 	var out []string
 	for p := range gone {
 		for _, ed := range l.Graph().Backlinks(p) {

@@ -32,8 +32,8 @@ const (
 
 // gitTools declares the git family.
 func gitTools(e *env) []*tool.Tool {
-	return []*tool.Tool{
-		tool.New("git_status", tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
+	ts := []*tool.Tool{
+		GitStatus.New(tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
 		tool.New("git_diff", tool.ReadOnly, desc("git_diff"), e.gitDiff).WithTitle("Diff against the last commit"),
 		tool.New("git_commit", tool.Write, desc("git_commit"), e.gitCommit).WithTitle("Commit changes").
 			WithHistory().NotInScripts(), // a commit no script rollback could undo
@@ -41,7 +41,15 @@ func gitTools(e *env) []*tool.Tool {
 			WithHistory().WithDryRun(func(args map[string]any) bool { return args["confirmed"] != true }),
 		tool.New("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
 	}
+	for _, t := range ts {
+		t.Describe(tool.LibraryParam, "the library; the default library when absent")
+	}
+	return ts
 }
+
+// The library is the writer of every repository the tools open, and git reads the
+// moves the journey recorded through it: it must stay a gitrepo.Journal.
+var _ gitrepo.Journal = (*library.Library)(nil)
 
 // gitCtx is what every git handler starts from: the library, its repository and its
 // pending changes.
@@ -106,7 +114,7 @@ func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCt
 			r = tr.Repo()
 		}
 	} else {
-		r, err = gitrepo.Open(l.Vault().Dir(), l.Vault())
+		r, err = gitrepo.Open(l.Vault().Dir(), l) // the library indexes what git writes
 	}
 	if errors.Is(err, gitrepo.ErrNotRepository) {
 		f := tool.Fail(CodeNotRepository, "library %q (%s) is not a git repository, so it has no pending changes or history; "+
@@ -133,32 +141,35 @@ func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCt
 // gitPath resolves an entity name for a git tool: a note of the graph, or failing
 // that a path (".md" added when missing) that has a pending change — a deleted note
 // is no longer in the graph. anyPath accepts any content path (for history).
-func (g *gitCtx) gitPath(name string, anyPath bool) (vpath.Path, *tool.Result) {
+func (g *gitCtx) gitPath(ctx context.Context, name string, anyPath bool) (vpath.Path, *tool.Result, error) {
 	if !anyPath { // a pending change named exactly needs no graph (no full scan in a one-shot call)
 		if q, ok := g.pendingNamed(strings.TrimSpace(name)); ok {
-			return q, nil
+			return q, nil, nil
 		}
 	}
-	p, res := lookup(g.lib, name)
+	gr, err := g.lib.Graph(ctx)
+	if err != nil {
+		return "", nil, fmt.Errorf("read library %s: %w", g.lib.Name(), err)
+	}
+	p, res := lookup(lib{g.lib, gr}, name)
 	if res == nil || res.ErrorCode == tool.CodeAmbiguous {
-		return p, res
+		return p, res, nil
 	}
 	for _, cand := range []string{name, strings.TrimSpace(name)} {
 		if q, err := vpath.Parse(cand); err == nil && q != "" && !q.Ignored() && g.state(q) != "" {
-			return q, nil
+			return q, nil, nil
 		}
 	}
 	q, bad := newPath(name)
 	if bad != nil {
-		return "", bad
+		return "", bad, nil
 	}
 	if g.state(q) != "" || anyPath {
-		return q, nil
+		return q, nil, nil
 	}
-	return "", res
+	return "", res, nil
 }
 
-// gitPaths resolves several names, dropping duplicates.
 // pendingNamed finds the one pending change whose path, or path without ".md", is
 // name exactly.
 func (g *gitCtx) pendingNamed(name string) (vpath.Path, bool) {
@@ -175,20 +186,20 @@ func (g *gitCtx) pendingNamed(name string) (vpath.Path, bool) {
 }
 
 // gitPaths resolves several names, dropping duplicates.
-func (g *gitCtx) gitPaths(names []string) ([]vpath.Path, *tool.Result) {
+func (g *gitCtx) gitPaths(ctx context.Context, names []string) ([]vpath.Path, *tool.Result, error) {
 	seen := map[vpath.Path]bool{}
 	var out []vpath.Path
 	for _, n := range names {
-		p, res := g.gitPath(n, false)
-		if res != nil {
-			return nil, res
+		p, res, err := g.gitPath(ctx, n, false)
+		if res != nil || err != nil {
+			return nil, res, err
 		}
 		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)
 		}
 	}
-	return out, nil
+	return out, nil, nil
 }
 
 // gitChange is one pending change as the tools show it, with seed 000's fields:
@@ -207,17 +218,28 @@ type gitChange struct {
 	Summary    string        `json:"summary"`
 }
 
-type gitStatusIn struct {
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+// GitStatusIn is the input of git_status.
+type GitStatusIn struct {
+	tool.LibraryArg
 }
 
-func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (tool.Result, error) {
+// GitStatusOut is the output of git_status: the pending changes (the first 500 of
+// them), and when there are any, their names by state and by change set; Total counts
+// them all.
+type GitStatusOut struct {
+	ChangeSets []changeSet                `json:"change_sets,omitempty"`
+	Changes    []gitChange                `json:"changes"`
+	Groups     map[gitrepo.State][]string `json:"groups,omitempty"`
+	Total      int                        `json:"total"`
+}
+
+func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ GitStatusIn) (tool.Result, *GitStatusOut, error) {
 	g, res, err := e.gitOpen(ctx, call, true)
 	if res != nil || err != nil {
-		return deref(res), err
+		return deref(res), nil, err
 	}
 	if len(g.changes) == 0 {
-		return tool.OK("no pending changes: the notes match the last commit", map[string]any{"changes": []gitChange{}, "total": 0}), nil
+		return tool.OK("no pending changes: the notes match the last commit"), &GitStatusOut{Changes: []gitChange{}}, nil
 	}
 	groups := map[gitrepo.State][]string{}
 	for _, c := range g.changes {
@@ -225,7 +247,7 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (to
 	}
 	list, err := g.describe(ctx, g.changes[:min(len(g.changes), maxListed)])
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	var parts []string
 	for _, s := range []gitrepo.State{gitrepo.Modified, gitrepo.Added, gitrepo.Untracked, gitrepo.Deleted, gitrepo.Renamed} {
@@ -233,12 +255,11 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ gitStatusIn) (to
 			parts = append(parts, fmt.Sprintf("%d %s", n, s))
 		}
 	}
-	r := tool.OK(fmt.Sprintf("%s (%s); git_diff shows them, git_commit records them", plural(len(g.changes), "pending change"), strings.Join(parts, ", ")),
-		map[string]any{"changes": list, "groups": groups, "change_sets": g.changeSetsOut(), "total": len(g.changes)})
+	r := tool.OK(fmt.Sprintf("%s (%s); git_diff shows them, git_commit records them", plural(len(g.changes), "pending change"), strings.Join(parts, ", ")))
 	if len(g.changes) > maxListed {
 		r = r.WithWarning("only the first %d changes are listed; the groups name them all", maxListed)
 	}
-	return r, nil
+	return r, &GitStatusOut{Changes: list, Groups: groups, ChangeSets: g.changeSetsOut(), Total: len(g.changes)}, nil
 }
 
 // changeSet is one change set as git_status shows it: who made which changes.

@@ -15,7 +15,7 @@ type gitDiffIn struct {
 	Brief                  bool   `json:"brief,omitempty" jsonschema:"true for names and counts of added and deleted lines only"`
 	IncludeContentDiff     *bool  `json:"include_content_diff,omitempty" jsonschema:"false leaves out the unified diff and each note's content_change (default true)"`
 	IncludeRelationChanges *bool  `json:"include_relation_changes,omitempty" jsonschema:"false leaves out each note's relation_changes (default true)"`
-	LibraryName            string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+	tool.LibraryArg
 }
 
 // diffFile is one changed note in a diff's summary and, unless brief, its structured
@@ -39,25 +39,32 @@ type diffFile struct {
 	PropertiesChanged []string         `json:"properties_changed,omitempty"`
 }
 
-func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.Result, error) {
+// diffOut is the output of git_diff: the changed notes with their counts and
+// structured changes, and unless brief or asked not to, the diff itself.
+type diffOut struct {
+	Diff  *string    `json:"diff,omitempty"` // nil when brief or include_content_diff is false
+	Files []diffFile `json:"files"`
+}
+
+func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.Result, *diffOut, error) {
 	g, res, err := e.gitOpen(ctx, call, true)
 	if res != nil || err != nil {
-		return deref(res), err
+		return deref(res), nil, err
 	}
 	var names []string
 	if in.EntityName != "" {
 		names = []string{in.EntityName}
 	}
-	chosen, _, res := g.pending(names)
-	if res != nil {
-		return *res, nil
+	chosen, _, res, err := g.pending(ctx, names)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
 	if len(chosen) == 0 {
 		what := "no pending changes"
 		if in.EntityName != "" {
 			what = in.EntityName + " has no pending change"
 		}
-		return tool.OK(what, map[string]any{"files": []diffFile{}}), nil
+		return tool.OK(what), &diffOut{Files: []diffFile{}}, nil
 	}
 	changes := make([]gitrepo.Change, len(chosen))
 	for i, c := range chosen {
@@ -65,7 +72,7 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 	}
 	text, stats, err := g.repo.DiffChanges(ctx, changes)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	byPath := make(map[vpath.Path]gitrepo.Change, len(changes))
 	for _, c := range changes {
@@ -83,35 +90,33 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 	}
 	msg := fmt.Sprintf("%s changed, %s added, %d deleted", plural(len(files), "file"), plural(added, "line"), deleted)
 	if in.Brief {
-		return tool.OK(msg, map[string]any{"files": files}), nil
+		return tool.OK(msg), &diffOut{Files: files}, nil
 	}
 	withContent, withRelations := in.IncludeContentDiff == nil || *in.IncludeContentDiff, in.IncludeRelationChanges == nil || *in.IncludeRelationChanges
 	cut, err := g.detail(ctx, files, listed, withContent, withRelations)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
-	data := map[string]any{"files": files}
-	var warnings []string
+	out := &diffOut{Files: files}
+	r := tool.OK(msg)
 	if withContent {
 		clipped, diffCut := tool.Clip(text, maxDiffBytes)
-		data["diff"] = clipped
+		out.Diff = &clipped
 		if diffCut {
-			warnings = append(warnings, fmt.Sprintf("the diff is clipped at %d bytes; call git_diff with one entity_name at a time for the rest", maxDiffBytes))
+			r = r.WithWarning("the diff is clipped at %d bytes; call git_diff with one entity_name at a time for the rest", maxDiffBytes)
 		}
 	}
 	if cut {
-		warnings = append(warnings, fmt.Sprintf("content_change holds the old and new bodies of the first notes only (%d bytes in all); "+
-			"call git_diff with one entity_name for the others", maxDiffBytes))
+		r = r.WithWarning("content_change holds the old and new bodies of the first notes only (%d bytes in all); "+
+			"call git_diff with one entity_name for the others", maxDiffBytes)
 	}
-	r := tool.OK(msg, data)
-	r.Warnings = warnings
-	return r, nil
+	return r, out, nil
 }
 
 type gitLogIn struct {
-	EntityName  string `json:"entity_name,omitempty" jsonschema:"the note whose history to show; the whole library's when absent"`
-	Limit       int    `json:"limit,omitempty" jsonschema:"how many commits, newest first (default 20, at most 200)"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+	EntityName string `json:"entity_name,omitempty" jsonschema:"the note whose history to show; the whole library's when absent"`
+	Limit      int    `json:"limit,omitempty" jsonschema:"how many commits, newest first (default 20, at most 200)"`
+	tool.LibraryArg
 }
 
 // logEntry is one commit as git_log shows it.
@@ -124,18 +129,23 @@ type logEntry struct {
 	Tags     []string          `json:"tags,omitempty"`
 }
 
-func (e *env) gitLog(ctx context.Context, call *tool.Call, in gitLogIn) (tool.Result, error) {
+// logOut is the output of git_log.
+type logOut struct {
+	Commits []logEntry `json:"commits"`
+}
+
+func (e *env) gitLog(ctx context.Context, call *tool.Call, in gitLogIn) (tool.Result, *logOut, error) {
 	if in.Limit < 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "limit is negative; give a number of commits from 1 to %d", maxLog), nil
+		return tool.Fail(tool.CodeInvalidArguments, "limit is negative; give a number of commits from 1 to %d", maxLog), nil, nil
 	}
 	g, res, err := e.gitOpen(ctx, call, false)
 	if res != nil || err != nil {
-		return deref(res), err
+		return deref(res), nil, err
 	}
 	var p vpath.Path
 	if in.EntityName != "" {
-		if p, res = g.gitPath(in.EntityName, true); res != nil {
-			return *res, nil
+		if p, res, err = g.gitPath(ctx, in.EntityName, true); res != nil || err != nil {
+			return deref(res), nil, err
 		}
 	}
 	limit := in.Limit
@@ -145,7 +155,7 @@ func (e *env) gitLog(ctx context.Context, call *tool.Call, in gitLogIn) (tool.Re
 	limit = min(limit, maxLog)
 	commits, err := g.repo.Log(ctx, p, limit)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	out := make([]logEntry, len(commits))
 	for i, c := range commits {
@@ -155,9 +165,9 @@ func (e *env) gitLog(ctx context.Context, call *tool.Call, in gitLogIn) (tool.Re
 	if p != "" {
 		scope = p.Name()
 	}
-	r := tool.OK(fmt.Sprintf("%s of %s, newest first", plural(len(out), "commit"), scope), map[string]any{"commits": out})
+	r := tool.OK(fmt.Sprintf("%s of %s, newest first", plural(len(out), "commit"), scope))
 	if in.Limit > maxLog {
 		r = r.WithWarning("limit is capped at %d", maxLog)
 	}
-	return r, nil
+	return r, &logOut{Commits: out}, nil
 }

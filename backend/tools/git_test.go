@@ -327,6 +327,24 @@ func TestGitCommitByNameNeedsNoScan(t *testing.T) {
 	}
 }
 
+// TestGitCheckoutIndexesWithoutWatcher discards a change in a library that has no
+// watcher: what git restored is in the graph when the call returns, since the
+// repository writes through the library.
+func TestGitCheckoutIndexesWithoutWatcher(t *testing.T) {
+	h := gitHarness(t)
+	h.ok("update_entity", `{"entity_name":"notes/Plain","content":"Now about [[Engine]].","mode":"replace"}`)
+	if n := len(h.graph().Backlinks("Engine.md")); n != 2 {
+		t.Fatalf("after the edit Engine has %d backlinks, want 2", n)
+	}
+	h.ok("git_checkout", `{"entity_names":["notes/Plain"],"confirmed":true}`)
+	if got := h.read("notes/Plain.md"); got != entFixture["notes/Plain.md"] {
+		t.Fatalf("the note was not restored: %q", got)
+	}
+	if n := len(h.graph().Backlinks("Engine.md")); n != 1 {
+		t.Errorf("after the discard Engine has %d backlinks, want 1: the graph missed the restore", n)
+	}
+}
+
 // TestGitCommitLeavesWhatThePersonStaged is the issue's case: with a note the person
 // staged by hand, git_commit of another note commits that note alone, under the
 // trailers of whoever made it (the agent's turn), and the staged note stays staged with

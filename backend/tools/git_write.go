@@ -18,7 +18,19 @@ type gitCommitIn struct {
 	CreateTag      *bool      `json:"create_tag,omitempty" jsonschema:"true tags the commit with tag_name (which it requires); tag_name alone tags it too"`
 	TagDescription string     `json:"tag_description,omitempty" jsonschema:"makes the tag an annotated tag carrying this description; needs tag_name"`
 	Author         *gitAuthor `json:"author,omitempty" jsonschema:"who wrote the changes; the repository's git identity when absent (the committer is always that identity)"`
-	LibraryName    string     `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+	tool.LibraryArg
+}
+
+// commitOut is the output of git_commit: the new commit, the notes it holds, who
+// authored and committed it, and its tag.
+type commitOut struct {
+	Author       gitSignature      `json:"author"`
+	Commit       string            `json:"commit"`
+	Committer    gitSignature      `json:"committer"`
+	Entities     []string          `json:"entities"`
+	Tag          string            `json:"tag,omitempty"`
+	TagAnnotated bool              `json:"tag_annotated,omitempty"`
+	Trailers     map[string]string `json:"trailers,omitempty"`
 }
 
 // gitAuthor names a commit's author (seed 000's CommitAuthor).
@@ -59,14 +71,14 @@ func checkCommitArgs(in gitCommitIn) *tool.Result {
 	return nil
 }
 
-func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (tool.Result, error) {
+func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (tool.Result, *commitOut, error) {
 	if res := checkCommitArgs(in); res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	g, chosen, warnings, res, err := e.gitPending(ctx, call, in.EntityNames,
 		"nothing to commit: no pending change among the named notes; git_status lists the ones that have one")
 	if res != nil || err != nil {
-		return deref(res), err
+		return deref(res), nil, err
 	}
 	sets := g.groups()
 	named := make([]vpath.Path, len(chosen))
@@ -82,47 +94,45 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	switch {
 	case errors.Is(err, gitrepo.ErrInvalidTag):
 		return tool.Fail(tool.CodeInvalidArguments, "tag_name %q is not a valid git tag name; use letters, digits, dots, dashes and slashes, "+
-			"such as v1.2 or release/2026-11 (no spaces, \"..\", any of ~^:?*[\\, a leading \"-\" or \".\", or a trailing \".lock\" or \".\")", in.TagName), nil
+			"such as v1.2 or release/2026-11 (no spaces, \"..\", any of ~^:?*[\\, a leading \"-\" or \".\", or a trailing \".lock\" or \".\")", in.TagName), nil, nil
 	case errors.Is(err, gitrepo.ErrTagExists):
-		return tool.Fail(tool.CodeAlreadyExists, "a tag named %q exists already; choose another tag_name", in.TagName), nil
+		return tool.Fail(tool.CodeAlreadyExists, "a tag named %q exists already; choose another tag_name", in.TagName), nil, nil
 	case errors.Is(err, gitrepo.ErrNothingToCommit):
-		return tool.Fail(tool.CodeNoMatch, "nothing to commit: the named notes match the last commit"), nil
+		return tool.Fail(tool.CodeNoMatch, "nothing to commit: the named notes match the last commit"), nil, nil
 	case errors.Is(err, gitrepo.ErrNotPending):
-		return tool.Fail(tool.CodeNoMatch, "%v: it changed meanwhile; git_status lists the pending changes", err), nil
+		return tool.Fail(tool.CodeNoMatch, "%v: it changed meanwhile; git_status lists the pending changes", err), nil, nil
 	case errors.Is(err, gitrepo.ErrInvalidPath), errors.Is(err, gitrepo.ErrInvalidAuthor):
-		return tool.Fail(tool.CodeInvalidArguments, "%v", err), nil
+		return tool.Fail(tool.CodeInvalidArguments, "%v", err), nil, nil
 	case errors.Is(err, gitrepo.ErrNoIdentity):
-		return tool.Fail(CodeGitRefused, "%v; ask the person to set their name and email for commits (the review panel offers it)", err), nil
+		return tool.Fail(CodeGitRefused, "%v; ask the person to set their name and email for commits (the review panel offers it)", err), nil, nil
 	case errors.Is(err, gitrepo.ErrInProgress), errors.Is(err, gitrepo.ErrPartialMerge), errors.Is(err, gitrepo.ErrIndexLocked),
 		errors.Is(err, gitrepo.ErrHeadMoved):
-		return tool.Fail(CodeGitRefused, "%v; nothing was committed", err), nil
+		return tool.Fail(CodeGitRefused, "%v; nothing was committed", err), nil, nil
 	case err != nil && h.IsZero():
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	names := make([]string, len(chosen))
 	for i, c := range chosen {
 		names[i] = c.Path.Name()
 	}
 	msg := fmt.Sprintf("committed %s as %s", plural(len(chosen), "note"), h.String()[:12])
-	data := map[string]any{"commit": h.String(), "entities": names,
-		"author": gitSignature(res2.Signed.Author), "committer": gitSignature(res2.Signed.Committer)}
+	out := &commitOut{Commit: h.String(), Entities: names,
+		Author: gitSignature(res2.Signed.Author), Committer: gitSignature(res2.Signed.Committer)}
 	if in.TagName != "" {
 		msg += ", tagged " + in.TagName
-		data["tag"] = in.TagName
+		out.Tag = in.TagName
 		if in.TagDescription != "" {
 			msg += " (an annotated tag)"
-			data["tag_annotated"] = true
+			out.TagAnnotated = true
 		}
 	}
-	if len(res2.Trailers) > 0 {
-		data["trailers"] = res2.Trailers
-	}
-	r := tool.OK(msg, data)
+	out.Trailers = res2.Trailers
+	r := tool.OK(msg)
 	r.Warnings = warnings
 	if err != nil { // committed, but the tag failed
 		r.Warnings = append(r.Warnings, err.Error())
 	}
-	return r, nil
+	return r, out, nil
 }
 
 // gitSignature is who authored or committed a commit, as git_commit shows them.
@@ -138,7 +148,7 @@ const CodeGitRefused tool.Code = "git_refused"
 type gitCheckoutIn struct {
 	EntityNames []string `json:"entity_names" jsonschema:"the notes whose pending changes to throw away"`
 	Confirmed   bool     `json:"confirmed" jsonschema:"true only after the person agreed; false answers with what would be discarded"`
-	LibraryName string   `json:"library_name,omitempty" jsonschema:"the library; the default library when absent"`
+	tool.LibraryArg
 }
 
 // discardItem is one note a discard restores or removes.
@@ -150,45 +160,48 @@ type discardItem struct {
 	Deleted int           `json:"lines_deleted"`
 }
 
-func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn) (tool.Result, error) {
+// discardOut is the output of git_checkout: what was (or, unconfirmed, would be)
+// discarded.
+type discardOut struct {
+	Entities []discardItem `json:"entities"`
+}
+
+func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn) (tool.Result, *discardOut, error) {
 	if len(in.EntityNames) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: name the notes whose changes to discard"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: name the notes whose changes to discard"), nil, nil
 	}
 	g, chosen, warnings, res, err := e.gitPending(ctx, call, in.EntityNames, "nothing to discard: the named notes have no pending change")
 	if res != nil || err != nil {
-		return deref(res), err
+		return deref(res), nil, err
 	}
 	items, err := g.discardPlan(ctx, chosen)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	paths := withRenames(chosen)
-	data := map[string]any{"entities": items}
+	data := &discardOut{Entities: items}
 	if !in.Confirmed {
 		var lines []string
 		for _, it := range items {
 			lines = append(lines, "- "+it.Entity+": "+it.Effect)
 		}
 		return tool.Fail(tool.CodeConfirmationRequired, "not discarded yet; this would:\n%s\nAsk the person, then call again with confirmed=true",
-			strings.Join(lines, "\n")).WithData(data), nil
+			strings.Join(lines, "\n")).WithData(data), nil, nil
 	}
 	_, err = g.repo.Discard(ctx, gitrepo.DiscardOptions{Paths: paths, RemoveUntracked: true, Actor: actorOf(call), Op: "git_checkout", Turn: call.Turn, Session: call.Session})
 	if err != nil {
 		for _, p := range paths {
 			if r, ok := writeFailure(p, err); ok {
-				return r, nil
+				return r, nil, nil
 			}
 		}
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
-	g.lib.Refresh(ctx, paths...)
-	r := tool.OK("discarded the changes of "+plural(len(chosen), "note"), data)
+	r := tool.OK("discarded the changes of " + plural(len(chosen), "note"))
 	r.Warnings = warnings
-	return r, nil
+	return r, data, nil
 }
 
-// pending returns the pending changes named (every one when names is empty), with a
-// warning for each named note that has none, or the result to answer.
 // gitPending opens the library's repository and picks the pending changes of the named
 // notes (every pending change when names is empty); res is the answer when that fails
 // or, with the message nothing, when none of the notes has a pending change.
@@ -197,9 +210,9 @@ func (e *env) gitPending(ctx context.Context, call *tool.Call, names []string, n
 	if res != nil || err != nil {
 		return nil, nil, nil, res, err
 	}
-	chosen, warnings, res := g.pending(names)
-	if res != nil {
-		return nil, nil, nil, res, nil
+	chosen, warnings, res, err := g.pending(ctx, names)
+	if res != nil || err != nil {
+		return nil, nil, nil, res, err
 	}
 	if len(chosen) == 0 {
 		r := tool.Fail(tool.CodeNoMatch, "%s", nothing)
@@ -208,17 +221,19 @@ func (e *env) gitPending(ctx context.Context, call *tool.Call, names []string, n
 	return g, chosen, warnings, nil, nil
 }
 
-func (g *gitCtx) pending(names []string) ([]*gitrepo.Change, []string, *tool.Result) {
+// pending returns the pending changes named (every one when names is empty), with a
+// warning for each named note that has none, or the result to answer.
+func (g *gitCtx) pending(ctx context.Context, names []string) ([]*gitrepo.Change, []string, *tool.Result, error) {
 	var out []*gitrepo.Change
 	if len(names) == 0 {
 		for i := range g.changes {
 			out = append(out, &g.changes[i])
 		}
-		return out, nil, nil
+		return out, nil, nil, nil
 	}
-	all, res := g.gitPaths(names)
-	if res != nil {
-		return nil, nil, res
+	all, res, err := g.gitPaths(ctx, names)
+	if res != nil || err != nil {
+		return nil, nil, res, err
 	}
 	var warnings []string
 	seen := map[*gitrepo.Change]bool{}
@@ -233,7 +248,7 @@ func (g *gitCtx) pending(names []string) ([]*gitrepo.Change, []string, *tool.Res
 			out = append(out, c)
 		}
 	}
-	return out, warnings, nil
+	return out, warnings, nil, nil
 }
 
 // discardPlan says what discarding the changes would do to each note.

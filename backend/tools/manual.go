@@ -21,33 +21,40 @@ const manualPath vpath.Path = "meta.md"
 // manualTools is the manual family: read and edit meta.md.
 func manualTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("read_manual", tool.ReadOnly, desc("read_manual"), e.readManual),
+		ReadManual.New(tool.ReadOnly, desc("read_manual"), e.readManual),
 		tool.New("edit_manual_section", tool.Write, desc("edit_manual_section"), e.editManualSection),
 		tool.New("add_manual_section", tool.Write, desc("add_manual_section"), e.addManualSection),
 	}
 }
 
-// readManualIn is the input of read_manual.
-type readManualIn struct {
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+// ReadManualIn is the input of read_manual.
+type ReadManualIn struct {
+	tool.LibraryArg
+}
+
+// ManualOut is the output of read_manual: the manual's text (clipped when it is long)
+// and its content hash.
+type ManualOut struct {
+	Content string `json:"content"`
+	Hash    string `json:"hash"`
 }
 
 // readManual returns meta.md.
-func (e *env) readManual(ctx context.Context, call *tool.Call, in readManualIn) (tool.Result, error) {
+func (e *env) readManual(ctx context.Context, call *tool.Call, in ReadManualIn) (tool.Result, *ManualOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	data, h, res, err := readManualFile(l)
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	content, clipped := tool.Clip(string(data), maxReadBytes*2)
 	msg := fmt.Sprintf("the manual of library %s (%s)", l.Name(), manualPath)
 	if clipped {
 		msg += fmt.Sprintf("; clipped at %d of %d bytes: read_entities meta with content_offset for the rest", len(content), len(data))
 	}
-	return tool.OK(msg, map[string]any{"content": content, "hash": string(h)}), nil
+	return tool.OK(msg), &ManualOut{Content: content, Hash: string(h)}, nil
 }
 
 // noManual answers a library without a manual.
@@ -74,19 +81,19 @@ func readManualFile(l *library.Library) ([]byte, vault.Hash, *tool.Result, error
 
 // editManualSectionIn is the input of edit_manual_section.
 type editManualSectionIn struct {
-	OldContent  string `json:"old_content" jsonschema:"the exact text of the manual to replace (it must occur once)"`
-	NewContent  string `json:"new_content" jsonschema:"the text to put in its place"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	OldContent string `json:"old_content" jsonschema:"the exact text of the manual to replace (it must occur once)"`
+	NewContent string `json:"new_content" jsonschema:"the text to put in its place"`
+	tool.LibraryArg
 }
 
 // editManualSection replaces text of meta.md that occurs exactly once.
-func (e *env) editManualSection(ctx context.Context, call *tool.Call, in editManualSectionIn) (tool.Result, error) {
+func (e *env) editManualSection(ctx context.Context, call *tool.Call, in editManualSectionIn) (tool.Result, *writeOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	if in.OldContent == "" {
-		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; add_manual_section adds text"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "old_content is empty: copy the exact text to replace; add_manual_section adds text"), nil, nil
 	}
 	h, res, err := rewriteFile(ctx, l, call, "edit_manual_section", manualPath, "", func(data []byte, exists bool) ([]byte, *tool.Result) {
 		if !exists {
@@ -100,31 +107,31 @@ func (e *env) editManualSection(ctx context.Context, call *tool.Call, in editMan
 		return []byte(out), nil
 	})
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
-	return tool.OK("the manual was edited", map[string]any{"entity_name": manualPath.Name(), "hash": string(h)}), nil
+	return tool.OK("the manual was edited"), &writeOut{EntityName: manualPath.Name(), Hash: string(h)}, nil
 }
 
 // addManualSectionIn is the input of add_manual_section.
 type addManualSectionIn struct {
-	TOC         string `json:"toc" jsonschema:"the heading of the section to add to, such as \"Relation vocabulary\"; created at the end when absent"`
-	NewContent  string `json:"new_content" jsonschema:"the Markdown to append to that section"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	TOC        string `json:"toc" jsonschema:"the heading of the section to add to, such as \"Relation vocabulary\"; created at the end when absent"`
+	NewContent string `json:"new_content" jsonschema:"the Markdown to append to that section"`
+	tool.LibraryArg
 }
 
 // addManualSection appends text to a section of meta.md, creating the section (and
 // the manual) when needed.
-func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManualSectionIn) (tool.Result, error) {
+func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManualSectionIn) (tool.Result, *writeOut, error) {
 	l, res := e.library(call)
 	if res != nil {
-		return *res, nil
+		return *res, nil, nil
 	}
 	toc := strings.TrimSpace(strings.TrimLeft(strings.TrimSpace(in.TOC), "#"))
 	if toc == "" || strings.ContainsAny(toc, "\r\n") {
-		return tool.Fail(tool.CodeInvalidArguments, "toc must be one heading's text, such as \"Entity types\""), nil
+		return tool.Fail(tool.CodeInvalidArguments, "toc must be one heading's text, such as \"Entity types\""), nil, nil
 	}
 	if strings.TrimSpace(in.NewContent) == "" {
-		return tool.Fail(tool.CodeInvalidArguments, "new_content is empty: give the text to add"), nil
+		return tool.Fail(tool.CodeInvalidArguments, "new_content is empty: give the text to add"), nil, nil
 	}
 	// Computed from the manual as it is when written, created when there is none.
 	created, fresh := false, false
@@ -134,7 +141,7 @@ func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManua
 		return []byte(out), nil
 	})
 	if res != nil || err != nil {
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
 	msg := fmt.Sprintf("added to section %q of the manual", toc)
 	switch {
@@ -143,7 +150,7 @@ func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManua
 	case created:
 		msg = fmt.Sprintf("added section %q at the end of the manual", toc)
 	}
-	return tool.OK(msg, map[string]any{"entity_name": manualPath.Name(), "hash": string(h)}), nil
+	return tool.OK(msg), &writeOut{EntityName: manualPath.Name(), Hash: string(h)}, nil
 }
 
 // addToSection appends content at the end of the section headed toc (before the next

@@ -29,30 +29,39 @@ const (
 // memoryTools declares the memory family.
 func memoryTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("memory_notebook_replace", tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace),
+		tool.New("memory_notebook_replace", tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace).
+			Describe(tool.LibraryParam, "the default library's name, or absent: the notebook lives there, and another library is refused"),
 	}
 }
 
 type memoryReplaceIn struct {
-	OldText     string `json:"old_text" jsonschema:"the exact text to replace, which must occur once; empty to append new_text at the end"`
-	NewText     string `json:"new_text" jsonschema:"the text to put instead; empty to delete old_text"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the default library's name, or absent: the notebook lives there, and another library is refused"`
+	OldText string `json:"old_text" jsonschema:"the exact text to replace, which must occur once; empty to append new_text at the end"`
+	NewText string `json:"new_text" jsonschema:"the text to put instead; empty to delete old_text"`
+	tool.LibraryArg
 }
 
-func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in memoryReplaceIn) (tool.Result, error) {
+// memoryOut is the output of memory_notebook_replace: the notebook's size and budget in
+// characters, and what remains of it.
+type memoryOut struct {
+	Budget    int `json:"budget"`
+	Remaining int `json:"remaining"`
+	Size      int `json:"size"`
+}
+
+func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in memoryReplaceIn) (tool.Result, *memoryOut, error) {
 	libs := e.ws.Libraries()
 	if len(libs) == 0 {
-		return tool.Fail(tool.CodeNotFound, "no library is open, so there is no memory notebook"), nil
+		return tool.Fail(tool.CodeNotFound, "no library is open, so there is no memory notebook"), nil, nil
 	}
 	l := libs[0]
 	if call.Library != "" && call.Library != l.Name() {
 		// The notebook is the agent's, kept in the default library and read from there
 		// on every call; writing another library's would be memory the agent never
 		// sees again, and would pass the permission check of the wrong library.
-		return tool.Fail(tool.CodeInvalidArguments, "the memory notebook lives in the default library %q, not %q: call memory_notebook_replace without library_name", l.Name(), call.Library), nil
+		return tool.Fail(tool.CodeInvalidArguments, "the memory notebook lives in the default library %q, not %q: call memory_notebook_replace without library_name", l.Name(), call.Library), nil, nil
 	}
 	if bad := badMemoryText(in.OldText, in.NewText); bad != "" {
-		return tool.Fail(tool.CodeInvalidArguments, "%s", bad), nil
+		return tool.Fail(tool.CodeInvalidArguments, "%s", bad), nil, nil
 	}
 	// Computed from the notebook as it is when written: two turns editing it never
 	// conflict, and neither loses the other's entry.
@@ -69,7 +78,10 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 		size, before = utf8.RuneCountInString(next), utf8.RuneCountInString(cur)
 		if size > MemoryBudget && size > before {
 			r := tool.Fail(tool.CodeTooLarge, "the notebook would be %d characters, over its budget of %d (it is %d now); condense it first: replace older or less useful entries with a shorter summary, then retry",
-				size, MemoryBudget, before).WithData(map[string]any{"size": before, "budget": MemoryBudget})
+				size, MemoryBudget, before).WithData(struct {
+				Budget int `json:"budget"`
+				Size   int `json:"size"`
+			}{MemoryBudget, before})
 			return nil, &r
 		}
 		return []byte(next), nil
@@ -78,9 +90,8 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 		if err != nil {
 			err = fmt.Errorf("write memory notebook: %w", err)
 		}
-		return entResult(res), err
+		return entResult(res), nil, err
 	}
-	l.Refresh(ctx, memoryPath)
 	verb := "replaced the text"
 	switch {
 	case in.OldText == "":
@@ -88,12 +99,11 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 	case in.NewText == "":
 		verb = "deleted the text"
 	}
-	r := tool.OK(fmt.Sprintf("%s in the memory notebook (%d of %d characters used)", verb, size, MemoryBudget),
-		map[string]any{"size": size, "budget": MemoryBudget, "remaining": max(MemoryBudget-size, 0)})
+	r := tool.OK(fmt.Sprintf("%s in the memory notebook (%d of %d characters used)", verb, size, MemoryBudget))
 	if size > MemoryBudget*9/10 {
 		r = r.WithWarning("the notebook is nearly full: condense it soon")
 	}
-	return r, nil
+	return r, &memoryOut{Size: size, Budget: MemoryBudget, Remaining: max(MemoryBudget-size, 0)}, nil
 }
 
 // badMemoryText says what is wrong with the texts, or "".
@@ -132,7 +142,9 @@ func replaceMemory(cur, old, repl string) (string, *tool.Result) {
 	case n == 0:
 		near := nearestText(cur, old)
 		r := tool.Fail(tool.CodeNoMatch, "old_text does not occur in the notebook; copy it exactly (spaces and line breaks count). The nearest text is:\n%s", near)
-		r.Data = map[string]any{"nearest": near}
+		r.Data = struct {
+			Nearest string `json:"nearest"`
+		}{near}
 		return "", &r
 	case n > 1:
 		r := tool.Fail(tool.CodeCountMismatch, "old_text occurs %d times in the notebook; include more of the surrounding text so that it occurs once", n)

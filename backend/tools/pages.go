@@ -46,17 +46,19 @@ var pageIndexParams = []string{"page_index", "parent_index", "source", "target"}
 func pageTools(e *env) []*tool.Tool {
 	from := e.libraryOfIndex(pageIndexParams...)
 	return []*tool.Tool{
-		tool.New("list_segments", tool.ReadOnly, desc("list_segments"), e.listSegments),
+		tool.New("list_segments", tool.ReadOnly, desc("list_segments"), e.listSegments).
+			Describe(tool.LibraryParam, "ignored: every segment is listed"),
 		tool.New("get_segment", tool.ReadOnly, desc("get_segment"), e.getSegment),
-		tool.New("get_page", tool.ReadOnly, desc("get_page"), e.getPage).WithLibraryFrom(from),
-		tool.New("find_page", tool.ReadOnly, desc("find_page"), e.findPage),
-		tool.New("update_page", tool.Write, desc("update_page"), e.updatePage).WithLibraryFrom(from),
-		tool.New("expand_details", tool.ReadOnly, desc("expand_details"), e.expandDetails).WithLibraryFrom(from),
-		tool.New("hide_details", tool.ReadOnly, desc("hide_details"), e.hideDetails).WithLibraryFrom(from),
-		tool.New("move_page", tool.Write, desc("move_page"), e.movePage).WithLibraryFrom(from),
-		tool.New("remove_page", tool.Destructive, desc("remove_page"), e.removePage).WithLibraryFrom(from),
-		tool.New("create_detail_page", tool.Write, desc("create_detail_page"), e.createDetailPage).WithLibraryFrom(from),
-		tool.New("create_contents_page", tool.Write, desc("create_contents_page"), e.createContentsPage).WithLibraryFrom(from),
+		tool.New("get_page", tool.ReadOnly, desc("get_page"), e.getPage).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfPage),
+		tool.New("find_page", tool.ReadOnly, desc("find_page"), e.findPage).Describe(tool.LibraryParam, librarySearched),
+		tool.New("update_page", tool.Write, desc("update_page"), e.updatePage).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfPage),
+		tool.New("expand_details", tool.ReadOnly, desc("expand_details"), e.expandDetails).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfPage),
+		tool.New("hide_details", tool.ReadOnly, desc("hide_details"), e.hideDetails).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfPage),
+		tool.New("move_page", tool.Write, desc("move_page"), e.movePage).WithLibraryFrom(from).
+			Describe(tool.LibraryParam, "the library; by default the one source names, else the default one"),
+		tool.New("remove_page", tool.Destructive, desc("remove_page"), e.removePage).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfPage),
+		tool.New("create_detail_page", tool.Write, desc("create_detail_page"), e.createDetailPage).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfParent),
+		tool.New("create_contents_page", tool.Write, desc("create_contents_page"), e.createContentsPage).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfParent),
 	}
 }
 
@@ -135,32 +137,33 @@ type pageRef struct {
 	node treeNode
 }
 
-// resolvePage finds the page index names in the call's library; param names the
-// argument, for the messages. An index of another library than the call's is refused.
-func (e *env) resolvePage(call *tool.Call, param, index string) (pageRef, *tool.Result) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return pageRef{}, fail
+// resolvePage finds the page index names in the call's library (its graph loaded);
+// param names the argument, for the messages. An index of another library than the
+// call's is refused. The error is the scan's.
+func (e *env) resolvePage(ctx context.Context, call *tool.Call, param, index string) (pageRef, *tool.Result, error) {
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return pageRef{}, fail, err
 	}
 	index = strings.TrimSpace(clipLong(index))
 	if index == "" {
 		r := tool.Fail(tool.CodeInvalidArguments, "%s is empty: give a page's index, such as %q (list_segments, get_children and find_page give them)", param, l.Name()+":"+rootName)
-		return pageRef{}, &r
+		return pageRef{}, &r, nil
 	}
 	rest := index
 	if lib, path, ok := e.splitIndex(index); ok {
 		if lib != l.Name() {
 			r := tool.Fail(tool.CodeInvalidArguments, "%s %q is a page of library %q, but this call acts on library %q: a page tool works within one library; give pages of %q, or leave library_name out", param, index, lib, l.Name(), l.Name())
-			return pageRef{}, &r
+			return pageRef{}, &r, nil
 		}
 		rest = path
 	}
 	g := l.Graph()
 	fi := newFolderIndex(g)
-	ref := pageRef{lib: l, g: g, fi: fi}
+	ref := pageRef{lib: l.Library, g: g, fi: fi}
 	if strings.TrimSpace(rest) == "" || rest == rootName {
 		ref.node = treeNode{folder: true}
-		return ref, nil
+		return ref, nil, nil
 	}
 	n, fail := resolveNode(l, fi, rest)
 	if fail != nil {
@@ -169,10 +172,10 @@ func (e *env) resolvePage(call *tool.Call, param, index string) (pageRef, *tool.
 		if lib, _, found := strings.Cut(index, ":"); found && vpath.ValidName(lib) && lib != l.Name() {
 			f.Message += fmt.Sprintf("; %q is not a mounted library either (list_segments lists them)", lib)
 		}
-		return pageRef{}, &f
+		return pageRef{}, &f, nil
 	}
 	ref.node = n
-	return ref, nil
+	return ref, nil, nil
 }
 
 // page describes the page ref points at.
@@ -240,40 +243,53 @@ func (ref pageRef) folderOf() vpath.Path {
 }
 
 type listSegmentsIn struct {
-	LibraryName string `json:"library_name,omitempty" jsonschema:"ignored: every segment is listed"`
+	tool.LibraryArg
 }
 
 // segmentOf describes library l as a segment; first says it is the default library.
-func (e *env) segmentOf(l *library.Library, first bool) segmentOut {
+// The error is that of the library's scan.
+func (e *env) segmentOf(ctx context.Context, l *library.Library, first bool) (segmentOut, error) {
 	typ := "library"
 	if first {
 		typ = "default"
 	}
+	g, err := l.Graph(ctx)
+	if err != nil {
+		return segmentOut{}, fmt.Errorf("read library %s: %w", l.Name(), err)
+	}
 	return segmentOut{ID: l.Name(), Type: typ, Permission: string(e.ws.Permission(l.Name())),
-		RootIndex: pageIndex(l, treeNode{folder: true}), Notes: l.Graph().Stats().Notes}
+		RootIndex: pageIndex(l, treeNode{folder: true}), Notes: g.Stats().Notes}, nil
 }
 
-func (e *env) listSegments(ctx context.Context, call *tool.Call, in listSegmentsIn) (tool.Result, error) {
-	out := segmentsOut{Segments: []segmentOut{}}
+func (e *env) listSegments(ctx context.Context, call *tool.Call, in listSegmentsIn) (tool.Result, *segmentsOut, error) {
+	out := &segmentsOut{Segments: []segmentOut{}}
 	for i, l := range e.ws.Libraries() {
-		out.Segments = append(out.Segments, e.segmentOf(l, i == 0))
+		s, err := e.segmentOf(ctx, l, i == 0)
+		if err != nil {
+			return tool.Result{}, nil, err
+		}
+		out.Segments = append(out.Segments, s)
 	}
-	return tool.OK(fmt.Sprintf("%d segments (libraries); each root_index is a page_index for get_children", len(out.Segments)), out).
-		WithScriptValue(out.Segments), nil
+	return tool.OK(fmt.Sprintf("%d segments (libraries); each root_index is a page_index for get_children", len(out.Segments))).
+		WithScriptValue(out.Segments), out, nil
 }
 
 type getSegmentIn struct {
 	ID string `json:"id" jsonschema:"the segment's id: a library's name, as list_segments gives it"`
 }
 
-func (e *env) getSegment(ctx context.Context, call *tool.Call, in getSegmentIn) (tool.Result, error) {
+func (e *env) getSegment(ctx context.Context, call *tool.Call, in getSegmentIn) (tool.Result, *segmentOut, error) {
 	var ids []string
 	for i, l := range e.ws.Libraries() {
 		if l.Name() == strings.TrimSpace(in.ID) {
-			return tool.OK(fmt.Sprintf("segment %s", l.Name()), e.segmentOf(l, i == 0)), nil
+			s, err := e.segmentOf(ctx, l, i == 0)
+			if err != nil {
+				return tool.Result{}, nil, err
+			}
+			return tool.OK(fmt.Sprintf("segment %s", l.Name())), &s, nil
 		}
 		ids = append(ids, l.Name())
 	}
 	shown, _ := tool.Clip(in.ID, 64)
-	return tool.Fail(tool.CodeNotFound, "there is no segment %q; the segments are %s (list_segments)", shown, strings.Join(quoteAll(ids), ", ")), nil
+	return tool.Fail(tool.CodeNotFound, "there is no segment %q; the segments are %s (list_segments)", shown, strings.Join(quoteAll(ids), ", ")), nil, nil
 }

@@ -8,7 +8,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/memotree/memotree/backend/graph"
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -28,8 +27,8 @@ func relationTools(e *env) []*tool.Tool {
 }
 
 type relationsIn struct {
-	Relations   []relationSpec `json:"relations" jsonschema:"the relations, each {from, to, type}"`
-	LibraryName string         `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	Relations []relationSpec `json:"relations" jsonschema:"the relations, each {from, to, type}"`
+	tool.LibraryArg
 }
 
 // relationBatch is a validated batch of relations, grouped by the note they start
@@ -39,12 +38,13 @@ type relationBatch struct {
 	byNote   map[vpath.Path][]relationOut
 	warnings []string
 	failed   int
+	done     int // the relations created or deleted
 	firstErr *tool.Result
 }
 
 // newRelationBatch validates every relation and resolves its from note; a relation
 // that fails is reported in the warnings and left out.
-func newRelationBatch(l *library.Library, rels []relationSpec) (*relationBatch, *tool.Result) {
+func newRelationBatch(l lib, rels []relationSpec) (*relationBatch, *tool.Result) {
 	if len(rels) == 0 {
 		r := tool.Fail(tool.CodeInvalidArguments, "relations is empty: give at least one {from, to, type}")
 		return nil, &r
@@ -89,30 +89,40 @@ func clipLong(s string) string {
 }
 
 // outcome turns a batch's successes, warnings and failures into the result: the
-// first failure when nothing was done, partial when some items failed.
-func (b *relationBatch) outcome(key, verb string, done []relationOut) tool.Result {
-	data := map[string]any{key: done}
-	msg := fmt.Sprintf("%s %d relation(s)", verb, len(done))
+// first failure when nothing was done, partial when some items failed. The output
+// holds the relations done.
+func (b *relationBatch) outcome(verb string) tool.Result {
+	msg := fmt.Sprintf("%s %d relation(s)", verb, b.done)
 	switch {
-	case b.failed > 0 && len(done) == 0 && b.firstErr != nil:
+	case b.failed > 0 && b.done == 0 && b.firstErr != nil:
 		r := *b.firstErr
 		r.Warnings = b.warnings
 		return r
 	case b.failed > 0:
-		return tool.Partial(msg+fmt.Sprintf("; %d failed, see the warnings", b.failed), data, b.warnings...)
+		return tool.Partial(msg+fmt.Sprintf("; %d failed, see the warnings", b.failed), b.warnings...)
 	}
-	r := tool.OK(msg, data)
+	r := tool.OK(msg)
 	r.Warnings = b.warnings
 	return r
 }
 
-func (e *env) createRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, error) {
-	l, b, fail := e.relationBatchFor(call, in)
-	if fail != nil {
-		return *fail, nil
+// createdRelationsOut is the output of create_relations.
+type createdRelationsOut struct {
+	CreatedRelations []relationOut `json:"created_relations"`
+}
+
+// deletedRelationsOut is the output of delete_relations.
+type deletedRelationsOut struct {
+	DeletedRelations []relationOut `json:"deleted_relations"`
+}
+
+func (e *env) createRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, *createdRelationsOut, error) {
+	l, b, fail, err := e.relationBatchFor(ctx, call, in)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	g := l.Graph()
-	st := readLinkStyle(l)
+	st := readLinkStyle(l.Library)
 	if st.problem != "" {
 		b.warnings = append(b.warnings, st.problem)
 	}
@@ -129,25 +139,26 @@ func (e *env) createRelations(ctx context.Context, call *tool.Call, in relations
 		return added
 	})
 	if err != nil || fail != nil {
-		return deref(fail), err
+		return deref(fail), nil, err
 	}
 	for _, r := range created {
 		if _, ok := g.Resolve(vpath.Path(r.From+".md"), r.To); !ok {
 			b.warnings = append(b.warnings, fmt.Sprintf("%s does not exist yet: the relation from %s dangles until it is created", r.To, r.From))
 		}
 	}
-	return b.outcome("created_relations", "created", created), nil
+	b.done = len(created)
+	return b.outcome("created"), &createdRelationsOut{CreatedRelations: created}, nil
 }
 
 // relationBatchFor opens the library of a call and groups its relations by note; fail
 // is the answer when either is refused.
-func (e *env) relationBatchFor(call *tool.Call, in relationsIn) (*library.Library, *relationBatch, *tool.Result) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return nil, nil, fail
+func (e *env) relationBatchFor(ctx context.Context, call *tool.Call, in relationsIn) (lib, *relationBatch, *tool.Result, error) {
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return lib{}, nil, fail, err
 	}
 	b, fail := newRelationBatch(l, in.Relations)
-	return l, b, fail
+	return l, b, fail, nil
 }
 
 // editEach runs edit on the relations list of every note of the batch, in order, and
@@ -155,7 +166,7 @@ func (e *env) relationBatchFor(call *tool.Call, in relationsIn) (*library.Librar
 // it changed in that note (none: the note is left as it is). A note that cannot be
 // edited counts its relations as failed, with its reason in the warnings. fail is the
 // answer when the write was refused (a note changed meanwhile); nothing was written then.
-func (b *relationBatch) editEach(ctx context.Context, call *tool.Call, l *library.Library, op string,
+func (b *relationBatch) editEach(ctx context.Context, call *tool.Call, l lib, op string,
 	edit func(from vpath.Path, seq *yaml.Node) []relationOut) (done []relationOut, fail *tool.Result, err error) {
 	failed, warnings, firstErr := b.failed, b.warnings, b.firstErr
 	var changed []relationOut // of the note being rewritten
@@ -175,7 +186,7 @@ func (b *relationBatch) editEach(ctx context.Context, call *tool.Call, l *librar
 			b.firstErr = why
 		},
 	}
-	fail, err = rw.run(ctx, call, l, op, b.order)
+	fail, err = rw.run(ctx, call, l.Library, op, b.order)
 	return done, fail, err
 }
 
@@ -202,10 +213,10 @@ func targetsEqual(g *graph.Graph, from vpath.Path, a, b string) bool {
 	return oka && okb && pa == pb
 }
 
-func (e *env) deleteRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, error) {
-	l, b, fail := e.relationBatchFor(call, in)
-	if fail != nil {
-		return *fail, nil
+func (e *env) deleteRelations(ctx context.Context, call *tool.Call, in relationsIn) (tool.Result, *deletedRelationsOut, error) {
+	l, b, fail, err := e.relationBatchFor(ctx, call, in)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	g := l.Graph()
 	deleted, fail, err := b.editEach(ctx, call, l, "delete_relations", func(from vpath.Path, seq *yaml.Node) []relationOut {
@@ -232,12 +243,13 @@ func (e *env) deleteRelations(ctx context.Context, call *tool.Call, in relations
 		return removed
 	})
 	if err != nil || fail != nil {
-		return deref(fail), err
+		return deref(fail), nil, err
 	}
 	if len(deleted) == 0 && b.firstErr == nil {
 		r := tool.Fail(tool.CodeNoMatch, "none of the relations exists; find_relations lists the existing ones")
 		r.Warnings = b.warnings
-		return r, nil
+		return r, nil, nil
 	}
-	return b.outcome("deleted_relations", "deleted", deleted), nil
+	b.done = len(deleted)
+	return b.outcome("deleted"), &deletedRelationsOut{DeletedRelations: deleted}, nil
 }

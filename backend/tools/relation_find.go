@@ -9,7 +9,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/memotree/memotree/backend/graph"
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -19,22 +18,30 @@ type findRelationsIn struct {
 	From         string `json:"from,omitempty" jsonschema:"only relations stored in this note"`
 	ToEntity     string `json:"to_entity,omitempty" jsonschema:"only relations pointing to this note (it may not exist)"`
 	RelationType string `json:"relation_type,omitempty" jsonschema:"only relations of this type; \"links to\" gives body [[links]] and \"embeds\" embeds"`
-	LibraryName  string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 	tool.Paging
 }
 
-func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelationsIn) (tool.Result, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil
+// foundRelationsOut is the output of find_relations: one page of relations, with the
+// count of each type; none found has neither.
+type foundRelationsOut struct {
+	FoundRelations []relationOut  `json:"found_relations"`
+	Page           *tool.PageInfo `json:"page,omitempty"`
+	Types          map[string]int `json:"types,omitempty"`
+}
+
+func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelationsIn) (tool.Result, *foundRelationsOut, error) {
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	typ := strings.TrimSpace(in.RelationType)
 	if len(typ) > maxRelationType || hasControl(typ) {
-		return tool.Fail(tool.CodeInvalidArguments, "relation_type must be one line of at most %d bytes", maxRelationType), nil
+		return tool.Fail(tool.CodeInvalidArguments, "relation_type must be one line of at most %d bytes", maxRelationType), nil, nil
 	}
 	edges, fail := relationEdges(l, in.From, in.ToEntity, typ)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	g := l.Graph()
 	var found []relationOut
@@ -53,16 +60,16 @@ func (e *env) findRelations(ctx context.Context, call *tool.Call, in findRelatio
 	}
 	if len(found) == 0 {
 		hint := "create_relations adds relations; relation_type \"links to\" finds body links"
-		return tool.OK("no relations found; "+hint, map[string]any{"found_relations": []relationOut{}}), nil
+		return tool.OK("no relations found; " + hint), &foundRelationsOut{FoundRelations: []relationOut{}}, nil
 	}
 	page, info := tool.Paginate(found, in.Paging)
-	return tool.OK(info.Hint("relations"), map[string]any{"found_relations": page, "types": types, "page": info}), nil
+	return tool.OK(info.Hint("relations")), &foundRelationsOut{FoundRelations: page, Types: types, Page: &info}, nil
 }
 
 // relationEdges returns the edges a find_relations call starts from: the note's
 // outgoing edges, the incoming edges of the target (or the dangling edges naming it),
 // or every edge of the library.
-func relationEdges(l *library.Library, from, to, typ string) ([]graph.Edge, *tool.Result) {
+func relationEdges(l lib, from, to, typ string) ([]graph.Edge, *tool.Result) {
 	g := l.Graph()
 	var fromPath vpath.Path
 	if strings.TrimSpace(from) != "" {
@@ -179,8 +186,8 @@ func (rl *relationLines) of(ed graph.Edge) int {
 }
 
 type gcRelationsIn struct {
-	DryRun      *bool  `json:"dry_run,omitempty" jsonschema:"true (the default) only lists the dangling relations; false removes them"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	DryRun *bool `json:"dry_run,omitempty" jsonschema:"true (the default) only lists the dangling relations; false removes them"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -192,10 +199,20 @@ type danglingOut struct {
 	Line       int    `json:"line,omitempty"`
 }
 
-func (e *env) garbageCollectRelations(ctx context.Context, call *tool.Call, in gcRelationsIn) (tool.Result, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil
+// gcOut is the output of garbage_collect_relations: with dry_run (the default) one page
+// of the dangling relations found; otherwise how many were removed, and from which
+// notes.
+type gcOut struct {
+	AffectedEntities       []string       `json:"affected_entities,omitzero"`
+	CleanedRelationsCount  *int           `json:"cleaned_relations_count,omitempty"`
+	DanglingRelationsFound []danglingOut  `json:"dangling_relations_found,omitzero"`
+	Page                   *tool.PageInfo `json:"page,omitempty"`
+}
+
+func (e *env) garbageCollectRelations(ctx context.Context, call *tool.Call, in gcRelationsIn) (tool.Result, *gcOut, error) {
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	g := l.Graph()
 	lines := relationLines{g: g}
@@ -216,13 +233,13 @@ func (e *env) garbageCollectRelations(ctx context.Context, call *tool.Call, in g
 		if len(dangling) > 0 {
 			msg += "; call again with dry_run=false to remove them"
 		}
-		return tool.OK(msg, map[string]any{"dangling_relations_found": page, "page": info}), nil
+		return tool.OK(msg), &gcOut{DanglingRelationsFound: page, Page: &info}, nil
 	}
 	return cleanDangling(ctx, call, l, notes)
 }
 
 // cleanDangling removes from each note the relations whose target resolves nowhere.
-func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, notes []vpath.Path) (tool.Result, error) {
+func cleanDangling(ctx context.Context, call *tool.Call, l lib, notes []vpath.Path) (tool.Result, *gcOut, error) {
 	sort.Slice(notes, func(i, j int) bool { return notes[i] < notes[j] })
 	notes = compactPaths(notes)
 	g := l.Graph()
@@ -252,17 +269,17 @@ func cleanDangling(ctx context.Context, call *tool.Call, l *library.Library, not
 		},
 		skip: func(_ vpath.Path, why *tool.Result) { warnings = append(warnings, why.Message) },
 	}
-	if r, err := rw.run(ctx, call, l, "garbage_collect_relations", notes); err != nil {
-		return tool.Result{}, err
+	if r, err := rw.run(ctx, call, l.Library, "garbage_collect_relations", notes); err != nil {
+		return tool.Result{}, nil, err
 	} else if r != nil {
-		return *r, nil
+		return *r, nil, nil
 	}
-	data := map[string]any{"cleaned_relations_count": count, "affected_entities": affected}
+	out := &gcOut{CleanedRelationsCount: &count, AffectedEntities: affected}
 	msg := fmt.Sprintf("removed %d dangling relation(s) from %d note(s)", count, len(affected))
 	if len(warnings) > 0 {
-		return tool.Partial(msg, data, warnings...), nil
+		return tool.Partial(msg, warnings...), out, nil
 	}
-	return tool.OK(msg, data), nil
+	return tool.OK(msg), out, nil
 }
 
 // compactPaths removes adjacent duplicates from a sorted list.

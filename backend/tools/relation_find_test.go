@@ -29,7 +29,7 @@ func TestAllRelationsAgreesWithGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer l.Close()
-	g := l.Graph()
+	g := loadedLib(t, l).Graph()
 	var want []graph.Edge
 	for _, ed := range append(g.Edges(), g.Unresolved()...) {
 		if ed.Link == nil {

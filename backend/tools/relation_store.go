@@ -226,13 +226,11 @@ type relRewrite struct {
 	wrote func(p vpath.Path)
 }
 
-// run rewrites the notes at paths, all or nothing, and refreshes the library; fail is
-// the answer when the batch was refused (nothing was written then).
+// run rewrites the notes at paths through the library, all or nothing, which indexes
+// them; fail is the answer when the batch was refused (nothing was written then).
 func (rw relRewrite) run(ctx context.Context, call *tool.Call, l *library.Library, op string, paths []vpath.Path) (fail *tool.Result, err error) {
-	var written map[vpath.Path][]byte
-	_, err = l.Vault().Update(ctx, paths, func(cur map[vpath.Path]vault.Current) ([]vault.Change, error) {
+	_, err = l.Update(ctx, paths, func(cur map[vpath.Path]vault.Current) ([]vault.Change, error) {
 		rw.start()
-		written = map[vpath.Path][]byte{}
 		var changes []vault.Change
 		for _, p := range paths {
 			c := cur[p]
@@ -249,7 +247,6 @@ func (rw relRewrite) run(ctx context.Context, call *tool.Call, l *library.Librar
 				rw.skip(p, res)
 			case out != nil:
 				changes = append(changes, vault.Change{Path: p, Data: out})
-				written[p] = out
 				if rw.wrote != nil {
 					rw.wrote(p)
 				}
@@ -258,7 +255,6 @@ func (rw relRewrite) run(ctx context.Context, call *tool.Call, l *library.Librar
 		return changes, nil
 	}, writeOpts(call, op))
 	if err != nil {
-		defer l.Refresh(context.WithoutCancel(ctx), paths...)
 		failed := paths[0]
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -269,10 +265,6 @@ func (rw relRewrite) run(ctx context.Context, call *tool.Call, l *library.Librar
 			return &r, nil
 		}
 		return nil, fmt.Errorf("%s: %w", op, err)
-	}
-	// Written as given: index what was written rather than read every note back.
-	if len(written) > 0 {
-		l.RefreshCreated(context.WithoutCancel(ctx), written)
 	}
 	return nil, nil
 }

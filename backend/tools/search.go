@@ -23,11 +23,14 @@ func init() { families = append(families, searchTools) }
 func searchTools(e *env) []*tool.Tool {
 	s := &searcher{env: e}
 	return []*tool.Tool{
-		tool.New("search_in_names", tool.ReadOnly, desc("search_in_names"), s.searchInNames),
-		tool.New("search_in_contents", tool.ReadOnly, desc("search_in_contents"), s.searchInContents),
-		tool.New("search_anywhere", tool.ReadOnly, desc("search_anywhere"), s.searchAnywhere),
+		tool.New("search_in_names", tool.ReadOnly, desc("search_in_names"), s.searchInNames).Describe(tool.LibraryParam, librarySearched),
+		tool.New("search_in_contents", tool.ReadOnly, desc("search_in_contents"), s.searchInContents).Describe(tool.LibraryParam, librarySearched),
+		tool.New("search_anywhere", tool.ReadOnly, desc("search_anywhere"), s.searchAnywhere).Describe(tool.LibraryParam, librarySearched),
 	}
 }
+
+// librarySearched describes library_name for the search tools.
+const librarySearched = "the library to search; the default one when absent"
 
 // searcher runs the pattern searches of one registry, with a text cache per library.
 type searcher struct {
@@ -36,8 +39,8 @@ type searcher struct {
 }
 
 type searchInNamesIn struct {
-	EntityGlob  string `json:"entity_glob" jsonschema:"a glob over entity names (*, **, ?, [...]), case-insensitive, or a /regular expression/"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
+	EntityGlob string `json:"entity_glob" jsonschema:"a glob over entity names (*, **, ?, [...]), case-insensitive, or a /regular expression/"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -45,7 +48,7 @@ type searchInContentsIn struct {
 	ContentGlob string `json:"content_glob" jsonschema:"a glob matched anywhere in a line, case-insensitive, or a /regular expression/flags"`
 	EntityGlob  string `json:"entity_glob,omitempty" jsonschema:"only search the notes whose names match this glob"`
 	MaxResults  int    `json:"max_results,omitempty" jsonschema:"the most matching lines to show in this page (default 50, at most 500)"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -53,7 +56,7 @@ type searchAnywhereIn struct {
 	PatternGlob string `json:"pattern_glob" jsonschema:"a glob matched in names, front matter and text, case-insensitive, or a /regular expression/flags"`
 	EntityGlob  string `json:"entity_glob,omitempty" jsonschema:"only search the notes whose names match this glob"`
 	MaxResults  int    `json:"max_results,omitempty" jsonschema:"the most matches to show in this page (default 50, at most 500)"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -63,14 +66,14 @@ type nameHit struct {
 	Alias      string `json:"matched_alias,omitempty"`
 }
 
-func (e *searcher) searchInNames(ctx context.Context, call *tool.Call, in searchInNamesIn) (tool.Result, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil
+func (e *searcher) searchInNames(ctx context.Context, call *tool.Call, in searchInNamesIn) (tool.Result, *entityListOut[nameHit], error) {
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	p, err := compileNamePattern(in.EntityGlob)
 	if err != nil {
-		return patternFailure("entity_glob", err), nil
+		return patternFailure("entity_glob", err), nil, nil
 	}
 	g := l.Graph()
 	var hits []nameHit
@@ -89,10 +92,10 @@ func (e *searcher) searchInNames(ctx context.Context, call *tool.Call, in search
 		}
 	}
 	if len(hits) == 0 {
-		return tool.Fail(tool.CodeNoMatch, "no entity name or alias matches %q; a glob without \"/\" matches a note's own name, \"**\" crosses folders (\"**/*%s*\")", in.EntityGlob, strings.Trim(in.EntityGlob, "*/")), nil
+		return tool.Fail(tool.CodeNoMatch, "no entity name or alias matches %q; a glob without \"/\" matches a note's own name, \"**\" crosses folders (\"**/*%s*\")", in.EntityGlob, strings.Trim(in.EntityGlob, "*/")), nil, nil
 	}
 	page, info := tool.Paginate(hits, in.Paging)
-	return tool.OK(info.Hint("entities"), map[string]any{"entities": page, "page": info}), nil
+	return tool.OK(info.Hint("entities")), &entityListOut[nameHit]{Entities: page, Page: info}, nil
 }
 
 // nameMatches reports whether p matches a note's name: the whole name, or, for a
@@ -130,18 +133,18 @@ type contentQuery struct {
 	paging     tool.Paging
 }
 
-func (e *searcher) searchInContents(ctx context.Context, call *tool.Call, in searchInContentsIn) (tool.Result, error) {
+func (e *searcher) searchInContents(ctx context.Context, call *tool.Call, in searchInContentsIn) (tool.Result, *contentOut, error) {
 	q, fail := newContentQuery(in.ContentGlob, "content_glob", in.EntityGlob, in.MaxResults, in.Paging)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	return e.runContentQuery(ctx, call, q)
 }
 
-func (e *searcher) searchAnywhere(ctx context.Context, call *tool.Call, in searchAnywhereIn) (tool.Result, error) {
+func (e *searcher) searchAnywhere(ctx context.Context, call *tool.Call, in searchAnywhereIn) (tool.Result, *contentOut, error) {
 	q, fail := newContentQuery(in.PatternGlob, "pattern_glob", in.EntityGlob, in.MaxResults, in.Paging)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	q.frontInc, q.nameInc = true, true
 	return e.runContentQuery(ctx, call, q)
@@ -168,10 +171,17 @@ func newContentQuery(pattern, arg, entityGlob string, maxResults int, pg tool.Pa
 	return q, nil
 }
 
-func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q contentQuery) (tool.Result, error) {
-	l, fail := e.library(call)
+// contentOut is the output of search_in_contents and search_anywhere: one page of the
+// notes with matches.
+type contentOut struct {
+	Page    tool.PageInfo `json:"page"`
+	Results []noteMatches `json:"results"`
+}
+
+func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q contentQuery) (tool.Result, *contentOut, error) {
+	l, fail := e.library(call) // not loaded: a one-shot search lists the folder rather than scan it
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	sctx, cancel := context.WithTimeout(ctx, searchTimeout)
 	defer cancel()
@@ -189,7 +199,10 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 			paths, nameOnly = mergeNameOnly(c.Notes, c.Others)
 		}
 	} else {
-		paths = e.candidateNotes(ctx, l, q.names)
+		var err error
+		if paths, err = e.candidateNotes(ctx, l, q.names); err != nil {
+			return tool.Result{}, nil, err
+		}
 		corpus = diskCorpus{l.Vault()}
 		if l.Scanned() {
 			corpus = e.caches.corpus(l) // the graph says which cached texts are current
@@ -205,7 +218,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	timedOut := err != nil
 	if err != nil {
 		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
-			return tool.Result{}, fmt.Errorf("search %s: %w", l.Name(), err)
+			return tool.Result{}, nil, fmt.Errorf("search %s: %w", l.Name(), err)
 		}
 		problems = append(problems, fmt.Sprintf("the search stopped after %v, so the results are incomplete; search for a word (a literal) or narrow entity_glob", searchTimeout))
 		info.AtLeast = true
@@ -215,7 +228,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 		for _, p := range problems {
 			r = r.WithWarning("%s", p)
 		}
-		return r, nil
+		return r, nil, nil
 	}
 	if q.paging.SummaryOnly {
 		page = page[:0:0]
@@ -225,7 +238,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	for i := range page {
 		renderAll(page[i].Matches)
 	}
-	res := tool.OK(info.Hint("notes with matches"), map[string]any{"results": page, "page": info})
+	res := tool.OK(info.Hint("notes with matches"))
 	if cut {
 		res = res.WithWarning("only the first %d matching lines are shown; narrow the pattern or entity_glob, or page with a smaller limit", q.maxResults)
 	}
@@ -235,7 +248,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	if timedOut {
 		res.Status = tool.StatusPartial
 	}
-	return res, nil
+	return res, &contentOut{Results: page, Page: info}, nil
 }
 
 // patternCandidates asks the library's index which notes may match q's pattern; ok
@@ -282,22 +295,17 @@ func mergeNameOnly(cands, others []vpath.Path) ([]vpath.Path, []bool) {
 // candidateNotes lists the notes whose names match names (all when nil), in path
 // order. A library whose graph is not loaded yet (a one-shot command) lists its
 // folder instead of parsing every note.
-func (e *searcher) candidateNotes(ctx context.Context, l *library.Library, names *searchPattern) []vpath.Path {
-	var all []vpath.Path
-	if l.Scanned() {
-		all = l.Graph().Notes()
-	} else if files, err := l.Vault().WalkPaths(ctx); err == nil {
-		for _, f := range files {
-			if !f.IsDir && f.Path.IsNote() && !f.Path.Ignored() {
-				all = append(all, f.Path)
-			}
+func (e *searcher) candidateNotes(ctx context.Context, l *library.Library, names *searchPattern) ([]vpath.Path, error) {
+	all, listed := listNotes(ctx, l)
+	if !listed {
+		g, err := l.Graph(ctx) // loaded, or the folder cannot be listed: the scan says why
+		if err != nil {
+			return nil, fmt.Errorf("read library %s: %w", l.Name(), err)
 		}
-		slices.Sort(all)
-	} else {
-		all = l.Graph().Notes()
+		all = g.Notes()
 	}
 	if names == nil {
-		return all
+		return all, nil
 	}
 	out := all[:0]
 	for _, p := range all {
@@ -305,7 +313,27 @@ func (e *searcher) candidateNotes(ctx context.Context, l *library.Library, names
 			out = append(out, p)
 		}
 	}
-	return out
+	return out, nil
+}
+
+// listNotes lists the notes of a library whose graph is not loaded from its folder,
+// in path order; listed is false when the graph is loaded or the folder cannot be
+// listed.
+func listNotes(ctx context.Context, l *library.Library) (notes []vpath.Path, listed bool) {
+	if l.Scanned() {
+		return nil, false
+	}
+	files, err := l.Vault().WalkPaths(ctx)
+	if err != nil {
+		return nil, false
+	}
+	for _, f := range files {
+		if !f.IsDir && f.Path.IsNote() && !f.Path.Ignored() {
+			notes = append(notes, f.Path)
+		}
+	}
+	slices.Sort(notes)
+	return notes, true
 }
 
 // searchPage runs q over the notes at paths (in path order; those marked nameOnly

@@ -67,7 +67,10 @@ type cachedNote struct {
 // scan implements textCorpus: cached notes are matched in parallel while the others
 // are read from disk, matched and remembered.
 func (c *cachedCorpus) scan(ctx context.Context, paths []vpath.Path, keep func([]byte) bool, visit func(int, []byte)) ([]string, error) {
-	g := c.l.Graph()
+	g, err := c.l.Graph(ctx)
+	if err != nil {
+		return nil, err
+	}
 	c.prune(g)
 	vers := make([]*note.Note, len(paths))
 	var missing, hits []int
@@ -91,7 +94,6 @@ func (c *cachedCorpus) scan(ctx context.Context, paths []vpath.Path, keep func([
 		})
 	})
 	var problems []string
-	var err error
 	if len(missing) > 0 {
 		sub := make([]vpath.Path, len(missing))
 		for j, i := range missing {

@@ -38,7 +38,7 @@ func (s *searchIndexes) inBackground(libs []*library.Library, atClose func(func(
 	go func() {
 		defer close(done)
 		for _, l := range libs {
-			if _, err := l.Index(ctx); err != nil || ctx.Err() != nil {
+			if _, err := l.Graph(ctx); err != nil || ctx.Err() != nil {
 				continue
 			}
 			if ix, err := s.get(ctx, l); err == nil {

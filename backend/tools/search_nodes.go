@@ -9,7 +9,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memotree/memotree/backend/library"
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
@@ -20,7 +21,8 @@ func init() { families = append(families, searchNodesTools) }
 
 func searchNodesTools(e *env) []*tool.Tool {
 	s := &nodeSearcher{env: e, patterns: &searcher{env: e}}
-	return []*tool.Tool{tool.New("search_nodes", tool.ReadOnly, desc("search_nodes"), s.searchNodes)}
+	return []*tool.Tool{SearchNodes.New(tool.ReadOnly, desc("search_nodes"), s.searchNodes).
+		Describe(tool.LibraryParam, librarySearched).TuneOutput(patternResults)}
 }
 
 // nodeSearcher answers search_nodes with one full-text index per library, opened on
@@ -30,7 +32,8 @@ type nodeSearcher struct {
 	patterns *searcher
 }
 
-type searchNodesIn struct {
+// SearchNodesIn is the input of search_nodes.
+type SearchNodesIn struct {
 	Query          string   `json:"query" jsonschema:"words, \"a phrase\", prefix* and -excluded words; for search_type pattern a glob or /regexp/"`
 	SearchType     string   `json:"search_type,omitempty" jsonschema:"fulltext (default, ranked), pattern (glob or /regexp/ over names, front matter and text), relation (full-text matches and their graph neighbours), semantic (nearest in meaning, needs an embeddings model), hybrid (fulltext and semantic fused)"`
 	ViewName       string   `json:"view_name,omitempty" jsonschema:"the canvas view of scope current_view; \"default\" when absent"`
@@ -41,11 +44,56 @@ type searchNodesIn struct {
 	MaxResults     int      `json:"max_results,omitempty" jsonschema:"the most notes returned (default 10, at most 200)"`
 	IncludePreview *bool    `json:"include_preview,omitempty" jsonschema:"show a snippet with the matches in ** (default true)"`
 	PreviewLength  int      `json:"preview_length,omitempty" jsonschema:"snippet length in bytes (default 160, at most 2000)"`
-	LibraryName    string   `json:"library_name,omitempty" jsonschema:"the library to search; the default one when absent"`
+	tool.LibraryArg
 }
 
-// nodeHit is one note found.
-type nodeHit struct {
+// SearchNodesOut is the output of search_nodes: the notes found, best first. For
+// search_type pattern it is instead one page of the notes with matches, as
+// search_in_contents gives them, under the same key "results".
+type SearchNodesOut struct {
+	// Page is the page of Matches.
+	Page *tool.PageInfo `json:"page,omitempty"`
+	// Results are the notes found by every search type but pattern.
+	Results []NodeHit `json:"results"`
+	// Matches are the notes with matches of search_type pattern.
+	Matches []noteMatches `json:"-"`
+}
+
+// MarshalJSON writes Matches as the results when the search was a pattern search.
+func (o SearchNodesOut) MarshalJSON() ([]byte, error) {
+	if o.Matches != nil {
+		return tool.MarshalData(contentOut{Page: *o.Page, Results: o.Matches})
+	}
+	type plain SearchNodesOut // without this method
+	return tool.MarshalData(plain(o))
+}
+
+// Hits returns the notes found, best first, whatever the search type: for a pattern
+// search, the notes with matches, by name only.
+func (o *SearchNodesOut) Hits() []NodeHit {
+	if o.Matches == nil {
+		return o.Results
+	}
+	out := make([]NodeHit, len(o.Matches))
+	for i, m := range o.Matches {
+		out[i] = NodeHit{EntityName: m.EntityName}
+	}
+	return out
+}
+
+// patternResults tells the output schema that results may be the notes with matches of
+// a pattern search, with a page.
+func patternResults(s *jsonschema.Schema) error {
+	matches, err := jsonschema.For[[]noteMatches](nil)
+	if err != nil {
+		return err
+	}
+	s.Properties["results"] = &jsonschema.Schema{AnyOf: []*jsonschema.Schema{s.Properties["results"], matches}}
+	return nil
+}
+
+// NodeHit is one note found.
+type NodeHit struct {
 	EntityName string   `json:"entity_name"`
 	Score      float64  `json:"score"`
 	EntityType string   `json:"entity_type,omitempty"`
@@ -55,13 +103,13 @@ type nodeHit struct {
 	Via        string   `json:"via,omitempty"` // relation search: the match it neighbours
 }
 
-func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in searchNodesIn) (tool.Result, error) {
-	l, fail := s.library(call)
-	if fail != nil {
-		return *fail, nil
+func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in SearchNodesIn) (tool.Result, *SearchNodesOut, error) {
+	l, fail, err := s.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	if strings.TrimSpace(in.Query) == "" {
-		return tool.Fail(tool.CodeInvalidArguments, "query is empty: give words to look for, such as \"analytical engine\""), nil
+		return tool.Fail(tool.CodeInvalidArguments, "query is empty: give words to look for, such as \"analytical engine\""), nil, nil
 	}
 	if in.MaxResults <= 0 {
 		in.MaxResults = 10
@@ -73,24 +121,28 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 	case "pattern":
 		q, fail := newContentQuery(in.Query, "query", "", in.MaxResults, tool.Paging{Limit: in.MaxResults})
 		if fail != nil {
-			return *fail, nil
+			return *fail, nil, nil
 		}
 		q.frontInc, q.nameInc = true, true
-		return s.patterns.runContentQuery(ctx, call, q)
+		res, out, err := s.patterns.runContentQuery(ctx, call, q)
+		if out == nil {
+			return res, nil, err
+		}
+		return res, &SearchNodesOut{Page: &out.Page, Matches: out.Results}, err
 	case "semantic", "hybrid":
 		if !search.Configured(s.embedder()) {
-			return tool.Fail(tool.CodeInvalidArguments, "search_type %s needs an embeddings model, and none is configured (the person names one in the settings, Embedding model, or in MEMOTREE_EMBEDDING_MODEL); use search_type fulltext (ranked words) instead", in.SearchType), nil
+			return tool.Fail(tool.CodeInvalidArguments, "search_type %s needs an embeddings model, and none is configured (the person names one in the settings, Embedding model, or in MEMOTREE_EMBEDDING_MODEL); use search_type fulltext (ranked words) instead", in.SearchType), nil, nil
 		}
 	default:
-		return tool.Fail(tool.CodeInvalidArguments, "search_type %q is not one of fulltext, pattern, relation, semantic, hybrid", in.SearchType), nil
+		return tool.Fail(tool.CodeInvalidArguments, "search_type %q is not one of fulltext, pattern, relation, semantic, hybrid", in.SearchType), nil, nil
 	}
 	within, fail := s.scope(ctx, call, l, in)
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
-	ix, err := s.indexes.get(ctx, l)
+	ix, err := s.indexes.get(ctx, l.Library)
 	if err != nil {
-		return tool.Result{}, err
+		return tool.Result{}, nil, err
 	}
 	preview := in.IncludePreview == nil || *in.IncludePreview
 	req := search.Request{Query: in.Query, Limit: in.MaxResults, Types: in.EntityTypes, Tags: in.Tags,
@@ -98,13 +150,13 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 	hits, pending, err := runSearch(ctx, ix, in.SearchType, req)
 	if err != nil {
 		if in.SearchType == "semantic" || in.SearchType == "hybrid" {
-			return tool.Fail(tool.CodeInternal, "the embeddings model failed: %v; try search_type fulltext", err), nil
+			return tool.Fail(tool.CodeInternal, "the embeddings model failed: %v; try search_type fulltext", err), nil, nil
 		}
-		return tool.Result{}, fmt.Errorf("search %s: %w", l.Name(), err)
+		return tool.Result{}, nil, fmt.Errorf("search %s: %w", l.Name(), err)
 	}
-	out := make([]nodeHit, 0, len(hits))
+	out := make([]NodeHit, 0, len(hits))
 	for _, h := range hits {
-		nh := nodeHit{EntityName: h.Path.Name(), Score: h.Score, EntityType: h.EntityType, Tags: h.Tags}
+		nh := NodeHit{EntityName: h.Path.Name(), Score: h.Score, EntityType: h.EntityType, Tags: h.Tags}
 		if h.Snippet != nil {
 			nh.Preview, nh.Line = h.Snippet.Rendered, h.Snippet.Line
 		}
@@ -114,14 +166,14 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in sear
 		out = s.neighbourhood(l, out, req, in.MaxResults)
 	}
 	if len(out) == 0 {
-		return tool.Fail(tool.CodeNoMatch, "no note matches %q; try fewer or other words, a prefix (\"engin*\"), or search_type pattern for exact text", in.Query), nil
+		return tool.Fail(tool.CodeNoMatch, "no note matches %q; try fewer or other words, a prefix (\"engin*\"), or search_type pattern for exact text", in.Query), nil, nil
 	}
-	res := tool.OK(fmt.Sprintf("%d notes, best first", len(out)), map[string]any{"results": out})
+	res := tool.OK(fmt.Sprintf("%d notes, best first", len(out)))
 	if pending > 0 {
 		res = res.WithWarning("%d notes are still being embedded and were left out; ask again in a moment for a complete answer", pending)
 		res.Status = tool.StatusPartial
 	}
-	return res, nil
+	return res, &SearchNodesOut{Results: out}, nil
 }
 
 // embedWait is how long a semantic search waits for notes still being embedded
@@ -156,7 +208,7 @@ func runSearch(ctx context.Context, ix *search.Index, typ string, r search.Reque
 // or are linked from join the matches, each naming the match it came by and scored
 // half as much (the best of its matches when several lead to it), those the request's
 // filters refuse left out. The answer is the best limit of them all, best first.
-func (s *nodeSearcher) neighbourhood(l *library.Library, hits []nodeHit, req search.Request, limit int) []nodeHit {
+func (s *nodeSearcher) neighbourhood(l lib, hits []NodeHit, req search.Request, limit int) []NodeHit {
 	g := l.Graph()
 	at := map[string]int{}
 	out := slices.Clone(hits)
@@ -181,10 +233,10 @@ func (s *nodeSearcher) neighbourhood(l *library.Library, hits []nodeHit, req sea
 				continue
 			}
 			at[name] = len(out)
-			out = append(out, nodeHit{EntityName: name, Score: score, EntityType: nt.EntityType, Via: h.EntityName})
+			out = append(out, NodeHit{EntityName: name, Score: score, EntityType: nt.EntityType, Via: h.EntityName})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b nodeHit) int { return cmp.Compare(b.Score, a.Score) })
+	slices.SortStableFunc(out, func(a, b NodeHit) int { return cmp.Compare(b.Score, a.Score) })
 	return out[:min(limit, len(out))]
 }
 
@@ -198,7 +250,7 @@ func tagNames(n *note.Note) []string {
 }
 
 // scope turns the scope arguments into a filter on paths (nil: every note).
-func (s *nodeSearcher) scope(ctx context.Context, call *tool.Call, l *library.Library, in searchNodesIn) (func(vpath.Path) bool, *tool.Result) {
+func (s *nodeSearcher) scope(ctx context.Context, call *tool.Call, l lib, in SearchNodesIn) (func(vpath.Path) bool, *tool.Result) {
 	switch in.Scope {
 	case "", "all":
 		return nil, nil
@@ -234,7 +286,7 @@ func (s *nodeSearcher) scope(ctx context.Context, call *tool.Call, l *library.Li
 			f := tool.Fail(tool.CodeInvalidArguments, "scope current_view needs the canvas, which is not available here; use scope all, subtree or related")
 			return nil, &f
 		}
-		return s.viewScope(call, in.ViewName)
+		return s.viewScope(ctx, call, in.ViewName)
 	}
 	f := tool.Fail(tool.CodeInvalidArguments, "scope %q is not one of all, subtree, related, current_view", in.Scope)
 	return nil, &f

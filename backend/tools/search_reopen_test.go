@@ -13,6 +13,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/tools"
 	"github.com/memotree/memotree/backend/workspace"
@@ -147,5 +148,39 @@ func TestRegexSearchThroughPersistedIndexSeesOutsideEdits(t *testing.T) {
 	done()
 	if d := cmp.Diff([]string{"Plugins/Backlinks", "Quorble notes"}, got); d != "" {
 		t.Errorf("the edited and the new note (-want +got):\n%s", d)
+	}
+}
+
+// TestOneShotContentSearchNeedsNoScan: a content search in a lazily opened library
+// (`memotree call`) lists the folder and reads the notes it searches, without
+// scanning the library into its graph, whether the pattern goes through the search
+// index (a literal) or reads every note (no trigram to look up); it finds the same
+// notes as after a scan.
+func TestOneShotContentSearchNeedsNoScan(t *testing.T) {
+	dir := t.TempDir()
+	vaulttest.Write(t, dir, entFixture)
+	for _, pat := range []string{"Lovelace", "/e./"} {
+		ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: dir}}, workspace.Options{Lazy: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg := tool.NewRegistry()
+		if err := tools.Register(reg, tools.Deps{Libraries: ws}); err != nil {
+			t.Fatal(err)
+		}
+		args, _ := json.Marshal(map[string]any{"content_glob": pat, "limit": 50})
+		before := kitResultNames(t, kitCall(t, reg, "search_in_contents", string(args)))
+		l, _ := ws.Library("t")
+		if l.Scanned() {
+			t.Errorf("searching for %s scanned the whole library", pat)
+		}
+		if _, err := l.Graph(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		after := kitResultNames(t, kitCall(t, reg, "search_in_contents", string(args)))
+		if len(before) == 0 || !slices.Equal(before, after) {
+			t.Errorf("%s: before the scan %v, after it %v", pat, before, after)
+		}
+		ws.Close()
 	}
 }

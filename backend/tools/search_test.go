@@ -1,8 +1,6 @@
 package tools_test
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -10,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/internal/corpora"
 )
 
 // kitResultNames lists the entity_name of every result of a content search.
@@ -98,14 +97,7 @@ func TestSearchChineseDemo(t *testing.T) {
 // kitCorpus copies a corpus vault from the shared folder, or skips.
 func kitCorpus(t *testing.T, name string) string {
 	t.Helper()
-	src := filepath.Join("/work/shared/corpora", name)
-	if dir := os.Getenv("MEMOTREE_CORPORA"); dir != "" {
-		src = filepath.Join(dir, name)
-	}
-	if _, err := os.Stat(src); err != nil {
-		t.Skipf("corpus %s is absent (%v); set MEMOTREE_CORPORA to the folder holding it", name, err)
-	}
-	return kitCopy(t, src)
+	return kitCopy(t, corpora.Dir(t, name))
 }
 
 func TestSearchCorpora(t *testing.T) {

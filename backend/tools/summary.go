@@ -14,10 +14,26 @@ import (
 )
 
 // Summarizer writes a one-line summary of a note: seed 000's AutoGenerateSummary.
-// The LLM gateway's client satisfies it; Deps.Summarizer is nil when no model is
-// configured.
+// The LLM gateway's client and its SettingsSummarizer satisfy it.
 type Summarizer interface {
 	Summarize(ctx context.Context, name, content string) (string, error)
+}
+
+// ConfiguredSummarizer is a Summarizer that can say whether a model is configured now
+// (the LLM gateway's SettingsSummarizer follows the person's settings): when none is,
+// no summary is asked for.
+type ConfiguredSummarizer interface {
+	Summarizer
+	Configured() bool
+}
+
+// summarizerReady reports whether s can write a summary now.
+func summarizerReady(s Summarizer) bool {
+	if s == nil {
+		return false
+	}
+	c, ok := s.(ConfiguredSummarizer)
+	return !ok || c.Configured()
 }
 
 // summaryWhen says when a write asks the model for a note's summary (seed 000's
@@ -52,15 +68,15 @@ func summaryFor(auto *bool) summaryWhen {
 // autoSummary gives the note at p a `summary` property written by the model, as when
 // says: by default when a model is configured, the library's canvas settings turn it
 // on and the note has none. r is the result of the write that created or changed the
-// note; the summary's own outcome is added to it (a failure is a warning: the note
-// itself was written).
-func (e *env) autoSummary(ctx context.Context, call *tool.Call, l *library.Library, p vpath.Path, r tool.Result, when summaryWhen) tool.Result {
+// note, and w its output; the summary's own outcome is added to them (the summary and
+// the new hash to w, a failure as a warning: the note itself was written).
+func (e *env) autoSummary(ctx context.Context, call *tool.Call, l *library.Library, p vpath.Path, r tool.Result, w *writeOut, when summaryWhen) tool.Result {
 	switch {
 	case r.IsError() || when == summaryNever:
 		return r
-	case when == summaryBySetting && (e.summarizer == nil || !e.canvasOf(l).Settings().AutoSummary):
+	case when == summaryBySetting && (!summarizerReady(e.summarizer) || !e.canvasOf(l).Settings().AutoSummary):
 		return r
-	case e.summarizer == nil:
+	case !summarizerReady(e.summarizer):
 		return r.WithWarning("no summary was written: no model is configured to write one (the person sets the endpoint and model in the chat settings); pass summary yourself")
 	}
 	data, h, err := l.Vault().Read(p)
@@ -84,18 +100,14 @@ func (e *env) autoSummary(ctx context.Context, call *tool.Call, l *library.Libra
 	}
 	o := writeOpts(call, "auto_summary")
 	o.IfHash = h
-	nh, err := l.Vault().Write(ctx, p, out, o)
+	nh, err := l.Write(ctx, p, out, o)
 	switch {
 	case errors.Is(err, vault.ErrConflict):
 		return r.WithWarning("no summary was written: %s changed meanwhile", p.Name())
 	case err != nil:
 		return r.WithWarning("no summary was written: %v", err)
 	}
-	l.Refresh(ctx, p)
-	if m, ok := r.Data.(map[string]any); ok {
-		m["hash"] = string(nh)
-		m["summary"] = s
-	}
+	w.Hash, w.Summary = string(nh), s
 	r.Message += fmt.Sprintf("; summary written by the model: %q", s)
 	return r
 }

@@ -1,6 +1,7 @@
 package tools_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -82,5 +83,33 @@ func TestAutoSummaryOffAndFailing(t *testing.T) {
 	}
 	if text := h.read("B.md"); strings.Contains(text, "summary") || !strings.Contains(text, "b") {
 		t.Errorf("B.md:\n%s", text)
+	}
+}
+
+// TestAutoSummaryFollowsTheSettings: with the settings summarizer every face uses, a
+// library with auto_summary on writes no summary (and no warning) while no model is
+// named, and one as soon as the settings file names one, without reopening anything.
+func TestAutoSummaryFollowsTheSettings(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Text("A short note."))
+	path := filepath.Join(t.TempDir(), "settings.toml")
+	s := llm.NewSettingsSummarizer(llm.Resolver{Path: path, Getenv: func(string) string { return "" }})
+	h := entNew(t, entFixture, workspace.Options{Summarizer: s})
+	if err := canvas.New(h.lib(), nil).SetSettings(canvas.Settings{AutoSummary: true}); err != nil {
+		t.Fatal(err)
+	}
+	reg, err := h.ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.reg = reg
+	if res := h.call("create_entity", `{"entity_name": "A", "content": "a"}`); res.IsError() || len(res.Warnings) != 0 || len(srv.Requests()) != 0 {
+		t.Fatalf("no model named: %+v, %d requests", res, len(srv.Requests()))
+	}
+	if err := llm.SaveSettings(path, llm.Settings{BaseURL: srv.URL(), Model: "m"}); err != nil {
+		t.Fatal(err)
+	}
+	h.ok("create_entity", `{"entity_name": "B", "content": "b"}`)
+	if text := h.read("B.md"); !strings.Contains(text, "summary: A short note.\n") {
+		t.Errorf("no summary once a model is saved:\n%s", text)
 	}
 }

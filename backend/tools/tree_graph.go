@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/memotree/memotree/backend/graph"
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -23,7 +22,7 @@ type getNeighborsIn struct {
 	EntityName    string   `json:"entity_name" jsonschema:"the note at the centre"`
 	Depth         int      `json:"depth,omitempty" jsonschema:"how many steps to walk, 1 to 3 (default 1)"`
 	RelationTypes []string `json:"relation_types,omitempty" jsonschema:"only follow edges of these types (\"links to\", \"embeds\", or relation types); all when absent"`
-	LibraryName   string   `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -41,14 +40,21 @@ type neighborOut struct {
 	Via      []edgeOut `json:"via"`
 }
 
-func (e *env) getNeighbors(ctx context.Context, call *tool.Call, in getNeighborsIn) (tool.Result, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil
+// neighborsOut is the output of get_neighbors.
+type neighborsOut struct {
+	Entity    string        `json:"entity"`
+	Neighbors []neighborOut `json:"neighbors"`
+	Page      tool.PageInfo `json:"page"`
+}
+
+func (e *env) getNeighbors(ctx context.Context, call *tool.Call, in getNeighborsIn) (tool.Result, *neighborsOut, error) {
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	p, fail := lookup(l, clipLong(in.EntityName))
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	depth := in.Depth
 	if depth <= 0 {
@@ -68,10 +74,9 @@ func (e *env) getNeighbors(ctx context.Context, call *tool.Call, in getNeighbors
 		warnings = append(warnings, fmt.Sprintf("stopped after %d notes; lower depth or filter relation_types", maxNeighborNodes))
 	}
 	page, info := tool.Paginate(found, in.Paging)
-	r := tool.OK(info.Hint(fmt.Sprintf("neighbours of %s within %d step(s)", p.Name(), depth)),
-		map[string]any{"entity": p.Name(), "neighbors": page, "page": info})
+	r := tool.OK(info.Hint(fmt.Sprintf("neighbours of %s within %d step(s)", p.Name(), depth)))
 	r.Warnings = warnings
-	return r, nil
+	return r, &neighborsOut{Entity: p.Name(), Neighbors: page, Page: info}, nil
 }
 
 // walkNeighbors walks resolved edges in both directions from p, breadth first, up to
@@ -127,8 +132,8 @@ func hasEdge(es []edgeOut, e edgeOut) bool {
 }
 
 type getBacklinksIn struct {
-	EntityName  string `json:"entity_name" jsonschema:"the note whose incoming links and relations to list"`
-	LibraryName string `json:"library_name,omitempty" jsonschema:"the library; the default one when absent"`
+	EntityName string `json:"entity_name" jsonschema:"the note whose incoming links and relations to list"`
+	tool.LibraryArg
 	tool.Paging
 }
 
@@ -140,30 +145,37 @@ type backlinkOut struct {
 	Context string `json:"context,omitempty"`
 }
 
-func (e *env) getBacklinks(ctx context.Context, call *tool.Call, in getBacklinksIn) (tool.Result, error) {
-	l, fail := e.library(call)
-	if fail != nil {
-		return *fail, nil
+// backlinksOut is the output of get_backlinks; a note nothing links to has no page.
+type backlinksOut struct {
+	Backlinks []backlinkOut  `json:"backlinks"`
+	Entity    string         `json:"entity"`
+	Page      *tool.PageInfo `json:"page,omitempty"`
+}
+
+func (e *env) getBacklinks(ctx context.Context, call *tool.Call, in getBacklinksIn) (tool.Result, *backlinksOut, error) {
+	l, fail, err := e.loaded(ctx, call)
+	if fail != nil || err != nil {
+		return deref(fail), nil, err
 	}
 	p, fail := lookup(l, clipLong(in.EntityName))
 	if fail != nil {
-		return *fail, nil
+		return *fail, nil, nil
 	}
 	g := l.Graph()
 	edges := g.Backlinks(p)
 	if len(edges) == 0 {
-		return tool.OK(fmt.Sprintf("nothing links to %s", p.Name()), map[string]any{"entity": p.Name(), "backlinks": []backlinkOut{}}), nil
+		return tool.OK(fmt.Sprintf("nothing links to %s", p.Name())), &backlinksOut{Entity: p.Name(), Backlinks: []backlinkOut{}}, nil
 	}
 	page, info := tool.Paginate(edges, in.Paging)
 	out, warnings := backlinkContexts(l, page)
-	r := tool.OK(info.Hint("backlinks to "+p.Name()), map[string]any{"entity": p.Name(), "backlinks": out, "page": info})
+	r := tool.OK(info.Hint("backlinks to " + p.Name()))
 	r.Warnings = warnings
-	return r, nil
+	return r, &backlinksOut{Entity: p.Name(), Backlinks: out, Page: &info}, nil
 }
 
 // backlinkContexts renders edges with the text of the line each one is on, reading
 // each source note once.
-func backlinkContexts(l *library.Library, edges []graph.Edge) ([]backlinkOut, []string) {
+func backlinkContexts(l lib, edges []graph.Edge) ([]backlinkOut, []string) {
 	lines := relationLines{g: l.Graph()}
 	texts := map[vpath.Path][]byte{}
 	var warnings []string

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/memotree/memotree/backend/graph"
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -77,7 +76,7 @@ func (fi *folderIndex) folder(p vpath.Path) (vpath.Path, bool) {
 // resolveNode finds the note or folder an entity_name means: "/" is the root; a name
 // ending in "/" or naming a folder and no note is a folder; anything else is looked up
 // as a note.
-func resolveNode(l *library.Library, fi *folderIndex, name string) (treeNode, *tool.Result) {
+func resolveNode(l lib, fi *folderIndex, name string) (treeNode, *tool.Result) {
 	name = strings.TrimSpace(clipLong(name))
 	if name == rootName || name == "." {
 		return treeNode{folder: true}, nil

@@ -13,7 +13,9 @@ import (
 	"strings"
 
 	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
 	"github.com/memotree/memotree/backend/workspace"
@@ -38,9 +40,10 @@ type API struct {
 type Options struct {
 	// OnRendered, when set, is called by ReportRendered.
 	OnRendered func(RenderReport)
-	// SettingsPath overrides where the model endpoint settings are kept (the
-	// user's config directory by default).
-	SettingsPath string
+	// Settings resolves the model endpoint settings, as the workspace's models do
+	// (workspace.OpenFace); the zero Resolver reads the settings file in the user's
+	// config directory and the environment.
+	Settings llm.Resolver
 	// WarmGraph starts building the default library's graph payload at once, in the
 	// background, so that the window's first graph request (made once its scripts
 	// have loaded) finds it ready. The desktop app and `memotree serve` set it.
@@ -57,7 +60,7 @@ type Options struct {
 
 // NewAPI returns the API over ws.
 func NewAPI(ws *workspace.Workspace, o Options) *API {
-	a := &API{ws: ws, rendered: o.OnRendered, welcome: o.OnWelcome, reveal: o.Reveal, chat: chat{settingsPath: o.SettingsPath}, vaults: vaultSwitch{o: o.Vaults}}
+	a := &API{ws: ws, rendered: o.OnRendered, welcome: o.OnWelcome, reveal: o.Reveal, chat: chat{settings: o.Settings}, vaults: vaultSwitch{o: o.Vaults}}
 	if o.WarmGraph {
 		a.warmGraph()
 	}
@@ -83,7 +86,9 @@ func (a *API) libraryInfos() []LibraryInfo {
 	for i, l := range a.ws.Libraries() {
 		notes := 0
 		if l.Scanned() {
-			notes = len(l.Graph().Notes())
+			if g, err := graphOf(l); err == nil { // loaded: at once
+				notes = len(g.Notes())
+			}
 		} else if files, err := listed(l); err == nil {
 			for _, f := range files {
 				if f.IsNote {
@@ -122,7 +127,10 @@ func (a *API) Files(libraryName string) ([]FileEntry, error) {
 	if !l.Scanned() {
 		return listed(l)
 	}
-	g := l.Graph()
+	g, err := graphOf(l) // loaded: at once
+	if err != nil {
+		return nil, err
+	}
 	files := g.Files()
 	out := make([]FileEntry, 0, len(files))
 	for _, p := range files {
@@ -220,7 +228,10 @@ func (a *API) Note(libraryName, path string) (NoteView, error) {
 	for _, t := range n.Tags {
 		v.Tags = append(v.Tags, t.Name)
 	}
-	g := l.Graph()
+	g, err := graphOf(l)
+	if err != nil {
+		return NoteView{}, err
+	}
 	for _, k := range n.Links {
 		lv := LinkView{Kind: kindName(k.Kind), Target: k.Target, Subpath: k.Subpath, Display: k.Display, Start: k.Start, End: k.End, Line: k.Line}
 		if k.Target == "" {
@@ -230,7 +241,7 @@ func (a *API) Note(libraryName, path string) (NoteView, error) {
 		}
 		v.Links = append(v.Links, lv)
 	}
-	v.Backlinks, v.BacklinksTotal = a.backlinks(l, p)
+	v.Backlinks, v.BacklinksTotal = a.backlinks(l, g, p)
 	return v, nil
 }
 
@@ -240,11 +251,11 @@ const MaxBacklinks = 2000
 
 // backlinks returns the first MaxBacklinks links to p with their line, and how many
 // there are.
-func (a *API) backlinks(l *library.Library, p vpath.Path) ([]BacklinkView, int) {
+func (a *API) backlinks(l *library.Library, g *graph.Graph, p vpath.Path) ([]BacklinkView, int) {
 	out := []BacklinkView{}
 	lines := map[vpath.Path][][]byte{}
 	total := 0
-	for _, e := range l.Graph().Backlinks(p) {
+	for _, e := range g.Backlinks(p) {
 		if e.From == p {
 			continue
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"sync"
 	"time"
@@ -13,13 +12,13 @@ import (
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/tools"
 )
 
 // chat is the window's agent: one running turn at a time, its stop function, the
 // approvals it waits for, and the endpoint settings. Safe for concurrent use.
 type chat struct {
-	settingsPath string
-	getenv       func(string) string
+	settings llm.Resolver
 
 	mu        sync.Mutex
 	running   *runningTurn
@@ -313,42 +312,23 @@ func (p *pendingCache) count(ctx context.Context, reg *tool.Registry) (int, erro
 	if p.valid && time.Since(p.at) < 2*time.Second {
 		return p.n, nil
 	}
-	res, err := reg.Call(ctx, &tool.Call{Actor: tool.ActorUser}, "git_status", []byte(`{}`))
-	if err != nil || res.IsError() {
+	res, st, err := tools.GitStatus.Call(ctx, reg, &tool.Call{Actor: tool.ActorUser}, tools.GitStatusIn{})
+	switch {
+	case err != nil:
+		return 0, fmt.Errorf("pending changes: %w", err)
+	case st == nil:
 		return 0, fmt.Errorf("pending changes: %s", res.Message)
 	}
-	m, _ := res.Data.(map[string]any)
-	n, ok := m["total"].(int)
-	if !ok {
-		return 0, errors.New("pending changes: git_status gave no total")
-	}
-	p.n, p.at, p.valid = n, time.Now(), true
-	return n, nil
+	p.n, p.at, p.valid = st.Total, time.Now(), true
+	return st.Total, nil
 }
 
-// effective returns the settings a turn uses: the environment over the saved file.
-func (c *chat) effective() (llm.Settings, error) {
-	saved, err := llm.LoadSettings(c.path())
-	if err != nil {
-		return llm.Settings{}, err
-	}
-	return llm.FromEnv(c.env).Merge(saved), nil
-}
+// effective returns the settings a turn uses: the environment over the saved file,
+// as llm.Resolver resolves them for every face.
+func (c *chat) effective() (llm.Settings, error) { return c.settings.Resolve() }
 
-func (c *chat) env(k string) string {
-	if c.getenv != nil {
-		return c.getenv(k)
-	}
-	return os.Getenv(k)
-}
+// env reads the environment as the resolver does.
+func (c *chat) env(k string) string { return c.settings.Env(k) }
 
-func (c *chat) path() string {
-	if c.settingsPath != "" {
-		return c.settingsPath
-	}
-	p, err := llm.SettingsPath()
-	if err != nil {
-		return ""
-	}
-	return p
-}
+// path is the settings file the window edits.
+func (c *chat) path() string { return c.settings.SettingsFile() }

@@ -3,6 +3,7 @@ package uiapi
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -40,7 +41,7 @@ func newChatFixture(t *testing.T, srv *llmtest.Server) *chatFixture {
 	t.Setenv("OPENAI_API_KEY", "sk-window-secret-0042")
 	ch, cancel := ws.Bus().Subscribe(1024)
 	t.Cleanup(cancel)
-	api := NewAPI(ws, Options{SettingsPath: filepath.Join(t.TempDir(), "settings.toml")})
+	api := NewAPI(ws, Options{Settings: llm.Resolver{Path: filepath.Join(t.TempDir(), "settings.toml")}})
 	return &chatFixture{api: api, ws: ws, events: ch}
 }
 
@@ -232,7 +233,7 @@ func TestChatSettingsKeepTheKey(t *testing.T) {
 	if err != nil || v.EmbeddingModel != "nomic-embed-text" || !v.KeySet {
 		t.Fatalf("saving the embeddings model: %+v, %v", v, err)
 	}
-	if m := llm.NewSettingsEmbedder(f.api.chat.path(), nil).EmbeddingModel(); m != "nomic-embed-text" {
+	if m := llm.NewSettingsEmbedder(llm.Resolver{Path: f.api.chat.path()}).EmbeddingModel(); m != "nomic-embed-text" {
 		t.Errorf("the settings embedder reads model %q", m)
 	}
 }
@@ -308,5 +309,41 @@ func TestChatOutLogMergesDeltas(t *testing.T) {
 	o.answered("t1-a1")
 	if log := o.snapshot(); len(log) != 3 || log[2].Topic != event.ChatDelta {
 		t.Errorf("after the answer: %+v", log)
+	}
+}
+
+// TestChatSensesPendingChanges checks that the window's agent is told how many changes
+// wait for review, counted by git_status through its typed output.
+func TestChatSensesPendingChanges(t *testing.T) {
+	srv := llmtest.New(t, llmtest.Text("Two notes changed."))
+	f := newChatFixture(t, srv)
+	l, err := f.ws.Library("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := l.Vault().Dir()
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"}, {"commit", "-q", "-m", "initial"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	for _, name := range []string{"Welcome.md", "meta.md"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("changed\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := f.api.ChatSend(ChatSendInput{Prompt: "What changed?", Library: "demo"}); err != nil {
+		t.Fatal(err)
+	}
+	if done := f.until(t, event.ChatDone); done[len(done)-1].Data.(event.ChatDoneEvent).Error != "" {
+		t.Fatalf("turn failed: %+v", done[len(done)-1].Data)
+	}
+	msgs := srv.Requests()[0].Body["messages"].([]any)
+	last := msgs[len(msgs)-1].(map[string]any)["content"].(string)
+	if !strings.Contains(last, "pending changes (not committed): 2\n") {
+		t.Errorf("the sensory block lacks the two pending changes:\n%s", last)
 	}
 }

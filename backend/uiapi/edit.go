@@ -67,7 +67,11 @@ func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult,
 		if _, err := vpath.ParseNew(path); err != nil {
 			return SaveResult{}, fmt.Errorf("save %s: %w", p, err)
 		}
-		for _, q := range l.Graph().SameName(p) {
+		g, err := graphOf(l)
+		if err != nil {
+			return SaveResult{}, fmt.Errorf("save %s: %w", p, err)
+		}
+		for _, q := range g.SameName(p) {
 			if q != p {
 				return SaveResult{}, fmt.Errorf("save %s: it differs only in case or Unicode form from the existing %s, which macOS and Windows would take for the same file; open that note or choose another name", p, q)
 			}
@@ -76,11 +80,11 @@ func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult,
 	}
 	var h vault.Hash
 	if baseHash == "" {
-		h, err = l.Vault().Write(ctx, p, []byte(content), o)
+		h, err = l.Write(ctx, p, []byte(content), o)
 	} else {
 		// The editor may have turned CRLF into LF or dropped the BOM: the note keeps
 		// its own conventions (the check of the hash is under the same lock).
-		h, err = l.Vault().UpdateFile(ctx, p, func(cur []byte, _ bool) ([]byte, error) {
+		h, err = l.UpdateFile(ctx, p, func(cur []byte, _ bool) ([]byte, error) {
 			return note.KeepStyle(cur, []byte(content)), nil
 		}, o)
 	}
@@ -99,6 +103,5 @@ func (a *API) SaveNote(libraryName, path, content, baseHash string) (SaveResult,
 	case err != nil:
 		return SaveResult{}, fmt.Errorf("save %s: %w", p, err)
 	}
-	l.Refresh(ctx, p)
 	return SaveResult{Hash: string(h)}, nil
 }

@@ -36,7 +36,10 @@ func TestFilesBeforeTheScan(t *testing.T) {
 	if l.Scanned() {
 		t.Fatal("listing the files read the whole library")
 	}
-	l.Graph() // the scan
+	g, err := l.Graph(t.Context()) // the scan
+	if err != nil {
+		t.Fatal(err)
+	}
 	late, err := a.Files("demo")
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +57,7 @@ func TestFilesBeforeTheScan(t *testing.T) {
 	if d := cmp.Diff(late, early); d != "" {
 		t.Errorf("files from the folder differ from files from the graph (-graph +folder):\n%s", d)
 	}
-	if got, want := libs[0].Notes, len(l.Graph().Notes()); got != want {
+	if got, want := libs[0].Notes, len(g.Notes()); got != want {
 		t.Errorf("Libraries counted %d notes before the scan, the graph holds %d", got, want)
 	}
 }

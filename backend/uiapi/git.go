@@ -229,7 +229,6 @@ func (a *API) GitDiscard(libraryName string, paths []string) ([]string, error) {
 	}
 	all := gitrepo.Paths(chosen)
 	done, err := r.Discard(ctx, gitrepo.DiscardOptions{Paths: all, RemoveUntracked: true, Actor: gitActor, Op: opGitDiscard})
-	l.Refresh(ctx, all...)
 	a.gitChanged(l)
 	if err != nil {
 		return pathStrings(done), err
@@ -314,7 +313,6 @@ func (a *API) GitRestore(libraryName, path, rev string) (bool, error) {
 	}
 	changed, err := r.Restore(ctx, gitrepo.RestoreOptions{Path: p, Rev: rev, Actor: gitActor, Op: opGitRestore})
 	if changed {
-		l.Refresh(ctx, p)
 		a.gitChanged(l)
 	}
 	return changed, err
@@ -329,10 +327,9 @@ func (a *API) GitInit(libraryName string) (GitStatus, error) {
 	if err != nil {
 		return GitStatus{}, err
 	}
-	if _, err := gitrepo.Init(ctx, l.Vault().Dir(), l.Vault()); err != nil {
+	if _, err := gitrepo.Init(ctx, l.Vault().Dir(), l); err != nil { // the library indexes the .gitignore written
 		return GitStatus{}, err
 	}
-	l.Refresh(ctx, ".gitignore")
 	a.ws.WatchGit(l.Name())
 	a.gitChanged(l)
 	return a.GitStatus(l.Name())

@@ -241,3 +241,39 @@ func TestGitPanelShowsObsidiansSettings(t *testing.T) {
 		t.Error("GitDiff of .git/config was answered")
 	}
 }
+
+// TestGitPanelPairsAMoveFromTheJourney: a note moved by a tool and rewritten from top
+// to bottom is one renamed change in the review panel, because the journey recorded
+// the move (git alone, comparing contents, sees a deletion and a new note). The
+// panel's repository reads the journey through the library, its writer.
+func TestGitPanelPairsAMoveFromTheJourney(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".gitignore": ".memotree/\n", "notes/Plain.md": "# Plain\n\nA short note about plain things.\n"})
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	api, ws := openAPI(t, dir)
+	l, _ := ws.Library("v")
+	moved := []vault.Change{
+		{Path: "notes/Plain.md", Delete: true},
+		{Path: "archive/Plain.md", Data: []byte("Entirely different words now.\nA second line.\n"), CreateOnly: true, From: "notes/Plain.md"},
+	}
+	if _, err := l.Apply(t.Context(), moved, vault.WriteOptions{Actor: "agent@t1", Op: "move_entity"}); err != nil {
+		t.Fatal(err)
+	}
+	st, err := api.GitStatus("v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range st.ChangeSets {
+		for _, c := range s.Changes {
+			if c.Path != "journey.yaml" {
+				got = append(got, string(c.Path)+":"+string(c.State)+":"+string(c.From))
+			}
+		}
+	}
+	if d := cmp.Diff([]string{"archive/Plain.md:renamed:notes/Plain.md"}, got); d != "" {
+		t.Errorf("the review panel's changes (-want +got):\n%s", d)
+	}
+}

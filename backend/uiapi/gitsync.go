@@ -233,10 +233,7 @@ func (a *API) GitPull(libraryName string) (gitrepo.PullResult, error) {
 		return gitrepo.PullResult{}, err
 	}
 	defer o.report.flush()
-	res, err := r.Pull(ctx, o.SyncOptions)
-	if len(res.Updated) > 0 {
-		l.Refresh(ctx, res.Updated...)
-	}
+	res, err := r.Pull(ctx, o.SyncOptions) // the repository writes through the library, which indexes the files
 	a.gitChanged(l)
 	return res, err
 }

@@ -1,10 +1,13 @@
 package uiapi
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"sync"
 
 	"github.com/memotree/memotree/backend/graph"
+	"github.com/memotree/memotree/backend/library"
 )
 
 // GraphData is the whole graph of a library in a compact form: a 10k-note vault has
@@ -101,7 +104,10 @@ func (a *API) Graph(libraryName string) (GraphData, error) {
 	if err != nil {
 		return GraphData{}, err
 	}
-	g := l.Graph()
+	g, err := graphOf(l)
+	if err != nil {
+		return GraphData{}, err
+	}
 	c := &a.graphs
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -133,6 +139,17 @@ func (a *API) Graph(libraryName string) (GraphData, error) {
 	}
 	c.entries[l.Name()] = graphEntry{g: g, gen: gen, data: out}
 	return out, nil
+}
+
+// graphOf returns a library's graph, waiting for its scan. The bound methods have no
+// context (Wails calls them so), so they wait as long as the scan takes; its error is
+// theirs.
+func graphOf(l *library.Library) (*graph.Graph, error) {
+	g, err := l.Graph(context.Background())
+	if err != nil {
+		return nil, fmt.Errorf("read library %s: %w", l.Name(), err)
+	}
+	return g, nil
 }
 
 // warmGraph builds the default library's graph payload in the background (see

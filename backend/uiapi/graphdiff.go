@@ -7,6 +7,7 @@ import (
 
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // MaxGraphBefore bounds the notes one GraphBefore call reads from the last commit.
@@ -33,7 +34,8 @@ type EdgeBefore struct {
 // GraphBefore returns the notes at paths (a change set's notes; for a rename, its old
 // path) as the last commit has them, so the window can show what the change set
 // adds to and removes from the graph. A library that is not a git repository, or has
-// no commit yet, has no before: every note is new.
+// no commit yet, has no before: every note is new; so has a file outside the graph
+// (in .trash or .obsidian).
 func (a *API) GraphBefore(libraryName string, paths []string) ([]NoteBefore, error) {
 	if len(paths) > MaxGraphBefore {
 		return nil, fmt.Errorf("graph before: %d notes asked for, at most %d at a time", len(paths), MaxGraphBefore)
@@ -48,15 +50,20 @@ func (a *API) GraphBefore(libraryName string, paths []string) ([]NoteBefore, err
 	if err != nil && !errors.Is(err, gitrepo.ErrNotRepository) {
 		return nil, err
 	}
-	g := l.Graph()
+	g, err := graphOf(l)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]NoteBefore, 0, len(paths))
 	for _, raw := range paths {
-		_, p, err := a.resolvePath(libraryName, raw)
+		p, err := vpath.Parse(raw)
 		if err != nil {
 			return nil, fmt.Errorf("graph before %q: %w", raw, err)
 		}
 		nb := NoteBefore{Path: string(p), Edges: []EdgeBefore{}}
-		if r == nil || !p.IsNote() {
+		// A file outside the graph (Obsidian's .trash or settings, which git reports
+		// and a change set may hold) has no before to show; nothing is read.
+		if r == nil || !p.IsNote() || p.Ignored() {
 			out = append(out, nb)
 			continue
 		}

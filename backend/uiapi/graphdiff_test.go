@@ -58,6 +58,12 @@ func TestGraphBefore(t *testing.T) {
 	if d := cmp.Diff(want, nb); d != "" {
 		t.Errorf("before (-want +got):\n%s", d)
 	}
+	// A change set may hold files git reports outside the graph: a note Obsidian moved
+	// to its .trash, its settings. They have no place in the graph, and no before.
+	nb, err = a.GraphBefore("v", []string{".trash/Old.md", ".obsidian/workspace.md", "Ada.md"})
+	if err != nil || len(nb) != 3 || nb[0].Existed || nb[1].Existed || !nb[2].Existed {
+		t.Errorf("a change set with Obsidian's trash and settings: %+v, %v", nb, err)
+	}
 	if _, err := a.GraphBefore("v", []string{"../outside.md"}); err == nil {
 		t.Error("a path leaving the vault is refused")
 	}

@@ -71,6 +71,10 @@ type GraphSettings struct {
 	Warnings []string `json:"warnings"`
 }
 
+// MaxColorGroups bounds the colour groups a graph uses: each group's query is matched
+// against every note, and Obsidian's own settings panel shows a few dozen at most.
+const MaxColorGroups = 100
+
 // graphSettingsFile is where MemoTree keeps a library's graph settings, in .memotree.
 const graphSettingsFile = "graph.json"
 
@@ -154,7 +158,7 @@ func normalView(v GraphView) GraphView {
 			groups = append(groups, ColorGroup{Query: g.Query, Color: c})
 		}
 	}
-	v.ColorGroups = groups
+	v.ColorGroups = groups[:min(len(groups), MaxColorGroups)]
 	if v.HiddenGroups == nil {
 		v.HiddenGroups = []string{}
 	}
@@ -230,6 +234,10 @@ func ParseObsidianGraph(b []byte) (GraphView, []string) {
 	numField("linkDistance", &v.Forces.LinkDistance, 30, 500)
 	var groups []json.RawMessage
 	field("colorGroups", &groups)
+	if len(groups) > MaxColorGroups {
+		warns = append(warns, fmt.Sprintf("colorGroups holds %d groups: the first %d are used", len(groups), MaxColorGroups))
+		groups = groups[:MaxColorGroups]
+	}
 	for i, g := range groups {
 		cg, err := obsidianGroup(g)
 		if err != nil {

@@ -76,6 +76,12 @@ func TestParseObsidianGraphTolerant(t *testing.T) {
 		{"an older showUnresolved, newer unknown fields", `{"showUnresolved": false, "collapse-everything": 1, "newThing": {"x": [1]}}`,
 			func(v uiapi.GraphView) bool { return !v.ShowUnresolved }, nil},
 		{"a byte order mark", "\xef\xbb\xbf{\"showOrphans\": false}", func(v uiapi.GraphView) bool { return !v.ShowOrphans }, nil},
+		// Each group's query is matched against every note: a file of thousands would
+		// hold the window for minutes.
+		{"thousands of groups", `{"colorGroups": [` + strings.Repeat(`{"query": "tag:#x", "color": {"a": 1, "rgb": 255}},`, 5000) + `{"query": "last", "color": "#fff"}]}`,
+			func(v uiapi.GraphView) bool {
+				return len(v.ColorGroups) == uiapi.MaxColorGroups && v.ColorGroups[0] == uiapi.ColorGroup{Query: "tag:#x", Color: "#0000ff"}
+			}, []string{"the first 100"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			v, warns := uiapi.ParseObsidianGraph([]byte(tc.in))
@@ -133,6 +139,16 @@ func TestGraphSettingsReadAndSaved(t *testing.T) {
 	mine := s.View
 	mine.ColorGroups = append(mine.ColorGroups, uiapi.ColorGroup{Query: "tag:#history", Color: "#123456"}, uiapi.ColorGroup{Query: "bad", Color: "red"})
 	mine.HiddenGroups = []string{"path:People"}
+	many := mine
+	for range 2 * uiapi.MaxColorGroups {
+		many.ColorGroups = append(many.ColorGroups, uiapi.ColorGroup{Query: "x", Color: "#000000"})
+	}
+	if err := a.SaveGraphSettings("v", many); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := a.GraphSettings("v"); len(s.View.ColorGroups) != uiapi.MaxColorGroups {
+		t.Errorf("%d groups saved and read back, want the first %d", len(s.View.ColorGroups), uiapi.MaxColorGroups)
+	}
 	if err := a.SaveGraphSettings("v", mine); err != nil {
 		t.Fatal(err)
 	}

@@ -2,13 +2,13 @@ package uiapi
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/backend/tools"
 )
 
 // SwitchItem is one note offered by the quick switcher.
@@ -30,7 +30,10 @@ func (a *API) QuickSwitch(libraryName, query string, limit int) ([]SwitchItem, e
 	if limit <= 0 {
 		limit = 50
 	}
-	g := l.Graph()
+	g, err := graphOf(l)
+	if err != nil {
+		return nil, err
+	}
 	var out []SwitchItem
 	for _, p := range g.Notes() {
 		name := p.Name()
@@ -95,12 +98,9 @@ func (a *API) Search(libraryName, query string, o SearchOptions) (SearchResults,
 	if o.Max <= 0 {
 		o.Max = 30
 	}
-	args, err := json.Marshal(map[string]any{"query": query, "search_type": o.Type, "entity_types": o.EntityTypes,
-		"tags": o.Tags, "max_results": o.Max, "preview_length": 200, "library_name": libraryName})
-	if err != nil {
-		return SearchResults{}, err
-	}
-	res, err := reg.Call(context.Background(), &tool.Call{Actor: tool.ActorUser}, "search_nodes", args)
+	in := tools.SearchNodesIn{Query: query, SearchType: o.Type, EntityTypes: o.EntityTypes, Tags: o.Tags,
+		MaxResults: o.Max, PreviewLength: 200}
+	res, found, err := tools.SearchNodes.Call(context.Background(), reg, &tool.Call{Actor: tool.ActorUser, Library: libraryName}, in)
 	if err != nil {
 		return SearchResults{}, fmt.Errorf("search %s: %w", libraryName, err)
 	}
@@ -111,26 +111,20 @@ func (a *API) Search(libraryName, query string, o SearchOptions) (SearchResults,
 		}
 		return out, fmt.Errorf("%s", res.Message)
 	}
-	b, err := json.Marshal(res.Data)
-	if err != nil {
-		return out, err
-	}
-	var data struct {
-		Results []SearchHit `json:"results"`
-	}
-	if err := json.Unmarshal(b, &data); err != nil {
-		return out, err
-	}
 	l, err := a.ws.Library(libraryName)
 	if err != nil {
 		return out, err
 	}
-	g := l.Graph()
-	for _, h := range data.Results {
+	g, err := graphOf(l)
+	if err != nil {
+		return out, err
+	}
+	for _, h := range found.Hits() {
+		hit := SearchHit{EntityName: h.EntityName, Score: h.Score, EntityType: h.EntityType, Tags: h.Tags, Preview: h.Preview, Line: h.Line}
 		if p, err := g.Lookup(h.EntityName); err == nil {
-			h.Path = string(p)
+			hit.Path = string(p)
 		}
-		out.Hits = append(out.Hits, h)
+		out.Hits = append(out.Hits, hit)
 	}
 	return out, nil
 }

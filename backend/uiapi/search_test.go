@@ -47,6 +47,11 @@ func TestQuickSwitchAndSearch(t *testing.T) {
 	if err != nil || len(res.Hits) != 0 || res.Message == "" {
 		t.Errorf("no match: %+v %v", res, err)
 	}
+	// A pattern search answers with the notes with matches: the hits are named.
+	res, err = a.Search("v", "/mechanical/", uiapi.SearchOptions{Type: "pattern"})
+	if err != nil || len(res.Hits) != 1 || res.Hits[0].Path != "machines/Analytical Engine.md" || res.Hits[0].EntityName != "machines/Analytical Engine" {
+		t.Errorf("pattern: %+v %v", res, err)
+	}
 	if _, err := a.Search("v", "x", uiapi.SearchOptions{Type: "bogus"}); err == nil {
 		t.Error("a bad search type is not reported")
 	}

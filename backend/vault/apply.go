@@ -32,6 +32,10 @@ type Change struct {
 	// edited or not (the batch deletes From): the journey records the move, so that
 	// git's status can show one move rather than a deletion and a new file.
 	From vpath.Path
+
+	// mode, when set (by a rollback), is the file's permission bits, exactly: a
+	// pre-image is put back as it was, not as a new file.
+	mode fs.FileMode
 }
 
 // intentName is the roll-forward log of a batch in progress, inside .memotree.
@@ -231,7 +235,7 @@ func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) 
 			}
 			known[dir] = true
 		}
-		tmp, err := v.writeTemp(dirs, t, c.Data)
+		tmp, err := v.writeTemp(dirs, t, c.Data, c.mode)
 		if err != nil {
 			return nil, pathErr(c.Path, err)
 		}
@@ -283,14 +287,18 @@ func (v *Vault) stageIntent(steps []step) (vpath.Path, error) {
 }
 
 // writeTemp writes data, unsynced, to a new temporary file beside t, whose folder
-// exists, with the mode of the file it will replace (0644 for a new file).
-func (v *Vault) writeTemp(dirs *batchDirs, t target, data []byte) (vpath.Path, error) {
-	perm := fs.FileMode(0o644)
+// exists, with the mode of the file it will replace (0644 for a new file), or mode
+// exactly when it is set.
+func (v *Vault) writeTemp(dirs *batchDirs, t target, data []byte, mode fs.FileMode) (vpath.Path, error) {
+	perm, exact := fs.FileMode(0o644), t.exists
 	if t.exists {
 		perm = t.perm
 	}
+	if mode != 0 {
+		perm, exact = mode.Perm(), true
+	}
 	name := TempPrefix + rand.Text()
-	if err := dirs.createTemp(t.path.Dir(), name, perm, t.exists, data); err != nil {
+	if err := dirs.createTemp(t.path.Dir(), name, perm, exact, data); err != nil {
 		return "", fmt.Errorf("write temporary file: %w", mapErr(err))
 	}
 	return t.path.Dir().Join(name), nil

@@ -161,11 +161,11 @@ func TestRecoverFinishesADecidedBatch(t *testing.T) {
 	v, dir := openWith(t, map[string]string{"a.md": "old A", "b.md": "old B", "c.md": "C"})
 	dirs := v.newBatchDirs()
 	defer dirs.close()
-	tmpA, err := v.writeTemp(dirs, target{path: "a.md", exists: true, perm: 0o644}, []byte("new A"))
+	tmpA, err := v.writeTemp(dirs, target{path: "a.md", exists: true, perm: 0o644}, []byte("new A"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmpB, err := v.writeTemp(dirs, target{path: "b.md", exists: true, perm: 0o644}, []byte("new B"))
+	tmpB, err := v.writeTemp(dirs, target{path: "b.md", exists: true, perm: 0o644}, []byte("new B"), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/memotree/memotree/backend/internal/benchtest"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -28,6 +29,34 @@ func BenchmarkWrite(b *testing.B) {
 	}
 }
 
+// BenchmarkLock takes and releases the vault lock, as every write does first: the
+// lock's look for what a crash left (a batch's intent, undo journals) lists
+// .memotree, here holding a few of the app's files.
+func BenchmarkLock(b *testing.B) {
+	dir := b.TempDir()
+	v, err := Open(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer v.Close()
+	if err := v.ensureInternal(); err != nil {
+		b.Fatal(err)
+	}
+	for i := range 8 {
+		if err := os.WriteFile(filepath.Join(dir, internalDir, fmt.Sprintf("f%d", i)), []byte("x"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	ctx := b.Context()
+	for b.Loop() {
+		unlock, err := v.Lock(ctx)
+		if err != nil {
+			b.Fatal(err)
+		}
+		unlock()
+	}
+}
+
 func BenchmarkWalk(b *testing.B) {
 	for _, n := range []int{10_000, 50_000} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
@@ -39,8 +68,8 @@ func BenchmarkWalk(b *testing.B) {
 			}
 			defer v.Close()
 			b.Run("vault", func(b *testing.B) {
-				cpu := cpuTime()
-				defer func() { reportCPU(b, cpu) }()
+				cpu := benchtest.CPU()
+				defer func() { benchtest.ReportCPU(b, cpu) }()
 				for b.Loop() {
 					got, err := v.Walk(b.Context())
 					if err != nil || len(got) != n {
@@ -49,8 +78,8 @@ func BenchmarkWalk(b *testing.B) {
 				}
 			})
 			b.Run("vault-paths", func(b *testing.B) { // what a full index lists: no stat per file
-				cpu := cpuTime()
-				defer func() { reportCPU(b, cpu) }()
+				cpu := benchtest.CPU()
+				defer func() { benchtest.ReportCPU(b, cpu) }()
 				for b.Loop() {
 					got, err := v.WalkPaths(b.Context())
 					if err != nil || len(got) != n {
@@ -59,8 +88,8 @@ func BenchmarkWalk(b *testing.B) {
 				}
 			})
 			b.Run("filepath.WalkDir", func(b *testing.B) { // the baseline: sequential, same stat per file
-				cpu := cpuTime()
-				defer func() { reportCPU(b, cpu) }()
+				cpu := benchtest.CPU()
+				defer func() { benchtest.ReportCPU(b, cpu) }()
 				for b.Loop() {
 					walkDirBaseline(b, dir, n)
 				}

@@ -216,6 +216,7 @@ func diskFullStep(t *testing.T, c writeCase, fault string, n int, hook func(int,
 	func() {
 		defer func() {
 			if p := recover(); p != nil {
+				restore() // t.Fatalf ends the goroutine: the fault must not stay for the tests after
 				t.Fatalf("%s: panic: %v", where(), p)
 			}
 		}()

@@ -123,12 +123,11 @@ func TestJourneyLatestTruncatedWhileMapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	keep := []byte("- time: 2026-11-22T10:00:01Z\n  actor: cli\n  op: write\n  entities:\n    - kept.md\n  outcome: ok\n")
-	afterJourneyMapped = func() {
+	v.afterJourneyMapped = func() {
 		if err := os.WriteFile(filepath.Join(dir, string(JourneyPath)), keep, 0o644); err != nil { // truncates in place
 			t.Error(err)
 		}
 	}
-	defer func() { afterJourneyMapped = nil }()
 	got, err := v.JourneyLatest(1<<20, []string{"n5.md", "kept.md"})
 	if err != nil || len(got) != 1 || got[0].Actor != "cli" {
 		t.Fatalf("JourneyLatest after the journey was cut short = %+v, %v; want the one entry left", got, err)

@@ -134,15 +134,11 @@ func (v *Vault) JourneyLatest(maxBytes int64, names []string) (out []Entry, err 
 			out, err = journeyLatest(read, names)
 		}
 	}()
-	if afterJourneyMapped != nil {
-		afterJourneyMapped()
+	if v.afterJourneyMapped != nil {
+		v.afterJourneyMapped()
 	}
 	return journeyLatest(b, names)
 }
-
-// afterJourneyMapped, when set (by tests only), runs once JourneyLatest has mapped the
-// journey, before it reads it.
-var afterJourneyMapped func()
 
 // journeyLatest is JourneyLatest over the journey's tail b.
 func journeyLatest(b []byte, names []string) ([]Entry, error) {

@@ -44,7 +44,7 @@ func (v *Vault) lockOnly(ctx context.Context) (unlock func(), err error) {
 	}
 	f, err := v.openLockFile()
 	if err == nil {
-		err = waitLock(ctx, f)
+		err = waitLock(ctx, f, v.onLockWait)
 		if err != nil {
 			f.Close()
 		}
@@ -63,13 +63,18 @@ func (v *Vault) lockOnly(ctx context.Context) (unlock func(), err error) {
 	}, nil
 }
 
-// waitLock polls tryLockFile with a growing pause until it succeeds or ctx is done.
-func waitLock(ctx context.Context, f *os.File) error {
+// waitLock polls tryLockFile with a growing pause until it succeeds or ctx is done;
+// onWait, when set (by tests), runs once when the first try finds the lock taken.
+func waitLock(ctx context.Context, f *os.File, onWait func()) error {
 	pause := 500 * time.Microsecond
 	for {
 		ok, err := tryLockFile(f)
 		if err != nil || ok {
 			return err
+		}
+		if onWait != nil {
+			onWait()
+			onWait = nil
 		}
 		t := time.NewTimer(pause)
 		select {

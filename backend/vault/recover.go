@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -197,43 +198,24 @@ func (v *Vault) leftovers() (intentFound bool, journals []string) {
 // sets (in this process or another), and any whose rollback failed (err then says
 // why). A process that keeps the vault open calls it when an undo journal appears and
 // while one remains, so that a crashed change set is undone before anyone reads or
-// builds on its half. It takes the vault lock only when there is something to do.
+// builds on its half. It takes the vault lock whenever a journal or a batch's intent
+// is there: whether a journal's owner lives is asked only under the vault lock, since
+// the question holds the journal's lock for a moment, and a writer's recovery that
+// found it held then would take a crashed change set for a live one and write on its
+// half.
 func (v *Vault) RecoverStale(ctx context.Context) (pending int, err error) {
-	intentFound, journals := v.leftovers()
-	stale := intentFound
-	for _, name := range journals {
-		if owned, err := v.journalOwned(name); err == nil && !owned {
-			stale = true
-		}
-	}
-	if !stale {
-		return len(journals), nil
+	if intentFound, journals := v.leftovers(); !intentFound && len(journals) == 0 {
+		return 0, nil
 	}
 	unlock, err := v.lockOnly(ctx)
 	if err != nil {
+		_, journals := v.leftovers()
 		return len(journals), fmt.Errorf("recover: %w", err)
 	}
+	defer unlock()
 	_, err = v.recoverLocked(ctx)
-	unlock()
-	_, journals = v.leftovers()
+	_, journals := v.leftovers()
 	return len(journals), err
-}
-
-// journalOwned reports whether a live change set holds the journal name.
-func (v *Vault) journalOwned(name string) (bool, error) {
-	f, err := v.root.OpenFile(name, os.O_RDONLY|nonBlock, 0)
-	if err != nil {
-		return false, err
-	}
-	defer f.Close()
-	ok, err := tryLockFile(f)
-	if err != nil {
-		return false, err
-	}
-	if ok {
-		_ = unlockFile(f)
-	}
-	return !ok, nil
 }
 
 // recoverOne rolls back the journal name unless its owner still holds it; ok says it
@@ -250,6 +232,9 @@ func (v *Vault) recoverOne(name string) (r Recovery, ok bool, err error) {
 	defer f.Close()
 	if locked, err := tryLockFile(f); err != nil || !locked {
 		return r, false, nil // a live change set, in this process or another
+	}
+	if v.onJournalProbe != nil {
+		v.onJournalProbe(name)
 	}
 	// Its owner removes a journal before it lets go of it: one that is gone by now
 	// belonged to a change set that ended.
@@ -279,14 +264,17 @@ func (v *Vault) recoverOne(name string) (r Recovery, ok bool, err error) {
 // readJournal parses a journal: the pre-image of each path (its first record) and the
 // post-images recorded for it. A torn last line was never synced, so the write it
 // announced never happened: it is ignored.
-func readJournal(f *os.File) (journal, error) {
+func readJournal(f io.Reader) (journal, error) {
 	j := newJournal()
 	seen := map[vpath.Path]bool{}
 	r := bufio.NewReader(f)
 	for {
 		line, err := r.ReadBytes('\n')
-		if err != nil { // EOF: a line without its newline is torn
+		if err == io.EOF { // a line without its newline is torn
 			return j, nil
+		}
+		if err != nil {
+			return journal{}, fmt.Errorf("read: %w", err)
 		}
 		var rec undoRecord
 		if jerr := json.Unmarshal(line, &rec); jerr != nil {
@@ -294,7 +282,7 @@ func readJournal(f *os.File) (journal, error) {
 		}
 		if !seen[rec.Path] {
 			seen[rec.Path] = true
-			j.pre = append(j.pre, Preimage{Path: rec.Path, Existed: rec.Existed, Data: rec.Data})
+			j.pre = append(j.pre, Preimage{Path: rec.Path, Existed: rec.Existed, Data: rec.Data, Mode: fs.FileMode(rec.Mode).Perm()})
 			if rec.Above != "" {
 				j.above[rec.Path] = aboveOf(rec.Above)
 			}
@@ -415,7 +403,7 @@ func (v *Vault) rollbackLocked(j journal, actor string) (paths, kept []vpath.Pat
 		case now == "" || !slices.Contains(j.posts[p.Path], now):
 			kept = append(kept, p.Path) // someone else's since, or not a regular, writable file
 		case p.Existed:
-			rewrites = append(rewrites, Change{Path: p.Path, Data: p.Data})
+			rewrites = append(rewrites, Change{Path: p.Path, Data: p.Data, mode: p.Mode})
 		default:
 			removals = append(removals, Change{Path: p.Path, Delete: true})
 		}

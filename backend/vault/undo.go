@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"slices"
@@ -43,10 +44,11 @@ func validUndoID(id string) bool {
 // write of the change set, under the vault lock, Write, Apply, RemoveWith and
 // RenameWith append to .memotree/undo-<id>.log, and sync, the path's content before
 // the change set first wrote it (its pre-image, or its absence) and the hash of what
-// this write is about to leave there (its post-image). Rollback restores every recorded
-// path in one crash-safe batch, but only where the file is still the pre-image or one
-// of the post-images: a file someone else changed since is kept and reported. Commit
-// forgets the journal.
+// this write is about to leave there (its post-image); a folder, and a symbolic link
+// removed or moved (not written through), cannot be recorded and are refused.
+// Rollback restores every recorded path in one crash-safe batch, but only where the
+// file is still the pre-image or one of the post-images: a file someone else changed
+// since is kept and reported. Commit forgets the journal.
 //
 // While the change set runs, the journal is held by an flock, so that Recover in
 // another process (or another Vault on the same folder) leaves a live change set alone;
@@ -96,9 +98,11 @@ const noFile Hash = "none"
 type Preimage struct {
 	// Path is the vault path written (symbolic links followed).
 	Path vpath.Path `json:"path"`
-	// Existed says a file was there; Data is then its content.
-	Existed bool   `json:"existed"`
-	Data    []byte `json:"data,omitempty"`
+	// Existed says a file was there; Data is then its content, and Mode its permission
+	// bits (0 in a journal of an older MemoTree: a rollback then uses 0644).
+	Existed bool        `json:"existed"`
+	Data    []byte      `json:"data,omitempty"`
+	Mode    fs.FileMode `json:"mode,omitempty"`
 }
 
 // undoRecord is one line of an undo journal. The first record of a path carries its
@@ -108,6 +112,7 @@ type undoRecord struct {
 	Path    vpath.Path `json:"path"`
 	Existed bool       `json:"existed,omitempty"`
 	Data    []byte     `json:"data,omitempty"`
+	Mode    uint32     `json:"mode,omitempty"` // the permission bits of a pre-image
 	Above   string     `json:"above,omitempty"`
 	Post    Hash       `json:"post,omitempty"`
 }
@@ -175,10 +180,10 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 	for i, p := range paths {
 		rec := undoRecord{Path: p, Post: posts[i]}
 		if !lg.seen[p] {
-			b, err := readRegular(v.root, osName(p))
+			b, mode, err := v.readPre(p)
 			switch {
 			case err == nil:
-				rec.Existed, rec.Data = true, b
+				rec.Existed, rec.Data, rec.Mode = true, b, uint32(mode)
 			case errors.Is(err, fs.ErrNotExist):
 				rec.Above = "."
 				if a := v.existingAbove(p); a != "" {
@@ -187,7 +192,7 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 			default:
 				return fmt.Errorf("undo journal: read %s: %w", p, mapErr(err))
 			}
-			fresh = append(fresh, Preimage{Path: p, Existed: rec.Existed, Data: rec.Data})
+			fresh = append(fresh, Preimage{Path: p, Existed: rec.Existed, Data: rec.Data, Mode: fs.FileMode(rec.Mode)})
 		} else if slices.Contains(lg.posts[p], posts[i]) {
 			continue // this content is recorded already
 		}
@@ -283,6 +288,17 @@ func (u *Undo) logFor(v *Vault) (*undoLog, error) {
 	return lg, nil
 }
 
+// readPre returns the content and permission bits of the regular file at p.
+func (v *Vault) readPre(p vpath.Path) ([]byte, fs.FileMode, error) {
+	f, st, err := openRegular(v.root, osName(p))
+	if err != nil {
+		return nil, 0, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(f)
+	return b, st.Mode().Perm(), err
+}
+
 // existingAbove returns the deepest folder above p that exists ("" for the vault's).
 func (v *Vault) existingAbove(p vpath.Path) vpath.Path {
 	for d := p.Dir(); d != ""; d = d.Dir() {
@@ -333,11 +349,30 @@ func (u *Undo) Commit() error {
 	return errors.Join(errs...)
 }
 
-// remove deletes the journal, then releases it. A journal that cannot be removed is
-// made harmless instead (moved to a temporary name, or emptied), so that no one rolls
-// back a change set that ended.
+// remove deletes the journal and makes that durable, then releases it: a power cut
+// that brought the journal back would have the next open roll back a change set that
+// ended. If the folder's sync fails, the journal (unlinked, still open) is emptied and
+// synced, so that it comes back empty if at all; the change set has ended either way
+// (as a write whose folder's sync failed is made). A journal that cannot be removed is
+// made harmless instead (moved to a temporary name, or emptied).
 func (lg *undoLog) remove(v *Vault) error {
 	defer lg.f.Close()
+	err := lg.unlink(v)
+	if err == nil {
+		if v.syncDir(internalDir) != nil {
+			_ = lg.empty()
+		}
+		return nil
+	}
+	if lg.empty() == nil {
+		return nil // an empty journal: nothing to roll back
+	}
+	return fmt.Errorf("undo journal: remove %s: %w", lg.name, err)
+}
+
+// unlink removes the journal's name, trying twice, else moves it to a temporary name
+// (an orphaned temporary file, removed later: see RemoveOrphanTemps).
+func (lg *undoLog) unlink(v *Vault) error {
 	var err error
 	for range 2 {
 		if err = fsfault.Check("remove", lg.name); err == nil {
@@ -349,12 +384,20 @@ func (lg *undoLog) remove(v *Vault) error {
 	}
 	tmp := internalDir + "/" + TempPrefix + rand.Text()
 	if fsfault.Check("rename", tmp) == nil && v.root.Rename(lg.name, tmp) == nil {
-		return nil // an orphaned temporary file, removed later (RemoveOrphanTemps)
+		return nil
 	}
-	if fsfault.Check("truncate", lg.name) == nil && lg.f.Truncate(0) == nil && lg.f.Sync() == nil {
-		return nil // an empty journal: nothing to roll back
+	return err
+}
+
+// empty truncates the journal to nothing and syncs it.
+func (lg *undoLog) empty() error {
+	if err := fsfault.Check("truncate", lg.name); err != nil {
+		return err
 	}
-	return fmt.Errorf("undo journal: remove %s: %w", lg.name, err)
+	if err := lg.f.Truncate(0); err != nil {
+		return err
+	}
+	return lg.f.Sync()
 }
 
 // Restored is what a rollback put back in one vault.

@@ -169,3 +169,85 @@ func TestRemoveOrphanTemps(t *testing.T) {
 		}
 	}
 }
+
+// TestChangeSetNeverLosesASymbolicLink: a change set that removes or moves a symbolic
+// link to a note, then fails, leaves the link where it was. The journal records the
+// files it would put back (the link's target, followed), so a link removed or moved
+// inside a change set is refused; a link written through stays a link.
+func TestChangeSetNeverLosesASymbolicLink(t *testing.T) {
+	for _, op := range []string{"remove", "rename"} {
+		t.Run(op, func(t *testing.T) {
+			v, dir := openWith(t, undoSeed)
+			link := filepath.Join(dir, "link.md")
+			if err := os.Symlink("a.md", link); err != nil {
+				t.Skipf("no symbolic links here: %v", err)
+			}
+			u, _ := NewUndo("t10")
+			ctx := WithUndo(t.Context(), u)
+			if _, err := v.Write(ctx, "link.md", []byte("through the link\n"), WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			var err error
+			if op == "remove" {
+				err = v.RemoveWith(ctx, "link.md", WriteOptions{})
+			} else {
+				err = v.RenameWith(ctx, "link.md", "moved.md", WriteOptions{})
+			}
+			t.Logf("%s of the link inside the change set: %v", op, err)
+			if _, err := u.Rollback(t.Context(), ""); err != nil {
+				t.Fatal(err)
+			}
+			if to, err := os.Readlink(link); err != nil || to != "a.md" {
+				t.Errorf("after the rollback link.md is %q, %v; want the link to a.md back", to, err)
+			}
+			if _, err := os.Lstat(filepath.Join(dir, "moved.md")); !os.IsNotExist(err) {
+				t.Errorf("moved.md after the rollback: %v", err)
+			}
+			if got := contents(t, dir)["a.md"]; got != "alpha\n" {
+				t.Errorf("a.md = %q after the rollback", got)
+			}
+			assertNoUndoLog(t, dir)
+		})
+	}
+}
+
+// TestRollbackKeepsAFilesMode: a note only its owner may read (0600) that a change set
+// removed or moved away comes back with its mode, not as a new file readable by
+// everyone (0644) — by the change set's own rollback and by a crash's recovery.
+func TestRollbackKeepsAFilesMode(t *testing.T) {
+	for _, crash := range []bool{false, true} {
+		for _, op := range []string{"remove", "rename"} {
+			v, dir := openWith(t, undoSeed)
+			private := filepath.Join(dir, "a.md")
+			if err := os.Chmod(private, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			u, _ := NewUndo("t11")
+			ctx := WithUndo(t.Context(), u)
+			var err error
+			if op == "remove" {
+				err = v.RemoveWith(ctx, "a.md", WriteOptions{})
+			} else {
+				err = v.RenameWith(ctx, "a.md", "moved.md", WriteOptions{})
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if crash {
+				u.logs[v].f.Close() // the process dies
+				if _, err := v.Recover(t.Context()); err != nil {
+					t.Fatal(err)
+				}
+			} else if _, err := u.Rollback(t.Context(), ""); err != nil {
+				t.Fatal(err)
+			}
+			st, err := os.Stat(private)
+			if err != nil {
+				t.Fatalf("%s (crash %v): a.md not put back: %v", op, crash, err)
+			}
+			if st.Mode().Perm() != 0o600 {
+				t.Errorf("%s (crash %v): a.md put back with mode %v, want -rw-------", op, crash, st.Mode().Perm())
+			}
+		}
+	}
+}

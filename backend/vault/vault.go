@@ -114,6 +114,14 @@ type Vault struct {
 	// beforeRename, when set (by tests), runs after the temporary file is written and
 	// synced and before it replaces the target; an error aborts the write.
 	beforeRename func(tmp string) error
+	// afterJourneyMapped, when set (by tests), runs once JourneyLatest has mapped the
+	// journey, before it reads it.
+	afterJourneyMapped func()
+	// onJournalProbe, when set (by tests), runs while a recoverer holds the lock of
+	// the undo journal name, which it found free; onLockWait runs when a Lock first
+	// finds the vault's lock taken by another Vault or process.
+	onJournalProbe func(name string)
+	onLockWait     func()
 }
 
 // Open opens the vault in dir, which must be an existing folder. The .memotree folder

@@ -99,6 +99,19 @@ func (v *Vault) undoable(ctx context.Context, paths []vpath.Path, posts []Hash) 
 	return v.saveUndo(ctx, targets, posts)
 }
 
+// keepsLink refuses, inside a change set (an Undo in ctx), to remove or move the
+// symbolic link at p: the journal records files (a link's target, followed), not
+// links, so a rollback could not put the link back. The caller holds the lock.
+func (v *Vault) keepsLink(ctx context.Context, p vpath.Path) error {
+	if undoFrom(ctx) == nil {
+		return nil
+	}
+	if st, err := v.root.Lstat(osName(p)); err == nil && st.Mode()&fs.ModeSymlink != 0 {
+		return fmt.Errorf("%s is a symbolic link, whose removal or move a change set (a script) cannot undo: remove or move it outside a script", p)
+	}
+	return nil
+}
+
 func writeArgs(n int, o WriteOptions) string {
 	s := fmt.Sprintf("%d bytes", n)
 	if o.CreateOnly {
@@ -373,7 +386,10 @@ func (v *Vault) RemoveWith(ctx context.Context, p vpath.Path, o WriteOptions) er
 		return fmt.Errorf("remove %s: %w", p, err)
 	}
 	defer unlock()
-	err = v.undoable(ctx, []vpath.Path{p}, []Hash{noFile})
+	err = v.keepsLink(ctx, p)
+	if err == nil {
+		err = v.undoable(ctx, []vpath.Path{p}, []Hash{noFile})
+	}
 	if err == nil {
 		err = v.removeLocked(p, o.IfHash)
 	}
@@ -438,7 +454,10 @@ func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOpti
 		if herr != nil {
 			moved = noFile
 		}
-		err = v.undoable(ctx, []vpath.Path{from, to}, []Hash{noFile, moved})
+		err = v.keepsLink(ctx, from)
+		if err == nil {
+			err = v.undoable(ctx, []vpath.Path{from, to}, []Hash{noFile, moved})
+		}
 	}
 	if err == nil {
 		err = v.renameLocked(from, to, o.IfHash)

@@ -1,6 +1,7 @@
 // Package workspace is the composition root: it mounts the libraries a process works
 // on, wires each to the shared event bus, and closes everything in one call. Faces (the
-// desktop app, `memotree serve`, the CLI, MCP) build one Workspace and talk to it.
+// desktop app, `memotree serve`, the CLI, MCP) build one Workspace with OpenFace, from
+// the person's settings, and talk to it.
 //
 // Concurrency: a Workspace is safe for concurrent use once Open has returned.
 package workspace

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/uiapi"
@@ -92,7 +93,7 @@ func TestResourcesStayFlat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	api := uiapi.NewAPI(ws, uiapi.Options{SettingsPath: filepath.Join(t.TempDir(), "settings.toml")})
+	api := uiapi.NewAPI(ws, uiapi.Options{Settings: llm.Resolver{Path: filepath.Join(t.TempDir(), "settings.toml")}})
 	events, unsubscribe := ws.Bus().Subscribe(4096)
 	defer unsubscribe()
 

@@ -2,8 +2,11 @@
 // one that is not: a named pipe (FIFO) blocks an open until a writer comes and a read
 // until it writes, and a device such as /dev/zero never ends. Every open here is
 // non-blocking and followed by fstat; anything but a regular file is refused with
-// ErrNotRegular before a byte is read. The vault's reads, git's reads of the working
-// tree and of its own files, and the search index's file all go through it.
+// ErrNotRegular before a byte is read. A regular file under another program's lease
+// (a file server's oplock or delegation) refuses a non-blocking open while the kernel
+// asks the holder to let go: the open is tried again for a few seconds, as a blocking
+// one would wait. The vault's reads, git's reads of the working tree and of its own
+// files, and the search index's file all go through it.
 //
 // Concurrency: the functions are safe for concurrent use.
 package regular
@@ -14,6 +17,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"time"
 )
 
 // ErrNotRegular means a path names something that is not a regular file (a named
@@ -40,7 +44,7 @@ func Describe(m fs.FileMode) error {
 
 // Open opens the file name of r for reading (see the package documentation).
 func Open(r *os.Root, name string) (*os.File, fs.FileInfo, error) {
-	f, err := r.OpenFile(name, os.O_RDONLY|NonBlock, 0)
+	f, err := openLeased(func() (*os.File, error) { return r.OpenFile(name, os.O_RDONLY|NonBlock, 0) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -49,11 +53,37 @@ func Open(r *os.Root, name string) (*os.File, fs.FileInfo, error) {
 
 // OpenPath is Open for a path of the file system.
 func OpenPath(path string) (*os.File, fs.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|NonBlock, 0)
+	f, err := openLeased(func() (*os.File, error) { return os.OpenFile(path, os.O_RDONLY|NonBlock, 0) })
 	if err != nil {
 		return nil, nil, err
 	}
 	return check(f)
+}
+
+// leaseWait bounds how long an open waits for another program to let go of its lease
+// on a file (the kernel takes it away after /proc/sys/fs/lease-break-time, 45 s by
+// default; a file server lets go in moments).
+const leaseWait = 10 * time.Second
+
+// openLeased calls open, and again with a growing pause while it fails because
+// another program holds a lease on the file (a Samba oplock, an NFS server's
+// delegation): a non-blocking open is refused while the kernel asks the holder to let
+// go, where a blocking one would wait. A named pipe never answers so, so this never
+// waits on one.
+func openLeased(open func() (*os.File, error)) (*os.File, error) {
+	pause := time.Millisecond
+	deadline := time.Now().Add(leaseWait)
+	for {
+		f, err := open()
+		if err == nil || !leased(err) {
+			return f, err
+		}
+		if time.Now().After(deadline) {
+			return nil, fmt.Errorf("%w (another program, such as a file server or a sync tool, holds the file and did not let go within %v: try again once it is done with it)", err, leaseWait)
+		}
+		time.Sleep(pause)
+		pause = min(2*pause, 100*time.Millisecond)
+	}
 }
 
 func check(f *os.File) (*os.File, fs.FileInfo, error) {

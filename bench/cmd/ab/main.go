@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"syscall"
 	"time"
 )
 
@@ -108,9 +107,7 @@ func run(cmd string) (wall, cpu float64, maxRSS int64, err error) {
 	wall = time.Since(start).Seconds()
 	if c.ProcessState != nil {
 		cpu = (c.ProcessState.UserTime() + c.ProcessState.SystemTime()).Seconds()
-		if ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage); ok {
-			maxRSS = ru.Maxrss
-		}
+		maxRSS = peakRSS(c.ProcessState)
 	}
 	return wall, cpu, maxRSS, err
 }

@@ -101,7 +101,11 @@ func main() {
 // fullOverhead expands sample notes to full one at a time and returns the most tokens
 // the view grew by beyond the note's own tokens, and how many notes were tried.
 func fullOverhead(ctx context.Context, c *canvas.Canvas, lib *library.Library) (int, int) {
-	notes := lib.Graph().Notes()
+	g, err := lib.Graph(ctx)
+	if err != nil {
+		return 0, 0
+	}
+	notes := g.Notes()
 	worst, tried := 0, 0
 	for i := 0; i < len(notes) && tried < 25; i += max(1, len(notes)/25) {
 		p := notes[i]
@@ -135,7 +139,7 @@ func readGraph(ctx context.Context, lib *library.Library, cmdline string, r *rep
 	}
 	defer os.RemoveAll(tmp)
 	store := filepath.Join(tmp, "memory.jsonl")
-	if err := writeStore(lib, store, r); err != nil {
+	if err := writeStore(ctx, lib, store, r); err != nil {
 		return err
 	}
 	parts := strings.Fields(cmdline)
@@ -182,14 +186,17 @@ func readGraph(ctx context.Context, lib *library.Library, cmdline string, r *rep
 
 // writeStore writes one entity per note and one relation per distinct resolved edge
 // between notes, in server-memory's JSONL format.
-func writeStore(lib *library.Library, path string, r *report) error {
+func writeStore(ctx context.Context, lib *library.Library, path string, r *report) error {
+	g, err := lib.Graph(ctx)
+	if err != nil {
+		return err
+	}
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriter(f)
 	enc := json.NewEncoder(w)
-	g := lib.Graph()
 	for _, p := range g.Notes() {
 		n, _ := g.Note(p)
 		typ := "note"

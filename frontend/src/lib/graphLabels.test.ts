@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { labelAlpha, placeLabels, type LabelCandidate } from './graphLabels'
+import { labelAlpha, placeLabels, type Box, type LabelCandidate, type PlacedLabel } from './graphLabels'
 
 const width = (t: string) => t.length * 7
 const cand = (key: string, x: number, y: number, o: Partial<LabelCandidate> = {}): LabelCandidate => ({ key, x, y, size: 4, text: key, forced: false, ...o })
@@ -35,6 +35,30 @@ describe('placeLabels', () => {
     expect(placed[0]!.textX).toBeLessThan(100)
   })
 
+  test('thousands of labels, forced ones too, cost a bounded number of checks each', () => {
+    // A change set of thousands of notes forces every label of the graph diff: each
+    // label may look only at what is near it, never at every label placed before.
+    let seed = 7
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647)
+    const cands = Array.from({ length: 20_000 }, (_, i) => cand(`note ${i}`, rnd() * 4000, rnd() * 4000, { size: 2 + rnd() * 8, forced: i % 2 === 0 }))
+    const discs = cands.slice(0, 3000).map((c) => ({ x: c.x, y: c.y, size: c.size }))
+    const stats = { checks: 0 }
+    const placed = placeLabels(cands, width, 12, discs, stats)
+    expect(placed.length).toBeGreaterThan(10_000)
+    expect(stats.checks).toBeGreaterThan(0)
+    expect(stats.checks / cands.length).toBeLessThan(100) // 15 measured; all placed before: thousands
+  })
+
+  test('placed as the plain rule says: the same labels at the same spots', () => {
+    let seed = 11
+    const rnd = () => ((seed = (seed * 16807) % 2147483647) / 2147483647)
+    for (let round = 0; round < 5; round++) {
+      const cands = Array.from({ length: 400 }, (_, i) => cand(`n${i}${'x'.repeat(Math.floor(rnd() * 20))}`, rnd() * 600 - 50, rnd() * 600 - 50, { size: 1 + rnd() * 10, forced: rnd() < 0.1 }))
+      const discs = Array.from({ length: 300 }, () => ({ x: rnd() * 600, y: rnd() * 600, size: 1 + rnd() * 8 }))
+      expect(placeLabels(cands, width, 12, discs)).toEqual(plainPlace(cands, width, 12, discs))
+    }
+  })
+
   test('empty names are not placed', () => {
     expect(placeLabels([cand('', 0, 0)], width, 12)).toEqual([])
   })
@@ -46,3 +70,33 @@ test('labels fade in past the threshold; forced ones are opaque', () => {
   expect(labelAlpha(5, 3.5, false)).toBeGreaterThan(labelAlpha(4, 3.5, false))
   expect(labelAlpha(0, 3.5, true)).toBe(1)
 })
+
+/** The rule placeLabels follows, checked the plain way: every spot against every label placed and every disc. */
+function plainPlace(cands: LabelCandidate[], width: (t: string) => number, height: number, discs: { x: number; y: number; size: number }[]): PlacedLabel[] {
+  const order = [...cands].sort((a, b) => Number(b.forced) - Number(a.forced) || b.size - a.size || (a.key < b.key ? -1 : 1))
+  const taken: Box[] = []
+  const out: PlacedLabel[] = []
+  const pad = 2
+  for (const c of order) {
+    if (c.text === '') continue
+    const w = width(c.text)
+    const gap = c.size + 3
+    const bh = height + pad * 2
+    const vgap = Math.max(gap, height / 2 + pad)
+    const below = c.y + vgap
+    const above = c.y - vgap - bh
+    const spots = [
+      { textX: c.x + gap, textY: c.y + height / 3, box: { x: c.x + gap - pad, y: c.y - height / 2 - pad, w: w + pad * 2, h: bh } },
+      { textX: c.x - gap - w, textY: c.y + height / 3, box: { x: c.x - gap - w - pad, y: c.y - height / 2 - pad, w: w + pad * 2, h: bh } },
+      { textX: c.x - w / 2, textY: below + pad + height * 0.8, box: { x: c.x - w / 2 - pad, y: below, w: w + pad * 2, h: bh } },
+      { textX: c.x - w / 2, textY: above + pad + height * 0.8, box: { x: c.x - w / 2 - pad, y: above, w: w + pad * 2, h: bh } },
+    ]
+    const covers = (b: Box) => discs.some((d) => (d.x !== c.x || d.y !== c.y) && d.x + d.size > b.x && d.x - d.size < b.x + b.w && d.y + d.size > b.y && d.y - d.size < b.y + b.h)
+    const free = spots.find((s) => !taken.some((t) => overlap(t, s.box)) && !covers(s.box))
+    const spot = free ?? (c.forced ? (spots.find((s) => !taken.some((t) => overlap(t, s.box))) ?? spots[0]) : undefined)
+    if (!spot) continue
+    taken.push(spot.box)
+    out.push({ ...c, ...spot })
+  }
+  return out
+}

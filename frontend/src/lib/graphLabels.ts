@@ -41,22 +41,69 @@ function overlaps(a: Box, b: Box): boolean {
   return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
 }
 
+/** The side of a cell of the grids that find what lies near a box, in pixels. */
+const CELL = 64
+
+/**
+ * Grid files items by the cells of CELL pixels their boxes touch, so that what may
+ * overlap a box is found among the items of a few cells, not among all of them.
+ */
+class Grid<T> {
+  private readonly cells = new Map<number, T[]>()
+
+  add(b: Box, item: T) {
+    const [x0, x1, y0, y1] = span(b)
+    for (let x = x0; x <= x1; x++)
+      for (let y = y0; y <= y1; y++) {
+        const k = x * 1_000_003 + y
+        const list = this.cells.get(k)
+        if (list) list.push(item)
+        else this.cells.set(k, [item])
+      }
+  }
+
+  /** some tells whether an item filed in a cell the box b touches passes test. */
+  some(b: Box, test: (item: T) => boolean): boolean {
+    const [x0, x1, y0, y1] = span(b)
+    for (let x = x0; x <= x1; x++)
+      for (let y = y0; y <= y1; y++) {
+        const list = this.cells.get(x * 1_000_003 + y)
+        if (list && list.some(test)) return true
+      }
+    return false
+  }
+}
+
+/** span gives the first and last column and row of the cells a box touches. */
+function span(b: Box): [number, number, number, number] {
+  return [Math.floor(b.x / CELL), Math.floor((b.x + b.w) / CELL), Math.floor(b.y / CELL), Math.floor((b.y + b.h) / CELL)]
+}
+
 /**
  * placeLabels places labels without overlap: the forced first, then by node size
  * (bigger first), each at the first free spot of right, left, below and above its
  * node; `width` measures a text, `height` is a line's. Labels with no free spot are
- * left out. `discs` are other nodes' circles a label should not cover.
+ * left out. `discs` are other nodes' circles a label should not cover. Each spot is
+ * checked against the labels and discs near it only (a grid), so thousands of forced
+ * labels (a big change set's) are placed in a frame; `stats`, when given, counts the
+ * checks.
  */
 export function placeLabels(
   cands: readonly LabelCandidate[],
   width: (text: string) => number,
   height: number,
   discs: readonly { x: number; y: number; size: number }[] = [],
+  stats?: { checks: number },
 ): PlacedLabel[] {
   const order = [...cands].sort((a, b) => Number(b.forced) - Number(a.forced) || b.size - a.size || (a.key < b.key ? -1 : 1))
-  const taken: Box[] = []
+  const taken = new Grid<Box>()
+  const near = new Grid<{ x: number; y: number; size: number }>()
+  for (const d of discs) near.add({ x: d.x - d.size, y: d.y - d.size, w: 2 * d.size, h: 2 * d.size }, d)
   const out: PlacedLabel[] = []
   const pad = 2
+  const count = () => {
+    if (stats) stats.checks++
+  }
   for (const c of order) {
     if (c.text === '') continue
     const w = width(c.text)
@@ -72,13 +119,14 @@ export function placeLabels(
       { textX: c.x - w / 2, textY: below + pad + height * 0.8, box: { x: c.x - w / 2 - pad, y: below, w: w + pad * 2, h: bh } },
       { textX: c.x - w / 2, textY: above + pad + height * 0.8, box: { x: c.x - w / 2 - pad, y: above, w: w + pad * 2, h: bh } },
     ]
+    const clash = (b: Box) => taken.some(b, (t) => (count(), overlaps(t, b)))
     const covers = (b: Box) =>
-      discs.some((d) => (d.x !== c.x || d.y !== c.y) && d.x + d.size > b.x && d.x - d.size < b.x + b.w && d.y + d.size > b.y && d.y - d.size < b.y + b.h)
-    const free = spots.find((s) => !taken.some((t) => overlaps(t, s.box)) && !covers(s.box))
+      near.some(b, (d) => (count(), (d.x !== c.x || d.y !== c.y) && d.x + d.size > b.x && d.x - d.size < b.x + b.w && d.y + d.size > b.y && d.y - d.size < b.y + b.h))
+    const free = spots.find((s) => !clash(s.box) && !covers(s.box))
     // A forced label is always drawn: at its first spot free of labels, or its usual one.
-    const spot = free ?? (c.forced ? (spots.find((s) => !taken.some((t) => overlaps(t, s.box))) ?? spots[0]) : undefined)
+    const spot = free ?? (c.forced ? (spots.find((s) => !clash(s.box)) ?? spots[0]) : undefined)
     if (!spot) continue
-    taken.push(spot.box)
+    taken.add(spot.box, spot.box)
     out.push({ ...c, ...spot })
   }
   return out

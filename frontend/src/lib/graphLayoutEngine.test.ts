@@ -138,6 +138,14 @@ describe('LayoutEngine: the drawing reads on graphs of every shape', () => {
     }, 120000)
   }
 
+  test('a graph of more nodes than a function takes arguments splits into components', () => {
+    // WebKit (the desktop window) takes at most 65,536 arguments per call, V8 some
+    // 120,000: no step may spread a per-node array into a call.
+    const { nodes, edges } = arrays(200_000, [[0, 1]])
+    const e = new LayoutEngine({ nodes, edges, aspect: 1, fresh: true })
+    expect(e.run(1)).toBe(true)
+  })
+
   test('one node, and none, lay out without error', () => {
     expect([...layOut(1, [])].slice(0, 2).every(Number.isFinite)).toBe(true)
     expect(layOut(0, []).length).toBe(0)

@@ -201,7 +201,10 @@ export function applyStretch(xy: Float64Array | Float32Array, st: Stretch, inver
 function split(input: EngineInput, f: Forces, unstretch: Stretch | null): Component[] {
   const n = input.nodes.length / PPN
   const comp = components(n, input.edges)
-  const count = n === 0 ? 0 : Math.max(...comp) + 1
+  // Numbered by first appearance: the last new number is the count less one. (No
+  // Math.max(...comp): a call takes at most 65,536 arguments in WebKit.)
+  let count = 0
+  for (let i = 0; i < n; i++) if (comp[i]! >= count) count = comp[i]! + 1
   const sizes = new Int32Array(count)
   for (let i = 0; i < n; i++) sizes[comp[i]!]!++
   const members = Array.from({ length: count }, (_, k) => new Int32Array(sizes[k]!))

@@ -47,6 +47,19 @@ describe('parseQuery', () => {
     expect(parseQuery('path:/[/').error).toBeTruthy()
   })
 
+  test('a regular expression is read whole: groups, alternatives, spaces and quotes in it', () => {
+    expect(m('/(lovelace|engine)$/', ada)).toBe(true)
+    expect(m('/(lovelace|engine)$/', ghost)).toBe(false)
+    expect(m('file:/^(ada|analytical) /', engine)).toBe(true)
+    expect(m('path:/^people\\/(ada|x)/', ada)).toBe(true)
+    expect(m('/ada lovelace/', ada)).toBe(true)
+    expect(m('/"ghost"|ghost/', ghost)).toBe(true)
+    expect(m('(/(ghost)/ OR tag:machine) -countess', engine)).toBe(true)
+    expect(m('(/(ghost)/ OR tag:machine) -countess', ada)).toBe(false)
+    expect(m('-/(ada)/', ada)).toBe(false)
+    expect(parseQuery('/(unclosed/').error).toBeTruthy()
+  })
+
   test('an empty query matches every node; a broken one matches none and says why', () => {
     expect(parseQuery('  ').empty).toBe(true)
     expect(m('', engine)).toBe(true)

@@ -39,7 +39,26 @@ function fold(s: string): string {
   return s.normalize('NFKC').toLowerCase()
 }
 
-/** tokens cuts a query into words, quoted phrases, "(", ")" and "-" prefixes. */
+/** A word a regular expression may start: nothing yet, "-", or a field's "path:" / "file:". */
+const BEFORE_REGEX = /^-?((path|file):)?$/i
+
+/**
+ * regexEnd returns the index of the "/" that closes the regular expression opened at
+ * `start` (a "/"), skipping escaped characters, or -1 when none does.
+ */
+function regexEnd(q: string, start: number): number {
+  for (let k = start + 1; k < q.length; k++) {
+    if (q[k] === '\\') k++
+    else if (q[k] === '/') return k > start + 1 ? k : -1
+  }
+  return -1
+}
+
+/**
+ * tokens cuts a query into words, quoted phrases, "(", ")" and "-" prefixes. A
+ * regular expression ("/…/", alone or after "path:" or "file:") is one word up to its
+ * closing "/", whatever it holds: groups, spaces, quotes.
+ */
 function tokens(q: string): string[] {
   const out: string[] = []
   let i = 0
@@ -57,7 +76,11 @@ function tokens(q: string): string[] {
     let j = i
     let tok = ''
     while (j < q.length && !/\s/.test(q[j]!) && q[j] !== '(' && q[j] !== ')') {
-      if (q[j] === '"') {
+      const end = q[j] === '/' && BEFORE_REGEX.test(tok) ? regexEnd(q, j) : -1
+      if (end > 0) {
+        tok += q.slice(j, end + 1)
+        j = end + 1
+      } else if (q[j] === '"') {
         const end = q.indexOf('"', j + 1)
         if (end < 0) throw new Error('a quotation mark is not closed')
         tok += q.slice(j, end + 1)

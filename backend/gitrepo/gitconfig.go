@@ -1,0 +1,247 @@
+package gitrepo
+
+import (
+	"fmt"
+	"strings"
+)
+
+// parseConfig reads a git configuration file as git reads it (git-config(1),
+// "CONFIGURATION FILE"): a UTF-8 byte order mark is skipped, CRLF is a line break,
+// "#" and ";" start comments, section names and keys are case-insensitive,
+// [section "subsection"] keeps its subsection as written (with \" and \\ escapes) and
+// the older [section.subsection] lowercases it, a variable may follow a section header
+// on its line, and a value has its surrounding blanks trimmed, "double quotes" kept
+// apart, the escapes \" \\ \n \t \b, and a backslash at the end of a line joining the
+// next. fn hears each variable in order (hasValue is false for a key without "=",
+// git's boolean true). At the first line git would refuse, parseConfig stops and
+// returns an error naming the line; the variables before it were given.
+func parseConfig(src []byte, fn func(section, sub, key, value string, hasValue bool)) error {
+	p := configParser{src: src, line: 1}
+	if strings.HasPrefix(string(src), "\xef\xbb\xbf") {
+		p.pos = 3
+	}
+	return p.parse(fn)
+}
+
+// configParser walks the bytes of one configuration file.
+type configParser struct {
+	src  []byte
+	pos  int
+	line int
+	eof  bool
+}
+
+// next returns the next byte, a CRLF as '\n', and '\n' at the end (eof then set).
+func (p *configParser) next() byte {
+	if p.pos >= len(p.src) {
+		p.eof = true
+		return '\n'
+	}
+	c := p.src[p.pos]
+	p.pos++
+	if c == '\r' && p.pos < len(p.src) && p.src[p.pos] == '\n' {
+		p.pos++
+		c = '\n'
+	}
+	if c == '\n' {
+		p.line++
+	}
+	return c
+}
+
+func isConfigSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+func isKeyChar(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-'
+}
+
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func (p *configParser) parse(fn func(section, sub, key, value string, hasValue bool)) error {
+	section, sub, inSection, comment := "", "", false, false
+	for {
+		c := p.next()
+		switch {
+		case c == '\n':
+			if p.eof {
+				return nil
+			}
+			comment = false
+			continue
+		case comment || isConfigSpace(c):
+			continue
+		case c == '#' || c == ';':
+			comment = true
+			continue
+		case c == '[':
+			s, sb, err := p.header()
+			if err != nil {
+				return err
+			}
+			section, sub, inSection = s, sb, true
+			continue
+		case !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'):
+			return p.errorf("a variable name must start with a letter")
+		}
+		key, value, hasValue, err := p.variable(c)
+		if err != nil {
+			return err
+		}
+		if inSection {
+			fn(section, sub, key, value, hasValue)
+		}
+	}
+}
+
+// header reads a section header after its "[", up to and with its "]".
+func (p *configParser) header() (section, sub string, err error) {
+	var name []byte
+	for {
+		c := p.next()
+		switch {
+		case p.eof:
+			return "", "", p.errorf("a section header is not closed")
+		case c == ']':
+			if len(name) == 0 {
+				return "", "", p.errorf("a section header has no name")
+			}
+			// The older [section.subsection]: the subsection lowercased, as git reads it.
+			s, sb, _ := strings.Cut(string(name), ".")
+			return s, sb, nil
+		case isConfigSpace(c):
+			if len(name) == 0 || c == '\n' {
+				return "", "", p.errorf("a section header is not closed")
+			}
+			sub, err := p.subsection()
+			return string(name), sub, err
+		case !isKeyChar(c) && c != '.':
+			return "", "", p.errorf("a section name holds %q", c)
+		}
+		name = append(name, lower(c))
+	}
+}
+
+// subsection reads ` "subsection"]` after a section name and a blank.
+func (p *configParser) subsection() (string, error) {
+	c := p.next()
+	for isConfigSpace(c) && c != '\n' {
+		c = p.next()
+	}
+	if c != '"' {
+		return "", p.errorf(`a subsection must be written in "double quotes"`)
+	}
+	var sub []byte
+	for {
+		c := p.next()
+		switch c {
+		case '\n':
+			return "", p.errorf("a subsection is not closed")
+		case '"':
+			if p.next() != ']' {
+				return "", p.errorf(`a section header must end with "]" after its subsection`)
+			}
+			return string(sub), nil
+		case '\\':
+			if c = p.next(); c == '\n' {
+				return "", p.errorf("a subsection is not closed")
+			}
+		}
+		sub = append(sub, c)
+	}
+}
+
+// variable reads "key = value" from the key's first letter c to the end of its line.
+func (p *configParser) variable(c byte) (key, value string, hasValue bool, err error) {
+	name := []byte{lower(c)}
+	for {
+		c = p.next()
+		if p.eof || !isKeyChar(c) {
+			break
+		}
+		name = append(name, lower(c))
+	}
+	for c == ' ' || c == '\t' {
+		c = p.next()
+	}
+	if c == '\n' {
+		return string(name), "", false, nil
+	}
+	if c != '=' {
+		return "", "", false, p.errorf("%q must be followed by \"=\"", name)
+	}
+	value, err = p.value()
+	return string(name), value, true, err
+}
+
+// value reads a value after its "=", to the end of its line (or of the lines a
+// trailing backslash joins).
+func (p *configParser) value() (string, error) {
+	var out []byte
+	quote, comment, trim := false, false, -1 // trim: where trailing blanks began
+	for {
+		c := p.next()
+		if c == '\n' {
+			if quote {
+				return "", p.errorf("a quoted value is not closed on its line")
+			}
+			if trim >= 0 {
+				out = out[:trim]
+			}
+			return string(out), nil
+		}
+		if comment {
+			continue
+		}
+		if isConfigSpace(c) && !quote {
+			if trim < 0 {
+				trim = len(out)
+			}
+			if len(out) > 0 {
+				out = append(out, c)
+			}
+			continue
+		}
+		if !quote && (c == ';' || c == '#') {
+			comment = true
+			continue
+		}
+		trim = -1
+		switch c {
+		case '\\':
+			switch e := p.next(); e {
+			case '\n':
+				continue // the value goes on on the next line
+			case 't':
+				c = '\t'
+			case 'b':
+				c = '\b'
+			case 'n':
+				c = '\n'
+			case '\\', '"':
+				c = e
+			default:
+				return "", p.errorf("a value holds the unknown escape \\%c", e)
+			}
+		case '"':
+			quote = !quote
+			continue
+		}
+		out = append(out, c)
+	}
+}
+
+// errorf names the line of an error.
+func (p *configParser) errorf(format string, args ...any) error {
+	line := p.line
+	if p.pos > 0 && p.pos <= len(p.src) && p.src[p.pos-1] == '\n' {
+		line-- // the error is on the line the break ended
+	}
+	return fmt.Errorf("line %d: %s", line, fmt.Sprintf(format, args...))
+}
