@@ -190,6 +190,52 @@ describe('the vault switcher, from a fresh home folder', () => {
   })
 })
 
+describe('a folder named at the start that cannot be opened', () => {
+  const home = freshHome()
+  const kept = path.join(home.dir, 'Kept')
+  const missing = path.join(home.dir, 'Gone', 'Notes')
+  let server
+  let browser
+
+  before(async () => {
+    makeVault(kept, 'Only-in-Kept.md')
+    browser = await openBrowser()
+  })
+
+  after(async () => {
+    await browser?.close()
+    await server?.stop()
+    fs.rmSync(home.dir, { recursive: true, force: true })
+  })
+
+  test('with no vault open, the welcome says why', async () => {
+    const { page } = browser
+    server = await startServe([missing], home)
+    await page.goto(server.url)
+    const said = page.locator('[data-testid="welcome"] [role="alert"]')
+    await said.waitFor()
+    assert.match(await said.textContent(), /no such folder/)
+    assert.ok((await said.textContent()).includes(missing))
+    await server.stop()
+  })
+
+  test('beside the vaults opened again, the window says why in its notice bar', async () => {
+    const { page } = browser
+    server = await startServe([kept], home)
+    await page.goto(server.url)
+    await page.waitForSelector(row('Only-in-Kept.md'))
+    await server.stop()
+    server = await startServe([missing], home)
+    await page.goto(server.url)
+    await page.waitForSelector(row('Only-in-Kept.md'))
+    const said = page.locator('[data-testid="app-notice"]')
+    await said.waitFor()
+    assert.match(await said.textContent(), /no such folder/)
+    assert.ok((await said.textContent()).includes(missing))
+    assert.equal(fs.existsSync(path.dirname(missing)), false, 'nothing was created where the folder was named')
+  })
+})
+
 describe('the welcome with a broken obsidian.json', () => {
   const home = freshHome()
   let server
