@@ -188,6 +188,25 @@ describe('the vault switcher, from a fresh home folder', () => {
     assert.match(await page.textContent('[data-testid="vault-gone"]'), /Doomed/)
     assert.equal(await page.locator(tree).count(), 0)
   })
+
+  test('a vault folder deleted while another is open gives way to it, and the window says so', async () => {
+    const doomed = path.join(home.dir, 'Doomed-too')
+    makeVault(doomed, 'Only-in-Doomed-too.md')
+    await page.fill('[data-testid="open-vault-path"]', notes)
+    await page.click('[data-testid="open-vault-submit"]')
+    await page.waitForSelector(row('Only-in-Notes.md'))
+    await page.click('[data-testid="vault-switcher"]')
+    await page.fill('[data-testid="open-vault-path"]', doomed)
+    await page.click('[data-testid="open-vault-submit"]')
+    await page.waitForSelector(row('Only-in-Doomed-too.md'))
+    fs.rmSync(doomed, { recursive: true, force: true })
+    await page.waitForSelector('[data-testid="vault-gone"]', { timeout: 15000 })
+    assert.match(await page.textContent('[data-testid="vault-gone"]'), /Doomed-too/)
+    await page.waitForSelector(row('Only-in-Notes.md'))
+    assert.equal(await page.locator(row('Only-in-Doomed-too.md')).count(), 0, 'no stale tree of the vault gone')
+    assert.equal(await page.locator('select.library').count(), 0, 'one vault left to choose from')
+    assert.equal(await page.textContent('span.library'), 'Notes')
+  })
 })
 
 describe('a folder named at the start that cannot be opened', () => {
