@@ -1,5 +1,3 @@
-//go:build desktop || bindings
-
 package app
 
 import (
