@@ -51,7 +51,8 @@ type CommitOptions struct {
 // commit's tree is HEAD's with each path's working-tree content (or its removal), and
 // the index entries of those paths are updated to match; what else the index holds
 // (changes the person staged and did not name) is neither committed nor touched. With
-// no paths it commits every pending change. A merge a pull left waiting is completed
+// no paths it commits every pending change MemoTree commits (see LeaveOutUnnamable).
+// A merge a pull left waiting is completed
 // only by a commit of every pending change (git refuses a partial commit then); a
 // rebase, cherry-pick or revert in progress, or no identity to sign with
 // (ErrNoIdentity), refuses the commit. It returns ErrNothingToCommit when HEAD's tree
@@ -145,6 +146,7 @@ func (r *Repo) writeCommit(ctx context.Context, o CommitOptions, merging bool, a
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
+		changes, _ = LeaveOutUnnamable(changes)
 		paths = Paths(changes)
 	}
 	set, err := r.workEntries(ctx, paths)
@@ -205,6 +207,7 @@ func (r *Repo) coversPending(ctx context.Context, paths []vpath.Path) error {
 	for _, p := range paths {
 		named[p] = true
 	}
+	changes, _ = LeaveOutUnnamable(changes)
 	for _, p := range Paths(changes) {
 		if !named[p] {
 			return fmt.Errorf("%w; %s is pending and not named", ErrPartialMerge, p)

@@ -265,6 +265,10 @@ func checkPaths(paths []vpath.Path) error {
 	for _, p := range paths {
 		q, err := vpath.Parse(string(p))
 		switch {
+		case strings.ContainsRune(string(p), '\\'):
+			return fmt.Errorf("%w: %s holds a backslash (\\), which Windows takes for a folder separator, so a "+
+				"commit of it could not be checked out there; MemoTree does not commit it: rename it without the "+
+				"backslash, or commit it with git", ErrInvalidPath, string(p))
 		case err != nil:
 			return fmt.Errorf("%w: %w", ErrInvalidPath, err)
 		case q != p || q == "":
