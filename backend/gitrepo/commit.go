@@ -308,17 +308,25 @@ func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]
 		}
 		set[string(p)] = e
 	}
-	if !r.trustsExecutableBit() {
-		if err := r.keepIndexModes(set); err != nil {
-			return nil, err
-		}
+	rules, err := r.workRules()
+	if err != nil {
+		return nil, err
+	}
+	if err := r.keepIndexModes(set, rules); err != nil {
+		return nil, err
 	}
 	return set, nil
 }
 
-// keepIndexModes gives each regular file of set the mode of its index entry when that
-// is a regular file's, else 100644.
-func (r *Repo) keepIndexModes(set map[string]*index.Entry) error {
+// keepIndexModes gives the files of set the modes git's ce_mode_from_stat gives them:
+// where git makes no links (core.symlinks false), a plain file standing for a link
+// stays a link; where git does not trust the executable bit (core.fileMode false), a
+// regular file keeps the mode of its index entry when that is a regular file's, else
+// 100644.
+func (r *Repo) keepIndexModes(set map[string]*index.Entry, rules *workRules) error {
+	if rules.execBit && rules.symlinks {
+		return nil
+	}
 	idx, err := r.repo.Storer.Index()
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
@@ -333,9 +341,13 @@ func (r *Repo) keepIndexModes(set map[string]*index.Entry) error {
 		if e == nil || (e.Mode != filemode.Regular && e.Mode != filemode.Executable) {
 			continue
 		}
-		if m := old[name]; m == filemode.Regular || m == filemode.Executable {
+		switch m := old[name]; {
+		case m == filemode.Symlink && !rules.symlinks:
 			e.Mode = m
-		} else {
+		case rules.execBit:
+		case m == filemode.Regular || m == filemode.Executable:
+			e.Mode = m
+		default:
 			e.Mode = filemode.Regular
 		}
 	}
@@ -497,6 +509,10 @@ func (r *Repo) stage(ctx context.Context, paths []vpath.Path) error {
 // when the file does not exist: gone, or a folder in its place (whose files are paths
 // of their own), unless that folder is a submodule, which is refused.
 func (r *Repo) entry(p vpath.Path) (*index.Entry, error) {
+	beyond, err := r.beyondLink(string(p))
+	if err != nil || beyond {
+		return nil, err // a path beyond a link is no file of git's: gone
+	}
 	full := filepath.Join(r.dir, filepath.FromSlash(string(p)))
 	fi, err := os.Lstat(full)
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) { // gone, or a file where its folder was
@@ -522,6 +538,30 @@ func (r *Repo) entry(p vpath.Path) (*index.Entry, error) {
 	e := &index.Entry{Name: string(p), Hash: h, Mode: mode, ModifiedAt: fi.ModTime(), Size: uint32(fi.Size())}
 	fillStat(e, fi)
 	return e, nil
+}
+
+// beyondLink reports whether one of the folders of the slash path p is a symbolic
+// link (or no folder): git then sees no file at p (has_symlink_leading_path) and a
+// commit must not read one through the link, which may lead out of the vault.
+func (r *Repo) beyondLink(p string) (bool, error) {
+	for i := strings.IndexByte(p, '/'); i >= 0; {
+		fi, err := os.Lstat(filepath.Join(r.dir, filepath.FromSlash(p[:i])))
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return false, nil // no folder: the file is gone, which Lstat says next
+		}
+		if err != nil {
+			return false, fmt.Errorf("stat %s: %w", p[:i], err)
+		}
+		if !fi.IsDir() {
+			return true, nil
+		}
+		j := strings.IndexByte(p[i+1:], '/')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false, nil
 }
 
 // readEntry returns what git stores for a file: its content, or a link's target.

@@ -37,10 +37,10 @@ type Identity struct {
 }
 
 // configKeys are the configuration keys MemoTree reads: those an identity is read
-// from, and core.fileMode.
+// from, and those that say how the working tree is read (see workRules).
 var configKeys = map[string]bool{
 	"user.name": true, "user.email": true, "author.name": true, "author.email": true,
-	"committer.name": true, "committer.email": true, "core.filemode": true,
+	"committer.name": true, "committer.email": true, "core.filemode": true, "core.symlinks": true,
 }
 
 // Identity returns who git would sign a commit with in this repository, or an error
@@ -360,21 +360,4 @@ func bracketClass(p string) (class string, n int, ok bool) {
 		}
 	}
 	return "", 0, false
-}
-
-// trustsExecutableBit reports whether git takes the executable bit of the working
-// tree's files as it is (core.fileMode, true unless set false): git sets it false
-// where the file system cannot keep the bit (exFAT, a Windows drive under WSL,
-// Windows), and then ignores the bit in status and keeps the index's mode when it
-// stages a file.
-func (r *Repo) trustsExecutableBit() bool {
-	v, ok := r.config()["core.filemode"]
-	if !ok {
-		return true
-	}
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "false", "no", "off", "0", "":
-		return false
-	}
-	return true
 }

@@ -105,8 +105,8 @@ type snapshot struct {
 	trees     *indexTrees
 	staged    map[string]State
 	work      map[string]State
-	// execBit is core.fileMode (see Repo.trustsExecutableBit).
-	execBit bool
+	// rules are the settings by which git reads the working tree (see workRules).
+	rules *workRules
 }
 
 // stamp identifies the index and HEAD a snapshot was computed from.
@@ -150,8 +150,12 @@ func (r *Repo) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	rules, err := r.workRules()
+	if err != nil {
+		return nil, err
+	}
 	snap := &snapshot{stamp: st, indexTime: indexTime, entries: entries, trees: hashIndexTrees(entries), staged: map[string]State{},
-		execBit: r.trustsExecutableBit()}
+		rules: rules}
 	snap.byName = make(map[string]int32, len(entries))
 	for i := range entries {
 		snap.byName[entries[i].name] = int32(i)
