@@ -290,10 +290,26 @@ func (r *Repo) moveHead(old, h plumbing.Hash) error {
 }
 
 // workEntries writes the blob of each path's working-tree file and returns its index
-// entry, or nil for a path whose file is gone. Where git does not trust the
-// executable bit (core.fileMode false), a file keeps the mode its index entry has (a
-// new one is 100644), as git add does.
+// entry, or nil for a path whose file is gone. The blob and mode are what git add
+// makes of the file (see stageMode and workRules.toGit).
 func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]*index.Entry, error) {
+	rules, err := r.workRules()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	old := make(map[string]*index.Entry, len(paths))
+	for _, p := range paths {
+		old[string(p)] = nil
+	}
+	for _, e := range idx.Entries {
+		if _, ok := old[e.Name]; ok && e.Stage == 0 {
+			old[e.Name] = e
+		}
+	}
 	set := make(map[string]*index.Entry, len(paths))
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
@@ -302,56 +318,34 @@ func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]
 		if _, done := set[string(p)]; done {
 			continue
 		}
-		e, err := r.entry(p)
+		e, err := r.entry(p, rules, old[string(p)])
 		if err != nil {
 			return nil, err
 		}
 		set[string(p)] = e
 	}
-	rules, err := r.workRules()
-	if err != nil {
-		return nil, err
-	}
-	if err := r.keepIndexModes(set, rules); err != nil {
-		return nil, err
-	}
 	return set, nil
 }
 
-// keepIndexModes gives the files of set the modes git's ce_mode_from_stat gives them:
-// where git makes no links (core.symlinks false), a plain file standing for a link
-// stays a link; where git does not trust the executable bit (core.fileMode false), a
-// regular file keeps the mode of its index entry when that is a regular file's, else
-// 100644.
-func (r *Repo) keepIndexModes(set map[string]*index.Entry, rules *workRules) error {
-	if rules.execBit && rules.symlinks {
-		return nil
+// stageMode gives a regular file the mode git's ce_mode_from_stat gives it, from the
+// mode its stat says (mode) and its index entry (old, nil for none): where git makes
+// no links (core.symlinks false), a plain file standing for a link stays a link; where
+// git does not trust the executable bit (core.fileMode false), it keeps the mode of
+// its index entry when that is a regular file's, else 100644.
+func stageMode(mode filemode.FileMode, old *index.Entry, rules *workRules) filemode.FileMode {
+	var m filemode.FileMode
+	if old != nil {
+		m = old.Mode
 	}
-	idx, err := r.repo.Storer.Index()
-	if err != nil {
-		return fmt.Errorf("read index: %w", err)
+	switch {
+	case m == filemode.Symlink && !rules.symlinks:
+		return m
+	case rules.execBit:
+		return mode
+	case m == filemode.Regular || m == filemode.Executable:
+		return m
 	}
-	old := make(map[string]filemode.FileMode, len(set))
-	for _, e := range idx.Entries {
-		if _, ok := set[e.Name]; ok && e.Stage == 0 {
-			old[e.Name] = e.Mode
-		}
-	}
-	for name, e := range set {
-		if e == nil || (e.Mode != filemode.Regular && e.Mode != filemode.Executable) {
-			continue
-		}
-		switch m := old[name]; {
-		case m == filemode.Symlink && !rules.symlinks:
-			e.Mode = m
-		case rules.execBit:
-		case m == filemode.Regular || m == filemode.Executable:
-			e.Mode = m
-		default:
-			e.Mode = filemode.Regular
-		}
-	}
-	return nil
+	return filemode.Regular
 }
 
 // updateIndex sets the index entries of the paths in set (removing those whose entry
@@ -505,10 +499,12 @@ func (r *Repo) stage(ctx context.Context, paths []vpath.Path) error {
 	return r.updateIndex(ctx, set)
 }
 
-// entry writes the blob of a working-tree file and returns its index entry, or nil
-// when the file does not exist: gone, or a folder in its place (whose files are paths
-// of their own), unless that folder is a submodule, which is refused.
-func (r *Repo) entry(p vpath.Path) (*index.Entry, error) {
+// entry writes the blob of a working-tree file, as git add stores it (its mode by
+// stageMode from its index entry old, its line endings by rules), and returns its
+// index entry, or nil when the file does not exist: gone, beyond a link, or a folder in
+// its place (whose files are paths of their own), unless that folder is a submodule,
+// which is refused.
+func (r *Repo) entry(p vpath.Path, rules *workRules, old *index.Entry) (*index.Entry, error) {
 	beyond, err := r.beyondLink(string(p))
 	if err != nil || beyond {
 		return nil, err // a path beyond a link is no file of git's: gone
@@ -530,6 +526,15 @@ func (r *Repo) entry(p vpath.Path) (*index.Entry, error) {
 	data, mode, err := r.readEntry(p, full, fi)
 	if err != nil {
 		return nil, err
+	}
+	if fi.Mode().IsRegular() {
+		mode = stageMode(mode, old, rules)
+		data = rules.toGit(string(p), data, func() []byte {
+			if old == nil {
+				return nil
+			}
+			return r.blobOrNil(old.Hash)
+		})
 	}
 	h, err := r.writeBlob(data)
 	if err != nil {

@@ -41,6 +41,7 @@ type Identity struct {
 var configKeys = map[string]bool{
 	"user.name": true, "user.email": true, "author.name": true, "author.email": true,
 	"committer.name": true, "committer.email": true, "core.filemode": true, "core.symlinks": true,
+	"core.autocrlf": true, "core.attributesfile": true,
 }
 
 // Identity returns who git would sign a commit with in this repository, or an error
@@ -287,6 +288,12 @@ func (cr *configReader) matches(cond, fileDir string) bool {
 // folders and "*", "?" and a bracket expression ("[a-z]", "[!x]") do not, and "\"
 // takes the next character as it is.
 func globMatch(pattern, name string, fold bool) bool {
+	re := globRegexp(pattern, fold)
+	return re != nil && re.MatchString(name)
+}
+
+// globRegexp compiles a git wildcard pattern (see globMatch); nil when it cannot.
+func globRegexp(pattern string, fold bool) *regexp.Regexp {
 	var b strings.Builder
 	if fold {
 		b.WriteString("(?i)")
@@ -321,7 +328,10 @@ func globMatch(pattern, name string, fold bool) bool {
 	}
 	b.WriteString("$")
 	re, err := regexp.Compile(b.String())
-	return err == nil && re.MatchString(name)
+	if err != nil {
+		return nil
+	}
+	return re
 }
 
 // bracketClass turns the bracket expression that p starts with ("[abc]", "[a-z]",

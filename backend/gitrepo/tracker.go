@@ -46,7 +46,7 @@ func (t *Tracker) Touch(paths ...string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, p := range paths {
-		if p == "" || p == "." || strings.HasSuffix(p, "/") || filepath.Base(p) == ".gitignore" {
+		if p == "" || p == "." || strings.HasSuffix(p, "/") || filepath.Base(p) == ".gitignore" || filepath.Base(p) == ".gitattributes" {
 			t.full = true
 			continue
 		}

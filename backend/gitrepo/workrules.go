@@ -8,18 +8,24 @@ import "strings"
 // ignores the bit in status and keeps the index's mode when it stages a file), and
 // whether it makes symbolic links (core.symlinks, false where it cannot: a link is then
 // checked out as a plain file holding its target, which status takes for the link and
-// a commit stages as a link).
+// a commit stages as a link), and how it stores line endings (core.autocrlf and the
+// attributes, see eol.go).
 type workRules struct {
 	execBit  bool
 	symlinks bool
+	autocrlf string // "true", "input" or "false"
+	attrs    *attrSource
 }
 
 // workRules reads the rules from git's configuration.
 func (r *Repo) workRules() (*workRules, error) {
 	cfg := r.config()
+	crlf, set := cfg["core.autocrlf"]
 	return &workRules{
 		execBit:  configBool(cfg, "core.filemode", true),
 		symlinks: configBool(cfg, "core.symlinks", true),
+		autocrlf: autoCRLF(crlf, set),
+		attrs:    newAttrSource(r.dir, r.gitDir(), cfg["core.attributesfile"]),
 	}, nil
 }
 

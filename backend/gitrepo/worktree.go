@@ -264,8 +264,8 @@ func modeMatches(m filemode.FileMode, fm fs.FileMode, rules *workRules) bool {
 	return false
 }
 
-// sameContent hashes the working-tree file at p as git would and compares it with
-// the index entry.
+// sameContent hashes the working-tree file at p as git would store it (its line
+// endings converted where git converts them) and compares it with the index entry.
 func (r *Repo) sameContent(p string, e *ientry, f workFile, rules *workRules) (bool, error) {
 	if !modeMatches(e.mode, f.mode, rules) {
 		return false, nil
@@ -288,6 +288,9 @@ func (r *Repo) sameContent(p string, e *ientry, f workFile, rules *workRules) (b
 	}
 	if uint32(len(data)) != e.size && e.size != 0 {
 		return false, nil
+	}
+	if f.mode.IsRegular() {
+		data = rules.toGit(p, data, func() []byte { return r.blobOrNil(e.hash) })
 	}
 	return plumbing.ComputeHash(plumbing.BlobObject, data) == e.hash, nil
 }
