@@ -125,6 +125,9 @@ func Open(dir string, w Writer) (*Repo, error) {
 		return nil, fmt.Errorf("open repository %s: %w", dir, ErrNotRepository)
 	}
 	if err != nil {
+		if _, cerr := (&Repo{dir: abs}).config(); cerr != nil {
+			err = cerr // the configuration go-git could not read, named as git would name it
+		}
 		return nil, fmt.Errorf("open repository %s: %w", dir, err)
 	}
 	repo := &Repo{dir: abs, repo: r, w: w}

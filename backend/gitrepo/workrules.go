@@ -19,7 +19,10 @@ type workRules struct {
 
 // workRules reads the rules from git's configuration.
 func (r *Repo) workRules() (*workRules, error) {
-	cfg := r.config()
+	cfg, err := r.config()
+	if err != nil {
+		return nil, err
+	}
 	crlf, set := cfg["core.autocrlf"]
 	return &workRules{
 		execBit:  configBool(cfg, "core.filemode", true),
