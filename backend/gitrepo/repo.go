@@ -128,7 +128,7 @@ func Open(dir string, w Writer) (*Repo, error) {
 		if _, cerr := (&Repo{dir: abs}).config(); cerr != nil {
 			err = cerr // the configuration go-git could not read, named as git would name it
 		}
-		return nil, fmt.Errorf("open repository %s: %w", dir, err)
+		return nil, fmt.Errorf("open repository %s: %w", dir, unsupportedExtension(abs, err))
 	}
 	repo := &Repo{dir: abs, repo: r, w: w}
 	st, ok := r.Storer.(*filesystem.Storage)

@@ -135,14 +135,7 @@ func (r *Repo) snapshot(ctx context.Context) (*snapshot, error) {
 	if indexTime.IsZero() {
 		indexTime = time.Now()
 	}
-	entries, err := r.readIndexFile()
-	if errors.Is(err, errIndexFormat) {
-		idx, gerr := r.repo.Storer.Index()
-		if gerr != nil {
-			return nil, fmt.Errorf("read index: %w", gerr)
-		}
-		entries, err = fromIndex(idx), nil
-	}
+	entries, err := r.readEntries()
 	if err != nil {
 		return nil, err
 	}

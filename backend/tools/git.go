@@ -145,12 +145,13 @@ func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCt
 }
 
 // badConfig answers a git configuration git cannot read (its error names the file and
-// the line), nil for any other error.
+// the line) or a repository in a form MemoTree does not handle (its error names the
+// git commands that fix it); nil for any other error.
 func badConfig(err error) *tool.Result {
-	if !errors.Is(err, gitrepo.ErrBadConfig) {
+	if !errors.Is(err, gitrepo.ErrBadConfig) && !errors.Is(err, gitrepo.ErrUnsupportedIndex) {
 		return nil
 	}
-	f := tool.Fail(CodeGitRefused, "%v; ask the person to fix git's configuration", err)
+	f := tool.Fail(CodeGitRefused, "%v; ask the person to do it", err)
 	return &f
 }
 

@@ -111,7 +111,7 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	case errors.Is(err, gitrepo.ErrNoIdentity):
 		return tool.Fail(CodeGitRefused, "%v; ask the person to set their name and email for commits (the review panel offers it)", err), nil, nil
 	case errors.Is(err, gitrepo.ErrInProgress), errors.Is(err, gitrepo.ErrPartialMerge), errors.Is(err, gitrepo.ErrIndexLocked),
-		errors.Is(err, gitrepo.ErrHeadMoved), errors.Is(err, gitrepo.ErrBadConfig):
+		errors.Is(err, gitrepo.ErrHeadMoved), errors.Is(err, gitrepo.ErrBadConfig), errors.Is(err, gitrepo.ErrUnsupportedIndex):
 		return tool.Fail(CodeGitRefused, "%v; nothing was committed", err), nil, nil
 	case err != nil && h.IsZero():
 		return tool.Result{}, nil, err
