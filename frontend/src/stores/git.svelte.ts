@@ -148,7 +148,10 @@ export class GitStore {
         return
       }
       this.needsIdentity = ''
-      this.notice = tn('git.notice.committed', r.paths.length, { hash: r.hash.slice(0, 7), tagged: tag ? t('git.notice.tagged', { tag }) : '' })
+      this.notice = [
+        tn('git.notice.committed', r.paths.length, { hash: r.hash.slice(0, 7), tagged: tag ? t('git.notice.tagged', { tag }) : '' }),
+        ...(r.warnings ?? []),
+      ].join(' ')
       this.chosen = new Set()
     })
     return ok && !refused
