@@ -15,7 +15,8 @@ import (
 	"github.com/memotree/memotree/backend/vault"
 )
 
-// indexFile is where the index is persisted, inside the vault's .memotree folder.
+// indexFile is where the index is persisted among the vault's caches (vault.WriteCache:
+// .memotree, or outside the vault until its first write).
 const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version. The file's generation
@@ -25,7 +26,7 @@ var magic = []byte("MTSEARCH\x0b")
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
 
-// Save writes the index to .memotree atomically, if it changed since the last save.
+// Save writes the index to the vault's caches atomically, if it changed since the last save.
 func (ix *Index) Save() error { return ix.save(false) }
 
 // save writes the index if it changed since the last save, or always when force.
@@ -45,7 +46,7 @@ func (ix *Index) save(force bool) error {
 	gen := newGen()
 	data := encode(ix.x, gen)
 	ix.mu.RUnlock()
-	if err := ix.v.WriteInternal(indexFile, data); err != nil {
+	if err := ix.v.WriteCache(indexFile, data); err != nil {
 		return fmt.Errorf("save search index: %w", err)
 	}
 	ix.savedVer = ver

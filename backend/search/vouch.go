@@ -139,7 +139,7 @@ func (ix *Index) vouchAnswer() answerMsg {
 // Concurrency: Answer, Start and Close may be called from different goroutines.
 type Voucher struct {
 	ix       *Index
-	self     string        // the fence Start creates
+	self     string        // the prefix of the fences Start creates
 	seen     chan struct{} // closed when Answer sees it
 	seenOnce sync.Once
 
@@ -153,28 +153,29 @@ func NewVoucher(ix *Index) *Voucher {
 	return &Voucher{ix: ix, self: watch.FencePrefix + "self-" + rand.Text(), seen: make(chan struct{})}
 }
 
-// Start waits until the watcher reports a fence of its own, which shows the watcher
-// sees .memotree, then takes the lock, unless another process vouches already. It
-// returns when it holds the lock, cannot, or ctx is done.
+// insideEvery is how often a voucher whose vault keeps its caches outside (it has no
+// .memotree yet) looks whether it has one now.
+var insideEvery = 5 * time.Second
+
+// Start waits until the vault has a .memotree folder (one whose caches wait outside,
+// vault.CachesInside, gets nothing written in it until someone writes), then until the
+// watcher reports a fence of its own, which shows the watcher sees .memotree, then
+// takes the lock, unless another process vouches already. It returns when it holds the
+// lock, cannot, or ctx is done.
 func (vc *Voucher) Start(ctx context.Context) error {
 	if !vouchSupported {
 		return nil
 	}
 	v := vc.ix.v
-	path, err := v.InternalPath(vc.self)
-	if err != nil {
-		return fmt.Errorf("vouch for the search index: %w", err)
+	for !v.CachesInside() {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(insideEvery):
+		}
 	}
-	if err := os.WriteFile(path, nil, 0o644); err != nil {
-		return fmt.Errorf("vouch for the search index: %w", err)
-	}
-	defer os.Remove(path)
-	select {
-	case <-vc.seen:
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-time.After(time.Minute): // a last guard: a fence is reported at once
-		return errors.New("vouch for the search index: the watcher does not report fences")
+	if err := vc.seeOwnFence(ctx); err != nil {
+		return err
 	}
 	lock, err := v.InternalPath(vouchLock)
 	if err != nil {
@@ -194,6 +195,34 @@ func (vc *Voucher) Start(ctx context.Context) error {
 	return nil
 }
 
+// seeOwnFence creates fences of its own until the watcher reports one: a .memotree
+// made a moment ago may not be watched yet when the first is created.
+func (vc *Voucher) seeOwnFence(ctx context.Context) error {
+	deadline := time.After(time.Minute) // a last guard: a fence is reported at once
+	for try := 0; ; try++ {
+		path, err := vc.ix.v.InternalPath(fmt.Sprintf("%s-%d", vc.self, try))
+		if err != nil {
+			return fmt.Errorf("vouch for the search index: %w", err)
+		}
+		if err := os.WriteFile(path, nil, 0o644); err != nil {
+			return fmt.Errorf("vouch for the search index: %w", err)
+		}
+		select {
+		case <-vc.seen:
+			os.Remove(path)
+			return nil
+		case <-ctx.Done():
+			os.Remove(path)
+			return ctx.Err()
+		case <-deadline:
+			os.Remove(path)
+			return errors.New("vouch for the search index: the watcher does not report fences")
+		case <-time.After(time.Second):
+			os.Remove(path)
+		}
+	}
+}
+
 // Vouching reports whether the voucher holds the lock.
 func (vc *Voucher) Vouching() bool {
 	vc.mu.Lock()
@@ -207,7 +236,7 @@ func (vc *Voucher) Answer(names []string) {
 	vc.mu.Lock()
 	defer vc.mu.Unlock()
 	for _, name := range names {
-		if name == vc.self {
+		if strings.HasPrefix(name, vc.self+"-") {
 			vc.seenOnce.Do(func() { close(vc.seen) })
 			continue
 		}

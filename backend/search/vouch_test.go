@@ -1,6 +1,9 @@
 package search
 
 import (
+	"context"
+	"errors"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -281,5 +284,58 @@ func TestVouchedOpenSeesCheckoutAndRenames(t *testing.T) {
 	}
 	if got := search(t, ix, Request{Query: "algorithm"}); !sameSet(got, "people/Ada Lovelace.md") {
 		t.Errorf("the text the checkout restored is not found: %v", got)
+	}
+}
+
+// TestVoucherWritesNothingUntilTheVaultHasMemotree: a running process whose vault keeps
+// its caches outside (no .memotree yet: nothing is written in it until someone writes)
+// creates nothing in the vault to vouch, and vouches once .memotree exists.
+func TestVoucherWritesNothingUntilTheVaultHasMemotree(t *testing.T) {
+	if !vouchSupported {
+		t.Skip("vouching needs inotify (Linux)")
+	}
+	defer func(d time.Duration) { insideEvery = d }(insideEvery)
+	insideEvery = time.Millisecond
+	dir := writeVault(t, small)
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if err := v.SetCacheDir(t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	ix, _, err := Open(t.Context(), v, Options{SaveDelay: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	w, err := watch.New(dir, watch.Options{Debounce: 10 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	vc := NewVoucher(ix)
+	defer vc.Close()
+	go func() {
+		for b := range w.Batches() {
+			ix.Changed(b.Paths, b.Rescan)
+			vc.Answer(b.Fences)
+		}
+	}()
+	ctx, cancel := context.WithTimeout(t.Context(), 200*time.Millisecond) // many looks at 1 ms
+	err = vc.Start(ctx)
+	cancel()
+	if !errors.Is(err, context.DeadlineExceeded) || vc.Vouching() {
+		t.Fatalf("Start without .memotree: %v, vouching %v; want it waiting", err, vc.Vouching())
+	}
+	if _, err := os.Lstat(filepath.Join(dir, ".memotree")); !errors.Is(err, fs.ErrNotExist) {
+		t.Fatalf("the voucher wrote in a vault without .memotree: %v", err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, ".memotree"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := vc.Start(t.Context()); err != nil || !vc.Vouching() {
+		t.Fatalf("Start once .memotree exists: %v, vouching %v", err, vc.Vouching())
 	}
 }
