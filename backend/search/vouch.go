@@ -45,7 +45,8 @@ import (
 //
 // So a vouched process sees every change made before it started, in place or not,
 // as the watcher saw it. Vouching needs inotify's ordered queue: it is done on Linux
-// only; elsewhere every process walks.
+// only, and not for a vault on a network or user-space file system (NFS, SMB, FUSE…),
+// whose files another machine may change unseen; elsewhere every process walks.
 
 // vouchLock is the voucher's lock file, inside .memotree.
 const vouchLock = "search/vouch.lock"
@@ -167,6 +168,9 @@ func (vc *Voucher) Start(ctx context.Context) error {
 		return nil
 	}
 	v := vc.ix.v
+	if !watchedLocally(v.Dir()) {
+		return nil // a vault on a network file system: other machines' edits go unseen
+	}
 	for !v.CachesInside() {
 		select {
 		case <-ctx.Done():
