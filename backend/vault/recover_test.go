@@ -272,3 +272,29 @@ func TestRecoverKeepsWhatAnOldJournalCannotVouchFor(t *testing.T) {
 	}
 	assertNoUndoLog(t, dir)
 }
+
+// TestConflictRecordAfterATornLine: the record of kept files ends in a torn line (a
+// crash during an earlier append whose cut failed); the next recovery's record starts
+// on a line of its own, so doctor still lists it.
+func TestConflictRecordAfterATornLine(t *testing.T) {
+	v, dir := openWith(t, undoSeed)
+	if err := v.ensureInternal(); err != nil {
+		t.Fatal(err)
+	}
+	torn := `{"time":"2026-01-02T03:04:05Z","change_set":"old","path":"d/c.md","rea`
+	if err := os.WriteFile(filepath.Join(dir, internalDir, conflictsName), []byte(torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	crashMidChangeSet(t, v, "torn")
+	outsideWrite(t, dir, "a.md", "alpha, edited after the crash\n")
+	if _, err := v.Recover(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	conflicts, err := v.RecoveryConflicts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(conflicts) != 1 || conflicts[0].Path != "a.md" || conflicts[0].ChangeSet != "torn" {
+		t.Errorf("conflicts after a torn line = %+v; want a.md of change set torn", conflicts)
+	}
+}
