@@ -289,7 +289,9 @@ func readJournal(f io.Reader) (journal, error) {
 }
 
 // recordConflicts appends the paths r kept to the record in .memotree (best effort:
-// the person is told in any case).
+// the person is told in any case). A record that ends in a torn line (a crash in an
+// earlier append whose cut failed) gets a newline first, so that the torn line
+// cannot swallow the first of these.
 func (v *Vault) recordConflicts(r Recovery) {
 	if len(r.Kept) == 0 {
 		return
@@ -302,7 +304,7 @@ func (v *Vault) recordConflicts(r Recovery) {
 		b = append(append(b, line...), '\n')
 	}
 	name := internalDir + "/" + conflictsName
-	f, err := v.root.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|nonBlock, 0o644)
+	f, err := v.root.OpenFile(name, os.O_RDWR|os.O_APPEND|os.O_CREATE|nonBlock, 0o644)
 	if err != nil {
 		return
 	}
@@ -310,6 +312,15 @@ func (v *Vault) recordConflicts(r Recovery) {
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
 		return
+	}
+	if n := st.Size(); n > 0 {
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], n-1); err != nil {
+			return
+		}
+		if last[0] != '\n' {
+			b = append([]byte{'\n'}, b...)
+		}
 	}
 	if err := fsfault.Check("write", name); err == nil {
 		_, err = f.Write(b)
