@@ -217,8 +217,8 @@ func (v *Vault) RecoverStale(ctx context.Context) (pending int, err error) {
 // was a crashed change set's. The caller holds the vault lock.
 func (v *Vault) recoverOne(name string) (r Recovery, ok bool, err error) {
 	r.ChangeSet = strings.TrimSuffix(strings.TrimPrefix(name, internalDir+"/"+undoPrefix), undoSuffix)
-	f, err := v.root.OpenFile(name, os.O_RDWR|nonBlock, 0)
-	if errors.Is(err, fs.ErrNotExist) {
+	f, _, err := regular.OpenFile(v.root, name, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotRegular) {
 		return r, false, nil
 	}
 	if err != nil {
@@ -304,15 +304,11 @@ func (v *Vault) recordConflicts(r Recovery) {
 		b = append(append(b, line...), '\n')
 	}
 	name := internalDir + "/" + conflictsName
-	f, err := v.root.OpenFile(name, os.O_RDWR|os.O_APPEND|os.O_CREATE|nonBlock, 0o644)
+	f, st, err := regular.OpenFile(v.root, name, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return
-	}
 	if n := st.Size(); n > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], n-1); err != nil {

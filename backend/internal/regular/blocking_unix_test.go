@@ -3,6 +3,7 @@
 package regular
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -44,6 +45,10 @@ func TestOpenedFilesBlock(t *testing.T) {
 	defer root.Close()
 	opens := map[string]func() (*os.File, error){
 		"Open": func() (*os.File, error) { f, _, err := Open(root, "note.md"); return f, err },
+		"OpenFile": func() (*os.File, error) {
+			f, _, err := OpenFile(root, "note.md", os.O_RDWR|os.O_APPEND, 0)
+			return f, err
+		},
 		"OpenPath": func() (*os.File, error) {
 			f, _, err := OpenPath(filepath.Join(dir, "note.md"))
 			return f, err
@@ -58,5 +63,23 @@ func TestOpenedFilesBlock(t *testing.T) {
 			t.Errorf("%s hands out a descriptor still in non-blocking mode", name)
 		}
 		f.Close()
+	}
+}
+
+// TestOpenFileRefusesANamedPipe: OpenFile, for writing too, answers at once for a
+// named pipe (an open for writing of a pipe without a reader fails with ENXIO when
+// non-blocking; one with O_RDWR would succeed and be read from) with ErrNotRegular.
+func TestOpenFileRefusesANamedPipe(t *testing.T) {
+	dir := t.TempDir()
+	if err := unix.Mkfifo(filepath.Join(dir, "pipe.md"), 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	if _, _, err := OpenFile(root, "pipe.md", os.O_RDWR|os.O_APPEND, 0); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("OpenFile of a named pipe: %v, want ErrNotRegular", err)
 	}
 }
