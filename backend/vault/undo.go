@@ -238,7 +238,9 @@ func (lg *undoLog) append(b []byte) error {
 		}
 	}
 	if err != nil {
-		_ = lg.f.Truncate(st.Size())
+		if terr := fsfault.Check("truncate", lg.name); terr == nil {
+			_ = lg.f.Truncate(st.Size())
+		}
 	}
 	return err
 }
