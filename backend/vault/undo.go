@@ -71,6 +71,10 @@ type undoLog struct {
 	f    *os.File
 	name string
 	seen map[vpath.Path]bool
+	// torn is set once an append failed part way and the half record could not be
+	// cut off: the journal ends in a torn record, and the change set writes no more
+	// (a record appended after it would be glued to it).
+	torn error
 	journal
 }
 
@@ -174,6 +178,9 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 	if err != nil {
 		return err
 	}
+	if lg.torn != nil {
+		return fmt.Errorf("undo journal: %w", lg.torn)
+	}
 	var buf bytes.Buffer
 	var fresh []Preimage
 	var freshPost []int
@@ -222,7 +229,9 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 }
 
 // append writes records to the journal and syncs it. A failed write (a full disk) is
-// cut off again, so that the journal never holds a torn record in its middle.
+// cut off again, so that the journal never holds a torn record in its middle; if the
+// cut fails too, the journal is marked torn and takes no more records (see torn): its
+// torn end is ignored by a recovery, which rolls back what the records before it name.
 func (lg *undoLog) append(b []byte) error {
 	st, err := lg.f.Stat()
 	if err != nil {
@@ -238,8 +247,12 @@ func (lg *undoLog) append(b []byte) error {
 		}
 	}
 	if err != nil {
-		if terr := fsfault.Check("truncate", lg.name); terr == nil {
-			_ = lg.f.Truncate(st.Size())
+		terr := fsfault.Check("truncate", lg.name)
+		if terr == nil {
+			terr = lg.f.Truncate(st.Size())
+		}
+		if terr != nil {
+			lg.torn = fmt.Errorf("%s ends in a record torn by a failed write that could not be cut off (%w): the change set can make no more writes, and is rolled back when it ends", lg.name, terr)
 		}
 	}
 	return err
