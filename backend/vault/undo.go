@@ -169,6 +169,9 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 	if u == nil {
 		return nil
 	}
+	if v.beforeUndoRecord != nil {
+		v.beforeUndoRecord()
+	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.done {

@@ -121,6 +121,9 @@ type Vault struct {
 	// finds the vault's lock taken by another Vault or process.
 	onJournalProbe func(name string)
 	onLockWait     func()
+	// beforeUndoRecord, when set (by tests), runs when a write of a change set, under
+	// the vault lock, is about to record its pre-images in the change set's journal.
+	beforeUndoRecord func()
 }
 
 // Open opens the vault in dir, which must be an existing folder. The .memotree folder
