@@ -56,7 +56,8 @@ func validUndoID(id string) bool {
 // by the next process that takes the vault lock (see Lock) or watches the vault (see
 // RecoverStale).
 //
-// An Undo is safe for concurrent use; it must end with Commit or Rollback.
+// An Undo is safe for concurrent use; it must end with Commit or Rollback, once. Its
+// mutex is taken after a vault's lock, never before (see the package documentation).
 type Undo struct {
 	id string
 
@@ -436,14 +437,29 @@ type Restored struct {
 // path someone else changed after the change set wrote it is kept (Restored.Kept). If
 // a vault's rollback fails (a full disk), its journal stays and is released: the next
 // process or write that takes the vault lock finishes the rollback.
+//
+// Rollback ends the change set under the Undo's mutex and lets go of it before it
+// takes any vault's lock (the lock order is the vault's lock, then the Undo's mutex:
+// see the package documentation). A write that recorded its pre-images before the end
+// holds its vault's lock until it has landed, so the rollback, which waits for that
+// lock, undoes it; a write that comes after finds the change set ended.
 func (u *Undo) Rollback(ctx context.Context, actor string) ([]Restored, error) {
 	u.mu.Lock()
-	defer u.mu.Unlock()
+	if u.done {
+		u.mu.Unlock()
+		return nil, fmt.Errorf("undo journal %s: the change set has ended", u.id)
+	}
 	u.done = true
+	order := slices.Clone(u.order)
+	logs := make([]*undoLog, len(order))
+	for i, v := range order {
+		logs[i] = u.logs[v]
+	}
+	u.mu.Unlock()
 	var out []Restored
 	var errs []error
-	for _, v := range u.order {
-		lg := u.logs[v]
+	for i, v := range order {
+		lg := logs[i]
 		paths, kept, err := v.rollback(ctx, lg.journal, actor)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%w (the undo journal %s stays: the rollback is finished once the vault can be written again)", err, lg.name))

@@ -22,6 +22,12 @@
 // renames and journey appends take the vault lock, which excludes every other Vault on
 // the same folder, in this process or another. Reads take no lock: they see either the
 // old or the new content of a file, never a mix, because writes replace files by rename.
+//
+// Lock order: a vault's lock comes before an Undo's mutex. A write of a change set
+// records its pre-images in the change set's journal (taking the Undo's mutex) while
+// it holds the vault lock; Undo.Rollback ends the change set under the mutex and lets
+// go of it before it takes each vault's lock; Commit and Touched take the mutex alone.
+// Nothing takes a vault's lock while it holds an Undo's mutex.
 package vault
 
 import (
