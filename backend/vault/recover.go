@@ -225,7 +225,7 @@ func (v *Vault) recoverOne(name string) (r Recovery, ok bool, err error) {
 		return r, false, fmt.Errorf("recover: open %s: %w", name, mapErr(err))
 	}
 	defer f.Close()
-	if locked, err := tryLockFile(f); err != nil || !locked {
+	if locked, err := v.probe(f); err != nil || !locked {
 		return r, false, nil // a live change set, in this process or another
 	}
 	if v.onJournalProbe != nil {
@@ -518,4 +518,13 @@ func (v *Vault) warn(ctx context.Context, msg string) {
 	if !notice.Add(ctx, "%s", msg) && !slices.Contains(v.rec.pending, msg) {
 		v.rec.pending = append(v.rec.pending, msg)
 	}
+}
+
+// probe takes the lock of f, a journal or temporary file whose owner may live,
+// without waiting; ok says it was free.
+func (v *Vault) probe(f *os.File) (ok bool, err error) {
+	if v.probeLock != nil {
+		return v.probeLock(f)
+	}
+	return tryLockFile(f)
 }

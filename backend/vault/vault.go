@@ -127,6 +127,11 @@ type Vault struct {
 	// finds the vault's lock taken by another Vault or process.
 	onJournalProbe func(name string)
 	onLockWait     func()
+	// probeLock, when set (by tests), replaces tryLockFile where a recoverer asks
+	// whether a journal's or a temporary file's owner lives: a test makes it succeed
+	// always, as flock emulated by per-process locks (NFS) does for the process that
+	// holds the file.
+	probeLock func(*os.File) (bool, error)
 	// beforeUndoRecord, when set (by tests), runs when a write of a change set, under
 	// the vault lock, is about to record its pre-images in the change set's journal.
 	beforeUndoRecord func()
