@@ -187,8 +187,10 @@ func Check(ctx context.Context, name, dir string, o Options) (*Report, error) {
 }
 
 // tempFiles finds (and with Repair removes) the temporary files of writes that did
-// not finish. The lock is held while removing, so a write in progress in another
-// process is never robbed of its file.
+// not finish. The lock is held while removing, so a write of a note in progress in
+// another process is never robbed of its file; one in .memotree, where the app
+// writes without the lock, is an orphan only once its writer is gone
+// (vault.InternalTempLive).
 func (r *Report) tempFiles(ctx context.Context, v *vault.Vault, dir string, o Options) error {
 	var found []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -231,6 +233,9 @@ func (r *Report) tempFiles(ctx context.Context, v *vault.Vault, dir string, o Op
 	for _, p := range found {
 		rel, _ := filepath.Rel(dir, p)
 		t := TempFile{Path: filepath.ToSlash(rel)}
+		if vp := vpath.Path(t.Path); strings.HasPrefix(t.Path, ".memotree/") && v.InternalTempLive(vp) {
+			continue // the app's own file, written without the vault lock by a live writer
+		}
 		if fi, err := os.Lstat(p); err == nil {
 			t.Age = now.Sub(fi.ModTime()).Round(time.Second)
 		} else if errors.Is(err, fs.ErrNotExist) {

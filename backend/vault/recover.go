@@ -217,6 +217,9 @@ func (v *Vault) RecoverStale(ctx context.Context) (pending int, err error) {
 // was a crashed change set's. The caller holds the vault lock.
 func (v *Vault) recoverOne(name string) (r Recovery, ok bool, err error) {
 	r.ChangeSet = strings.TrimSuffix(strings.TrimPrefix(name, internalDir+"/"+undoPrefix), undoSuffix)
+	if v.heldHere(name) {
+		return r, false, nil // a live change set of this process: not even opened (see live)
+	}
 	f, _, err := regular.OpenFile(v.root, name, os.O_RDWR, 0)
 	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotRegular) {
 		return r, false, nil

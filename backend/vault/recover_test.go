@@ -15,8 +15,9 @@ import (
 )
 
 // crashMidChangeSet makes a change set in v — a.md rewritten, new/n.md created, b.md
-// removed — and then "kills" it: its journal's descriptor closes, as it does when
-// the process dies, and nothing is rolled back.
+// removed — and then "kills" it: its journal's descriptor closes and the process's
+// record of live files forgets it, as both happen when the process dies, and nothing
+// is rolled back.
 func crashMidChangeSet(t *testing.T, v *Vault, id string) {
 	t.Helper()
 	u, err := NewUndo(id)
@@ -35,7 +36,7 @@ func crashMidChangeSet(t *testing.T, v *Vault, id string) {
 	}
 	u.mu.Lock()
 	for _, lg := range u.logs {
-		lg.f.Close()
+		lg.close()
 	}
 	u.mu.Unlock()
 }
@@ -174,7 +175,7 @@ func TestRecoverStale(t *testing.T) {
 	if got := contents(t, dir)["a.md"]; got != "live\n" {
 		t.Fatalf("a live change set was touched: a.md = %q", got)
 	}
-	u.logs[v].f.Close() // its process dies
+	u.logs[v].close() // its process dies
 	if n, err := watcher.RecoverStale(t.Context()); n != 0 || err != nil {
 		t.Fatalf("RecoverStale after the crash = %d, %v; want 0", n, err)
 	}
@@ -236,7 +237,7 @@ func TestRecoverAfterTheRecordBeforeTheWrite(t *testing.T) {
 	if err := lg.append(append(line, '\n')); err != nil {
 		t.Fatal(err)
 	}
-	lg.f.Close()
+	lg.close()
 	if _, err := v.Recover(t.Context()); err != nil {
 		t.Fatal(err)
 	}

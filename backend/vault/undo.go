@@ -11,9 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -71,7 +69,10 @@ type Undo struct {
 type undoLog struct {
 	f    *os.File
 	name string
-	seen map[vpath.Path]bool
+	// unhold forgets the journal in the process's record of live files (see live);
+	// close calls it before it closes f.
+	unhold func()
+	seen   map[vpath.Path]bool
 	// torn is set once an append failed part way and the half record could not be
 	// cut off: the journal ends in a torn record, and the change set writes no more
 	// (a record appended after it would be glued to it).
@@ -282,9 +283,11 @@ func (u *Undo) logFor(v *Vault) (*undoLog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("undo journal: create %s: %w", name, mapErr(err))
 	}
+	unhold := holdLive(f)
 	fail := func(err error) (*undoLog, error) {
-		f.Close()
 		_ = v.root.Remove(tmp)
+		unhold()
+		f.Close()
 		return nil, fmt.Errorf("undo journal: create %s: %w", name, err)
 	}
 	if ok, err := tryLockFile(f); err != nil || !ok {
@@ -298,10 +301,11 @@ func (u *Undo) logFor(v *Vault) (*undoLog, error) {
 	}
 	if err := v.syncDir(internalDir); err != nil {
 		_ = v.root.Remove(name)
+		unhold()
 		f.Close()
 		return nil, fmt.Errorf("undo journal: %w", err)
 	}
-	lg := &undoLog{f: f, name: name, seen: map[vpath.Path]bool{}, journal: newJournal()}
+	lg := &undoLog{f: f, name: name, unhold: unhold, seen: map[vpath.Path]bool{}, journal: newJournal()}
 	u.logs[v] = lg
 	u.order = append(u.order, v)
 	return lg, nil
@@ -375,7 +379,7 @@ func (u *Undo) Commit() error {
 // (as a write whose folder's sync failed is made). A journal that cannot be removed is
 // made harmless instead (moved to a temporary name, or emptied).
 func (lg *undoLog) remove(v *Vault) error {
-	defer lg.f.Close()
+	defer lg.close()
 	err := lg.unlink(v)
 	if err == nil {
 		if v.syncDir(internalDir) != nil {
@@ -406,6 +410,13 @@ func (lg *undoLog) unlink(v *Vault) error {
 		return nil
 	}
 	return err
+}
+
+// close lets go of the journal: this process no longer counts it as live (see live),
+// and its lock goes with the file.
+func (lg *undoLog) close() {
+	lg.unhold()
+	lg.f.Close()
 }
 
 // empty truncates the journal to nothing and syncs it.
@@ -463,7 +474,7 @@ func (u *Undo) Rollback(ctx context.Context, actor string) ([]Restored, error) {
 		paths, kept, err := v.rollback(ctx, lg.journal, actor)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%w (the undo journal %s stays: the rollback is finished once the vault can be written again)", err, lg.name))
-			lg.f.Close()
+			lg.close()
 			continue
 		}
 		out = append(out, Restored{Vault: v, Paths: paths, Kept: kept})
@@ -482,44 +493,4 @@ func (v *Vault) rollback(ctx context.Context, j journal, actor string) (paths, k
 	}
 	defer unlock()
 	return v.rollbackLocked(j, actor)
-}
-
-// RemoveOrphanTemps removes the temporary files that writes interrupted by a crash
-// left behind: those the walks so far found among the notes, and those in .memotree
-// older than a minute (the app's own files there, such as the search index, are
-// written without the vault lock). It takes the lock, under which every write of a
-// note creates and removes its temporary file, so one that still exists then is an
-// orphan. It returns how many it removed.
-func (v *Vault) RemoveOrphanTemps(ctx context.Context) (int, error) {
-	v.orphanMu.Lock()
-	found := v.orphans
-	v.orphans = nil
-	v.orphanMu.Unlock()
-	internal, _ := fs.ReadDir(v.root.FS(), internalDir)
-	for _, e := range internal {
-		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), TempPrefix) {
-			if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < time.Minute {
-				continue
-			}
-			if found == nil {
-				found = map[vpath.Path]bool{}
-			}
-			found[vpath.Path(internalDir).Join(e.Name())] = true
-		}
-	}
-	if len(found) == 0 {
-		return 0, nil
-	}
-	unlock, err := v.Lock(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("remove orphaned temporary files: %w", err)
-	}
-	defer unlock()
-	n := 0
-	for p := range found {
-		if err := v.root.Remove(osName(p)); err == nil {
-			n++
-		}
-	}
-	return n, nil
 }

@@ -223,8 +223,19 @@ func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, ex
 		return fmt.Errorf("create temporary file: %w", mapErr(err))
 	}
 	created = true
+	// A file in .memotree is written without the vault lock: its temporary file shows
+	// that its writer lives (see RemoveOrphanTemps), to this process at once, to others
+	// by its lock from when its content is written (a lock taken before would keep
+	// the write out where locks are mandatory) until it is in place.
+	internal := isInternal(target)
+	if internal {
+		defer holdLive(f)()
+	}
 	if err := writeSync(f, data, perm, exists); err != nil {
 		return err
+	}
+	if internal {
+		defer v.lockTemp(tmp)()
 	}
 	if v.beforeRename != nil {
 		if err := v.beforeRename(string(tmp)); err != nil {
