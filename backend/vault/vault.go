@@ -132,6 +132,9 @@ type Vault struct {
 	// always, as flock emulated by per-process locks (NFS) does for the process that
 	// holds the file.
 	probeLock func(*os.File) (bool, error)
+	// onJournalRead, when set (by tests), runs before a recoverer reads a crashed
+	// change set's journal; its error stands for a read that failed.
+	onJournalRead func(name string) error
 	// beforeUndoRecord, when set (by tests), runs when a write of a change set, under
 	// the vault lock, is about to record its pre-images in the change set's journal.
 	beforeUndoRecord func()
