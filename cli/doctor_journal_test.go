@@ -34,7 +34,7 @@ func TestDoctorSetsAsideADamagedJournal(t *testing.T) {
 		}
 	}
 	code, out, errOut := runCLI(t, "call", "--library", "v="+dir, "create_entity", `{"entity_name":"New","content":"x"}`)
-	if code == 0 || !strings.Contains(out, "memotree doctor --repair") {
+	if code == 0 || !strings.Contains(out, "error_code: needs_repair") || !strings.Contains(out, "memotree doctor --repair") {
 		t.Fatalf("a write beside a damaged journal: exit %d\n%s%s", code, out, errOut)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "New.md")); !os.IsNotExist(err) {

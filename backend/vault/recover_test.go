@@ -209,8 +209,8 @@ func TestCommittedJournalIsNeverRolledBack(t *testing.T) {
 	if ok, err := tryLockFile(early); !ok || err != nil {
 		t.Fatalf("the journal is still locked after the commit: %v %v", ok, err)
 	}
-	if _, ok, err := v.recoverOne(name); ok || err != nil {
-		t.Errorf("recoverOne after the commit = %v, %v", ok, err)
+	if _, ok, bad, err := v.recoverOne(t.Context(), name); ok || bad || err != nil {
+		t.Errorf("recoverOne after the commit = %v, %v, %v", ok, bad, err)
 	}
 	if got := contents(t, dir)["a.md"]; got != "kept\n" {
 		t.Errorf("a.md = %q after the commit", got)

@@ -12,7 +12,11 @@
 // Failures leave the vault as it was. Whoever takes the lock first finishes what a
 // crashed writer left (a decided batch, a change set whose process died: see Undo and
 // Recover), so no write lands on half of a crashed change and no recovery undoes a
-// later write. A write that fails on a full or failing disk removes what it made and
+// later write; a crashed change set whose journal no rollback can use (damaged,
+// unreadable) leaves the vault readable but stops its content writes
+// (ErrDamagedJournal) until `memotree doctor --repair` sets it aside
+// (SetAsideJournal), and a process never takes its own live journals or temporary
+// files for a crashed writer's (see live). A write that fails on a full or failing disk removes what it made and
 // names the disk (internal/fsfault); one that was made, but whose journey record or
 // folder sync failed, succeeds with a notice in its context (internal/notice). Only
 // regular files are read or written (ErrNotRegular), without ever blocking on a named
@@ -105,6 +109,8 @@ type Vault struct {
 
 	// rec tells of the crashed change sets this Vault rolled back.
 	rec recoveries
+	// dmg are the crashed change sets' journals that no rollback can use.
+	dmg damage
 
 	// noWaitOff is set once preadv2(RWF_NOWAIT) failed for want of support on the
 	// vault's file system (kernels before 4.14, tmpfs and others): the fast reader
