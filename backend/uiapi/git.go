@@ -116,6 +116,9 @@ type GitCommitRequest struct {
 	Message string   `json:"message"`
 	// Tag, when not empty, tags the new commit.
 	Tag string `json:"tag"`
+	// TagDescription, with a Tag, makes it an annotated tag carrying the text (as
+	// `git tag -a` does); without a Tag it is refused.
+	TagDescription string `json:"tag_description,omitempty"`
 }
 
 // GitCommitResult describes a commit the panel made.
@@ -153,7 +156,7 @@ func (a *API) GitCommit(libraryName string, req GitCommitRequest) (GitCommitResu
 	for i, p := range req.Paths {
 		paths[i] = vpath.Path(p)
 	}
-	res, err := r.CommitPending(ctx, sets, gitrepo.PendingCommit{Paths: paths, Message: req.Message, Tag: strings.TrimSpace(req.Tag)})
+	res, err := r.CommitPending(ctx, sets, gitrepo.PendingCommit{Paths: paths, Message: req.Message, Tag: strings.TrimSpace(req.Tag), TagMessage: strings.TrimSpace(req.TagDescription)})
 	if !res.Hash.IsZero() {
 		a.gitChanged(l)
 	}

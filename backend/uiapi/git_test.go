@@ -277,3 +277,35 @@ func TestGitPanelPairsAMoveFromTheJourney(t *testing.T) {
 		t.Errorf("the review panel's changes (-want +got):\n%s", d)
 	}
 }
+
+// A tag with a description is an annotated tag carrying it, as `git tag -a` makes one;
+// a description without a tag is refused and commits nothing.
+func TestGitCommitAnnotatedTag(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{".gitignore": ".memotree/\n", "a.md": "# A\n"})
+	git(t, dir, "init", "-q")
+	git(t, dir, "add", "-A")
+	git(t, dir, "commit", "-q", "-m", "initial")
+	api, _ := openAPI(t, dir)
+	writeFiles(t, dir, map[string]string{"a.md": "# A\n\nrevised\n"})
+
+	if _, err := api.GitCommit("v", uiapi.GitCommitRequest{Message: "Revise A", TagDescription: "no tag named"}); err == nil {
+		t.Fatal("a tag description without a tag was accepted")
+	}
+	if got := strings.TrimSpace(git(t, dir, "log", "--format=%s")); got != "initial" {
+		t.Fatalf("a refused commit committed: log = %q", got)
+	}
+	res, err := api.GitCommit("v", uiapi.GitCommitRequest{Message: "Revise A", Tag: "v1.0", TagDescription: "The first revision of A"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(git(t, dir, "cat-file", "-t", "v1.0")); got != "tag" {
+		t.Errorf("v1.0 is a %q object, want an annotated tag", got)
+	}
+	if got := strings.TrimSpace(git(t, dir, "tag", "-l", "--format=%(contents)", "v1.0")); got != "The first revision of A" {
+		t.Errorf("the tag's description = %q", got)
+	}
+	if got := strings.TrimSpace(git(t, dir, "rev-parse", "v1.0^{commit}")); got != res.Hash {
+		t.Errorf("v1.0 points at %s, want the new commit %s", got, res.Hash)
+	}
+}

@@ -130,27 +130,6 @@ describe('panels resize and remember their layout', () => {
 describe('the status bar', () => {
   const app = useApp()
 
-  test('the first search shows the search index being built, then the task goes away', async () => {
-    const { page } = app
-    const bar = page.locator('[data-testid="status-bar"]')
-    await bar.waitFor()
-    assert.match(await bar.textContent(), /notes/)
-    // Record every task the bar shows, from the start.
-    await page.evaluate(() => {
-      window.__tasks = new Set()
-      const bar = document.querySelector('[data-testid="status-bar"]')
-      new MutationObserver(() => {
-        for (const e of bar.querySelectorAll('[data-task]')) window.__tasks.add(e.getAttribute('data-task'))
-      }).observe(bar, { subtree: true, childList: true, attributes: true })
-    })
-    await page.keyboard.press('Control+Shift+F')
-    await page.keyboard.type('Babbage')
-    await page.waitForSelector('[data-testid="search-result"]')
-    await page.waitForFunction(() => window.__tasks.has('search-index'))
-    await page.waitForSelector('[data-testid="status-bar"] [data-task="search-index"]', { state: 'detached', timeout: 5000 })
-    await page.keyboard.press('Escape')
-  })
-
   test('a script a crash cut short is rolled back while the window is open, and a note changed since is named', async () => {
     const { page, server } = app
     const dir = server.vaultDir

@@ -29,11 +29,14 @@ function generate(dir) {
 
 /**
  * watchScanProgress runs in the page before the app: it records the scan progress
- * the status bar shows (window.scanSeen: the largest total and done seen).
+ * the status bar shows (window.scanSeen: the largest total and done seen) and every
+ * kind of task it shows (window.tasksSeen).
  */
 function watchScanProgress() {
   window.scanSeen = { total: 0, done: 0, shown: 0 }
+  window.tasksSeen = new Set()
   new MutationObserver(() => {
+    for (const e of document.querySelectorAll('[data-testid="status-bar"] [data-task]')) window.tasksSeen.add(e.getAttribute('data-task'))
     for (const bar of document.querySelectorAll('[data-testid="status-bar"] [data-task="scan"] progress')) {
       window.scanSeen.shown++
       window.scanSeen.total = Math.max(window.scanSeen.total, Number(bar.getAttribute('max')))
@@ -71,6 +74,19 @@ describe('a vault of 50,000 notes', () => {
     assert.equal(seen.total, NOTES, `the scan's total: ${JSON.stringify(seen)}`)
     // Once the tree is there, the scan is over and its progress goes away.
     await app.page.waitForSelector('[data-testid="status-bar"] [data-task="scan"]', { state: 'detached', timeout: 30000 })
+  })
+
+  test('once the vault is read, its search index is built in the background and shown, then the task goes away', async () => {
+    const { page } = app
+    // The build starts after the scan, which the window saw: it cannot have been missed.
+    await page.waitForFunction(() => window.tasksSeen.has('search-index'), null, { timeout: 120000 })
+    await page.waitForSelector('[data-testid="status-bar"] [data-task="search-index"]', { state: 'detached', timeout: 120000 })
+    // The first search then answers from the index built.
+    await page.keyboard.press('Control+Shift+F')
+    await page.keyboard.type('n007-042')
+    await page.waitForSelector('[data-testid="search-result"]')
+    assert.equal(await page.locator('[data-testid="status-bar"] [data-task="search-index"]').count(), 0)
+    await page.keyboard.press('Escape')
   })
 
   test('the DOM holds a window of rows, not the list', async () => {

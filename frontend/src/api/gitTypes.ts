@@ -109,6 +109,8 @@ export interface GitCommitRequest {
   message: string
   /** A tag for the new commit, or "". */
   tag: string
+  /** With a tag, its description: the tag is then an annotated one carrying it. */
+  tag_description?: string
 }
 
 export interface GitCommitResult {

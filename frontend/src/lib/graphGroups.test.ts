@@ -45,6 +45,29 @@ describe('default groups', () => {
     ])
     expect(typeGroups(typed).map((x) => x.query)).toEqual(['type:person', 'type:book'])
     expect(groupsFor(typed, [{ query: 'tag:x', color: '#000000' }]).source).toBe('settings')
+    expect(groupsFor(typed, []).source).toBe('types')
+  })
+
+  test('a few typed notes (one the agent just made) do not turn a vault of folders grey', () => {
+    const some = data([...untyped.nodes.map((p) => [p, ''] as [string, string]), ['Tour note.md', 'note']])
+    const g = groupsFor(some, [])
+    expect(g.source).toBe('folders')
+    expect(g.groups.map((x) => x.query)).toEqual(['path:/^Bases\\//', 'path:/^Import\\x20notes\\//', 'path:/^Sync\\//'])
+    // Half the notes typed: the types colour them.
+    const half = data([
+      ['Bases/a.md', 'person'],
+      ['Sync/b.md', ''],
+    ])
+    expect(groupsFor(half, []).source).toBe('types')
+  })
+
+  test('a flat vault with a few typed notes is coloured by their types (there are no folders)', () => {
+    const flat = data([
+      ['a.md', ''],
+      ['b.md', ''],
+      ['c.md', 'person'],
+    ])
+    expect(groupsFor(flat, [])).toMatchObject({ source: 'types', groups: [{ query: 'type:person' }] })
   })
 
   test('no folders at all: no group (the notes stay in the untyped colour)', () => {

@@ -1,6 +1,7 @@
 // The graph's colour groups: the person's (or Obsidian's) groups when there are some;
-// otherwise one group per entity type when the notes have types, else one per
-// top-level folder, so a vault without types is never one grey. The first group a
+// otherwise one group per entity type when most notes have types, else one per
+// top-level folder, so a vault without types — or with a few typed notes the agent
+// added — is never one grey. The first group a
 // node matches colours it; the legend lists the groups and hides a group's nodes.
 import type { ColorGroup, GraphData } from '../api/types'
 import { PALETTE, typeColors } from './colors'
@@ -69,12 +70,30 @@ export function folderGroups(data: GraphData): ColorGroup[] {
     .map(([f], k) => ({ query: `path:/^${escapeRegex(f)}\\//`, color: PALETTE[k]! }))
 }
 
-/** groupsFor picks the groups to colour by: the settings', else types', else folders'. */
+/** typedShare is the share of the notes that have an entity type (0 without notes). */
+function typedShare(data: GraphData): number {
+  let notes = 0
+  let typed = 0
+  for (let i = 0; i < data.nodes.length; i++) {
+    if (kindOf(data, i) !== 'note') continue
+    notes++
+    if ((data.types[data.node_types[i] ?? 0] ?? '').trim() !== '') typed++
+  }
+  return notes === 0 ? 0 : typed / notes
+}
+
+/**
+ * groupsFor picks the groups to colour by: the settings'; else the types' when at
+ * least half the notes have one; else the top-level folders'; else the types' of
+ * the few notes that have one.
+ */
 export function groupsFor(data: GraphData, settings: readonly ColorGroup[]): { groups: ColorGroup[]; source: GroupSource } {
   if (settings.length > 0) return { groups: [...settings], source: 'settings' }
   const types = typeGroups(data)
-  if (types.length > 0) return { groups: types, source: 'types' }
-  return { groups: folderGroups(data), source: 'folders' }
+  if (types.length > 0 && typedShare(data) >= 0.5) return { groups: types, source: 'types' }
+  const folders = folderGroups(data)
+  if (folders.length > 0 || types.length === 0) return { groups: folders, source: 'folders' }
+  return { groups: types, source: 'types' }
 }
 
 /** labelOf names a group for the legend. */

@@ -133,11 +133,11 @@ export class GitStore {
    * commit records the chosen changes (all of them when none is chosen). It reports
    * false, with needsIdentity set, when git names nobody to sign with.
    */
-  async commit(message: string, tag: string): Promise<boolean> {
+  async commit(message: string, tag: string, tagDescription = ''): Promise<boolean> {
     const paths = [...this.chosen]
     let refused = false
     const ok = await this.run(async () => {
-      const r = await this.api.git.commit(this.library, { paths, message, tag })
+      const r = await this.api.git.commit(this.library, { paths, message, tag, ...(tag && tagDescription ? { tag_description: tagDescription } : {}) })
       if (r.needs_identity) {
         this.needsIdentity = r.refused || t('git.identity.needed')
         refused = true
@@ -154,12 +154,12 @@ export class GitStore {
    * setIdentityAndCommit saves the name and email in the repository's configuration,
    * then makes the commit that was refused without them: one step for the person.
    */
-  async setIdentityAndCommit(name: string, email: string, message: string, tag: string): Promise<boolean> {
+  async setIdentityAndCommit(name: string, email: string, message: string, tag: string, tagDescription = ''): Promise<boolean> {
     const saved = await this.run(async () => {
       await this.api.git.setIdentity(this.library, name, email)
       this.needsIdentity = ''
     })
-    return saved && (await this.commit(message, tag))
+    return saved && (await this.commit(message, tag, tagDescription))
   }
 
   /** discard throws away the changes of paths; the caller has confirmed. */

@@ -176,6 +176,8 @@ export const en = {
   'git.message.placeholder': 'Commit message (Ctrl+Enter commits)',
   'git.tag': 'Tag for the commit (optional)',
   'git.tag.placeholder': 'Tag (optional)',
+  'git.tagDescription': 'Description of the tag (optional): makes it an annotated tag',
+  'git.tagDescription.placeholder': 'Tag description (optional, makes an annotated tag)',
   'git.commitSelected': 'Commit {n} selected',
   'git.commitAll': 'Commit all {n}',
   'git.discardSelected': 'Discard selected…',

@@ -175,6 +175,8 @@ export const zh: Record<keyof typeof en, string> = {
   'git.message.placeholder': '提交信息（Ctrl+Enter 提交）',
   'git.tag': '提交的标签（可选）',
   'git.tag.placeholder': '标签（可选）',
+  'git.tagDescription': '标签说明（可选）：填写后为附注标签',
+  'git.tagDescription.placeholder': '标签说明（可选，生成附注标签）',
   'git.commitSelected': '提交所选 {n} 项',
   'git.commitAll': '全部提交（{n} 项）',
   'git.discardSelected': '丢弃所选更改…',
