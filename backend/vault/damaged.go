@@ -164,10 +164,11 @@ func namedPaths(r io.Reader) []vpath.Path {
 
 // SetAsideJournal removes the damaged undo journal name (a DamagedJournal's Name)
 // from where recoveries look, losing nothing: every pre-image its readable records
-// hold is written, as a file at its path, under .memotree/recovered/<change set>-<time>/files/,
-// and the journal itself, byte for byte, moves to journal.log there. It returns that
-// folder's vault path. A live change set's journal is refused. The files the
-// change set wrote stay as they are: compare them with the kept pre-images.
+// hold is written, as a file at its path, under files/ in the folder
+// .memotree/recovered/<change set>-<time>, and the journal itself, byte for byte,
+// moves to journal.log there. It returns that folder's vault path. A live change
+// set's journal is refused. The files the change set wrote stay as they are: the
+// person compares them with the kept pre-images. It takes the vault lock.
 func (v *Vault) SetAsideJournal(ctx context.Context, name string) (string, error) {
 	base, ok := strings.CutPrefix(name, internalDir+"/")
 	id, ok2 := strings.CutPrefix(strings.TrimSuffix(base, undoSuffix), undoPrefix)
@@ -190,7 +191,7 @@ func (v *Vault) SetAsideJournal(ctx context.Context, name string) (string, error
 			return "", fmt.Errorf("set aside %s: the change set is running (its journal is held)", name)
 		}
 		pre = readablePreimages(f)
-		defer f.Close()
+		f.Close() // before the rename, which Windows refuses for a file open elsewhere
 	} else if _, serr := v.root.Lstat(name); serr != nil {
 		return "", fmt.Errorf("set aside %s: %w", name, mapErr(serr))
 	}
@@ -213,8 +214,10 @@ func (v *Vault) SetAsideJournal(ctx context.Context, name string) (string, error
 	if err := v.root.Rename(name, to); err != nil {
 		return "", fmt.Errorf("set aside %s: %w", name, mapErr(err))
 	}
-	if err := v.syncDir(internalDir); err != nil {
-		return "", fmt.Errorf("set aside %s: %w", name, err)
+	for _, d := range []vpath.Path{internalDir, vpath.Path(internalDir).Join(dest)} {
+		if err := v.syncDir(d); err != nil {
+			return "", fmt.Errorf("set aside %s: %w", name, err)
+		}
 	}
 	v.forgetDamaged(name)
 	return internalDir + "/" + dest, nil

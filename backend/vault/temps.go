@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 	"strings"
 	"time"
 
@@ -24,7 +25,13 @@ func isInternal(p vpath.Path) bool { return strings.HasPrefix(string(p), interna
 // shows other processes that its writer lives (see RemoveOrphanTemps). The returned
 // function lets it go. A lock that cannot be had (a remover's probe holds it at this
 // instant) is not waited for: the write goes on, and fails if its file was taken.
+// On Windows a file open elsewhere cannot be renamed (Go opens files without
+// FILE_SHARE_DELETE), so there the age of the file and this process's record of its
+// own (see live) have to do.
 func (v *Vault) lockTemp(tmp vpath.Path) (release func()) {
+	if runtime.GOOS == "windows" {
+		return func() {}
+	}
 	f, err := v.root.OpenFile(osName(tmp), os.O_RDONLY, 0)
 	if err != nil {
 		return func() {}
