@@ -58,6 +58,16 @@ type damage struct {
 	// so an unchanged journal is not read again at every lock.
 	found map[string]DamagedJournal
 	seen  map[string]os.FileInfo
+	hooks []func(DamagedJournal)
+}
+
+// OnDamaged registers fn to be called, on a goroutine of its own, each time a
+// recovery of this Vault finds a damaged journal it did not know (the library tells
+// the window). DamagedJournals lists those found before.
+func (v *Vault) OnDamaged(fn func(DamagedJournal)) {
+	v.dmg.mu.Lock()
+	v.dmg.hooks = append(v.dmg.hooks, fn)
+	v.dmg.mu.Unlock()
 }
 
 // DamagedJournals returns the undo journals that the last recovery (at Open, at a
@@ -80,8 +90,12 @@ func (v *Vault) setDamaged(ctx context.Context, d DamagedJournal, st os.FileInfo
 		v.dmg.found, v.dmg.seen = map[string]DamagedJournal{}, map[string]os.FileInfo{}
 	}
 	v.dmg.found[d.Name], v.dmg.seen[d.Name] = d, st
+	hooks := slices.Clone(v.dmg.hooks)
 	v.dmg.mu.Unlock()
-	v.warn(ctx, d.message())
+	v.warn(ctx, d.Message())
+	for _, h := range hooks {
+		go h(d)
+	}
 }
 
 // knownDamaged returns the verdict kept for the journal name when the file st is the
@@ -117,7 +131,9 @@ func (v *Vault) keepDamaged(names []string) {
 	}
 }
 
-func (d DamagedJournal) message() string {
+// Message says, for the person, what the journal is, why no rollback can use it, and
+// what to do.
+func (d DamagedJournal) Message() string {
 	return fmt.Sprintf("the undo journal %s of a change set (%s) that a crash interrupted cannot be rolled back: %s. Its files (%s) stay as the crash left them, and writes to this vault are refused until `memotree doctor --repair` sets the journal aside (keeping what it holds in %s/%s/)",
 		d.Name, d.ChangeSet, d.Reason, listPaths(d.Paths, 5), internalDir, recoveredDir)
 }

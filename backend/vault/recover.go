@@ -253,7 +253,7 @@ func (v *Vault) recoverOne(ctx context.Context, name string) (r Recovery, ok, ba
 		return r, false, false, nil
 	}
 	if d, known := v.knownDamaged(name, st); known {
-		v.warn(ctx, d.message())
+		v.warn(ctx, d.Message())
 		return r, false, true, nil
 	}
 	j, err := v.readJournalFile(f, name)
