@@ -83,14 +83,26 @@ func (v *Vault) DamagedJournals() []DamagedJournal {
 	return out
 }
 
-// setDamaged keeps d, found in the file st, and warns of it.
-func (v *Vault) setDamaged(ctx context.Context, d DamagedJournal, st os.FileInfo) {
+// setDamaged keeps d, found in the file st, warns of it, and tells the hooks when it
+// is new. Only a verdict on what the journal holds (sticky) is kept for st, so that
+// an unchanged journal is not read again at every lock; one that could not be opened
+// or read is tried again at the next lock (the disk may have been failing for a
+// moment).
+func (v *Vault) setDamaged(ctx context.Context, d DamagedJournal, st os.FileInfo, sticky bool) {
 	v.dmg.mu.Lock()
 	if v.dmg.found == nil {
 		v.dmg.found, v.dmg.seen = map[string]DamagedJournal{}, map[string]os.FileInfo{}
 	}
-	v.dmg.found[d.Name], v.dmg.seen[d.Name] = d, st
-	hooks := slices.Clone(v.dmg.hooks)
+	_, had := v.dmg.found[d.Name]
+	v.dmg.found[d.Name] = d
+	delete(v.dmg.seen, d.Name)
+	if sticky && st != nil {
+		v.dmg.seen[d.Name] = st
+	}
+	var hooks []func(DamagedJournal)
+	if !had {
+		hooks = slices.Clone(v.dmg.hooks)
+	}
 	v.dmg.mu.Unlock()
 	v.warn(ctx, d.Message())
 	for _, h := range hooks {

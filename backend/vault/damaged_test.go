@@ -182,3 +182,31 @@ func TestSetAsideJournalKeepsEveryPreimage(t *testing.T) {
 		t.Errorf("the live journal: %v", err)
 	}
 }
+
+// TestAnUnreadableJournalIsReadAgain: a journal that could not be read (a disk
+// failing for a moment) is read again at the next lock, not kept damaged for good:
+// once it reads, the crashed change set is rolled back and the write goes on.
+func TestAnUnreadableJournalIsReadAgain(t *testing.T) {
+	v, dir := openWith(t, undoSeed)
+	crashMidChangeSet(t, v, "s1")
+	other, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	other.onJournalRead = func(string) error { return syscall.EIO }
+	if _, err := other.Recover(t.Context()); err != nil || len(other.DamagedJournals()) != 1 {
+		t.Fatalf("Recover = %v, damaged %+v", err, other.DamagedJournals())
+	}
+	other.onJournalRead = nil
+	if _, err := other.Write(t.Context(), "d/c.md", []byte("GAMMA\n"), WriteOptions{}); err != nil {
+		t.Fatalf("a write once the journal reads: %v", err)
+	}
+	if d := cmp.Diff(map[string]string{"a.md": "alpha\n", "b.md": "beta\n", "d/c.md": "GAMMA\n"}, contents(t, dir)); d != "" {
+		t.Errorf("(-want +got):\n%s", d)
+	}
+	if ds := other.DamagedJournals(); len(ds) != 0 {
+		t.Errorf("DamagedJournals = %+v", ds)
+	}
+	assertNoUndoLog(t, dir)
+}

@@ -197,8 +197,8 @@ func (v *Vault) leftovers() (intentFound bool, journals []string) {
 // lock is free), and returns how many undo journals are left: those of live change
 // sets (in this process or another), and any whose rollback failed (err then says
 // why); damaged ones, which no rollback can use (see DamagedJournals), are not
-// counted. A process that keeps the vault open calls it when an undo journal appears and
-// while one remains, so that a crashed change set is undone before anyone reads or
+// counted. A process that keeps the vault open calls it when an undo journal appears
+// and while one remains, so that a crashed change set is undone before anyone reads or
 // builds on its half. It takes the vault lock whenever a journal or a batch's intent
 // is there: whether a journal's owner lives is asked only under the vault lock, since
 // the question holds the journal's lock for a moment, and a writer's recovery that
@@ -234,7 +234,7 @@ func (v *Vault) recoverOne(ctx context.Context, name string) (r Recovery, ok, ba
 	}
 	if err != nil {
 		st, _ := v.root.Lstat(name)
-		v.setDamaged(ctx, DamagedJournal{Name: name, ChangeSet: r.ChangeSet, Reason: fmt.Sprintf("it cannot be opened (%v)", mapErr(err))}, st)
+		v.setDamaged(ctx, DamagedJournal{Name: name, ChangeSet: r.ChangeSet, Reason: fmt.Sprintf("it cannot be opened (%v)", mapErr(err))}, st, false)
 		return r, false, true, nil
 	}
 	defer f.Close()
@@ -259,13 +259,15 @@ func (v *Vault) recoverOne(ctx context.Context, name string) (r Recovery, ok, ba
 	j, err := v.readJournalFile(f, name)
 	if err != nil {
 		d := DamagedJournal{Name: name, ChangeSet: r.ChangeSet, Reason: fmt.Sprintf("it cannot be read (%v)", err)}
-		if de := (*damagedError)(nil); errors.As(err, &de) {
+		de := (*damagedError)(nil)
+		sticky := errors.As(err, &de)
+		if sticky {
 			d.Reason = de.reason
 		}
 		if _, serr := f.Seek(0, io.SeekStart); serr == nil {
 			d.Paths = namedPaths(f)
 		}
-		v.setDamaged(ctx, d, st)
+		v.setDamaged(ctx, d, st, sticky)
 		return r, false, true, nil
 	}
 	r.Restored, r.Kept, r.Err = v.rollbackLocked(j, "recover")
