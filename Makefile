@@ -1,13 +1,21 @@
-# MemoTree — the two commands of the README:
-#   make run    install what is missing, build the desktop app, open it on the demo vault
-#   make test   install what is missing, run every test there is
+# MemoTree — the commands of the README:
+#   make run      install what running needs, build the desktop app, open it
+#   make install  put memotree on the PATH (PREFIX=/usr/local; a launcher entry and icons too)
+#   make package  build the Linux packages (.deb, .tar.gz) under build/package/
+#   make test     install what is missing, run every test there is
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 .DEFAULT_GOAL := help
 
 WAILS_VERSION := v2.16.0
+# nfpm builds the .deb; v2.45.2 is the newest whose dependencies the module proxy
+# serves here (later ones need go.digitalxero.dev modules for their MSIX packager).
+NFPM_VERSION  := v2.45.2
 GOBIN         := $(shell go env GOPATH)/bin
 WAILS         := $(GOBIN)/wails
+NFPM          := $(GOBIN)/nfpm
+VERSION       := $(shell sed -n 's/^const Version = "\(.*\)"/\1/p' cli/mcp.go)
+PREFIX        ?= /usr/local
 APP           := build/bin/memotree
 HEADLESS      := build/bin/memotree-headless
 ARTIFACTS     := test-artifacts
@@ -15,29 +23,40 @@ ARTIFACTS     := test-artifacts
 # screenshots, Debian's Chromium for browser tests, fonts with CJK glyphs), and what
 # make bench measures beside (ripgrep, hyperfine, GNU time for peak memory).
 APT_BUILD := build-essential pkg-config libgtk-3-dev libwebkit2gtk-4.1-dev
-APT_TEST  := xvfb xauth xdotool imagemagick chromium fonts-dejavu-core fonts-noto-cjk ripgrep hyperfine time git openssh-client
+APT_TEST  := xvfb xauth xdotool imagemagick chromium fonts-dejavu-core fonts-noto-cjk ripgrep hyperfine time git openssh-client \
+             dbus-daemon desktop-file-utils
 
-.PHONY: help run test deps deps-apt deps-wails deps-npm build headless frontend \
-        test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke bench lint fuzz soak
+.PHONY: help run test deps apt-install deps-apt deps-apt-build deps-wails deps-npm deps-npm-frontend deps-nfpm \
+        build headless frontend install uninstall package \
+        test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke test-package bench lint fuzz soak
 
 help:
-	@echo "make run    build the desktop app and open it on the demo vault"
-	@echo "make test   run every test (Go, fuzz, type check, Vitest, Chromium end-to-end, desktop smoke)"
-	@echo "make bench  measure MemoTree beside git and ripgrep; writes bench/RESULTS.md"
+	@echo "make run      build the desktop app ($(APP)) and open it"
+	@echo "make install  put memotree on the PATH: $(PREFIX)/bin/memotree, with a launcher entry and icons"
+	@echo "make package  build build/package/memotree_$(VERSION)_amd64.deb and a .tar.gz"
+	@echo "make test     run every test (Go, fuzz, type check, Vitest, Chromium end-to-end, desktop smoke, package)"
+	@echo "make bench    measure MemoTree beside git and ripgrep; writes bench/RESULTS.md"
 
-run: deps build
+# Running needs the build packages, the Wails CLI and the frontend's npm packages only.
+run: build
 	./$(APP)
 
-SUITES := lint test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke
+SUITES := lint test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke test-package
 test: deps $(SUITES)
 	@echo "make test: every suite passed"
 	@echo "suites: $(words $(SUITES)) passed, 0 failed"
 
 # --- installing what is missing ------------------------------------------------------
-deps: deps-apt deps-wails deps-npm
+deps: deps-apt deps-wails deps-npm deps-nfpm
 
 deps-apt:
-	@missing=$$(for p in $(APT_BUILD) $(APT_TEST); do \
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(APT_BUILD) $(APT_TEST)"
+
+deps-apt-build:
+	@$(MAKE) --no-print-directory apt-install PACKAGES="$(APT_BUILD)"
+
+apt-install:
+	@missing=$$(for p in $(PACKAGES); do \
 	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	  echo "installing Debian packages:" $$missing; \
@@ -52,7 +71,15 @@ deps-wails:
 	  go install github.com/wailsapp/wails/v2/cmd/wails@$(WAILS_VERSION); \
 	fi
 
-deps-npm: frontend/node_modules/.package-lock.json tests/mcp/node_modules/.package-lock.json tests/llm/node_modules/.package-lock.json
+deps-nfpm:
+	@if ! go version -m "$(NFPM)" 2>/dev/null | grep -q 'mod.*goreleaser/nfpm/v2.*$(NFPM_VERSION)'; then \
+	  echo "installing nfpm $(NFPM_VERSION)"; \
+	  go install github.com/goreleaser/nfpm/v2/cmd/nfpm@$(NFPM_VERSION); \
+	fi
+
+deps-npm: deps-npm-frontend tests/mcp/node_modules/.package-lock.json tests/llm/node_modules/.package-lock.json
+
+deps-npm-frontend: frontend/node_modules/.package-lock.json
 
 frontend/node_modules/.package-lock.json: frontend/package-lock.json
 	cd frontend && npm ci --no-audit --no-fund
@@ -69,13 +96,27 @@ tests/llm/node_modules/.package-lock.json: tests/llm/package-lock.json
 	@touch $@
 
 # --- building ------------------------------------------------------------------------
-frontend: deps-npm
+frontend: deps-npm-frontend
 	cd frontend && npm run build
 
-# The desktop app (cgo, GTK, WebKitGTK); wails builds the frontend itself.
-build: deps
-	"$(WAILS)" build -m -o memotree
-	@echo "built $(APP)"
+# The desktop app (cgo, GTK, WebKitGTK); wails builds the frontend itself. The
+# frontend calls the bound API through window.go, so the TypeScript bindings are
+# not generated (-skipbindings; generating them printed pages of warnings).
+build: deps-apt-build deps-wails deps-npm-frontend
+	"$(WAILS)" build -m -skipbindings -o memotree
+	@echo "built $(APP): run it, or put it on the PATH with \`make install\`"
+
+# memotree on the PATH, with a launcher entry and icons (sudo for /usr/local).
+install: build
+	scripts/package.sh stage $(APP) "$(DESTDIR)$(PREFIX)"
+	@echo "installed $(DESTDIR)$(PREFIX)/bin/memotree"
+
+uninstall:
+	scripts/package.sh unstage "$(DESTDIR)$(PREFIX)"
+
+# The Linux packages: a .deb (nfpm) and a .tar.gz under build/package/.
+package: build deps-apt deps-nfpm
+	scripts/package.sh package $(APP) $(VERSION) "$(NFPM)"
 
 # The headless binary: every subcommand, no window, no cgo.
 headless: frontend
@@ -138,9 +179,13 @@ test-llm: headless deps-npm
 test-e2e: headless
 	cd frontend && MEMOTREE_BIN=$(CURDIR)/$(HEADLESS) npm run e2e
 
-test-smoke: build
+test-smoke: build deps-apt
 	mkdir -p $(ARTIFACTS)
 	xvfb-run -a -s "-screen 0 1280x1024x24" scripts/smoke.sh $(APP) $(ARTIFACTS)/window.png
+
+# Installs the .deb with dpkg, smoke-tests the installed app, removes the package.
+test-package: package
+	scripts/test-package.sh build/package/memotree_$(VERSION)_amd64.deb $(ARTIFACTS)
 
 bench: deps-apt headless
 	bench/run.sh

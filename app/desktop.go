@@ -8,92 +8,60 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"sync"
-	"time"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
-	"github.com/wailsapp/wails/v2/pkg/runtime"
 
 	"github.com/memotree/memotree/backend/uiapi"
+	"github.com/memotree/memotree/backend/vaults"
 	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/cli"
 )
-
-// desktopFlags are the flags of the window.
-type desktopFlags struct {
-	specs        []workspace.Spec
-	smoke        bool
-	smokeTimeout time.Duration
-	smokeHold    time.Duration
-}
-
-func parseDesktopFlags(args []string) (desktopFlags, error) {
-	var f desktopFlags
-	fs := flag.NewFlagSet("memotree", flag.ContinueOnError)
-	fs.Func("library", "mount a vault as `NAME=PATH` (repeatable; default: the demo vault)", func(s string) error {
-		sp, err := workspace.ParseSpec(s)
-		if err == nil {
-			f.specs = append(f.specs, sp)
-		}
-		return err
-	})
-	fs.BoolVar(&f.smoke, "smoke-test", false, "open, wait until the window has rendered the notes, print how many, exit")
-	fs.DurationVar(&f.smokeTimeout, "smoke-timeout", 90*time.Second, "how long the smoke test waits for the first render")
-	fs.DurationVar(&f.smokeHold, "smoke-hold", 3*time.Second, "how long the smoke test keeps the window open after the render (for a screenshot)")
-	return f, fs.Parse(args)
-}
 
 // runDesktop opens the window.
 func runDesktop(assets fs.FS, args []string) int {
 	if generatingBindings {
 		// `wails build` runs the program to generate the JavaScript bindings: bind the
 		// API type and let Wails do the rest. Nothing is opened.
-		return runWails(assets, uiapi.NewAPI(nil, uiapi.Options{}), nil, nil)
+		return runWails(&options.App{AssetServer: &assetserver.Options{Assets: assets}, Bind: []any{uiapi.NewAPI(nil, uiapi.Options{})}})
 	}
-	f, err := parseDesktopFlags(args)
+	wd, _ := os.Getwd()
+	f, err := parseDesktopFlags(args, wd, os.Stderr)
 	if err != nil {
-		return 2
-	}
-	if len(f.specs) == 0 {
-		spec, err := workspace.DemoSpec()
-		if err != nil {
+		if err != flag.ErrHelp {
 			fmt.Fprintln(os.Stderr, "memotree:", err)
-			return 1
+			return 2
 		}
-		f.specs = []workspace.Spec{spec}
+		return 0
 	}
-	sh := &shell{}
-	var opts uiapi.Options
-	if f.smoke {
-		opts.OnRendered = sh.smokeRendered(f.smokeHold)
-	}
-	ws, api, err := openWindow(context.Background(), f.specs, opts)
+	statePath, err := vaults.DefaultPath()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
 		return 1
 	}
-	defer ws.Close()
-	sh.ws = ws
-	if f.smoke {
-		go sh.smokeDeadline(f.smokeTimeout)
+	id := instanceID(statePath)
+	if forwarded, err := forwardToRunning(id, args); forwarded {
+		fmt.Fprintln(os.Stderr, "memotree: MemoTree is running; its window takes it from here")
+		return 0
+	} else if err != nil {
+		fmt.Fprintln(os.Stderr, "memotree:", err)
 	}
+	sh, err := openShell(f, statePath)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "memotree:", err)
+		return 1
+	}
+	defer sh.ws.Close()
 	// MCP clients on these vaults that cannot ask the person put their destructive
 	// calls in the window's approval queue.
-	if stop, err := uiapi.ServeApprovals(api); err != nil {
-		fmt.Fprintln(os.Stderr, "memotree:", "no approval queue for MCP clients:", err)
+	if stop, err := uiapi.ServeApprovals(sh.api); err != nil {
+		fmt.Fprintln(os.Stderr, "memotree: no approval queue for MCP clients:", err)
 	} else {
 		defer stop()
 	}
-	code := runWails(assets, api, sh.startup, sh.shutdown)
-	if f.smoke && code == 0 {
-		return sh.smokeCode()
-	}
-	return code
-}
-
-func runWails(assets fs.FS, api *uiapi.API, startup, shutdown func(context.Context)) int {
-	err := wails.Run(&options.App{
+	win := sh.store.State().Window
+	app := &options.App{
 		Title:            "MemoTree",
 		Width:            1280,
 		Height:           820,
@@ -101,88 +69,94 @@ func runWails(assets fs.FS, api *uiapi.API, startup, shutdown func(context.Conte
 		MinHeight:        480,
 		AssetServer:      &assetserver.Options{Assets: assets},
 		BackgroundColour: &options.RGBA{R: 250, G: 250, B: 249, A: 1},
-		OnStartup:        startup,
-		OnShutdown:       shutdown,
-		Bind:             []any{api},
-	})
+		OnStartup:        sh.startup,
+		OnDomReady:       sh.domReady,
+		OnBeforeClose:    sh.beforeClose,
+		OnShutdown:       sh.shutdown,
+		Bind:             []any{sh.api},
+		Menu:             sh.buildMenu(recentPaths(sh.store, 8)),
+		SingleInstanceLock: &options.SingleInstanceLock{
+			UniqueId:               id,
+			OnSecondInstanceLaunch: sh.secondLaunch,
+		},
+	}
+	if win.Width >= app.MinWidth && win.Height >= app.MinHeight {
+		app.Width, app.Height = win.Width, win.Height
+	}
+	if win.Maximised {
+		app.WindowStartState = options.Maximised
+	}
+	code := runWails(app)
+	if f.smoke && code == 0 {
+		return sh.smokeCode()
+	}
+	return code
+}
+
+// openShell opens the workspace the flags ask for: exactly the --library ones (or
+// the demo vault), remembering nothing; otherwise the vaults open last time and the
+// FOLDER named, remembered, or none (the welcome).
+func openShell(f desktopFlags, statePath string) (*shell, error) {
+	store, loadErr := vaults.Load(statePath)
+	specs := f.specs
+	if f.demo {
+		spec, err := workspace.DemoSpec()
+		if err != nil {
+			return nil, err
+		}
+		specs = append(specs, spec)
+	}
+	ctx := context.Background()
+	sh := &shell{store: store, statePath: statePath, smoke: f.smoke, smokeHold: f.smokeHold, smokeWant: f.smokeReports}
+	opts := uiapi.Options{Reveal: reveal}
+	if f.smoke {
+		opts.OnRendered = sh.smokeRendered
+		opts.OnWelcome = sh.smokeWelcome
+	}
+	prepare := func(ws *workspace.Workspace, o *uiapi.Options) error {
+		vo := &uiapi.VaultOptions{Store: store}
+		if len(specs) == 0 {
+			remembered, err := cli.RememberedVaults(ctx, ws, f.folder)
+			if err != nil {
+				return err
+			}
+			vo = remembered
+			sh.store = remembered.Store
+		} else if loadErr != nil {
+			vo.Notices = append(vo.Notices, loadErr.Error())
+		}
+		vo.PickFolder = sh.pickFolder
+		for _, n := range vo.Notices {
+			fmt.Fprintln(os.Stderr, "memotree:", n)
+		}
+		o.Vaults = vo
+		return nil
+	}
+	ws, api, err := openWindow(ctx, specs, opts, prepare)
 	if err != nil {
+		return nil, err
+	}
+	sh.ws, sh.api = ws, api
+	if f.smoke {
+		go sh.smokeDeadline(f.smokeTimeout)
+	}
+	return sh, nil
+}
+
+// recentPaths returns up to n recent vault folders that exist.
+func recentPaths(store *vaults.Store, n int) []string {
+	var out []string
+	for _, r := range store.State().Recent {
+		if st, err := os.Stat(r.Path); err == nil && st.IsDir() && len(out) < n {
+			out = append(out, r.Path)
+		}
+	}
+	return out
+}
+
+func runWails(app *options.App) int {
+	if err := wails.Run(app); err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
-		return 1
-	}
-	return 0
-}
-
-// shell holds the window's lifecycle state.
-type shell struct {
-	ws *workspace.Workspace
-
-	mu       sync.Mutex
-	ctx      context.Context // the Wails lifecycle context, the one context kept in a struct
-	rendered int             // notes the window reported (smoke test), -1 when none yet
-	reported bool
-	stopBus  func()
-}
-
-func (s *shell) startup(ctx context.Context) {
-	s.mu.Lock()
-	s.ctx = ctx
-	s.mu.Unlock()
-	ch, cancel := s.ws.Bus().Subscribe(64)
-	s.stopBus = cancel
-	go func() {
-		for e := range ch {
-			emit(ctx, string(e.Topic), e.Data)
-		}
-	}()
-}
-
-func (s *shell) shutdown(context.Context) {
-	if s.stopBus != nil {
-		s.stopBus()
-	}
-}
-
-// emit sends a Wails event; a function value so that tests never call the runtime
-// (which exits the process when given a context that is not Wails').
-var emit = func(ctx context.Context, topic string, data any) { runtime.EventsEmit(ctx, topic, data) }
-
-// quit closes the window.
-var quit = func(ctx context.Context) { runtime.Quit(ctx) }
-
-func (s *shell) smokeRendered(hold time.Duration) func(int) {
-	return func(n int) {
-		s.mu.Lock()
-		first := !s.reported
-		s.reported, s.rendered = true, n
-		ctx := s.ctx
-		s.mu.Unlock()
-		if !first {
-			return
-		}
-		fmt.Printf("smoke: the window rendered %d notes\n", n)
-		go func() {
-			time.Sleep(hold)
-			quit(ctx)
-		}()
-	}
-}
-
-func (s *shell) smokeDeadline(d time.Duration) {
-	time.Sleep(d)
-	s.mu.Lock()
-	ok := s.reported
-	s.mu.Unlock()
-	if !ok {
-		fmt.Fprintf(os.Stderr, "smoke: the window did not report a render within %s\n", d)
-		os.Exit(1)
-	}
-}
-
-func (s *shell) smokeCode() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.reported || s.rendered <= 0 {
-		fmt.Fprintln(os.Stderr, "smoke: the window rendered no notes")
 		return 1
 	}
 	return 0

@@ -14,7 +14,8 @@ import (
 func runDesktop(_ fs.FS, _ []string) int {
 	fmt.Fprint(os.Stderr, `memotree: this is the headless build: it has every subcommand but no window.
 For the desktop app, build it with `+"`make build`"+` (Wails, cgo and WebKitGTK), or
-serve the same interface to a browser with `+"`memotree serve --library NAME=PATH`"+`.
+serve the same interface to a browser with `+"`memotree serve`"+` (its welcome opens
+your vaults) or `+"`memotree serve --library NAME=PATH`"+`.
 
 `)
 	cli.Usage(os.Stderr)

@@ -45,7 +45,7 @@ func TestWindowAutoSummary(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".memotree", "canvas.json"), []byte(`{"auto_summary": true}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, api, err := openWindow(t.Context(), []workspace.Spec{{Name: "demo", Path: dir}}, uiapi.Options{})
+	ws, api, err := openWindow(t.Context(), []workspace.Spec{{Name: "demo", Path: dir}}, uiapi.Options{}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

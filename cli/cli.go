@@ -65,7 +65,8 @@ func Usage(w io.Writer) {
 	fmt.Fprint(w, `MemoTree: a Markdown knowledge vault shared by you and an LLM agent.
 
 Usage:
-  memotree [--library NAME=PATH]...        open the desktop app
+  memotree [FOLDER]                        open the desktop app (on FOLDER, as a vault)
+  memotree --library NAME=PATH... | --demo open the desktop app on exactly these libraries
   memotree <command> [flags]
 
 Commands:

@@ -16,12 +16,25 @@ import (
 
 func runServe(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), `Usage: memotree serve [--library NAME=PATH]... [--addr 127.0.0.1:PORT]
+       memotree serve [FOLDER] [--addr 127.0.0.1:PORT]
+
+With --library, serves exactly those libraries. Without it, serves the vaults that
+were open last time (and FOLDER, when given), and the page opens and closes vaults;
+with none, it shows the welcome.
+
+`)
+		fs.PrintDefaults()
+	}
 	specs := libraryFlags(fs)
 	addr := fs.String("addr", "127.0.0.1:0", "listen `address`; must be a loopback address")
-	if code, ok := parseFlags(fs, env, args); !ok {
+	folder, code, ok := parseFolderFlags(fs, env, args)
+	if !ok {
 		return code
 	}
-	if !requireLibraries(env, "serve", *specs) {
+	if folder != "" && len(*specs) > 0 {
+		fmt.Fprintln(env.Stderr, "memotree serve: give either --library NAME=PATH or a FOLDER, not both")
 		return 2
 	}
 	ln, err := listenLoopback(*addr)
@@ -33,12 +46,21 @@ func runServe(ctx context.Context, env Env, args []string) int {
 	if err != nil {
 		return fail(env, "serve", err)
 	}
-	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.Serving})
+	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.Serving, AllowNone: len(*specs) == 0})
 	if err != nil {
 		return fail(env, "serve", err)
 	}
 	defer ws.Close()
-	api := uiapi.NewAPI(ws, uiapi.Options{WarmGraph: true})
+	opts := uiapi.Options{WarmGraph: true}
+	if len(*specs) == 0 {
+		// The vault switcher: what was open last time, remembered again.
+		vo, err := RememberedVaults(ctx, ws, folder)
+		if err != nil {
+			return fail(env, "serve", err)
+		}
+		opts.Vaults = vo
+	}
+	api := uiapi.NewAPI(ws, opts)
 	// The page is a window: MCP clients on these vaults that cannot ask the person
 	// put their destructive calls in its approval queue.
 	if stop, err := uiapi.ServeApprovals(api); err != nil {
@@ -50,6 +72,11 @@ func runServe(ctx context.Context, env Env, args []string) int {
 	srv := httpLimits.Server(h)
 	fmt.Fprintf(env.Stdout, "http://%s/?token=%s\n", ln.Addr(), token)
 	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token, which the page trades for a session of its tab and takes out of the address bar; the URL opens more tabs while this runs). Ctrl-C stops.\n", len(ws.Libraries()))
+	if opts.Vaults != nil {
+		for _, n := range opts.Vaults.Notices {
+			fmt.Fprintln(env.Stderr, "memotree serve:", n)
+		}
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

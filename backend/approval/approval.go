@@ -1,5 +1,8 @@
 // Package approval is the window's queue of calls that wait for the person, shared
-// between processes through a vault's .memotree folder. A process that cannot ask the
+// between processes through a vault's runtime files (vault.WriteCache: its .memotree
+// folder, or, for a folder nobody wrote in through MemoTree yet, a folder of the
+// user's cache that every process of the user finds by the vault's path, so that a
+// window on a folder writes nothing in it). A process that cannot ask the
 // person itself — `memotree mcp`, serving a client without MCP elicitation — puts a
 // request there (Ask) and waits; a MemoTree window open on that vault (the desktop
 // app, or `memotree serve` in a browser) hosts the queue (Serve), shows the request,
@@ -26,7 +29,7 @@ import (
 	"github.com/memotree/memotree/backend/vault"
 )
 
-// dir is the queue's folder inside .memotree.
+// dir is the queue's folder among the vault's runtime files.
 const dir = "approvals"
 
 // The files of the queue: a window's presence lock, a request, its answer.
@@ -98,7 +101,7 @@ func validID(s string) bool {
 // file no one holds is left by a window that was killed; it is left alone (removing
 // it could race with a window that just created it and is about to lock it).
 func windowOpen(v *vault.Vault) (bool, error) {
-	names, err := v.ListInternal(dir)
+	names, err := v.ListCache(dir)
 	if err != nil {
 		return false, err
 	}
@@ -106,7 +109,7 @@ func windowOpen(v *vault.Vault) (bool, error) {
 		if !strings.HasPrefix(n, hostPrefix) || !strings.HasSuffix(n, hostSuffix) {
 			continue
 		}
-		release, ok, err := v.HoldInternal(dir + "/" + n)
+		release, ok, err := v.HoldCache(dir + "/" + n)
 		if err != nil {
 			continue
 		}
@@ -144,24 +147,24 @@ func Ask(ctx context.Context, v *vault.Vault, req Request) (bool, error) {
 		return false, fmt.Errorf("ask the window: %w", err)
 	}
 	reqName, ansName := dir+"/"+req.ID+requestSuffix, dir+"/"+req.ID+answerSuffix
-	if err := v.WriteInternal(reqName, b); err != nil {
+	if err := v.WriteCache(reqName, b); err != nil {
 		return false, fmt.Errorf("ask the window: %w", err)
 	}
 	defer func() {
-		_ = v.RemoveInternal(reqName)
-		_ = v.RemoveInternal(ansName)
+		_ = v.RemoveCache(reqName)
+		_ = v.RemoveCache(ansName)
 	}()
 	t := time.NewTicker(poll)
 	defer t.Stop()
 	for {
-		if b, err := v.ReadInternal(ansName); err == nil {
+		if b, err := v.ReadCache(ansName); err == nil {
 			var a answer
 			if err := json.Unmarshal(b, &a); err != nil {
 				return false, fmt.Errorf("the window's answer to %s: %w", req.ID, err)
 			}
 			return a.Approve, nil
 		}
-		if _, err := v.ReadInternal(reqName); err != nil {
+		if _, err := v.ReadCache(reqName); err != nil {
 			return false, errors.New("the window withdrew the request")
 		}
 		if open, err := windowOpen(v); err == nil && !open {

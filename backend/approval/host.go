@@ -40,7 +40,7 @@ func Serve(v *vault.Vault, notify func(added []Request, closed []string)) (*Host
 		return nil, err
 	}
 	lock := dir + "/" + hostPrefix + id + hostSuffix
-	release, ok, err := v.HoldInternal(lock)
+	release, ok, err := v.HoldCache(lock)
 	if err != nil {
 		return nil, fmt.Errorf("serve approvals: %w", err)
 	}
@@ -71,7 +71,7 @@ func (h *Host) loop(ctx context.Context) {
 
 // scan reads the requests that wait, and tells notify what changed.
 func (h *Host) scan() {
-	names, err := h.v.ListInternal(dir)
+	names, err := h.v.ListCache(dir)
 	if err != nil {
 		return
 	}
@@ -91,7 +91,7 @@ func (h *Host) scan() {
 			now[id] = r
 			continue
 		}
-		b, err := h.v.ReadInternal(dir + "/" + n)
+		b, err := h.v.ReadCache(dir + "/" + n)
 		var r Request
 		if err != nil || json.Unmarshal(b, &r) != nil || r.ID != id {
 			continue
@@ -150,11 +150,11 @@ func (h *Host) Answer(id string, approve bool) error {
 	if !validID(id) {
 		return fmt.Errorf("answer %q: %w", id, ErrNotWaiting)
 	}
-	if _, err := h.v.ReadInternal(dir + "/" + id + requestSuffix); err != nil {
+	if _, err := h.v.ReadCache(dir + "/" + id + requestSuffix); err != nil {
 		return fmt.Errorf("answer %s: %w", id, ErrNotWaiting)
 	}
 	b, _ := json.Marshal(answer{Approve: approve})
-	if err := h.v.WriteInternal(dir+"/"+id+answerSuffix, b); err != nil {
+	if err := h.v.WriteCache(dir+"/"+id+answerSuffix, b); err != nil {
 		return fmt.Errorf("answer %s: %w", id, err)
 	}
 	h.scan()
@@ -167,5 +167,5 @@ func (h *Host) Close() {
 	h.stop()
 	<-h.done
 	h.release()
-	_ = h.v.RemoveInternal(h.lock)
+	_ = h.v.RemoveCache(h.lock)
 }

@@ -19,10 +19,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"path"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -471,24 +469,19 @@ func (c *Canvas) Pin(ctx context.Context, name, id string, pinned bool) (Change,
 	})
 }
 
-// Views lists the names of the saved views, sorted.
+// Views lists the names of the saved views, sorted. Listing creates nothing: a vault
+// the agent never changed has no views folder (nor .memotree) and no saved views.
 func (c *Canvas) Views() ([]string, error) {
-	// InternalPath creates the parent of the name it is given: the views folder.
-	file, err := c.lib.Vault().InternalPath(viewFile(DefaultView))
+	names, err := c.lib.Vault().ListInternal(path.Dir(viewFile(DefaultView)))
 	if err != nil {
-		return nil, err
-	}
-	ents, err := os.ReadDir(filepath.Dir(file))
-	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return nil, fmt.Errorf("list views: %w", err)
 	}
 	var out []string
-	for _, e := range ents {
-		if n, ok := strings.CutSuffix(e.Name(), ".json"); ok && !e.IsDir() && ValidViewName(n) {
+	for _, name := range names {
+		if n, ok := strings.CutSuffix(name, ".json"); ok && ValidViewName(n) {
 			out = append(out, n)
 		}
 	}
-	sort.Strings(out)
 	return out, nil
 }
 

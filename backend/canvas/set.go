@@ -20,17 +20,29 @@ type Set struct {
 // NewSet returns an empty set.
 func NewSet() *Set { return &Set{m: map[string]*Canvas{}} }
 
-// For returns the canvas of lib, creating it on first use.
+// For returns the canvas of lib, creating it on first use. A folder mounted again (a
+// vault closed and reopened in the window) is a new library and gets a new canvas:
+// the old one would read the closed library.
 func (s *Set) For(lib Library) *Canvas {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	key := lib.Vault().Dir()
 	c := s.m[key]
-	if c == nil {
+	if c == nil || c.lib != lib {
 		c = New(lib, nil)
 		s.m[key] = c
 	}
 	return c
+}
+
+// Forget drops the canvas of lib, a library being unmounted.
+func (s *Set) Forget(lib Library) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	key := lib.Vault().Dir()
+	if c := s.m[key]; c != nil && c.lib == lib {
+		delete(s.m, key)
+	}
 }
 
 // Settings are a library's canvas settings, stored in .memotree/canvas.json so that

@@ -116,7 +116,7 @@ func (fs *folderSource) Backlinks(vpath.Path) []graph.Edge { return nil }
 // Generation is the source's own number.
 func (fs *folderSource) Generation() uint64 { return fs.gen }
 
-// mostLinkedFile keeps the most linked notes as last computed from a graph, for the
+// mostLinkedFile keeps, among the vault's caches, the most linked notes as last computed from a graph, for the
 // processes that render a view without one.
 const mostLinkedFile = "canvas/most-linked.json"
 
@@ -135,15 +135,15 @@ func saveMostLinked(v *vault.Vault, ml []linked) {
 	if err != nil {
 		return
 	}
-	if old, err := v.ReadInternal(mostLinkedFile); err == nil && string(old) == string(b) {
+	if old, err := v.ReadCache(mostLinkedFile); err == nil && string(old) == string(b) {
 		return
 	}
-	_ = v.WriteInternal(mostLinkedFile, b) // a view without the line is still a view
+	_ = v.WriteCache(mostLinkedFile, b) // a view without the line is still a view
 }
 
 // loadMostLinked returns the most linked notes as last recorded, or nil.
 func loadMostLinked(v *vault.Vault) []linked {
-	b, err := v.ReadInternal(mostLinkedFile)
+	b, err := v.ReadCache(mostLinkedFile)
 	if err != nil {
 		return nil
 	}

@@ -48,11 +48,19 @@ const (
 	// ApprovalClosed carries an ApprovalEvent: a request no longer waits (answered
 	// here or in another window, or its caller gave up).
 	ApprovalClosed Topic = "approval:closed"
+	// LibrariesChanged carries a LibrariesChange: a library was mounted or unmounted
+	// while the process runs (the person opened or closed a vault, or its folder
+	// vanished): refetch the list of libraries.
+	LibrariesChanged Topic = "libraries:changed"
+	// WindowCommand carries a WindowCommandEvent: the desktop app's native menu, or a
+	// second launch of the app, asks the window to run one of its commands or to show
+	// a message.
+	WindowCommand Topic = "window:command"
 )
 
 // Topics lists every declared topic.
 var Topics = []Topic{VaultChanged, GitChanged, GitProgress, ChatDelta, ChatTool, ChatApproval, ChatDone, SearchEmbedding, TaskProgress,
-	ApprovalWaiting, ApprovalClosed}
+	ApprovalWaiting, ApprovalClosed, LibrariesChanged, WindowCommand}
 
 // ApprovalEvent is the payload of ApprovalWaiting and ApprovalClosed (which carries
 // the ID and Library alone): answer it with the API's AnswerApproval.
@@ -72,6 +80,29 @@ type ApprovalEvent struct {
 type GitProgressLine struct {
 	Library string `json:"library"`
 	Text    string `json:"text"`
+}
+
+// LibrariesChange is the payload of LibrariesChanged.
+type LibrariesChange struct {
+	// Libraries names the libraries mounted now, the default first.
+	Libraries []string `json:"libraries"`
+	// Opened names the library just mounted, "" when none was.
+	Opened string `json:"opened"`
+	// Closed names the library just unmounted, "" when none was.
+	Closed string `json:"closed"`
+	// Path is the folder of the library opened or closed.
+	Path string `json:"path"`
+	// Gone says the closed library's folder was deleted, moved or became unreadable.
+	Gone bool `json:"gone"`
+}
+
+// WindowCommandEvent is the payload of WindowCommand.
+type WindowCommandEvent struct {
+	// Command is the id of one of the window's commands (its command palette's), or
+	// "notice" to show Message.
+	Command string `json:"command"`
+	// Message is what to tell the person, for "notice".
+	Message string `json:"message"`
 }
 
 // GitChange is the payload of GitChanged.

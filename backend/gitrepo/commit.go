@@ -51,7 +51,8 @@ type CommitOptions struct {
 // commit's tree is HEAD's with each path's working-tree content (or its removal), and
 // the index entries of those paths are updated to match; what else the index holds
 // (changes the person staged and did not name) is neither committed nor touched. With
-// no paths it commits every pending change. A merge a pull left waiting is completed
+// no paths it commits every pending change MemoTree commits (see LeaveOutUnnamable).
+// A merge a pull left waiting is completed
 // only by a commit of every pending change (git refuses a partial commit then); a
 // rebase, cherry-pick or revert in progress, or no identity to sign with
 // (ErrNoIdentity), refuses the commit. It returns ErrNothingToCommit when HEAD's tree
@@ -109,6 +110,9 @@ func (r *Repo) commitLocked(ctx context.Context, o CommitOptions) (_ plumbing.Ha
 			removeTempObjects(filepath.Join(r.dir, ".git"), start)
 		}
 	}()
+	if _, err := r.readEntries(); err != nil {
+		return plumbing.ZeroHash, Identity{}, err // an index in a form MemoTree does not handle
+	}
 	merging, err := r.commitState(len(o.Paths) > 0)
 	if errors.Is(err, ErrPartialMerge) {
 		err = r.coversPending(ctx, o.Paths)
@@ -145,6 +149,7 @@ func (r *Repo) writeCommit(ctx context.Context, o CommitOptions, merging bool, a
 		if err != nil {
 			return plumbing.ZeroHash, err
 		}
+		changes, _ = LeaveOutUnnamable(changes)
 		paths = Paths(changes)
 	}
 	set, err := r.workEntries(ctx, paths)
@@ -205,6 +210,7 @@ func (r *Repo) coversPending(ctx context.Context, paths []vpath.Path) error {
 	for _, p := range paths {
 		named[p] = true
 	}
+	changes, _ = LeaveOutUnnamable(changes)
 	for _, p := range Paths(changes) {
 		if !named[p] {
 			return fmt.Errorf("%w; %s is pending and not named", ErrPartialMerge, p)
@@ -287,10 +293,26 @@ func (r *Repo) moveHead(old, h plumbing.Hash) error {
 }
 
 // workEntries writes the blob of each path's working-tree file and returns its index
-// entry, or nil for a path whose file is gone. Where git does not trust the
-// executable bit (core.fileMode false), a file keeps the mode its index entry has (a
-// new one is 100644), as git add does.
+// entry, or nil for a path whose file is gone. The blob and mode are what git add
+// makes of the file (see stageMode and workRules.toGit).
 func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]*index.Entry, error) {
+	rules, err := r.workRules()
+	if err != nil {
+		return nil, err
+	}
+	idx, err := r.repo.Storer.Index()
+	if err != nil {
+		return nil, fmt.Errorf("read index: %w", err)
+	}
+	old := make(map[string]*index.Entry, len(paths))
+	for _, p := range paths {
+		old[string(p)] = nil
+	}
+	for _, e := range idx.Entries {
+		if _, ok := old[e.Name]; ok && e.Stage == 0 {
+			old[e.Name] = e
+		}
+	}
 	set := make(map[string]*index.Entry, len(paths))
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
@@ -299,44 +321,34 @@ func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]
 		if _, done := set[string(p)]; done {
 			continue
 		}
-		e, err := r.entry(p)
+		e, err := r.entry(p, rules, old[string(p)])
 		if err != nil {
 			return nil, err
 		}
 		set[string(p)] = e
 	}
-	if !r.trustsExecutableBit() {
-		if err := r.keepIndexModes(set); err != nil {
-			return nil, err
-		}
-	}
 	return set, nil
 }
 
-// keepIndexModes gives each regular file of set the mode of its index entry when that
-// is a regular file's, else 100644.
-func (r *Repo) keepIndexModes(set map[string]*index.Entry) error {
-	idx, err := r.repo.Storer.Index()
-	if err != nil {
-		return fmt.Errorf("read index: %w", err)
+// stageMode gives a regular file the mode git's ce_mode_from_stat gives it, from the
+// mode its stat says (mode) and its index entry (old, nil for none): where git makes
+// no links (core.symlinks false), a plain file standing for a link stays a link; where
+// git does not trust the executable bit (core.fileMode false), it keeps the mode of
+// its index entry when that is a regular file's, else 100644.
+func stageMode(mode filemode.FileMode, old *index.Entry, rules *workRules) filemode.FileMode {
+	var m filemode.FileMode
+	if old != nil {
+		m = old.Mode
 	}
-	old := make(map[string]filemode.FileMode, len(set))
-	for _, e := range idx.Entries {
-		if _, ok := set[e.Name]; ok && e.Stage == 0 {
-			old[e.Name] = e.Mode
-		}
+	switch {
+	case m == filemode.Symlink && !rules.symlinks:
+		return m
+	case rules.execBit:
+		return mode
+	case m == filemode.Regular || m == filemode.Executable:
+		return m
 	}
-	for name, e := range set {
-		if e == nil || (e.Mode != filemode.Regular && e.Mode != filemode.Executable) {
-			continue
-		}
-		if m := old[name]; m == filemode.Regular || m == filemode.Executable {
-			e.Mode = m
-		} else {
-			e.Mode = filemode.Regular
-		}
-	}
-	return nil
+	return filemode.Regular
 }
 
 // updateIndex sets the index entries of the paths in set (removing those whose entry
@@ -490,10 +502,16 @@ func (r *Repo) stage(ctx context.Context, paths []vpath.Path) error {
 	return r.updateIndex(ctx, set)
 }
 
-// entry writes the blob of a working-tree file and returns its index entry, or nil
-// when the file does not exist: gone, or a folder in its place (whose files are paths
-// of their own), unless that folder is a submodule, which is refused.
-func (r *Repo) entry(p vpath.Path) (*index.Entry, error) {
+// entry writes the blob of a working-tree file, as git add stores it (its mode by
+// stageMode from its index entry old, its line endings by rules), and returns its
+// index entry, or nil when the file does not exist: gone, beyond a link, or a folder in
+// its place (whose files are paths of their own), unless that folder is a submodule,
+// which is refused.
+func (r *Repo) entry(p vpath.Path, rules *workRules, old *index.Entry) (*index.Entry, error) {
+	beyond, err := r.beyondLink(string(p))
+	if err != nil || beyond {
+		return nil, err // a path beyond a link is no file of git's: gone
+	}
 	full := filepath.Join(r.dir, filepath.FromSlash(string(p)))
 	fi, err := os.Lstat(full)
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) { // gone, or a file where its folder was
@@ -512,6 +530,15 @@ func (r *Repo) entry(p vpath.Path) (*index.Entry, error) {
 	if err != nil {
 		return nil, err
 	}
+	if fi.Mode().IsRegular() {
+		mode = stageMode(mode, old, rules)
+		data = rules.toGit(string(p), data, func() []byte {
+			if old == nil {
+				return nil
+			}
+			return r.blobOrNil(old.Hash)
+		})
+	}
 	h, err := r.writeBlob(data)
 	if err != nil {
 		return nil, fmt.Errorf("stage %s: %w", p, err)
@@ -519,6 +546,30 @@ func (r *Repo) entry(p vpath.Path) (*index.Entry, error) {
 	e := &index.Entry{Name: string(p), Hash: h, Mode: mode, ModifiedAt: fi.ModTime(), Size: uint32(fi.Size())}
 	fillStat(e, fi)
 	return e, nil
+}
+
+// beyondLink reports whether one of the folders of the slash path p is a symbolic
+// link (or no folder): git then sees no file at p (has_symlink_leading_path) and a
+// commit must not read one through the link, which may lead out of the vault.
+func (r *Repo) beyondLink(p string) (bool, error) {
+	for i := strings.IndexByte(p, '/'); i >= 0; {
+		fi, err := os.Lstat(filepath.Join(r.dir, filepath.FromSlash(p[:i])))
+		if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+			return false, nil // no folder: the file is gone, which Lstat says next
+		}
+		if err != nil {
+			return false, fmt.Errorf("stat %s: %w", p[:i], err)
+		}
+		if !fi.IsDir() {
+			return true, nil
+		}
+		j := strings.IndexByte(p[i+1:], '/')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return false, nil
 }
 
 // readEntry returns what git stores for a file: its content, or a link's target.

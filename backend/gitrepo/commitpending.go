@@ -39,6 +39,9 @@ type CommitResult struct {
 	Trailers map[string]string
 	// Signed is who signed the commit: its author and committer.
 	Signed Identity
+	// Warnings name the pending changes a commit of every change left out (see
+	// LeaveOutUnnamable).
+	Warnings []string
 }
 
 // CommitPending commits the pending changes of sets that o names, and nothing else:
@@ -57,17 +60,41 @@ func (r *Repo) CommitPending(ctx context.Context, sets []ChangeSet, o PendingCom
 		}
 		return CommitResult{}, fmt.Errorf("git commit: %w: %s", ErrNotPending, strings.Join(names, ", "))
 	}
+	var warnings []string
+	if len(o.Paths) == 0 {
+		chosen, warnings = LeaveOutUnnamable(chosen)
+	}
 	if len(chosen) == 0 {
-		return CommitResult{}, fmt.Errorf("git commit: %w", ErrNothingToCommit)
+		return CommitResult{Warnings: warnings}, fmt.Errorf("git commit: %w", ErrNothingToCommit)
 	}
 	paths := Paths(chosen)
 	trailers := Trailers(sets, paths)
 	h, who, err := r.commit(ctx, CommitOptions{Message: o.Message, Paths: paths, Tag: o.Tag, TagMessage: o.TagMessage,
 		Author: o.Author, Trailers: trailers})
 	if err != nil && h.IsZero() {
-		return CommitResult{}, err
+		return CommitResult{Warnings: warnings}, err
 	}
-	return CommitResult{Hash: h, Changes: chosen, Trailers: trailers, Signed: who}, err
+	return CommitResult{Hash: h, Changes: chosen, Trailers: trailers, Signed: who, Warnings: warnings}, err
+}
+
+// LeaveOutUnnamable returns the changes a commit of every pending change takes: those
+// whose paths MemoTree commits (see checkPaths), with a warning for each other one,
+// naming it and why. Such a change (a file made outside MemoTree whose name holds a
+// backslash, say) stays pending; naming it in a commit is refused with the same reason.
+func LeaveOutUnnamable(changes []Change) (kept []Change, warnings []string) {
+	kept = changes[:0:0]
+	for _, c := range changes {
+		paths := []vpath.Path{c.Path}
+		if c.From != "" {
+			paths = append(paths, c.From)
+		}
+		if err := checkPaths(paths); err != nil {
+			warnings = append(warnings, "left out of the commit: "+strings.TrimPrefix(err.Error(), ErrInvalidPath.Error()+": "))
+			continue
+		}
+		kept = append(kept, c)
+	}
+	return kept, warnings
 }
 
 // PickChanges returns the changes of sets that paths name (by their path or a

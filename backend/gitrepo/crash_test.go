@@ -364,6 +364,12 @@ func TestPullKillChild(t *testing.T) {
 		t.Skip("child process of TestSIGKILLMidPull only")
 	}
 	_, r := openRecovered(t, dir)
+	if at := os.Getenv("MT_PULL_KILL_AT"); at != "" {
+		gitrepo.PausePackWrite(r, at, func() {
+			crashtest.Say("paused at %s", at)
+			time.Sleep(time.Minute)
+		})
+	}
 	crashtest.Say("pull")
 	start := time.Now()
 	res, err := r.Pull(t.Context(), gitrepo.SyncOptions{})
@@ -410,53 +416,64 @@ func TestSIGKILLMidPull(t *testing.T) {
 		finished := len(rest) > 0
 		where := fmt.Sprintf("kill %d (MEMOTREE_CRASH_SEED=%d, %v into a pull of about %v; finished %v)", k, seed, delay, span, finished)
 
-		_, r := openRecovered(t, dir)
-		merged := 0
-		for i := range pullNotes {
-			switch got := read(t, dir, pullPath(i)); got {
-			case pullNote(i, false, true, true):
-			case pullNote(i, true, true, true):
-				merged++
-			default:
-				t.Fatalf("%s: %s is neither the local version nor the merged one:\n%s", where, pullPath(i), got)
-			}
-		}
-		if merged != 0 && merged != pullNotes {
-			t.Fatalf("%s: %d of %d notes merged: the batch was torn", where, merged, pullNotes)
-		}
-		if out, err := tryGit(dir, "fsck", "--strict", "--no-progress", "--no-dangling"); err != nil {
-			t.Fatalf("%s: git fsck: %v\n%s", where, err, out)
-		}
-		res, err := r.Pull(t.Context(), gitrepo.SyncOptions{})
-		if err != nil {
-			t.Fatalf("%s: the second pull: %v", where, err)
-		}
-		if finished != (res.Outcome == gitrepo.PullUpToDate) {
-			t.Errorf("%s: the second pull's outcome is %s", where, res.Outcome)
-		}
-		var pending []string
-		for i := range pullNotes {
-			if got, want := read(t, dir, pullPath(i)), pullNote(i, true, true, true); got != want {
-				t.Fatalf("%s: after the second pull %s reads\n%s\nwant\n%s", where, pullPath(i), got, want)
-			}
-			if i%3 == 0 {
-				pending = append(pending, " M "+pullPath(i))
-			}
-		}
-		if got := porcelain(t, dir); strings.Join(got, "\n") != strings.Join(pending, "\n") {
-			t.Fatalf("%s: git status after the second pull:\n%s\nwant only the work in progress", where, strings.Join(got, "\n"))
-		}
-		run(t, dir, "merge-base", "--is-ancestor", "origin/main", "HEAD")
-		if out, err := tryGit(dir, "fsck", "--strict", "--no-progress", "--no-dangling"); err != nil {
-			t.Fatalf("%s: git fsck after the second pull: %v\n%s", where, err, out)
-		}
-		for _, i := range []int{0, 1, pullNotes - 1} { // a few: the rest share the tree
-			if got, want := run(t, dir, "show", "HEAD:"+pullPath(i)), pullNote(i, true, true, false); got != want {
-				t.Fatalf("%s: HEAD's %s is\n%s\nwant both commits' edits", where, pullPath(i), got)
-			}
-		}
+		merged, res := checkKilledPull(t, dir, where, finished)
 		t.Logf("kill %d after %v: %d notes merged before the second pull (finished %v), then %s", k, delay, merged, finished, res.Outcome)
 	}
+}
+
+// checkKilledPull reopens the clone dir a pull was killed in and checks it as
+// TestSIGKILLMidPull says: every note the local version or the merged one, all alike;
+// git fsck clean; a second pull completes the merge (and finds nothing new when the
+// first had finished), leaving only the work in progress pending. It returns how many
+// notes were merged before the second pull, and its result.
+func checkKilledPull(t *testing.T, dir, where string, finished bool) (int, gitrepo.PullResult) {
+	t.Helper()
+	_, r := openRecovered(t, dir)
+	merged := 0
+	for i := range pullNotes {
+		switch got := read(t, dir, pullPath(i)); got {
+		case pullNote(i, false, true, true):
+		case pullNote(i, true, true, true):
+			merged++
+		default:
+			t.Fatalf("%s: %s is neither the local version nor the merged one:\n%s", where, pullPath(i), got)
+		}
+	}
+	if merged != 0 && merged != pullNotes {
+		t.Fatalf("%s: %d of %d notes merged: the batch was torn", where, merged, pullNotes)
+	}
+	if out, err := tryGit(dir, "fsck", "--strict", "--no-progress", "--no-dangling"); err != nil {
+		t.Fatalf("%s: git fsck: %v\n%s", where, err, out)
+	}
+	res, err := r.Pull(t.Context(), gitrepo.SyncOptions{})
+	if err != nil {
+		t.Fatalf("%s: the second pull: %v", where, err)
+	}
+	if finished != (res.Outcome == gitrepo.PullUpToDate) {
+		t.Errorf("%s: the second pull's outcome is %s", where, res.Outcome)
+	}
+	var pending []string
+	for i := range pullNotes {
+		if got, want := read(t, dir, pullPath(i)), pullNote(i, true, true, true); got != want {
+			t.Fatalf("%s: after the second pull %s reads\n%s\nwant\n%s", where, pullPath(i), got, want)
+		}
+		if i%3 == 0 {
+			pending = append(pending, " M "+pullPath(i))
+		}
+	}
+	if got := porcelain(t, dir); strings.Join(got, "\n") != strings.Join(pending, "\n") {
+		t.Fatalf("%s: git status after the second pull:\n%s\nwant only the work in progress", where, strings.Join(got, "\n"))
+	}
+	run(t, dir, "merge-base", "--is-ancestor", "origin/main", "HEAD")
+	if out, err := tryGit(dir, "fsck", "--strict", "--no-progress", "--no-dangling"); err != nil {
+		t.Fatalf("%s: git fsck after the second pull: %v\n%s", where, err, out)
+	}
+	for _, i := range []int{0, 1, pullNotes - 1} { // a few: the rest share the tree
+		if got, want := run(t, dir, "show", "HEAD:"+pullPath(i)), pullNote(i, true, true, false); got != want {
+			t.Fatalf("%s: HEAD's %s is\n%s\nwant both commits' edits", where, pullPath(i), got)
+		}
+	}
+	return merged, res
 }
 
 // TestKilledBranchMoveIsRepaired leaves the repository as a process killed inside

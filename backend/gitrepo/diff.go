@@ -67,6 +67,10 @@ func (r *Repo) DiffChanges(ctx context.Context, changes []Change) (string, []Fil
 	if err != nil {
 		return "", nil, fmt.Errorf("git diff: %w", err)
 	}
+	stored, err := r.storedForm()
+	if err != nil {
+		return "", nil, fmt.Errorf("git diff: %w", err)
+	}
 	var ps patch
 	var stats []FileStat
 	for _, c := range changes {
@@ -80,7 +84,7 @@ func (r *Repo) DiffChanges(ctx context.Context, changes []Change) (string, []Fil
 		if err := checkPaths([]vpath.Path{from, c.Path}); err != nil {
 			return "", nil, fmt.Errorf("git diff: %w", err)
 		}
-		fp, err := r.filePatch(head, from, c.Path)
+		fp, err := r.filePatch(head, from, c.Path, stored)
 		if err != nil {
 			return "", nil, fmt.Errorf("git diff: %w", err)
 		}
@@ -110,8 +114,9 @@ func (f *filePatch) stat() FileStat {
 	return s
 }
 
-// filePatch diffs from in HEAD against to in the working tree; nil when they agree.
-func (r *Repo) filePatch(head *treeReader, from, to vpath.Path) (*filePatch, error) {
+// filePatch diffs from in HEAD against to in the working tree, as stored gives its
+// content to git; nil when they agree.
+func (r *Repo) filePatch(head *treeReader, from, to vpath.Path, stored func(vpath.Path, []byte) []byte) (*filePatch, error) {
 	old, inHead, err := head.file(from)
 	if err != nil {
 		return nil, err
@@ -119,6 +124,9 @@ func (r *Repo) filePatch(head *treeReader, from, to vpath.Path) (*filePatch, err
 	data, onDisk, err := r.readWork(to)
 	if err != nil {
 		return nil, err
+	}
+	if onDisk {
+		data = stored(to, data)
 	}
 	if from == to && (!inHead && !onDisk || inHead && onDisk && bytes.Equal(old.data, data)) {
 		return nil, nil

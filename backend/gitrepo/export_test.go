@@ -55,3 +55,14 @@ func ConfigList(b []byte) ([]string, error) {
 
 // ValidTag is validTag, for tests to compare with git's own rules.
 func ValidTag(name string) error { return validTag(name) }
+
+// PausePackWrite makes a fetch of r call fn at stage: "idx" once it has begun writing
+// a pack's index, "pack" just before the pack takes its final name (a crash test kills
+// there).
+func PausePackWrite(r *Repo, stage string, fn func()) {
+	r.packs.pause = func(s string) {
+		if s == stage {
+			fn()
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -37,16 +38,20 @@ type Identity struct {
 }
 
 // configKeys are the configuration keys MemoTree reads: those an identity is read
-// from, and core.fileMode.
+// from, and those that say how the working tree is read (see workRules).
 var configKeys = map[string]bool{
 	"user.name": true, "user.email": true, "author.name": true, "author.email": true,
-	"committer.name": true, "committer.email": true, "core.filemode": true,
+	"committer.name": true, "committer.email": true, "core.filemode": true, "core.symlinks": true,
+	"core.autocrlf": true, "core.attributesfile": true,
 }
 
 // Identity returns who git would sign a commit with in this repository, or an error
 // wrapping ErrNoIdentity that says how to set it.
 func (r *Repo) Identity() (Identity, error) {
-	cfg := r.config()
+	cfg, err := r.config()
+	if err != nil {
+		return Identity{}, err
+	}
 	pick := func(role, field string) string {
 		if v := os.Getenv("GIT_" + strings.ToUpper(role) + "_" + strings.ToUpper(field)); v != "" {
 			return v
@@ -114,14 +119,22 @@ func (r *Repo) signatures(author *Signature) (a, c *object.Signature, err error)
 		&object.Signature{Name: id.Committer.Name, Email: id.Committer.Email, When: now}, nil
 }
 
-// config reads configKeys from git's configuration, last value winning.
-func (r *Repo) config() map[string]string {
+// config reads configKeys from git's configuration, last value winning: the system,
+// global and repository files (and what they include), then the variables the
+// environment gives (GIT_CONFIG_COUNT, GIT_CONFIG_KEY_n, GIT_CONFIG_VALUE_n). A file
+// git cannot read makes git refuse every command; here it is an error naming the file
+// and the line, saying what to do.
+func (r *Repo) config() (map[string]string, error) {
 	cr := &configReader{gitDir: r.gitDir(), branch: r.branchName(), out: map[string]string{}}
-	for _, f := range systemAndGlobalConfig() {
-		cr.read(f, 0)
+	for _, f := range append(systemAndGlobalConfig(), filepath.Join(r.gitDir(), "config")) {
+		if err := cr.read(f, 0); err != nil {
+			return nil, err
+		}
 	}
-	cr.read(filepath.Join(r.gitDir(), "config"), 0)
-	return cr.out
+	if err := cr.readEnv(); err != nil {
+		return nil, err
+	}
+	return cr.out, nil
 }
 
 // gitDir returns the repository's git folder (.git, or where a .git file points).
@@ -193,7 +206,7 @@ func expandHome(p string) string {
 	return p
 }
 
-// configReader collects identity keys from configuration files and their includes.
+// configReader collects configKeys from configuration files and their includes.
 type configReader struct {
 	gitDir string
 	branch string
@@ -203,30 +216,117 @@ type configReader struct {
 // maxIncludeDepth bounds include chains, as git does (it allows 10).
 const maxIncludeDepth = 10
 
-// read reads one file; a missing or unreadable file is skipped, as git skips a
-// missing one (a broken one makes git fail, which its own commands will say).
-func (cr *configReader) read(file string, depth int) {
+// ErrBadConfig means a git configuration file, or the configuration the environment
+// gives, cannot be read as git reads it; git refuses to run with it too.
+var ErrBadConfig = errors.New("git's configuration cannot be read")
+
+// read reads one file and the files it includes; a missing or unreadable file is
+// skipped, as git skips a missing one. A line git cannot read is an error naming the
+// file and the line.
+func (cr *configReader) read(file string, depth int) error {
 	if depth > maxIncludeDepth {
-		return
+		return fmt.Errorf("%w: %s is included more than %d deep (an include loop?); remove the include.path or includeIf that leads to it",
+			ErrBadConfig, file, maxIncludeDepth)
 	}
 	b, err := regular.ReadPath(file)
 	if err != nil {
-		return
+		return nil
 	}
-	// A line git cannot read makes git refuse every command; what came before it is
-	// kept here, and git's own commands will say what is wrong.
-	_ = parseConfig(b, func(section, sub, key, value string, hasValue bool) {
+	var inner error
+	err = parseConfig(b, func(section, sub, key, value string, hasValue bool) {
+		if inner != nil {
+			return
+		}
 		switch {
 		case sub == "" && configKeys[section+"."+key]:
-			if !hasValue && section == "core" {
-				value = "true" // a boolean written bare
-			}
-			cr.out[section+"."+key] = value // an identity key without a value: none (git refuses it)
+			cr.set(section+"."+key, value, hasValue)
 		case key == "path" && hasValue && (section == "include" && sub == "" ||
 			section == "includeif" && cr.matches(sub, filepath.Dir(file))):
-			cr.read(includePath(value, file), depth+1)
+			inner = cr.read(includePath(value, file), depth+1)
 		}
 	})
+	if inner != nil {
+		return inner
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %s, %w; git refuses to run with it too: fix that line (`git config --file %s --list` shows the error) or remove it",
+			ErrBadConfig, file, err, file)
+	}
+	return nil
+}
+
+// set records a key of configKeys. A core boolean written bare is true; an identity
+// key without a value is none (git refuses it).
+func (cr *configReader) set(key, value string, hasValue bool) {
+	if !hasValue && strings.HasPrefix(key, "core.") {
+		value = "true"
+	}
+	cr.out[key] = value
+}
+
+// readEnv reads the variables the environment gives as git reads them after every
+// file: GIT_CONFIG_COUNT pairs GIT_CONFIG_KEY_0 with GIT_CONFIG_VALUE_0 and so on.
+// A count that is no number or a pair with a half missing is an error, as git
+// refuses them.
+func (cr *configReader) readEnv() error {
+	count, ok := os.LookupEnv("GIT_CONFIG_COUNT")
+	if !ok || count == "" {
+		return nil
+	}
+	n, err := strconv.ParseUint(count, 10, 31)
+	if err != nil {
+		return fmt.Errorf("%w: GIT_CONFIG_COUNT is %q, not a count; git refuses it too: set it to the number of GIT_CONFIG_KEY_n and GIT_CONFIG_VALUE_n pairs, or unset it",
+			ErrBadConfig, count)
+	}
+	for i := range int(n) {
+		key := os.Getenv(fmt.Sprintf("GIT_CONFIG_KEY_%d", i))
+		if key == "" {
+			return fmt.Errorf("%w: GIT_CONFIG_COUNT is %d but GIT_CONFIG_KEY_%d is not set; git refuses it too: set it, or lower the count",
+				ErrBadConfig, n, i)
+		}
+		value, ok := os.LookupEnv(fmt.Sprintf("GIT_CONFIG_VALUE_%d", i))
+		if !ok {
+			return fmt.Errorf("%w: GIT_CONFIG_KEY_%d is %q but GIT_CONFIG_VALUE_%d is not set; git refuses it too: set it, or lower GIT_CONFIG_COUNT",
+				ErrBadConfig, i, key, i)
+		}
+		section, sub, name, ok := splitConfigKey(key)
+		if !ok {
+			return fmt.Errorf("%w: GIT_CONFIG_KEY_%d is %q, not a key git knows the form of (section.name or section.subsection.name); git refuses it too",
+				ErrBadConfig, i, key)
+		}
+		if sub == "" && configKeys[section+"."+name] {
+			cr.set(section+"."+name, value, true)
+		}
+	}
+	return nil
+}
+
+// splitConfigKey splits "section.name" or "section.sub.section.name" as git's
+// git_config_parse_key does: the section and the name lowercased, the subsection (all
+// between the first and the last dot) kept as written.
+func splitConfigKey(key string) (section, sub, name string, ok bool) {
+	first, last := strings.IndexByte(key, '.'), strings.LastIndexByte(key, '.')
+	if first <= 0 || last == len(key)-1 {
+		return "", "", "", false
+	}
+	section, name = strings.ToLower(key[:first]), strings.ToLower(key[last+1:])
+	if first < last {
+		sub = key[first+1 : last]
+	}
+	for i := 0; i < len(section); i++ {
+		if !isKeyChar(section[i]) {
+			return "", "", "", false
+		}
+	}
+	if !(name[0] >= 'a' && name[0] <= 'z') {
+		return "", "", "", false
+	}
+	for i := 0; i < len(name); i++ {
+		if !isKeyChar(name[i]) {
+			return "", "", "", false
+		}
+	}
+	return section, sub, name, true
 }
 
 // includePath resolves an include's path: "~/" is the home folder, and a relative path
@@ -287,6 +387,12 @@ func (cr *configReader) matches(cond, fileDir string) bool {
 // folders and "*", "?" and a bracket expression ("[a-z]", "[!x]") do not, and "\"
 // takes the next character as it is.
 func globMatch(pattern, name string, fold bool) bool {
+	re := globRegexp(pattern, fold)
+	return re != nil && re.MatchString(name)
+}
+
+// globRegexp compiles a git wildcard pattern (see globMatch); nil when it cannot.
+func globRegexp(pattern string, fold bool) *regexp.Regexp {
 	var b strings.Builder
 	if fold {
 		b.WriteString("(?i)")
@@ -321,7 +427,10 @@ func globMatch(pattern, name string, fold bool) bool {
 	}
 	b.WriteString("$")
 	re, err := regexp.Compile(b.String())
-	return err == nil && re.MatchString(name)
+	if err != nil {
+		return nil
+	}
+	return re
 }
 
 // bracketClass turns the bracket expression that p starts with ("[abc]", "[a-z]",
@@ -360,21 +469,4 @@ func bracketClass(p string) (class string, n int, ok bool) {
 		}
 	}
 	return "", 0, false
-}
-
-// trustsExecutableBit reports whether git takes the executable bit of the working
-// tree's files as it is (core.fileMode, true unless set false): git sets it false
-// where the file system cannot keep the bit (exFAT, a Windows drive under WSL,
-// Windows), and then ignores the bit in status and keeps the index's mode when it
-// stages a file.
-func (r *Repo) trustsExecutableBit() bool {
-	v, ok := r.config()["core.filemode"]
-	if !ok {
-		return true
-	}
-	switch strings.ToLower(strings.TrimSpace(v)) {
-	case "false", "no", "off", "0", "":
-		return false
-	}
-	return true
 }

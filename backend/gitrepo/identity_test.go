@@ -281,6 +281,13 @@ func TestConfigSyntaxAsGitReadsIt(t *testing.T) {
 			"w.inc": "[user]\n\tname = Bracket\n"}, "Bracket <t@x.y>"},
 		{"includeIf by the real path", map[string]string{".gitconfig": "[user]\n\tname = X\n\temail = t@x.y\n[includeIf \"gitdir:" + dir + "/\"]\n\tpath = w.inc\n",
 			"w.inc": "[user]\n\tname = Real Path\n"}, "Real Path <t@x.y>"},
+		{"includeIf gitdir/i, another case", map[string]string{".gitconfig": "[user]\n\tname = X\n\temail = t@x.y\n[includeIf \"gitdir/i:**/VAULT/\"]\n\tpath = w.inc\n",
+			"w.inc": "[user]\n\tname = Folded\n"}, "Folded <t@x.y>"},
+		{"includeIf gitdir of another case", map[string]string{".gitconfig": "[user]\n\tname = X\n\temail = t@x.y\n[includeIf \"gitdir:**/VAULT/\"]\n\tpath = w.inc\n",
+			"w.inc": "[user]\n\tname = Folded\n"}, "X <t@x.y>"},
+		{"includeIf onbranch", map[string]string{".gitconfig": "[user]\n\tname = X\n\temail = t@x.y\n[includeIf \"onbranch:ma*\"]\n\tpath = w.inc\n",
+			"w.inc": "[user]\n\tname = On Main\n"}, "On Main <t@x.y>"},
+		{"an include missing", map[string]string{".gitconfig": "[include]\n\tpath = nowhere.inc\n[user]\n\tname = Still\n\temail = t@x.y\n"}, "Still <t@x.y>"},
 	}
 	for _, c := range cases {
 		t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, ".gitconfig"))

@@ -22,9 +22,10 @@ import (
 // go-git's decoder reads each field through reflection and allocates several objects
 // per entry; at 10k notes that was a fifth of a status and most of its page faults.
 // This reader makes one slice of entries and one string of all their names (packNames),
-// so that nothing refers to the mapping once it is released. It reads index versions 2, 3 and 4; anything else (a split index,
-// a newer version) makes Status fall back to go-git's decoder. Writing the index stays
-// with go-git (index.go).
+// so that nothing refers to the mapping once it is released. It reads index versions
+// 2, 3 and 4; a newer version, or an index it cannot find, makes Status fall back to
+// go-git's decoder, and a split or sparse index is refused (see Repo.indexForm).
+// Writing the index stays with go-git (index.go).
 
 // ientry is what Status needs of one index entry.
 type ientry struct {
@@ -40,10 +41,18 @@ type ientry struct {
 	stage        uint8
 	intentToAdd  bool
 	skipWorktree bool
+	assumeValid  bool // git update-index --assume-unchanged
 }
 
 // errIndexFormat means the index uses a form this reader leaves to go-git.
 var errIndexFormat = errors.New("index format not read by the lean reader")
+
+// errSplitIndex and errSparseIndex mean the index is in a form neither this reader nor
+// go-git reads (see Repo.indexForm).
+var (
+	errSplitIndex  = errors.New("split index")
+	errSparseIndex = errors.New("sparse index")
+)
 
 // readIndexFile reads the entries of .git/index, sorted as git sorts them. A missing
 // index (a repository with no commit yet) has no entries.
@@ -127,6 +136,7 @@ func parseIndex(s string) ([]ientry, error) {
 		copy(e.hash[:], s[pos+40:pos+60])
 		flags := binary.BigEndian.Uint16([]byte(s[pos+60 : pos+62]))
 		e.stage = uint8(flags>>12) & 3
+		e.assumeValid = flags&0x8000 != 0
 		pos += fixed
 		if flags&0x4000 != 0 { // extended flags (version 3 and later)
 			if version < 3 || pos+2 > end {
@@ -164,8 +174,11 @@ func parseIndex(s string) ([]ientry, error) {
 	for pos+8 <= end { // extensions: refuse those that change what the entries mean
 		sig := s[pos : pos+4]
 		size := int(u32(pos + 4))
-		if sig == "link" || sig == "sdir" {
-			return nil, errIndexFormat // a split or sparse index
+		switch sig {
+		case "link":
+			return nil, errSplitIndex
+		case "sdir":
+			return nil, errSparseIndex
 		}
 		pos += 8 + size
 	}

@@ -191,8 +191,12 @@ func (r *Repo) pairRenames(changes []Change) ([]Change, error) {
 	if err != nil || head.tree == nil {
 		return changes, err
 	}
+	stored, err := r.storedForm()
+	if err != nil {
+		return changes, err
+	}
 	srcs := r.renameSources(head.tree, changes, gone)
-	dsts := r.renameDests(changes, born)
+	dsts := r.renameDests(changes, born, stored)
 	if len(srcs) == 0 || len(dsts) == 0 {
 		return changes, nil
 	}
@@ -233,8 +237,9 @@ func (r *Repo) renameSources(tree *object.Tree, changes []Change, gone []int) []
 	return out
 }
 
-// renameDests reads the new paths of the working tree.
-func (r *Repo) renameDests(changes []Change, born []int) []*renameSide {
+// renameDests reads the new paths of the working tree, as stored gives their content
+// to git.
+func (r *Repo) renameDests(changes []Change, born []int, stored func(vpath.Path, []byte) []byte) []*renameSide {
 	var out []*renameSide
 	for _, i := range born {
 		p := changes[i].Path
@@ -254,12 +259,21 @@ func (r *Repo) renameDests(changes []Change, born []int) []*renameSide {
 			if err != nil || !ok {
 				continue
 			}
-			data = d
+			data = stored(p, d)
 		}
 		out = append(out, &renameSide{at: i, path: p, hash: plumbing.ComputeHash(plumbing.BlobObject, data),
 			size: int64(len(data)), regular: fi.Mode().IsRegular(), data: data, loaded: true})
 	}
 	return out
+}
+
+// blobOrNil reads a blob of the repository, nil when it cannot.
+func (r *Repo) blobOrNil(h plumbing.Hash) []byte {
+	b, err := r.blobBytes(h)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // blobBytes reads a blob of the repository.

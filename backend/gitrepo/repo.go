@@ -44,6 +44,8 @@ import (
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/cache"
+	"github.com/go-git/go-git/v5/storage/filesystem"
 
 	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vault"
@@ -91,6 +93,24 @@ type Repo struct {
 	beforeIndexRename func()
 	// similar remembers the last inexact rename detection (see renameCache).
 	similar renameCache
+	// packs is the file system go-git's storage writes packs through (see packFS).
+	packs *packFS
+}
+
+// packSafe reopens r's go-git repository over a packFS, so that the packs a fetch
+// writes survive a kill at any moment.
+func (r *Repo) packSafe(st *filesystem.Storage) error {
+	wt, err := r.repo.Worktree()
+	if err != nil {
+		return fmt.Errorf("open the working tree: %w", err)
+	}
+	r.packs = &packFS{Filesystem: st.Filesystem()}
+	repo, err := git.Open(filesystem.NewStorage(r.packs, cache.NewObjectLRUDefault()), wt.Filesystem)
+	if err != nil {
+		return err
+	}
+	r.repo = repo
+	return nil
 }
 
 // Open opens the repository whose root is dir. It returns an error wrapping
@@ -105,12 +125,25 @@ func Open(dir string, w Writer) (*Repo, error) {
 		return nil, fmt.Errorf("open repository %s: %w", dir, ErrNotRepository)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open repository %s: %w", dir, err)
+		if _, cerr := (&Repo{dir: abs}).config(); cerr != nil {
+			err = cerr // the configuration go-git could not read, named as git would name it
+		}
+		return nil, fmt.Errorf("open repository %s: %w", dir, unsupportedExtension(abs, err))
 	}
 	repo := &Repo{dir: abs, repo: r, w: w}
+	st, ok := r.Storer.(*filesystem.Storage)
+	if !ok {
+		return nil, fmt.Errorf("open repository %s: not stored on disk", dir)
+	}
+	if err := repo.packSafe(st); err != nil {
+		return nil, fmt.Errorf("open repository %s: %w", dir, err)
+	}
 	if w != nil {
 		if err := repo.repairInterruptedCommit(context.Background()); err != nil {
 			return nil, fmt.Errorf("open repository %s: repair a commit a crash interrupted: %w", dir, err)
+		}
+		if err := repo.repairPacks(context.Background(), st.Filesystem()); err != nil {
+			return nil, fmt.Errorf("open repository %s: repair the packs a killed fetch left: %w", dir, err)
 		}
 		if err := ensureExcluded(abs); err != nil {
 			return nil, fmt.Errorf("open repository %s: %w", dir, err)
@@ -235,6 +268,10 @@ func checkPaths(paths []vpath.Path) error {
 	for _, p := range paths {
 		q, err := vpath.Parse(string(p))
 		switch {
+		case strings.ContainsRune(string(p), '\\'):
+			return fmt.Errorf("%w: %s holds a backslash (\\), which Windows takes for a folder separator, so a "+
+				"commit of it could not be checked out there; MemoTree does not commit it: rename it without the "+
+				"backslash, or commit it with git", ErrInvalidPath, string(p))
 		case err != nil:
 			return fmt.Errorf("%w: %w", ErrInvalidPath, err)
 		case q != p || q == "":

@@ -105,8 +105,8 @@ type snapshot struct {
 	trees     *indexTrees
 	staged    map[string]State
 	work      map[string]State
-	// execBit is core.fileMode (see Repo.trustsExecutableBit).
-	execBit bool
+	// rules are the settings by which git reads the working tree (see workRules).
+	rules *workRules
 }
 
 // stamp identifies the index and HEAD a snapshot was computed from.
@@ -135,14 +135,7 @@ func (r *Repo) snapshot(ctx context.Context) (*snapshot, error) {
 	if indexTime.IsZero() {
 		indexTime = time.Now()
 	}
-	entries, err := r.readIndexFile()
-	if errors.Is(err, errIndexFormat) {
-		idx, gerr := r.repo.Storer.Index()
-		if gerr != nil {
-			return nil, fmt.Errorf("read index: %w", gerr)
-		}
-		entries, err = fromIndex(idx), nil
-	}
+	entries, err := r.readEntries()
 	if err != nil {
 		return nil, err
 	}
@@ -150,8 +143,12 @@ func (r *Repo) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
+	rules, err := r.workRules()
+	if err != nil {
+		return nil, err
+	}
 	snap := &snapshot{stamp: st, indexTime: indexTime, entries: entries, trees: hashIndexTrees(entries), staged: map[string]State{},
-		execBit: r.trustsExecutableBit()}
+		rules: rules}
 	snap.byName = make(map[string]int32, len(entries))
 	for i := range entries {
 		snap.byName[entries[i].name] = int32(i)

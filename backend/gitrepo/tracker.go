@@ -46,7 +46,7 @@ func (t *Tracker) Touch(paths ...string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	for _, p := range paths {
-		if p == "" || p == "." || strings.HasSuffix(p, "/") || filepath.Base(p) == ".gitignore" {
+		if p == "" || p == "." || strings.HasSuffix(p, "/") || filepath.Base(p) == ".gitignore" || filepath.Base(p) == ".gitattributes" {
 			t.full = true
 			continue
 		}
@@ -169,8 +169,12 @@ func (r *Repo) workState(snap *snapshot, p string) (State, error) {
 		return "", nil
 	}
 	i, tracked := snap.byName[p]
+	beyond, err := r.beyondLink(p)
+	if err != nil {
+		return "", err
+	}
 	f, err := statFile(filepath.Join(r.dir, filepath.FromSlash(p)))
-	if errors.Is(err, fs.ErrNotExist) {
+	if beyond || errors.Is(err, fs.ErrNotExist) { // beyond a link: no file to git
 		if _, folder := snap.trees.dirs[p]; folder {
 			return "", errNeedFull // a tracked folder is gone
 		}
@@ -197,10 +201,10 @@ func (r *Repo) workState(snap *snapshot, p string) (State, error) {
 	switch {
 	case e.stage != 0:
 		return Modified, nil
-	case e.mode == filemode.Submodule || unchanged(e, f, snap.indexTime, snap.execBit):
+	case e.mode == filemode.Submodule || unchanged(e, f, snap.indexTime, snap.rules):
 		return "", nil
 	}
-	same, err := r.sameContent(p, e, f, snap.execBit)
+	same, err := r.sameContent(p, e, f, snap.rules)
 	if err != nil || same {
 		return "", err
 	}

@@ -154,10 +154,10 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 				continue // gone since listed: unseen, so it shows as deleted
 			}
 			seen[j] = true
-			if unchanged(ie, wf, indexTime, snap.execBit) {
+			if unchanged(ie, wf, indexTime, snap.rules) {
 				continue
 			}
-			same, err := r.sameContent(p, ie, wf, snap.execBit)
+			same, err := r.sameContent(p, ie, wf, snap.rules)
 			if err != nil {
 				fail(err)
 				return
@@ -229,8 +229,8 @@ func parseIgnore(b []byte, domain []string) []gitignore.Pattern {
 // data alone, compared as git compares them (32-bit fields). A file modified in the
 // same instant the index was written is "racily clean" and must be hashed, as git
 // does.
-func unchanged(e *ientry, f workFile, indexTime time.Time, execBit bool) bool {
-	if uint32(f.size) != e.size || uint32(f.mtime.sec) != e.mtimeS || uint32(f.mtime.nsec) != e.mtimeN || !modeMatches(e.mode, f.mode, execBit) {
+func unchanged(e *ientry, f workFile, indexTime time.Time, rules *workRules) bool {
+	if uint32(f.size) != e.size || uint32(f.mtime.sec) != e.mtimeS || uint32(f.mtime.nsec) != e.mtimeN || !modeMatches(e.mode, f.mode, rules) {
 		return false
 	}
 	if e.ino != 0 && f.ino != 0 && uint32(f.ino) != e.ino {
@@ -244,13 +244,16 @@ func unchanged(e *ientry, f workFile, indexTime time.Time, execBit bool) bool {
 }
 
 // modeMatches reports whether a working-tree file's type and executable bit are
-// those of the index entry; the bit (the owner's, as git reads it) only when execBit
-// (see Repo.trustsExecutableBit).
-func modeMatches(m filemode.FileMode, fm fs.FileMode, execBit bool) bool {
+// those of the index entry, as git's ie_match_stat has it: the bit (the owner's) only
+// where git trusts it (core.fileMode), and a plain file is a link's stand-in where git
+// makes no links (core.symlinks false).
+func modeMatches(m filemode.FileMode, fm fs.FileMode, rules *workRules) bool {
 	switch {
 	case fm&fs.ModeSymlink != 0:
 		return m == filemode.Symlink
-	case fm.IsRegular() && !execBit:
+	case fm.IsRegular() && m == filemode.Symlink:
+		return !rules.symlinks
+	case fm.IsRegular() && !rules.execBit:
 		return m == filemode.Regular || m == filemode.Executable
 	case fm.IsRegular():
 		if fm&0o100 != 0 {
@@ -261,10 +264,10 @@ func modeMatches(m filemode.FileMode, fm fs.FileMode, execBit bool) bool {
 	return false
 }
 
-// sameContent hashes the working-tree file at p as git would and compares it with
-// the index entry.
-func (r *Repo) sameContent(p string, e *ientry, f workFile, execBit bool) (bool, error) {
-	if !modeMatches(e.mode, f.mode, execBit) {
+// sameContent hashes the working-tree file at p as git would store it (its line
+// endings converted where git converts them) and compares it with the index entry.
+func (r *Repo) sameContent(p string, e *ientry, f workFile, rules *workRules) (bool, error) {
+	if !modeMatches(e.mode, f.mode, rules) {
 		return false, nil
 	}
 	full := filepath.Join(r.dir, filepath.FromSlash(p))
@@ -285,6 +288,9 @@ func (r *Repo) sameContent(p string, e *ientry, f workFile, execBit bool) (bool,
 	}
 	if uint32(len(data)) != e.size && e.size != 0 {
 		return false, nil
+	}
+	if f.mode.IsRegular() {
+		data = rules.toGit(p, data, func() []byte { return r.blobOrNil(e.hash) })
 	}
 	return plumbing.ComputeHash(plumbing.BlobObject, data) == e.hash, nil
 }

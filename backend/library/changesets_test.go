@@ -41,6 +41,11 @@ func TestCrashedChangeSetIsRolledBackWhileWatching(t *testing.T) {
 		line, _ := json.Marshal(rec)
 		journal = append(append(journal, line...), '\n')
 	}
+	// The script wrote through MemoTree, so .memotree exists (opening the folder alone
+	// does not create it).
+	if err := os.MkdirAll(filepath.Join(dir, ".memotree"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	if err := os.WriteFile(filepath.Join(dir, ".memotree", "undo-script-dead.log"), journal, 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -67,6 +67,10 @@ type Options struct {
 	// progress before a large vault is read. A scan that fails leaves the graph
 	// unloaded: the final progress event carries its error, and Graph scans again.
 	Background bool
+	// CacheDir, when set, holds the vault's caches (its search index) for as long as
+	// the vault has no .memotree folder, so that opening a folder writes nothing in it
+	// (see vault.SetCacheDir).
+	CacheDir string
 }
 
 // FileWarning is a parse warning attached to the file it came from.
@@ -101,6 +105,26 @@ type Library struct {
 	subMu  sync.Mutex
 	subs   map[int]func(paths []vpath.Path, rescan bool)
 	nextID int
+
+	closeMu  sync.Mutex
+	onClose  []func() // run by Close, in order, before the vault closes
+	isClosed bool
+}
+
+// OnClose registers fn to run when the library closes, before its watcher stops and
+// its vault closes, so that what was derived from it (a search index saving itself, a
+// cache) can let go of it while the vault is still readable. A library mounted and
+// unmounted at run time is closed alone, long before its process ends. One registered
+// after Close runs at once, on a goroutine of its own (its caller may hold a lock fn
+// takes).
+func (l *Library) OnClose(fn func()) {
+	l.closeMu.Lock()
+	defer l.closeMu.Unlock()
+	if l.isClosed {
+		go fn()
+		return
+	}
+	l.onClose = append(l.onClose, fn)
 }
 
 // Subscribe registers fn to be called, synchronously and in order, after every change
@@ -127,6 +151,10 @@ func (l *Library) Subscribe(fn func(paths []vpath.Path, rescan bool)) (cancel fu
 func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 	v, err := vault.Open(dir)
 	if err != nil {
+		return nil, fmt.Errorf("open library %s: %w", name, err)
+	}
+	if err := v.SetCacheDir(o.CacheDir); err != nil {
+		v.Close()
 		return nil, fmt.Errorf("open library %s: %w", name, err)
 	}
 	// A batch of writes that a crash interrupted after it was decided is finished
@@ -184,6 +212,13 @@ func (l *Library) Vault() *vault.Vault { return l.vault }
 
 // Close stops watching and releases the vault.
 func (l *Library) Close() error {
+	l.closeMu.Lock()
+	fns := l.onClose
+	l.onClose, l.isClosed = nil, true
+	l.closeMu.Unlock()
+	for _, fn := range fns {
+		fn()
+	}
 	if l.stopScan != nil {
 		l.stopScan()
 	}

@@ -21,10 +21,15 @@ import (
 // Every other request — the 2026-07-28 revision, whose clients hear of changes through
 // subscriptions/listen, and clients that do not keep the session id they were given —
 // is served stateless, as before. A write to a client that stops reading gives up
-// after streamWriteTimeout.
+// after streamWriteTimeout. At most maxSessions sessions live at once: a new one
+// closes the one least recently used (see sessionCap), whose next request is told so.
 
 // sessionIdle is how long a session may go without a request before it is closed.
 const sessionIdle = time.Hour
+
+// maxSessions bounds the sessions kept at once: a client that initializes again for
+// every request would otherwise pile up sessions, each held for sessionIdle.
+var maxSessions = 64
 
 // newestRevision is the first protocol revision that has no sessions.
 const newestRevision = "2026-07-28"
@@ -38,13 +43,29 @@ func (s *Server) HTTPHandler(protect *http.CrossOriginProtection) http.Handler {
 		EventStore: events, SessionTimeout: sessionIdle, CrossOriginProtection: protect})
 	stateless := mcp.NewStreamableHTTPHandler(get, &mcp.StreamableHTTPOptions{
 		Stateless: true, CrossOriginProtection: protect})
+	sessions := newSessionCap(s.mcp)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		dw := newDeadlineWriter(w) // see streamWriteTimeout
 		// No deadline is left behind for the next request of a kept-alive connection.
 		defer dw.rc.SetWriteDeadline(time.Time{})
 		w = dw
-		if r.Header.Get("Mcp-Session-Id") != "" || r.Method != http.MethodPost || opensSession(r) {
+		if id := r.Header.Get("Mcp-Session-Id"); id != "" {
+			if msg := sessions.use(id); msg != "" {
+				http.Error(w, msg, http.StatusNotFound)
+				return
+			}
 			stateful.ServeHTTP(w, r)
+			return
+		}
+		if r.Method != http.MethodPost {
+			stateful.ServeHTTP(w, r)
+			return
+		}
+		if opensSession(r) {
+			stateful.ServeHTTP(w, r)
+			if id := w.Header().Get("Mcp-Session-Id"); id != "" {
+				sessions.opened(id)
+			}
 			return
 		}
 		stateless.ServeHTTP(w, r)

@@ -4,7 +4,7 @@
 // prefix queries, highlighted snippets, and a trigram index that narrows regular
 // expression searches to the notes that can match.
 //
-// The index is our own, in memory, persisted under the vault's .memotree folder (see
+// The index is our own, in memory, persisted among the vault's caches (.memotree; see
 // persist.go), and kept current incrementally: Changed marks paths whose files
 // changed (the library's change notifications call it) and the next query re-reads
 // only those. Reopening a vault re-reads only the files whose size, modification

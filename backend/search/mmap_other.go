@@ -4,8 +4,8 @@ package search
 
 import "github.com/memotree/memotree/backend/vault"
 
-// mapFile reads the internal file name of v into memory (no mapping here).
+// mapFile reads the cache file name of v into memory (no mapping here).
 func mapFile(v *vault.Vault, name string) ([]byte, func(), error) {
-	data, err := v.ReadInternal(name)
+	data, err := v.ReadCache(name)
 	return data, func() {}, err
 }

@@ -7,10 +7,10 @@ import (
 	"github.com/memotree/memotree/backend/vault"
 )
 
-// mapFile maps the internal file name of v read-only; release unmaps it. Replacing
+// mapFile maps the cache file name of v read-only; release unmaps it. Replacing
 // the file (saves rename a new one into place) leaves the mapping valid.
 func mapFile(v *vault.Vault, name string) ([]byte, func(), error) {
-	path, err := v.InternalPath(name)
+	path, err := v.CachePath(name)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -13,7 +13,8 @@ import (
 	"github.com/memotree/memotree/backend/vpath"
 )
 
-// indexFile is where the index is persisted, inside the vault's .memotree folder.
+// indexFile is where the index is persisted among the vault's caches (vault.WriteCache:
+// .memotree, or outside the vault until its first write).
 const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version.
@@ -22,7 +23,7 @@ var magic = []byte("MTSEARCH\x09")
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
 
-// Save writes the index to .memotree atomically, if it changed since the last save.
+// Save writes the index to the vault's caches atomically, if it changed since the last save.
 func (ix *Index) Save() error { return ix.save(false) }
 
 // save writes the index if it changed since the last save, or always when force.
@@ -40,7 +41,7 @@ func (ix *Index) save(force bool) error {
 	}
 	data := encode(ix.x)
 	ix.mu.RUnlock()
-	if err := ix.v.WriteInternal(indexFile, data); err != nil {
+	if err := ix.v.WriteCache(indexFile, data); err != nil {
 		return fmt.Errorf("save search index: %w", err)
 	}
 	ix.savedVer = ver

@@ -102,7 +102,7 @@ func modelOf(emb Embedder) string {
 	return ""
 }
 
-// vectorsFileOf is the cache of a model's vectors under .memotree.
+// vectorsFileOf is the cache of a model's vectors (see vault.WriteCache).
 func vectorsFileOf(model string) string {
 	if model == "" {
 		return vectorsFile
@@ -113,7 +113,7 @@ func vectorsFileOf(model string) string {
 
 // loadVectors reads a model's cached vectors; none when there is no cache.
 func (ix *Index) loadVectors(model string) map[uint64][]float32 {
-	if data, err := ix.v.ReadInternal(vectorsFileOf(model)); err == nil {
+	if data, err := ix.v.ReadCache(vectorsFileOf(model)); err == nil {
 		return decodeVectors(data)
 	}
 	return map[uint64][]float32{}
@@ -236,7 +236,7 @@ func (ix *Index) embedAll(todo []docInfo, model string, vecs map[uint64][]float3
 	s.mu.Lock()
 	data := encodeVectors(vecs)
 	s.mu.Unlock()
-	saveErr := ix.v.WriteInternal(vectorsFileOf(model), data)
+	saveErr := ix.v.WriteCache(vectorsFileOf(model), data)
 	err = errors.Join(err, saveErr)
 	// The pass ends only once its vectors are on disk, so that whoever waits for it
 	// (or opens the vault next) finds them there.

@@ -121,6 +121,9 @@ func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCt
 			"ask the person to initialise one from the git panel, or to run `git init` in that folder", l.Name(), l.Vault().Dir())
 		return nil, &f, nil
 	}
+	if res := badConfig(err); res != nil {
+		return nil, res, nil
+	}
 	if err != nil {
 		return nil, nil, err
 	}
@@ -131,11 +134,25 @@ func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCt
 		} else {
 			g.changes, err = r.Status(ctx)
 		}
+		if res := badConfig(err); res != nil {
+			return nil, res, nil
+		}
 		if err != nil {
 			return nil, nil, err
 		}
 	}
 	return g, nil, nil
+}
+
+// badConfig answers a git configuration git cannot read (its error names the file and
+// the line) or a repository in a form MemoTree does not handle (its error names the
+// git commands that fix it); nil for any other error.
+func badConfig(err error) *tool.Result {
+	if !errors.Is(err, gitrepo.ErrBadConfig) && !errors.Is(err, gitrepo.ErrUnsupportedIndex) {
+		return nil
+	}
+	f := tool.Fail(CodeGitRefused, "%v; ask the person to do it", err)
+	return &f
 }
 
 // gitPath resolves an entity name for a git tool: a note of the graph, or failing

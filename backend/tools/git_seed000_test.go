@@ -358,3 +358,22 @@ func TestGitDiffContentBudget(t *testing.T) {
 		t.Errorf("%d bodies given, %d counts only; warnings %q", full, countsOnly, res.Warnings)
 	}
 }
+
+// TestGitCommitAllLeavesOutBackslashNames: git_commit without entity_names commits
+// every pending change but a file whose name holds a backslash (made outside
+// MemoTree), and warns naming it; the file stays untracked.
+func TestGitCommitAllLeavesOutBackslashNames(t *testing.T) {
+	h := gitHarness(t)
+	entWrite(t, filepath.Join(h.dir, "Engine.md"), "# Engine\n\nrevised\n")
+	entWrite(t, filepath.Join(h.dir, `made\outside.md`), "# Outside\n")
+	res := h.call("git_commit", `{"message":"All"}`)
+	if res.Status != tool.StatusSuccess || !strings.Contains(res.Message, "committed 1 note") {
+		t.Fatalf("git_commit = %s %s: %s", res.Status, res.ErrorCode, res.Message)
+	}
+	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], `made\outside.md holds a backslash`) {
+		t.Fatalf("warnings = %q, want one naming the file", res.Warnings)
+	}
+	if got := entGit(t, h.dir, "status", "--porcelain"); got != `?? "made\\outside.md"`+"\n" {
+		t.Fatalf("git status after the commit: %q", got)
+	}
+}

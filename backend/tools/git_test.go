@@ -408,6 +408,29 @@ func TestGitCommitRefusals(t *testing.T) {
 	if err := os.RemoveAll(filepath.Join(h.dir, ".git", "rebase-merge")); err != nil {
 		t.Fatal(err)
 	}
+	// A configuration git cannot read: both tools refuse, naming the file and line.
+	config := filepath.Join(h.dir, ".git", "config")
+	good, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entWrite(t, config, string(good)+"[broken\n")
+	for _, tl := range []struct{ name, args string }{{"git_status", `{}`}, {"git_commit", `{"message":"m"}`}} {
+		res = h.call(tl.name, tl.args)
+		if res.ErrorCode != tools.CodeGitRefused || !strings.Contains(res.Message, config) || !strings.Contains(res.Message, "line ") {
+			t.Errorf("%s with a broken .git/config = %s %q", tl.name, res.ErrorCode, res.Message)
+		}
+	}
+	entWrite(t, config, string(good))
+	// An index split in two: both tools refuse, naming the command that joins it.
+	entGit(t, h.dir, "update-index", "--split-index")
+	for _, tl := range []struct{ name, args string }{{"git_status", `{}`}, {"git_commit", `{"message":"m"}`}} {
+		res = h.call(tl.name, tl.args)
+		if res.ErrorCode != tools.CodeGitRefused || !strings.Contains(res.Message, "git update-index --no-split-index") {
+			t.Errorf("%s with a split index = %s %q", tl.name, res.ErrorCode, res.Message)
+		}
+	}
+	entGit(t, h.dir, "update-index", "--no-split-index")
 	h.ok("git_commit", `{"message":"m"}`)
 	if got := entGit(t, h.dir, "log", "-1", "--format=%an <%ae> / %cn <%ce>"); got != "A <a@example.com> / C <c@example.com>\n" {
 		t.Errorf("the commit is signed %q, want git's environment's identities", got)

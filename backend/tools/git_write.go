@@ -85,6 +85,9 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	for i, c := range chosen {
 		named[i] = c.Path
 	}
+	if len(in.EntityNames) == 0 {
+		named = nil // every pending change, less those MemoTree leaves out (with a warning)
+	}
 	pc := gitrepo.PendingCommit{Message: in.Message, Paths: named, Tag: in.TagName, TagMessage: in.TagDescription}
 	if in.Author != nil {
 		pc.Author = &gitrepo.Signature{Name: strings.TrimSpace(in.Author.Name), Email: strings.TrimSpace(in.Author.Email)}
@@ -97,6 +100,8 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 			"such as v1.2 or release/2026-11 (no spaces, \"..\", any of ~^:?*[\\, a leading \"-\" or \".\", or a trailing \".lock\" or \".\")", in.TagName), nil, nil
 	case errors.Is(err, gitrepo.ErrTagExists):
 		return tool.Fail(tool.CodeAlreadyExists, "a tag named %q exists already; choose another tag_name", in.TagName), nil, nil
+	case errors.Is(err, gitrepo.ErrNothingToCommit) && len(res2.Warnings) > 0:
+		return tool.Fail(tool.CodeNoMatch, "nothing to commit: %s", strings.Join(res2.Warnings, "; ")), nil, nil
 	case errors.Is(err, gitrepo.ErrNothingToCommit):
 		return tool.Fail(tool.CodeNoMatch, "nothing to commit: the named notes match the last commit"), nil, nil
 	case errors.Is(err, gitrepo.ErrNotPending):
@@ -106,16 +111,16 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	case errors.Is(err, gitrepo.ErrNoIdentity):
 		return tool.Fail(CodeGitRefused, "%v; ask the person to set their name and email for commits (the review panel offers it)", err), nil, nil
 	case errors.Is(err, gitrepo.ErrInProgress), errors.Is(err, gitrepo.ErrPartialMerge), errors.Is(err, gitrepo.ErrIndexLocked),
-		errors.Is(err, gitrepo.ErrHeadMoved):
+		errors.Is(err, gitrepo.ErrHeadMoved), errors.Is(err, gitrepo.ErrBadConfig), errors.Is(err, gitrepo.ErrUnsupportedIndex):
 		return tool.Fail(CodeGitRefused, "%v; nothing was committed", err), nil, nil
 	case err != nil && h.IsZero():
 		return tool.Result{}, nil, err
 	}
-	names := make([]string, len(chosen))
-	for i, c := range chosen {
+	names := make([]string, len(res2.Changes))
+	for i, c := range res2.Changes {
 		names[i] = c.Path.Name()
 	}
-	msg := fmt.Sprintf("committed %s as %s", plural(len(chosen), "note"), h.String()[:12])
+	msg := fmt.Sprintf("committed %s as %s", plural(len(res2.Changes), "note"), h.String()[:12])
 	out := &commitOut{Commit: h.String(), Entities: names,
 		Author: gitSignature(res2.Signed.Author), Committer: gitSignature(res2.Signed.Committer)}
 	if in.TagName != "" {
@@ -128,7 +133,7 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	}
 	out.Trailers = res2.Trailers
 	r := tool.OK(msg)
-	r.Warnings = warnings
+	r.Warnings = append(warnings, res2.Warnings...)
 	if err != nil { // committed, but the tag failed
 		r.Warnings = append(r.Warnings, err.Error())
 	}

@@ -34,6 +34,11 @@ func (s *searchCaches) corpus(l *library.Library) textCorpus {
 	if !ok {
 		c = &cachedCorpus{l: l, disk: diskCorpus{l.Vault()}, notes: map[vpath.Path]cachedNote{}}
 		s.corpora[l] = c
+		l.OnClose(func() { // an unmounted library's text leaves with it
+			s.mu.Lock()
+			delete(s.corpora, l)
+			s.mu.Unlock()
+		})
 	}
 	return c
 }

@@ -124,11 +124,25 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 		s.indexes = map[*library.Library]*search.Index{}
 	}
 	s.indexes[l] = ix
-	if s.atClose != nil {
-		s.atClose(func() {
+	var once sync.Once
+	release := func() {
+		once.Do(func() {
 			cancel()
 			_ = ix.Close() // saves what changed; a failed save is redone at the next open
 		})
 	}
+	if s.atClose != nil {
+		s.atClose(release)
+	}
+	// A library unmounted while the process goes on (the window closed a vault) lets
+	// go of its index at once; the workspace's close does the same for the rest.
+	l.OnClose(func() {
+		s.mu.Lock()
+		delete(s.indexes, l)
+		s.mu.Unlock()
+		if s.atClose != nil {
+			release()
+		}
+	})
 	return ix, nil
 }

@@ -6,6 +6,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -25,16 +27,19 @@ import (
 type API struct {
 	ws *workspace.Workspace
 
-	rendered  func(count int) // nil unless a smoke test waits for the first render
+	rendered  func(RenderReport) // nil unless a smoke test waits for a render
+	welcome   func()             // nil unless a smoke test waits for the welcome
+	reveal    func(path string) error
 	chat      chat
 	graphs    graphCache
+	vaults    vaultSwitch
 	approvals approvals
 }
 
 // Options configure NewAPI.
 type Options struct {
 	// OnRendered, when set, is called by ReportRendered.
-	OnRendered func(count int)
+	OnRendered func(RenderReport)
 	// Settings resolves the model endpoint settings, as the workspace's models do
 	// (workspace.OpenFace); the zero Resolver reads the settings file in the user's
 	// config directory and the environment.
@@ -43,11 +48,19 @@ type Options struct {
 	// background, so that the window's first graph request (made once its scripts
 	// have loaded) finds it ready. The desktop app and `memotree serve` set it.
 	WarmGraph bool
+	// OnWelcome, when set, is called by ReportWelcome.
+	OnWelcome func()
+	// Vaults, when set, lets the window open and close vaults while it runs and shows
+	// the welcome when none is open (vaults.go).
+	Vaults *VaultOptions
+	// Reveal, when set, shows a file in the system's file manager (the desktop app);
+	// without it the window shows the file's path instead.
+	Reveal func(path string) error
 }
 
 // NewAPI returns the API over ws.
 func NewAPI(ws *workspace.Workspace, o Options) *API {
-	a := &API{ws: ws, rendered: o.OnRendered, chat: chat{settings: o.Settings}}
+	a := &API{ws: ws, rendered: o.OnRendered, welcome: o.OnWelcome, reveal: o.Reveal, chat: chat{settings: o.Settings}, vaults: vaultSwitch{o: o.Vaults}}
 	if o.WarmGraph {
 		a.warmGraph()
 	}
@@ -62,18 +75,20 @@ type LibraryInfo struct {
 	IsDefault bool   `json:"is_default"`
 }
 
-// Libraries lists the mounted libraries, the default first. It never waits for a
-// scan: the notes of a library still being read are counted in its folder.
-func (a *API) Libraries() ([]LibraryInfo, error) {
-	var out []LibraryInfo
+// Libraries lists the mounted libraries, the default first (none before the person
+// opens a vault). It never waits for a scan: the notes of a library still being read
+// are counted in its folder.
+func (a *API) Libraries() ([]LibraryInfo, error) { return a.libraryInfos(), nil }
+
+// libraryInfos lists the mounted libraries.
+func (a *API) libraryInfos() []LibraryInfo {
+	out := []LibraryInfo{}
 	for i, l := range a.ws.Libraries() {
 		notes := 0
 		if l.Scanned() {
-			g, err := graphOf(l) // loaded: at once
-			if err != nil {
-				return nil, err
+			if g, err := graphOf(l); err == nil { // loaded: at once
+				notes = len(g.Notes())
 			}
-			notes = len(g.Notes())
 		} else if files, err := listed(l); err == nil {
 			for _, f := range files {
 				if f.IsNote {
@@ -83,7 +98,7 @@ func (a *API) Libraries() ([]LibraryInfo, error) {
 		}
 		out = append(out, LibraryInfo{Name: l.Name(), Path: l.Vault().Dir(), Notes: notes, IsDefault: i == 0})
 	}
-	return out, nil
+	return out
 }
 
 // Tasks returns the long work in progress (a library's scan, its search index being
@@ -267,13 +282,46 @@ func (a *API) backlinks(l *library.Library, g *graph.Graph, p vpath.Path) ([]Bac
 	return out, total
 }
 
-// ReportRendered is called by the window once it has rendered the file tree; the
-// desktop smoke test waits for it to prove that the window and the bridge work.
-func (a *API) ReportRendered(count int) error {
+// RenderReport is what the window reports once it has rendered a library's tree.
+type RenderReport struct {
+	Library string `json:"library"`
+	// Notes counts the notes the tree shows.
+	Notes int `json:"notes"`
+	// Layout describes the panels open ("sidebar graph side=git"), as remembered.
+	Layout string `json:"layout"`
+}
+
+// ReportRendered is called by the window once it has rendered the file tree of a
+// library; the desktop smoke test waits for it to prove that the window and the
+// bridge work, and prints it.
+func (a *API) ReportRendered(r RenderReport) error {
 	if a.rendered != nil {
-		a.rendered(count)
+		a.rendered(r)
 	}
 	return nil
+}
+
+// ReportWelcome is called by the window when it shows the welcome (no vault open);
+// the desktop smoke test waits for it.
+func (a *API) ReportWelcome() error {
+	if a.welcome != nil {
+		a.welcome()
+	}
+	return nil
+}
+
+// RevealNote shows a note in the system's file manager: its folder opens with the
+// note selected where the file manager can do that. Only the desktop app can; the
+// window shows the note's path instead where VaultsView.CanReveal is false.
+func (a *API) RevealNote(libraryName, path string) error {
+	l, p, err := a.resolvePath(libraryName, path)
+	if err != nil {
+		return err
+	}
+	if a.reveal == nil {
+		return fmt.Errorf("show %s in its folder: no file manager here; its path is %s", p, filepath.Join(l.Vault().Dir(), filepath.FromSlash(string(p))))
+	}
+	return a.reveal(filepath.Join(l.Vault().Dir(), filepath.FromSlash(string(p))))
 }
 
 func (a *API) resolvePath(libraryName, path string) (*library.Library, vpath.Path, error) {
@@ -306,6 +354,12 @@ func nonNil[T any](s []T) []T {
 		return []T{}
 	}
 	return s
+}
+
+// isFolder reports whether path is a folder.
+func isFolder(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.IsDir()
 }
 
 // listed lists the files of a library's folder, sorted by path, without reading them.

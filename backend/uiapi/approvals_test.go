@@ -2,6 +2,8 @@ package uiapi_test
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -9,6 +11,7 @@ import (
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/uiapi"
 	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/workspace"
 )
 
 // TestApprovalsReachTheWindow: with the window's approval queue served, a request
@@ -77,6 +80,110 @@ func TestApprovalsReachTheWindow(t *testing.T) {
 	stop()
 	if _, err := approval.Ask(t.Context(), other, req); !errors.Is(err, approval.ErrNoWindow) {
 		t.Errorf("Ask after the window stopped = %v", err)
+	}
+}
+
+// TestApprovalsInAFolderNobodyWroteIn: a window on a folder without .memotree serves
+// its queue among the user's caches, so that opening the folder writes nothing in
+// it, and an asker that opens the vault as the app does (the same outside folder)
+// reaches it; after the first write the queue moves into .memotree, where the asker
+// then looks. A library opened while the window runs is served too, and one closed
+// stops being served with its vault.
+func TestApprovalsInAFolderNobodyWroteIn(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.md": "# A\n"})
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "v", Path: dir}}, workspace.Options{Watch: true, OutsideCaches: true, Debounce: 20 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	api := uiapi.NewAPI(ws, uiapi.Options{})
+	asker := func(dir string) *vault.Vault { // as `memotree mcp` opens it
+		v, err := vault.Open(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { v.Close() })
+		cache, err := workspace.CacheDirFor(dir)
+		if err == nil {
+			err = v.SetCacheDir(cache)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	other := asker(dir)
+	stop, err := uiapi.ServeApprovals(api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	ch, cancel := ws.Bus().Subscribe(64)
+	defer cancel()
+	ask := func(v *vault.Vault, req approval.Request, approve bool) {
+		t.Helper()
+		answered := make(chan error, 1)
+		go func() {
+			// A library just opened is served once the window hears of it: until
+			// then an asker hears that no window is open.
+			for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+				yes, err := approval.Ask(t.Context(), v, req)
+				if errors.Is(err, approval.ErrNoWindow) && time.Now().Before(deadline) {
+					continue
+				}
+				if err == nil && yes != approve {
+					err = errors.New("the asker heard the wrong answer")
+				}
+				answered <- err
+				return
+			}
+		}()
+		got := next(t, ch, event.ApprovalWaiting)
+		if got.Library != req.Library {
+			t.Errorf("approval:waiting = %+v, want library %s", got, req.Library)
+		}
+		if err := api.AnswerApproval(got.ID, approve); err != nil {
+			t.Fatal(err)
+		}
+		if err := <-answered; err != nil {
+			t.Errorf("Ask in %s: %v", req.Library, err)
+		}
+	}
+	req := approval.Request{From: "mcp:Some Client", Library: "v", Tool: "delete_entities", Args: `{}`}
+	ask(other, req, false)
+	if _, err := os.Stat(filepath.Join(dir, ".memotree")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("serving and answering the queue wrote in the folder: %v", err)
+	}
+	if res, err := api.SaveNote("v", "b.md", "# B\n", ""); err != nil || res.Conflict {
+		t.Fatalf("the first write: %+v, %v", res, err)
+	}
+	// The queue follows the write's change event into .memotree.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		names, _ := os.ReadDir(filepath.Join(dir, ".memotree", "approvals"))
+		if len(names) > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the queue did not move into .memotree after the first write")
+		}
+	}
+	ask(other, req, true)
+
+	dir2 := t.TempDir()
+	writeFiles(t, dir2, map[string]string{"c.md": "# C\n"})
+	if _, err := ws.Mount(t.Context(), workspace.Spec{Name: "w", Path: dir2}); err != nil {
+		t.Fatal(err)
+	}
+	other2 := asker(dir2)
+	req.Library = "w"
+	ask(other2, req, true)
+	if err := ws.Unmount("w"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := approval.Ask(t.Context(), other2, req); !errors.Is(err, approval.ErrNoWindow) {
+		t.Errorf("Ask in a closed library = %v", err)
 	}
 }
 

@@ -130,6 +130,9 @@ type GitCommitResult struct {
 	// names nobody to sign with; Refused says so, and GitSetIdentity sets one.
 	NeedsIdentity bool   `json:"needs_identity"`
 	Refused       string `json:"refused,omitempty"`
+	// Warnings name the pending changes a commit of every change left out (a file
+	// whose name holds a backslash), each with why.
+	Warnings []string `json:"warnings"`
 }
 
 // GitCommit commits the chosen pending changes (both sides of a rename) with the
@@ -164,12 +167,16 @@ func (a *API) GitCommit(libraryName string, req GitCommitRequest) (GitCommitResu
 		return GitCommitResult{}, fmt.Errorf("%w (refresh the panel)", err)
 	}
 	if errors.Is(err, gitrepo.ErrNoIdentity) {
-		return GitCommitResult{Paths: []string{}, Trailers: map[string]string{}, NeedsIdentity: true, Refused: err.Error()}, nil
+		return GitCommitResult{Paths: []string{}, Trailers: map[string]string{}, NeedsIdentity: true, Refused: err.Error(), Warnings: []string{}}, nil
 	}
 	if err != nil && res.Hash.IsZero() {
+		if errors.Is(err, gitrepo.ErrNothingToCommit) && len(res.Warnings) > 0 {
+			err = fmt.Errorf("%w: %s", err, strings.Join(res.Warnings, "; "))
+		}
 		return GitCommitResult{}, err
 	}
-	return GitCommitResult{Hash: res.Hash.String(), Paths: pathStrings(gitrepo.Paths(res.Changes)), Trailers: res.Trailers}, err
+	return GitCommitResult{Hash: res.Hash.String(), Paths: pathStrings(gitrepo.Paths(res.Changes)), Trailers: res.Trailers,
+		Warnings: append([]string{}, res.Warnings...)}, err
 }
 
 // GitIdentity is who signs a library's commits, as git's configuration says.

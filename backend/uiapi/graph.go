@@ -71,6 +71,7 @@ type graphCache struct {
 }
 
 type graphEntry struct {
+	g    *graph.Graph // a vault closed and opened again under its name has a new graph
 	gen  uint64
 	data GraphData
 }
@@ -113,7 +114,7 @@ func (a *API) Graph(libraryName string) (GraphData, error) {
 	// The generation is read before the build: a change during the build leaves an
 	// older generation in the cache, so the next call builds again.
 	gen := g.Generation()
-	if e, ok := c.entries[l.Name()]; ok && e.gen == gen {
+	if e, ok := c.entries[l.Name()]; ok && e.g == g && e.gen == gen {
 		return e.data, nil
 	}
 	out := buildGraphData(g)
@@ -126,7 +127,17 @@ func (a *API) Graph(libraryName string) (GraphData, error) {
 	if c.entries == nil {
 		c.entries = map[string]graphEntry{}
 	}
-	c.entries[l.Name()] = graphEntry{gen: gen, data: out}
+	if _, had := c.entries[l.Name()]; !had {
+		name := l.Name()
+		l.OnClose(func() { // a closed vault's payload leaves with it
+			c.mu.Lock()
+			if e, ok := c.entries[name]; ok && e.g == g {
+				delete(c.entries, name)
+			}
+			c.mu.Unlock()
+		})
+	}
+	c.entries[l.Name()] = graphEntry{g: g, gen: gen, data: out}
 	return out, nil
 }
 
@@ -144,7 +155,7 @@ func graphOf(l *library.Library) (*graph.Graph, error) {
 // warmGraph builds the default library's graph payload in the background (see
 // Options.WarmGraph).
 func (a *API) warmGraph() {
-	if a.ws == nil || len(a.ws.Libraries()) == 0 {
+	if a.ws == nil || len(a.ws.Libraries()) == 0 { // nothing open yet: the welcome
 		return
 	}
 	go func() { _, _ = a.Graph("") }()

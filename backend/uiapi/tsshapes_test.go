@@ -24,17 +24,19 @@ var shapesFile = filepath.Join("..", "..", "frontend", "src", "api", "shapes.gen
 
 // eventPayloads are the types the events carry, by topic (backend/event).
 var eventPayloads = map[event.Topic]any{
-	event.VaultChanged:    event.VaultChange{},
-	event.GitChanged:      event.GitChange{},
-	event.GitProgress:     event.GitProgressLine{},
-	event.ChatDelta:       event.ChatDeltaEvent{},
-	event.ChatTool:        event.ChatToolEvent{},
-	event.ChatApproval:    event.ChatApprovalEvent{},
-	event.ChatDone:        event.ChatDoneEvent{},
-	event.SearchEmbedding: event.EmbeddingProgress{},
-	event.TaskProgress:    event.TaskProgressEvent{},
-	event.ApprovalWaiting: event.ApprovalEvent{},
-	event.ApprovalClosed:  event.ApprovalEvent{},
+	event.VaultChanged:     event.VaultChange{},
+	event.GitChanged:       event.GitChange{},
+	event.GitProgress:      event.GitProgressLine{},
+	event.ChatDelta:        event.ChatDeltaEvent{},
+	event.ChatTool:         event.ChatToolEvent{},
+	event.ChatApproval:     event.ChatApprovalEvent{},
+	event.ChatDone:         event.ChatDoneEvent{},
+	event.SearchEmbedding:  event.EmbeddingProgress{},
+	event.TaskProgress:     event.TaskProgressEvent{},
+	event.ApprovalWaiting:  event.ApprovalEvent{},
+	event.ApprovalClosed:   event.ApprovalEvent{},
+	event.LibrariesChanged: event.LibrariesChange{},
+	event.WindowCommand:    event.WindowCommandEvent{},
 }
 
 // shapeField is one JSON field of a struct as the window receives or sends it.

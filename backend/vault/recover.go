@@ -121,8 +121,13 @@ func (v *Vault) tell(ctx context.Context) {
 // Recover finishes a batch that a crash interrupted after its intent was recorded, then
 // rolls back every change set whose undo journal outlived its owner (see Undo), and
 // reports whether it did either. Library.Open calls it; it takes the vault lock (so
-// does every write, which recovers the same way before it writes).
+// does every write, which recovers the same way before it writes). A vault without
+// .memotree has no intent or journal to recover, and is left untouched: opening a
+// folder writes nothing in it.
 func (v *Vault) Recover(ctx context.Context) (bool, error) {
+	if !v.hasInternal() {
+		return false, nil
+	}
 	unlock, err := v.lockOnly(ctx)
 	if err != nil {
 		return false, fmt.Errorf("recover: %w", err)

@@ -105,7 +105,8 @@ type Vault struct {
 	own  ownWrites
 
 	internMu sync.Mutex
-	internOK bool // .memotree exists
+	internOK bool   // .memotree exists
+	cacheDir string // where caches live while .memotree does not (cache.go)
 
 	// rec tells of the crashed change sets this Vault rolled back.
 	rec recoveries

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -23,7 +24,9 @@ func DataDir() (string, error) {
 }
 
 // DemoSpec returns the demo library, copying the shipped demo vault into the data
-// folder on first use. The shipped copy is never modified; the user's copy is theirs.
+// folder on first use, as a git repository with a little history and a change
+// waiting for review (makeDemoHistory). The shipped copy is never modified; the
+// user's copy is theirs.
 func DemoSpec() (Spec, error) {
 	dir, err := DataDir()
 	if err != nil {
@@ -39,6 +42,10 @@ func DemoSpec() (Spec, error) {
 			return Spec{}, fmt.Errorf("demo vault: %w", err)
 		}
 		if err := demo.CopyTo(tmp); err != nil {
+			os.RemoveAll(tmp)
+			return Spec{}, fmt.Errorf("copy demo vault: %w", err)
+		}
+		if err := makeDemoHistory(context.Background(), tmp); err != nil {
 			os.RemoveAll(tmp)
 			return Spec{}, fmt.Errorf("copy demo vault: %w", err)
 		}

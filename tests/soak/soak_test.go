@@ -41,7 +41,17 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	// The caches of vaults without .memotree go to the user's cache folder (serve,
+	// mcp): this run's own, shared with the processes it starts.
+	dir, err := os.MkdirTemp("", "memotree-soak-cache-")
+	if err == nil {
+		os.Setenv("XDG_CACHE_HOME", dir)
+	}
+	code := m.Run()
+	if dir != "" {
+		os.RemoveAll(dir)
+	}
+	os.Exit(code)
 }
 
 // memotree returns a command running this binary as `memotree args...`.

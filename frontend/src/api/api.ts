@@ -17,6 +17,8 @@ import type {
   NoteBefore,
   LibraryInfo,
   NoteView,
+  RenderReport,
+  VaultsView,
   SaveResult,
   SearchOptions,
   SearchResults,
@@ -48,8 +50,26 @@ export interface Api {
   quickSwitch(library: string, query: string, limit: number): Promise<SwitchItem[]>
   /** Ranked search (search_nodes) with snippets. */
   search(library: string, query: string, options: SearchOptions): Promise<SearchResults>
-  /** Tells a waiting smoke test that the file tree rendered with `count` notes. */
-  reportRendered(count: number): Promise<void>
+  /** Tells a waiting smoke test that a library's file tree rendered. */
+  reportRendered(report: RenderReport): Promise<void>
+  /** Tells a waiting smoke test that the window shows the welcome. */
+  reportWelcome(): Promise<void>
+  /** What the welcome and the vault switcher show. */
+  vaults(): Promise<VaultsView>
+  /** Opens a folder as a vault (or finds it open); refused with a reason for a bad path. */
+  openVault(path: string): Promise<LibraryInfo>
+  /** Opens the demo vault. */
+  openDemoVault(): Promise<LibraryInfo>
+  /** Shows the system's folder chooser (desktop only); "" when cancelled. */
+  pickFolder(): Promise<string>
+  /** Closes an open vault. */
+  closeVault(library: string): Promise<void>
+  /** Remembers the vault the window shows, so it opens first next time. */
+  activateVault(library: string): Promise<void>
+  /** Removes a folder from the recent vaults. */
+  forgetVault(path: string): Promise<void>
+  /** Shows a note in the system's file manager (desktop only). */
+  revealNote(library: string, path: string): Promise<void>
   /** Long work in progress (and work that failed), for a window that opens during it. */
   tasks(): Promise<TaskProgress[]>
   /** The source-control panel's methods. */
@@ -94,6 +114,15 @@ export const GO_METHODS = {
   quickSwitch: 'QuickSwitch',
   search: 'Search',
   reportRendered: 'ReportRendered',
+  reportWelcome: 'ReportWelcome',
+  vaults: 'Vaults',
+  openVault: 'OpenVault',
+  openDemoVault: 'OpenDemoVault',
+  pickFolder: 'PickFolder',
+  closeVault: 'CloseVault',
+  activateVault: 'ActivateVault',
+  forgetVault: 'ForgetVault',
+  revealNote: 'RevealNote',
   tasks: 'Tasks',
   chatSend: 'ChatSend',
   chatStop: 'ChatStop',
@@ -135,8 +164,27 @@ export function apiFromCaller(
     quickSwitch: (library, query, limit) =>
       call(GO_METHODS.quickSwitch, [library, query, limit]) as Promise<SwitchItem[]>,
     search: (library, query, options) => call(GO_METHODS.search, [library, query, options]) as Promise<SearchResults>,
-    reportRendered: async (count) => {
-      await call(GO_METHODS.reportRendered, [count])
+    reportRendered: async (report) => {
+      await call(GO_METHODS.reportRendered, [report])
+    },
+    reportWelcome: async () => {
+      await call(GO_METHODS.reportWelcome, [])
+    },
+    vaults: () => call(GO_METHODS.vaults, []) as Promise<VaultsView>,
+    openVault: (path) => call(GO_METHODS.openVault, [path]) as Promise<LibraryInfo>,
+    openDemoVault: () => call(GO_METHODS.openDemoVault, []) as Promise<LibraryInfo>,
+    pickFolder: () => call(GO_METHODS.pickFolder, []) as Promise<string>,
+    closeVault: async (library) => {
+      await call(GO_METHODS.closeVault, [library])
+    },
+    activateVault: async (library) => {
+      await call(GO_METHODS.activateVault, [library])
+    },
+    forgetVault: async (path) => {
+      await call(GO_METHODS.forgetVault, [path])
+    },
+    revealNote: async (library, path) => {
+      await call(GO_METHODS.revealNote, [library, path])
     },
     tasks: () => call(GO_METHODS.tasks, []) as Promise<TaskProgress[]>,
     git: gitFromCaller(call),

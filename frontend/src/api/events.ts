@@ -13,6 +13,8 @@ export const TOPICS = [
   'task:progress',
   'approval:waiting',
   'approval:closed',
+  'libraries:changed',
+  'window:command',
 ] as const
 
 export type Topic = (typeof TOPICS)[number]
@@ -103,6 +105,26 @@ export interface TaskProgress {
   error?: string
 }
 
+/** Payload of "libraries:changed": a vault was opened or closed while the app runs. */
+export interface LibrariesChange {
+  /** The libraries open now, the default first. */
+  libraries: string[]
+  /** The library just opened, "" when none was. */
+  opened: string
+  /** The library just closed, "" when none was. */
+  closed: string
+  /** The folder of the library opened or closed. */
+  path: string
+  /** The closed library's folder was deleted or moved away. */
+  gone: boolean
+}
+
+/** Payload of "window:command": the desktop app's menu (or a second launch) asks the window to run a command, or ("notice") to show a message. */
+export interface WindowCommandEvent {
+  command: string
+  message: string
+}
+
 /**
  * Payload of "approval:waiting": a call from outside the window (an MCP client that
  * cannot ask the person) waits for the person's approval; "approval:closed" carries
@@ -133,6 +155,8 @@ export interface EventPayloads {
   'task:progress': TaskProgress
   'approval:waiting': ApprovalEvent
   'approval:closed': ApprovalEvent
+  'libraries:changed': LibrariesChange
+  'window:command': WindowCommandEvent
 }
 
 export type Unsubscribe = () => void

@@ -121,6 +121,8 @@ export interface GitCommitResult {
   needs_identity: boolean
   /** Why nothing was committed, when needs_identity. */
   refused?: string
+  /** The pending changes a commit of every change left out, each with why. */
+  warnings: string[]
 }
 
 /** Who signs a library's commits, as git's configuration says. */

@@ -44,6 +44,8 @@ test('the printed token leaves the address bar and is traded once for a session'
   expect(storage.get(SESSION_KEY)).toBe('s-123')
   const init = f.mock.calls[1]?.[1]
   expect(init).toMatchObject({ method: 'POST', credentials: 'omit', body: '["demo","a.md"]' })
+  await api.reportRendered({ library: 'demo', notes: 3, layout: 'sidebar' })
+  expect(f).toHaveBeenLastCalledWith('/api/call/ReportRendered', expect.objectContaining({ body: '[{"library":"demo","notes":3,"layout":"sidebar"}]' }))
 })
 
 test('a reload (no token in the address) keeps the tab\'s session; none at all says how to get in', async () => {

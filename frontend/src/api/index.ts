@@ -17,6 +17,11 @@ export function pickApi(w: Window): Api {
   return httpApi()
 }
 
+/** Whether the page runs inside the desktop app (the Wails runtime is there). */
+export function isDesktop(): boolean {
+  return !!window.runtime
+}
+
 /** Opens an external URL in the system browser (desktop) or a new tab. */
 export function openExternal(url: string): void {
   if (window.runtime) window.runtime.BrowserOpenURL(url)

@@ -9,6 +9,41 @@ export interface LibraryInfo {
   is_default: boolean
 }
 
+/** What the window reports once a library's tree is rendered (the smoke test prints it). */
+export interface RenderReport {
+  library: string
+  notes: number
+  /** The panels open, as remembered ("sidebar graph side=git"). */
+  layout: string
+}
+
+/** A vault the welcome offers: a recent one, or one Obsidian knows. */
+export interface KnownVault {
+  name: string
+  path: string
+  /** When it was last opened (RFC 3339), "" when unknown. */
+  opened: string
+  /** The folder is there now. */
+  exists: boolean
+  /** The open library that is this folder, "" when it is not open. */
+  library: string
+}
+
+/** What the welcome and the vault switcher show (Vaults). */
+export interface VaultsView {
+  open: LibraryInfo[]
+  recent: KnownVault[]
+  obsidian: KnownVault[]
+  /** Vaults may be opened and closed here (not in `serve --library`). */
+  can_open: boolean
+  /** The system's folder chooser is there (the desktop app). */
+  can_pick_folder: boolean
+  /** RevealNote works (the desktop app). */
+  can_reveal: boolean
+  /** Problems met before the window opened. */
+  notices: string[]
+}
+
 /** One file of a library, as listed by Files. */
 export interface FileEntry {
   /** Vault-relative, slash-separated: "people/Ada Lovelace.md". */

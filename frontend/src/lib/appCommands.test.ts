@@ -1,11 +1,16 @@
 import { expect, test } from 'vitest'
+import menuSource from '../../../app/menu.go?raw'
 import { appCommands, type AppActions } from './appCommands'
 import { CommandRegistry, formatChord } from './commands'
 import { translate } from './i18n.svelte'
 
-function actions(log: string[]): AppActions {
+function actions(log: string[], repo = false): AppActions {
   const rec = (name: string) => () => void log.push(name)
   return {
+    hasRepo: () => repo,
+    openVault: rec('openVault'),
+    closeVault: rec('closeVault'),
+    hasVault: () => true,
     palette: rec('palette'),
     quickSwitcher: rec('quickSwitcher'),
     search: rec('search'),
@@ -17,7 +22,7 @@ function actions(log: string[]): AppActions {
     commit: rec('commit'),
     push: rec('push'),
     pull: rec('pull'),
-    canSync: () => false,
+    canSync: () => repo,
     toggleEdit: rec('toggleEdit'),
     hasNote: () => true,
     save: rec('save'),
@@ -58,4 +63,33 @@ test('the shortcuts the window had before still run the same actions', () => {
   expect(r.run('git.push')).toBe(false)
   expect(r.run('panel.changes')).toBe(true)
   expect(log.at(-1)).toBe('side:git')
+})
+
+test('without a repository the palette offers no commit, push or pull', () => {
+  for (const repo of [false, true]) {
+    const r = new CommandRegistry(false)
+    r.add(...appCommands(actions([], repo)))
+    for (const id of ['git.commit', 'git.push', 'git.pull']) {
+      const c = r.get(id)
+      expect(c && (!c.enabled || c.enabled()), `${id} with repo=${repo}`).toBe(repo)
+    }
+  }
+})
+
+// The desktop app's native menu (app/menu.go) runs the window's commands by id, with
+// their shortcuts: each item's command must exist, and its accelerator must be one of
+// the command's keys.
+test("the native menu's commands and shortcuts are the window's", () => {
+  const items = [...menuSource.matchAll(/\{"([^"]+)", "([a-z]+\.[A-Za-z]+)", (nil|keys\.[^}]+)\}/g)]
+  expect(items.length).toBeGreaterThan(8)
+  const byId = new Map(appCommands(actions([])).map((c) => [c.id, c]))
+  for (const [, label, id, accel] of items) {
+    const c = byId.get(id as string)
+    expect(c, `${label}: no command ${id}`).toBeDefined()
+    if (accel === 'nil') continue
+    const m = /keys\.(?:CmdOrCtrl\("(.)"\)|Combo\("(.)", mod, shift\))/.exec(accel as string)
+    expect(m, `${label}: accelerator ${accel}`).not.toBeNull()
+    const chord = m?.[1] !== undefined ? `Mod+${m[1].toUpperCase()}` : `Mod+Shift+${(m?.[2] ?? '').toUpperCase()}`
+    expect((c?.keys ?? []).map((k) => k.toUpperCase()), `${label} (${id})`).toContain(chord.toUpperCase())
+  }
 })

@@ -14,6 +14,8 @@ export interface AppActions {
   toggleSidebar: () => void
   side: (which: 'git' | 'chat' | 'canvas') => void
   commit: () => void
+  /** Whether the library shown is a git repository (commit, push and pull need one). */
+  hasRepo: () => boolean
   push: () => void
   pull: () => void
   canSync: () => boolean
@@ -26,6 +28,10 @@ export interface AppActions {
   resetLayout: () => void
   focusTree: () => void
   settings: () => void
+  openVault: () => void
+  closeVault: () => void
+  /** Whether a vault is shown that may be closed from the window. */
+  hasVault: () => boolean
 }
 
 /** appCommands lists the window's commands in the order the palette shows them. */
@@ -46,10 +52,12 @@ export function appCommands(a: AppActions): Command[] {
     { id: 'note.new', title: 'cmd.newNote', category: 'cmd.cat.note', keys: ['Mod+N'], run: a.newNote },
     { id: 'note.edit', title: 'cmd.toggleEdit', category: 'cmd.cat.note', keys: ['Mod+E'], enabled: a.hasNote, run: a.toggleEdit },
     { id: 'note.save', title: 'cmd.save', category: 'cmd.cat.note', keys: ['Mod+S'], enabled: a.canSave, run: a.save },
-    { id: 'git.commit', title: 'cmd.commit', category: 'cmd.cat.git', run: a.commit },
+    { id: 'git.commit', title: 'cmd.commit', category: 'cmd.cat.git', enabled: a.hasRepo, run: a.commit },
     { id: 'git.push', title: 'cmd.push', category: 'cmd.cat.git', enabled: a.canSync, run: a.push },
     { id: 'git.pull', title: 'cmd.pull', category: 'cmd.cat.git', enabled: a.canSync, run: a.pull },
     { id: 'library.reload', title: 'cmd.reload', category: 'cmd.cat.library', run: a.reload },
+    { id: 'vault.open', title: 'cmd.openVault', category: 'cmd.cat.library', run: a.openVault },
+    { id: 'vault.close', title: 'cmd.closeVault', category: 'cmd.cat.library', enabled: a.hasVault, run: a.closeVault },
     { id: 'settings.open', title: 'cmd.settings', category: 'cmd.cat.view', keys: ['Mod+,'], run: a.settings },
   ]
 }

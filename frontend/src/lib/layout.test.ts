@@ -44,6 +44,17 @@ describe('fitLayout', () => {
     expect(tiny).toEqual({ sidebar: LIMITS.sidebarWidth.min, graph: LIMITS.graphWidth.min, side: LIMITS.sideWidth.min })
   })
 
+  test('with no note open the graph takes the room the note does not need, and gives it back', () => {
+    const d = DEFAULT_LAYOUT // sidebar 260, graph 460, no side panel
+    expect(fitLayout(d, 1440, { emptyNote: true }).graph).toBe(1440 - 260 - MIN_MAIN)
+    expect(fitLayout(d, 1440).graph).toBe(460)
+    expect(fitLayout({ ...d, side: 'chat' }, 1440, { emptyNote: true })).toEqual({ sidebar: 260, graph: 1440 - 260 - 420 - MIN_MAIN, side: 420 })
+    // Never less than the stored width, never more than the bound, never for a hidden graph.
+    expect(fitLayout({ ...d, graphWidth: 900 }, 1300, { emptyNote: true }).graph).toBe(1300 - 260 - MIN_MAIN)
+    expect(fitLayout(d, 5000, { emptyNote: true }).graph).toBe(LIMITS.graphWidth.max)
+    expect(fitLayout({ ...d, showGraph: false }, 1440, { emptyNote: true }).graph).toBe(0)
+  })
+
   test('closed panels take no room', () => {
     expect(fitLayout({ ...l, showGraph: false, side: '', showSidebar: false }, 1000)).toEqual({ sidebar: 0, graph: 0, side: 0 })
   })

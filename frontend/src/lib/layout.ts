@@ -83,10 +83,12 @@ export const MIN_MAIN = 360
 /**
  * fitLayout returns the sizes to draw in a window `width` pixels wide: each panel
  * within its bounds, and shrunk (the graph first, then the right-hand panel, then
- * the sidebar) so that the note keeps MIN_MAIN pixels. The stored sizes are not changed,
- * so widening the window again restores them.
+ * the sidebar) so that the note keeps MIN_MAIN pixels. With `emptyNote` (no note is
+ * open) the graph takes what the note column does not need, down to MIN_MAIN: an
+ * empty pane has nothing to show in the room the graph needs. The stored sizes are
+ * not changed, so widening the window, or opening a note, restores them.
  */
-export function fitLayout(l: Layout, width: number): { sidebar: number; graph: number; side: number } {
+export function fitLayout(l: Layout, width: number, { emptyNote = false } = {}): { sidebar: number; graph: number; side: number } {
   let sidebar = l.showSidebar ? l.sidebarWidth : 0
   let graph = l.showGraph ? l.graphWidth : 0
   let side = l.side ? l.sideWidth : 0
@@ -101,5 +103,6 @@ export function fitLayout(l: Layout, width: number): { sidebar: number; graph: n
   graph = shrink(graph, LIMITS.graphWidth.min)
   side = shrink(side, LIMITS.sideWidth.min)
   sidebar = shrink(sidebar, LIMITS.sidebarWidth.min)
+  if (emptyNote && graph > 0) graph = Math.max(graph, Math.min(LIMITS.graphWidth.max, width - sidebar - side - MIN_MAIN))
   return { sidebar, graph, side }
 }

@@ -60,7 +60,11 @@ export class GitStore {
       this.history = []
       this.preview = null
     }
-    if (!library) return
+    if (!library) {
+      this.seq++
+      this.status = null
+      return
+    }
     const seq = ++this.seq
     try {
       const st = await this.api.git.status(library)
@@ -144,7 +148,10 @@ export class GitStore {
         return
       }
       this.needsIdentity = ''
-      this.notice = tn('git.notice.committed', r.paths.length, { hash: r.hash.slice(0, 7), tagged: tag ? t('git.notice.tagged', { tag }) : '' })
+      this.notice = [
+        tn('git.notice.committed', r.paths.length, { hash: r.hash.slice(0, 7), tagged: tag ? t('git.notice.tagged', { tag }) : '' }),
+        ...(r.warnings ?? []),
+      ].join(' ')
       this.chosen = new Set()
     })
     return ok && !refused

@@ -19,11 +19,12 @@ function fakeGit(st: GitStatus, o: { identity?: boolean } = {}) {
     },
     commit: async (_l, req) => {
       calls.push(`commit ${req.paths.join(',')} ${req.message} ${req.tag}`)
-      if (!identity) return { hash: '', paths: [], trailers: {}, needs_identity: true, refused: 'no name and email for the commit' }
+      if (!identity) return { hash: '', paths: [], trailers: {}, needs_identity: true, refused: 'no name and email for the commit', warnings: [] }
       const done = req.paths.length ? req.paths : st.change_sets.flatMap((s) => s.changes.map((c) => c.path))
       for (const s of st.change_sets) s.changes = s.changes.filter((c) => !done.includes(c.path))
       st.total = st.change_sets.reduce((n, s) => n + s.changes.length, 0)
-      return { hash: 'abcdef0123456789', paths: done, trailers: {}, needs_identity: false }
+      const left = req.paths.length ? [] : ['left out of the commit: a\\b.md holds a backslash']
+      return { hash: 'abcdef0123456789', paths: done, trailers: {}, needs_identity: false, warnings: left }
     },
     setIdentity: async (_l, name, email) => {
       calls.push(`identity ${name} <${email}>`)
@@ -97,6 +98,14 @@ test('refresh loads the change sets and the pending map; a commit sends the chos
   expect(store.chosen.size).toBe(0)
   expect(store.notice).toBe('Committed 2 files as abcdef0, tagged v1.')
   expect(store.pending.has('a.md')).toBe(false)
+})
+
+test('a commit of every change shows what it left out', async () => {
+  const { git } = fakeGit(status())
+  const store = new GitStore(apiWith(git).api)
+  await store.refresh('demo')
+  expect(await store.commit('All', '')).toBe(true)
+  expect(store.notice).toBe('Committed 3 files as abcdef0. left out of the commit: a\\b.md holds a backslash')
 })
 
 test('the chosen paths that lost their change are dropped on refresh; focus loads the diff', async () => {

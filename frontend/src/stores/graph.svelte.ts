@@ -91,6 +91,19 @@ export class GraphStore {
     }
   }
 
+  /** clear forgets the graph shown (no library is open). */
+  clear() {
+    this.seq++
+    this.early = null
+    this.earlyShown = false
+    this.library = ''
+    this.data = null
+    this.positions = null
+    this.error = null
+    this.viewSeq++
+    this.viewLibrary = ''
+  }
+
   /**
    * loadView reads a library's graph settings (MemoTree's saved ones, else
    * Obsidian's graph.json, else the defaults); a newer call wins.

@@ -62,6 +62,11 @@ export class LayoutStore {
     }
   }
 
+  /** describe names the panels open: "sidebar graph side=git". */
+  describe(): string {
+    return [this.showSidebar ? 'sidebar' : '', this.showGraph ? 'graph' : '', this.side ? `side=${this.side}` : ''].filter(Boolean).join(' ')
+  }
+
   /** toggleSide opens a right-hand panel, closing the others, or closes it if open. */
   toggleSide(which: Exclude<SidePanel, ''>): void {
     this.side = this.side === which ? '' : which

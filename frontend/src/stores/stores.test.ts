@@ -13,7 +13,7 @@ import { VaultStore } from './vault.svelte'
 class FakeApi implements Api {
   notes = new Map<string, NoteView>()
   calls: string[] = []
-  rendered: number[] = []
+  rendered: string[] = []
   listeners: { topic: keyof EventPayloads; cb: (e: never) => void }[] = []
   // The git panel has its own store and tests (git.test.ts).
   git = {} as Api['git']
@@ -21,8 +21,11 @@ class FakeApi implements Api {
   put(n: NoteView) {
     this.notes.set(n.path, n)
   }
+  /** The open libraries; the first is the default. */
+  libs = ['demo']
+  activated: string[] = []
   async libraries() {
-    return [{ name: 'demo', path: '/v', notes: this.notes.size, is_default: true }]
+    return this.libs.map((name, i) => ({ name, path: `/v/${name}`, notes: this.notes.size, is_default: i === 0 }))
   }
   async files(): Promise<FileEntry[]> {
     this.calls.push('files')
@@ -54,9 +57,20 @@ class FakeApi implements Api {
       aliases: {},
     }
   }
-  async reportRendered(count: number) {
-    this.rendered.push(count)
+  async reportRendered(r: { library: string; notes: number }) {
+    this.rendered.push(`${r.library}:${r.notes}`)
   }
+  reportWelcome = async () => {}
+  vaults = () => Promise.reject(new Error('no vault switcher in this fake'))
+  openVault = () => Promise.reject(new Error('no vault switcher in this fake'))
+  openDemoVault = this.openVault
+  pickFolder = async () => ''
+  closeVault = async () => {}
+  activateVault = async (library: string) => {
+    this.activated.push(library)
+  }
+  forgetVault = async () => {}
+  revealNote = async () => {}
   async tasks(): Promise<TaskProgress[]> {
     return []
   }
@@ -170,11 +184,41 @@ test('the tree and the note colour entity types as the graph does, even types wh
   expect(v.colorOf('')).toBe(UNTYPED_COLOR)
 })
 
-test('reportRendered reports once', () => {
+test('reportRendered reports once per library', async () => {
+  api.libs = ['demo', 'work']
   const v = new VaultStore(api)
+  await v.init('')
   v.reportRendered(2)
   v.reportRendered(3)
-  expect(api.rendered).toEqual([2])
+  await v.switchLibrary('work')
+  v.reportRendered(4)
+  expect(api.rendered).toEqual(['demo:2', 'work:4'])
+  expect(api.activated).toEqual(['work'])
+})
+
+test('libraries:changed shows a vault just opened, and the default or none when the one shown closes', async () => {
+  api.put(note('a.md', 'A'))
+  const v = new VaultStore(api)
+  await v.init('a.md')
+  expect(v.library).toBe('demo')
+  expect(v.note?.path).toBe('a.md')
+
+  api.libs = ['demo', 'work']
+  expect(await v.applyLibraries({ libraries: api.libs, opened: 'work', closed: '', path: '/v/work', gone: false })).toBe('work')
+  expect(v.libraries.map((l) => l.name)).toEqual(['demo', 'work'])
+  expect(v.note).toBeNull()
+
+  // Another library closing leaves the one shown.
+  api.libs = ['work']
+  expect(await v.applyLibraries({ libraries: api.libs, opened: '', closed: 'demo', path: '/v/demo', gone: false })).toBe('work')
+
+  // The one shown is deleted: none is left, the tree is emptied, and the window says why.
+  api.libs = []
+  expect(await v.applyLibraries({ libraries: [], opened: '', closed: 'work', path: '/v/work', gone: true })).toBe('')
+  expect(v.files).toEqual([])
+  expect(v.filesLoaded).toBe(true)
+  expect(v.goneNotice).toContain('/v/work')
+  expect(v.libraries).toEqual([])
 })
 
 test('a burst of vault:changed events refetches files, note and graph once', async () => {

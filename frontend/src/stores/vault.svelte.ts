@@ -1,6 +1,6 @@
 // The vault store: libraries, the open library's files, and the open note with the
 // notes it embeds. Talks only to src/api.
-import type { Api, FileEntry, LibraryInfo, NoteView, VaultChange } from '../api'
+import type { Api, FileEntry, LibrariesChange, LibraryInfo, NoteView, VaultChange } from '../api'
 import { typeColors, UNTYPED_COLOR } from '../lib/colors'
 import { t } from '../lib/i18n.svelte'
 import { embedTargets } from '../lib/markdown'
@@ -11,7 +11,11 @@ const MAX_EMBEDS = 24
 
 export class VaultStore {
   libraries = $state.raw<LibraryInfo[]>([])
+  /** The list of libraries has been fetched (none open means the welcome). */
+  librariesLoaded = $state(false)
   library = $state('')
+  /** Why the library shown last was closed (its folder deleted or moved), '' when not. */
+  goneNotice = $state('')
   files = $state.raw<FileEntry[]>([])
   filesLoaded = $state(false)
   /** Vault path of the open note, or null. */
@@ -23,13 +27,18 @@ export class VaultStore {
   error = $state<string | null>(null)
   noteError = $state<string | null>(null)
   resolver = $derived(makeResolver(this.files))
+  /** The folder of the library shown, '' when none is. */
+  vaultDir = $derived(this.libraries.find((l) => l.name === this.library)?.path ?? '')
   noteCount = $derived(this.files.filter((f) => f.is_note).length)
   /** The colour of each entity type of the library, the graph's own (typeColors). */
   typeColors = $derived(typeColors(this.files.filter((f) => f.is_note).map((f) => f.entity_type)))
 
+  /** Describes the window's panels for the render report (set by the window). */
+  describeLayout: () => string = () => ''
+
   private noteSeq = 0
   private filesSeq = 0
-  private reported = false
+  private reported = new Set<string>()
 
   constructor(private readonly api: Api) {}
 
@@ -43,6 +52,7 @@ export class VaultStore {
     try {
       const libs = await this.api.libraries()
       this.libraries = libs
+      this.librariesLoaded = true
       this.library = (libs.find((l) => l.is_default) ?? libs[0])?.name ?? ''
       if (this.library === '') {
         this.filesLoaded = true
@@ -58,17 +68,54 @@ export class VaultStore {
   /** switchLibrary opens another library and closes the note. */
   async switchLibrary(name: string): Promise<void> {
     if (name === this.library) return
+    this.show(name)
+    if (name) this.api.activateVault(name).catch((e: unknown) => console.warn('memotree: activateVault', e))
+    if (name) await this.loadFiles()
+  }
+
+  /** show makes `name` the library shown ('' for none), with no note open. */
+  private show(name: string): void {
     this.library = name
     this.selected = null
     this.note = null
     this.embeds = new Map()
-    this.filesLoaded = false
-    await this.loadFiles()
+    this.noteError = null
+    this.error = null
+    this.files = []
+    this.filesLoaded = name === ''
+    this.filesSeq++
+  }
+
+  /**
+   * applyLibraries follows a libraries:changed event: the list is refetched; a vault
+   * just opened is shown; when the one shown was closed, the default is shown, or
+   * none (the welcome). It returns the library shown afterwards.
+   */
+  async applyLibraries(e: LibrariesChange): Promise<string> {
+    try {
+      this.libraries = await this.api.libraries()
+      this.librariesLoaded = true
+    } catch (err) {
+      this.error = message(err)
+      return this.library
+    }
+    const names = this.libraries.map((l) => l.name)
+    if (e.gone && e.closed) this.goneNotice = t('vault.folderGone', { name: e.closed, path: e.path })
+    if (e.opened && names.includes(e.opened)) {
+      this.goneNotice = ''
+      await this.switchLibrary(e.opened)
+    } else if (!names.includes(this.library)) {
+      const next = (this.libraries.find((l) => l.is_default) ?? this.libraries[0])?.name ?? ''
+      this.show(next)
+      if (next) await this.loadFiles()
+    }
+    return this.library
   }
 
   async loadFiles(): Promise<void> {
     const seq = ++this.filesSeq
     const lib = this.library
+    if (!lib) return
     try {
       const files = await this.api.files(lib)
       if (seq !== this.filesSeq) return
@@ -97,10 +144,11 @@ export class VaultStore {
       this.note = null
       return
     }
+    const lib = this.library
     try {
-      const n = await this.api.note(this.library, path)
+      const n = await this.api.note(lib, path)
       const targets = embedTargets(n).slice(0, MAX_EMBEDS)
-      const embedded = await Promise.all(targets.map((p) => this.api.note(this.library, p).catch(() => null)))
+      const embedded = await Promise.all(targets.map((p) => this.api.note(lib, p).catch(() => null)))
       if (seq !== this.noteSeq) return
       const map = new Map<string, NoteView>()
       for (const e of embedded) if (e) map.set(e.path, e)
@@ -124,11 +172,12 @@ export class VaultStore {
     }
   }
 
-  /** reportRendered tells the backend, once, that the tree rendered `count` notes. */
+  /** reportRendered tells the backend, once per library, that its tree rendered `count` notes. */
   reportRendered(count: number): void {
-    if (this.reported) return
-    this.reported = true
-    this.api.reportRendered(count).catch((e: unknown) => console.warn('memotree: reportRendered', e))
+    const lib = this.library
+    if (!lib || this.reported.has(lib)) return
+    this.reported.add(lib)
+    this.api.reportRendered({ library: lib, notes: count, layout: this.describeLayout() }).catch((e: unknown) => console.warn('memotree: reportRendered', e))
   }
 }
 
