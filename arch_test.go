@@ -1,7 +1,14 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
 	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -43,5 +50,69 @@ func TestImportsPointInward(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestNoToolCalledByName keeps Go callers on the typed handles: outside the catalogue
+// (backend/catalog) and the registry (backend/tool), no code calls a tool by a
+// literal name (`reg.Call(ctx, c, "read_manual", …)`), where a renamed tool or key
+// would compile and break at run time. Faces that pass on a name they were given
+// (MCP, Starlark, the agent's model) use a variable, which this does not flag.
+func TestNoToolCalledByName(t *testing.T) {
+	toolName := regexp.MustCompile(`^[a-z]+(_[a-z]+)+$`)
+	allowed := []string{"backend/catalog/", "backend/tool/"}
+	var checked int
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case "node_modules", ".git", "frontend", "build", "testdata":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		for _, a := range allowed {
+			if strings.HasPrefix(filepath.ToSlash(path), a) {
+				return nil
+			}
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		checked++
+		ast.Inspect(f, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
+				return true
+			}
+			sel, ok := call.Fun.(*ast.SelectorExpr)
+			if !ok || (sel.Sel.Name != "Call" && sel.Sel.Name != "Check") {
+				return true
+			}
+			for _, arg := range call.Args {
+				lit, ok := arg.(*ast.BasicLit)
+				if !ok || lit.Kind != token.STRING {
+					continue
+				}
+				if v, err := strconv.Unquote(lit.Value); err == nil && toolName.MatchString(v) {
+					t.Errorf("%s calls the tool %q by name: use its typed handle in backend/catalog", fset.Position(call.Pos()), v)
+				}
+			}
+			return true
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 100 {
+		t.Fatalf("only %d Go files checked: the walk missed the code", checked)
 	}
 }

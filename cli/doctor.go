@@ -13,7 +13,7 @@ import (
 func runDoctor(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
 	specs := libraryFlags(fs)
-	repair := fs.Bool("repair", false, "remove the temporary files of writes a crash interrupted, and forget the list of files a recovery kept")
+	repair := fs.Bool("repair", false, "remove the temporary files of writes a crash interrupted, set aside undo journals no rollback can use (keeping them and their pre-images in .memotree/recovered/), and forget the list of files a recovery kept")
 	asJSON := fs.Bool("json", false, "print the report as JSON, one object per library")
 	limit := fs.Int("limit", 20, "examples listed per kind of problem")
 	if code, ok := parseFlags(fs, env, args); !ok {
@@ -59,6 +59,22 @@ func printReport(w io.Writer, r *doctor.Report, repaired bool) {
 			fmt.Fprintf(w, "    … and %d more (raise --limit)\n", count-shown)
 		}
 	}
+	journals := "no rollback can use them, so the vault refuses writes; run `memotree doctor --repair` to set them aside (the journal and the versions from before the change set are kept in .memotree/recovered/; no note is changed)"
+	if repaired {
+		journals = "set aside: compare the notes they name with the versions kept there; writes are allowed again"
+	}
+	section(r.DamagedJournals.Count, "undo journals of crashed change sets that cannot be rolled back", journals, func(out func(string)) {
+		for _, d := range r.DamagedJournals.Examples {
+			line := fmt.Sprintf("%s (%s): %s", d.Name, d.ChangeSet, d.Reason)
+			if len(d.Paths) > 0 {
+				line += fmt.Sprintf("; it names %v", d.Paths)
+			}
+			if d.SetAside != "" {
+				line += "; kept in " + d.SetAside
+			}
+			out(line)
+		}
+	})
 	kept := "review them: a crashed change set (a script) had changed them, and they changed again after the crash, so its rollback kept them as they are; `memotree doctor --repair` forgets this list"
 	if repaired {
 		kept = "review them (this list is now forgotten)"

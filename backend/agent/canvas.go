@@ -3,8 +3,8 @@ package agent
 import (
 	"context"
 
+	"github.com/memotree/memotree/backend/catalog"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/tools"
 )
 
 // canvasIntro tells the model what the canvas block is.
@@ -16,7 +16,7 @@ const canvasIntro = "\n\n<canvas>\nYour canvas: what you currently see of the de
 // view_canvas tool gives it, for the system message; or a line saying why it is
 // missing (a vault without a canvas never stops a turn).
 func (a *Agent) canvasBlock(ctx context.Context) string {
-	res, v, err := tools.ViewCanvas.Call(ctx, a.Registry, &tool.Call{Actor: tool.ActorAgent, Session: a.Session}, tools.ViewCanvasIn{})
+	res, v, err := catalog.ViewCanvas.Call(ctx, a.Registry, &tool.Call{Actor: tool.ActorAgent, Session: a.Session}, catalog.ViewCanvasIn{})
 	switch {
 	case err != nil:
 		return canvasIntro + "(no canvas: " + err.Error() + ")\n</canvas>"

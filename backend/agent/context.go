@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/memotree/memotree/backend/catalog"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/tools"
 )
 
 // SystemInstruction tells the model how to read what follows.
@@ -98,7 +98,7 @@ func (a *Agent) historyBudget() int {
 
 // manual returns the text of read_manual, or what went wrong in its place.
 func (a *Agent) manual(ctx context.Context) string {
-	res, m, err := tools.ReadManual.Call(ctx, a.Registry, &tool.Call{Actor: tool.ActorAgent, Session: a.Session}, tools.ReadManualIn{})
+	res, m, err := catalog.ReadManual.Call(ctx, a.Registry, &tool.Call{Actor: tool.ActorAgent, Session: a.Session}, catalog.ReadManualIn{})
 	switch {
 	case err != nil:
 		return "(no manual: " + err.Error() + ")"

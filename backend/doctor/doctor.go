@@ -1,12 +1,15 @@
 // Package doctor checks a vault the way `memotree doctor` reports on it: an
-// interrupted write finished or rolled back, the files a rollback after a crash kept
-// because they changed after it (the vault's record in .memotree), orphaned temporary
-// files of crashed writes, notes whose front matter does not parse, links that
-// resolve to nothing, names shared by several notes (which [[Name]] cannot tell
-// apart), special files (named pipes, devices) that MemoTree will not read, and
-// journey lines that cannot be read. With Repair it removes the orphaned temporary
+// interrupted write finished or rolled back, the undo journals of crashed change sets
+// that no rollback can use (while one is there the vault refuses content writes), the
+// files a rollback after a crash kept because they changed after it (the vault's
+// record in .memotree), orphaned temporary files of crashed writes, notes whose front
+// matter does not parse, links that resolve to nothing, names shared by several notes
+// (which [[Name]] cannot tell apart), special files (named pipes, devices) that
+// MemoTree will not read, and journey lines that cannot be read. With Repair it removes the orphaned temporary
 // files, under the vault's write lock so that no write in progress loses its file,
-// and forgets the record of kept files (the person reviewed them).
+// sets each damaged journal aside in .memotree/recovered/ (the journal byte for byte,
+// and every pre-image it holds as a file at its path; no note is changed), and
+// forgets the record of kept files (the person reviewed them).
 //
 // The link graph and every index are rebuilt from the files when a library opens, so
 // "repairing the index" is opening it: the report's counts are those of a fresh scan.
@@ -53,6 +56,10 @@ type Report struct {
 	// or rolled back on opening.
 	Recovered bool `json:"recovered"`
 
+	// DamagedJournals are undo journals of crashed change sets that no rollback can
+	// use; while one is there the vault's content writes are refused. Repair sets
+	// each aside (SetAside names where what it held was kept).
+	DamagedJournals Problems[DamagedJournal] `json:"damaged_journals"`
 	// RecoveryConflicts are files that a rollback after a crash kept because they
 	// changed after it: the crashed change set's version of them was not put back.
 	RecoveryConflicts Problems[vault.RecoveryConflict] `json:"recovery_conflicts"`
@@ -80,6 +87,15 @@ func (p *Problems[T]) add(limit int, x T) {
 	if len(p.Examples) < limit {
 		p.Examples = append(p.Examples, x)
 	}
+}
+
+// DamagedJournal is an undo journal that no rollback can use, and where Repair kept
+// what it held.
+type DamagedJournal struct {
+	vault.DamagedJournal
+	// SetAside is the folder in the vault where Repair kept the journal and the
+	// pre-images it holds ("" when it was not set aside).
+	SetAside string `json:"set_aside,omitempty"`
 }
 
 // TempFile is a temporary file a write left behind.
@@ -117,6 +133,11 @@ func (r *Report) Healthy() bool {
 		}
 	}
 	unreviewed := r.RecoveryConflicts.Count > 0 && !r.ConflictsForgotten
+	for _, d := range r.DamagedJournals.Examples {
+		if d.SetAside == "" {
+			left++
+		}
+	}
 	return left == 0 && !unreviewed && r.BrokenNotes.Count == 0 && r.JourneyErrors.Count == 0
 }
 
@@ -137,6 +158,9 @@ func Check(ctx context.Context, name, dir string, o Options) (*Report, error) {
 	defer v.Close()
 	if r.Recovered, err = v.Recover(ctx); err != nil {
 		return nil, fmt.Errorf("doctor: finishing an interrupted write: %w", err)
+	}
+	if err := r.damagedJournals(ctx, v, o); err != nil {
+		return nil, err
 	}
 	conflicts, err := v.RecoveryConflicts()
 	if err != nil {
@@ -186,9 +210,29 @@ func Check(ctx context.Context, name, dir string, o Options) (*Report, error) {
 	return r, nil
 }
 
+// damagedJournals lists the undo journals no rollback can use and, with Repair, sets
+// each aside (vault.SetAsideJournal keeps the journal and its pre-images in
+// .memotree/recovered/), which lets the vault be written again.
+func (r *Report) damagedJournals(ctx context.Context, v *vault.Vault, o Options) error {
+	for _, d := range v.DamagedJournals() {
+		x := DamagedJournal{DamagedJournal: d}
+		if o.Repair {
+			kept, err := v.SetAsideJournal(ctx, d.Name)
+			if err != nil {
+				return fmt.Errorf("doctor: %w", err)
+			}
+			x.SetAside = kept
+		}
+		r.DamagedJournals.add(o.Limit, x)
+	}
+	return nil
+}
+
 // tempFiles finds (and with Repair removes) the temporary files of writes that did
-// not finish. The lock is held while removing, so a write in progress in another
-// process is never robbed of its file.
+// not finish. The lock is held while removing, so a write of a note in progress in
+// another process is never robbed of its file; one in .memotree, where the app
+// writes without the lock, is an orphan only once its writer is gone
+// (vault.InternalTempLive).
 func (r *Report) tempFiles(ctx context.Context, v *vault.Vault, dir string, o Options) error {
 	var found []string
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
@@ -231,6 +275,9 @@ func (r *Report) tempFiles(ctx context.Context, v *vault.Vault, dir string, o Op
 	for _, p := range found {
 		rel, _ := filepath.Rel(dir, p)
 		t := TempFile{Path: filepath.ToSlash(rel)}
+		if vp := vpath.Path(t.Path); strings.HasPrefix(t.Path, ".memotree/") && v.InternalTempLive(vp) {
+			continue // the app's own file, written without the vault lock by a live writer
+		}
 		if fi, err := os.Lstat(p); err == nil {
 			t.Age = now.Sub(fi.ModTime()).Round(time.Second)
 		} else if errors.Is(err, fs.ErrNotExist) {

@@ -108,3 +108,13 @@ func (l *Library) recovered(r vault.Recovery) {
 	}
 	l.bus.Publish(event.Event{Topic: event.TaskProgress, Data: ev})
 }
+
+// damaged tells the window of an undo journal that no rollback can use: a recovery
+// task, until dismissed, that says why and to run `memotree doctor --repair`.
+func (l *Library) damaged(d vault.DamagedJournal) {
+	if l.bus == nil {
+		return
+	}
+	ev := event.TaskProgressEvent{Library: l.name, Kind: event.TaskRecovery, Total: len(d.Paths), Final: true, Error: d.Message()}
+	l.bus.Publish(event.Event{Topic: event.TaskProgress, Data: ev})
+}

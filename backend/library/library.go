@@ -190,6 +190,12 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 		return nil, fmt.Errorf("open library %s: %w", name, err)
 	}
 	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}, seed: maphash.MakeSeed(), keepTemps: o.KeepTemps, beforeRead: o.BeforeRead}
+	// A journal no rollback can use does not keep the library from opening: its
+	// writes are refused until doctor sets it aside, and the window is told.
+	v.OnDamaged(l.damaged)
+	for _, d := range v.DamagedJournals() {
+		l.damaged(d)
+	}
 	if o.Watch {
 		// Watch before the scan so that no edit made during the scan is missed.
 		w, err := watch.New(v.Dir(), watch.Options{Debounce: o.Debounce})

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memotree/memotree/backend/catalog"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/tools"
 )
 
 // libs is a minimal workspace for tests inside this package (the real one imports
@@ -105,7 +105,7 @@ func newEnv(t testing.TB, dir string, lim Limits) *env {
 	t.Cleanup(func() { l.Close() })
 	ws := &libs{ls: []*library.Library{l}}
 	reg := tool.NewRegistry()
-	if err := tools.Register(reg, tools.Deps{Libraries: ws}); err != nil {
+	if err := catalog.Register(reg, catalog.Deps{Libraries: ws}); err != nil {
 		t.Fatal(err)
 	}
 	r := NewRunner(reg, ws, lim)

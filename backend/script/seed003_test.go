@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/memotree/memotree/backend/catalog"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/tools"
 )
 
 // The seed's own example and its [tool_call] block, copied from the seed document
@@ -73,7 +73,7 @@ func seedEnv(t *testing.T, vaults map[string]map[string]string, order ...string)
 		dirs[name] = dir
 	}
 	reg := tool.NewRegistry()
-	if err := tools.Register(reg, tools.Deps{Libraries: ws}); err != nil {
+	if err := catalog.Register(reg, catalog.Deps{Libraries: ws}); err != nil {
 		t.Fatal(err)
 	}
 	r := NewRunner(reg, ws, Limits{})

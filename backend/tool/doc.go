@@ -43,7 +43,7 @@
 // and as JSON for MCP and --json (Result.JSON). List tools embed Paging and cut their
 // lists with Paginate, so no answer floods a context window.
 //
-// This package knows nothing about vaults; the tool families live in backend/tools.
+// This package knows nothing about vaults; the tool families live in backend/catalog.
 //
 // Concurrency: register tools, aliases, the guard and the observer while wiring, before
 // serving. After that a Registry is safe for concurrent use: any number of goroutines

@@ -23,7 +23,7 @@ type listEntitiesOut struct {
 	Page     tool.PageInfo `json:"page"`
 }
 
-// listEntities would live in backend/tools/entity.go, with its description in
+// listEntities would live in backend/catalog/entity.go, with its description in
 // list_entities.md (loaded with tool.MustDescription from an embed.FS).
 var listEntities = tool.New("list_entities", tool.ReadOnly,
 	"Lists the entities whose names match a glob.",

@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/catalog"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/tools"
 )
 
 // chat is the window's agent: one running turn at a time, its stop function, the
@@ -312,7 +312,7 @@ func (p *pendingCache) count(ctx context.Context, reg *tool.Registry) (int, erro
 	if p.valid && time.Since(p.at) < 2*time.Second {
 		return p.n, nil
 	}
-	res, st, err := tools.GitStatus.Call(ctx, reg, &tool.Call{Actor: tool.ActorUser}, tools.GitStatusIn{})
+	res, st, err := catalog.GitStatus.Call(ctx, reg, &tool.Call{Actor: tool.ActorUser}, catalog.GitStatusIn{})
 	switch {
 	case err != nil:
 		return 0, fmt.Errorf("pending changes: %w", err)

@@ -6,9 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/memotree/memotree/backend/catalog"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/tools"
 )
 
 // SwitchItem is one note offered by the quick switcher.
@@ -98,9 +98,9 @@ func (a *API) Search(libraryName, query string, o SearchOptions) (SearchResults,
 	if o.Max <= 0 {
 		o.Max = 30
 	}
-	in := tools.SearchNodesIn{Query: query, SearchType: o.Type, EntityTypes: o.EntityTypes, Tags: o.Tags,
+	in := catalog.SearchNodesIn{Query: query, SearchType: o.Type, EntityTypes: o.EntityTypes, Tags: o.Tags,
 		MaxResults: o.Max, PreviewLength: 200}
-	res, found, err := tools.SearchNodes.Call(context.Background(), reg, &tool.Call{Actor: tool.ActorUser, Library: libraryName}, in)
+	res, found, err := catalog.SearchNodes.Call(context.Background(), reg, &tool.Call{Actor: tool.ActorUser, Library: libraryName}, in)
 	if err != nil {
 		return SearchResults{}, fmt.Errorf("search %s: %w", libraryName, err)
 	}

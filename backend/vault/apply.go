@@ -67,7 +67,7 @@ type step struct {
 // was, temporary files removed. A failure after it is retried at once, and if it fails
 // again the next Lock, in this process or another, finishes the batch.
 func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]Hash, error) {
-	unlock, err := v.Lock(ctx)
+	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
 	}

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
 )
 
 // A vault's caches (the search index, the vectors of semantic search) are files the app
@@ -211,19 +210,5 @@ func (v *Vault) HoldCache(name string) (release func(), ok bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("lock cache %s: %w", name, err)
 	}
-	ok, err = tryLockFile(f)
-	if err != nil || !ok {
-		f.Close()
-		if err != nil {
-			return nil, false, fmt.Errorf("lock cache %s: %w", name, err)
-		}
-		return nil, false, nil
-	}
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			_ = unlockFile(f)
-			f.Close()
-		})
-	}, true, nil
+	return holdLock(f, "cache", name)
 }

@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
+	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // Entry is one operation in the journey.
@@ -110,18 +111,11 @@ func (v *Vault) appendFile(b []byte) error {
 			return err
 		}
 	}
-	f, err := v.root.OpenFile(osName(JourneyPath), os.O_RDWR|os.O_APPEND|os.O_CREATE|nonBlock, 0o644)
+	f, st, err := regular.OpenFile(v.root, osName(JourneyPath), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return mapErr(err)
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return err
-	}
-	if !st.Mode().IsRegular() {
-		return notRegular(st.Mode())
-	}
 	if n := st.Size(); n > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], n-1); err != nil {

@@ -126,11 +126,18 @@ func (v *Vault) HoldInternal(name string) (release func(), ok bool, err error) {
 	if err != nil {
 		return nil, false, fmt.Errorf("lock internal %s: %w", name, mapErr(err))
 	}
+	return holdLock(f, "internal", name)
+}
+
+// holdLock takes f's lock without waiting: on success it returns the function that
+// releases it and closes f (once, however often called); when another holds it, ok is
+// false; either way f is closed unless it is held.
+func holdLock(f *os.File, kind, name string) (unlock func(), ok bool, err error) {
 	ok, err = tryLockFile(f)
 	if err != nil || !ok {
 		f.Close()
 		if err != nil {
-			return nil, false, fmt.Errorf("lock internal %s: %w", name, err)
+			return nil, false, fmt.Errorf("lock %s %s: %w", kind, name, err)
 		}
 		return nil, false, nil
 	}

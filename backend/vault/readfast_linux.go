@@ -119,12 +119,9 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) (data []byte, c
 		}
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
+	st, err := regularFd(fd)
+	if err != nil {
 		return buf, false, err
-	}
-	if st.Mode&unix.S_IFMT != unix.S_IFREG {
-		return buf, false, notRegular(dirents.Mode(&st))
 	}
 	if maxSize > 0 && st.Size > maxSize {
 		return buf, false, fmt.Errorf("%w: %d bytes", ErrTooLarge, st.Size)
@@ -169,6 +166,24 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) (data []byte, c
 		}
 		buf = buf[:len(buf)+m]
 	}
+}
+
+// regularFd returns the status of fd, opened non-blocking, refusing anything but a
+// regular file, and puts fd back in blocking mode for the reads: a file system may
+// answer a non-blocking read of a regular file with EAGAIN (some FUSE file systems
+// do). F_SETFL changes only the status flags, of which the open set O_NONBLOCK alone.
+func regularFd(fd int) (unix.Stat_t, error) {
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		return st, err
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFREG {
+		return st, notRegular(dirents.Mode(&st))
+	}
+	if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFL, 0); err != nil {
+		return st, err
+	}
+	return st, nil
 }
 
 // readNoWait reads into b from the file fd, at its offset, only what the page cache

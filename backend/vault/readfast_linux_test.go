@@ -3,6 +3,7 @@
 package vault
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -108,5 +109,40 @@ func cacheFirstPage(t *testing.T, path string) {
 	}
 	if _, err := f.ReadAt(make([]byte, 100), 0); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFastReadBlocks: the fast reader opens without blocking (a named pipe must not
+// hold it) and reads a regular file in blocking mode: a file system that answers a
+// non-blocking read with EAGAIN (some FUSE file systems) would otherwise fail it. A
+// named pipe is refused before anything changes.
+func TestFastReadBlocks(t *testing.T) {
+	v, dir := openWith(t, map[string]string{"a.md": "alpha\n"})
+	if err := unix.Mkfifo(filepath.Join(dir, "pipe.md"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	d, err := v.openDirReader(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.close()
+	fd, err := d.open("a.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	if _, err := regularFd(fd); err != nil {
+		t.Fatal(err)
+	}
+	if flags, err := unix.FcntlInt(uintptr(fd), unix.F_GETFL, 0); err != nil || flags&unix.O_NONBLOCK != 0 {
+		t.Errorf("after the check the descriptor's flags are %#x (%v): still non-blocking", flags, err)
+	}
+	pipe, err := d.open("pipe.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(pipe)
+	if _, err := regularFd(pipe); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("regularFd of a named pipe: %v, want ErrNotRegular", err)
 	}
 }

@@ -157,8 +157,12 @@ func (v *Vault) recoverLocked(ctx context.Context) (bool, error) {
 			errs = append(errs, err)
 		}
 	}
+	var bad []string
 	for _, name := range journals {
-		r, ok, err := v.recoverOne(name)
+		r, ok, isBad, err := v.recoverOne(ctx, name)
+		if isBad {
+			bad = append(bad, name)
+		}
 		if err != nil {
 			errs = append(errs, err)
 		}
@@ -169,6 +173,7 @@ func (v *Vault) recoverLocked(ctx context.Context) (bool, error) {
 			v.warn(ctx, err.Error())
 		}
 	}
+	v.keepDamaged(bad)
 	return did, errors.Join(errs...)
 }
 
@@ -196,8 +201,9 @@ func (v *Vault) leftovers() (intentFound bool, journals []string) {
 // RecoverStale rolls back, at once, every change set whose owner died (its journal's
 // lock is free), and returns how many undo journals are left: those of live change
 // sets (in this process or another), and any whose rollback failed (err then says
-// why). A process that keeps the vault open calls it when an undo journal appears and
-// while one remains, so that a crashed change set is undone before anyone reads or
+// why); damaged ones, which no rollback can use (see DamagedJournals), are not
+// counted. A process that keeps the vault open calls it when an undo journal appears
+// and while one remains, so that a crashed change set is undone before anyone reads or
 // builds on its half. It takes the vault lock whenever a journal or a batch's intent
 // is there: whether a journal's owner lives is asked only under the vault lock, since
 // the question holds the journal's lock for a moment, and a writer's recovery that
@@ -215,42 +221,63 @@ func (v *Vault) RecoverStale(ctx context.Context) (pending int, err error) {
 	defer unlock()
 	_, err = v.recoverLocked(ctx)
 	_, journals := v.leftovers()
-	return len(journals), err
+	return len(journals) - len(v.DamagedJournals()), err
 }
 
 // recoverOne rolls back the journal name unless its owner still holds it; ok says it
-// was a crashed change set's. The caller holds the vault lock.
-func (v *Vault) recoverOne(name string) (r Recovery, ok bool, err error) {
+// was a crashed change set's. bad says it is one that no rollback can use: it stays,
+// is kept in DamagedJournals and warned of, and is no error (the vault opens). The
+// caller holds the vault lock.
+func (v *Vault) recoverOne(ctx context.Context, name string) (r Recovery, ok, bad bool, err error) {
 	r.ChangeSet = strings.TrimSuffix(strings.TrimPrefix(name, internalDir+"/"+undoPrefix), undoSuffix)
-	f, err := v.root.OpenFile(name, os.O_RDWR|nonBlock, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return r, false, nil
+	if v.heldHere(name) {
+		return r, false, false, nil // a live change set of this process: not even opened (see live)
+	}
+	f, _, err := regular.OpenFile(v.root, name, os.O_RDWR, 0)
+	if errors.Is(err, fs.ErrNotExist) || errors.Is(err, ErrNotRegular) {
+		return r, false, false, nil
 	}
 	if err != nil {
-		return r, false, fmt.Errorf("recover: open %s: %w", name, mapErr(err))
+		st, _ := v.root.Lstat(name)
+		v.setDamaged(ctx, DamagedJournal{Name: name, ChangeSet: r.ChangeSet, Reason: fmt.Sprintf("it cannot be opened (%v)", mapErr(err))}, st, false)
+		return r, false, true, nil
 	}
 	defer f.Close()
-	if locked, err := tryLockFile(f); err != nil || !locked {
-		return r, false, nil // a live change set, in this process or another
+	if locked, err := v.probe(f); err != nil || !locked {
+		return r, false, false, nil // a live change set, in this process or another
 	}
 	if v.onJournalProbe != nil {
 		v.onJournalProbe(name)
 	}
 	// Its owner removes a journal before it lets go of it: one that is gone by now
 	// belonged to a change set that ended.
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return r, false, nil
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return r, false, false, nil
 	} else if now, err := v.root.Lstat(name); err != nil || !os.SameFile(st, now) {
-		return r, false, nil
+		return r, false, false, nil
 	}
-	j, err := readJournal(f)
+	if d, known := v.knownDamaged(name, st); known {
+		v.warn(ctx, d.Message())
+		return r, false, true, nil
+	}
+	j, err := v.readJournalFile(f, name)
 	if err != nil {
-		r.Err = fmt.Errorf("%s: %w", name, err)
-		return r, true, fmt.Errorf("recover: %w", r.Err)
+		d := DamagedJournal{Name: name, ChangeSet: r.ChangeSet, Reason: fmt.Sprintf("it cannot be read (%v)", err)}
+		de := (*damagedError)(nil)
+		sticky := errors.As(err, &de)
+		if sticky {
+			d.Reason = de.reason
+		}
+		if _, serr := f.Seek(0, io.SeekStart); serr == nil {
+			d.Paths = namedPaths(f)
+		}
+		v.setDamaged(ctx, d, st, sticky)
+		return r, false, true, nil
 	}
 	r.Restored, r.Kept, r.Err = v.rollbackLocked(j, "recover")
 	if r.Err != nil {
-		return r, true, fmt.Errorf("recover: %w", r.Err)
+		return r, true, false, fmt.Errorf("recover: %w", r.Err)
 	}
 	v.recordConflicts(r)
 	v.removeOrphanTemps(j.pre)
@@ -258,7 +285,22 @@ func (v *Vault) recoverOne(name string) (r Recovery, ok bool, err error) {
 		err = v.root.Remove(name)
 	}
 	_ = v.syncDir(internalDir)
-	return r, true, nil
+	return r, true, false, nil
+}
+
+// readJournalFile reads the journal f, at name, for a rollback: a read error, a
+// damaged record before the torn end or a path that is not content fails it.
+func (v *Vault) readJournalFile(f io.Reader, name string) (journal, error) {
+	if v.onJournalRead != nil {
+		if err := v.onJournalRead(name); err != nil {
+			return journal{}, err
+		}
+	}
+	j, err := readJournal(f)
+	if err != nil {
+		return journal{}, err
+	}
+	return j, checkJournal(j)
 }
 
 // readJournal parses a journal: the pre-image of each path (its first record) and the
@@ -268,7 +310,7 @@ func readJournal(f io.Reader) (journal, error) {
 	j := newJournal()
 	seen := map[vpath.Path]bool{}
 	r := bufio.NewReader(f)
-	for {
+	for n := 1; ; n++ {
 		line, err := r.ReadBytes('\n')
 		if err == io.EOF { // a line without its newline is torn
 			return j, nil
@@ -278,7 +320,7 @@ func readJournal(f io.Reader) (journal, error) {
 		}
 		var rec undoRecord
 		if jerr := json.Unmarshal(line, &rec); jerr != nil {
-			return journal{}, fmt.Errorf("damaged record: %w", jerr)
+			return journal{}, damaged("its record on line %d is damaged (%v)", n, jerr)
 		}
 		if !seen[rec.Path] {
 			seen[rec.Path] = true
@@ -294,7 +336,9 @@ func readJournal(f io.Reader) (journal, error) {
 }
 
 // recordConflicts appends the paths r kept to the record in .memotree (best effort:
-// the person is told in any case).
+// the person is told in any case). A record that ends in a torn line (a crash in an
+// earlier append whose cut failed) gets a newline first, so that the torn line
+// cannot swallow the first of these.
 func (v *Vault) recordConflicts(r Recovery) {
 	if len(r.Kept) == 0 {
 		return
@@ -307,14 +351,19 @@ func (v *Vault) recordConflicts(r Recovery) {
 		b = append(append(b, line...), '\n')
 	}
 	name := internalDir + "/" + conflictsName
-	f, err := v.root.OpenFile(name, os.O_WRONLY|os.O_APPEND|os.O_CREATE|nonBlock, 0o644)
+	f, st, err := regular.OpenFile(v.root, name, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil || !st.Mode().IsRegular() {
-		return
+	if n := st.Size(); n > 0 {
+		var last [1]byte
+		if _, err := f.ReadAt(last[:], n-1); err != nil {
+			return
+		}
+		if last[0] != '\n' {
+			b = append([]byte{'\n'}, b...)
+		}
 	}
 	if err := fsfault.Check("write", name); err == nil {
 		_, err = f.Write(b)
@@ -516,4 +565,13 @@ func (v *Vault) warn(ctx context.Context, msg string) {
 	if !notice.Add(ctx, "%s", msg) && !slices.Contains(v.rec.pending, msg) {
 		v.rec.pending = append(v.rec.pending, msg)
 	}
+}
+
+// probe takes the lock of f, a journal or temporary file whose owner may live,
+// without waiting; ok says it was free.
+func (v *Vault) probe(f *os.File) (ok bool, err error) {
+	if v.probeLock != nil {
+		return v.probeLock(f)
+	}
+	return tryLockFile(f)
 }

@@ -15,8 +15,9 @@ import (
 )
 
 // crashMidChangeSet makes a change set in v — a.md rewritten, new/n.md created, b.md
-// removed — and then "kills" it: its journal's descriptor closes, as it does when
-// the process dies, and nothing is rolled back.
+// removed — and then "kills" it: its journal's descriptor closes and the process's
+// record of live files forgets it, as both happen when the process dies, and nothing
+// is rolled back.
 func crashMidChangeSet(t *testing.T, v *Vault, id string) {
 	t.Helper()
 	u, err := NewUndo(id)
@@ -35,7 +36,7 @@ func crashMidChangeSet(t *testing.T, v *Vault, id string) {
 	}
 	u.mu.Lock()
 	for _, lg := range u.logs {
-		lg.f.Close()
+		lg.close()
 	}
 	u.mu.Unlock()
 }
@@ -174,7 +175,7 @@ func TestRecoverStale(t *testing.T) {
 	if got := contents(t, dir)["a.md"]; got != "live\n" {
 		t.Fatalf("a live change set was touched: a.md = %q", got)
 	}
-	u.logs[v].f.Close() // its process dies
+	u.logs[v].close() // its process dies
 	if n, err := watcher.RecoverStale(t.Context()); n != 0 || err != nil {
 		t.Fatalf("RecoverStale after the crash = %d, %v; want 0", n, err)
 	}
@@ -208,8 +209,8 @@ func TestCommittedJournalIsNeverRolledBack(t *testing.T) {
 	if ok, err := tryLockFile(early); !ok || err != nil {
 		t.Fatalf("the journal is still locked after the commit: %v %v", ok, err)
 	}
-	if _, ok, err := v.recoverOne(name); ok || err != nil {
-		t.Errorf("recoverOne after the commit = %v, %v", ok, err)
+	if _, ok, bad, err := v.recoverOne(t.Context(), name); ok || bad || err != nil {
+		t.Errorf("recoverOne after the commit = %v, %v, %v", ok, bad, err)
 	}
 	if got := contents(t, dir)["a.md"]; got != "kept\n" {
 		t.Errorf("a.md = %q after the commit", got)
@@ -236,7 +237,7 @@ func TestRecoverAfterTheRecordBeforeTheWrite(t *testing.T) {
 	if err := lg.append(append(line, '\n')); err != nil {
 		t.Fatal(err)
 	}
-	lg.f.Close()
+	lg.close()
 	if _, err := v.Recover(t.Context()); err != nil {
 		t.Fatal(err)
 	}
@@ -271,4 +272,30 @@ func TestRecoverKeepsWhatAnOldJournalCannotVouchFor(t *testing.T) {
 		t.Errorf("notices %q", msgs)
 	}
 	assertNoUndoLog(t, dir)
+}
+
+// TestConflictRecordAfterATornLine: the record of kept files ends in a torn line (a
+// crash during an earlier append whose cut failed); the next recovery's record starts
+// on a line of its own, so doctor still lists it.
+func TestConflictRecordAfterATornLine(t *testing.T) {
+	v, dir := openWith(t, undoSeed)
+	if err := v.ensureInternal(); err != nil {
+		t.Fatal(err)
+	}
+	torn := `{"time":"2026-01-02T03:04:05Z","change_set":"old","path":"d/c.md","rea`
+	if err := os.WriteFile(filepath.Join(dir, internalDir, conflictsName), []byte(torn), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	crashMidChangeSet(t, v, "torn")
+	outsideWrite(t, dir, "a.md", "alpha, edited after the crash\n")
+	if _, err := v.Recover(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	conflicts, err := v.RecoveryConflicts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(conflicts) != 1 || conflicts[0].Path != "a.md" || conflicts[0].ChangeSet != "torn" {
+		t.Errorf("conflicts after a torn line = %+v; want a.md of change set torn", conflicts)
+	}
 }

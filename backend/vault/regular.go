@@ -17,9 +17,6 @@ var ErrNotRegular = regular.ErrNotRegular
 // bit is clear, as `chmod 444` leaves it): MemoTree does not change, move or delete it.
 var ErrReadOnly = errors.New("read-only note (its permissions allow no writing)")
 
-// nonBlock opens a file without waiting (a named pipe's open waits for a writer).
-const nonBlock = regular.NonBlock
-
 // notRegular describes the file mode m, which is not a regular file's, as an error.
 func notRegular(m fs.FileMode) error { return regular.Describe(m) }
 

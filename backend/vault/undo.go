@@ -11,9 +11,7 @@ import (
 	"io/fs"
 	"os"
 	"slices"
-	"strings"
 	"sync"
-	"time"
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -56,7 +54,8 @@ func validUndoID(id string) bool {
 // by the next process that takes the vault lock (see Lock) or watches the vault (see
 // RecoverStale).
 //
-// An Undo is safe for concurrent use; it must end with Commit or Rollback.
+// An Undo is safe for concurrent use; it must end with Commit or Rollback, once. Its
+// mutex is taken after a vault's lock, never before (see the package documentation).
 type Undo struct {
 	id string
 
@@ -70,7 +69,14 @@ type Undo struct {
 type undoLog struct {
 	f    *os.File
 	name string
-	seen map[vpath.Path]bool
+	// unhold forgets the journal in the process's record of live files (see live);
+	// close calls it before it closes f.
+	unhold func()
+	seen   map[vpath.Path]bool
+	// torn is set once an append failed part way and the half record could not be
+	// cut off: the journal ends in a torn record, and the change set writes no more
+	// (a record appended after it would be glued to it).
+	torn error
 	journal
 }
 
@@ -165,6 +171,9 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 	if u == nil {
 		return nil
 	}
+	if v.beforeUndoRecord != nil {
+		v.beforeUndoRecord()
+	}
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	if u.done {
@@ -173,6 +182,9 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 	lg, err := u.logFor(v)
 	if err != nil {
 		return err
+	}
+	if lg.torn != nil {
+		return fmt.Errorf("undo journal: %w", lg.torn)
 	}
 	var buf bytes.Buffer
 	var fresh []Preimage
@@ -222,7 +234,9 @@ func (v *Vault) saveUndo(ctx context.Context, paths []vpath.Path, posts []Hash) 
 }
 
 // append writes records to the journal and syncs it. A failed write (a full disk) is
-// cut off again, so that the journal never holds a torn record in its middle.
+// cut off again, so that the journal never holds a torn record in its middle; if the
+// cut fails too, the journal is marked torn and takes no more records (see torn): its
+// torn end is ignored by a recovery, which rolls back what the records before it name.
 func (lg *undoLog) append(b []byte) error {
 	st, err := lg.f.Stat()
 	if err != nil {
@@ -238,7 +252,13 @@ func (lg *undoLog) append(b []byte) error {
 		}
 	}
 	if err != nil {
-		_ = lg.f.Truncate(st.Size())
+		terr := fsfault.Check("truncate", lg.name)
+		if terr == nil {
+			terr = lg.f.Truncate(st.Size())
+		}
+		if terr != nil {
+			lg.torn = fmt.Errorf("%s ends in a record torn by a failed write that could not be cut off (%w): the change set can make no more writes, and is rolled back when it ends", lg.name, terr)
+		}
 	}
 	return err
 }
@@ -263,9 +283,11 @@ func (u *Undo) logFor(v *Vault) (*undoLog, error) {
 	if err != nil {
 		return nil, fmt.Errorf("undo journal: create %s: %w", name, mapErr(err))
 	}
+	unhold := holdLive(f)
 	fail := func(err error) (*undoLog, error) {
-		f.Close()
 		_ = v.root.Remove(tmp)
+		unhold()
+		f.Close()
 		return nil, fmt.Errorf("undo journal: create %s: %w", name, err)
 	}
 	if ok, err := tryLockFile(f); err != nil || !ok {
@@ -279,10 +301,11 @@ func (u *Undo) logFor(v *Vault) (*undoLog, error) {
 	}
 	if err := v.syncDir(internalDir); err != nil {
 		_ = v.root.Remove(name)
+		unhold()
 		f.Close()
 		return nil, fmt.Errorf("undo journal: %w", err)
 	}
-	lg := &undoLog{f: f, name: name, seen: map[vpath.Path]bool{}, journal: newJournal()}
+	lg := &undoLog{f: f, name: name, unhold: unhold, seen: map[vpath.Path]bool{}, journal: newJournal()}
 	u.logs[v] = lg
 	u.order = append(u.order, v)
 	return lg, nil
@@ -356,7 +379,7 @@ func (u *Undo) Commit() error {
 // (as a write whose folder's sync failed is made). A journal that cannot be removed is
 // made harmless instead (moved to a temporary name, or emptied).
 func (lg *undoLog) remove(v *Vault) error {
-	defer lg.f.Close()
+	defer lg.close()
 	err := lg.unlink(v)
 	if err == nil {
 		if v.syncDir(internalDir) != nil {
@@ -389,6 +412,13 @@ func (lg *undoLog) unlink(v *Vault) error {
 	return err
 }
 
+// close lets go of the journal: this process no longer counts it as live (see live),
+// and its lock goes with the file.
+func (lg *undoLog) close() {
+	lg.unhold()
+	lg.f.Close()
+}
+
 // empty truncates the journal to nothing and syncs it.
 func (lg *undoLog) empty() error {
 	if err := fsfault.Check("truncate", lg.name); err != nil {
@@ -418,18 +448,33 @@ type Restored struct {
 // path someone else changed after the change set wrote it is kept (Restored.Kept). If
 // a vault's rollback fails (a full disk), its journal stays and is released: the next
 // process or write that takes the vault lock finishes the rollback.
+//
+// Rollback ends the change set under the Undo's mutex and lets go of it before it
+// takes any vault's lock (the lock order is the vault's lock, then the Undo's mutex:
+// see the package documentation). A write that recorded its pre-images before the end
+// holds its vault's lock until it has landed, so the rollback, which waits for that
+// lock, undoes it; a write that comes after finds the change set ended.
 func (u *Undo) Rollback(ctx context.Context, actor string) ([]Restored, error) {
 	u.mu.Lock()
-	defer u.mu.Unlock()
+	if u.done {
+		u.mu.Unlock()
+		return nil, fmt.Errorf("undo journal %s: the change set has ended", u.id)
+	}
 	u.done = true
+	order := slices.Clone(u.order)
+	logs := make([]*undoLog, len(order))
+	for i, v := range order {
+		logs[i] = u.logs[v]
+	}
+	u.mu.Unlock()
 	var out []Restored
 	var errs []error
-	for _, v := range u.order {
-		lg := u.logs[v]
+	for i, v := range order {
+		lg := logs[i]
 		paths, kept, err := v.rollback(ctx, lg.journal, actor)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%w (the undo journal %s stays: the rollback is finished once the vault can be written again)", err, lg.name))
-			lg.f.Close()
+			lg.close()
 			continue
 		}
 		out = append(out, Restored{Vault: v, Paths: paths, Kept: kept})
@@ -448,44 +493,4 @@ func (v *Vault) rollback(ctx context.Context, j journal, actor string) (paths, k
 	}
 	defer unlock()
 	return v.rollbackLocked(j, actor)
-}
-
-// RemoveOrphanTemps removes the temporary files that writes interrupted by a crash
-// left behind: those the walks so far found among the notes, and those in .memotree
-// older than a minute (the app's own files there, such as the search index, are
-// written without the vault lock). It takes the lock, under which every write of a
-// note creates and removes its temporary file, so one that still exists then is an
-// orphan. It returns how many it removed.
-func (v *Vault) RemoveOrphanTemps(ctx context.Context) (int, error) {
-	v.orphanMu.Lock()
-	found := v.orphans
-	v.orphans = nil
-	v.orphanMu.Unlock()
-	internal, _ := fs.ReadDir(v.root.FS(), internalDir)
-	for _, e := range internal {
-		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), TempPrefix) {
-			if info, err := e.Info(); err != nil || time.Since(info.ModTime()) < time.Minute {
-				continue
-			}
-			if found == nil {
-				found = map[vpath.Path]bool{}
-			}
-			found[vpath.Path(internalDir).Join(e.Name())] = true
-		}
-	}
-	if len(found) == 0 {
-		return 0, nil
-	}
-	unlock, err := v.Lock(ctx)
-	if err != nil {
-		return 0, fmt.Errorf("remove orphaned temporary files: %w", err)
-	}
-	defer unlock()
-	n := 0
-	for p := range found {
-		if err := v.root.Remove(osName(p)); err == nil {
-			n++
-		}
-	}
-	return n, nil
 }

@@ -94,7 +94,7 @@ func TestRecoverLeavesALiveChangeSetAlone(t *testing.T) {
 	if _, err := lg.f.Write([]byte(`{"path":"zzz.md","exis`)); err != nil {
 		t.Fatal(err)
 	}
-	lg.f.Close()
+	lg.close()
 	orphan := filepath.Join(dir, "new", TempPrefix+"orphan") // a write the kill cut short
 	if err := os.WriteFile(orphan, []byte("half"), 0o644); err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestRollbackKeepsAFilesMode(t *testing.T) {
 				t.Fatal(err)
 			}
 			if crash {
-				u.logs[v].f.Close() // the process dies
+				u.logs[v].close() // the process dies
 				if _, err := v.Recover(t.Context()); err != nil {
 					t.Fatal(err)
 				}

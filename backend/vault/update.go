@@ -41,7 +41,7 @@ type UpdateFunc func(cur map[vpath.Path]Current) ([]Change, error)
 // fn again, up to maxUpdateTries times. An error from fn ends the Update with nothing
 // written and is returned as it is. No changes write nothing and record nothing.
 func (v *Vault) Update(ctx context.Context, paths []vpath.Path, fn UpdateFunc, o WriteOptions) ([]Hash, error) {
-	unlock, err := v.Lock(ctx)
+	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("update %d files: %w", len(paths), err)
 	}
@@ -85,7 +85,7 @@ func (v *Vault) Update(ctx context.Context, paths []vpath.Path, fn UpdateFunc, o
 // compare-and-swap on what the caller saw), or ErrConflict is returned without calling
 // fn. The write is recorded in the journey as Write records it.
 func (v *Vault) UpdateFile(ctx context.Context, p vpath.Path, fn func(cur []byte, exists bool) ([]byte, error), o WriteOptions) (Hash, error) {
-	unlock, err := v.Lock(ctx)
+	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", p, err)
 	}

@@ -12,7 +12,11 @@
 // Failures leave the vault as it was. Whoever takes the lock first finishes what a
 // crashed writer left (a decided batch, a change set whose process died: see Undo and
 // Recover), so no write lands on half of a crashed change and no recovery undoes a
-// later write. A write that fails on a full or failing disk removes what it made and
+// later write; a crashed change set whose journal no rollback can use (damaged,
+// unreadable) leaves the vault readable but stops its content writes
+// (ErrDamagedJournal) until `memotree doctor --repair` sets it aside
+// (SetAsideJournal), and a process never takes its own live journals or temporary
+// files for a crashed writer's (see live). A write that fails on a full or failing disk removes what it made and
 // names the disk (internal/fsfault); one that was made, but whose journey record or
 // folder sync failed, succeeds with a notice in its context (internal/notice). Only
 // regular files are read or written (ErrNotRegular), without ever blocking on a named
@@ -22,6 +26,12 @@
 // renames and journey appends take the vault lock, which excludes every other Vault on
 // the same folder, in this process or another. Reads take no lock: they see either the
 // old or the new content of a file, never a mix, because writes replace files by rename.
+//
+// Lock order: a vault's lock comes before an Undo's mutex. A write of a change set
+// records its pre-images in the change set's journal (taking the Undo's mutex) while
+// it holds the vault lock; Undo.Rollback ends the change set under the mutex and lets
+// go of it before it takes each vault's lock; Commit and Touched take the mutex alone.
+// Nothing takes a vault's lock while it holds an Undo's mutex.
 package vault
 
 import (
@@ -100,6 +110,8 @@ type Vault struct {
 
 	// rec tells of the crashed change sets this Vault rolled back.
 	rec recoveries
+	// dmg are the crashed change sets' journals that no rollback can use.
+	dmg damage
 
 	// noWaitOff is set once preadv2(RWF_NOWAIT) failed for want of support on the
 	// vault's file system (kernels before 4.14, tmpfs and others): the fast reader
@@ -122,6 +134,17 @@ type Vault struct {
 	// finds the vault's lock taken by another Vault or process.
 	onJournalProbe func(name string)
 	onLockWait     func()
+	// probeLock, when set (by tests), replaces tryLockFile where a recoverer asks
+	// whether a journal's or a temporary file's owner lives: a test makes it succeed
+	// always, as flock emulated by per-process locks (NFS) does for the process that
+	// holds the file.
+	probeLock func(*os.File) (bool, error)
+	// onJournalRead, when set (by tests), runs before a recoverer reads a crashed
+	// change set's journal; its error stands for a read that failed.
+	onJournalRead func(name string) error
+	// beforeUndoRecord, when set (by tests), runs when a write of a change set, under
+	// the vault lock, is about to record its pre-images in the change set's journal.
+	beforeUndoRecord func()
 }
 
 // Open opens the vault in dir, which must be an existing folder. The .memotree folder

@@ -50,7 +50,7 @@ type WriteOptions struct {
 //
 // A failed write leaves the vault as it was: no temporary file, no folder it made.
 func (v *Vault) Write(ctx context.Context, p vpath.Path, data []byte, o WriteOptions) (Hash, error) {
-	unlock, err := v.Lock(ctx)
+	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", p, err)
 	}
@@ -223,8 +223,19 @@ func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, ex
 		return fmt.Errorf("create temporary file: %w", mapErr(err))
 	}
 	created = true
+	// A file in .memotree is written without the vault lock: its temporary file shows
+	// that its writer lives (see RemoveOrphanTemps), to this process at once, to others
+	// by its lock from when its content is written (a lock taken before would keep
+	// the write out where locks are mandatory) until it is in place.
+	internal := isInternal(target)
+	if internal {
+		defer holdLive(f)()
+	}
 	if err := writeSync(f, data, perm, exists); err != nil {
 		return err
+	}
+	if internal {
+		defer v.lockTemp(tmp)()
 	}
 	if v.beforeRename != nil {
 		if err := v.beforeRename(string(tmp)); err != nil {
@@ -381,7 +392,7 @@ func (v *Vault) Remove(ctx context.Context, p vpath.Path, ifHash Hash) error {
 // a journey entry (op o.Op, "remove" when empty). o.CreateOnly is ignored. A read-only
 // note is not removed (ErrReadOnly).
 func (v *Vault) RemoveWith(ctx context.Context, p vpath.Path, o WriteOptions) error {
-	unlock, err := v.Lock(ctx)
+	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("remove %s: %w", p, err)
 	}
@@ -444,7 +455,7 @@ func (v *Vault) Rename(ctx context.Context, from, to vpath.Path) error {
 // o.CreateOnly is ignored: a rename never replaces its target. A read-only note is not
 // moved (ErrReadOnly).
 func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOptions) error {
-	unlock, err := v.Lock(ctx)
+	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("rename %s to %s: %w", from, to, err)
 	}

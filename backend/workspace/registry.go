@@ -6,10 +6,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/memotree/memotree/backend/catalog"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/script"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/tools"
 )
 
 // registry is built once per workspace.
@@ -25,7 +25,7 @@ func (w *Workspace) Registry() (*tool.Registry, error) {
 	w.registry.once.Do(func() {
 		r := tool.NewRegistry()
 		r.SetGuard(w.guard)
-		err := tools.Register(r, tools.Deps{Libraries: w, Canvases: w.Canvases(), Summarizer: w.summarizer, Embedder: w.embedder, Bus: w.bus, AtClose: w.atClose, BuildInBackground: w.watch})
+		err := catalog.Register(r, catalog.Deps{Libraries: w, Canvases: w.Canvases(), Summarizer: w.summarizer, Embedder: w.embedder, Bus: w.bus, AtClose: w.atClose, BuildInBackground: w.watch})
 		if err == nil {
 			err = script.Register(r, w, script.Limits{})
 		}
@@ -89,7 +89,7 @@ func actorKind(actor string) string {
 // depend on a vault. A call of one of its tools answers that no library is open.
 func Catalogue() (*tool.Registry, error) {
 	r := tool.NewRegistry()
-	if err := tools.Register(r, tools.Deps{Libraries: noLibraries{}}); err != nil {
+	if err := catalog.Register(r, catalog.Deps{Libraries: noLibraries{}}); err != nil {
 		return nil, err
 	}
 	if err := script.Register(r, noLibraries{}, script.Limits{}); err != nil {

@@ -18,10 +18,10 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/canvas"
+	"github.com/memotree/memotree/backend/catalog"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/tools"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -69,11 +69,11 @@ type Options struct {
 	Lazy bool
 	// Summarizer, when a model is configured, writes missing note summaries for the
 	// tools (if a library's canvas settings turn it on); nil otherwise.
-	Summarizer tools.Summarizer
+	Summarizer catalog.Summarizer
 	// Embedder, when set, computes the vectors of semantic and hybrid search (the
 	// LLM gateway's Embeddings); without it those search types answer that no
 	// embeddings model is configured.
-	Embedder tools.Embedder
+	Embedder catalog.Embedder
 	// BeforeRead, when set, is called during each library's full scan, once the vault
 	// is listed and before any note is read, with the number of notes to read (the
 	// index command prepares its heap for them).
@@ -107,11 +107,11 @@ type Workspace struct {
 	watch      bool        // Options.Watch
 	git        gitWatchers // HEAD watchers (gitwatch.go)
 	canvases   *canvas.Set
-	summarizer tools.Summarizer
+	summarizer catalog.Summarizer
 	stopMu     sync.Mutex
 	stopped    bool     // Close has run the stops
 	stops      []func() // run by Close: canvases stop following, search indexes close
-	embedder   tools.Embedder
+	embedder   catalog.Embedder
 
 	closeOnce sync.Once
 	closeErr  error

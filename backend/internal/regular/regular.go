@@ -2,7 +2,9 @@
 // one that is not: a named pipe (FIFO) blocks an open until a writer comes and a read
 // until it writes, and a device such as /dev/zero never ends. Every open here is
 // non-blocking and followed by fstat; anything but a regular file is refused with
-// ErrNotRegular before a byte is read. A regular file under another program's lease
+// ErrNotRegular before a byte is read, and a regular file is handed out in blocking
+// mode again (Go does not poll regular files, so a file system that answers a
+// non-blocking read with EAGAIN, as some FUSE file systems do, would fail it). A regular file under another program's lease
 // (a file server's oplock or delegation) refuses a non-blocking open while the kernel
 // asks the holder to let go: the open is tried again for a few seconds, as a blocking
 // one would wait. The vault's reads, git's reads of the working tree and of its own
@@ -45,6 +47,17 @@ func Describe(m fs.FileMode) error {
 // Open opens the file name of r for reading (see the package documentation).
 func Open(r *os.Root, name string) (*os.File, fs.FileInfo, error) {
 	f, err := openLeased(func() (*os.File, error) { return r.OpenFile(name, os.O_RDONLY|NonBlock, 0) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return check(f)
+}
+
+// OpenFile opens the regular file name of r with flag (os.O_RDWR, os.O_APPEND,
+// os.O_CREATE…) and perm, as os.Root.OpenFile does, the way Open does: without
+// blocking on anything that is not a regular file, which is refused.
+func OpenFile(r *os.Root, name string, flag int, perm fs.FileMode) (*os.File, fs.FileInfo, error) {
+	f, err := openLeased(func() (*os.File, error) { return r.OpenFile(name, flag|NonBlock, perm) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -95,6 +108,10 @@ func check(f *os.File) (*os.File, fs.FileInfo, error) {
 	if !st.Mode().IsRegular() {
 		f.Close()
 		return nil, nil, &fs.PathError{Op: "open", Path: f.Name(), Err: Describe(st.Mode())}
+	}
+	if err := blocking(f); err != nil {
+		f.Close()
+		return nil, nil, &fs.PathError{Op: "open", Path: f.Name(), Err: err}
 	}
 	return f, st, nil
 }

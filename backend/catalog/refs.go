@@ -1,0 +1,15 @@
+package catalog
+
+import "github.com/memotree/memotree/backend/tool"
+
+// The tools that Go code calls, as typed handles: Go callers pass a typed input and
+// read a typed output (tool.Ref.Call) instead of naming the tool and reading its data
+// by string keys, so renaming a field or a key is a compile error there, not a silent
+// break. The agent reads the manual and its canvas on every model call; the window
+// counts pending changes and searches.
+var (
+	ReadManual  = tool.NewRef[ReadManualIn, *ManualOut]("read_manual")
+	ViewCanvas  = tool.NewRef[ViewCanvasIn, *ViewCanvasOut]("view_canvas")
+	GitStatus   = tool.NewRef[GitStatusIn, *GitStatusOut]("git_status")
+	SearchNodes = tool.NewRef[SearchNodesIn, *SearchNodesOut]("search_nodes")
+)

@@ -1,0 +1,176 @@
+package catalog
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/search"
+	"github.com/memotree/memotree/backend/vpath"
+)
+
+// searchIndexes holds one search.Index per library, opened on first use (reading the
+// persisted index and only the files changed since) and kept current through the
+// library's change notifications.
+//
+// Concurrency: safe for concurrent use; opening an index holds the mutex, so a second
+// caller waits for the first instead of building twice.
+type searchIndexes struct {
+	emb     search.Embedder // nil: no semantic search
+	bus     *event.Bus      // nil: progress is not published
+	atClose func(func())    // nil: indexes are never closed (one-shot processes)
+	mu      sync.Mutex
+	indexes map[*library.Library]*search.Index
+}
+
+// inBackground opens the index of every library once its scan has ended, one after
+// the other, until the workspace closes. A failure is left for the first search to
+// meet again (and report).
+func (s *searchIndexes) inBackground(libs []*library.Library, atClose func(func())) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	atClose(func() {
+		cancel()
+		<-done
+	})
+	go func() {
+		defer close(done)
+		for _, l := range libs {
+			if _, err := l.Graph(ctx); err != nil || ctx.Err() != nil {
+				continue
+			}
+			if ix, err := s.get(ctx, l); err == nil {
+				_ = ix.Refresh(ctx) // reconciled with the files now, not at the first search
+			}
+		}
+	}()
+}
+
+// get returns the index of l, opening it on first use.
+func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.Index, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if ix, ok := s.indexes[l]; ok {
+		return ix, nil
+	}
+	var (
+		emu    sync.Mutex
+		ix     *search.Index
+		early  []vpath.Path
+		rescan bool
+	)
+	// Subscribe first, so that no change applied while the index opens is missed.
+	cancel := l.Subscribe(func(paths []vpath.Path, all bool) {
+		emu.Lock()
+		defer emu.Unlock()
+		if ix == nil {
+			early, rescan = append(early, paths...), rescan || all
+			return
+		}
+		ix.Changed(paths, all)
+	})
+	var (
+		progMu sync.Mutex
+		prog   *event.Progress // the pass under way, nil between passes
+	)
+	// Deferred: a one-shot search narrows its candidates while the vault is checked
+	// against the persisted index, instead of after.
+	opts := search.Options{Deferred: true}
+	if bus := s.bus; bus != nil {
+		// Every pass that reads notes (the open, a later reconcile) is one task.
+		opts.Progress = func(done, total int) {
+			progMu.Lock()
+			defer progMu.Unlock()
+			if done == 0 {
+				prog.Finish(nil) // a pass that never reported its end
+				prog = event.StartProgress(bus, l.Name(), event.TaskSearchIndex, total)
+			} else {
+				prog.Add(1)
+			}
+			if done == total {
+				prog.Finish(nil)
+				prog = nil
+			}
+		}
+	}
+	opened, _, err := search.Open(ctx, l.Vault(), opts)
+	if err != nil {
+		progMu.Lock()
+		prog.Finish(err)
+		prog = nil
+		progMu.Unlock()
+	}
+	if err != nil {
+		cancel()
+		return nil, fmt.Errorf("open search index of %s: %w", l.Name(), err)
+	}
+	if s.emb != nil {
+		var progress func(search.Progress)
+		if bus := s.bus; bus != nil {
+			name := l.Name()
+			progress = func(p search.Progress) {
+				bus.Publish(event.Event{Topic: event.SearchEmbedding, Data: event.EmbeddingProgress{Library: name, Done: p.Done, Total: p.Total, Final: p.Final, Error: p.Err}})
+			}
+		}
+		opened.UseEmbedder(s.emb, progress)
+	}
+	emu.Lock()
+	ix = opened
+	ix.Changed(early, rescan)
+	emu.Unlock()
+	if s.indexes == nil {
+		s.indexes = map[*library.Library]*search.Index{}
+	}
+	s.indexes[l] = ix
+	stopVouching := func() {}
+	if s.atClose != nil {
+		stopVouching = s.vouch(l, ix)
+	}
+	var once sync.Once
+	release := func() {
+		once.Do(func() {
+			stopVouching()
+			cancel()
+			_ = ix.Close() // saves what changed; a failed save is redone at the next open
+		})
+	}
+	if s.atClose != nil {
+		s.atClose(release)
+	}
+	// A library unmounted while the process goes on (the window closed a vault) lets
+	// go of its index at once; the workspace's close does the same for the rest.
+	l.OnClose(func() {
+		s.mu.Lock()
+		delete(s.indexes, l)
+		s.mu.Unlock()
+		if s.atClose != nil {
+			release()
+		}
+	})
+	return ix, nil
+}
+
+// vouch makes a long-running process whose library watches the vault vouch for the
+// persisted index, so that one-shot processes need not walk the vault to find what
+// changed (search.Voucher). It returns the function that stops it.
+func (s *searchIndexes) vouch(l *library.Library, ix *search.Index) (stop func()) {
+	if !l.Watching() {
+		return func() {}
+	}
+	vc := search.NewVoucher(ix)
+	cancelFences := l.SubscribeFences(vc.Answer)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		_ = vc.Start(ctx) // without a voucher one-shot processes walk the vault
+	}()
+	return func() {
+		cancel()
+		<-done
+		cancelFences()
+		vc.Close()
+	}
+}
