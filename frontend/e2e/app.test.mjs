@@ -99,7 +99,7 @@ describe('the window', () => {
     assert.ok(spot, 'the graph exposes a clickable node')
     const box = await page.locator('[data-testid="graph-view"]').boundingBox()
     await page.mouse.click(box.x + spot.x, box.y + spot.y)
-    await page.waitForSelector(`${noteView}[data-path="${spot.id}"]`, { timeout: 3000 })
+    await page.waitForSelector(`${noteView}[data-path="${spot.id}"]`, { timeout: 15000 })
   })
 
   test('edits on disk show up live', async () => {
@@ -108,16 +108,16 @@ describe('the window', () => {
     await page.waitForSelector(`${noteView}[data-path="${n.path}"]`)
     const marker = `Edited on disk ${Date.now()}`
     fs.writeFileSync(path.join(server.vaultDir, n.path), `# ${marker}\n\nNew body with [[${n.linkText}]].\n`)
-    await page.waitForFunction((m) => document.querySelector('[data-testid="note-view"]')?.textContent?.includes(m), marker, { timeout: 2000 })
+    await page.waitForFunction((m) => document.querySelector('[data-testid="note-view"]')?.textContent?.includes(m), marker, { timeout: 15000 })
 
     const order = await page.evaluate(() => window.__memotreeGraph?.order ?? 0)
     const created = 'Fresh note 新笔记.md'
     fs.writeFileSync(path.join(server.vaultDir, created), '# Fresh\n\nCreated while the window was open.\n')
-    await page.waitForSelector(entry(created), { timeout: 2000 })
+    await page.waitForSelector(entry(created), { timeout: 15000 })
     // The graph follows too: the new note is a node.
     await page.waitForFunction(
       ([before, id]) => (window.__memotreeGraph?.order ?? 0) > before && window.__memotreeGraph?.hasNode(id),
-      [order, created], { timeout: 3000 })
+      [order, created], { timeout: 15000 })
   })
 
   test('a request without the token is refused', async () => {

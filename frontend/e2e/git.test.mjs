@@ -66,7 +66,7 @@ describe('the source-control panel', () => {
   test('an edit on disk appears, marked in the tree and the graph, with its diff', async () => {
     const line = `A line typed in another editor ${Date.now()}`
     fs.appendFileSync(path.join(server.vaultDir, 'Home.md'), `\n${line}\n`)
-    await page.waitForSelector(change('Home.md'), { timeout: 5000 })
+    await page.waitForSelector(change('Home.md'), { timeout: 15000 })
     // Made outside MemoTree: the "Outside edits" change set.
     assert.equal(await page.getAttribute(`${panel} [data-changeset="external"] [data-change="Home.md"]`, 'data-state'), 'modified')
     await page.waitForSelector('[data-testid="file-tree"] [data-path="Home.md"][data-pending="modified"]')
@@ -89,13 +89,13 @@ describe('the source-control panel', () => {
     const bin = path.resolve(import.meta.dirname, '..', process.env.MEMOTREE_BIN ?? '../build/bin/memotree-headless')
     execFileSync(bin, ['call', '--library', `demo=${server.vaultDir}`, 'create_entity', JSON.stringify({ entity_name: 'ideas/From the tools', content: 'Written by a tool.' })])
     const row = `${panel} [data-changeset="cli"] [data-change="ideas/From the tools.md"]`
-    await page.waitForSelector(row, { timeout: 5000 })
+    await page.waitForSelector(row, { timeout: 15000 })
     assert.equal(await page.getAttribute(row, 'data-state'), 'untracked')
     assert.ok((await page.textContent(`${panel} [data-changeset="cli"]`)).includes('Command line'))
     // Throw it away again (a file never committed is deleted, after the confirmation).
     await page.getByRole('button', { name: 'Discard the changes of ideas/From the tools.md' }).click()
     await page.click('[data-testid="confirm-discard-confirm"]')
-    await page.waitForSelector(row, { state: 'detached', timeout: 5000 })
+    await page.waitForSelector(row, { state: 'detached', timeout: 15000 })
     assert.equal(fs.existsSync(path.join(server.vaultDir, 'ideas/From the tools.md')), false)
   })
 
@@ -127,13 +127,13 @@ describe('the source-control panel', () => {
     // No name and email configured: git would refuse, and so does the panel, which asks
     // for them, saves them in the repository and commits in one step.
     const form = page.locator('[data-testid="git-identity"]')
-    await form.waitFor({ state: 'visible', timeout: 5000 })
+    await form.waitFor({ state: 'visible', timeout: 15000 })
     assert.equal(git(server.vaultDir, 'rev-parse', 'HEAD'), head, 'nothing committed without an identity')
     assert.ok(await page.isVisible(change('Home.md')), 'the change is still pending')
     await page.fill('[data-testid="identity-name"]', 'Ada Lovelace')
     await page.fill('[data-testid="identity-email"]', 'ada@example.com')
     await page.click('[data-testid="identity-save"]')
-    await page.waitForSelector(change('Home.md'), { state: 'detached', timeout: 5000 })
+    await page.waitForSelector(change('Home.md'), { state: 'detached', timeout: 15000 })
     await form.waitFor({ state: 'detached' })
     assert.equal(git(server.vaultDir, 'config', '--local', 'user.email'), 'ada@example.com\n')
     assert.equal(git(server.vaultDir, 'log', '-1', '--format=%an <%ae>'), 'Ada Lovelace <ada@example.com>\n')
@@ -154,7 +154,7 @@ describe('the source-control panel', () => {
     fs.mkdirSync(path.join(server.vaultDir, 'archive'), { recursive: true })
     fs.writeFileSync(path.join(server.vaultDir, to), `${text}\n${line}\n`)
     fs.rmSync(path.join(server.vaultDir, from))
-    await page.waitForSelector(change(to), { timeout: 5000 })
+    await page.waitForSelector(change(to), { timeout: 15000 })
     assert.equal(await page.getAttribute(change(to), 'data-state'), 'renamed')
     assert.ok((await page.textContent(change(to))).includes(`from ${from}`), 'the row names the old path')
     assert.equal(await page.locator(change(from)).count(), 0, 'the old path is not a deletion of its own')
@@ -172,7 +172,7 @@ describe('the source-control panel', () => {
     await page.getByRole('textbox', { name: 'Tag for the commit (optional)' }).fill('archived')
     await page.fill('[data-testid="tag-description"]', 'The engine, archived')
     await page.click('[data-testid="commit-button"]')
-    await page.waitForSelector(change(to), { state: 'detached', timeout: 5000 })
+    await page.waitForSelector(change(to), { state: 'detached', timeout: 15000 })
     assert.equal(git(server.vaultDir, 'cat-file', '-t', 'archived').trim(), 'tag')
     assert.equal(git(server.vaultDir, 'tag', '-l', '--format=%(contents)', 'archived').trim(), 'The engine, archived')
     assert.equal(git(server.vaultDir, 'rev-parse', 'archived^{commit}'), git(server.vaultDir, 'rev-parse', 'HEAD'))
@@ -201,7 +201,7 @@ describe('the source-control panel', () => {
     await dialog.waitFor({ state: 'visible' })
     await page.click('[data-testid="confirm-discard-confirm"]')
     await waitFor(() => fs.readFileSync(file, 'utf8') === committed, 'the note restored on disk')
-    await page.waitForSelector(change(rel), { state: 'detached', timeout: 5000 })
+    await page.waitForSelector(change(rel), { state: 'detached', timeout: 15000 })
     const porcelain = git(server.vaultDir, 'status', '--porcelain')
     assert.ok(!porcelain.includes('Ada Lovelace'), porcelain)
   })
@@ -220,7 +220,7 @@ describe('the source-control panel', () => {
     await history.locator('[data-testid="restore"]').first().click()
     await history.locator('[data-testid="restore-confirm"]').click()
     await waitFor(() => fs.readFileSync(file, 'utf8') === old, 'the old version restored on disk')
-    await page.waitForSelector(change('people/Charles Babbage.md'), { state: 'detached', timeout: 5000 })
+    await page.waitForSelector(change('people/Charles Babbage.md'), { state: 'detached', timeout: 15000 })
   })
 
   test('pull brings in a commit made on another machine; push sends ours (a bare remote over file://)', async () => {

@@ -189,7 +189,7 @@ describe('the graph as the main view', () => {
     await page.waitForFunction(() => document.querySelector('[data-testid="graph-view"] .canvas')?.clientWidth < 500)
     const side = await page.evaluate(() => document.querySelector('[data-testid="graph-view"] .canvas').clientWidth)
     await page.keyboard.press('Control+Shift+M')
-    await page.waitForSelector('#graph-pane.note-column [data-testid="note-pane"], #graph-pane.note-column', { timeout: 5000 })
+    await page.waitForSelector('#graph-pane.note-column [data-testid="note-pane"], #graph-pane.note-column', { timeout: 15000 })
     await page.waitForFunction((w) => (document.querySelector('main [data-testid="graph-view"] .canvas')?.clientWidth ?? 0) > w, side)
     // The demo's 38 nodes cannot cover 15% of 400 cells: inside and not piled.
     const f = await settledFigures(page)

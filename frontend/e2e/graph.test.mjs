@@ -130,7 +130,7 @@ describe('the graph', () => {
     assert.ok(spot, 'the local graph has a note besides the open one')
     const box = await page.locator(`${view} .canvas`).boundingBox()
     await page.mouse.click(box.x + spot.x, box.y + spot.y)
-    await page.waitForSelector(`${noteView}[data-path="${spot.id}"]`, { timeout: 3000 })
+    await page.waitForSelector(`${noteView}[data-path="${spot.id}"]`, { timeout: 15000 })
     await page.waitForFunction((id) => window.__memotreeGraph.hasNode(id), spot.id)
     assert.deepEqual(await shownNodes(), await within(spot.id, 1))
     // Back to the centre for the next tests.
@@ -203,7 +203,7 @@ describe('the graph', () => {
     assert.equal(looks.hitFaded, false)
     assert.equal(looks.othersFaded, looks.others, `the rest is faded: ${JSON.stringify(looks)}`)
     await page.press('[data-testid="graph-search"]', 'Enter')
-    await page.waitForSelector(`${noteView}[data-path="${target.id}"]`, { timeout: 3000 })
+    await page.waitForSelector(`${noteView}[data-path="${target.id}"]`, { timeout: 15000 })
     await page.fill('[data-testid="graph-search"]', '')
     await page.waitForSelector('[data-testid="graph-search-count"]', { state: 'detached' })
   })
