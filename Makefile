@@ -31,7 +31,7 @@ APT_TEST  := xvfb xauth xdotool imagemagick chromium fonts-dejavu-core fonts-not
         test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke test-package bench lint fuzz soak
 
 help:
-	@echo "make run      build the desktop app ($(APP)) and open it"
+	@echo "make run      build the desktop app ($(APP)) and open it on the demo vault"
 	@echo "make install  put memotree on the PATH: $(PREFIX)/bin/memotree, with a launcher entry and icons"
 	@echo "make package  build build/package/memotree_$(VERSION)_amd64.deb and a .tar.gz"
 	@echo "make test     run every test (Go, fuzz, type check, Vitest, Chromium end-to-end, desktop smoke, package)"
@@ -39,7 +39,7 @@ help:
 
 # Running needs the build packages, the Wails CLI and the frontend's npm packages only.
 run: build
-	./$(APP)
+	./$(APP) --demo
 
 SUITES := lint test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke test-package
 test: deps $(SUITES)
