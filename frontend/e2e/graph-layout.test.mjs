@@ -50,12 +50,25 @@ for (const name of ['obsidian-help-en', 'obsidian-help-zh']) {
       await page.evaluate((p) => (location.hash = `#/${encodeURIComponent(p)}`), hub)
       await page.waitForSelector(`[data-testid="note-view"][data-path="${hub.replace(/"/g, '\\"')}"]`)
       await page.waitForFunction((id) => (window.__memotreeGraphLabels?.placed ?? []).some((p) => p.key === id), hub)
-      const placed = await page.evaluate(() => window.__memotreeGraphLabels.placed.map((p) => ({ key: p.key, box: p.box })))
-      assert.ok(placed.length >= 5, `labels are drawn: ${placed.length}`)
+      const { placed, panel, overlays } = await page.evaluate(() => {
+        const canvas = document.querySelector('[data-testid="graph-view"] .canvas').getBoundingClientRect()
+        const overlays = [...document.querySelectorAll('[data-testid="graph-view"] [data-testid="graph-toolbar"], [data-testid="graph-view"] [data-testid="graph-legend"]')]
+          .map((e) => e.getBoundingClientRect())
+          .map((r) => ({ x: r.left - canvas.left, y: r.top - canvas.top, w: r.width, h: r.height }))
+        return { placed: window.__memotreeGraphLabels.placed.map((p) => ({ key: p.key, box: p.box })), panel: { w: canvas.width, h: canvas.height }, overlays }
+      })
+      assert.ok(placed.length >= 3, `labels are drawn: ${placed.length}`)
       const overlap = (a, b) => a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h
       for (let i = 0; i < placed.length; i++)
         for (let j = i + 1; j < placed.length; j++)
           assert.ok(!overlap(placed[i].box, placed[j].box), `${placed[i].key} and ${placed[j].key} overprint`)
+      // Every label is whole: inside the panel, not under its toolbar or legend.
+      assert.equal(overlays.length, 2, 'the toolbar and the legend are found')
+      for (const p of placed) {
+        const b = p.box
+        assert.ok(b.x >= 0 && b.y >= 0 && b.x + b.w <= panel.w + 0.5 && b.y + b.h <= panel.h + 0.5, `${p.key}'s label is cut by the panel's edge: ${JSON.stringify(b)} in ${JSON.stringify(panel)}`)
+        for (const o of overlays) assert.ok(!overlap(b, o), `${p.key}'s label is under ${JSON.stringify(o)}`)
+      }
     })
 
     test('Fit brings a zoomed and panned drawing back into the panel', async () => {

@@ -30,6 +30,26 @@ describe('placeLabels', () => {
     expect(placed.length).toBeLessThan(cands.length)
   })
 
+  test('a label stays inside the panel: at the right edge it goes left, at the left edge right', () => {
+    const area = { w: 300, h: 200, avoid: [] }
+    const right = placeLabels([cand('Research notes', 290, 100)], width, 12, [], undefined, area)[0]!
+    expect(right.box.x + right.box.w).toBeLessThanOrEqual(300)
+    expect(right.textX).toBeLessThan(290)
+    const left = placeLabels([cand('Research notes', 5, 100)], width, 12, [], undefined, area)[0]!
+    expect(left.box.x).toBeGreaterThanOrEqual(0)
+    // Without the area, the right-edge label takes its usual spot, past the edge.
+    expect(placeLabels([cand('Research notes', 290, 100)], width, 12)[0]!.box.x + 10).toBeGreaterThan(300)
+  })
+
+  test('no label under the legend; a forced one finds a spot off it when there is one', () => {
+    const legend: Box = { x: 0, y: 150, w: 120, h: 50 }
+    const area = { w: 300, h: 200, avoid: [legend] }
+    expect(placeLabels([cand('hidden', 40, 170)], width, 12, [], undefined, area)).toHaveLength(0)
+    const forced = placeLabels([cand('Open', 125, 160, { forced: true })], width, 12, [], undefined, area)[0]!
+    expect(overlap(forced.box, legend)).toBe(false)
+    expect(forced.textX).toBeGreaterThan(125)
+  })
+
   test('a label does not cover another node’s disc when it has a free spot', () => {
     const placed = placeLabels([cand('abc', 100, 100)], width, 12, [{ x: 125, y: 100, size: 6 }])
     expect(placed[0]!.textX).toBeLessThan(100)

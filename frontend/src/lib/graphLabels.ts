@@ -74,6 +74,13 @@ class Grid<T> {
   }
 }
 
+/** LabelArea is where labels may go: the panel's size, less the boxes drawn over it. */
+export interface LabelArea {
+  w: number
+  h: number
+  avoid: readonly Box[]
+}
+
 /** span gives the first and last column and row of the cells a box touches. */
 function span(b: Box): [number, number, number, number] {
   return [Math.floor(b.x / CELL), Math.floor((b.x + b.w) / CELL), Math.floor(b.y / CELL), Math.floor((b.y + b.h) / CELL)]
@@ -86,7 +93,9 @@ function span(b: Box): [number, number, number, number] {
  * left out. `discs` are other nodes' circles a label should not cover. Each spot is
  * checked against the labels and discs near it only (a grid), so thousands of forced
  * labels (a big change set's) are placed in a frame; `stats`, when given, counts the
- * checks.
+ * checks. With an `area`, a spot is free only inside it (w × h from 0, 0) and off its
+ * `avoid` boxes (the legend drawn over the graph), so no label is cut by the panel's
+ * edge or hidden under the legend.
  */
 export function placeLabels(
   cands: readonly LabelCandidate[],
@@ -94,6 +103,7 @@ export function placeLabels(
   height: number,
   discs: readonly { x: number; y: number; size: number }[] = [],
   stats?: { checks: number },
+  area?: LabelArea,
 ): PlacedLabel[] {
   const order = [...cands].sort((a, b) => Number(b.forced) - Number(a.forced) || b.size - a.size || (a.key < b.key ? -1 : 1))
   const taken = new Grid<Box>()
@@ -122,9 +132,12 @@ export function placeLabels(
     const clash = (b: Box) => taken.some(b, (t) => (count(), overlaps(t, b)))
     const covers = (b: Box) =>
       near.some(b, (d) => (count(), (d.x !== c.x || d.y !== c.y) && d.x + d.size > b.x && d.x - d.size < b.x + b.w && d.y + d.size > b.y && d.y - d.size < b.y + b.h))
-    const free = spots.find((s) => !clash(s.box) && !covers(s.box))
-    // A forced label is always drawn: at its first spot free of labels, or its usual one.
-    const spot = free ?? (c.forced ? (spots.find((s) => !clash(s.box)) ?? spots[0]) : undefined)
+    const outside = (b: Box) =>
+      area !== undefined && (b.x < 0 || b.y < 0 || b.x + b.w > area.w || b.y + b.h > area.h || area.avoid.some((a) => overlaps(a, b)))
+    const free = spots.find((s) => !outside(s.box) && !clash(s.box) && !covers(s.box))
+    // A forced label is always drawn: at its first spot free of labels (inside the area
+    // if it can be), or its usual one.
+    const spot = free ?? (c.forced ? (spots.find((s) => !outside(s.box) && !clash(s.box)) ?? spots.find((s) => !clash(s.box)) ?? spots[0]) : undefined)
     if (!spot) continue
     taken.add(spot.box, spot.box)
     out.push({ ...c, ...spot })
@@ -155,8 +168,11 @@ export class LabelLayer<N extends Attributes, E extends Attributes> {
     this.pending.push({ key: data.key, x: data.x, y: data.y, size: data.size, text: data.label, forced: data.forceLabel === true })
   }
 
-  /** attach places and draws the collected labels after each of sigma's frames. */
-  attach(renderer: Sigma<N, E>, discs: () => { x: number; y: number; size: number }[]): () => void {
+  /**
+   * attach places and draws the collected labels after each of sigma's frames, inside
+   * the renderer's panel and off the boxes `obstacles` gives (in the panel's pixels).
+   */
+  attach(renderer: Sigma<N, E>, discs: () => { x: number; y: number; size: number }[], obstacles: () => Box[] = () => []): () => void {
     const before = () => (this.pending = [])
     const after = () => {
       const s = this.settings
@@ -168,7 +184,8 @@ export class LabelLayer<N extends Attributes, E extends Attributes> {
       ctx.font = `${s.labelWeight} ${s.labelSize}px ${s.labelFont}`
       const widths = new Map<string, number>()
       const width = (t: string) => widths.get(t) ?? (widths.set(t, ctx.measureText(t).width), widths.get(t)!)
-      this.placed = placeLabels(this.pending, width, s.labelSize, discs())
+      const { width: w, height: h } = renderer.getDimensions()
+      this.placed = placeLabels(this.pending, width, s.labelSize, discs(), undefined, { w, h, avoid: obstacles() })
       ctx.fillStyle = s.labelColor.color ?? '#000'
       for (const p of this.placed) {
         ctx.globalAlpha = labelAlpha(p.size, s.labelRenderedSizeThreshold, p.forced)
