@@ -98,3 +98,28 @@ func TestParseNew(t *testing.T) {
 		}
 	}
 }
+
+// The shortcut that spares a status folding every name agrees with folding them all,
+// for names made of git's own, their case and HFS+ variants and ordinary names.
+func TestGitNameShortcutAgrees(t *testing.T) {
+	stems := []string{".git", ".GIT", "git~1", "GIT~1", ".gitmodules", "gitmod~3", "GI7EBA~9", "notes", "Git", "gamma", ".obsidian", "中文", "Ünïcode", "ǧit", "\u212Ait"}
+	prefixes := []string{"", "\u200c", "\ufeff", " ", "x", "\u0130"}
+	suffixes := []string{"", ".", " ", ". .", "\u200d", ".md"}
+	n := 0
+	for _, p := range prefixes {
+		for _, st := range stems {
+			for _, sf := range suffixes {
+				name := p + st + sf
+				if got, want := gitName(name), gitNameFolded(name); got != want {
+					t.Errorf("gitName(%q) = %q, folding every name gives %q", name, got, want)
+				}
+				if gitNameFolded(name) != "" {
+					n++
+				}
+			}
+		}
+	}
+	if n < 20 {
+		t.Fatalf("only %d of the names tried are git's: the test tries too little", n)
+	}
+}

@@ -224,6 +224,18 @@ func unholdable(r rune) bool {
 // removed, the trailing dots and spaces NTFS drops removed, and the 8.3 short names
 // (git~1; gitmod~1-4 and gi7eba~1-9 for .gitmodules). Otherwise "".
 func gitName(part string) string {
+	// Every such name folds to one starting with '.' or 'g'. The code points HFS+
+	// ignores and the letters that lower-case to ASCII are all beyond ASCII, so a
+	// name whose first byte is another ASCII character is none of them: the common
+	// case, answered without folding (a status lists every file through here).
+	if part == "" || (part[0] < utf8.RuneSelf && part[0] != '.' && part[0] != 'g' && part[0] != 'G') {
+		return ""
+	}
+	return gitNameFolded(part)
+}
+
+// gitNameFolded is gitName without its shortcut: part folded and compared.
+func gitNameFolded(part string) string {
 	s := strings.TrimRight(foldName(part), ". ")
 	switch {
 	case s == ".git" || s == "git~1":
