@@ -22,19 +22,7 @@ func TestElicitationOverHTTP(t *testing.T) {
 		if err := demo.CopyTo(dir); err != nil {
 			t.Fatal(err)
 		}
-		ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: dir}}, workspace.Options{Lazy: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { ws.Close() })
-		reg, err := ws.Registry()
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
-		if err != nil {
-			t.Fatal(err)
-		}
+		srv, _ := newServer(t, []workspace.Spec{{Name: "demo", Path: dir}}, workspace.Options{Lazy: true})
 		hs := httptest.NewServer(srv.HTTPHandler(nil))
 		t.Cleanup(hs.Close)
 		var asked []string

@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,19 +49,7 @@ func serveLibraries(t *testing.T, c client, names ...string) (*mcp.ClientSession
 		}
 		specs, dirs = append(specs, workspace.Spec{Name: name, Path: dir}), append(dirs, dir)
 	}
-	ws, err := workspace.Open(t.Context(), specs, workspace.Options{Lazy: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	reg, err := ws.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, _ := newServer(t, specs, workspace.Options{Lazy: true})
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := srv.MCP().Connect(t.Context(), st, nil); err != nil {
 		t.Fatal(err)
@@ -206,7 +195,17 @@ func TestApprovalStateIsForThatCallOnly(t *testing.T) {
 		t.Fatalf("the answered call did not run: %+v", res)
 	}
 	mustWrite(t, filepath.Join(dir, "Welcome.md"), "# Welcome again\n")
-	time.Sleep(10 * time.Millisecond)
+	// Once the server reads the note again, a replay that were taken would delete it.
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		rr, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "read_entities", Arguments: welcome})
+		if err == nil && !rr.IsError && strings.Contains(fmt.Sprint(rr.StructuredContent), "Welcome again") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never read the rewritten Welcome: %+v, %v", rr, err)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 	if res := ask(welcome, first.RequestState, yes); !res.IsError || !exists(dir, "Welcome.md") {
 		t.Fatalf("a replayed state deleted again: %+v", res)
 	}

@@ -36,19 +36,7 @@ func servedWith(t *testing.T) (*httptest.Server, string, *Server) {
 	if err := demo.CopyTo(dir); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: dir, Permission: tool.PermWrite}}, workspace.Options{Watch: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	reg, err := ws.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, _ := newServer(t, []workspace.Spec{{Name: "demo", Path: dir, Permission: tool.PermWrite}}, workspace.Options{Watch: true})
 	go srv.Follow(t.Context())
 	hs := httptest.NewServer(srv.HTTPHandler(nil))
 	t.Cleanup(hs.Close)
@@ -309,19 +297,7 @@ func TestResourceURIsRawOrEncoded(t *testing.T) {
 func TestAClientThatStopsReadingIsCutOff(t *testing.T) {
 	defer func(d time.Duration) { streamWriteTimeout = d }(streamWriteTimeout)
 	streamWriteTimeout = 200 * time.Millisecond
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: t.TempDir(), Permission: tool.PermWrite}}, workspace.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	reg, err := ws.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, _ := newServer(t, []workspace.Spec{{Name: "demo", Path: t.TempDir(), Permission: tool.PermWrite}}, workspace.Options{})
 	hs := httptest.NewServer(srv.HTTPHandler(nil))
 	t.Cleanup(hs.Close)
 	// A resource whose notifications are a megabyte each fills the buffers quickly.

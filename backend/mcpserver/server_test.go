@@ -26,19 +26,7 @@ func connect(t *testing.T, perm tool.Permission) (*mcp.ClientSession, *workspace
 	if err := demo.CopyTo(dir); err != nil {
 		t.Fatal(err)
 	}
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: dir, Permission: perm}}, workspace.Options{Watch: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ws.Close() })
-	reg, err := ws.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, ws := newServer(t, []workspace.Spec{{Name: "demo", Path: dir, Permission: perm}}, workspace.Options{Watch: true})
 	go srv.Follow(t.Context())
 	st, ct := mcp.NewInMemoryTransports()
 	if _, err := srv.MCP().Connect(t.Context(), st, nil); err != nil {
@@ -272,4 +260,24 @@ func TestResourcesAndUpdates(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// newServer opens a workspace of specs with opts (closed when t ends) and serves its
+// tools: the server, and the workspace behind it.
+func newServer(t *testing.T, specs []workspace.Spec, opts workspace.Options) (*Server, *workspace.Workspace) {
+	t.Helper()
+	ws, err := workspace.Open(t.Context(), specs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := New(t.Context(), Deps{Registry: reg, Libraries: ws, Version: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, ws
 }
