@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
 	"github.com/memotree/memotree/backend/tool"
@@ -133,7 +134,7 @@ func TestPromptInjectionCannotEscalate(t *testing.T) {
 				}
 			}
 			for k := range after {
-				if _, ok := before[k]; !ok && !strings.HasPrefix(k, ".memotree/") && k != "journey.yaml" {
+				if _, ok := before[k]; !ok && k != ".memotree" && !strings.HasPrefix(k, ".memotree/") && k != "journey.yaml" {
 					t.Errorf("%s appeared", k)
 				}
 			}
@@ -141,28 +142,8 @@ func TestPromptInjectionCannotEscalate(t *testing.T) {
 	}
 }
 
-// snapshotDir maps every file of dir outside .git to its content.
+// snapshotDir maps every file and folder of dir outside .git to its content ("/" for a folder).
 func snapshotDir(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel == ".git" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		out[rel] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return vaulttest.Read(t, dir, ".git")
 }

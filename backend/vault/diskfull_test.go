@@ -16,39 +16,14 @@ import (
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/internal/notice"
+	"github.com/memotree/memotree/backend/internal/vaulttest"
 )
 
 // snapshot is every file and folder of a vault but .memotree: path → content ("/"
 // for a folder). journey.yaml is in it: a failed write must not change it either.
 func snapshot(t *testing.T, dir string) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		switch {
-		case rel == ".":
-			return nil
-		case rel == internalDir:
-			return filepath.SkipDir
-		case d.IsDir():
-			out[rel] = "/"
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out[rel] = string(b)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
+	return vaulttest.Read(t, dir, internalDir)
 }
 
 // temps lists the temporary files anywhere in the vault, .memotree included.

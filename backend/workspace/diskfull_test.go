@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
+	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
 )
@@ -73,31 +74,9 @@ func seedIn(t *testing.T) string {
 // for a folder).
 func tree(t *testing.T, dir string, journey bool) map[string]string {
 	t.Helper()
-	out := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		rel = filepath.ToSlash(rel)
-		switch {
-		case rel == ".":
-		case rel == ".memotree" || rel == ".git":
-			return filepath.SkipDir
-		case d.IsDir():
-			out[rel] = "/"
-		case rel == "journey.yaml" && !journey:
-		default:
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			out[rel] = string(b)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
+	out := vaulttest.Read(t, dir, ".memotree", ".git")
+	if !journey {
+		delete(out, "journey.yaml")
 	}
 	return out
 }
