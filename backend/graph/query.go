@@ -125,22 +125,16 @@ func (g *Graph) Tags() map[string]int {
 		}
 		clear(seen)
 		for _, t := range n.Tags {
-			name := strings.Trim(strings.TrimPrefix(strings.TrimSpace(t.Name), "#"), "/")
-			for i := 0; i <= len(name); i++ {
-				if i < len(name) && name[i] != '/' {
-					continue
-				}
-				part := name[:i]
-				key := fold(part)
-				if part == "" || seen[key] {
-					continue
+			tagParts(t.Name, func(part, key string) {
+				if seen[key] {
+					return
 				}
 				seen[key] = true
 				if _, ok := spelling[key]; !ok {
 					spelling[key] = part
 				}
 				count[key]++
-			}
+			})
 		}
 	}
 	out := make(map[string]int, len(count))
@@ -148,6 +142,38 @@ func (g *Graph) Tags() map[string]int {
 		out[spelling[k]] = c
 	}
 	return out
+}
+
+// TagCount returns len(Tags()): how many tags the notes carry, the parents of nested
+// tags included, without counting the notes of each or choosing spellings
+// (`memotree index --stats` prints only the number).
+func (g *Graph) TagCount() int {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	keys := map[string]struct{}{}
+	for _, f := range g.files {
+		if f.note == nil {
+			continue
+		}
+		for _, t := range f.note.Tags {
+			tagParts(t.Name, func(_, key string) { keys[key] = struct{}{} })
+		}
+	}
+	return len(keys)
+}
+
+// tagParts calls fn with each tag that the tag name counts for, the name itself and
+// its parents ("a", then "a/b" for "#a/b"), and the folded key each is counted under.
+func tagParts(name string, fn func(part, key string)) {
+	name = strings.Trim(strings.TrimPrefix(strings.TrimSpace(name), "#"), "/")
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && name[i] != '/' {
+			continue
+		}
+		if part := name[:i]; part != "" {
+			fn(part, fold(part))
+		}
+	}
 }
 
 // Neighbors returns the files reachable from p within depth steps along resolved

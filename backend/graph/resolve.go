@@ -68,6 +68,11 @@ const scanMax = 16
 type resolver struct {
 	g   *Graph
 	buf []byte
+	// from is the note whose links were resolved last, dir its folder and fdir
+	// that folded (see resolveLink).
+	from *file
+	dir  vpath.Path
+	fdir string
 }
 
 // probe is one candidate path: dir + "/" + body (or body alone when dir is
