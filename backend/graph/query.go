@@ -3,6 +3,7 @@ package graph
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
@@ -150,16 +151,33 @@ func (g *Graph) Tags() map[string]int {
 func (g *Graph) TagCount() int {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	keys := map[string]struct{}{}
-	for _, f := range g.files {
-		if f.note == nil {
-			continue
+	// Each goroutine gathers the tags of a part of the notes; the sets, as large as
+	// the number of tags, are then merged.
+	var mu sync.Mutex
+	var sets []map[string]struct{}
+	parallel(len(g.paths), func(from, to int) {
+		keys := map[string]struct{}{}
+		for _, p := range g.paths[from:to] {
+			if n := g.files[p].note; n != nil {
+				for _, t := range n.Tags {
+					tagParts(t.Name, func(_, key string) { keys[key] = struct{}{} })
+				}
+			}
 		}
-		for _, t := range f.note.Tags {
-			tagParts(t.Name, func(_, key string) { keys[key] = struct{}{} })
+		mu.Lock()
+		sets = append(sets, keys)
+		mu.Unlock()
+	})
+	if len(sets) == 0 {
+		return 0
+	}
+	all := sets[0]
+	for _, keys := range sets[1:] {
+		for k := range keys {
+			all[k] = struct{}{}
 		}
 	}
-	return len(keys)
+	return len(all)
 }
 
 // tagParts calls fn with each tag that the tag name counts for, the name itself and
