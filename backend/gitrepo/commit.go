@@ -370,6 +370,18 @@ func stageMode(mode filemode.FileMode, old *ientry, rules *workRules) filemode.F
 // updateIndex sets the index entries of the paths in set (removing those whose entry
 // is nil, and every conflict stage of each) and leaves every other entry as it was.
 func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) error {
+	if raw, err := os.ReadFile(filepath.Join(r.dir, ".git", "index")); err == nil {
+		out, ok, err := spliceIndex(raw, set)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := r.writeIndexWaiting(ctx, func() error { return r.writeIndexRaw(out) }); err != nil {
+				return fmt.Errorf("write index: %w", err)
+			}
+			return nil
+		}
+	}
 	idx, err := r.repo.Storer.Index()
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
@@ -395,7 +407,7 @@ func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) err
 	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
 	// The cached trees would describe the old entries: drop them, git rebuilds them.
 	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
-	if err := r.writeIndexWaiting(ctx, idx); err != nil {
+	if err := r.writeIndexWaiting(ctx, func() error { return r.writeIndex(idx) }); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
 	return nil
