@@ -77,12 +77,14 @@ func SetDateLine(src []byte, key string, now time.Time) (out []byte, ok bool) {
 	if j := bytes.IndexByte(src, '\n'); j > 0 && src[j-1] == '\r' {
 		nl = "\r\n"
 	}
-	text, err := marshalProps([]Property{{Key: key, Value: &yaml.Node{Kind: yaml.ScalarNode, Value: t.Format(layout)}}}, nl)
-	if err != nil || text != key+": "+t.Format(layout)+nl {
-		return nil, false
-	}
+	// The line marshalProps would write: a key the fast path read as a plain string,
+	// and a date of a known layout, which YAML writes plain in a block mapping (no
+	// leading indicator, no ": " or " #", no space at either end; every layout is
+	// checked in TestSetDateLineEveryLayout).
+	value := t.Format(layout)
 	out = make([]byte, 0, len(src)+8)
-	out = append(append(append(out, src[:ls]...), text...), src[next:]...)
+	out = append(append(out, src[:ls]...), key...)
+	out = append(append(append(append(out, ": "...), value...), nl...), src[next:]...)
 	return out, true
 }
 

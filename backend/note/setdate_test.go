@@ -147,3 +147,28 @@ func withDateLines(src []byte) [][]byte {
 	}
 	return out
 }
+
+// TestSetDateLineEveryLayout writes a date in each layout a note may use, at several
+// instants (every month, both sides of UTC, midnight), and compares SetDateLine with
+// SetProperties, which marshals the line with YAML.
+func TestSetDateLineEveryLayout(t *testing.T) {
+	for _, layout := range dateLayouts {
+		for month := time.January; month <= time.December; month++ {
+			for _, zone := range []*time.Location{time.UTC, time.FixedZone("E", 5*3600+1800), time.FixedZone("W", -8*3600)} {
+				old := time.Date(2024, month, 9, 0, 0, 0, 0, zone).Format(layout)
+				now := time.Date(2026, month, 28, 23, 59, 59, 999_000_000, zone)
+				for _, nl := range []string{"\n", "\r\n"} {
+					src := []byte("---" + nl + "title: T" + nl + "date modified: " + old + nl + "tags: [a]" + nl + "---" + nl + "body")
+					got, ok := SetDateLine(src, "date modified", now)
+					if !ok {
+						t.Fatalf("layout %q: %q left to SetProperties", layout, src)
+					}
+					want, wok := slowSetDate(src, "date modified", now)
+					if !wok || !bytes.Equal(got, want) {
+						t.Fatalf("layout %q:\n got %q\nwant %q", layout, got, want)
+					}
+				}
+			}
+		}
+	}
+}
