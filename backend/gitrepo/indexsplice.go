@@ -56,7 +56,7 @@ func spliceIndex(raw []byte, set map[string]*index.Entry) (out []byte, ok bool, 
 		flags := binary.BigEndian.Uint16(raw[pos+60:])
 		pos += fixed
 		if flags&0x4000 != 0 {
-			if version < 3 {
+			if version < 3 || pos+2 > end {
 				return nil, false, nil
 			}
 			pos += 2
@@ -85,6 +85,9 @@ func spliceIndex(raw []byte, set map[string]*index.Entry) (out []byte, ok bool, 
 			return nil, false, nil
 		}
 		pos += 8 + int(binary.BigEndian.Uint32(raw[pos+4:]))
+	}
+	if pos != end {
+		return nil, false, nil // extensions that do not fill the file: go-git says what is wrong
 	}
 	var added []*index.Entry
 	for _, e := range set {
