@@ -143,3 +143,6 @@ func HashIndexTrees(r *Repo) (func(useCache bool), error) {
 		hashIndexTrees(entries, c)
 	}, nil
 }
+
+// SetDirectStat turns DirectStat on or off, for a test that compares both.
+func SetDirectStat(on bool) { directStat.Store(on) }
