@@ -156,11 +156,17 @@ func (g *Graph) TagCount() int {
 	var mu sync.Mutex
 	var sets []map[string]struct{}
 	parallel(len(g.paths), func(from, to int) {
-		keys := map[string]struct{}{}
+		// A name seen before counts for the same keys: most notes repeat names, and
+		// a lookup is cheaper than trimming and folding the name again.
+		keys, names := map[string]struct{}{}, map[string]struct{}{}
+		add := func(_, key string) { keys[key] = struct{}{} }
 		for _, p := range g.paths[from:to] {
 			if n := g.files[p].note; n != nil {
 				for _, t := range n.Tags {
-					tagParts(t.Name, func(_, key string) { keys[key] = struct{}{} })
+					if _, seen := names[t.Name]; !seen {
+						names[t.Name] = struct{}{}
+						tagParts(t.Name, add)
+					}
 				}
 			}
 		}

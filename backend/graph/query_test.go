@@ -1,6 +1,7 @@
 package graph
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -126,6 +127,25 @@ func TestTags(t *testing.T) {
 	}
 	if got := g.TagCount(); got != len(want) {
 		t.Errorf("TagCount = %d, want %d", got, len(want))
+	}
+}
+
+// TestTagCountRepeats counts tags that many notes repeat, in several spellings, so that
+// every part of the notes TagCount splits sees each name more than once.
+func TestTagCountRepeats(t *testing.T) {
+	notes := map[string]*note.Note{}
+	names := []string{"Project/Alpha", "project/alpha/x", "#todo", "TODO", " todo ", "读书/小说", "Ärger", "ärger", "a//b/"}
+	for i := range 300 {
+		n := &note.Note{}
+		for j := range 4 {
+			n.Tags = append(n.Tags, note.Tag{Name: names[(i+j)%len(names)]})
+		}
+		n.Tags = append(n.Tags, note.Tag{Name: fmt.Sprintf("only/%d", i%50)})
+		notes[fmt.Sprintf("n%03d.md", i)] = n
+	}
+	g := build(t, nil, notes)
+	if got, want := g.TagCount(), len(g.Tags()); got != want || want < 50 {
+		t.Errorf("TagCount = %d, len(Tags()) = %d", got, want)
 	}
 }
 

@@ -71,6 +71,11 @@ type Options struct {
 	// the vault has no .memotree folder, so that opening a folder writes nothing in it
 	// (see vault.SetCacheDir).
 	CacheDir string
+	// Once says the library is read once and not kept current (memotree index): a
+	// full scan then keeps no fingerprints of the notes' contents. Fingerprints only
+	// let a change or a write skip a note whose content is unchanged; without one,
+	// such a note is parsed and set again, with the same result.
+	Once bool
 }
 
 // FileWarning is a parse warning attached to the file it came from.
@@ -100,6 +105,7 @@ type Library struct {
 
 	keepTemps  bool            // Options.KeepTemps
 	beforeRead func(notes int) // Options.BeforeRead
+	once       bool            // Options.Once
 	load       loadState       // the full scan that loads the graph (load.go)
 
 	subMu  sync.Mutex
@@ -189,7 +195,7 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 		v.Close()
 		return nil, fmt.Errorf("open library %s: %w", name, err)
 	}
-	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}, seed: maphash.MakeSeed(), keepTemps: o.KeepTemps, beforeRead: o.BeforeRead}
+	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}, seed: maphash.MakeSeed(), keepTemps: o.KeepTemps, beforeRead: o.BeforeRead, once: o.Once}
 	// A journal no rollback can use does not keep the library from opening: its
 	// writes are refused until doctor sets it aside, and the window is told.
 	v.OnDamaged(l.damaged)
@@ -320,7 +326,10 @@ func (l *Library) scan(ctx context.Context) error {
 	parsedNotes := make(map[vpath.Path]*note.Note, len(results))
 	var others []vpath.Path
 	warnings := map[vpath.Path][]note.Warning{}
-	sums := make(map[vpath.Path]uint64, len(results))
+	sums := map[vpath.Path]uint64{}
+	if !l.once {
+		sums = make(map[vpath.Path]uint64, len(results))
+	}
 	cut := map[vpath.Path]bool{}
 	for _, r := range results {
 		if r.gone {
@@ -334,7 +343,9 @@ func (l *Library) scan(ctx context.Context) error {
 		}
 		if r.note != nil {
 			parsedNotes[r.path] = r.note
-			sums[r.path] = r.sum
+			if !l.once {
+				sums[r.path] = r.sum
+			}
 		} else {
 			others = append(others, r.path)
 		}
@@ -382,7 +393,10 @@ func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, 
 		default:
 			n := note.ParseLean(data) // it copies what it keeps: data may be reused
 			r.cut = boundWarn(n)
-			r.note, r.warns, r.sum = n, n.Warnings, maphash.Bytes(l.seed, data)
+			r.note, r.warns = n, n.Warnings
+			if !listed || !l.once {
+				r.sum = maphash.Bytes(l.seed, data)
+			}
 			if !listed {
 				r.hash = vault.HashOf(data)
 			}

@@ -392,19 +392,51 @@ func plainOK(s []byte, isKey bool) bool {
 	if last := s[len(s)-1]; last == ' ' || last == ':' {
 		return false
 	}
-	if bytes.Contains(s, []byte(": ")) || bytes.Contains(s, []byte(" #")) {
-		return false
+	stop := &plainStop
+	if isKey {
+		stop = &plainKeyStop
 	}
-	if isKey && bytes.ContainsAny(s, "#[]{},\"'") {
-		return false
-	}
-	for _, c := range s {
-		if c < ' ' || c == 0x7f {
+	for i, c := range s {
+		switch stop[c] {
+		case stopAlways:
 			return false
+		case stopBeforeSpace: // ": " starts a mapping value
+			if i+1 < len(s) && s[i+1] == ' ' {
+				return false
+			}
+		case stopBeforeHash: // " #" starts a comment
+			if i+1 < len(s) && s[i+1] == '#' {
+				return false
+			}
 		}
 	}
 	return true
 }
+
+// What a byte of a plain scalar means to plainOK: nothing, the end of the fast path,
+// or the end when the next byte is a space (after ':') or a '#' (after ' ').
+const (
+	stopNever = iota
+	stopAlways
+	stopBeforeSpace
+	stopBeforeHash
+)
+
+// plainStop is what each byte means to plainOK in a value, plainKeyStop in a key,
+// where the flow and quote characters and '#' also end the fast path.
+var plainStop, plainKeyStop = func() (v, k [256]byte) {
+	for c := range 256 {
+		if c < ' ' || c == 0x7f {
+			v[c] = stopAlways
+		}
+	}
+	v[':'], v[' '] = stopBeforeSpace, stopBeforeHash
+	k = v
+	for _, c := range []byte("#[]{},\"'") {
+		k[c] = stopAlways
+	}
+	return v, k
+}()
 
 // plainTag resolves a plain scalar's tag the way YAML v3 does, for the strings it can
 // tell at a glance; "" leaves the rest to resolvePlain.

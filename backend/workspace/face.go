@@ -58,6 +58,8 @@ func OpenFace(ctx context.Context, specs []Spec, f Face) (*Workspace, error) {
 		o.Watch, o.Background, o.OutsideCaches = true, true, true
 	case OneShot:
 		o.Lazy = true
+	case Indexing:
+		o.Once = true
 	}
 	return Open(ctx, specs, o)
 }

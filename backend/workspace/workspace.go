@@ -90,6 +90,9 @@ type Options struct {
 	// the user's cache folder (CacheDirFor), so that opening a folder writes nothing
 	// in it until the person writes. The app and serve set it.
 	OutsideCaches bool
+	// Once reads each library once, never to be kept current (memotree index; see
+	// library.Options.Once). Ignored when Watch is set.
+	Once bool
 }
 
 // Workspace is the set of mounted libraries and the bus they publish on. Libraries
@@ -161,7 +164,7 @@ func (w *Workspace) mount(ctx context.Context, s Spec) (*library.Library, error)
 		return nil, fmt.Errorf("open library %s: %s is not a folder", s.Name, s.Path)
 	}
 	o := w.opts
-	lo := library.Options{Watch: o.Watch, Bus: w.bus, Debounce: o.Debounce, Lazy: o.Lazy, BeforeRead: o.BeforeRead, Background: o.Background}
+	lo := library.Options{Watch: o.Watch, Bus: w.bus, Debounce: o.Debounce, Lazy: o.Lazy, BeforeRead: o.BeforeRead, Background: o.Background, Once: o.Once && !o.Watch}
 	if o.OutsideCaches {
 		if dir, err := CacheDirFor(s.Path); err == nil {
 			lo.CacheDir = dir
