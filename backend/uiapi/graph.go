@@ -8,6 +8,7 @@ import (
 
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // GraphData is the whole graph of a library in a compact form: a 10k-note vault has
@@ -202,36 +203,48 @@ func buildGraphData(g *graph.Graph) GraphData {
 			out.NoteTags = append(out.NoteTags, i, tags.id(t.Name))
 		}
 	}
-	edges := g.Edges()
 	// Attachments: the files notes link to that are not notes, after the notes.
 	out.FirstAttachment = len(out.Nodes)
-	for _, e := range edges {
-		if e.From != e.To && !e.To.IsNote() {
-			add(string(e.To), e.To.Base(), 0)
+	resolved := 0
+	g.EachEdge(true, func(from, to vpath.Path, _, _ string) {
+		resolved++
+		if from != to && !to.IsNote() {
+			add(string(to), to.Base(), 0)
 		}
-	}
+	})
 	out.FirstUnresolved = len(out.Nodes)
-	for _, e := range edges {
-		if e.From == e.To {
-			continue
+	out.Edges = make([]int, 0, 3*resolved)
+	// Edges come by source: the source's number is looked up once per source.
+	last, lastID, lastOK := vpath.Path(""), 0, false
+	source := func(from vpath.Path) (int, bool) {
+		if from != last || last == "" {
+			last = from
+			lastID, lastOK = nodes.index[string(from)]
 		}
-		from, ok1 := nodes.index[string(e.From)]
-		to, ok2 := nodes.index[string(e.To)]
+		return lastID, lastOK
+	}
+	g.EachEdge(true, func(from, to vpath.Path, _, typ string) {
+		if from == to {
+			return
+		}
+		f, ok1 := source(from)
+		t, ok2 := nodes.index[string(to)]
 		if ok1 && ok2 {
-			out.Edges = append(out.Edges, from, to, rels.id(e.Type))
+			out.Edges = append(out.Edges, f, t, rels.id(typ))
 		}
-	}
-	for _, e := range g.Unresolved() {
-		if e.Target == "" {
-			continue
+	})
+	last = ""
+	g.EachEdge(false, func(from, _ vpath.Path, target, typ string) {
+		if target == "" {
+			return
 		}
-		from, ok := nodes.index[string(e.From)]
+		f, ok := source(from)
 		if !ok {
-			continue
+			return
 		}
-		to := add("unresolved:"+e.Target, e.Target, 0)
-		out.Edges = append(out.Edges, from, to, rels.id(e.Type))
-	}
+		t := add("unresolved:"+target, target, 0)
+		out.Edges = append(out.Edges, f, t, rels.id(typ))
+	})
 	out.Types, out.Relations, out.Tags = types.list, rels.list, tags.list
 	if out.Relations == nil {
 		out.Relations = []string{}
