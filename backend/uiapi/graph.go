@@ -61,6 +61,10 @@ func (d GraphData) MarshalJSON() ([]byte, error) {
 	return json.Marshal(plain(d))
 }
 
+// EncodedJSON returns the JSON made when the data was built (nil for data made by
+// hand), for the HTTP API to send as it is.
+func (d GraphData) EncodedJSON() []byte { return d.encoded }
+
 // graphCache keeps each library's last graph payload, encoded, while its graph
 // generation stays the same: the window asks for the whole graph at every start and
 // after every change, and a 10k-note vault takes about half a second to build and
