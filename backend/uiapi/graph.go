@@ -163,10 +163,18 @@ func (a *API) warmGraph() {
 	if a.ws == nil || len(a.ws.Libraries()) == 0 { // nothing open yet: the welcome
 		return
 	}
-	go func() { _, _ = a.Graph("") }()
-	// The search indexes too: the catalogue builds them once the scans end.
-	go func() { _, _ = a.ws.Registry() }()
+	go func() {
+		_, _ = a.Graph("")
+		// The search indexes too, once the payload is built: the catalogue builds
+		// them once the scans end, and built beside the payload, on the same cores,
+		// they made the window's graph wait (at 100k notes the index takes both cores
+		// for seconds). A search asked for before then builds its index itself.
+		warmIndexes(a)
+	}()
 }
+
+// warmIndexes starts the search indexes of a.ws (a variable for the test of when).
+var warmIndexes = func(a *API) { _, _ = a.ws.Registry() }
 
 // buildGraphData numbers the nodes and edges of g (see GraphData).
 func buildGraphData(g *graph.Graph) GraphData {
