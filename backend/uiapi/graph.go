@@ -215,17 +215,9 @@ func buildGraphData(g *graph.Graph) GraphData {
 			out.NoteTags = append(out.NoteTags, i, tags.id(t.Name))
 		}
 	}
-	// Attachments: the files notes link to that are not notes, after the notes.
+	// Attachments: the files notes link to that are not notes, after the notes,
+	// numbered as the edges meet them.
 	out.FirstAttachment = len(out.Nodes)
-	resolved := 0
-	g.EachEdge(true, func(from, to vpath.Path, _, _ string) {
-		resolved++
-		if from != to && !to.IsNote() {
-			add(string(to), to.Base(), 0)
-		}
-	})
-	out.FirstUnresolved = len(out.Nodes)
-	out.Edges = make([]int, 0, 3*resolved)
 	// Edges come by source: the source's number is looked up once per source.
 	last, lastID, lastOK := vpath.Path(""), 0, false
 	source := func(from vpath.Path) (int, bool) {
@@ -239,12 +231,18 @@ func buildGraphData(g *graph.Graph) GraphData {
 		if from == to {
 			return
 		}
-		f, ok1 := source(from)
-		t, ok2 := nodes.index[string(to)]
-		if ok1 && ok2 {
+		var t int
+		var ok2 bool
+		if to.IsNote() {
+			t, ok2 = nodes.index[string(to)]
+		} else {
+			t, ok2 = add(string(to), to.Base(), 0), true
+		}
+		if f, ok1 := source(from); ok1 && ok2 {
 			out.Edges = append(out.Edges, f, t, rels.id(typ))
 		}
 	})
+	out.FirstUnresolved = len(out.Nodes)
 	last = ""
 	g.EachEdge(false, func(from, _ vpath.Path, target, typ string) {
 		if target == "" {
