@@ -146,9 +146,9 @@ test-go: headless
 # fuzz coordinator can report "context deadline exceeded" at the end of a clean run on
 # a loaded machine (golang/go#75804, fixed in Go 1.27), which failed CI once.
 FUZZTIME ?= 20000x
-FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/note:FuzzFastYAML \
+FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/note:FuzzFastYAML backend/note:FuzzSetDateLine \
                 backend/graph:FuzzResolve backend/vault:FuzzParseJourney backend/tool:FuzzCall \
-                backend/gitrepo:FuzzParseIndex backend/script:FuzzParseToolCalls \
+                backend/gitrepo:FuzzParseIndex backend/gitrepo:FuzzSpliceIndex backend/script:FuzzParseToolCalls \
                 backend/search:FuzzParseQuery backend/search:FuzzDecodeIndex \
                 backend/llm:FuzzStream backend/workspace:FuzzEveryTool backend/uiapi:FuzzParseObsidianGraph
 test-fuzz:

@@ -63,7 +63,7 @@ func runIndex(ctx context.Context, env Env, args []string) int {
 		ws := l.Warnings()
 		out := IndexStats{
 			Library: l.Name(), Notes: st.Notes, Files: st.Files, Links: st.Links, Resolved: st.Resolved,
-			Unresolved: st.Unresolved, Relations: st.Relations, Tags: len(g.Tags()), Warnings: len(ws),
+			Unresolved: st.Unresolved, Relations: st.Relations, Tags: g.TagCount(), Warnings: len(ws),
 			ElapsedMS: float64(elapsed.Microseconds()) / 1000,
 		}
 		if *details {

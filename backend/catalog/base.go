@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+	"time"
 
 	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/event"
@@ -76,6 +77,9 @@ type Deps struct {
 	// long-running process (the app, serve, MCP) does not wait for it. It needs
 	// AtClose, which stops the work.
 	BuildInBackground bool
+	// SearchTimeout bounds one content search (search_in_contents, search_anywhere):
+	// what was found by then is answered with a warning. Zero means 10 s.
+	SearchTimeout time.Duration
 }
 
 // env is shared by every handler of the catalogue.
@@ -84,6 +88,8 @@ type env struct {
 	indexes    searchIndexes // the full-text and pattern index of each library
 	canvases   *canvas.Set
 	summarizer Summarizer
+	// searchTimeout bounds one content search (Deps.SearchTimeout).
+	searchTimeout time.Duration
 }
 
 // embedder returns the embeddings model, or nil.
@@ -97,7 +103,10 @@ var families []family
 
 // Register declares every tool of the catalogue on r.
 func Register(r *tool.Registry, d Deps) error {
-	e := &env{ws: d.Libraries, indexes: searchIndexes{emb: d.Embedder, bus: d.Bus, atClose: d.AtClose}, canvases: d.Canvases, summarizer: d.Summarizer}
+	e := &env{ws: d.Libraries, indexes: searchIndexes{emb: d.Embedder, bus: d.Bus, atClose: d.AtClose}, canvases: d.Canvases, summarizer: d.Summarizer, searchTimeout: d.SearchTimeout}
+	if e.searchTimeout <= 0 {
+		e.searchTimeout = defaultSearchTimeout
+	}
 	if e.canvases == nil {
 		e.canvases = canvas.NewSet()
 	}

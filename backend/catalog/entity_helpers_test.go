@@ -63,7 +63,7 @@ func entOpen(t testing.TB, parent, dir string, o workspace.Options) *entHarness 
 	}
 	t.Cleanup(func() { ws.Close() })
 	reg := tool.NewRegistry()
-	if err := catalog.Register(reg, catalog.Deps{Libraries: ws}); err != nil {
+	if err := catalog.Register(reg, catalog.Deps{SearchTimeout: testSearchTimeout, Libraries: ws}); err != nil {
 		t.Fatal(err)
 	}
 	return &entHarness{t: t, dir: dir, parent: parent, ws: ws, reg: reg}

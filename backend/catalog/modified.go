@@ -30,6 +30,9 @@ func touchModified(src []byte, now time.Time) []byte {
 	if !bytes.Contains(src, []byte(dateModifiedKey)) {
 		return src
 	}
+	if out, ok := note.SetDateLine(src, dateModifiedKey, now); ok {
+		return out // the date on a line of its own: one read of the front matter
+	}
 	n := note.Parse(src)
 	if _, ok := n.Properties[dateModifiedKey]; !ok {
 		return src

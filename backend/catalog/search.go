@@ -121,8 +121,9 @@ func patternFailure(arg string, err error) tool.Result {
 	return tool.Fail(tool.CodeInvalidArguments, "%s: %v", arg, err)
 }
 
-// searchTimeout bounds one content search; what was found by then is answered.
-const searchTimeout = 10 * time.Second
+// defaultSearchTimeout bounds one content search unless Deps says otherwise; what
+// was found by then is answered.
+const defaultSearchTimeout = 10 * time.Second
 
 // contentQuery is one content search: what to look for, where, and in which parts.
 type contentQuery struct {
@@ -184,7 +185,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	if fail != nil {
 		return *fail, nil, nil
 	}
-	sctx, cancel := context.WithTimeout(ctx, searchTimeout)
+	sctx, cancel := context.WithTimeout(ctx, e.searchTimeout)
 	defer cancel()
 	var (
 		paths    []vpath.Path
@@ -221,7 +222,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
 			return tool.Result{}, nil, fmt.Errorf("search %s: %w", l.Name(), err)
 		}
-		problems = append(problems, fmt.Sprintf("the search stopped after %v, so the results are incomplete; search for a word (a literal) or narrow entity_glob", searchTimeout))
+		problems = append(problems, fmt.Sprintf("the search stopped after %v, so the results are incomplete; search for a word (a literal) or narrow entity_glob", e.searchTimeout))
 		info.AtLeast = true
 	}
 	if info.Total == 0 {

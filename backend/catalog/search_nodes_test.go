@@ -180,7 +180,7 @@ func TestSearchNodesSemantic(t *testing.T) {
 	events, cancel := ws.Bus().Subscribe(1024)
 	defer cancel()
 	reg := tool.NewRegistry()
-	if err := catalog.Register(reg, catalog.Deps{Libraries: ws, Embedder: emb, Bus: ws.Bus()}); err != nil {
+	if err := catalog.Register(reg, catalog.Deps{SearchTimeout: testSearchTimeout, Libraries: ws, Embedder: emb, Bus: ws.Bus()}); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct{ typ, query, want string }{

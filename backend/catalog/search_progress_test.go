@@ -35,7 +35,7 @@ func TestSearchIndexBuildPublishesProgress(t *testing.T) {
 	events, cancel := ws.Bus().Subscribe(4096)
 	defer cancel()
 	reg := tool.NewRegistry()
-	if err := catalog.Register(reg, catalog.Deps{Libraries: ws, Bus: ws.Bus()}); err != nil {
+	if err := catalog.Register(reg, catalog.Deps{SearchTimeout: testSearchTimeout, Libraries: ws, Bus: ws.Bus()}); err != nil {
 		t.Fatal(err)
 	}
 	collect := func() []event.TaskProgressEvent {

@@ -19,6 +19,46 @@ import (
 	"github.com/memotree/memotree/backend/workspace"
 )
 
+// testSearchTimeout bounds the content searches of these tests: they compare whole
+// answers with an independent scan, which a search cut by the product's 10 s bound
+// would fail on a loaded machine (the race detector slows RE2 tenfold).
+const testSearchTimeout = 10 * time.Minute
+
+// TestSearchOutOfTime: a content search that runs out of time answers what it has,
+// says it stopped and what to do, and does not fail the call.
+func TestSearchOutOfTime(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a", "b", "c"} {
+		if err := os.WriteFile(filepath.Join(dir, name+".md"), []byte("harbour "+name+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "t", Path: dir}}, workspace.Options{Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	reg := tool.NewRegistry()
+	if err := catalog.Register(reg, catalog.Deps{SearchTimeout: time.Nanosecond, Libraries: ws}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"search_in_contents", "search_anywhere"} {
+		arg := map[string]string{"search_in_contents": "content_glob", "search_anywhere": "pattern_glob"}[name]
+		args, _ := json.Marshal(map[string]string{arg: "/harb[aeiou]ur/"})
+		res := kitCall(t, reg, name, string(args))
+		if res.Status == tool.StatusError && res.ErrorCode != tool.CodeNoMatch {
+			t.Fatalf("%s out of time: %s %s, want what was found (or no_match) with a warning", name, res.ErrorCode, res.Message)
+		}
+		warned := false
+		for _, w := range res.Warnings {
+			warned = warned || strings.Contains(w, "stopped after 1ns") && strings.Contains(w, "narrow entity_glob")
+		}
+		if !warned {
+			t.Errorf("%s out of time: warnings %q, want one saying the search stopped and what to do", name, res.Warnings)
+		}
+	}
+}
+
 // oneShot opens dir as `memotree call` does (a lazy workspace, a fresh registry)
 // and returns the registry and a function that closes the workspace.
 func oneShot(t *testing.T, dir string) (*tool.Registry, func()) {
@@ -28,7 +68,7 @@ func oneShot(t *testing.T, dir string) (*tool.Registry, func()) {
 		t.Fatal(err)
 	}
 	reg := tool.NewRegistry()
-	if err := catalog.Register(reg, catalog.Deps{Libraries: ws}); err != nil {
+	if err := catalog.Register(reg, catalog.Deps{SearchTimeout: testSearchTimeout, Libraries: ws}); err != nil {
 		t.Fatal(err)
 	}
 	return reg, func() { ws.Close() }
@@ -165,7 +205,7 @@ func TestOneShotContentSearchNeedsNoScan(t *testing.T) {
 			t.Fatal(err)
 		}
 		reg := tool.NewRegistry()
-		if err := catalog.Register(reg, catalog.Deps{Libraries: ws}); err != nil {
+		if err := catalog.Register(reg, catalog.Deps{SearchTimeout: testSearchTimeout, Libraries: ws}); err != nil {
 			t.Fatal(err)
 		}
 		args, _ := json.Marshal(map[string]any{"content_glob": pat, "limit": 50})
@@ -209,7 +249,7 @@ func TestOneShotNodeSearchNeedsNoScan(t *testing.T) {
 			t.Fatal(err)
 		}
 		reg := tool.NewRegistry()
-		if err := catalog.Register(reg, catalog.Deps{Libraries: ws}); err != nil {
+		if err := catalog.Register(reg, catalog.Deps{SearchTimeout: testSearchTimeout, Libraries: ws}); err != nil {
 			t.Fatal(err)
 		}
 		args, _ := json.Marshal(c.args)

@@ -24,7 +24,7 @@ func summaryHarness(t *testing.T, srv *llmtest.Server, on bool) *entHarness {
 		t.Fatal(err)
 	}
 	h.reg = tool.NewRegistry()
-	if err := catalog.Register(h.reg, catalog.Deps{Libraries: h.ws, Summarizer: client}); err != nil {
+	if err := catalog.Register(h.reg, catalog.Deps{SearchTimeout: testSearchTimeout, Libraries: h.ws, Summarizer: client}); err != nil {
 		t.Fatal(err)
 	}
 	if err := canvas.New(h.lib(), nil).SetSettings(canvas.Settings{AutoSummary: on}); err != nil {

@@ -46,7 +46,7 @@ func kitOpen(t testing.TB, dir string, extra ...workspace.Spec) *tool.Registry {
 	}
 	t.Cleanup(func() { ws.Close() })
 	reg := tool.NewRegistry()
-	if err := catalog.Register(reg, catalog.Deps{Libraries: ws}); err != nil {
+	if err := catalog.Register(reg, catalog.Deps{SearchTimeout: testSearchTimeout, Libraries: ws}); err != nil {
 		t.Fatalf("register: %v", err)
 	}
 	return reg

@@ -98,6 +98,23 @@ func BenchmarkStatus(b *testing.B) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(gitNS.Nanoseconds()), "x-git")
 }
 
+// BenchmarkChangeSides10 measures reading both versions of 10 modified notes (loose
+// objects in HEAD), which git_status does to describe each pending change.
+func BenchmarkChangeSides10(b *testing.B) {
+	dir, r, notes := benchVault(b)
+	touch(b, dir, notes, "x")
+	changes := make([]gitrepo.Change, len(notes))
+	for i, n := range notes {
+		changes[i] = gitrepo.Change{Path: n, State: gitrepo.Modified}
+	}
+	for b.Loop() {
+		sides, err := r.ChangeSides(b.Context(), changes)
+		if err != nil || len(sides) != 10 || len(sides[9].Old) == 0 {
+			b.Fatalf("sides: %v", err)
+		}
+	}
+}
+
 // BenchmarkCommit10 measures a commit of 10 modified notes out of 1,000, beside
 // `git add` of the 10 and `git commit` on a twin repository.
 func BenchmarkCommit10(b *testing.B) {

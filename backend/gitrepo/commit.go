@@ -300,18 +300,9 @@ func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	idx, err := r.repo.Storer.Index()
+	old, err := r.stagedEntries(paths)
 	if err != nil {
-		return nil, fmt.Errorf("read index: %w", err)
-	}
-	old := make(map[string]*index.Entry, len(paths))
-	for _, p := range paths {
-		old[string(p)] = nil
-	}
-	for _, e := range idx.Entries {
-		if _, ok := old[e.Name]; ok && e.Stage == 0 {
-			old[e.Name] = e
-		}
+		return nil, err
 	}
 	set := make(map[string]*index.Entry, len(paths))
 	for _, p := range paths {
@@ -330,15 +321,40 @@ func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]
 	return set, nil
 }
 
+// stagedEntries returns the stage-0 index entry of each of paths, nil for a path the
+// index lacks. It reads the index with the lean reader (indexfile.go), not go-git's
+// decoder, which allocates several objects for every entry of the index; a form the
+// lean reader leaves to go-git is read by go-git.
+func (r *Repo) stagedEntries(paths []vpath.Path) (map[string]*ientry, error) {
+	old := make(map[string]*ientry, len(paths))
+	for _, p := range paths {
+		old[string(p)] = nil
+	}
+	entries, err := r.readIndexFile()
+	if err != nil {
+		idx, gerr := r.repo.Storer.Index()
+		if gerr != nil {
+			return nil, fmt.Errorf("read index: %w", gerr)
+		}
+		entries = fromIndex(idx)
+	}
+	for i := range entries {
+		if _, ok := old[entries[i].name]; ok && entries[i].stage == 0 {
+			old[entries[i].name] = &entries[i]
+		}
+	}
+	return old, nil
+}
+
 // stageMode gives a regular file the mode git's ce_mode_from_stat gives it, from the
 // mode its stat says (mode) and its index entry (old, nil for none): where git makes
 // no links (core.symlinks false), a plain file standing for a link stays a link; where
 // git does not trust the executable bit (core.fileMode false), it keeps the mode of
 // its index entry when that is a regular file's, else 100644.
-func stageMode(mode filemode.FileMode, old *index.Entry, rules *workRules) filemode.FileMode {
+func stageMode(mode filemode.FileMode, old *ientry, rules *workRules) filemode.FileMode {
 	var m filemode.FileMode
 	if old != nil {
-		m = old.Mode
+		m = old.mode
 	}
 	switch {
 	case m == filemode.Symlink && !rules.symlinks:
@@ -354,6 +370,18 @@ func stageMode(mode filemode.FileMode, old *index.Entry, rules *workRules) filem
 // updateIndex sets the index entries of the paths in set (removing those whose entry
 // is nil, and every conflict stage of each) and leaves every other entry as it was.
 func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) error {
+	if raw, err := os.ReadFile(filepath.Join(r.dir, ".git", "index")); err == nil {
+		out, ok, err := spliceIndex(raw, set)
+		if err != nil {
+			return err
+		}
+		if ok {
+			if err := r.writeIndexWaiting(ctx, func() error { return r.writeIndexRaw(out) }); err != nil {
+				return fmt.Errorf("write index: %w", err)
+			}
+			return nil
+		}
+	}
 	idx, err := r.repo.Storer.Index()
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
@@ -379,7 +407,7 @@ func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) err
 	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
 	// The cached trees would describe the old entries: drop them, git rebuilds them.
 	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
-	if err := r.writeIndexWaiting(ctx, idx); err != nil {
+	if err := r.writeIndexWaiting(ctx, func() error { return r.writeIndex(idx) }); err != nil {
 		return fmt.Errorf("write index: %w", err)
 	}
 	return nil
@@ -493,7 +521,7 @@ func withTrailers(msg string, trailers map[string]string) string {
 
 // stage sets the index entries of paths to their working-tree content (or drops
 // them when the file is gone; a conflicted path loses all its stages, as with git
-// add) in one read and one write of the index.
+// add): the lean reader finds the named entries, go-git reads and writes the index.
 func (r *Repo) stage(ctx context.Context, paths []vpath.Path) error {
 	set, err := r.workEntries(ctx, paths)
 	if err != nil {
@@ -507,7 +535,7 @@ func (r *Repo) stage(ctx context.Context, paths []vpath.Path) error {
 // index entry, or nil when the file does not exist: gone, beyond a link, or a folder in
 // its place (whose files are paths of their own), unless that folder is a submodule,
 // which is refused.
-func (r *Repo) entry(p vpath.Path, rules *workRules, old *index.Entry) (*index.Entry, error) {
+func (r *Repo) entry(p vpath.Path, rules *workRules, old *ientry) (*index.Entry, error) {
 	beyond, err := r.beyondLink(string(p))
 	if err != nil || beyond {
 		return nil, err // a path beyond a link is no file of git's: gone
@@ -536,7 +564,7 @@ func (r *Repo) entry(p vpath.Path, rules *workRules, old *index.Entry) (*index.E
 			if old == nil {
 				return nil
 			}
-			return r.blobOrNil(old.Hash)
+			return r.blobOrNil(old.hash)
 		})
 	}
 	h, err := r.writeBlob(data)

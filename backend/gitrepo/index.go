@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"time"
@@ -40,6 +41,37 @@ func (r *Repo) writeIndex(idx *index.Index) (err error) {
 	if st, err := os.Stat(gitDir); err != nil || !st.IsDir() {
 		return r.repo.Storer.SetIndex(idx) // a linked worktree: let go-git find the index
 	}
+	return r.replaceIndex(gitDir, func(w io.Writer) error {
+		bw := bufio.NewWriter(w)
+		if err := index.NewEncoder(bw).Encode(idx); err != nil {
+			return fmt.Errorf("encode index: %w", err)
+		}
+		if err := fsfault.Check("write", filepath.Join(gitDir, "index.lock")); err != nil {
+			return fmt.Errorf("write index: %w", err)
+		}
+		if err := bw.Flush(); err != nil {
+			return fmt.Errorf("write index: %w", err)
+		}
+		return nil
+	})
+}
+
+// writeIndexRaw replaces .git/index with data, a whole index file, as writeIndex does.
+func (r *Repo) writeIndexRaw(data []byte) error {
+	gitDir := filepath.Join(r.dir, ".git")
+	return r.replaceIndex(gitDir, func(w io.Writer) error {
+		if err := fsfault.Check("write", filepath.Join(gitDir, "index.lock")); err != nil {
+			return fmt.Errorf("write index: %w", err)
+		}
+		if _, err := w.Write(data); err != nil {
+			return fmt.Errorf("write index: %w", err)
+		}
+		return nil
+	})
+}
+
+// replaceIndex is writeIndex with what write writes to index.lock.
+func (r *Repo) replaceIndex(gitDir string, write func(io.Writer) error) (err error) {
 	lock, owner := filepath.Join(gitDir, "index.lock"), filepath.Join(gitDir, ownerName)
 	removeStaleIndexLock(lock, owner)
 	if err := writeSmall(owner, fmt.Appendf(nil, "pid %d\n", os.Getpid())); err != nil {
@@ -65,15 +97,8 @@ func (r *Repo) writeIndex(idx *index.Index) (err error) {
 		}
 		os.Remove(owner)
 	}()
-	bw := bufio.NewWriter(f)
-	if err := index.NewEncoder(bw).Encode(idx); err != nil {
-		return fmt.Errorf("encode index: %w", err)
-	}
-	if err := fsfault.Check("write", lock); err != nil {
-		return fmt.Errorf("write index: %w", err)
-	}
-	if err := bw.Flush(); err != nil {
-		return fmt.Errorf("write index: %w", err)
+	if err := write(f); err != nil {
+		return err
 	}
 	if err := fsfault.Check("sync", lock); err != nil {
 		return fmt.Errorf("sync index: %w", err)
@@ -114,12 +139,12 @@ func writeSmall(name string, data []byte) error {
 // milliseconds, a crashed one forever.
 const indexLockWait = 3 * time.Second
 
-// writeIndexWaiting is writeIndex, retried while a git command holds index.lock, for
+// writeIndexWaiting is write (writeIndex or writeIndexRaw), retried while a git command holds index.lock, for
 // up to indexLockWait.
-func (r *Repo) writeIndexWaiting(ctx context.Context, idx *index.Index) error {
+func (r *Repo) writeIndexWaiting(ctx context.Context, write func() error) error {
 	deadline := time.Now().Add(indexLockWait)
 	for {
-		err := r.writeIndex(idx)
+		err := write()
 		if !errors.Is(err, ErrIndexLocked) || time.Now().After(deadline) {
 			return err
 		}

@@ -35,12 +35,14 @@
 package gitrepo
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"unsafe"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -301,6 +303,18 @@ func reported(name string) bool {
 	first, _, _ := strings.Cut(name, "/")
 	p := vpath.Path(name)
 	return first != ".memotree" && !p.InGitFolder() && !strings.HasPrefix(p.Base(), vault.TempPrefix)
+}
+
+// reportedIn is reported(dir + "/" + name) for an entry of the folder dir that the
+// walk reads only because reported(dir) holds (or dir is the root): the folders'
+// part of the answer is known, and only the name is left to check.
+func reportedIn(dir string, name []byte) bool {
+	if dir == "" && string(name) == ".memotree" {
+		return false
+	}
+	// A name holds no '/': InGitFolder looks at it alone. Viewed, not copied.
+	return !vpath.Path(unsafe.String(unsafe.SliceData(name), len(name))).InGitFolder() &&
+		!bytes.HasPrefix(name, []byte(vault.TempPrefix))
 }
 
 // headTree returns the tree of HEAD's commit, or nil for a repository with no commit.

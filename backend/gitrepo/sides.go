@@ -1,13 +1,19 @@
 package gitrepo
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
+	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/go-git/go-git/v5/utils/diff"
 	"github.com/sergi/go-diff/diffmatchpatch"
@@ -24,17 +30,16 @@ type Sides struct {
 	TooLarge bool
 }
 
-// ChangeSides reads both versions of each change, in order.
+// ChangeSides reads both versions of each change, in order. The files are read on
+// every core: HEAD's entries are looked up first, one at a time (go-git's trees are
+// not safe for concurrent use), then loose blobs and working files in parallel.
 func (r *Repo) ChangeSides(ctx context.Context, changes []Change) ([]Sides, error) {
 	_, head, err := r.headTree()
 	if err != nil {
 		return nil, fmt.Errorf("read changes: %w", err)
 	}
-	out := make([]Sides, len(changes))
+	olds := make([]headFile, len(changes))
 	for i, c := range changes {
-		if err := ctx.Err(); err != nil {
-			return nil, fmt.Errorf("read changes: %w", err)
-		}
 		from := c.Path
 		if c.From != "" {
 			from = c.From
@@ -42,29 +47,76 @@ func (r *Repo) ChangeSides(ctx context.Context, changes []Change) ([]Sides, erro
 		if err := checkPaths([]vpath.Path{from, c.Path}); err != nil {
 			return nil, fmt.Errorf("read changes: %w", err)
 		}
-		if out[i], err = r.sides(head, from, c.Path); err != nil {
+		if olds[i], err = head.entry(from); err != nil {
 			return nil, fmt.Errorf("read changes: %w", err)
 		}
+	}
+	out := make([]Sides, len(changes))
+	var (
+		next    atomic.Int64
+		wg      sync.WaitGroup
+		errMu   sync.Mutex
+		firstEr error
+		goGit   sync.Mutex // go-git's object storage, for blobs that are not loose
+	)
+	for range min(len(changes), max(1, runtime.GOMAXPROCS(0))) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= len(changes) || ctx.Err() != nil {
+					return
+				}
+				s, err := r.sides(olds[i], changes[i].Path, &goGit)
+				if err != nil {
+					errMu.Lock()
+					firstEr = cmp.Or(firstEr, fmt.Errorf("read changes: %w", err))
+					errMu.Unlock()
+					return
+				}
+				out[i] = s
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("read changes: %w", err)
+	}
+	if firstEr != nil {
+		return nil, firstEr
 	}
 	return out, nil
 }
 
-// sides reads from in HEAD and to in the working tree, unless either is too large.
-func (r *Repo) sides(head *treeReader, from, to vpath.Path) (Sides, error) {
-	var s Sides
-	var oldSize int64 = -1
-	if head.tree != nil {
-		e, err := head.tree.FindEntry(string(from))
-		switch {
-		case errors.Is(err, object.ErrEntryNotFound), errors.Is(err, object.ErrDirectoryNotFound):
-		case err != nil:
-			return s, fmt.Errorf("read %s from HEAD: %w", from, err)
-		case e.Mode.IsFile():
-			if oldSize, err = r.repo.Storer.EncodedObjectSize(e.Hash); err != nil {
-				return s, fmt.Errorf("read %s from HEAD: %w", from, err)
-			}
-		}
+// headFile is a file's entry in HEAD: found says HEAD holds a file (or a link) there.
+type headFile struct {
+	path  vpath.Path
+	hash  plumbing.Hash
+	found bool
+}
+
+// entry looks p up in HEAD's tree.
+func (t *treeReader) entry(p vpath.Path) (headFile, error) {
+	hf := headFile{path: p}
+	if t.tree == nil {
+		return hf, nil
 	}
+	e, err := t.tree.FindEntry(string(p))
+	switch {
+	case errors.Is(err, object.ErrEntryNotFound), errors.Is(err, object.ErrDirectoryNotFound):
+	case err != nil:
+		return hf, fmt.Errorf("read %s from HEAD: %w", p, err)
+	case e.Mode.IsFile():
+		hf.hash, hf.found = e.Hash, true
+	}
+	return hf, nil
+}
+
+// sides reads old from HEAD and to in the working tree, unless either is too large.
+// goGit guards go-git's storage, read for a blob that is not loose.
+func (r *Repo) sides(old headFile, to vpath.Path, goGit *sync.Mutex) (Sides, error) {
+	var s Sides
 	full := filepath.Join(r.dir, filepath.FromSlash(string(to)))
 	fi, err := os.Lstat(full)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -73,17 +125,25 @@ func (r *Repo) sides(head *treeReader, from, to vpath.Path) (Sides, error) {
 	// git keeps files and symbolic links (as their target); a folder, a named pipe or
 	// a device is no version of the file.
 	link := err == nil && fi.Mode()&os.ModeSymlink != 0
-	s.InHead, s.OnDisk = oldSize >= 0, err == nil && (fi.Mode().IsRegular() || link)
-	if oldSize > MaxDiffBytes || s.OnDisk && fi.Size() > MaxDiffBytes {
-		s.TooLarge = true
-		return s, nil
+	s.InHead, s.OnDisk = old.found, err == nil && (fi.Mode().IsRegular() || link)
+	limit := int64(MaxDiffBytes)
+	if s.OnDisk && fi.Size() > MaxDiffBytes {
+		limit = -1 // too large whatever HEAD holds: its blob is not read
 	}
 	if s.InHead {
-		b, _, err := head.file(from)
+		data, size, err := r.headBlob(old, limit, goGit)
 		if err != nil {
 			return s, err
 		}
-		s.Old = b.data
+		if size > MaxDiffBytes || limit < 0 {
+			s.TooLarge = true
+			return s, nil
+		}
+		s.Old = data
+	}
+	if s.OnDisk && fi.Size() > MaxDiffBytes {
+		s.TooLarge = true
+		return s, nil
 	}
 	switch {
 	case link:
@@ -98,6 +158,42 @@ func (r *Repo) sides(head *treeReader, from, to vpath.Path) (Sides, error) {
 		}
 	}
 	return s, nil
+}
+
+// headBlob returns the size of HEAD's blob for old, and its content when the size is
+// at most limit (nothing is read for a negative limit but the size).
+func (r *Repo) headBlob(old headFile, limit int64, goGit *sync.Mutex) ([]byte, int64, error) {
+	data, size, ok, err := r.looseBlob(old.hash, max(limit, 0))
+	if err != nil {
+		return nil, 0, fmt.Errorf("read %s from HEAD: %w", old.path, err)
+	}
+	if ok {
+		if limit < 0 {
+			data = nil
+		}
+		return data, size, nil
+	}
+	goGit.Lock()
+	defer goGit.Unlock()
+	if size, err = r.repo.Storer.EncodedObjectSize(old.hash); err != nil {
+		return nil, 0, fmt.Errorf("read %s from HEAD: %w", old.path, err)
+	}
+	if size > limit {
+		return nil, size, nil
+	}
+	obj, err := r.repo.Storer.EncodedObject(plumbing.BlobObject, old.hash)
+	if err != nil {
+		return nil, 0, fmt.Errorf("read %s from HEAD: %w", old.path, err)
+	}
+	rd, err := obj.Reader()
+	if err != nil {
+		return nil, 0, fmt.Errorf("read %s from HEAD: %w", old.path, err)
+	}
+	defer rd.Close()
+	if data, err = io.ReadAll(rd); err != nil {
+		return nil, 0, fmt.Errorf("read %s from HEAD: %w", old.path, err)
+	}
+	return data, size, nil
 }
 
 // LineStat counts the lines a change from old to cur adds and deletes, as a unified

@@ -129,12 +129,12 @@ func (r *Repo) walkWork(ctx context.Context, snap *snapshot) (map[string]State, 
 					continue
 				}
 				_, tracked := t.dirs[p]
-				if reported(p) && (tracked || !ignored(name, true)) {
+				if reportedIn(tk.dir, name) && (tracked || !ignored(name, true)) {
 					subdirs = append(subdirs, strings.Clone(p))
 				}
 				continue
 			}
-			if typ&^fs.ModeSymlink != 0 || !reported(p) {
+			if typ&^fs.ModeSymlink != 0 || !reportedIn(tk.dir, name) {
 				continue // not a file or a link, or not content
 			}
 			j, tracked := byName[p]

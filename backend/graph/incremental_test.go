@@ -23,6 +23,7 @@ type snapshot struct {
 	Edges, Unresolved []Edge
 	Stats             Stats
 	Tags              map[string]int
+	TagCount          int
 	Neighbors         map[vpath.Path][]vpath.Path
 	Lookup            map[string]string
 	Deps, Backrefs    map[string]refs
@@ -34,7 +35,7 @@ type snapshot struct {
 func takeSnapshot(g *Graph) snapshot {
 	s := snapshot{
 		Files: g.Files(), Notes: g.Notes(), Out: map[vpath.Path][]Edge{}, Back: map[vpath.Path][]Edge{},
-		Edges: g.Edges(), Unresolved: g.Unresolved(), Stats: g.Stats(), Tags: g.Tags(),
+		Edges: g.Edges(), Unresolved: g.Unresolved(), Stats: g.Stats(), Tags: g.Tags(), TagCount: g.TagCount(),
 		Neighbors: map[vpath.Path][]vpath.Path{}, Lookup: map[string]string{},
 		Deps: map[string]refs{}, Backrefs: map[string]refs{}, Aliases: g.aliases,
 		ByStem: map[string][]vpath.Path{}, ByKey: map[string][]vpath.Path{},

@@ -270,7 +270,10 @@ func (r *resolver) resolveLink(f *file, l *link) *file {
 	case l.b == nil:
 		return nil // no file has this stem
 	}
-	return r.resolve(f.path.Dir(), f.fdir(), name, l.b, l.markdown())
+	if r.from != f { // the links of one note come together: its folder once
+		r.from, r.dir, r.fdir = f, f.path.Dir(), f.fdir()
+	}
+	return r.resolve(r.dir, r.fdir, name, l.b, l.markdown())
 }
 
 // register adds f's links and aliases to the reverse indexes.

@@ -3,6 +3,7 @@ package graph
 import (
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/memotree/memotree/backend/note"
@@ -18,7 +19,11 @@ func (g *Graph) Load(notes map[vpath.Path]*note.Note, files []vpath.Path) {
 	fresh := New()
 	// Room for the stems of files and about as many of unresolved targets.
 	fresh.byStem = make(map[string]*bucket, 2*(len(notes)+len(files)))
-	all := make([]*file, 0, len(notes)+len(files))
+	type input struct {
+		path vpath.Path
+		note *note.Note
+	}
+	in := make([]input, 0, len(notes)+len(files))
 	for p, n := range notes {
 		if p == "" || p.Ignored() {
 			continue
@@ -26,22 +31,28 @@ func (g *Graph) Load(notes map[vpath.Path]*note.Note, files []vpath.Path) {
 		if n == nil {
 			n = &note.Note{}
 		}
-		f := newFile(p)
-		f.note = n
-		all = append(all, f)
+		in = append(in, input{p, n})
 	}
 	for _, p := range files {
 		if _, isNote := notes[p]; isNote || p == "" || p.Ignored() {
 			continue
 		}
-		f := newFile(p)
+		var n *note.Note
 		if p.IsNote() {
-			f.note = &note.Note{}
+			n = &note.Note{}
 		}
-		all = append(all, f)
+		in = append(in, input{p, n})
 	}
-	slices.SortFunc(all, byPathOrder)
-	all = slices.CompactFunc(all, func(a, b *file) bool { return a.path == b.path })
+	slices.SortFunc(in, func(a, b input) int { return strings.Compare(string(a.path), string(b.path)) })
+	in = slices.CompactFunc(in, func(a, b input) bool { return a.path == b.path })
+	// The files (their folded paths, hashes and stems) are made on every core.
+	all := make([]*file, len(in))
+	parallel(len(in), func(from, to int) {
+		for i := from; i < to; i++ {
+			all[i] = newFile(in[i].path)
+			all[i].note = in[i].note
+		}
+	})
 	fresh.index(all)
 	fresh.resolveParallel(all)
 	fresh.registerAll(all)
@@ -82,6 +93,17 @@ func (g *Graph) index(all []*file) {
 		if len(b.files) > scanMax {
 			b.indexKeys()
 		}
+	}
+	wg.Wait()
+}
+
+// parallel calls fn with the bounds of consecutive parts of [0, n) on GOMAXPROCS
+// goroutines (one part when n is small), and returns when every call has.
+func parallel(n int, fn func(from, to int)) {
+	parts := min(runtime.GOMAXPROCS(0), max(1, n/1024))
+	var wg sync.WaitGroup
+	for k := range parts {
+		wg.Go(func() { fn(k*n/parts, (k+1)*n/parts) })
 	}
 	wg.Wait()
 }

@@ -3,6 +3,7 @@ package graph
 import (
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
@@ -148,22 +149,16 @@ func (g *Graph) Tags() map[string]int {
 		}
 		clear(seen)
 		for _, t := range n.Tags {
-			name := strings.Trim(strings.TrimPrefix(strings.TrimSpace(t.Name), "#"), "/")
-			for i := 0; i <= len(name); i++ {
-				if i < len(name) && name[i] != '/' {
-					continue
-				}
-				part := name[:i]
-				key := fold(part)
-				if part == "" || seen[key] {
-					continue
+			tagParts(t.Name, func(part, key string) {
+				if seen[key] {
+					return
 				}
 				seen[key] = true
 				if _, ok := spelling[key]; !ok {
 					spelling[key] = part
 				}
 				count[key]++
-			}
+			})
 		}
 	}
 	out := make(map[string]int, len(count))
@@ -171,6 +166,55 @@ func (g *Graph) Tags() map[string]int {
 		out[spelling[k]] = c
 	}
 	return out
+}
+
+// TagCount returns len(Tags()): how many tags the notes carry, the parents of nested
+// tags included, without counting the notes of each or choosing spellings
+// (`memotree index --stats` prints only the number).
+func (g *Graph) TagCount() int {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	// Each goroutine gathers the tags of a part of the notes; the sets, as large as
+	// the number of tags, are then merged.
+	var mu sync.Mutex
+	var sets []map[string]struct{}
+	parallel(len(g.paths), func(from, to int) {
+		keys := map[string]struct{}{}
+		for _, p := range g.paths[from:to] {
+			if n := g.files[p].note; n != nil {
+				for _, t := range n.Tags {
+					tagParts(t.Name, func(_, key string) { keys[key] = struct{}{} })
+				}
+			}
+		}
+		mu.Lock()
+		sets = append(sets, keys)
+		mu.Unlock()
+	})
+	if len(sets) == 0 {
+		return 0
+	}
+	all := sets[0]
+	for _, keys := range sets[1:] {
+		for k := range keys {
+			all[k] = struct{}{}
+		}
+	}
+	return len(all)
+}
+
+// tagParts calls fn with each tag that the tag name counts for, the name itself and
+// its parents ("a", then "a/b" for "#a/b"), and the folded key each is counted under.
+func tagParts(name string, fn func(part, key string)) {
+	name = strings.Trim(strings.TrimPrefix(strings.TrimSpace(name), "#"), "/")
+	for i := 0; i <= len(name); i++ {
+		if i < len(name) && name[i] != '/' {
+			continue
+		}
+		if part := name[:i]; part != "" {
+			fn(part, fold(part))
+		}
+	}
 }
 
 // Neighbors returns the files reachable from p within depth steps along resolved

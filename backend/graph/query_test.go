@@ -124,6 +124,9 @@ func TestTags(t *testing.T) {
 	if diff := cmp.Diff(want, g.Tags()); diff != "" {
 		t.Errorf("Tags (-want +got):\n%s", diff)
 	}
+	if got := g.TagCount(); got != len(want) {
+		t.Errorf("TagCount = %d, want %d", got, len(want))
+	}
 }
 
 func TestNeighbors(t *testing.T) {

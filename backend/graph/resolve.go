@@ -68,6 +68,11 @@ const scanMax = 16
 type resolver struct {
 	g   *Graph
 	buf []byte
+	// from is the note whose links were resolved last, dir its folder and fdir
+	// that folded (see resolveLink).
+	from *file
+	dir  vpath.Path
+	fdir string
 }
 
 // probe is one candidate path: dir + "/" + body (or body alone when dir is
@@ -223,6 +228,18 @@ func (r *resolver) resolve(dir vpath.Path, fdir, target string, b *bucket, markd
 	t := strings.TrimSpace(target)
 	abs := strings.HasPrefix(t, "/")
 	explicitRel := strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../")
+	if len(b.files) == 1 && !abs && !explicitRel && !needsClean(t) {
+		// One candidate, most stems' case: whichever rule finds it, it is the
+		// answer, and rule 3 finds every file rules 1 and 2 would (a path that
+		// equals the probe, or ends in "/" and the probe, matches rule 3), so rule
+		// 3 alone decides, without building and hashing the other probes' keys.
+		return r.findSuffix(b, t)
+	}
+	return r.resolveRules(dir, fdir, t, abs, explicitRel, b, markdown)
+}
+
+// resolveRules is resolve applying the rules in order, for the trimmed target t.
+func (r *resolver) resolveRules(dir vpath.Path, fdir, t string, abs, explicitRel bool, b *bucket, markdown bool) *file {
 	var exact, rel *probe
 	if !explicitRel {
 		c := strings.TrimLeft(t, "/")

@@ -52,12 +52,8 @@ func (s *scanner) keep(b []byte) string {
 	return s.strs.String()[start:]
 }
 
-// addHeading appends h to the note's headings, making room for a typical note's
-// headings at the first.
+// addHeading appends h to the note's headings.
 func (s *scanner) addHeading(h Heading) {
-	if s.n.Headings == nil {
-		s.n.Headings = make([]Heading, 0, 8)
-	}
 	s.n.Headings = append(s.n.Headings, h)
 }
 

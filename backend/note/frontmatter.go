@@ -167,13 +167,9 @@ func fillFields(n *Note, fields *fieldValues) {
 	listItems(fields.get("aliases"), false, addAlias)
 	listItems(fields.get("alias"), false, addAlias)
 	if k := listLen(fields.get("tags")) + listLen(fields.get("tag")); k > 0 {
-		n.Tags = make([]Tag, 0, k+4) // room for a few tags of the body too
 		addTag := func(t string) { n.Tags = append(n.Tags, Tag{Name: t}) }
 		listItems(fields.get("tags"), true, addTag)
 		listItems(fields.get("tag"), true, addTag)
-		if len(n.Tags) == 0 {
-			n.Tags = nil
-		}
 	}
 }
 

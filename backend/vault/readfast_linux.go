@@ -145,6 +145,7 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) (data []byte, c
 			}
 		}
 	}
+	blocking := false // the open set O_NONBLOCK; cleared on the first EAGAIN
 	for {
 		if len(buf) == size && size > 0 {
 			// As long as fstat said: stop without one more read for the end of the
@@ -154,8 +155,15 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) (data []byte, c
 		if len(buf) == cap(buf) {
 			buf = append(buf, 0)[:len(buf)]
 		}
-		m, err := unix.Read(fd, buf[len(buf):cap(buf)])
+		m, err := readFd(fd, buf[len(buf):cap(buf)])
 		if err == unix.EINTR {
+			continue
+		}
+		if err == unix.EAGAIN && !blocking {
+			if err = setBlocking(fd); err != nil {
+				return buf, cold, err
+			}
+			blocking = true
 			continue
 		}
 		if err != nil {
@@ -169,9 +177,10 @@ func (d *dirReader) read(base string, maxSize int64, buf []byte) (data []byte, c
 }
 
 // regularFd returns the status of fd, opened non-blocking, refusing anything but a
-// regular file, and puts fd back in blocking mode for the reads: a file system may
-// answer a non-blocking read of a regular file with EAGAIN (some FUSE file systems
-// do). F_SETFL changes only the status flags, of which the open set O_NONBLOCK alone.
+// regular file. The descriptor stays non-blocking, which a regular file's reads
+// ignore on local file systems; a file system that answers such a read with EAGAIN
+// (some FUSE file systems do) gets it again in blocking mode (setBlocking), so most
+// files cost no fcntl call.
 func regularFd(fd int) (unix.Stat_t, error) {
 	var st unix.Stat_t
 	if err := unix.Fstat(fd, &st); err != nil {
@@ -180,10 +189,18 @@ func regularFd(fd int) (unix.Stat_t, error) {
 	if st.Mode&unix.S_IFMT != unix.S_IFREG {
 		return st, notRegular(dirents.Mode(&st))
 	}
-	if _, err := unix.FcntlInt(uintptr(fd), unix.F_SETFL, 0); err != nil {
-		return st, err
-	}
 	return st, nil
+}
+
+// readFd is read(2); a test stands in a file system that answers a non-blocking
+// read with EAGAIN.
+var readFd = unix.Read
+
+// setBlocking puts fd back in blocking mode. F_SETFL changes only the status flags,
+// of which the open set O_NONBLOCK alone.
+func setBlocking(fd int) error {
+	_, err := unix.FcntlInt(uintptr(fd), unix.F_SETFL, 0)
+	return err
 }
 
 // readNoWait reads into b from the file fd, at its offset, only what the page cache

@@ -123,3 +123,18 @@ func TestGitNameShortcutAgrees(t *testing.T) {
 		t.Fatalf("only %d of the names tried are git's: the test tries too little", n)
 	}
 }
+
+// TestInGitFolder finds a folder git takes for its own .git at any depth, in any of
+// its spellings, and nothing else.
+func TestInGitFolder(t *testing.T) {
+	for p, want := range map[Path]bool{
+		".git": true, ".git/config": true, "a/.git/hooks/x": true, "a/b/.GIT": true, "a/.git./x": true,
+		"a/git~1/x": true, "a/.g\u200cit/x": true, "a/b/.git": true,
+		"": false, "a.md": false, ".gitignore": false, "a/.github/x.md": false, "git/x.md": false,
+		"a/.gitmodules": false, "a/b.git/x": false, "a//b": false, "a/": false,
+	} {
+		if got := p.InGitFolder(); got != want {
+			t.Errorf("%q.InGitFolder() = %v, want %v", p, got, want)
+		}
+	}
+}

@@ -104,12 +104,17 @@ func (p Path) Ignored() bool {
 // its own .git on some system (see Portable): writing there could change another
 // repository's configuration or hooks, so no writer goes there.
 func (p Path) InGitFolder() bool {
-	for _, part := range strings.Split(string(p), "/") {
+	// Part by part without splitting: a status asks this of every file.
+	for rest := string(p); ; {
+		part, tail, more := strings.Cut(rest, "/")
 		if gitName(part) == ".git" {
 			return true
 		}
+		if !more {
+			return false
+		}
+		rest = tail
 	}
-	return false
 }
 
 // ValidName reports whether s is a name MemoTree gives one of its own things (a

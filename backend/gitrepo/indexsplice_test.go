@@ -1,0 +1,187 @@
+package gitrepo
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-git/go-git/v5/plumbing"
+	"github.com/go-git/go-git/v5/plumbing/filemode"
+	"github.com/go-git/go-git/v5/plumbing/format/index"
+)
+
+// gitIn runs git in dir with a fixed identity and no user configuration.
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "HOME="+t.TempDir(), "GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@invalid",
+		"GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@invalid")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// goGitSplice is what updateIndex wrote before spliceIndex: the index decoded by
+// go-git, the named and displaced entries dropped, the new ones added, all sorted and
+// encoded again.
+func goGitSplice(t *testing.T, raw []byte, set map[string]*index.Entry) []byte {
+	t.Helper()
+	idx := &index.Index{}
+	if err := index.NewDecoder(bytes.NewReader(raw)).Decode(idx); err != nil {
+		t.Fatal(err)
+	}
+	folders := setFolders(set)
+	kept := idx.Entries[:0]
+	for _, e := range idx.Entries {
+		if _, named := set[e.Name]; !named && !displaced(e.Name, set, folders) {
+			kept = append(kept, e)
+		}
+	}
+	idx.Entries = kept
+	for _, e := range set {
+		if e != nil {
+			idx.Entries = append(idx.Entries, e)
+		}
+	}
+	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
+	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
+	var b bytes.Buffer
+	if err := index.NewEncoder(&b).Encode(idx); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// newEntry is an index entry as Repo.entry makes one.
+func newEntry(name string, seed byte) *index.Entry {
+	return &index.Entry{Name: name, Hash: plumbing.Hash{seed, 1, 2, 3}, Mode: filemode.Regular,
+		CreatedAt: time.Unix(1_700_000_000, int64(seed)*1000), ModifiedAt: time.Unix(1_700_000_100, 999_999_999),
+		Dev: 2049, Inode: uint32(seed) * 7, UID: 1000, GID: 100, Size: uint32(seed) * 11}
+}
+
+// TestSpliceIndexAsGoGit compares spliceIndex byte for byte with go-git's decode and
+// encode, on indexes of version 2 and 3 written by git (with cached trees, an
+// intent-to-add entry and a conflict), for edits, deletions, additions, a file in
+// place of a folder and a folder in place of a file.
+func TestSpliceIndexAsGoGit(t *testing.T) {
+	for _, version := range []string{"2", "3"} {
+		dir := t.TempDir()
+		files := map[string]string{"a.md": "a", "b.md": "b", "dir/x.md": "x", "dir/y.md": "y", "f": "file", "z/deep/n.md": "n",
+			"Ünïcode name.md": "u", strings.Repeat("long", 60) + ".md": "l"}
+		for p, c := range files {
+			os.MkdirAll(filepath.Dir(filepath.Join(dir, p)), 0o755)
+			os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644)
+		}
+		gitIn(t, dir, "init", "-q")
+		gitIn(t, dir, "add", "-A")
+		gitIn(t, dir, "commit", "-qm", "one")
+		gitIn(t, dir, "checkout", "-qb", "side")
+		os.WriteFile(filepath.Join(dir, "b.md"), []byte("side"), 0o644)
+		gitIn(t, dir, "commit", "-qam", "side")
+		gitIn(t, dir, "checkout", "-q", "-")
+		os.WriteFile(filepath.Join(dir, "b.md"), []byte("main"), 0o644)
+		gitIn(t, dir, "commit", "-qam", "main")
+		cmd := exec.Command("git", "merge", "-q", "side") // a conflict on b.md: three stages
+		cmd.Dir = dir
+		_ = cmd.Run()
+		os.WriteFile(filepath.Join(dir, "new.md"), []byte("n"), 0o644)
+		if version == "3" {
+			gitIn(t, dir, "add", "-N", "new.md") // an intent-to-add entry: extended flags
+		}
+		gitIn(t, dir, "update-index", "--index-version", version)
+		raw, err := os.ReadFile(filepath.Join(dir, ".git", "index"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, set := range map[string]map[string]*index.Entry{
+			"edits":             {"a.md": newEntry("a.md", 1), "dir/y.md": newEntry("dir/y.md", 2)},
+			"conflict resolved": {"b.md": newEntry("b.md", 3)},
+			"deletion":          {"dir/x.md": nil, "z/deep/n.md": nil},
+			"additions":         {"0first.md": newEntry("0first.md", 4), "zz/last.md": newEntry("zz/last.md", 5), "c.md": newEntry("c.md", 6)},
+			"file for folder":   {"dir": newEntry("dir", 7)},
+			"folder for file":   {"f/inside.md": newEntry("f/inside.md", 8)},
+			"nothing":           {},
+		} {
+			got, ok, err := spliceIndex(raw, set)
+			if err != nil || !ok {
+				t.Fatalf("version %s, %s: ok %v, %v", version, name, ok, err)
+			}
+			if want := goGitSplice(t, raw, set); !bytes.Equal(got, want) {
+				t.Errorf("version %s, %s: the spliced index differs from go-git's (%d and %d bytes)", version, name, len(got), len(want))
+			}
+		}
+	}
+}
+
+// TestSpliceIndexLeavesToGoGit: version 4, a damaged checksum, an unsorted index and
+// a split index are not spliced.
+func TestSpliceIndexLeavesToGoGit(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "a.md"), []byte("a"), 0o644)
+	os.WriteFile(filepath.Join(dir, "b.md"), []byte("b"), 0o644)
+	gitIn(t, dir, "init", "-q")
+	gitIn(t, dir, "add", "-A")
+	raw, _ := os.ReadFile(filepath.Join(dir, ".git", "index"))
+	set := map[string]*index.Entry{"a.md": newEntry("a.md", 1)}
+	if _, ok, _ := spliceIndex(raw, set); !ok {
+		t.Fatal("a plain version 2 index was not spliced")
+	}
+	damaged := bytes.Clone(raw)
+	damaged[len(damaged)-1] ^= 1
+	if _, ok, _ := spliceIndex(damaged, set); ok {
+		t.Error("an index with a wrong checksum was spliced")
+	}
+	swapped := bytes.Clone(raw) // b.md before a.md, checksum made right
+	i := bytes.Index(swapped, []byte("a.md"))
+	j := bytes.Index(swapped, []byte("b.md"))
+	swapped[i], swapped[j] = 'b', 'a'
+	end := len(swapped) - 20
+	sum := sha1Sum(swapped[:end])
+	copy(swapped[end:], sum)
+	if _, ok, _ := spliceIndex(swapped, set); ok {
+		t.Error("an unsorted index was spliced")
+	}
+	gitIn(t, dir, "update-index", "--index-version", "4")
+	raw4, _ := os.ReadFile(filepath.Join(dir, ".git", "index"))
+	if _, ok, _ := spliceIndex(raw4, set); ok {
+		t.Error("a version 4 index was spliced")
+	}
+	for _, sig := range []string{"link", "sdir"} { // a split or sparse index's extension
+		ext := append(bytes.Clone(raw[:len(raw)-20]), sig+"\x00\x00\x00\x00"...)
+		if _, ok, _ := spliceIndex(append(ext, sha1Sum(ext)...), set); ok {
+			t.Errorf("an index with the %s extension was spliced", sig)
+		}
+	}
+}
+
+// sha1Sum is the index's checksum of b.
+func sha1Sum(b []byte) []byte {
+	s := sha1.Sum(b)
+	return s[:]
+}
+
+// FuzzSpliceIndex: an index file with a right checksum and anything inside it is
+// spliced or left to go-git, never a panic, and a spliced index reads back.
+func FuzzSpliceIndex(f *testing.F) {
+	withSum := func(b []byte) []byte { return append(b, sha1Sum(b)...) }
+	f.Add(withSum([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00")))
+	f.Add(withSum(append([]byte("DIRC\x00\x00\x00\x03\x00\x00\x00\x01"), append(make([]byte, 60), 0x40, 1, 'a', 0)...)))
+	f.Add(withSum(append(append([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x01"), make([]byte, 60)...), "\x00\x01a\x00\x00\x00\x00\x00\x00\x00TREE\x00\x00\x00\x01x"...)))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		raw := withSum(body)
+		out, ok, _ := spliceIndex(raw, map[string]*index.Entry{"a": newEntry("a", 1), "b/c": nil})
+		if !ok {
+			return
+		}
+		if _, err := parseIndex(string(out)); err != nil {
+			t.Fatalf("a spliced index does not read back: %v", err)
+		}
+	})
+}
