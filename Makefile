@@ -148,7 +148,7 @@ test-go: headless
 FUZZTIME ?= 20000x
 FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/note:FuzzFastYAML backend/note:FuzzSetDateLine \
                 backend/graph:FuzzResolve backend/vault:FuzzParseJourney backend/tool:FuzzCall \
-                backend/gitrepo:FuzzParseIndex backend/gitrepo:FuzzSpliceIndex backend/script:FuzzParseToolCalls \
+                backend/gitrepo:FuzzParseIndex backend/gitrepo:FuzzParseCacheTree backend/gitrepo:FuzzSpliceIndex backend/script:FuzzParseToolCalls \
                 backend/search:FuzzParseQuery backend/search:FuzzDecodeIndex \
                 backend/llm:FuzzStream backend/workspace:FuzzEveryTool backend/uiapi:FuzzParseObsidianGraph
 test-fuzz:

@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
 )
@@ -50,6 +51,9 @@ func runCall(ctx context.Context, env Env, args []string) int {
 		return 2
 	}
 	lazyGC()
+	// The process waits for its one call: a status's stat calls may keep their
+	// processor (see gitrepo.DirectStat).
+	gitrepo.DirectStat()
 	// A one-shot call does only the work it needs: libraries are scanned lazily, the
 	// first time a tool needs the link graph.
 	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.OneShot})

@@ -234,3 +234,24 @@ func BenchmarkStatusRenames(b *testing.B) {
 	b.ReportMetric(float64(first.Nanoseconds()), "first-cpu-ns")
 	b.ReportMetric(float64((benchtest.CPU()-cpu).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkIndexTrees computes the index's trees after `git commit`, which leaves a
+// valid cache-tree: hashing every tree (hashed) beside taking the hashes from the
+// cache-tree as Status does (cache-tree), which should stay several times cheaper.
+func BenchmarkIndexTrees(b *testing.B) {
+	_, r, _ := benchVault(b)
+	trees, err := gitrepo.HashIndexTrees(r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range []struct {
+		name string
+		use  bool
+	}{{"hashed", false}, {"cache-tree", true}} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				trees(c.use)
+			}
+		})
+	}
+}

@@ -110,7 +110,7 @@ func (r *Repo) commitLocked(ctx context.Context, o CommitOptions) (_ plumbing.Ha
 			removeTempObjects(filepath.Join(r.dir, ".git"), start)
 		}
 	}()
-	if _, err := r.readEntries(); err != nil {
+	if _, _, err := r.readEntries(); err != nil {
 		return plumbing.ZeroHash, Identity{}, err // an index in a form MemoTree does not handle
 	}
 	merging, err := r.commitState(len(o.Paths) > 0)

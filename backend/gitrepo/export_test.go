@@ -1,6 +1,14 @@
 package gitrepo
 
-import "fmt"
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+)
 
 // IndexTreeHash returns the hash of the tree the index would commit, computed in
 // memory, for tests to compare with `git write-tree`.
@@ -9,7 +17,28 @@ func IndexTreeHash(r *Repo) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return hashIndexTrees(entries).root().String(), nil
+	return hashIndexTrees(entries, nil).root().String(), nil
+}
+
+// IndexFolderTrees returns each folder's tree hash as Status computes it (taking the
+// valid records of the index's cache-tree), as hashing every tree computes it, and
+// the folders whose cache-tree record is valid.
+func IndexFolderTrees(r *Repo) (status, hashed map[string]string, cachedFolders []string, err error) {
+	entries, cached, err := r.readIndex()
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	flat := func(t *indexTrees) map[string]string {
+		m := map[string]string{}
+		for d, span := range t.dirs {
+			m[d] = fmt.Sprintf("%s %d-%d", span.hash, span.lo, span.hi)
+		}
+		return m
+	}
+	for d := range cached {
+		cachedFolders = append(cachedFolders, d)
+	}
+	return flat(hashIndexTrees(entries, cached)), flat(hashIndexTrees(entries, nil)), cachedFolders, nil
 }
 
 // IndexEntries returns the entries the lean index reader sees, as `git ls-files -s`
@@ -66,3 +95,54 @@ func PausePackWrite(r *Repo, stage string, fn func()) {
 		}
 	}
 }
+
+// SpliceCacheTree writes into the index file at path the cache-tree extension of the
+// index bytes from, in place of its own, with a fresh checksum: a cache-tree that
+// disagrees with the entries. (A test's index names no file "TREE".)
+func SpliceCacheTree(path string, from []byte) error {
+	cur, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	ext := func(b []byte) (int, int, error) {
+		i := bytes.LastIndex(b, []byte("TREE"))
+		if i < 0 {
+			return 0, 0, errors.New("no cache-tree extension")
+		}
+		return i, i + 8 + int(binary.BigEndian.Uint32(b[i+4:])), nil
+	}
+	lo, hi, err := ext(from)
+	if err != nil {
+		return err
+	}
+	clo, chi, err := ext(cur)
+	if err != nil {
+		return err
+	}
+	out := slices.Concat(cur[:clo], from[lo:hi], cur[chi:len(cur)-20])
+	sum := sha1.Sum(out)
+	return os.WriteFile(path, append(out, sum[:]...), 0o644)
+}
+
+// HashIndexTrees returns a function that computes the index's trees as Status does,
+// from the entries and cache-tree read once, taking the cache-tree's hashes when
+// useCache is set: for benchmarks.
+func HashIndexTrees(r *Repo) (func(useCache bool), error) {
+	entries, cached, err := r.readIndex()
+	if err != nil {
+		return nil, err
+	}
+	if len(cached) == 0 {
+		return nil, errors.New("the index has no valid cache-tree")
+	}
+	return func(useCache bool) {
+		c := cached
+		if !useCache {
+			c = nil
+		}
+		hashIndexTrees(entries, c)
+	}, nil
+}
+
+// SetDirectStat turns DirectStat on or off, for a test that compares both.
+func SetDirectStat(on bool) { directStat.Store(on) }

@@ -36,13 +36,23 @@ func (f *folder) close() {
 
 // stat returns the lstat data of the i-th entry, stat'ed relative to the folder's
 // descriptor (no path walk) with the zero-ended name in place (no copy). ok is false
-// when the entry is gone or is neither a file, a folder nor a link.
+// when the entry is gone or is neither a file, a folder nor a link. After DirectStat
+// the call is a raw one.
 func (f *folder) stat(i int) (workFile, bool) {
 	e := f.ents[i]
 	var st unix.Stat_t
+	direct := directStat.Load()
 	for {
-		_, _, errno := unix.Syscall6(unix.SYS_NEWFSTATAT, f.sys.fd, uintptr(unsafe.Pointer(&f.names[e.off])),
-			uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0)
+		// Each call converts its pointers in the call itself, as unsafe.Pointer's
+		// rules for system calls require.
+		var errno unix.Errno
+		if direct {
+			_, _, errno = unix.RawSyscall6(unix.SYS_NEWFSTATAT, f.sys.fd, uintptr(unsafe.Pointer(&f.names[e.off])),
+				uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0)
+		} else {
+			_, _, errno = unix.Syscall6(unix.SYS_NEWFSTATAT, f.sys.fd, uintptr(unsafe.Pointer(&f.names[e.off])),
+				uintptr(unsafe.Pointer(&st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0)
+		}
 		if errno == 0 {
 			break
 		}

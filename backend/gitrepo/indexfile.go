@@ -57,26 +57,32 @@ var (
 // readIndexFile reads the entries of .git/index, sorted as git sorts them. A missing
 // index (a repository with no commit yet) has no entries.
 func (r *Repo) readIndexFile() ([]ientry, error) {
+	entries, _, err := r.readIndex()
+	return entries, err
+}
+
+// readIndex is readIndexFile with the valid records of the index's cache-tree.
+func (r *Repo) readIndex() ([]ientry, map[string]cachedTree, error) {
 	b, release, err := mapped.File(filepath.Join(r.dir, ".git", "index"), mapped.Options{Populate: true})
 	if errors.Is(err, os.ErrNotExist) {
 		if _, serr := os.Stat(filepath.Join(r.dir, ".git")); serr == nil {
-			return nil, nil
+			return nil, nil, nil
 		}
-		return nil, errIndexFormat // a linked worktree or a .git file: go-git finds the index
+		return nil, nil, errIndexFormat // a linked worktree or a .git file: go-git finds the index
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read index: %w", err)
+		return nil, nil, fmt.Errorf("read index: %w", err)
 	}
 	defer release()
 	if len(b) == 0 {
 		return parseIndex("")
 	}
-	entries, err := parseIndex(unsafe.String(&b[0], len(b)))
+	entries, tree, err := parseIndex(unsafe.String(&b[0], len(b)))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	packNames(entries)
-	return entries, nil
+	return entries, tree, nil
 }
 
 // packNames copies the entries' names, which parseIndex sliced out of the mapped
@@ -103,28 +109,29 @@ func packNames(entries []ientry) {
 	}
 }
 
-// parseIndex decodes an index file held in s.
-func parseIndex(s string) ([]ientry, error) {
+// parseIndex decodes an index file held in s: its entries and the valid records of
+// its cache-tree extension (nil without one).
+func parseIndex(s string) ([]ientry, map[string]cachedTree, error) {
 	const header, fixed = 12, 62 // header; an entry's fixed part up to its flags
 	if len(s) < header+20 || s[:4] != "DIRC" {
-		return nil, fmt.Errorf("read index: %w", errors.New("not an index file (bad signature or too short)"))
+		return nil, nil, fmt.Errorf("read index: %w", errors.New("not an index file (bad signature or too short)"))
 	}
 	u32 := func(i int) uint32 { return binary.BigEndian.Uint32([]byte(s[i : i+4])) }
 	version := u32(4)
 	if version < 2 || version > 4 {
-		return nil, errIndexFormat
+		return nil, nil, errIndexFormat
 	}
 	n := int(u32(8))
 	end := len(s) - 20 // the trailing checksum
 	if n > end/fixed {
-		return nil, fmt.Errorf("read index: %d entries cannot fit in %d bytes", n, len(s))
+		return nil, nil, fmt.Errorf("read index: %d entries cannot fit in %d bytes", n, len(s))
 	}
 	out := make([]ientry, n)
 	pos := header
 	prev := ""
 	for i := range out {
 		if pos+fixed > end {
-			return nil, fmt.Errorf("read index: entry %d runs past the end", i)
+			return nil, nil, fmt.Errorf("read index: entry %d runs past the end", i)
 		}
 		e := &out[i]
 		start := pos
@@ -140,7 +147,7 @@ func parseIndex(s string) ([]ientry, error) {
 		pos += fixed
 		if flags&0x4000 != 0 { // extended flags (version 3 and later)
 			if version < 3 || pos+2 > end {
-				return nil, fmt.Errorf("read index: entry %d has extended flags in version %d", i, version)
+				return nil, nil, fmt.Errorf("read index: entry %d has extended flags in version %d", i, version)
 			}
 			ext := binary.BigEndian.Uint16([]byte(s[pos : pos+2]))
 			e.skipWorktree, e.intentToAdd = ext&0x4000 != 0, ext&0x2000 != 0
@@ -149,19 +156,19 @@ func parseIndex(s string) ([]ientry, error) {
 		if version == 4 { // the name is the previous one, less some bytes, plus a suffix
 			strip, w := offsetVarint(s[pos:end])
 			if w == 0 || strip < 0 || strip > len(prev) { // < 0: the varint overflowed
-				return nil, fmt.Errorf("read index: entry %d has a bad name prefix", i)
+				return nil, nil, fmt.Errorf("read index: entry %d has a bad name prefix", i)
 			}
 			pos += w
 			nul := strings.IndexByte(s[pos:end], 0)
 			if nul < 0 {
-				return nil, fmt.Errorf("read index: entry %d name has no end", i)
+				return nil, nil, fmt.Errorf("read index: entry %d name has no end", i)
 			}
 			e.name = prev[:len(prev)-strip] + s[pos:pos+nul]
 			pos += nul + 1
 		} else {
 			nul := strings.IndexByte(s[pos:end], 0)
 			if nul < 0 {
-				return nil, fmt.Errorf("read index: entry %d name has no end", i)
+				return nil, nil, fmt.Errorf("read index: entry %d name has no end", i)
 			}
 			e.name = s[pos : pos+nul]
 			pos = start + (pos-start+nul+8)&^7 // NUL padding to a multiple of 8
@@ -169,20 +176,25 @@ func parseIndex(s string) ([]ientry, error) {
 		prev = e.name
 	}
 	if pos > end {
-		return nil, fmt.Errorf("read index: entries run past the end")
+		return nil, nil, fmt.Errorf("read index: entries run past the end")
 	}
+	var tree map[string]cachedTree
 	for pos+8 <= end { // extensions: refuse those that change what the entries mean
 		sig := s[pos : pos+4]
 		size := int(u32(pos + 4))
 		switch sig {
 		case "link":
-			return nil, errSplitIndex
+			return nil, nil, errSplitIndex
 		case "sdir":
-			return nil, errSparseIndex
+			return nil, nil, errSparseIndex
+		case "TREE":
+			if pos+8+size <= end {
+				tree = parseCacheTree(s[pos+8 : pos+8+size])
+			}
 		}
 		pos += 8 + size
 	}
-	return out, nil
+	return out, tree, nil
 }
 
 // offsetVarint decodes git's "offset" varint (index v4 name prefixes): each

@@ -18,20 +18,21 @@ var ErrUnsupportedIndex = errors.New("the repository is in a form MemoTree does 
 
 // readEntries reads the index's entries as Status needs them: with the lean reader,
 // or with go-git's where that one cannot find the index; a form MemoTree does not
-// handle is ErrUnsupportedIndex.
-func (r *Repo) readEntries() ([]ientry, error) {
-	entries, err := r.readIndexFile()
+// handle is ErrUnsupportedIndex. The lean reader also returns the valid records of
+// the index's cache-tree (nil from go-git's).
+func (r *Repo) readEntries() ([]ientry, map[string]cachedTree, error) {
+	entries, tree, err := r.readIndex()
 	if errors.Is(err, errIndexFormat) {
 		idx, gerr := r.repo.Storer.Index()
 		if gerr != nil {
-			return nil, fmt.Errorf("read index: %w", gerr)
+			return nil, nil, fmt.Errorf("read index: %w", gerr)
 		}
-		entries, err = fromIndex(idx), nil
+		entries, tree, err = fromIndex(idx), nil, nil
 	}
 	if err != nil {
-		return nil, r.indexForm(err)
+		return nil, nil, r.indexForm(err)
 	}
-	return entries, r.checkEntries(entries)
+	return entries, tree, r.checkEntries(entries)
 }
 
 // undoSparse are the git commands that end a sparse checkout and leave a repository

@@ -180,7 +180,7 @@ func FuzzSpliceIndex(f *testing.F) {
 		if !ok {
 			return
 		}
-		if _, err := parseIndex(string(out)); err != nil {
+		if _, _, err := parseIndex(string(out)); err != nil {
 			t.Fatalf("a spliced index does not read back: %v", err)
 		}
 	})

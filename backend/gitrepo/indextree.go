@@ -31,28 +31,54 @@ type dirSpan struct {
 	lo, hi int
 }
 
-// hashIndexTrees hashes the trees of entries in one pass. Git sorts index entries by
-// path and trees by name with folders as if they ended in "/"; the two orders agree,
-// so each folder's entries are contiguous and appear in tree order, and a folder
-// closes (is hashed and added to its parent) at the first entry outside it.
-func hashIndexTrees(entries []ientry) *indexTrees {
+// hashIndexTrees hashes the trees of entries in one pass, taking from cached (the
+// index's cache-tree, nil when absent) the hash of each folder git marked valid
+// there, as git status does. A cached record whose entry count does not match the
+// folder's entries is not trusted: the trees are then all hashed.
+func hashIndexTrees(entries []ientry, cached map[string]cachedTree) *indexTrees {
+	if len(cached) > 0 && cacheTreeUsable(entries) {
+		if t, ok := buildIndexTrees(entries, cached); ok {
+			return t
+		}
+	}
+	t, _ := buildIndexTrees(entries, nil)
+	return t
+}
+
+// buildIndexTrees computes the folders' spans and tree hashes. Git sorts index
+// entries by path and trees by name with folders as if they ended in "/"; the two
+// orders agree, so each folder's entries are contiguous and appear in tree order,
+// and a folder closes (is hashed and added to its parent) at the first entry outside
+// it. A folder found in cached is not encoded nor hashed; ok is false when one's
+// entry count disagrees with its span.
+func buildIndexTrees(entries []ientry, cached map[string]cachedTree) (_ *indexTrees, ok bool) {
 	t := &indexTrees{entries: entries, dirs: make(map[string]dirSpan, 64)}
 	type frame struct {
-		path string // "" or "a/b"
-		lo   int
-		buf  []byte
+		path   string // "" or "a/b"
+		lo     int
+		buf    []byte
+		cached cachedTree
+		known  bool // cached holds the folder's tree: buf stays empty
 	}
-	stack := []*frame{{}}
+	root, known := cached[""]
+	stack := []*frame{{cached: root, known: known}}
 	var free [][]byte // buffers of closed folders, reused by the next ones
+	ok = true
 	closeTop := func(hi int) {
 		f := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		h := plumbing.ComputeHash(plumbing.TreeObject, f.buf)
+		h := f.cached.hash
+		if !f.known {
+			h = plumbing.ComputeHash(plumbing.TreeObject, f.buf)
+		} else if f.cached.count != hi-f.lo {
+			ok = false
+		}
 		free = append(free, f.buf[:0])
 		t.dirs[f.path] = dirSpan{hash: h, lo: f.lo, hi: hi}
 		if len(stack) > 0 {
-			parent := stack[len(stack)-1]
-			parent.buf = appendTreeEntry(parent.buf, filemode.Dir, f.path[strings.LastIndexByte(f.path, '/')+1:], h)
+			if parent := stack[len(stack)-1]; !parent.known {
+				parent.buf = appendTreeEntry(parent.buf, filemode.Dir, f.path[strings.LastIndexByte(f.path, '/')+1:], h)
+			}
 		}
 	}
 	for i := range entries {
@@ -79,18 +105,20 @@ func hashIndexTrees(entries []ientry) *indexTrees {
 				p = top.path + "/" + next
 			}
 			f := &frame{path: p, lo: i}
+			f.cached, f.known = cached[p]
 			if n := len(free); n > 0 {
 				f.buf, free = free[n-1], free[:n-1]
 			}
 			stack = append(stack, f)
 		}
-		top := stack[len(stack)-1]
-		top.buf = appendTreeEntry(top.buf, e.mode, name, e.hash)
+		if top := stack[len(stack)-1]; !top.known {
+			top.buf = appendTreeEntry(top.buf, e.mode, name, e.hash)
+		}
 	}
 	for len(stack) > 0 {
 		closeTop(len(entries))
 	}
-	return t
+	return t, ok
 }
 
 // within reports whether the folder dir is the folder top or inside it.

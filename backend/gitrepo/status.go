@@ -135,7 +135,7 @@ func (r *Repo) snapshot(ctx context.Context) (*snapshot, error) {
 	if indexTime.IsZero() {
 		indexTime = time.Now()
 	}
-	entries, err := r.readEntries()
+	entries, cached, err := r.readEntries()
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +147,7 @@ func (r *Repo) snapshot(ctx context.Context) (*snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	snap := &snapshot{stamp: st, indexTime: indexTime, entries: entries, trees: hashIndexTrees(entries), staged: map[string]State{},
+	snap := &snapshot{stamp: st, indexTime: indexTime, entries: entries, trees: hashIndexTrees(entries, cached), staged: map[string]State{},
 		rules: rules}
 	snap.byName = make(map[string]int32, len(entries))
 	for i := range entries {
