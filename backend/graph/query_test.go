@@ -179,3 +179,37 @@ func TestNeighbors(t *testing.T) {
 		})
 	}
 }
+
+// EachEdge visits the edges Edges and Unresolved return, in their order, with the
+// same source, target, text and type: the window's graph payload is built from it.
+func TestEachEdgeMatchesEdges(t *testing.T) {
+	rel := &note.Note{Relations: []note.Relation{{Type: " works at ", To: "Acme"}, {To: "Nowhere"}}, Links: []note.Link{wiki("a"), embed("pic.png"), wiki("missing"), wiki("#self")}}
+	g := build(t, []string{"a.md", "b.md", "pic.png", "org/Acme.md"}, map[string]*note.Note{
+		"a.md":        withLinks(wiki("b"), wiki("a"), mdlink("org/Acme.md"), wiki("gone")),
+		"b.md":        rel,
+		"org/Acme.md": withLinks(embed("pic.png"), wiki("b")),
+	})
+	type seen struct {
+		from, to    vpath.Path
+		target, typ string
+	}
+	for _, resolved := range []bool{true, false} {
+		var want, got []seen
+		list := g.Edges()
+		if !resolved {
+			list = g.Unresolved()
+		}
+		for _, e := range list {
+			want = append(want, seen{e.From, e.To, e.Target, e.Type})
+		}
+		g.EachEdge(resolved, func(from, to vpath.Path, target, typ string) {
+			got = append(got, seen{from, to, target, typ})
+		})
+		if len(want) < 2 {
+			t.Fatalf("resolved=%v: the fixture has %d edges, want several", resolved, len(want))
+		}
+		if d := cmp.Diff(want, got, cmp.AllowUnexported(seen{})); d != "" {
+			t.Errorf("resolved=%v: EachEdge against Edges/Unresolved (-want +got):\n%s", resolved, d)
+		}
+	}
+}

@@ -30,6 +30,20 @@ func (fakeAPI) Echo(a string, n int) (pair, error)                    { return p
 func (fakeAPI) Fail() error                                           { return errors.New("it broke") }
 func (fakeAPI) WithCtx(ctx context.Context, s string) (string, error) { return s + "!", ctx.Err() }
 func (fakeAPI) NotServed() int                                        { return 1 }
+func (fakeAPI) Pre(made bool) (preEncoded, error)                     { return preEncoded{N: 1, made: made}, nil }
+
+// preEncoded carries its own JSON when made (as the graph payload does).
+type preEncoded struct {
+	N    int `json:"n"`
+	made bool
+}
+
+func (p preEncoded) EncodedJSON() []byte {
+	if !p.made {
+		return nil
+	}
+	return []byte(`{ "n" : 1, "made": "once" }`)
+}
 
 const token = "t0k3n"
 
@@ -53,7 +67,7 @@ func do(t *testing.T, req *http.Request) (int, string) {
 }
 
 func TestNames(t *testing.T) {
-	if diff := cmp.Diff([]string{"Echo", "Fail", "WithCtx"}, Names(fakeAPI{})); diff != "" {
+	if diff := cmp.Diff([]string{"Echo", "Fail", "Pre", "WithCtx"}, Names(fakeAPI{})); diff != "" {
 		t.Errorf("served methods (-want +got):\n%s", diff)
 	}
 }
@@ -72,6 +86,9 @@ func TestCall(t *testing.T) {
 		{"Echo", `[1, 2]`, 400, `{"error":"argument 1: json: cannot unmarshal number into Go value of type string"}`},
 		{"Echo", `{"a":1}`, 400, ""},
 		{"NotServed", `[]`, 404, `{"error":"no method \"NotServed\""}`},
+		// A result with its JSON made goes out as it is, spaces and all; without, encoded.
+		{"Pre", `[true]`, 200, `{ "n" : 1, "made": "once" }`},
+		{"Pre", `[false]`, 200, `{"n":1}`},
 	}
 	for _, tt := range tests {
 		req, _ := http.NewRequest("POST", srv.URL+"/api/call/"+tt.method, strings.NewReader(tt.body))

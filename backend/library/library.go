@@ -219,6 +219,7 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 		var scanCtx context.Context
 		scanCtx, l.stopScan = context.WithCancel(context.WithoutCancel(ctx))
 		l.done = make(chan struct{})
+		l.load.expectWalk() // a window asking for the files at once waits for the scan's walk
 		go func() {
 			_ = l.ensureScanned(scanCtx) // a failure is in the progress event, and Graph scans again
 			l.follow()
@@ -296,10 +297,14 @@ type parsed struct {
 
 // scan reads every file of the vault and replaces the graph's content.
 func (l *Library) scan(ctx context.Context) error {
+	rec := l.load.expectWalk()
 	files, err := l.vault.WalkPaths(ctx)
 	if err != nil {
+		close(rec.done)
 		return err
 	}
+	rec.files = files
+	close(rec.done)
 	// Temporary files the walk found are orphans of crashed writes: remove them.
 	if !l.keepTemps {
 		_, _ = l.vault.RemoveOrphanTemps(ctx)

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/memotree/memotree/backend/graph"
+	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -22,6 +23,73 @@ type loadState struct {
 	// ok is set once a scan has loaded the graph; read without the lock on the fast
 	// path of Graph.
 	ok atomic.Bool
+	// walk is the listing of the scan to come or running, nil once the graph is
+	// loaded (see Library.Listing).
+	walk *walkRecord
+}
+
+// walkRecord is the listing a scan's walk made, kept for the window while the scan
+// reads the notes: at 100k notes a second walk, made by the window's first calls
+// while the scan keeps both cores busy, took as long as half the scan.
+type walkRecord struct {
+	done  chan struct{}    // closed once the walk ended
+	files []vault.FileInfo // the walk's answer; nil when it failed
+}
+
+// expectWalk returns the record the next scan's walk fills, making it when none
+// waits: a background scan's is made before its goroutine starts, so that a window
+// asking at once waits for that walk instead of making its own. A rescan of a loaded
+// graph gets one that is not kept (nobody lists the folder then).
+func (s *loadState) expectWalk() *walkRecord {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ok.Load() {
+		return &walkRecord{done: make(chan struct{})}
+	}
+	if s.walk == nil || s.walk.ended() {
+		s.walk = &walkRecord{done: make(chan struct{})}
+	}
+	return s.walk
+}
+
+// dropWalk forgets the scan's listing (the graph is loaded, or the scan failed and
+// the next one walks anew). The caller holds s.mu.
+func (s *loadState) dropWalk() {
+	if s.walk != nil && !s.walk.ended() {
+		close(s.walk.done) // a scan that failed before it walked: nobody waits in vain
+	}
+	s.walk = nil
+}
+
+func (w *walkRecord) ended() bool {
+	select {
+	case <-w.done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Listing returns the vault's files and folders, sorted by path, as WalkPaths does,
+// for a window that shows the tree before the graph is loaded. While a scan is about
+// to run or runs, it is that scan's walk (waited for, shared: the slice must not be
+// changed), which may miss a change made since; the scan's end brings the graph,
+// and the window lists the files again then. Otherwise it walks the folder.
+func (l *Library) Listing(ctx context.Context) ([]vault.FileInfo, error) {
+	l.load.mu.Lock()
+	w := l.load.walk
+	l.load.mu.Unlock()
+	if w != nil {
+		select {
+		case <-w.done:
+			if w.files != nil {
+				return w.files, nil
+			}
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	return l.vault.WalkPaths(ctx)
 }
 
 // Graph returns the library's link graph, first scanning the vault into it when that
@@ -72,6 +140,7 @@ func (l *Library) ensureScanned(ctx context.Context) error {
 		} else {
 			l.load.mu.Lock()
 			l.load.deferred = nil // the next scan reads them from disk
+			l.load.dropWalk()
 		}
 		l.load.running = nil
 		l.load.mu.Unlock()
@@ -91,6 +160,7 @@ func (l *Library) applyDeferred(ctx context.Context) {
 		l.load.deferred = nil
 		if len(paths) == 0 {
 			l.load.ok.Store(true)
+			l.load.dropWalk()
 			return
 		}
 		l.load.mu.Unlock()

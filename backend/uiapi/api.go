@@ -8,9 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
-	"strings"
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/graph"
@@ -89,9 +87,9 @@ func (a *API) libraryInfos() []LibraryInfo {
 			if g, err := graphOf(l); err == nil { // loaded: at once
 				notes = len(g.Notes())
 			}
-		} else if files, err := listed(l); err == nil {
+		} else if files, err := l.Listing(context.Background()); err == nil {
 			for _, f := range files {
-				if f.IsNote {
+				if !f.IsDir && !f.Path.Ignored() && f.Path.IsNote() {
 					notes++
 				}
 			}
@@ -362,9 +360,10 @@ func isFolder(path string) bool {
 	return err == nil && st.IsDir()
 }
 
-// listed lists the files of a library's folder, sorted by path, without reading them.
+// listed lists the files of a library's folder, sorted by path, without reading them:
+// while the library's scan runs, from the scan's own walk (library.Listing).
 func listed(l *library.Library) ([]FileEntry, error) {
-	files, err := l.Vault().WalkPaths(context.Background())
+	files, err := l.Listing(context.Background())
 	if err != nil {
 		return nil, fmt.Errorf("list %s: %w", l.Name(), err)
 	}
@@ -375,6 +374,5 @@ func listed(l *library.Library) ([]FileEntry, error) {
 		}
 		out = append(out, FileEntry{Path: string(f.Path), Name: f.Path.Name(), IsNote: f.Path.IsNote()})
 	}
-	slices.SortFunc(out, func(a, b FileEntry) int { return strings.Compare(a.Path, b.Path) })
-	return out, nil
+	return out, nil // in the listing's order: by path
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // GraphData is the whole graph of a library in a compact form: a 10k-note vault has
@@ -59,6 +60,10 @@ func (d GraphData) MarshalJSON() ([]byte, error) {
 	type plain GraphData // without the method, so that Marshal does not recurse
 	return json.Marshal(plain(d))
 }
+
+// EncodedJSON returns the JSON made when the data was built (nil for data made by
+// hand), for the HTTP API to send as it is.
+func (d GraphData) EncodedJSON() []byte { return d.encoded }
 
 // graphCache keeps each library's last graph payload, encoded, while its graph
 // generation stays the same: the window asks for the whole graph at every start and
@@ -158,10 +163,18 @@ func (a *API) warmGraph() {
 	if a.ws == nil || len(a.ws.Libraries()) == 0 { // nothing open yet: the welcome
 		return
 	}
-	go func() { _, _ = a.Graph("") }()
-	// The search indexes too: the catalogue builds them once the scans end.
-	go func() { _, _ = a.ws.Registry() }()
+	go func() {
+		_, _ = a.Graph("")
+		// The search indexes too, once the payload is built: the catalogue builds
+		// them once the scans end, and built beside the payload, on the same cores,
+		// they made the window's graph wait (at 100k notes the index takes both cores
+		// for seconds). A search asked for before then builds its index itself.
+		warmIndexes(a)
+	}()
 }
+
+// warmIndexes starts the search indexes of a.ws (a variable for the test of when).
+var warmIndexes = func(a *API) { _, _ = a.ws.Registry() }
 
 // buildGraphData numbers the nodes and edges of g (see GraphData).
 func buildGraphData(g *graph.Graph) GraphData {
@@ -202,36 +215,46 @@ func buildGraphData(g *graph.Graph) GraphData {
 			out.NoteTags = append(out.NoteTags, i, tags.id(t.Name))
 		}
 	}
-	edges := g.Edges()
-	// Attachments: the files notes link to that are not notes, after the notes.
+	// Attachments: the files notes link to that are not notes, after the notes,
+	// numbered as the edges meet them.
 	out.FirstAttachment = len(out.Nodes)
-	for _, e := range edges {
-		if e.From != e.To && !e.To.IsNote() {
-			add(string(e.To), e.To.Base(), 0)
+	// Edges come by source: the source's number is looked up once per source.
+	last, lastID, lastOK := vpath.Path(""), 0, false
+	source := func(from vpath.Path) (int, bool) {
+		if from != last || last == "" {
+			last = from
+			lastID, lastOK = nodes.index[string(from)]
 		}
+		return lastID, lastOK
 	}
+	g.EachEdge(true, func(from, to vpath.Path, _, typ string) {
+		if from == to {
+			return
+		}
+		var t int
+		var ok2 bool
+		if to.IsNote() {
+			t, ok2 = nodes.index[string(to)]
+		} else {
+			t, ok2 = add(string(to), to.Base(), 0), true
+		}
+		if f, ok1 := source(from); ok1 && ok2 {
+			out.Edges = append(out.Edges, f, t, rels.id(typ))
+		}
+	})
 	out.FirstUnresolved = len(out.Nodes)
-	for _, e := range edges {
-		if e.From == e.To {
-			continue
+	last = ""
+	g.EachEdge(false, func(from, _ vpath.Path, target, typ string) {
+		if target == "" {
+			return
 		}
-		from, ok1 := nodes.index[string(e.From)]
-		to, ok2 := nodes.index[string(e.To)]
-		if ok1 && ok2 {
-			out.Edges = append(out.Edges, from, to, rels.id(e.Type))
-		}
-	}
-	for _, e := range g.Unresolved() {
-		if e.Target == "" {
-			continue
-		}
-		from, ok := nodes.index[string(e.From)]
+		f, ok := source(from)
 		if !ok {
-			continue
+			return
 		}
-		to := add("unresolved:"+e.Target, e.Target, 0)
-		out.Edges = append(out.Edges, from, to, rels.id(e.Type))
-	}
+		t := add("unresolved:"+target, target, 0)
+		out.Edges = append(out.Edges, f, t, rels.id(typ))
+	})
 	out.Types, out.Relations, out.Tags = types.list, rels.list, tags.list
 	if out.Relations == nil {
 		out.Relations = []string{}

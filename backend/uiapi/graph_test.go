@@ -6,10 +6,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memotree/memotree/backend/uiapi"
+	"github.com/memotree/memotree/backend/workspace"
 )
 
 func TestGraphIsCompactAndComplete(t *testing.T) {
@@ -124,5 +126,29 @@ func TestGraphPayloadIsReusedUntilTheGraphChanges(t *testing.T) {
 	hand, err := json.Marshal(uiapi.GraphData{Nodes: []string{"x.md"}})
 	if err != nil || !strings.Contains(string(hand), `"nodes":["x.md"]`) {
 		t.Fatalf("hand-made GraphData: %s %v", hand, err)
+	}
+}
+
+// With WarmGraph, the default library's graph payload is built before its search
+// index is started: built together on the same cores, the index made the window's
+// first graph wait (at 100k notes, seconds).
+func TestWarmGraphBeforeTheSearchIndex(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.md": "[[b]] [[gone]]\n", "b.md": "[[a]]\n"})
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "v", Path: dir}}, workspace.Options{Watch: true, Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	cached := make(chan bool, 1)
+	defer uiapi.SetWarmIndexes(func(a *uiapi.API) { cached <- uiapi.GraphCached(a, "v") })()
+	uiapi.NewAPI(ws, uiapi.Options{WarmGraph: true})
+	select {
+	case ok := <-cached:
+		if !ok {
+			t.Fatal("the search indexes were started before the graph payload was built")
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("WarmGraph never started the search indexes")
 	}
 }

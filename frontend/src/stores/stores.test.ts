@@ -25,10 +25,16 @@ class FakeApi implements Api {
   libs = ['demo']
   activated: string[] = []
   async libraries() {
+    if (this.librariesGate) await this.librariesGate
     return this.libs.map((name, i) => ({ name, path: `/v/${name}`, notes: this.notes.size, is_default: i === 0 }))
   }
-  async files(): Promise<FileEntry[]> {
+  /** The library of every files call ("" for the default). */
+  filesAsked: string[] = []
+  /** When set, libraries() waits for it (a slow answer). */
+  librariesGate: Promise<void> | null = null
+  async files(library = ''): Promise<FileEntry[]> {
     this.calls.push('files')
+    this.filesAsked.push(library)
     return [...this.notes.values()]
       .sort((a, b) => a.path.localeCompare(b.path))
       .map((n) => ({ path: n.path, name: n.path.replace(/\.md$/, ''), is_note: true, entity_type: n.entity_type ?? '' }))
@@ -140,6 +146,36 @@ test('init loads the default library and opens the initial note with its embeds'
   expect(v.note?.path).toBe('a.md')
   expect([...v.embeds.keys()]).toEqual(['b.md'])
   expect(v.resolver('b')).toBe('b.md')
+})
+
+test('init asks for the default library\'s files beside the libraries, not after them, and only once', async () => {
+  let open = () => {}
+  api.librariesGate = new Promise<void>((r) => (open = r))
+  const v = new VaultStore(api)
+  const done = v.init()
+  // The list of libraries is not in yet; the files are asked for already.
+  await vi.waitFor(() => expect(api.filesAsked).toEqual(['']))
+  open()
+  await done
+  expect(v.library).toBe('demo')
+  expect(v.files.map((f) => f.path)).toEqual(['a.md', 'b.md'])
+  expect(api.filesAsked).toEqual([''])
+})
+
+test('init lists the files by name when the early answer failed', async () => {
+  const files = api.files.bind(api)
+  api.files = async (library = '') => {
+    if (library === '') {
+      api.filesAsked.push(library)
+      throw new Error('no library is open')
+    }
+    return files(library)
+  }
+  const v = new VaultStore(api)
+  await v.init()
+  expect(v.files.map((f) => f.path)).toEqual(['a.md', 'b.md'])
+  expect(api.filesAsked).toEqual(['', 'demo'])
+  expect(v.error).toBeNull()
 })
 
 test('a note that fails to load shows an error, not a stale note', async () => {

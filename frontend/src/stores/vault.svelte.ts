@@ -49,6 +49,10 @@ export class VaultStore {
 
   /** init loads the libraries, picks the default one and its files. */
   async init(initialPath = ''): Promise<void> {
+    // The default library's files ('' names it) are asked for beside the list of
+    // libraries, not after it: on a big vault being scanned both wait for the scan's
+    // walk of the folder, and one after the other put a round trip more before the tree.
+    const early = this.api.files('').catch(() => null)
     try {
       const libs = await this.api.libraries()
       this.libraries = libs
@@ -58,7 +62,7 @@ export class VaultStore {
         this.filesLoaded = true
         return
       }
-      await this.loadFiles()
+      await this.loadFiles(libs.find((l) => l.is_default)?.name === this.library ? early : null)
       if (initialPath && this.files.some((f) => f.path === initialPath)) await this.open(initialPath)
     } catch (e) {
       this.error = message(e)
@@ -112,12 +116,16 @@ export class VaultStore {
     return this.library
   }
 
-  async loadFiles(): Promise<void> {
+  /**
+   * loadFiles fetches the files of the library shown; `early` is an answer already
+   * asked for (the default library's, by init), used unless it failed.
+   */
+  async loadFiles(early: Promise<FileEntry[] | null> | null = null): Promise<void> {
     const seq = ++this.filesSeq
     const lib = this.library
     if (!lib) return
     try {
-      const files = await this.api.files(lib)
+      const files = (early && (await early)) || (await this.api.files(lib))
       if (seq !== this.filesSeq) return
       this.files = files
       this.error = null
