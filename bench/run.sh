@@ -21,6 +21,7 @@
 #   MEMOTREE_BENCH_SHAPES set to 0 to skip the vault shapes (10k)
 #   MEMOTREE_BENCH_GIT    set to 0 to skip git status and commit
 #   MEMOTREE_BENCH_MCP    set to 0 to skip the MCP servers
+#   MEMOTREE_BENCH_MCP_ROUNDS  whole MCP runs on empty stores (default 3)
 #   MEMOTREE_BENCH_CANVAS set to 0 to skip the canvas figures
 #   MEMOTREE_BENCH_GRAPH  set to 0 to skip the window in Chromium (needs
 #                         frontend/node_modules, Debian's /usr/bin/chromium and a binary
@@ -370,7 +371,8 @@ if [[ ${MEMOTREE_BENCH_MCP:-1} != 0 ]]; then
 	mcpdir=$(mktemp -d)
 	mkdir -p "$mcpdir/vault"
 	if ! "$CACHE/bin/mcpbench" -memotree "$BIN" -vault "$mcpdir/vault" -memory "node $MEMSRV" \
-		-memory-file "$mcpdir/memory.jsonl" -n "${MEMOTREE_BENCH_MCP_N:-10000}" -queries 1000 -rows "$ROWS" >"$RAW/mcp.jsonl"; then
+		-memory-file "$mcpdir/memory.jsonl" -n "${MEMOTREE_BENCH_MCP_N:-10000}" -queries 1000 \
+		-rounds "${MEMOTREE_BENCH_MCP_ROUNDS:-3}" -ab-dir "$RAW" -rows "$ROWS" >"$RAW/mcp.jsonl"; then
 		note "The MCP benchmark failed."
 	fi
 	rm -rf "$mcpdir"

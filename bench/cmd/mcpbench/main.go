@@ -5,7 +5,10 @@
 //
 // The two servers run side by side and take turns call by call (which one goes first
 // alternates), so that a change in the machine's load during a run weighs on both
-// alike rather than on whichever ran second.
+// alike rather than on whichever ran second. The whole run is repeated -rounds times,
+// each on an empty vault and an empty memory file with fresh server processes, and
+// -ab-dir receives one file per step in bench/cmd/ab's format (each round a sample),
+// so the table gives the median, its range and the range of the rounds' ratios.
 //
 //	mcpbench -memotree BIN -memory 'node .../server-memory/dist/index.js' -n 10000
 package main
@@ -17,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -97,28 +101,53 @@ type result struct {
 	Calls  int     `json:"calls"`
 	Items  int     `json:"items"`
 	MS     float64 `json:"ms"`
+	Round  int     `json:"round,omitempty"`
 }
 
 func main() {
 	bin := flag.String("memotree", "", "the memotree binary")
-	vault := flag.String("vault", "", "an empty folder for MemoTree's vault")
+	vault := flag.String("vault", "", "an empty folder for MemoTree's vaults (one per round)")
 	memCmd := flag.String("memory", "", "command line of @modelcontextprotocol/server-memory")
-	memFile := flag.String("memory-file", "", "the JSONL file server-memory stores its graph in")
+	memFile := flag.String("memory-file", "", "the JSONL file server-memory stores its graph in (one per round, suffixed)")
 	n := flag.Int("n", 10000, "entities (and relations) to create")
 	batch := flag.Int("batch", 100, "entities per create call")
 	queries := flag.Int("queries", 1000, "searches and reads")
-	rows := flag.String("rows", "", "also append the results as value rows for bench/cmd/table to this file")
+	rounds := flag.Int("rounds", 3, "whole runs, each on empty stores")
+	rows := flag.String("rows", "", "also append a row per step for bench/cmd/table to this file (needs -ab-dir)")
+	abDir := flag.String("ab-dir", "", "the folder for each step's rounds, in bench/cmd/ab's JSON format")
 	flag.Parse()
-	if *bin == "" || *vault == "" || *memCmd == "" || *memFile == "" {
+	if *bin == "" || *vault == "" || *memCmd == "" || *memFile == "" || *rounds < 1 || (*rows != "") != (*abDir != "") {
 		flag.Usage()
 		os.Exit(2)
 	}
 	ctx := context.Background()
 	enc := json.NewEncoder(os.Stdout)
-	mt := exec.Command(*bin, "mcp", "--library", "bench="+*vault, "--permission", "bench=write")
-	parts := strings.Fields(*memCmd)
+	var all [][][]result // by round, then server, then step
+	for r := range *rounds {
+		dir := filepath.Join(*vault, fmt.Sprintf("round-%d", r+1))
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			fail("%v", err)
+		}
+		res := round(ctx, *bin, dir, *memCmd, fmt.Sprintf("%s.%d", *memFile, r+1), *n, *batch, *queries)
+		for _, rs := range res {
+			for _, x := range rs {
+				x.Round = r + 1
+				enc.Encode(x)
+			}
+		}
+		all = append(all, res)
+	}
+	if *rows != "" {
+		writeRows(*rows, *abDir, all, *batch)
+	}
+}
+
+// round starts both servers on empty stores, runs every step and stops them.
+func round(ctx context.Context, bin, vault, memCmd, memFile string, n, batch, queries int) [][]result {
+	mt := exec.Command(bin, "mcp", "--library", "bench="+vault, "--permission", "bench=write")
+	parts := strings.Fields(memCmd)
 	mem := exec.Command(parts[0], parts[1:]...)
-	mem.Env = append(os.Environ(), "MEMORY_FILE_PATH="+*memFile)
+	mem.Env = append(os.Environ(), "MEMORY_FILE_PATH="+memFile)
 	var servers []*server
 	for _, c := range []struct {
 		cmd  *exec.Cmd
@@ -132,30 +161,55 @@ func main() {
 		defer s.Close()
 		servers = append(servers, c.make(s))
 	}
-	all := run(ctx, servers, *n, *batch, *queries)
-	for _, rs := range all {
-		for _, r := range rs {
-			enc.Encode(r)
-		}
-	}
-	if *rows != "" {
-		writeRows(*rows, all[0], all[1], *batch)
-	}
+	return run(ctx, servers, n, batch, queries)
 }
 
-// writeRows appends one value row per step: MemoTree beside server-memory.
-func writeRows(path string, mt, mem []result, batch int) {
+// abFile is the part of bench/cmd/ab's format a step's rounds fill: wall times in
+// seconds, MemoTree first.
+type abFile struct {
+	Runs    int `json:"runs"`
+	Results []struct {
+		Name string    `json:"name"`
+		Wall []float64 `json:"wall_s"`
+		CPU  []float64 `json:"cpu_s"`
+	} `json:"results"`
+}
+
+// writeRows writes each step's rounds to an ab file in dir and appends its row:
+// MemoTree beside server-memory, the ratio taken round by round.
+func writeRows(path, dir string, all [][][]result, batch int) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		fail("%v", err)
 	}
 	defer f.Close()
-	for i, r := range mt {
-		what := fmt.Sprintf("MCP over stdio: %s", r.Step)
-		if r.Step == "create entities" || r.Step == "create relations" {
+	for i, step := range all[0][0] {
+		var ab abFile
+		ab.Runs = len(all)
+		ab.Results = make([]struct {
+			Name string    `json:"name"`
+			Wall []float64 `json:"wall_s"`
+			CPU  []float64 `json:"cpu_s"`
+		}, 2)
+		for k := range ab.Results {
+			ab.Results[k].Name = all[0][k][i].Server
+			for _, round := range all {
+				ab.Results[k].Wall = append(ab.Results[k].Wall, round[k][i].MS/1000)
+			}
+		}
+		file := filepath.Join(dir, "mcp-"+strings.ReplaceAll(step.Step, " ", "-")+".json")
+		b, err := json.Marshal(ab)
+		if err != nil {
+			fail("%v", err)
+		}
+		if err := os.WriteFile(file, b, 0o644); err != nil {
+			fail("%v", err)
+		}
+		what := "MCP over stdio: " + step.Step
+		if step.Step == "create entities" || step.Step == "create relations" {
 			what += fmt.Sprintf(" (batches of %d)", batch)
 		}
-		fmt.Fprintf(f, "value\t%s\t%d items\t%.1f\tserver-memory\t%.1f\tms\tratio<=1\n", what, r.Items, r.MS, mem[i].MS)
+		fmt.Fprintf(f, "ab\t%s\t%d items, %d rounds\tratio<=1\t%s\n", what, step.Items, len(all), file)
 	}
 }
 
