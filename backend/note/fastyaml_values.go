@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 )
@@ -13,7 +12,7 @@ import (
 // fastBytesOK reports whether b is valid UTF-8 holding only characters YAML v3 reads as
 // printable, no tab, and no line break other than "\n" and "\r\n".
 func fastBytesOK(b []byte) bool {
-	if !utf8.Valid(b) {
+	if !validUTF8(b) {
 		return false
 	}
 	for i, c := range b {

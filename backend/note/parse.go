@@ -43,7 +43,7 @@ func parse(src []byte, keepProps bool) *Note {
 	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
 		n.CRLF = true
 	}
-	if !utf8.Valid(src[start:]) {
+	if !validUTF8(src[start:]) {
 		line := firstInvalidLine(src[start:]) + lineOf(src[:start], 0) - 1
 		n.Warnings = append(n.Warnings, Warning{Line: line, Message: "invalid UTF-8; the note is read as far as possible"})
 	}

@@ -1,0 +1,66 @@
+package note
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// utf8Cases are texts on every path of validUTF8: ASCII runs, runs of three-byte
+// characters of every lead (E0 and ED with their narrow second bytes), two- and
+// four-byte characters, and broken sequences at every position of an eight-byte step.
+var utf8Cases = []string{
+	"", "a", "plain ASCII text, longer than sixteen bytes",
+	"知识图谱笔记", "知识图谱笔记知识图谱笔记 and ASCII", "ab知识cd图谱",
+	"\xe0\xa0\x80\xe0\xa0\x80\xe0\xa0\x80", "\xe0\x80\x80知识", "知识\xe0\x9f\xbf",
+	"\xed\x9f\xbf\xed\x9f\xbf\xed\x9f\xbf", "知识\xed\xa0\x80图谱", "\xef\xbf\xbf\xef\xbf\xbd知识",
+	"知识\xe4\xb8", "知识\xe4", "知识图\xe4\x28\xb8谱", "知识图\xe4\xb8\x28谱",
+	"é ü ñ 😀 𝄞", "知识😀图谱", "\xf4\x90\x80\x80", "\xc0\xaf", "知识\x80图谱", "\xff",
+	strings.Repeat("知", 40) + "\xe4\xb8", strings.Repeat("a", 15) + "\xe4\xb8\xad" + strings.Repeat("知", 3),
+}
+
+func TestValidUTF8(t *testing.T) {
+	for _, s := range utf8Cases {
+		for cut := range len(s) + 1 { // every prefix: a sequence cut at every byte
+			b := []byte(s[:cut])
+			if got, want := validUTF8(b), utf8.Valid(b); got != want {
+				t.Errorf("validUTF8(%q) = %v, utf8.Valid says %v", b, got, want)
+			}
+		}
+	}
+}
+
+func FuzzValidUTF8(f *testing.F) {
+	for _, s := range utf8Cases {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if got, want := validUTF8(b), utf8.Valid(b); got != want {
+			t.Fatalf("validUTF8(%q) = %v, utf8.Valid says %v", b, got, want)
+		}
+	})
+}
+
+// BenchmarkValidUTF8 compares validUTF8 with utf8.Valid on Chinese prose with ASCII
+// markup and on English prose.
+func BenchmarkValidUTF8(b *testing.B) {
+	texts := map[string][]byte{
+		"chinese": []byte(strings.Repeat("知识图谱是一种用图模型来描述知识的方法，[[笔记]] 与 #标签/子标签 相连。\n", 2000)),
+		"english": []byte(strings.Repeat("A knowledge graph links [[notes]] with #tags/sub and typed relations.\n", 2000)),
+	}
+	for name, text := range texts {
+		for _, impl := range []struct {
+			name string
+			fn   func([]byte) bool
+		}{{"validUTF8", validUTF8}, {"utf8.Valid", utf8.Valid}} {
+			b.Run(name+"/"+impl.name, func(b *testing.B) {
+				b.SetBytes(int64(len(text)))
+				for b.Loop() {
+					if !impl.fn(text) {
+						b.Fatal("valid text refused")
+					}
+				}
+			})
+		}
+	}
+}
