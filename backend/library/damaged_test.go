@@ -25,6 +25,11 @@ func waitDamageEvent(t *testing.T, ch <-chan event.Event, name string) {
 			if e.Topic != event.TaskProgress || !ok || p.Kind != event.TaskRecovery {
 				continue
 			}
+			if p.Final && p.Error == "" {
+				// No damage at that moment: the watcher may read a journal that is
+				// being written before its bytes are there (empty, so not damaged).
+				continue
+			}
 			if !p.Final || !strings.Contains(p.Error, name) || !strings.Contains(p.Error, "memotree doctor --repair") {
 				t.Errorf("recovery event %+v; want one naming %s and `memotree doctor --repair`", p, name)
 			}
