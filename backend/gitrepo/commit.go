@@ -386,6 +386,20 @@ func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) err
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
 	}
+	if err := setEntries(idx, set); err != nil {
+		return err
+	}
+	if err := r.writeIndexWaiting(ctx, func() error { return r.writeIndex(idx) }); err != nil {
+		return fmt.Errorf("write index: %w", err)
+	}
+	return nil
+}
+
+// setEntries applies set to a decoded index: the entries named or displaced by set
+// go (a submodule that a file of set would be inside is refused), the new ones are
+// added, all sorted by name, and the cached trees, which would describe the old
+// entries, are dropped (git rebuilds them). spliceIndex does the same on the raw bytes.
+func setEntries(idx *index.Index, set map[string]*index.Entry) error {
 	folders := setFolders(set)
 	kept := idx.Entries[:0]
 	for _, e := range idx.Entries {
@@ -405,11 +419,7 @@ func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) err
 		}
 	}
 	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
-	// The cached trees would describe the old entries: drop them, git rebuilds them.
 	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
-	if err := r.writeIndexWaiting(ctx, func() error { return r.writeIndex(idx) }); err != nil {
-		return fmt.Errorf("write index: %w", err)
-	}
 	return nil
 }
 

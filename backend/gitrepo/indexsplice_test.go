@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 	"time"
@@ -28,30 +27,17 @@ func gitIn(t *testing.T, dir string, args ...string) {
 	}
 }
 
-// goGitSplice is what updateIndex wrote before spliceIndex: the index decoded by
-// go-git, the named and displaced entries dropped, the new ones added, all sorted and
-// encoded again.
+// goGitSplice is updateIndex's way for the indexes spliceIndex leaves to go-git: the
+// index decoded, set applied (setEntries), and encoded again.
 func goGitSplice(t *testing.T, raw []byte, set map[string]*index.Entry) []byte {
 	t.Helper()
 	idx := &index.Index{}
 	if err := index.NewDecoder(bytes.NewReader(raw)).Decode(idx); err != nil {
 		t.Fatal(err)
 	}
-	folders := setFolders(set)
-	kept := idx.Entries[:0]
-	for _, e := range idx.Entries {
-		if _, named := set[e.Name]; !named && !displaced(e.Name, set, folders) {
-			kept = append(kept, e)
-		}
+	if err := setEntries(idx, set); err != nil {
+		t.Fatal(err)
 	}
-	idx.Entries = kept
-	for _, e := range set {
-		if e != nil {
-			idx.Entries = append(idx.Entries, e)
-		}
-	}
-	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
-	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
 	var b bytes.Buffer
 	if err := index.NewEncoder(&b).Encode(idx); err != nil {
 		t.Fatal(err)
