@@ -296,14 +296,15 @@ func Section(data []byte, h string) (string, bool) {
 		end := len(lines)
 		for _, next := range nt.Headings[i+1:] {
 			if next.Level <= hd.Level {
-				end = next.Line - 1
+				end = int(next.Line) - 1
 				break
 			}
 		}
-		if hd.Line > len(lines) {
+		line := int(hd.Line)
+		if line > len(lines) {
 			return "", false
 		}
-		return strings.Join(lines[hd.Line:max(end, hd.Line)], ""), true
+		return strings.Join(lines[line:max(end, line)], ""), true
 	}
 	return "", false
 }

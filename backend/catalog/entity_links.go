@@ -41,9 +41,9 @@ func (r relinker) relink(from, at vpath.Path, src []byte, n *note.Note, bodyOnly
 	for i := range n.Links {
 		l := &n.Links[i]
 		if l.InFrontMatter {
-			fmLines[l.Line] = true
+			fmLines[int(l.Line)] = true
 		}
-		if strings.TrimSpace(l.Target) == "" || (bodyOnly && l.Start < n.BodyStart) {
+		if strings.TrimSpace(l.Target) == "" || (bodyOnly && int(l.Start) < n.BodyStart) {
 			continue
 		}
 		md := l.Kind.IsMarkdown()
@@ -65,7 +65,7 @@ func (r relinker) relink(from, at vpath.Path, src []byte, n *note.Note, bodyOnly
 			continue
 		}
 		if text != string(src[l.Start:l.End]) {
-			edits = append(edits, note.Edit{Start: l.Start, End: l.End, New: text})
+			edits = append(edits, note.Edit{Start: int(l.Start), End: int(l.End), New: text})
 		}
 	}
 	if bodyOnly {

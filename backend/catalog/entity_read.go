@@ -235,9 +235,30 @@ type tocIn struct {
 
 // tocEntry is the table of contents of one note.
 type tocEntry struct {
-	EntityName string         `json:"entity_name"`
-	TOC        []note.Heading `json:"toc,omitempty"`
-	Error      string         `json:"error,omitempty"`
+	EntityName string       `json:"entity_name"`
+	TOC        []tocHeading `json:"toc,omitempty"`
+	Error      string       `json:"error,omitempty"`
+}
+
+// tocHeading is one heading of a table of contents: note.Heading as the tool's
+// schema has always described it (note.Heading's fields are sized for the index).
+type tocHeading struct {
+	Level int    `json:"level"`
+	Text  string `json:"text"`
+	Line  int    `json:"line"`
+}
+
+// tocOf returns the table of contents of the note in data.
+func tocOf(data []byte) []tocHeading {
+	hs := note.Parse(data).Headings
+	if len(hs) == 0 {
+		return nil
+	}
+	out := make([]tocHeading, len(hs))
+	for i, h := range hs {
+		out[i] = tocHeading{Level: int(h.Level), Text: h.Text, Line: int(h.Line)}
+	}
+	return out
 }
 
 // tocOut is the output of get_entities_toc. A call that found none answers an error
@@ -272,7 +293,7 @@ func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (to
 			firstFail = cmpOrResult(firstFail, res)
 			continue
 		}
-		out = append(out, tocEntry{EntityName: p.Name(), TOC: note.Parse(data).Headings})
+		out = append(out, tocEntry{EntityName: p.Name(), TOC: tocOf(data)})
 	}
 	data := &tocOut{Entities: out}
 	switch {

@@ -167,11 +167,11 @@ func addToSection(text, toc, content string) (string, bool) {
 		end := len(lines)
 		for _, next := range n.Headings[i+1:] {
 			if next.Level <= hd.Level {
-				end = next.Line - 1
+				end = int(next.Line) - 1
 				break
 			}
 		}
-		for end > hd.Line && strings.TrimSpace(lines[end-1]) == "" {
+		for end > int(hd.Line) && strings.TrimSpace(lines[end-1]) == "" {
 			end--
 		}
 		head := strings.Join(lines[:end], "")

@@ -165,7 +165,7 @@ type relationLines struct {
 // of returns the 1-based line of the edge in its source, or 0 when unknown.
 func (rl *relationLines) of(ed graph.Edge) int {
 	if ed.Link != nil {
-		return ed.Link.Line
+		return int(ed.Link.Line)
 	}
 	if rl.seen == nil {
 		rl.seen = map[vpath.Path][]note.Relation{}

@@ -202,7 +202,7 @@ func Check(ctx context.Context, name, dir string, o Options) (*Report, error) {
 	for _, e := range g.Unresolved() {
 		b := BrokenLink{From: e.From, Target: e.Target, Type: e.Type}
 		if e.Link != nil {
-			b.Line = e.Link.Line
+			b.Line = int(e.Link.Line)
 		}
 		r.BrokenLinks.add(o.Limit, b)
 	}

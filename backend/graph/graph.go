@@ -134,12 +134,15 @@ type file struct {
 
 // link is one link or relation of a note with its current resolution.
 type link struct {
-	stem string         // "" when the target can never name a file
-	b    *bucket        // the bucket of stem, set once registered
-	src  *note.Link     // the link as written; nil for a relation
-	rel  *note.Relation // the relation; nil for a link
-	dst  *file          // the file the link resolves to, nil if none
-	edge bool           // an edge of the graph (not a self link, not a relation's own link)
+	b   *bucket        // the bucket of the target's stem, set once registered
+	src *note.Link     // the link as written; nil for a relation
+	rel *note.Relation // the relation; nil for a link
+	dst *file          // the file the link resolves to, nil if none
+	// stemmed is false when the target can never name a file (it has no stem); a
+	// stem with no bucket yet is computed again when the link is registered
+	// (linkBucket) rather than kept in every link.
+	stemmed bool
+	edge    bool // an edge of the graph (not a self link, not a relation's own link)
 }
 
 // The fields of a link point into its note, which the graph keeps: the target, the

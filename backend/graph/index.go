@@ -168,6 +168,16 @@ func (g *Graph) bucket(stem string) *bucket {
 	return b
 }
 
+// linkBucket returns the bucket of the stem of l, a link with a stem, making it when
+// no file or link has that stem yet.
+func (g *Graph) linkBucket(l *link) *bucket {
+	stem := targetStem(l.name())
+	if b := g.byStem[stem]; b != nil {
+		return b
+	}
+	return g.bucket(strings.Clone(stem)) // not the note's memory: the bucket may outlive it
+}
+
 // dropIfEmpty forgets b when no file and no link uses it any more.
 func (g *Graph) dropIfEmpty(b *bucket) {
 	if len(b.files) == 0 && len(b.deps) == 0 {
@@ -229,7 +239,7 @@ func (r *resolver) buildLinks(f *file) []link {
 		switch {
 		case strings.TrimSpace(l.Target) == "":
 			k.edge = false // [[#Heading]]: a link to the note itself, not an edge
-		case l.InFrontMatter && len(carried) > 0 && slices.Contains(carried, lineTarget{l.Line, fold(strings.TrimSpace(l.Target))}):
+		case l.InFrontMatter && len(carried) > 0 && slices.Contains(carried, lineTarget{int(l.Line), fold(strings.TrimSpace(l.Target))}):
 			k.edge = false // the "[[...]]" of a relation: the relation is the edge
 		}
 		out = append(out, r.resolved(f, k))
@@ -242,7 +252,7 @@ func (r *resolver) buildLinks(f *file) []link {
 
 // resolved fills in the stem, bucket and resolution of k, a link of f.
 func (r *resolver) resolved(f *file, k link) link {
-	k.stem, k.b = r.stem(k.name())
+	k.b, k.stemmed = r.stem(k.name())
 	k.dst = r.resolveLink(f, &k)
 	return k
 }
@@ -280,9 +290,9 @@ func (r *resolver) resolveLink(f *file, l *link) *file {
 func (g *Graph) register(f *file) {
 	for i := range f.links {
 		l := &f.links[i]
-		if l.stem != "" {
+		if l.stemmed {
 			if l.b == nil {
-				l.b = g.bucket(l.stem)
+				l.b = g.linkBucket(l)
 			}
 			l.b.deps = l.b.deps.add(f.path, 1)
 		}

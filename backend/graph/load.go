@@ -149,9 +149,9 @@ func (g *Graph) registerDeps(all []*file) {
 	total := 0
 	for _, f := range all {
 		for i := range f.links {
-			if l := &f.links[i]; l.stem != "" {
+			if l := &f.links[i]; l.stemmed {
 				if l.b == nil {
-					l.b = g.bucket(l.stem)
+					l.b = g.linkBucket(l)
 				}
 				l.b.n++
 				total++

@@ -326,22 +326,19 @@ func targetStem(target string) string {
 	return ""
 }
 
-// stem is targetStem, with the bucket of that stem when there is one (sharing
-// its string).
-func (r *resolver) stem(target string) (string, *bucket) {
+// stem returns the bucket of targetStem(target) when there is one, and whether
+// target has a stem at all, without allocating.
+func (r *resolver) stem(target string) (*bucket, bool) {
 	last := lastElem(target)
 	if last == "" {
-		return "", nil
+		return nil, false
 	}
 	b := appendFold(r.buf[:0], last)
 	if len(b) >= 3 && string(b[len(b)-3:]) == ".md" {
 		b = b[:len(b)-3]
 	}
 	r.buf = b
-	if bk := r.g.byStem[string(b)]; bk != nil {
-		return bk.stem, bk
-	}
-	return string(b), nil
+	return r.g.byStem[string(b)], len(b) > 0
 }
 
 // resolveTarget resolves target written in the note at from. The caller holds

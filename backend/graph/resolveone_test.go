@@ -59,7 +59,7 @@ func TestResolveOneCandidate(t *testing.T) {
 			if rnd.IntN(8) == 0 {
 				target = " " + target + " "
 			}
-			_, b := r.stem(target)
+			b, _ := r.stem(target)
 			if b == nil || len(b.files) != 1 {
 				continue
 			}

@@ -161,13 +161,13 @@ func BenchmarkFrontMatter(b *testing.B) {
 				switch way {
 				case "fast-path":
 					fm := findFrontMatter(src, 0)
-					if root, p := fastFrontMatterPooled(src, fm.yamlStart, fm.yamlEnd); p != nil {
+					if root, p := fastFrontMatterPooled(src, fm.yamlStart, fm.yamlEnd, false); p != nil {
 						fastFields(root, &f)
 						p.release()
 					}
 				case "adrg-find":
 					decode := func(data []byte, _ any) error {
-						if root, p := fastFrontMatterPooled(data, 0, len(data)); p != nil {
+						if root, p := fastFrontMatterPooled(data, 0, len(data), false); p != nil {
 							fastFields(root, &f)
 							p.release()
 						}

@@ -34,32 +34,16 @@ type scanner struct {
 
 	stackBuf []opener // reused Markdown link openers
 
-	strs strings.Builder // the bytes of the strings the note keeps (see keep)
+	strs *keeper // the bytes of the strings the note keeps (see keep)
 }
 
-// keep returns b as a string for the note to keep. The strings of one note share a
-// few blocks of memory rather than taking an allocation each: a strings.Builder never
-// changes bytes it has handed out, so each string stays valid as the builder grows.
-func (s *scanner) keep(b []byte) string {
-	if len(b) == 0 {
-		return ""
-	}
-	start := s.strs.Len()
-	if s.strs.Cap()-start < len(b) {
-		s.strs.Grow(max(len(b), s.strs.Cap(), minKeep))
-	}
-	s.strs.Write(b)
-	return s.strs.String()[start:]
-}
+// keep returns b as a string for the note to keep (see keeper).
+func (s *scanner) keep(b []byte) string { return s.strs.keep(b) }
 
 // addHeading appends h to the note's headings.
 func (s *scanner) addHeading(h Heading) {
 	s.n.Headings = append(s.n.Headings, h)
 }
-
-// minKeep is the smallest block keep allocates: enough for the link, heading and
-// tag names of a typical note.
-const minKeep = 512
 
 // body scans src from pos to the end.
 func (s *scanner) body(pos int) {
@@ -244,7 +228,7 @@ func (s *scanner) addSetext(level int) {
 	if strings.IndexByte(text, '\n') >= 0 {
 		text = strings.Join(strings.Fields(text), " ")
 	}
-	s.addHeading(Heading{Level: level, Text: text, Line: s.paraLine})
+	s.addHeading(Heading{Level: uint8(level), Text: text, Line: int32(s.paraLine)})
 	s.paraStart = -1
 }
 
@@ -275,7 +259,7 @@ func (s *scanner) atxHeading(p, end int) (bool, int) {
 			te--
 		}
 	}
-	s.addHeading(Heading{Level: level, Text: s.keep(s.src[ts:te]), Line: s.line})
+	s.addHeading(Heading{Level: uint8(level), Text: s.keep(s.src[ts:te]), Line: int32(s.line)})
 	s.paraStart = -1
 	return true, s.inline(ts, te, p)
 }

@@ -95,7 +95,7 @@ func checkSpans(t *testing.T, path string, src []byte, n *Note) {
 		case MarkdownEmbed:
 			ok = bytes.HasPrefix(lit, []byte("![")) && bytes.HasSuffix(lit, []byte(")"))
 		}
-		if !ok || l.Line != lineOf(src, l.Start) {
+		if !ok || int(l.Line) != lineOf(src, int(l.Start)) {
 			t.Errorf("%s:%d: bad span %q for %+v", path, l.Line, lit, l)
 		}
 	}

@@ -62,7 +62,7 @@ func (p *fastParser) release() {
 // returns nil when the block is outside the fast path's subset. The tree is valid until
 // release is called on the returned parser (nil when the tree is nil).
 func fastFrontMatter(src []byte, from, to int) *yaml.Node {
-	root, p := fastFrontMatterPooled(src, from, to)
+	root, p := fastFrontMatterPooled(src, from, to, false)
 	if p != nil {
 		// Callers that keep the tree must not release it: detach it from the pool.
 		p.slabs = nil
@@ -71,14 +71,21 @@ func fastFrontMatter(src []byte, from, to int) *yaml.Node {
 }
 
 // fastFrontMatterPooled is fastFrontMatter with a pooled parser the caller releases.
-func fastFrontMatterPooled(src []byte, from, to int) (*yaml.Node, *fastParser) {
+// With alias set, the tree's strings share src's bytes rather than a copy of the
+// block: they are valid only while src is, and whoever keeps one must copy it.
+func fastFrontMatterPooled(src []byte, from, to int, alias bool) (*yaml.Node, *fastParser) {
 	if !fastBytesOK(src[from:to]) {
 		return nil, nil
 	}
 	p := fastParsers.Get().(*fastParser)
 	// One copy of the block, of which every key and value is a substring: one
 	// allocation rather than one a string.
-	p.src, p.block, p.from, p.to = src, string(src[from:to]), from, to
+	p.src, p.from, p.to = src, from, to
+	if alias {
+		p.block = aliasOf(src, from, to)
+	} else {
+		p.block = string(src[from:to])
+	}
 	root := p.parse(from, to)
 	if root == nil {
 		p.release()

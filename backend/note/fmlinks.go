@@ -45,12 +45,12 @@ func frontMatterLinks(n *Note, src []byte, fm fmBounds, root *yaml.Node) {
 			if lit[0] == '!' {
 				l.Kind = Embed
 			}
-			l.Start, l.End, l.Line = -1, -1, nd.Line+1
+			l.Start, l.End, l.Line = -1, -1, int32(nd.Line+1)
 			if k := bytes.Index(src[cursor:bound], []byte(lit)); k >= 0 {
-				l.Start = cursor + k
-				l.End = l.Start + len(lit)
-				l.Line = sort.SearchInts(starts, l.Start+1) + 1
-				cursor = l.End
+				start := cursor + k
+				l.Start, l.End = int32(start), int32(start+len(lit))
+				l.Line = int32(sort.SearchInts(starts, start+1) + 1)
+				cursor = start + len(lit)
 			}
 			n.Links = append(n.Links, l)
 		}

@@ -197,9 +197,9 @@ func parseOtherFrontMatter(n *Note, src []byte, of otherFront, keepProps bool) {
 			l.Kind = Embed
 		}
 		if k := bytes.Index(src[of.fm.yamlStart:of.fm.yamlEnd], []byte(l.lit)); k >= 0 {
-			l.Start = of.fm.yamlStart + k
-			l.End = l.Start + len(l.lit)
-			l.Line = lineOf(src, l.Start)
+			start := of.fm.yamlStart + k
+			l.Start, l.End = int32(start), int32(start+len(l.lit))
+			l.Line = int32(lineOf(src, start))
 		}
 		n.Links = append(n.Links, l.Link)
 	}

@@ -47,7 +47,7 @@ func TestOtherFrontMatterFormats(t *testing.T) {
 					continue
 				}
 				delete(want, l.Target)
-				if lit := tc.src[l.Start:l.End]; lit != "[["+l.Target+"]]" || l.Line != lineOf(src, l.Start) {
+				if lit := tc.src[l.Start:l.End]; lit != "[["+l.Target+"]]" || int(l.Line) != lineOf(src, int(l.Start)) {
 					t.Errorf("link %s spans %q at line %d", l.Target, lit, l.Line)
 				}
 				if l.InFrontMatter != (l.Target != "Loom") {

@@ -115,7 +115,9 @@ func parseFrontMatter(n *Note, src []byte, fm fmBounds, keepProps bool) {
 		props  map[string]any
 		fields fieldValues
 	)
-	root, fp := fastFrontMatterPooled(src, fm.yamlStart, fm.yamlEnd)
+	// Without the properties, the values the note keeps are copied out of src by
+	// parse (keeper.rehome): the fast path need not copy the whole block.
+	root, fp := fastFrontMatterPooled(src, fm.yamlStart, fm.yamlEnd, !keepProps)
 	if fp != nil {
 		defer fp.release() // nothing below keeps a node: values are copied out
 	}

@@ -33,7 +33,7 @@ func (s *scanner) wikilink(p, end, first int) (int, bool) {
 	if !ok {
 		return stop, true
 	}
-	l.Kind, l.Start, l.End, l.Line = kind, start, stop, s.line
+	l.Kind, l.Start, l.End, l.Line = kind, int32(start), int32(stop), int32(s.line)
 	s.n.Links = append(s.n.Links, l)
 	return stop, true
 }
@@ -94,9 +94,9 @@ func (s *scanner) mdLink(o opener, p, end int) (int, bool) {
 		Target:  unescapeURL(path),
 		Subpath: unescapeURL(frag),
 		Display: raw[textStart-o.pos : p-o.pos],
-		Start:   o.pos,
-		End:     closing + 1,
-		Line:    s.line,
+		Start:   int32(o.pos),
+		End:     int32(closing + 1),
+		Line:    int32(s.line),
 	}
 	s.n.Links = append(s.n.Links, l)
 	return closing + 1, true

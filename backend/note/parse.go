@@ -33,8 +33,17 @@ func Parse(src []byte) *Note { return parse(src, true) }
 // whoever needs them parses the file itself.
 func ParseLean(src []byte) *Note { return parse(src, false) }
 
+// MaxSource is the most bytes of a note Parse reads: offsets and lines are int32. The
+// rest of a larger source is not read, and a warning says so (the vault's index
+// reads notes of at most 64 MB).
+const MaxSource = 1<<31 - 1
+
 func parse(src []byte, keepProps bool) *Note {
 	n := &Note{}
+	if len(src) > MaxSource {
+		src = src[:MaxSource]
+		defer n.warnf(0, "the note is larger than %d bytes; only its first %d bytes are read", MaxSource, MaxSource)
+	}
 	start := 0
 	if bytes.HasPrefix(src, bom) {
 		n.HasBOM = true
@@ -73,8 +82,11 @@ func parse(src []byte, keepProps bool) *Note {
 		parseFrontMatter(n, src, fm, keepProps)
 	}
 	n.BodyStart = bodyStart
-	s := scanner{src: src, n: n, line: bodyLine}
+	s := scanner{src: src, n: n, line: bodyLine, strs: &sc.strs}
 	s.body(bodyStart)
+	if !keepProps {
+		sc.strs.rehome(n, src) // the lean front matter's values share src's bytes
+	}
 	return n
 }
 
@@ -87,6 +99,7 @@ type scratch struct {
 	links    []Link
 	headings []Heading
 	tags     []Tag
+	strs     keeper // the bytes of the strings the notes keep
 }
 
 // scratchPool holds the scratch of the notes not being read.

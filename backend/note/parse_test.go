@@ -25,9 +25,9 @@ func spans(t *testing.T, src string) []span {
 	t.Helper()
 	var out []span
 	for _, l := range Parse([]byte(src)).Links {
-		s := span{Kind: l.Kind, Target: l.Target, Subpath: l.Subpath, Display: l.Display, Line: l.Line, Escaped: l.EscapedPipe, InFM: l.InFrontMatter}
+		s := span{Kind: l.Kind, Target: l.Target, Subpath: l.Subpath, Display: l.Display, Line: int(l.Line), Escaped: l.EscapedPipe, InFM: l.InFrontMatter}
 		if l.Start >= 0 {
-			if l.Start > l.End || l.End > len(src) {
+			if l.Start > l.End || int(l.End) > len(src) {
 				t.Fatalf("link %+v: span out of range for %d bytes", l, len(src))
 			}
 			s.Lit = src[l.Start:l.End]
@@ -205,17 +205,17 @@ func TestHeadings(t *testing.T) {
 		src  string
 		want []Heading
 	}{
-		{"atx levels", "# One\n###### Six\n####### Seven", []Heading{{1, "One", 1}, {6, "Six", 2}}},
-		{"closing hashes", "## Two ##\n# Three #   ", []Heading{{2, "Two", 1}, {1, "Three", 2}}},
-		{"hash in text", "# C# language", []Heading{{1, "C# language", 1}}},
+		{"atx levels", "# One\n###### Six\n####### Seven", []Heading{{Level: 1, Text: "One", Line: 1}, {Level: 6, Text: "Six", Line: 2}}},
+		{"closing hashes", "## Two ##\n# Three #   ", []Heading{{Level: 2, Text: "Two", Line: 1}, {Level: 1, Text: "Three", Line: 2}}},
+		{"hash in text", "# C# language", []Heading{{Level: 1, Text: "C# language", Line: 1}}},
 		{"needs space", "#NotHeading", nil},
-		{"indented", "   # Three spaces\n    # Four spaces", []Heading{{1, "Three spaces", 1}}},
-		{"setext", "Title\n=====\n\nSub\n---", []Heading{{1, "Title", 1}, {2, "Sub", 4}}},
-		{"setext multi-line", "a\nb\n===", []Heading{{1, "a b", 1}}},
+		{"indented", "   # Three spaces\n    # Four spaces", []Heading{{Level: 1, Text: "Three spaces", Line: 1}}},
+		{"setext", "Title\n=====\n\nSub\n---", []Heading{{Level: 1, Text: "Title", Line: 1}, {Level: 2, Text: "Sub", Line: 4}}},
+		{"setext multi-line", "a\nb\n===", []Heading{{Level: 1, Text: "a b", Line: 1}}},
 		{"thematic break", "\n---\n\ntext", nil},
-		{"crlf", "# A\r\nB\r\n-\r\n", []Heading{{1, "A", 1}}},
-		{"after front matter", "---\na: 1\n---\n# T", []Heading{{1, "T", 4}}},
-		{"empty", "#", []Heading{{1, "", 1}}},
+		{"crlf", "# A\r\nB\r\n-\r\n", []Heading{{Level: 1, Text: "A", Line: 1}}},
+		{"after front matter", "---\na: 1\n---\n# T", []Heading{{Level: 1, Text: "T", Line: 4}}},
+		{"empty", "#", []Heading{{Level: 1, Text: "", Line: 1}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -239,7 +239,7 @@ func TestBOMAndCRLF(t *testing.T) {
 	if diff := cmp.Diff(want, spans(t, src)); diff != "" {
 		t.Errorf("links (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]Heading{{1, "H", 5}}, n.Headings); diff != "" {
+	if diff := cmp.Diff([]Heading{{Level: 1, Text: "H", Line: 5}}, n.Headings); diff != "" {
 		t.Errorf("headings (-want +got):\n%s", diff)
 	}
 	if n.FrontMatterStart != 3 || src[n.FrontMatterEnd-5:n.FrontMatterEnd] != "---\r\n" || n.BodyStart != n.FrontMatterEnd {

@@ -31,7 +31,7 @@ func SetDateLine(src []byte, key string, now time.Time) (out []byte, ok bool) {
 	if !fm.ok {
 		return nil, false
 	}
-	root, fp := fastFrontMatterPooled(src, fm.yamlStart, fm.yamlEnd)
+	root, fp := fastFrontMatterPooled(src, fm.yamlStart, fm.yamlEnd, false)
 	if root == nil {
 		return nil, false
 	}

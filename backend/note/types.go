@@ -3,7 +3,7 @@
 package note
 
 // LinkKind tells how a link was written.
-type LinkKind int
+type LinkKind uint8
 
 // The kinds of link a note can hold.
 const (
@@ -22,8 +22,12 @@ func (k LinkKind) IsEmbed() bool { return k == Embed || k == MarkdownEmbed }
 
 // Link is one outgoing link, with the exact bytes it occupies in the source so a rename
 // can rewrite them and nothing else.
+//
+// A full index keeps every link of the vault (a million at 100,000 notes), so the
+// fields are as small as they can be and ordered to leave no padding: 64 bytes a link.
+// Offsets and lines fit an int32 because Parse reads at most MaxSource bytes. The JSON
+// lists the fields in their old order, Kind first (typesjson.go).
 type Link struct {
-	Kind LinkKind `json:"kind"`
 	// Target is the linked name as written, without subpath, with Markdown links
 	// URL-decoded ("folder/Note", "image.png"). Empty for a link inside the same note
 	// ("[[#Heading]]").
@@ -35,10 +39,12 @@ type Link struct {
 	Display string `json:"display,omitempty"`
 	// Start and End are the byte offsets of the whole link in the source, End exclusive,
 	// including "![[" ... "]]" or "[...](...)".
-	Start int `json:"start"`
-	End   int `json:"end"`
+	Start int32 `json:"start"`
+	End   int32 `json:"end"`
 	// Line is the 1-based line number of Start.
-	Line int `json:"line"`
+	Line int32 `json:"line"`
+	// Kind tells how the link was written.
+	Kind LinkKind `json:"kind"`
 	// InFrontMatter marks links found in front matter property values.
 	InFrontMatter bool `json:"in_front_matter,omitempty"`
 	// EscapedPipe is true when the display separator was written "\|" (inside a table).
@@ -55,11 +61,13 @@ type Relation struct {
 	Line int `json:"line"`
 }
 
-// Heading is one ATX or setext heading of the body.
+// Heading is one ATX or setext heading of the body: its Level (1 to 6), its Text and
+// its 1-based Line. Small for the same reason as Link (24 bytes); its JSON lists
+// level, text and line in that order.
 type Heading struct {
-	Level int    `json:"level"`
 	Text  string `json:"text"`
-	Line  int    `json:"line"`
+	Line  int32  `json:"line"`
+	Level uint8  `json:"level"`
 }
 
 // Tag is one tag, without the leading '#', from the body or the "tags" property.

@@ -231,7 +231,7 @@ func (a *API) Note(libraryName, path string) (NoteView, error) {
 		return NoteView{}, err
 	}
 	for _, k := range n.Links {
-		lv := LinkView{Kind: kindName(k.Kind), Target: k.Target, Subpath: k.Subpath, Display: k.Display, Start: k.Start, End: k.End, Line: k.Line}
+		lv := LinkView{Kind: kindName(k.Kind), Target: k.Target, Subpath: k.Subpath, Display: k.Display, Start: int(k.Start), End: int(k.End), Line: int(k.Line)}
 		if k.Target == "" {
 			lv.Resolved = string(p)
 		} else if to, ok := g.Resolve(p, k.Target); ok {
@@ -262,7 +262,7 @@ func (a *API) backlinks(l *library.Library, g *graph.Graph, p vpath.Path) ([]Bac
 		}
 		bv := BacklinkView{Path: string(e.From), Name: e.From.Name()}
 		if e.Link != nil {
-			bv.Line = e.Link.Line
+			bv.Line = int(e.Link.Line)
 			src, ok := lines[e.From]
 			if !ok {
 				if b, err := l.Vault().ReadFile(e.From); err == nil {
