@@ -132,55 +132,69 @@ type file struct {
 	n     int  // scratch counter for Load
 }
 
-// link is one link or relation of a note with its current resolution.
+// link is one link or relation of a note with its current resolution. The links of
+// a file f are f.note.Links followed by f.note.Relations, in that order: link i of f
+// is f.src(i) or f.rel(i), and what it says (target, type, kind) is read from the
+// note rather than held twice (a full index holds a million links).
 type link struct {
-	b   *bucket        // the bucket of the target's stem, set once registered
-	src *note.Link     // the link as written; nil for a relation
-	rel *note.Relation // the relation; nil for a link
-	dst *file          // the file the link resolves to, nil if none
+	b   *bucket // the bucket of the target's stem, set once registered
+	dst *file   // the file the link resolves to, nil if none
 	// stemmed is false when the target can never name a file (it has no stem); a
 	// stem with no bucket yet is computed again when the link is registered
 	// (linkBucket) rather than kept in every link.
 	stemmed bool
 	edge    bool // an edge of the graph (not a self link, not a relation's own link)
+	rel     bool // a relation, not a link
 }
 
-// The fields of a link point into its note, which the graph keeps: the target, the
-// type and the kind are read from there rather than copied into every link.
-
-// target returns the target as written.
-func (l *link) target() string {
-	if l.src != nil {
-		return l.src.Target
+// src returns the note's link behind link i of f; nil for a relation.
+func (f *file) src(i int) *note.Link {
+	if i < len(f.note.Links) {
+		return &f.note.Links[i]
 	}
-	return l.rel.To
+	return nil
 }
 
-// typ returns the edge type: TypeLink, TypeEmbed, or a relation's type
-// (TypeRelation when it has none).
-func (l *link) typ() string {
+// rel returns the relation behind link i of f, which must be a relation.
+func (f *file) rel(i int) *note.Relation { return &f.note.Relations[i-len(f.note.Links)] }
+
+// target returns the target of link i of f as written.
+func (f *file) target(i int) string {
+	if l := f.src(i); l != nil {
+		return l.Target
+	}
+	return f.rel(i).To
+}
+
+// typ returns the edge type of link i of f: TypeLink, TypeEmbed, or a relation's
+// type (TypeRelation when it has none).
+func (f *file) typ(i int) string {
+	l := f.src(i)
 	switch {
-	case l.rel != nil:
-		if t := strings.TrimSpace(l.rel.Type); t != "" {
+	case l == nil:
+		if t := strings.TrimSpace(f.rel(i).Type); t != "" {
 			return t
 		}
 		return TypeRelation
-	case l.src.Kind.IsEmbed():
+	case l.Kind.IsEmbed():
 		return TypeEmbed
 	}
 	return TypeLink
 }
 
-// markdown reports whether the link is a Markdown link.
-func (l *link) markdown() bool { return l.src != nil && l.src.Kind.IsMarkdown() }
+// markdown reports whether link i of f is a Markdown link.
+func (f *file) markdown(i int) bool {
+	l := f.src(i)
+	return l != nil && l.Kind.IsMarkdown()
+}
 
-// name returns what l resolves: its target, or for a relation the target without
-// "[[...]]", display text or subpath.
-func (l *link) name() string {
-	if l.rel != nil {
-		return relationName(l.rel.To)
+// name returns what link i of f resolves: its target, or for a relation the target
+// without "[[...]]", display text or subpath.
+func (f *file) name(i int) string {
+	if l := f.src(i); l != nil {
+		return l.Target
 	}
-	return l.src.Target
+	return relationName(f.rel(i).To)
 }
 
 // New returns an empty graph.

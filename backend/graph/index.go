@@ -168,10 +168,10 @@ func (g *Graph) bucket(stem string) *bucket {
 	return b
 }
 
-// linkBucket returns the bucket of the stem of l, a link with a stem, making it when
-// no file or link has that stem yet.
-func (g *Graph) linkBucket(l *link) *bucket {
-	stem := targetStem(l.name())
+// linkBucket returns the bucket of the stem of link i of f, a link with a stem,
+// making it when no file or link has that stem yet.
+func (g *Graph) linkBucket(f *file, i int) *bucket {
+	stem := targetStem(f.name(i))
 	if b := g.byStem[stem]; b != nil {
 		return b
 	}
@@ -235,25 +235,25 @@ func (r *resolver) buildLinks(f *file) []link {
 	out := make([]link, 0, len(n.Links)+len(n.Relations))
 	for i := range n.Links {
 		l := &n.Links[i]
-		k := link{src: l, edge: true}
+		k := link{edge: true}
 		switch {
 		case strings.TrimSpace(l.Target) == "":
 			k.edge = false // [[#Heading]]: a link to the note itself, not an edge
 		case l.InFrontMatter && len(carried) > 0 && slices.Contains(carried, lineTarget{int(l.Line), fold(strings.TrimSpace(l.Target))}):
 			k.edge = false // the "[[...]]" of a relation: the relation is the edge
 		}
-		out = append(out, r.resolved(f, k))
+		out = append(out, r.resolved(f, i, k))
 	}
 	for i := range n.Relations {
-		out = append(out, r.resolved(f, link{rel: &n.Relations[i], edge: true}))
+		out = append(out, r.resolved(f, len(n.Links)+i, link{rel: true, edge: true}))
 	}
 	return out
 }
 
-// resolved fills in the stem, bucket and resolution of k, a link of f.
-func (r *resolver) resolved(f *file, k link) link {
-	k.b, k.stemmed = r.stem(k.name())
-	k.dst = r.resolveLink(f, &k)
+// resolved fills in the stem, bucket and resolution of k, link i of f.
+func (r *resolver) resolved(f *file, i int, k link) link {
+	k.b, k.stemmed = r.stem(f.name(i))
+	k.dst = r.resolveLink(f, i, &k)
 	return k
 }
 
@@ -269,11 +269,11 @@ func relationName(to string) string {
 	return strings.TrimSpace(s)
 }
 
-// resolveLink returns the file l, a link of the note f, points to, or nil.
-func (r *resolver) resolveLink(f *file, l *link) *file {
-	name := l.name()
+// resolveLink returns the file l, link i of the note f, points to, or nil.
+func (r *resolver) resolveLink(f *file, i int, l *link) *file {
+	name := f.name(i)
 	switch {
-	case l.rel != nil && name == "":
+	case l.rel && name == "":
 		return nil
 	case strings.TrimSpace(name) == "":
 		return f // [[#Heading]]
@@ -283,7 +283,7 @@ func (r *resolver) resolveLink(f *file, l *link) *file {
 	if r.from != f { // the links of one note come together: its folder once
 		r.from, r.dir, r.fdir = f, f.path.Dir(), f.fdir()
 	}
-	return r.resolve(r.dir, r.fdir, name, l.b, l.markdown())
+	return r.resolve(r.dir, r.fdir, name, l.b, f.markdown(i))
 }
 
 // register adds f's links and aliases to the reverse indexes.
@@ -292,7 +292,7 @@ func (g *Graph) register(f *file) {
 		l := &f.links[i]
 		if l.stemmed {
 			if l.b == nil {
-				l.b = g.linkBucket(l)
+				l.b = g.linkBucket(f, i)
 			}
 			l.b.deps = l.b.deps.add(f.path, 1)
 		}
@@ -342,7 +342,7 @@ func (g *Graph) reresolve(b *bucket, removed *file) {
 			if l.b != b || (removed != nil && l.dst != removed) {
 				continue
 			}
-			dst := r.resolveLink(src, l)
+			dst := r.resolveLink(src, i, l)
 			if dst == l.dst {
 				continue
 			}

@@ -151,7 +151,7 @@ func (g *Graph) registerDeps(all []*file) {
 		for i := range f.links {
 			if l := &f.links[i]; l.stemmed {
 				if l.b == nil {
-					l.b = g.linkBucket(l)
+					l.b = g.linkBucket(f, i)
 				}
 				l.b.n++
 				total++

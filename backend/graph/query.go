@@ -9,9 +9,10 @@ import (
 	"github.com/memotree/memotree/backend/vpath"
 )
 
-// edgeOf returns l, a link of the note at from, as an Edge.
-func edgeOf(from vpath.Path, l *link) Edge {
-	e := Edge{From: from, Target: l.target(), Type: l.typ(), Resolved: l.dst != nil, Link: l.src}
+// edgeOf returns link i of f as an Edge.
+func edgeOf(f *file, i int) Edge {
+	l := &f.links[i]
+	e := Edge{From: f.path, Target: f.target(i), Type: f.typ(i), Resolved: l.dst != nil, Link: f.src(i)}
 	if l.dst != nil {
 		e.To = l.dst.path
 	}
@@ -32,7 +33,7 @@ func (g *Graph) Outlinks(p vpath.Path) []Edge {
 	var out []Edge
 	for i := range f.links {
 		if l := &f.links[i]; l.edge {
-			out = append(out, edgeOf(p, l))
+			out = append(out, edgeOf(f, i))
 		}
 	}
 	return out
@@ -52,7 +53,7 @@ func (g *Graph) Backlinks(p vpath.Path) []Edge {
 		src := g.files[r.path]
 		for i := range src.links {
 			if l := &src.links[i]; l.edge && l.dst == f {
-				out = append(out, edgeOf(src.path, l))
+				out = append(out, edgeOf(src, i))
 			}
 		}
 	}
@@ -85,7 +86,7 @@ func (g *Graph) EachEdge(resolved bool, fn func(from, to vpath.Path, target, typ
 			if l.dst != nil {
 				to = l.dst.path
 			}
-			fn(p, to, l.target(), l.typ())
+			fn(p, to, f.target(i), f.typ(i))
 		}
 	}
 }
@@ -98,7 +99,7 @@ func (g *Graph) collect(resolved bool) []Edge {
 		f := g.files[p]
 		for i := range f.links {
 			if l := &f.links[i]; l.edge && (l.dst != nil) == resolved {
-				out = append(out, edgeOf(p, l))
+				out = append(out, edgeOf(f, i))
 			}
 		}
 	}
@@ -118,7 +119,7 @@ func (g *Graph) Stats() Stats {
 		for i := range f.links {
 			l := &f.links[i]
 			switch {
-			case l.rel != nil:
+			case l.rel:
 				s.Relations++
 			case l.dst != nil:
 				s.Links++
@@ -261,14 +262,14 @@ func (g *Graph) adjacent(u vpath.Path, keep func(string) bool, visit func(vpath.
 		return
 	}
 	for i := range f.links {
-		if l := &f.links[i]; l.edge && l.dst != nil && keep(l.typ()) {
+		if l := &f.links[i]; l.edge && l.dst != nil && keep(f.typ(i)) {
 			visit(l.dst.path)
 		}
 	}
 	for _, r := range f.back {
 		src := g.files[r.path]
 		for i := range src.links {
-			if l := &src.links[i]; l.edge && l.dst == f && keep(l.typ()) {
+			if l := &src.links[i]; l.edge && l.dst == f && keep(src.typ(i)) {
 				visit(src.path)
 				break
 			}
@@ -290,9 +291,10 @@ func (g *Graph) EdgesOf(p vpath.Path, n *note.Note) []Edge {
 	f.note = n
 	r := resolver{g: g, buf: make([]byte, 0, 128)}
 	var out []Edge
-	for _, l := range r.buildLinks(f) {
-		if l.edge {
-			out = append(out, edgeOf(p, &l))
+	f.links = r.buildLinks(f)
+	for i := range f.links {
+		if f.links[i].edge {
+			out = append(out, edgeOf(f, i))
 		}
 	}
 	return out
