@@ -56,7 +56,7 @@ func entEdges(g *graph.Graph) map[vpath.Path][]entEdge {
 				x.To = "(unresolved)"
 			}
 			if e.Link != nil {
-				x.Subpath, x.Display, x.Kind, x.target = e.Link.Subpath, e.Link.Display, int(e.Link.Kind), e.Link.Target
+				x.Subpath, x.Display, x.Kind, x.target = e.Link.Subpath(), e.Link.Display(), int(e.Link.Kind), e.Link.Target()
 			}
 			out[p] = append(out[p], x)
 		}

@@ -43,11 +43,11 @@ func (r relinker) relink(from, at vpath.Path, src []byte, n *note.Note, bodyOnly
 		if l.InFrontMatter {
 			fmLines[int(l.Line)] = true
 		}
-		if strings.TrimSpace(l.Target) == "" || (bodyOnly && int(l.Start) < n.BodyStart) {
+		if strings.TrimSpace(l.Target()) == "" || (bodyOnly && int(l.Start) < n.BodyStart) {
 			continue
 		}
 		md := l.Kind.IsMarkdown()
-		d, was, ok := r.destOf(from, at, l.Target, md)
+		d, was, ok := r.destOf(from, at, l.Target(), md)
 		if !ok {
 			continue
 		}
@@ -58,7 +58,7 @@ func (r relinker) relink(from, at vpath.Path, src []byte, n *note.Note, bodyOnly
 		if l.InFrontMatter {
 			d.heading = ""
 		}
-		target := r.text(d, linkForm(from, l.Target, was, md), at)
+		target := r.text(d, linkForm(from, l.Target(), was, md), at)
 		text, ok := rewriteLink(src[l.Start:l.End], l, target, d.heading)
 		if !ok {
 			problems = append(problems, fmt.Sprintf("%s line %d: a link to %s could not be read back to rewrite", from.Name(), l.Line, d.path.Name()))
@@ -204,7 +204,7 @@ func relativePath(dir vpath.Path, target string) string {
 // rewrite it.
 func rewriteLink(span []byte, l *note.Link, target, heading string) (string, bool) {
 	if l.Kind.IsMarkdown() {
-		if l.Subpath != "" {
+		if l.Subpath() != "" {
 			heading = ""
 		}
 		return rewriteMarkdownDest(span, l, target, heading)
@@ -220,15 +220,15 @@ func rewriteWiki(span []byte, l *note.Link, target, heading string) string {
 	if l.Kind == note.Embed {
 		open = 3
 	}
-	// The target as written, which may differ from l.Target by surrounding spaces.
-	if heading == "" && len(span) >= open && bytes.HasPrefix(span[open:], []byte(l.Target)) {
-		return string(span[:open]) + target + string(span[open+len(l.Target):])
+	// The target as written, which may differ from l.Target() by surrounding spaces.
+	if heading == "" && len(span) >= open && bytes.HasPrefix(span[open:], []byte(l.Target())) {
+		return string(span[:open]) + target + string(span[open+len(l.Target()):])
 	}
-	sub, display := l.Subpath, l.Display
+	sub, display := l.Subpath(), l.Display()
 	if heading != "" && sub == "" {
 		sub = heading
 		if display == "" && l.Kind != note.Embed {
-			display = l.Target
+			display = l.Target()
 		}
 	}
 	return note.FormatWikiLink(target, sub, display, l.Kind == note.Embed, l.EscapedPipe)

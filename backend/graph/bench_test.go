@@ -35,17 +35,17 @@ func synthVault(nNotes, linksPer int) (map[vpath.Path]*note.Note, []vpath.Path) 
 			var l note.Link
 			switch k := r.IntN(20); {
 			case k < 12:
-				l = note.Link{Kind: note.WikiLink, Target: name(j)}
+				l = lnk(note.WikiLink, name(j))
 			case k < 14:
-				l = note.Link{Kind: note.WikiLink, Target: fmt.Sprintf("f%03d/%s", j%500, name(j))}
+				l = lnk(note.WikiLink, fmt.Sprintf("f%03d/%s", j%500, name(j)))
 			case k < 15:
-				l = note.Link{Kind: note.WikiLink, Target: fmt.Sprintf("../f%03d/%s", j%500, name(j))}
+				l = lnk(note.WikiLink, fmt.Sprintf("../f%03d/%s", j%500, name(j)))
 			case k < 16:
-				l = note.Link{Kind: note.MarkdownLink, Target: name(j) + ".md"}
+				l = lnk(note.MarkdownLink, name(j)+".md")
 			case k < 18:
-				l = note.Link{Kind: note.Embed, Target: fmt.Sprintf("img %d.png", j%(nNotes/10))}
+				l = lnk(note.Embed, fmt.Sprintf("img %d.png", j%(nNotes/10)))
 			default:
-				l = note.Link{Kind: note.WikiLink, Target: fmt.Sprintf("Missing %d", j)}
+				l = lnk(note.WikiLink, fmt.Sprintf("Missing %d", j))
 			}
 			n.Links = append(n.Links, l)
 		}
@@ -72,7 +72,7 @@ func BenchmarkSetNote50k(b *testing.B) {
 	notes, files := synthVault(50_000, 10)
 	g := New()
 	g.Load(notes, files)
-	extra := &note.Note{Links: []note.Link{{Kind: note.WikiLink, Target: "Note 17"}, {Kind: note.WikiLink, Target: "Topic 3"}}}
+	extra := &note.Note{Links: []note.Link{lnk(note.WikiLink, "Note 17"), lnk(note.WikiLink, "Topic 3")}}
 	b.ReportAllocs()
 	for b.Loop() {
 		g.SetNote("aaa/Topic 3.md", extra)

@@ -115,10 +115,10 @@ func resolvedLinks(g *Graph, notes map[vpath.Path]*note.Note) []fixtureLink {
 		}
 		for i := range n.Links {
 			l := &n.Links[i]
-			fl := fixtureLink{From: string(p), Target: l.Target}
+			fl := fixtureLink{From: string(p), Target: l.Target()}
 			if e, ok := byLink[l]; ok {
 				fl.To = string(e.To)
-			} else if to, ok := g.Resolve(p, l.Target); ok && strings.TrimSpace(l.Target) == "" {
+			} else if to, ok := g.Resolve(p, l.Target()); ok && strings.TrimSpace(l.Target()) == "" {
 				fl.To = string(to)
 			}
 			out = append(out, fl)

@@ -161,7 +161,7 @@ func (f *file) rel(i int) *note.Relation { return &f.note.Relations[i-len(f.note
 // target returns the target of link i of f as written.
 func (f *file) target(i int) string {
 	if l := f.src(i); l != nil {
-		return l.Target
+		return l.Target()
 	}
 	return f.rel(i).To
 }
@@ -192,7 +192,7 @@ func (f *file) markdown(i int) bool {
 // without "[[...]]", display text or subpath.
 func (f *file) name(i int) string {
 	if l := f.src(i); l != nil {
-		return l.Target
+		return l.Target()
 	}
 	return relationName(f.rel(i).To)
 }

@@ -7,14 +7,28 @@ import (
 	"github.com/memotree/memotree/backend/vpath"
 )
 
+// lnk returns a link of the given kind to target.
+func lnk(kind note.LinkKind, target string) note.Link {
+	l := note.Link{Kind: kind}
+	l.SetNames(target, "", "")
+	return l
+}
+
+// fmLink returns a wikilink to target in front matter, on the given line.
+func fmLink(target string, line int32) note.Link {
+	l := lnk(note.WikiLink, target)
+	l.Line, l.InFrontMatter = line, true
+	return l
+}
+
 // wiki returns a wikilink to target.
-func wiki(target string) note.Link { return note.Link{Kind: note.WikiLink, Target: target} }
+func wiki(target string) note.Link { return lnk(note.WikiLink, target) }
 
 // embed returns an embed of target.
-func embed(target string) note.Link { return note.Link{Kind: note.Embed, Target: target} }
+func embed(target string) note.Link { return lnk(note.Embed, target) }
 
 // mdlink returns a Markdown link to the URL-decoded target.
-func mdlink(target string) note.Link { return note.Link{Kind: note.MarkdownLink, Target: target} }
+func mdlink(target string) note.Link { return lnk(note.MarkdownLink, target) }
 
 // withLinks returns a note holding links.
 func withLinks(links ...note.Link) *note.Note { return &note.Note{Links: links} }

@@ -99,7 +99,8 @@ var (
 func randomNote(r *rand.Rand) *note.Note {
 	n := &note.Note{}
 	for range r.IntN(5) {
-		l := note.Link{Kind: note.LinkKind(r.IntN(3)), Target: propTargets[r.IntN(len(propTargets))], Line: r.Int32N(3)}
+		l := lnk(note.LinkKind(r.IntN(3)), propTargets[r.IntN(len(propTargets))])
+		l.Line = r.Int32N(3)
 		l.InFrontMatter = r.IntN(4) == 0
 		n.Links = append(n.Links, l)
 	}

@@ -237,9 +237,9 @@ func (r *resolver) buildLinks(f *file) []link {
 		l := &n.Links[i]
 		k := link{edge: true}
 		switch {
-		case strings.TrimSpace(l.Target) == "":
+		case strings.TrimSpace(l.Target()) == "":
 			k.edge = false // [[#Heading]]: a link to the note itself, not an edge
-		case l.InFrontMatter && len(carried) > 0 && slices.Contains(carried, lineTarget{int(l.Line), fold(strings.TrimSpace(l.Target))}):
+		case l.InFrontMatter && len(carried) > 0 && slices.Contains(carried, lineTarget{int(l.Line), fold(strings.TrimSpace(l.Target()))}):
 			k.edge = false // the "[[...]]" of a relation: the relation is the edge
 		}
 		out = append(out, r.resolved(f, i, k))

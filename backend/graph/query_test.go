@@ -22,8 +22,8 @@ func TestOutlinksAndTypes(t *testing.T) {
 			mdlink("../notes/Engine.md"),
 			wiki(""), // [[#Heading]]
 			wiki("Nobody"),
-			{Kind: note.WikiLink, Target: "Charles Babbage", Line: 5, InFrontMatter: true},
-			{Kind: note.WikiLink, Target: "Engine", Line: 9, InFrontMatter: true},
+			fmLink("Charles Babbage", 5),
+			fmLink("Engine", 9),
 		},
 		Relations: []note.Relation{
 			{Type: "collaborator of", To: "Charles Babbage", Line: 5},

@@ -49,7 +49,7 @@ func bound(n *note.Note) *note.Warning {
 	n.Links = slices.Clone(n.Links[:links])
 	for i := range n.Links {
 		l := &n.Links[i]
-		l.Target, l.Subpath, l.Display = strings.Clone(l.Target), strings.Clone(l.Subpath), strings.Clone(l.Display)
+		l.SetNames(l.Target(), l.Subpath(), l.Display()) // a copy of its own
 	}
 	n.Relations = slices.Clone(n.Relations[:rels])
 	for i := range n.Relations {

@@ -64,11 +64,11 @@ func checkVault(t *testing.T, root string) {
 			t.Errorf("%s:%d: %s", p.path, w.Line, w.Message)
 		}
 		for _, l := range p.n.Links {
-			if l.Kind == MarkdownLink || l.Target == "" {
+			if l.Kind == MarkdownLink || l.Target() == "" {
 				continue
 			}
 			links++
-			base := strings.ToLower(l.Target[strings.LastIndex(l.Target, "/")+1:])
+			base := strings.ToLower(l.Target()[strings.LastIndex(l.Target(), "/")+1:])
 			if !names[strings.TrimSuffix(base, ".md")] && !strings.Contains(base, ".") {
 				unresolved++
 			}

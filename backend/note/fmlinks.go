@@ -14,8 +14,9 @@ import (
 // span is found by looking for its literal text between the start of its scalar and
 // the start of the next node, which is exact for plain, quoted and block scalars
 // unless escapes or line folding changed the link's own characters; such a link is
-// still reported, with Start = End = -1 and the scalar's line.
-func frontMatterLinks(n *Note, src []byte, fm fmBounds, root *yaml.Node) {
+// still reported, with Start = End = -1 and the scalar's line. The links' names are
+// kept in k.
+func frontMatterLinks(n *Note, src []byte, fm fmBounds, root *yaml.Node, k *keeper) {
 	if !bytes.Contains(src[fm.yamlStart:fm.yamlEnd], []byte("[[")) {
 		return
 	}
@@ -37,10 +38,11 @@ func frontMatterLinks(n *Note, src []byte, fm fmBounds, root *yaml.Node) {
 		cursor := off
 		sc.lits = appendWikiLiterals(sc.lits[:0], nd.Value)
 		for _, lit := range sc.lits {
-			l, ok := wikiFromLiteral(lit)
+			w, ok := splitWiki(lit)
 			if !ok {
 				continue
 			}
+			l := w.link(k)
 			l.Kind, l.InFrontMatter = WikiLink, true
 			if lit[0] == '!' {
 				l.Kind = Embed

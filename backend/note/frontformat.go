@@ -175,7 +175,7 @@ func normalizeOther(v any) any {
 }
 
 // parseOtherFrontMatter fills n from a front matter in another format.
-func parseOtherFrontMatter(n *Note, src []byte, of otherFront, keepProps bool) {
+func parseOtherFrontMatter(n *Note, src []byte, of otherFront, keepProps bool, k *keeper) {
 	if of.decodeErr != nil || of.props == nil {
 		msg := "it could not be decoded"
 		if of.decodeErr != nil {
@@ -191,7 +191,7 @@ func parseOtherFrontMatter(n *Note, src []byte, of otherFront, keepProps bool) {
 	fields.from(of.props)
 	fillFields(n, &fields)
 	n.Relations = relationsOf(of.props["relations"])
-	for _, l := range linksInValues(of.props) {
+	for _, l := range linksInValues(of.props, k) {
 		l.Kind, l.InFrontMatter, l.Start, l.End, l.Line = WikiLink, true, -1, -1, 1
 		if strings.HasPrefix(l.lit, "!") {
 			l.Kind = Embed
@@ -212,7 +212,7 @@ type litLink struct {
 }
 
 // linksInValues returns the wikilinks inside the string values of props, in key order.
-func linksInValues(props map[string]any) []litLink {
+func linksInValues(props map[string]any, k *keeper) []litLink {
 	var out []litLink
 	var walk func(v any)
 	walk = func(v any) {
@@ -222,8 +222,8 @@ func linksInValues(props map[string]any) []litLink {
 				return
 			}
 			for _, lit := range appendWikiLiterals(nil, v) {
-				if l, ok := wikiFromLiteral(lit); ok {
-					out = append(out, litLink{Link: l, lit: lit})
+				if w, ok := splitWiki(lit); ok {
+					out = append(out, litLink{Link: w.link(k), lit: lit})
 				}
 			}
 		case []any:

@@ -42,16 +42,16 @@ func TestOtherFrontMatterFormats(t *testing.T) {
 			}
 			want := map[string]bool{"Charles Babbage": true, "Engine": true, "Loom": true}
 			for _, l := range n.Links {
-				if !want[l.Target] {
+				if !want[l.Target()] {
 					t.Errorf("unexpected link %+v", l)
 					continue
 				}
-				delete(want, l.Target)
-				if lit := tc.src[l.Start:l.End]; lit != "[["+l.Target+"]]" || int(l.Line) != lineOf(src, int(l.Start)) {
-					t.Errorf("link %s spans %q at line %d", l.Target, lit, l.Line)
+				delete(want, l.Target())
+				if lit := tc.src[l.Start:l.End]; lit != "[["+l.Target()+"]]" || int(l.Line) != lineOf(src, int(l.Start)) {
+					t.Errorf("link %s spans %q at line %d", l.Target(), lit, l.Line)
 				}
-				if l.InFrontMatter != (l.Target != "Loom") {
-					t.Errorf("link %s in front matter: %v", l.Target, l.InFrontMatter)
+				if l.InFrontMatter != (l.Target() != "Loom") {
+					t.Errorf("link %s in front matter: %v", l.Target(), l.InFrontMatter)
 				}
 			}
 			if len(want) > 0 {
@@ -76,7 +76,7 @@ func TestOtherFrontMatterBroken(t *testing.T) {
 		t.Errorf("an unclosed +++ block: %+v", n)
 	}
 	n = Parse([]byte(";;;\n{\"type\": \n;;;\nBody [[B]]\n"))
-	if n.FrontMatterFormat != FormatJSON || len(n.Warnings) != 1 || !strings.Contains(n.Warnings[0].Message, "front matter ignored") || len(n.Links) != 1 || n.Links[0].Target != "B" {
+	if n.FrontMatterFormat != FormatJSON || len(n.Warnings) != 1 || !strings.Contains(n.Warnings[0].Message, "front matter ignored") || len(n.Links) != 1 || n.Links[0].Target() != "B" {
 		t.Errorf("broken JSON front matter: %+v", n)
 	}
 	n = Parse([]byte("---\ntype: yaml\n---\n+++\n"))

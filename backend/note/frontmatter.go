@@ -109,8 +109,8 @@ func yamlErrLine(err error) int {
 
 // parseFrontMatter decodes the front matter into n, or records why it cannot. With
 // keepProps false, n.Properties stays nil, and on the fast path only the values the
-// other fields come from are built.
-func parseFrontMatter(n *Note, src []byte, fm fmBounds, keepProps bool) {
+// other fields come from are built. The names of its links are kept in k.
+func parseFrontMatter(n *Note, src []byte, fm fmBounds, keepProps bool, k *keeper) {
 	var (
 		props  map[string]any
 		fields fieldValues
@@ -154,7 +154,7 @@ func parseFrontMatter(n *Note, src []byte, fm fmBounds, keepProps bool) {
 	}
 	fillFields(n, &fields)
 	n.Relations = relations(root)
-	frontMatterLinks(n, src, fm, root)
+	frontMatterLinks(n, src, fm, root, k)
 }
 
 // fillFields sets the Note's fields read from front matter values: type, summary,
@@ -329,9 +329,9 @@ func StripLink(v string) string {
 	if !strings.HasPrefix(w, "[[") || !strings.HasSuffix(w, "]]") || len(w) < 4 {
 		return v
 	}
-	l, ok := wikiFromLiteral(w)
+	parts, ok := splitWiki(w)
 	if !ok {
 		return ""
 	}
-	return l.Target
+	return parts.target
 }

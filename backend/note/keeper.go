@@ -44,6 +44,26 @@ func (k *keeper) keep(b []byte) string {
 	return k.b.String()[start:]
 }
 
+// keep3 keeps a, b and c one after the other and returns them as one string.
+func (k *keeper) keep3(a, b, c string) string {
+	n := len(a) + len(b) + len(c)
+	switch {
+	case n == 0:
+		return ""
+	case n > keepOwn:
+		return a + b + c
+	}
+	if k.b.Cap()-k.b.Len() < n {
+		k.b = strings.Builder{}
+		k.b.Grow(keepBlock)
+	}
+	start := k.b.Len()
+	k.b.WriteString(a)
+	k.b.WriteString(b)
+	k.b.WriteString(c)
+	return k.b.String()[start:]
+}
+
 // keepString is keep for a string.
 func (k *keeper) keepString(s string) string {
 	return k.keep(unsafe.Slice(unsafe.StringData(s), len(s)))
@@ -91,9 +111,7 @@ func (k *keeper) rehome(n *Note, src []byte) {
 	}
 	for i := range n.Links {
 		l := &n.Links[i]
-		move(&l.Target)
-		move(&l.Subpath)
-		move(&l.Display)
+		move(&l.names)
 	}
 	for i := range n.Headings {
 		move(&n.Headings[i].Text)

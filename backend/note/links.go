@@ -28,34 +28,47 @@ func (s *scanner) wikilink(p, end, first int) (int, bool) {
 	if bangBefore(src, p, first) {
 		start, kind = p-1, Embed
 	}
-	raw := s.keep(src[start:stop])
-	l, ok := wikiFromLiteral(raw)
+	w, ok := splitWiki(aliasOf(src, start, stop))
 	if !ok {
 		return stop, true
 	}
+	l := w.link(s.strs)
 	l.Kind, l.Start, l.End, l.Line = kind, int32(start), int32(stop), int32(s.line)
 	s.n.Links = append(s.n.Links, l)
 	return stop, true
 }
 
-// wikiFromLiteral reads a wikilink literal "[[...]]" or "![[...]]". The strings it
-// returns share raw's memory. It reports false when both target and subpath are empty.
-func wikiFromLiteral(raw string) (Link, bool) {
-	var l Link
+// wikiParts are the parts of a wikilink literal; they share the literal's memory.
+type wikiParts struct {
+	target, subpath, display string
+	escapedPipe              bool
+}
+
+// splitWiki reads a wikilink literal "[[...]]" or "![[...]]". It reports false when
+// both target and subpath are empty.
+func splitWiki(raw string) (w wikiParts, ok bool) {
 	inner := strings.TrimPrefix(raw, "!")
 	inner = inner[2 : len(inner)-2]
 	ref := inner
 	if bar := strings.IndexByte(inner, '|'); bar >= 0 {
-		ref, l.Display = inner[:bar], strings.TrimSpace(inner[bar+1:])
+		ref, w.display = inner[:bar], strings.TrimSpace(inner[bar+1:])
 		if bar > 0 && inner[bar-1] == '\\' {
-			ref, l.EscapedPipe = inner[:bar-1], true
+			ref, w.escapedPipe = inner[:bar-1], true
 		}
 	}
 	if h := strings.IndexByte(ref, '#'); h >= 0 {
-		ref, l.Subpath = ref[:h], strings.TrimSpace(ref[h+1:])
+		ref, w.subpath = ref[:h], strings.TrimSpace(ref[h+1:])
 	}
-	l.Target = strings.TrimSpace(ref)
-	return l, l.Target != "" || l.Subpath != ""
+	w.target = strings.TrimSpace(ref)
+	return w, w.target != "" || w.subpath != ""
+}
+
+// link returns a Link of w's names, kept in k (copied: they need not outlive w's
+// literal), and its escaped pipe.
+func (w wikiParts) link(k *keeper) Link {
+	l := Link{EscapedPipe: w.escapedPipe}
+	l.setNames(k.keep3(w.target, w.subpath, w.display), len(w.target), len(w.subpath))
+	return l
 }
 
 // mdLink records the Markdown link whose text runs from opener o to the ']' at p, if a
@@ -80,8 +93,7 @@ func (s *scanner) mdLink(o opener, p, end int) (int, bool) {
 	if o.image {
 		textStart++
 	}
-	raw := s.keep(src[o.pos : closing+1])
-	path, frag := raw[ds-o.pos:de-o.pos], ""
+	path, frag := aliasOf(src, ds, de), ""
 	if h := strings.IndexByte(path, '#'); h >= 0 {
 		path, frag = path[:h], path[h+1:]
 	}
@@ -89,15 +101,9 @@ func (s *scanner) mdLink(o opener, p, end int) (int, bool) {
 	if o.image {
 		kind = MarkdownEmbed
 	}
-	l := Link{
-		Kind:    kind,
-		Target:  unescapeURL(path),
-		Subpath: unescapeURL(frag),
-		Display: raw[textStart-o.pos : p-o.pos],
-		Start:   int32(o.pos),
-		End:     int32(closing + 1),
-		Line:    int32(s.line),
-	}
+	l := Link{Kind: kind, Start: int32(o.pos), End: int32(closing + 1), Line: int32(s.line)}
+	target, subpath := unescapeURL(path), unescapeURL(frag)
+	l.setNames(s.strs.keep3(target, subpath, aliasOf(src, textStart, p)), len(target), len(subpath))
 	s.n.Links = append(s.n.Links, l)
 	return closing + 1, true
 }
@@ -112,7 +118,7 @@ func (l *Link) DestSpan(span []byte) (start, end int, angled, ok bool) {
 	if !l.Kind.IsMarkdown() {
 		return 0, 0, false, false
 	}
-	bracket := 1 + len(l.Display) // the ']' after the text
+	bracket := 1 + len(l.Display()) // the ']' after the text
 	if l.Kind == MarkdownEmbed {
 		bracket++
 	}

@@ -68,7 +68,7 @@ func parse(src []byte, keepProps bool) *Note {
 			n.FrontMatterStart, n.FrontMatterEnd = start, of.fm.end
 			n.FrontMatterFormat = f
 			bodyStart, bodyLine = of.fm.end, of.fm.closeLine+1
-			parseOtherFrontMatter(n, src, of, keepProps)
+			parseOtherFrontMatter(n, src, of, keepProps, &sc.strs)
 			fm = fmBounds{}
 		}
 	}
@@ -79,7 +79,7 @@ func parse(src []byte, keepProps bool) *Note {
 		n.FrontMatterStart, n.FrontMatterEnd = start, fm.end
 		n.FrontMatterFormat = FormatYAML
 		bodyStart, bodyLine = fm.end, fm.closeLine+1
-		parseFrontMatter(n, src, fm, keepProps)
+		parseFrontMatter(n, src, fm, keepProps, &sc.strs)
 	}
 	n.BodyStart = bodyStart
 	s := scanner{src: src, n: n, line: bodyLine, strs: &sc.strs}

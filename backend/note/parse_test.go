@@ -25,7 +25,7 @@ func spans(t *testing.T, src string) []span {
 	t.Helper()
 	var out []span
 	for _, l := range Parse([]byte(src)).Links {
-		s := span{Kind: l.Kind, Target: l.Target, Subpath: l.Subpath, Display: l.Display, Line: int(l.Line), Escaped: l.EscapedPipe, InFM: l.InFrontMatter}
+		s := span{Kind: l.Kind, Target: l.Target(), Subpath: l.Subpath(), Display: l.Display(), Line: int(l.Line), Escaped: l.EscapedPipe, InFM: l.InFrontMatter}
 		if l.Start >= 0 {
 			if l.Start > l.End || int(l.End) > len(src) {
 				t.Fatalf("link %+v: span out of range for %d bytes", l, len(src))

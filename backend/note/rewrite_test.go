@@ -203,7 +203,7 @@ func TestFormatWikiLink(t *testing.T) {
 			t.Errorf("FormatWikiLink(%q, %q, %q, %v, %v) = %q, want %q", tt.target, tt.sub, tt.display, tt.embed, tt.esc, got, tt.want)
 		}
 		l := Parse([]byte(got)).Links
-		if len(l) != 1 || l[0].Target != tt.target || l[0].Subpath != tt.sub || l[0].Display != tt.display || l[0].EscapedPipe != tt.esc {
+		if len(l) != 1 || l[0].Target() != tt.target || l[0].Subpath() != tt.sub || l[0].Display() != tt.display || l[0].EscapedPipe != tt.esc {
 			t.Errorf("Parse(%q) = %+v, does not read back", got, l)
 		}
 	}

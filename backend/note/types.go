@@ -23,32 +23,52 @@ func (k LinkKind) IsEmbed() bool { return k == Embed || k == MarkdownEmbed }
 // Link is one outgoing link, with the exact bytes it occupies in the source so a rename
 // can rewrite them and nothing else.
 //
-// A full index keeps every link of the vault (a million at 100,000 notes), so the
-// fields are as small as they can be and ordered to leave no padding: 64 bytes a link.
-// Offsets and lines fit an int32 because Parse reads at most MaxSource bytes. The JSON
-// lists the fields in their old order, Kind first (typesjson.go).
+// A full index keeps every link of the vault (a million at 100,000 notes), so a link
+// is as small as it can be, 40 bytes: its target, subpath and display text are one
+// string, read with Target, Subpath and Display and set with SetNames; offsets and
+// lines are int32 (Parse reads at most MaxSource bytes). Its JSON is what it always
+// was (typesjson.go).
 type Link struct {
-	// Target is the linked name as written, without subpath, with Markdown links
-	// URL-decoded ("folder/Note", "image.png"). Empty for a link inside the same note
-	// ("[[#Heading]]").
-	Target string `json:"target"`
-	// Subpath is the heading or block reference without the leading '#'
-	// ("Heading", "^block-id"), or empty.
-	Subpath string `json:"subpath,omitempty"`
-	// Display is the text after '|' (or a Markdown link's text), or empty.
-	Display string `json:"display,omitempty"`
+	// names holds the target, the subpath and the display text one after the other:
+	// the target ends at targetEnd and the subpath at subpathEnd.
+	names                 string
+	targetEnd, subpathEnd int32
 	// Start and End are the byte offsets of the whole link in the source, End exclusive,
 	// including "![[" ... "]]" or "[...](...)".
-	Start int32 `json:"start"`
-	End   int32 `json:"end"`
+	Start int32
+	End   int32
 	// Line is the 1-based line number of Start.
-	Line int32 `json:"line"`
+	Line int32
 	// Kind tells how the link was written.
-	Kind LinkKind `json:"kind"`
+	Kind LinkKind
 	// InFrontMatter marks links found in front matter property values.
-	InFrontMatter bool `json:"in_front_matter,omitempty"`
+	InFrontMatter bool
 	// EscapedPipe is true when the display separator was written "\|" (inside a table).
-	EscapedPipe bool `json:"escaped_pipe,omitempty"`
+	EscapedPipe bool
+}
+
+// Target is the linked name as written, without subpath, with Markdown links
+// URL-decoded ("folder/Note", "image.png"). Empty for a link inside the same note
+// ("[[#Heading]]").
+func (l Link) Target() string { return l.names[:l.targetEnd] }
+
+// Subpath is the heading or block reference without the leading '#' ("Heading",
+// "^block-id"), or empty.
+func (l Link) Subpath() string { return l.names[l.targetEnd:l.subpathEnd] }
+
+// Display is the text after '|' (or a Markdown link's text), or empty.
+func (l Link) Display() string { return l.names[l.subpathEnd:] }
+
+// SetNames sets the target, subpath and display text of l (see Target, Subpath and
+// Display), in one new string.
+func (l *Link) SetNames(target, subpath, display string) {
+	l.setNames(target+subpath+display, len(target), len(subpath))
+}
+
+// setNames sets the names of l from names, the target, subpath and display text one
+// after the other, and the lengths of the first two.
+func (l *Link) setNames(names string, target, subpath int) {
+	l.names, l.targetEnd, l.subpathEnd = names, int32(target), int32(target+subpath)
 }
 
 // Relation is a typed edge stored in the front matter's "relations" list.
@@ -110,3 +130,7 @@ type Note struct {
 	HasBOM    bool `json:"-"`
 	CRLF      bool `json:"-"`
 }
+
+// Equal reports whether l and o are the same link: the same names and every other
+// field alike. (go-cmp uses it, since Link's names are unexported.)
+func (l Link) Equal(o Link) bool { return l == o }

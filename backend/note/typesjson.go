@@ -22,7 +22,7 @@ type linkJSON struct {
 
 // MarshalJSON writes l with its fields in their documented order.
 func (l Link) MarshalJSON() ([]byte, error) {
-	return json.Marshal(linkJSON{l.Kind, l.Target, l.Subpath, l.Display, l.Start, l.End, l.Line, l.InFrontMatter, l.EscapedPipe})
+	return json.Marshal(linkJSON{l.Kind, l.Target(), l.Subpath(), l.Display(), l.Start, l.End, l.Line, l.InFrontMatter, l.EscapedPipe})
 }
 
 // UnmarshalJSON reads what MarshalJSON writes.
@@ -31,8 +31,8 @@ func (l *Link) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*l = Link{Kind: j.Kind, Target: j.Target, Subpath: j.Subpath, Display: j.Display, Start: j.Start, End: j.End,
-		Line: j.Line, InFrontMatter: j.InFrontMatter, EscapedPipe: j.EscapedPipe}
+	*l = Link{Kind: j.Kind, Start: j.Start, End: j.End, Line: j.Line, InFrontMatter: j.InFrontMatter, EscapedPipe: j.EscapedPipe}
+	l.SetNames(j.Target, j.Subpath, j.Display)
 	return nil
 }
 

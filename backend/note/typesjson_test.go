@@ -10,8 +10,8 @@ import (
 // TestLinkHeadingJSON checks that Link and Heading write every field, in the order
 // their JSON has always had, and read back what they wrote.
 func TestLinkHeadingJSON(t *testing.T) {
-	l := Link{Kind: MarkdownEmbed, Target: "t", Subpath: "s", Display: "d", Start: 1 << 30, End: 1<<31 - 1, Line: 7,
-		InFrontMatter: true, EscapedPipe: true}
+	l := Link{Kind: MarkdownEmbed, Start: 1 << 30, End: 1<<31 - 1, Line: 7, InFrontMatter: true, EscapedPipe: true}
+	l.SetNames("t", "s", "d")
 	b, err := json.Marshal(l)
 	if err != nil {
 		t.Fatal(err)
@@ -24,7 +24,8 @@ func TestLinkHeadingJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &back); err != nil || back != l {
 		t.Errorf("link read back as %+v (%v), want %+v", back, err, l)
 	}
-	// Every field of Link is in linkJSON, so none is lost on the way.
+	// Every field of Link is in linkJSON (names, targetEnd and subpathEnd as Target,
+	// Subpath and Display), so none is lost on the way.
 	if a, b := reflect.TypeFor[Link]().NumField(), reflect.TypeFor[linkJSON]().NumField(); a != b {
 		t.Errorf("Link has %d fields, its JSON form %d", a, b)
 	}
@@ -49,10 +50,31 @@ func TestLinkHeadingJSON(t *testing.T) {
 // TestIndexedSizes holds the sizes a full index multiplies by a million links and
 // most of a million headings.
 func TestIndexedSizes(t *testing.T) {
-	if s := unsafe.Sizeof(Link{}); s > 64 {
-		t.Errorf("Link is %d bytes, want at most 64", s)
+	if s := unsafe.Sizeof(Link{}); s > 40 {
+		t.Errorf("Link is %d bytes, want at most 40", s)
 	}
 	if s := unsafe.Sizeof(Heading{}); s > 24 {
 		t.Errorf("Heading is %d bytes, want at most 24", s)
+	}
+}
+
+// TestLinkNames checks that a link's target, subpath and display text, held as one
+// string, come back apart as they were set, empty ones included.
+func TestLinkNames(t *testing.T) {
+	for _, c := range [][3]string{{"", "", ""}, {"a", "", ""}, {"", "h", ""}, {"", "", "d"}, {"Note", "^b", "shown"}, {"中文", "节", "显示"}} {
+		var l Link
+		l.SetNames(c[0], c[1], c[2])
+		if got := [3]string{l.Target(), l.Subpath(), l.Display()}; got != c {
+			t.Errorf("SetNames%q gives %q", c, got)
+		}
+	}
+	n := ParseLean([]byte("[[T#S|D]] [x y](p%20q.md#f) ![[E]]"))
+	var got [][3]string
+	for _, l := range n.Links {
+		got = append(got, [3]string{l.Target(), l.Subpath(), l.Display()})
+	}
+	want := [][3]string{{"T", "S", "D"}, {"p q.md", "f", "x y"}, {"E", "", ""}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parsed names %q, want %q", got, want)
 	}
 }

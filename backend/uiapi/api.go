@@ -231,10 +231,10 @@ func (a *API) Note(libraryName, path string) (NoteView, error) {
 		return NoteView{}, err
 	}
 	for _, k := range n.Links {
-		lv := LinkView{Kind: kindName(k.Kind), Target: k.Target, Subpath: k.Subpath, Display: k.Display, Start: int(k.Start), End: int(k.End), Line: int(k.Line)}
-		if k.Target == "" {
+		lv := LinkView{Kind: kindName(k.Kind), Target: k.Target(), Subpath: k.Subpath(), Display: k.Display(), Start: int(k.Start), End: int(k.End), Line: int(k.Line)}
+		if k.Target() == "" {
 			lv.Resolved = string(p)
-		} else if to, ok := g.Resolve(p, k.Target); ok {
+		} else if to, ok := g.Resolve(p, k.Target()); ok {
 			lv.Resolved = string(to)
 		}
 		v.Links = append(v.Links, lv)
