@@ -226,6 +226,9 @@ func normalize(v any) any {
 
 // stringProp returns v, trimmed, when it is a string, else "".
 func stringProp(v any) string {
+	if ns, ok := v.(nodeString); ok {
+		return strings.TrimSpace(ns.n.Value)
+	}
 	s, _ := v.(string)
 	return strings.TrimSpace(s)
 }
@@ -254,18 +257,29 @@ func listItems(v any, tags bool, fn func(string)) {
 			}
 		}
 	}
+	item := func(e any) {
+		switch e := e.(type) {
+		case nil, map[string]any, []any, nodeList:
+		case string:
+			add(e)
+		case nodeString:
+			add(e.n.Value)
+		default:
+			add(fmt.Sprint(e))
+		}
+	}
 	switch v := v.(type) {
 	case string:
 		add(v)
+	case nodeString:
+		add(v.n.Value)
 	case []any:
 		for _, e := range v {
-			switch e := e.(type) {
-			case nil, map[string]any, []any:
-			case string:
-				add(e)
-			default:
-				add(fmt.Sprint(e))
-			}
+			item(e)
+		}
+	case nodeList:
+		for _, c := range v.n.Content {
+			item(itemOf(c))
 		}
 	}
 }
@@ -273,10 +287,12 @@ func listItems(v any, tags bool, fn func(string)) {
 // listLen returns how many items a property holds at most, as listItems reads it.
 func listLen(v any) int {
 	switch v := v.(type) {
-	case string:
+	case string, nodeString:
 		return 1
 	case []any:
 		return len(v)
+	case nodeList:
+		return len(v.n.Content)
 	}
 	return 0
 }
