@@ -171,11 +171,12 @@ func (g *Graph) bucket(stem string) *bucket {
 // linkBucket returns the bucket of the stem of link i of f, a link with a stem,
 // making it when no file or link has that stem yet.
 func (g *Graph) linkBucket(f *file, i int) *bucket {
-	stem := targetStem(f.name(i))
-	if b := g.byStem[stem]; b != nil {
+	var buf [128]byte
+	stem := appendStem(buf[:0], f.name(i))
+	if b := g.byStem[string(stem)]; b != nil {
 		return b
 	}
-	return g.bucket(strings.Clone(stem)) // not the note's memory: the bucket may outlive it
+	return g.bucket(string(stem))
 }
 
 // dropIfEmpty forgets b when no file and no link uses it any more.

@@ -329,16 +329,26 @@ func targetStem(target string) string {
 // stem returns the bucket of targetStem(target) when there is one, and whether
 // target has a stem at all, without allocating.
 func (r *resolver) stem(target string) (*bucket, bool) {
-	last := lastElem(target)
-	if last == "" {
+	b := appendStem(r.buf[:0], target)
+	r.buf = b
+	if len(b) == 0 {
 		return nil, false
 	}
-	b := appendFold(r.buf[:0], last)
-	if len(b) >= 3 && string(b[len(b)-3:]) == ".md" {
+	return r.g.byStem[string(b)], true
+}
+
+// appendStem appends targetStem(target) to b.
+func appendStem(b []byte, target string) []byte {
+	last := lastElem(target)
+	if last == "" {
+		return b
+	}
+	start := len(b)
+	b = appendFold(b, last)
+	if len(b)-start >= 3 && string(b[len(b)-3:]) == ".md" {
 		b = b[:len(b)-3]
 	}
-	r.buf = b
-	return r.g.byStem[string(b)], len(b) > 0
+	return b
 }
 
 // resolveTarget resolves target written in the note at from. The caller holds
