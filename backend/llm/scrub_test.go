@@ -72,3 +72,25 @@ func TestRepliedKeyIsScrubbedWhole(t *testing.T) {
 		t.Errorf("kept %q, streamed %q; want the key replaced", m.Content, streamed.String())
 	}
 }
+
+// The key cut at every place between two chunks, and split over three, is replaced.
+func TestRepliedKeyCutAnywhere(t *testing.T) {
+	k := secretKey
+	var replies []llmtest.Reply
+	for i := 1; i < len(k); i++ {
+		replies = append(replies, llmtest.Deltas(llmtest.Contents("<"+k[:i], k[i:]+">")...))
+		replies = append(replies, llmtest.Deltas(llmtest.Contents("<"+k[:i/2], k[i/2:i], k[i:]+">")...))
+	}
+	s := llmtest.New(t, replies...)
+	c := client(t, s.URL())
+	for range replies {
+		var streamed strings.Builder
+		m, err := c.Stream(context.Background(), llm.Request{
+			Messages: []llm.Message{{Role: llm.RoleUser, Content: "hi"}},
+			OnDelta:  func(s string) { streamed.WriteString(s) },
+		})
+		if err != nil || m.Content != "<[key]>" || streamed.String() != "<[key]>" {
+			t.Fatalf("kept %q, streamed %q, %v; want <[key]>", m.Content, streamed.String(), err)
+		}
+	}
+}
