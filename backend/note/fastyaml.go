@@ -34,7 +34,20 @@ type fastParser struct {
 	stack []*yaml.Node
 	lists []*yaml.Node
 	depth int // nesting of the collection being read
+	// With alias set (see fastFrontMatterPooled), block scalars are joined in
+	// scalars, which is reused from parse to parse: whoever keeps one of their values
+	// copies it before release (parseFrontMatter). It never grows, so a value stays
+	// where it was written; one that does not fit gets a string of its own.
+	alias   bool
+	scalars []byte
 }
+
+// scalarsCap is the size of a parser's buffer of block scalars: a few descriptions.
+const scalarsCap = 2 << 10
+
+// scribbleReleased makes release overwrite the buffer of block scalars, so that a
+// test sees any value kept without a copy (set by the package's tests).
+var scribbleReleased bool
 
 // slabSize is the number of nodes per slab: most front matter fits in one.
 const slabSize = 64
@@ -53,6 +66,12 @@ func (p *fastParser) release() {
 	}
 	clear(p.stack)
 	clear(p.lists)
+	if scribbleReleased {
+		for i := range p.scalars {
+			p.scalars[i] = '~'
+		}
+	}
+	p.scalars, p.alias = p.scalars[:0], false
 	p.src, p.block, p.lines, p.i, p.cur, p.depth = nil, "", p.lines[:0], 0, 0, 0
 	p.stack, p.lists = p.stack[:0], p.lists[:0]
 	fastParsers.Put(p)
@@ -80,7 +99,7 @@ func fastFrontMatterPooled(src []byte, from, to int, alias bool) (*yaml.Node, *f
 	p := fastParsers.Get().(*fastParser)
 	// One copy of the block, of which every key and value is a substring: one
 	// allocation rather than one a string.
-	p.src, p.from, p.to = src, from, to
+	p.src, p.from, p.to, p.alias = src, from, to, alias
 	if alias {
 		p.block = aliasOf(src, from, to)
 	} else {
@@ -560,20 +579,44 @@ lines:
 			break lines
 		}
 	}
-	var sb strings.Builder
+	last := p.lines[p.i-1]
+	clip := !strip && last[1] < p.to // the last line's break is kept
+	size := (p.i - first - 1) * len(sep)
+	for k := first; k < p.i; k++ {
+		size += p.lines[k][1] - (p.lines[k][0] + ind)
+	}
+	if clip {
+		size++
+	}
+	if p.alias && len(p.scalars)+size <= scalarsCap {
+		if p.scalars == nil {
+			p.scalars = make([]byte, 0, scalarsCap)
+		}
+		start := len(p.scalars)
+		p.scalars = p.appendScalar(p.scalars, first, ind, sep, clip)
+		n.Value = aliasOf(p.scalars, start, len(p.scalars))
+		return n, true
+	}
+	b := p.appendScalar(make([]byte, 0, size), first, ind, sep, clip)
+	n.Value = aliasOf(b, 0, len(b)) // b is not changed after
+	return n, true
+}
+
+// appendScalar appends to b the value of the block scalar whose lines run from
+// first to p.i, indented by ind: its lines joined by sep, with a final line break
+// when clip is set.
+func (p *fastParser) appendScalar(b []byte, first, ind int, sep string, clip bool) []byte {
 	for k := first; k < p.i; k++ {
 		if k > first {
-			sb.WriteString(sep)
+			b = append(b, sep...)
 		}
 		l := p.lines[k]
-		sb.WriteString(p.block[l[0]+ind-p.from : l[1]-p.from])
+		b = append(b, p.block[l[0]+ind-p.from:l[1]-p.from]...)
 	}
-	last := p.lines[p.i-1]
-	if !strip && last[1] < p.to {
-		sb.WriteByte('\n') // clip: the last line's break is kept
+	if clip {
+		b = append(b, '\n')
 	}
-	n.Value = sb.String()
-	return n, true
+	return b
 }
 
 // blockList reads a block list whose items start at indent spaces: scalars, or

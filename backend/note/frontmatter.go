@@ -119,7 +119,12 @@ func parseFrontMatter(n *Note, src []byte, fm fmBounds, keepProps bool, k *keepe
 	// parse (keeper.rehome): the fast path need not copy the whole block.
 	root, fp := fastFrontMatterPooled(src, fm.yamlStart, fm.yamlEnd, !keepProps)
 	if fp != nil {
-		defer fp.release() // nothing below keeps a node: values are copied out
+		defer func() {
+			if !keepProps {
+				k.rehome(n, fp.scalars[:cap(fp.scalars)]) // block scalars share fp's buffer
+			}
+			fp.release() // nothing below keeps a node: values are copied out
+		}()
 	}
 	if root != nil {
 		ok := false

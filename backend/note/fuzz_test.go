@@ -24,6 +24,7 @@ var fuzzSeeds = []string{
 	"---\ntags: [a, \"#b\"]\ntype: t\nn: 12\nwhen: 2024-01-02\nf: 1.5\nnested: {k: [x, y]}\ntag: c\nalias: [[A]]\n---\nbody",
 	"---\ntype: t\nrelated: [\"[[A]]\", \"[[B|c]]\"]\nrelations:\n  - type: part of\n    to: \"[[X]]\"\nd: >-\n  x [[Y]]\n  z\ns:\n  url: u\n---\n[[Z]]",
 	"+++\ntype = \"t\"\nrel = \"[[B]]\"\n[[relations]]\n\"relation to\" = \"[[C]]\"\n+++\n[[D]]",
+	"---\nsummary: >-\n  folded\n  text\ntype: |\n  literal\nrelations:\n  - relation type: >-\n      part\n    relation to: >-\n      [[X]]\n---\nbody",
 	";;;\n{\"type\": \"t\", \"rel\": [\"[[B]]\", 2]}\n;;;\n[[D]]", "---yaml\na: \"[[B]]\"\n---\n[[D]]", "\ufeff---toml\r\nx = 1\r\n---\r\n",
 }
 
