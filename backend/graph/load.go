@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
@@ -16,45 +17,62 @@ import (
 // files is a note without links; ignored paths are skipped. The graph takes
 // ownership of the notes, as SetNote does.
 func (g *Graph) Load(notes map[vpath.Path]*note.Note, files []vpath.Path) {
-	fresh := New()
-	// Room for the stems of files and about as many of unresolved targets.
-	fresh.byStem = make(map[string]*bucket, 2*(len(notes)+len(files)))
-	type input struct {
-		path vpath.Path
-		note *note.Note
-	}
-	in := make([]input, 0, len(notes)+len(files))
+	in := make([]Entry, 0, len(notes)+len(files))
 	for p, n := range notes {
-		if p == "" || p.Ignored() {
-			continue
-		}
 		if n == nil {
 			n = &note.Note{}
 		}
-		in = append(in, input{p, n})
+		in = append(in, Entry{p, n})
 	}
 	for _, p := range files {
-		if _, isNote := notes[p]; isNote || p == "" || p.Ignored() {
-			continue
+		if _, isNote := notes[p]; !isNote {
+			in = append(in, Entry{Path: p})
 		}
-		var n *note.Note
-		if p.IsNote() {
-			n = &note.Note{}
-		}
-		in = append(in, input{p, n})
 	}
-	slices.SortFunc(in, func(a, b input) int { return strings.Compare(string(a.path), string(b.path)) })
-	in = slices.CompactFunc(in, func(a, b input) bool { return a.path == b.path })
+	g.LoadSorted(in)
+}
+
+// Entry is one file of LoadSorted: a note, or an attachment when Note is nil (a
+// ".md" path without a note is a note without links).
+type Entry struct {
+	Path vpath.Path
+	Note *note.Note
+}
+
+// LoadSorted is Load for a list of files, fastest when it comes sorted by path with
+// every path once, as a walk lists them: it is sorted here otherwise (stably: of a
+// path listed twice, the first entry counts), and may be reordered. Ignored paths
+// and the empty path are skipped. The graph takes ownership of the notes.
+func (g *Graph) LoadSorted(in []Entry) {
+	fresh := New()
+	// Room for the stems of files and about as many of unresolved targets.
+	fresh.byStem = make(map[string]*bucket, 2*len(in))
+	if !sortedOnce(in) {
+		slices.SortStableFunc(in, func(a, b Entry) int { return strings.Compare(string(a.Path), string(b.Path)) })
+		in = slices.CompactFunc(in, func(a, b Entry) bool { return a.Path == b.Path })
+	}
 	// The files (their folded paths, hashes and stems) are made on every core.
 	all := make([]*file, len(in))
 	parallel(len(in), func(from, to int) {
 		for i := from; i < to; i++ {
-			all[i] = newFile(in[i].path)
-			all[i].note = in[i].note
+			p, n := in[i].Path, in[i].Note
+			if p == "" || p.Ignored() {
+				continue // left nil, dropped below
+			}
+			if n == nil && p.IsNote() {
+				n = &note.Note{}
+			}
+			all[i] = newFile(p)
+			all[i].note = n
 		}
 	})
-	fresh.index(all)
+	all = slices.DeleteFunc(all, func(f *file) bool { return f == nil })
+	// The path indexes are not needed to resolve: they are made while it runs.
+	var paths sync.WaitGroup
+	paths.Go(func() { fresh.indexPaths(all) })
+	fresh.indexStems(all)
 	fresh.resolveParallel(all)
+	paths.Wait()
 	fresh.registerAll(all)
 
 	g.mu.Lock()
@@ -66,35 +84,58 @@ func (g *Graph) Load(notes map[vpath.Path]*note.Note, files []vpath.Path) {
 	g.gen.Add(1)
 }
 
-// index fills the path indexes from files sorted by path: the file map and the
-// buckets are built concurrently.
-func (g *Graph) index(all []*file) {
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		g.files = make(map[vpath.Path]*file, len(all))
-		g.paths = make([]vpath.Path, len(all))
-		for i, f := range all {
-			g.files[f.path] = f
-			g.paths[i] = f.path
+// sortedOnce reports whether in is sorted by path with no path twice, checked on
+// every core.
+func sortedOnce(in []Entry) bool {
+	var unsorted atomic.Bool
+	parallel(len(in), func(from, to int) {
+		for i := max(from, 1); i < to; i++ {
+			if in[i-1].Path >= in[i].Path {
+				unsorted.Store(true)
+				return
+			}
 		}
 	})
+	return !unsorted.Load()
+}
+
+// indexPaths fills the file map and the list of paths from files sorted by path.
+func (g *Graph) indexPaths(all []*file) {
+	g.files = make(map[vpath.Path]*file, len(all))
+	g.paths = make([]vpath.Path, len(all))
+	for i, f := range all {
+		g.files[f.path] = f
+		g.paths[i] = f.path
+	}
+}
+
+// indexStems fills the buckets from files sorted by path: the map in one pass, then
+// each bucket's order and entries on every core.
+func (g *Graph) indexStems(all []*file) {
+	made := make([]*bucket, 0, len(all))
 	for _, f := range all {
-		b := g.bucket(f.stem)
+		b := g.byStem[f.stem]
+		if b == nil {
+			b = &bucket{stem: f.stem}
+			g.byStem[f.stem] = b
+			made = append(made, b)
+		}
 		b.files = append(b.files, f)
 	}
-	for _, b := range g.byStem {
-		if len(b.files) > 1 {
-			slices.SortStableFunc(b.files, byLenOrder)
+	parallel(len(made), func(from, to int) {
+		for _, b := range made[from:to] {
+			if len(b.files) > 1 {
+				slices.SortStableFunc(b.files, byLenOrder)
+			}
+			b.ents = make([]entry, len(b.files))
+			for i, f := range b.files {
+				b.ents[i] = f.entry()
+			}
+			if len(b.files) > scanMax {
+				b.indexKeys()
+			}
 		}
-		b.ents = make([]entry, len(b.files))
-		for i, f := range b.files {
-			b.ents[i] = f.entry()
-		}
-		if len(b.files) > scanMax {
-			b.indexKeys()
-		}
-	}
-	wg.Wait()
+	})
 }
 
 // parallel calls fn with the bounds of consecutive parts of [0, n) on GOMAXPROCS

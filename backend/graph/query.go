@@ -105,31 +105,47 @@ func (g *Graph) collect(resolved bool) []Edge {
 	return out
 }
 
-// Stats counts notes, files, links and relations.
+// Stats counts notes, files, links and relations, on every core.
 func (g *Graph) Stats() Stats {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
+	var mu sync.Mutex
 	s := Stats{Files: len(g.files)}
-	for _, f := range g.files {
-		if f.note == nil {
-			continue
+	parallel(len(g.paths), func(from, to int) {
+		var part Stats
+		for _, p := range g.paths[from:to] {
+			g.files[p].count(&part)
 		}
-		s.Notes++
-		for i := range f.links {
-			l := &f.links[i]
-			switch {
-			case l.rel != nil:
-				s.Relations++
-			case l.dst != nil:
-				s.Links++
-				s.Resolved++
-			default:
-				s.Links++
-				s.Unresolved++
-			}
+		mu.Lock()
+		s.Notes += part.Notes
+		s.Links += part.Links
+		s.Resolved += part.Resolved
+		s.Unresolved += part.Unresolved
+		s.Relations += part.Relations
+		mu.Unlock()
+	})
+	return s
+}
+
+// count adds f's note and its links and relations to s.
+func (f *file) count(s *Stats) {
+	if f.note == nil {
+		return
+	}
+	s.Notes++
+	for i := range f.links {
+		l := &f.links[i]
+		switch {
+		case l.rel != nil:
+			s.Relations++
+		case l.dst != nil:
+			s.Links++
+			s.Resolved++
+		default:
+			s.Links++
+			s.Unresolved++
 		}
 	}
-	return s
 }
 
 // Tags returns, for every tag, the number of notes carrying it, as Obsidian's tag

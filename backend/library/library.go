@@ -328,8 +328,9 @@ func (l *Library) scan(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	parsedNotes := make(map[vpath.Path]*note.Note, len(results))
-	var others []vpath.Path
+	// The results are in the walk's order, sorted by path: the graph needs no map
+	// of them and no sort.
+	entries := make([]graph.Entry, 0, len(results))
 	warnings := map[vpath.Path][]note.Warning{}
 	sums := map[vpath.Path]uint64{}
 	if !l.once {
@@ -346,16 +347,12 @@ func (l *Library) scan(ctx context.Context) error {
 		if len(r.warns) > 0 {
 			warnings[r.path] = r.warns
 		}
-		if r.note != nil {
-			parsedNotes[r.path] = r.note
-			if !l.once {
-				sums[r.path] = r.sum
-			}
-		} else {
-			others = append(others, r.path)
+		entries = append(entries, graph.Entry{Path: r.path, Note: r.note})
+		if r.note != nil && !l.once {
+			sums[r.path] = r.sum
 		}
 	}
-	l.graph.Load(parsedNotes, others)
+	l.graph.LoadSorted(entries)
 	l.mu.Lock()
 	l.warnings, l.sums, l.cut = warnings, sums, cut
 	l.mu.Unlock()

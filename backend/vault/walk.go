@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -47,8 +48,9 @@ func (v *Vault) WalkUnder(ctx context.Context, dir vpath.Path) ([]FileInfo, erro
 
 func (v *Vault) walk(ctx context.Context, from vpath.Path, stat bool) ([]FileInfo, error) {
 	w := &walker{v: v, ctx: ctx, stat: stat, from: from, sem: make(chan struct{}, max(walkInFlight, runtime.GOMAXPROCS(0)))}
+	root := &folder{path: from}
 	w.wg.Add(1)
-	go w.dir(from, 0)
+	go w.dir(root)
 	w.wg.Wait()
 	if w.err != nil {
 		return nil, fmt.Errorf("walk %s: %w", v.dir, w.err)
@@ -66,53 +68,80 @@ func (v *Vault) walk(ctx context.Context, from vpath.Path, stat bool) ([]FileInf
 		}
 		v.orphanMu.Unlock()
 	}
-	n := 0
-	for _, part := range w.parts {
-		n += len(part)
+	return root.appendTo(make([]FileInfo, 0, w.files.Load())), nil
+}
+
+// folder is one folder of a walk, its files and subfolders each sorted by path (on
+// the goroutine that read it), so that the whole listing comes out sorted in one
+// pass over the tree (appendTo) rather than by a sort of every path on one core.
+type folder struct {
+	files []FileInfo
+	subs  []*folder
+	key   string // the folder's path and "/": what its files' paths start with
+	path  vpath.Path
+	hops  int // the symbolic links to folders crossed to get here
+}
+
+// appendTo appends the files of f and of its subfolders to out in path order: the
+// files below a subfolder sort together, and where a file's name compares with
+// the subfolder's name and "/" (the path of each of them begins so), as a file's
+// name holds no "/".
+func (f *folder) appendTo(out []FileInfo) []FileInfo {
+	files := f.files
+	for _, s := range f.subs {
+		i := 0
+		for i < len(files) && string(files[i].Path) < s.key {
+			i++
+		}
+		out = append(out, files[:i]...)
+		files = files[i:]
+		out = s.appendTo(out)
 	}
-	out := make([]FileInfo, 0, n)
-	for _, part := range w.parts {
-		out = append(out, part...)
-	}
-	slices.SortFunc(out, func(a, b FileInfo) int { return strings.Compare(string(a.Path), string(b.Path)) })
-	return out, nil
+	return append(out, files...)
 }
 
 type walker struct {
-	v    *Vault
-	ctx  context.Context
-	stat bool          // fill in Size and ModTime
-	from vpath.Path    // the folder the walk starts at
-	sem  chan struct{} // bounds the folders read at once
-	wg   sync.WaitGroup
+	v     *Vault
+	ctx   context.Context
+	stat  bool          // fill in Size and ModTime
+	from  vpath.Path    // the folder the walk starts at
+	sem   chan struct{} // bounds the folders read at once
+	wg    sync.WaitGroup
+	files atomic.Int64 // files listed so far
 
 	mu    sync.Mutex
-	parts [][]FileInfo // the files of each folder read
 	temps []vpath.Path // temporary files of writes, in progress or orphaned by a crash
 	err   error
 }
 
-// dir lists one folder, records its files and starts a goroutine per subfolder.
-// hops counts the symbolic links to folders crossed to get here.
-func (w *walker) dir(d vpath.Path, hops int) {
+// dir lists the folder f, sorts its files and subfolders and starts a goroutine per
+// subfolder.
+func (w *walker) dir(f *folder) {
 	defer w.wg.Done()
 	if w.ctx.Err() != nil {
 		return
 	}
 	w.sem <- struct{}{}
-	files, subs, err := w.read(d, hops)
+	files, subs, err := w.read(f.path, f.hops)
 	<-w.sem
-	w.mu.Lock()
-	if len(files) > 0 {
-		w.parts = append(w.parts, files)
+	if err != nil && f.path == w.from {
+		w.mu.Lock()
+		if w.err == nil {
+			w.err = err // an unreadable subfolder is skipped; an unreadable start is not
+		}
+		w.mu.Unlock()
 	}
-	if err != nil && w.err == nil && d == w.from {
-		w.err = err // an unreadable subfolder is skipped; an unreadable start is not
+	w.files.Add(int64(len(files)))
+	slices.SortFunc(files, func(a, b FileInfo) int { return strings.Compare(string(a.Path), string(b.Path)) })
+	f.files, f.subs = files, make([]*folder, len(subs))
+	for i, s := range subs {
+		f.subs[i] = &folder{key: string(s.p) + "/", path: s.p, hops: s.hops}
 	}
-	w.mu.Unlock()
-	for _, s := range subs {
+	// By key, not path: "a!/" sorts before "a/", though "a" sorts before "a!".
+	slices.SortFunc(f.subs, func(a, b *folder) int { return strings.Compare(a.key, b.key) })
+	for _, s := range f.subs {
 		w.wg.Add(1)
-		go w.dir(s.p, s.hops)
+		go w.dir(s)
 	}
 }
 
