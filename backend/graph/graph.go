@@ -88,6 +88,10 @@ type Graph struct {
 	peak int
 	// gen counts changes, so that what is derived from the graph can be cached.
 	gen atomic.Uint64
+	// stats are the counts of Stats at generation statsGen (0: none), made by Load
+	// while it resolves.
+	stats    Stats
+	statsGen uint64
 }
 
 // Generation returns a number that changes whenever the graph changes: what is

@@ -29,49 +29,62 @@ func (g *Graph) Load(notes map[vpath.Path]*note.Note, files []vpath.Path) {
 			in = append(in, Entry{Path: p})
 		}
 	}
-	g.LoadSorted(in)
+	g.LoadSorted(len(in), func(i int) Entry { return in[i] })
 }
 
 // Entry is one file of LoadSorted: a note, or an attachment when Note is nil (a
-// ".md" path without a note is a note without links).
+// ".md" path without a note is a note without links). An empty Path is no file.
 type Entry struct {
 	Path vpath.Path
 	Note *note.Note
 }
 
-// LoadSorted is Load for a list of files, fastest when it comes sorted by path with
-// every path once, as a walk lists them: it is sorted here otherwise (stably: of a
-// path listed twice, the first entry counts), and may be reordered. Ignored paths
-// and the empty path are skipped. The graph takes ownership of the notes.
-func (g *Graph) LoadSorted(in []Entry) {
-	fresh := New()
-	// Room for the stems of files and about as many of unresolved targets.
-	fresh.byStem = make(map[string]*bucket, 2*len(in))
-	if !sortedOnce(in) {
+// LoadSorted is Load for the n files entry(i) gives, fastest when they come sorted by
+// path with every path once, as a walk lists them: they are gathered and sorted
+// otherwise (stably: of a path listed twice, the first entry counts). entry is
+// called on several goroutines at once, maybe more than once for an i; no list of
+// the entries is made when they come sorted. Ignored paths and empty entries are
+// skipped. The graph takes ownership of the notes.
+func (g *Graph) LoadSorted(n int, entry func(i int) Entry) {
+	if !sortedOnce(n, entry) {
+		in := make([]Entry, n)
+		for i := range in {
+			in[i] = entry(i)
+		}
 		slices.SortStableFunc(in, func(a, b Entry) int { return strings.Compare(string(a.Path), string(b.Path)) })
 		in = slices.CompactFunc(in, func(a, b Entry) bool { return a.Path == b.Path })
+		n, entry = len(in), func(i int) Entry { return in[i] }
 	}
+	fresh := New()
+	// The map is made while the files are: making it writes all its memory, and a
+	// fresh page is costly (on a virtual machine the host backs it too).
+	var made sync.WaitGroup
+	made.Go(func() {
+		// Room for the stems of files and about as many of unresolved targets.
+		fresh.byStem = make(map[string]*bucket, 2*n)
+	})
 	// The files (their folded paths, hashes and stems) are made on every core.
-	all := make([]*file, len(in))
-	parallel(len(in), func(from, to int) {
+	all := make([]*file, n)
+	parallel(n, func(from, to int) {
 		for i := from; i < to; i++ {
-			p, n := in[i].Path, in[i].Note
-			if p == "" || p.Ignored() {
+			e := entry(i)
+			if e.Path == "" || e.Path.Ignored() {
 				continue // left nil, dropped below
 			}
-			if n == nil && p.IsNote() {
-				n = &note.Note{}
+			if e.Note == nil && e.Path.IsNote() {
+				e.Note = &note.Note{}
 			}
-			all[i] = newFile(p)
-			all[i].note = n
+			all[i] = newFile(e.Path)
+			all[i].note = e.Note
 		}
 	})
 	all = slices.DeleteFunc(all, func(f *file) bool { return f == nil })
+	made.Wait()
 	// The path indexes are not needed to resolve: they are made while it runs.
 	var paths sync.WaitGroup
 	paths.Go(func() { fresh.indexPaths(all) })
 	fresh.indexStems(all)
-	fresh.resolveParallel(all)
+	stats := fresh.resolveParallel(all)
 	paths.Wait()
 	fresh.registerAll(all)
 
@@ -81,19 +94,29 @@ func (g *Graph) LoadSorted(in []Entry) {
 	g.peak = len(g.files) + len(g.byStem)
 	g.aliases = fresh.aliases
 	g.w = resolver{}
-	g.gen.Add(1)
+	stats.Files = len(g.files)
+	g.stats, g.statsGen = stats, g.gen.Add(1)
 }
 
-// sortedOnce reports whether in is sorted by path with no path twice, checked on
-// every core.
-func sortedOnce(in []Entry) bool {
+// sortedOnce reports whether the n entries are sorted by path with no path twice,
+// empty entries aside, checked on every core.
+func sortedOnce(n int, entry func(i int) Entry) bool {
 	var unsorted atomic.Bool
-	parallel(len(in), func(from, to int) {
-		for i := max(from, 1); i < to; i++ {
-			if in[i-1].Path >= in[i].Path {
+	parallel(n, func(from, to int) {
+		var prev vpath.Path // the last path before from
+		for i := from - 1; i >= 0 && prev == ""; i-- {
+			prev = entry(i).Path
+		}
+		for i := from; i < to; i++ {
+			p := entry(i).Path
+			if p == "" {
+				continue
+			}
+			if prev != "" && prev >= p {
 				unsorted.Store(true)
 				return
 			}
+			prev = p
 		}
 	})
 	return !unsorted.Load()
@@ -109,27 +132,42 @@ func (g *Graph) indexPaths(all []*file) {
 	}
 }
 
-// indexStems fills the buckets from files sorted by path: the map in one pass, then
-// each bucket's order and entries on every core.
+// indexStems fills the buckets from files sorted by path. A bucket is made for every
+// file on every core, all in one allocation (a fresh page is costly: made on one
+// core, they took as long as the map), and the map takes the first of each stem in
+// one pass; each bucket's order and entries are then made on every core. A bucket
+// of one file keeps a window on all (and on one allocation of entries) of capacity
+// one, which a change copies before it grows.
 func (g *Graph) indexStems(all []*file) {
-	made := make([]*bucket, 0, len(all))
-	for _, f := range all {
-		b := g.byStem[f.stem]
-		if b == nil {
-			b = &bucket{stem: f.stem}
-			g.byStem[f.stem] = b
-			made = append(made, b)
+	slab := make([]bucket, len(all))
+	ents := make([]entry, len(all))
+	parallel(len(all), func(from, to int) {
+		for i := from; i < to; i++ {
+			slab[i] = bucket{stem: all[i].stem, files: all[i : i+1 : i+1]}
 		}
-		b.files = append(b.files, f)
+	})
+	for i, f := range all {
+		if b := g.byStem[f.stem]; b != nil {
+			b.files = append(b.files, f)
+			slab[i].files = nil // not a bucket of the graph
+		} else {
+			g.byStem[f.stem] = &slab[i]
+		}
 	}
-	parallel(len(made), func(from, to int) {
-		for _, b := range made[from:to] {
-			if len(b.files) > 1 {
+	parallel(len(all), func(from, to int) {
+		for i := from; i < to; i++ {
+			b := &slab[i]
+			switch {
+			case b.files == nil:
+				continue
+			case len(b.files) == 1:
+				b.ents = ents[i : i+1 : i+1]
+			default:
 				slices.SortStableFunc(b.files, byLenOrder)
+				b.ents = make([]entry, len(b.files))
 			}
-			b.ents = make([]entry, len(b.files))
-			for i, f := range b.files {
-				b.ents[i] = f.entry()
+			for k, f := range b.files {
+				b.ents[k] = f.entry()
 			}
 			if len(b.files) > scanMax {
 				b.indexKeys()
@@ -150,19 +188,29 @@ func parallel(n int, fn func(from, to int)) {
 }
 
 // resolveParallel builds and resolves the links of every note, sharing the work
-// among GOMAXPROCS goroutines. The indexes are only read.
-func (g *Graph) resolveParallel(all []*file) {
+// among GOMAXPROCS goroutines, and counts them (Stats, but for Files). The indexes
+// are only read.
+func (g *Graph) resolveParallel(all []*file) Stats {
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(all)/256))
-	var wg sync.WaitGroup
+	var (
+		wg    sync.WaitGroup
+		mu    sync.Mutex
+		stats Stats
+	)
 	next := make(chan []*file, workers)
 	for range workers {
 		wg.Go(func() {
 			r := resolver{g: g, buf: make([]byte, 0, 256)}
+			var part Stats
 			for chunk := range next {
 				for _, f := range chunk {
 					f.links = r.buildLinks(f)
+					f.count(&part)
 				}
 			}
+			mu.Lock()
+			stats.add(part)
+			mu.Unlock()
 		})
 	}
 	for i := 0; i < len(all); i += 512 {
@@ -170,19 +218,23 @@ func (g *Graph) resolveParallel(all []*file) {
 	}
 	close(next)
 	wg.Wait()
+	return stats
 }
 
 // registerAll fills the reverse indexes. Files come in path order, so every
 // insertion appends. Link dependencies (which touch byStem, buckets and link.b)
-// and backlinks (which touch file.back) are built concurrently, each in two
-// passes: count, then fill lists carved from one allocation.
+// are built on one core while backlinks (which touch file.back), then aliases,
+// are built on another, each in two passes: count, then fill lists carved from
+// one allocation.
 func (g *Graph) registerAll(all []*file) {
 	var wg sync.WaitGroup
-	wg.Go(func() { g.registerDeps(all) })
-	wg.Go(func() { registerBacklinks(all) })
-	for _, f := range all {
-		g.aliasRefs(f, addRef)
-	}
+	wg.Go(func() {
+		registerBacklinks(all)
+		for _, f := range all {
+			g.aliasRefs(f, addRef)
+		}
+	})
+	g.registerDeps(all) // about as long as the other two together
 	wg.Wait()
 }
 

@@ -83,8 +83,8 @@ func nestedVault(n int) []Entry {
 }
 
 // TestLoadSortedEqualsSerial loads a nested vault of 6,000 files with LoadSorted,
-// sorted as a walk lists it and also shuffled with paths listed twice, and with
-// Load, on four goroutines so that every parallel part is split, and checks each
+// sorted as a walk lists it with empty entries among them, and shuffled with paths
+// listed twice, and with Load, on four goroutines so that every parallel part is split, and checks each
 // graph against one built a note at a time (SetNote, SetFile: no parallel code).
 func TestLoadSortedEqualsSerial(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
@@ -105,8 +105,16 @@ func TestLoadSortedEqualsSerial(t *testing.T) {
 		t.Fatalf("the vault misses what it must test: %d of %d files kept, stats %+v", want.Stats.Files, len(entries), want.Stats)
 	}
 
+	// Empty entries (files gone while the scan read them) do not break the order.
+	var gaps []Entry
+	for i, e := range entries {
+		gaps = append(gaps, e)
+		if i%1000 == 0 {
+			gaps = append(gaps, Entry{})
+		}
+	}
 	sorted := New()
-	sorted.LoadSorted(slices.Clone(entries))
+	sorted.LoadSorted(len(gaps), func(i int) Entry { return gaps[i] })
 
 	shuffled := slices.Clone(entries)
 	rand.New(rand.NewPCG(9, 9)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
@@ -114,7 +122,7 @@ func TestLoadSortedEqualsSerial(t *testing.T) {
 		shuffled = append(shuffled, entries[i])
 	}
 	unsorted := New()
-	unsorted.LoadSorted(shuffled)
+	unsorted.LoadSorted(len(shuffled), func(i int) Entry { return shuffled[i] })
 
 	notes := map[vpath.Path]*note.Note{}
 	var files []vpath.Path
@@ -135,6 +143,36 @@ func TestLoadSortedEqualsSerial(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, got, cmp.AllowUnexported(ref{}), cmpopts.EquateEmpty()); diff != "" {
 			t.Errorf("%s differs from the graph built a note at a time (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
+// TestSortedOnce checks the order test that lets LoadSorted skip its sort, on lists
+// long enough to be split among goroutines, with empty entries at the splits.
+func TestSortedOnce(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	sorted := make([]Entry, 8192)
+	for i := range sorted {
+		if i%2048 != 0 && i%2048 != 1 { // empty entries where the parts begin
+			sorted[i].Path = vpath.Path(fmt.Sprintf("f%05d.md", i))
+		}
+	}
+	twice := slices.Clone(sorted)
+	twice[4100].Path = twice[4099].Path
+	across := slices.Clone(sorted) // out of order across a split, over empty entries
+	across[4098].Path = "f04000.md"
+	swapped := slices.Clone(sorted)
+	swapped[8000], swapped[8001] = swapped[8001], swapped[8000]
+	for _, c := range []struct {
+		name string
+		in   []Entry
+		want bool
+	}{
+		{"sorted", sorted, true}, {"a path twice", twice, false}, {"out of order across parts", across, false},
+		{"two swapped", swapped, false}, {"empty", nil, true},
+	} {
+		if got := sortedOnce(len(c.in), func(i int) Entry { return c.in[i] }); got != c.want {
+			t.Errorf("%s: sortedOnce = %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -105,10 +105,14 @@ func (g *Graph) collect(resolved bool) []Edge {
 	return out
 }
 
-// Stats counts notes, files, links and relations, on every core.
+// Stats counts notes, files, links and relations: as Load counted them while it
+// resolved when nothing changed since, else on every core.
 func (g *Graph) Stats() Stats {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
+	if g.statsGen != 0 && g.statsGen == g.gen.Load() {
+		return g.stats
+	}
 	var mu sync.Mutex
 	s := Stats{Files: len(g.files)}
 	parallel(len(g.paths), func(from, to int) {
@@ -117,14 +121,19 @@ func (g *Graph) Stats() Stats {
 			g.files[p].count(&part)
 		}
 		mu.Lock()
-		s.Notes += part.Notes
-		s.Links += part.Links
-		s.Resolved += part.Resolved
-		s.Unresolved += part.Unresolved
-		s.Relations += part.Relations
+		s.add(part)
 		mu.Unlock()
 	})
 	return s
+}
+
+// add adds the counts of t, but for Files, to s.
+func (s *Stats) add(t Stats) {
+	s.Notes += t.Notes
+	s.Links += t.Links
+	s.Resolved += t.Resolved
+	s.Unresolved += t.Unresolved
+	s.Relations += t.Relations
 }
 
 // count adds f's note and its links and relations to s.

@@ -328,9 +328,6 @@ func (l *Library) scan(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	// The results are in the walk's order, sorted by path: the graph needs no map
-	// of them and no sort.
-	entries := make([]graph.Entry, 0, len(results))
 	warnings := map[vpath.Path][]note.Warning{}
 	sums := map[vpath.Path]uint64{}
 	if !l.once {
@@ -347,12 +344,18 @@ func (l *Library) scan(ctx context.Context) error {
 		if len(r.warns) > 0 {
 			warnings[r.path] = r.warns
 		}
-		entries = append(entries, graph.Entry{Path: r.path, Note: r.note})
 		if r.note != nil && !l.once {
 			sums[r.path] = r.sum
 		}
 	}
-	l.graph.LoadSorted(entries)
+	// The results are in the walk's order, sorted by path: the graph needs no map
+	// of them, no list and no sort.
+	l.graph.LoadSorted(len(results), func(i int) graph.Entry {
+		if r := &results[i]; !r.gone {
+			return graph.Entry{Path: r.path, Note: r.note}
+		}
+		return graph.Entry{}
+	})
 	l.mu.Lock()
 	l.warnings, l.sums, l.cut = warnings, sums, cut
 	l.mu.Unlock()
@@ -364,24 +367,30 @@ func (l *Library) scan(ctx context.Context) error {
 // needed; otherwise (a change) attachments are checked and notes hashed. prog (may be
 // nil) counts the notes read.
 func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, prog *event.Progress) ([]parsed, error) {
+	// A note's result is first written by the goroutine that reads it, so that the
+	// fresh pages of out are faulted in on every core; when every path is a note (a
+	// vault without attachments) notes are paths, no copy (a fresh page costs).
 	out := make([]parsed, len(paths))
-	var notes []vpath.Path
-	var idx []int
+	notes, idx := notesOf(paths)
 	for i, p := range paths {
-		out[i].path = p
 		if p.IsNote() {
-			notes, idx = append(notes, p), append(idx, i)
 			continue
 		}
+		out[i].path = p
 		if !listed {
 			if info, err := l.vault.Stat(p); err != nil || info.IsDir {
 				out[i].gone = true
 			}
 		}
 	}
+	at := func(k int) int { return k }
+	if idx != nil {
+		at = func(k int) int { return idx[k] }
+	}
 	err := l.vault.ReadMany(ctx, notes, vault.ReadManyOptions{MaxSize: MaxNoteBytes}, func(k int, data []byte, err error) {
 		defer prog.Add(1)
-		r := &out[idx[k]]
+		r := &out[at(k)]
+		r.path = notes[k]
 		switch {
 		case errors.Is(err, vault.ErrTooLarge):
 			msg := fmt.Sprintf("note is larger than the %d MB indexing limit: not indexed", MaxNoteBytes>>20)
@@ -404,7 +413,33 @@ func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, 
 			}
 		}
 	})
+	if err != nil { // cancelled: not every note was read
+		for k, p := range notes {
+			out[at(k)].path = p
+		}
+	}
 	return out, err
+}
+
+// notesOf returns the notes among paths and the index in paths of each, or paths
+// itself and nil when every path is a note.
+func notesOf(paths []vpath.Path) (notes []vpath.Path, idx []int) {
+	n := 0
+	for _, p := range paths {
+		if p.IsNote() {
+			n++
+		}
+	}
+	if n == len(paths) {
+		return paths, nil
+	}
+	notes, idx = make([]vpath.Path, 0, n), make([]int, 0, n)
+	for i, p := range paths {
+		if p.IsNote() {
+			notes, idx = append(notes, p), append(idx, i)
+		}
+	}
+	return notes, idx
 }
 
 // follow applies the watcher's batches until the watcher closes.
