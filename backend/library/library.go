@@ -351,7 +351,7 @@ func (l *Library) scan(ctx context.Context) error {
 	// The results are in the walk's order, sorted by path: the graph needs no map
 	// of them, no list and no sort.
 	l.graph.LoadSorted(len(results), func(i int) graph.Entry {
-		if r := &results[i]; !r.gone {
+		if r := results[i]; !r.gone {
 			return graph.Entry{Path: r.path, Note: r.note}
 		}
 		return graph.Entry{}
@@ -366,17 +366,18 @@ func (l *Library) scan(ctx context.Context) error {
 // were just listed by a walk, so attachments need no check and no content hash is
 // needed; otherwise (a change) attachments are checked and notes hashed. prog (may be
 // nil) counts the notes read.
-func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, prog *event.Progress) ([]parsed, error) {
-	// A note's result is first written by the goroutine that reads it, so that the
-	// fresh pages of out are faulted in on every core; when every path is a note (a
-	// vault without attachments) notes are paths, no copy (a fresh page costs).
-	out := make([]parsed, len(paths))
+func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, prog *event.Progress) ([]*parsed, error) {
+	// A note's result is made by the goroutine that reads it: one slice of results
+	// had Go zero 8 MB on one core at 100k notes, then the kernel fault it in (a
+	// fresh page is costly); when every path is a note (a vault without
+	// attachments), notes are paths, no copy.
+	out := make([]*parsed, len(paths))
 	notes, idx := notesOf(paths)
 	for i, p := range paths {
 		if p.IsNote() {
 			continue
 		}
-		out[i].path = p
+		out[i] = &parsed{path: p}
 		if !listed {
 			if info, err := l.vault.Stat(p); err != nil || info.IsDir {
 				out[i].gone = true
@@ -389,8 +390,8 @@ func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, 
 	}
 	err := l.vault.ReadMany(ctx, notes, vault.ReadManyOptions{MaxSize: MaxNoteBytes}, func(k int, data []byte, err error) {
 		defer prog.Add(1)
-		r := &out[at(k)]
-		r.path = notes[k]
+		r := &parsed{path: notes[k]}
+		out[at(k)] = r
 		switch {
 		case errors.Is(err, vault.ErrTooLarge):
 			msg := fmt.Sprintf("note is larger than the %d MB indexing limit: not indexed", MaxNoteBytes>>20)
@@ -415,7 +416,9 @@ func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, 
 	})
 	if err != nil { // cancelled: not every note was read
 		for k, p := range notes {
-			out[at(k)].path = p
+			if out[at(k)] == nil {
+				out[at(k)] = &parsed{path: p}
+			}
 		}
 	}
 	return out, err
@@ -513,8 +516,8 @@ func (l *Library) apply(ctx context.Context, paths []vpath.Path) []vpath.Path {
 			}
 			l.graph.SetNote(r.path, r.note)
 			l.sums[r.path] = r.sum
-			l.noteCut(r)
-			l.journalExternal(ctx, r)
+			l.noteCut(*r)
+			l.journalExternal(ctx, *r)
 		default:
 			if l.graph.Has(r.path) {
 				continue
