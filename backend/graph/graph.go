@@ -13,10 +13,12 @@
 // Changes are incremental: adding or removing a file re-resolves only the links
 // whose target names that file's basename (an index keyed by case-folded stem), so
 // a change costs microseconds even at tens of thousands of notes. Load builds the
-// whole graph at once, in parallel.
+// whole graph at once, in parallel; LoadSorted does so from a list in path order
+// (as a full index has it from its walk) without a map or a sort, and keeps every
+// core busy through each of its phases.
 //
 // Concurrency: a Graph is safe for any number of concurrent readers and writers;
-// methods that change it (SetNote, SetFile, Remove, Load) take an exclusive lock and
+// methods that change it (SetNote, SetFile, Remove, Load, LoadSorted) take an exclusive lock and
 // readers a shared one, so writers are serialised and readers never see a change
 // half done. Every slice and map a method returns is a fresh copy the caller may
 // keep and modify. The *note.Note values handed to SetNote or Load, and the ones
