@@ -328,12 +328,37 @@ func (l *Library) scan(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	warnings := map[vpath.Path][]note.Warning{}
-	sums := map[vpath.Path]uint64{}
+	// What the library keeps of each file is gathered while the graph loads: it
+	// only reads the results, as the graph does, and would hold one core otherwise.
+	var (
+		kept     sync.WaitGroup
+		warnings map[vpath.Path][]note.Warning
+		sums     map[vpath.Path]uint64
+		cut      map[vpath.Path]bool
+	)
+	kept.Go(func() { warnings, sums, cut = l.keep(results) })
+	// The results are in the walk's order, sorted by path: the graph needs no map
+	// of them, no list and no sort.
+	l.graph.LoadSorted(len(results), func(i int) graph.Entry {
+		if r := results[i]; !r.gone {
+			return graph.Entry{Path: r.path, Note: r.note}
+		}
+		return graph.Entry{}
+	})
+	kept.Wait()
+	l.mu.Lock()
+	l.warnings, l.sums, l.cut = warnings, sums, cut
+	l.mu.Unlock()
+	return nil
+}
+
+// keep returns the warnings, the content fingerprints (none for a library opened
+// once) and the notes cut short of a scan's results.
+func (l *Library) keep(results []*parsed) (warnings map[vpath.Path][]note.Warning, sums map[vpath.Path]uint64, cut map[vpath.Path]bool) {
+	warnings, sums, cut = map[vpath.Path][]note.Warning{}, map[vpath.Path]uint64{}, map[vpath.Path]bool{}
 	if !l.once {
 		sums = make(map[vpath.Path]uint64, len(results))
 	}
-	cut := map[vpath.Path]bool{}
 	for _, r := range results {
 		if r.gone {
 			continue
@@ -348,18 +373,7 @@ func (l *Library) scan(ctx context.Context) error {
 			sums[r.path] = r.sum
 		}
 	}
-	// The results are in the walk's order, sorted by path: the graph needs no map
-	// of them, no list and no sort.
-	l.graph.LoadSorted(len(results), func(i int) graph.Entry {
-		if r := results[i]; !r.gone {
-			return graph.Entry{Path: r.path, Note: r.note}
-		}
-		return graph.Entry{}
-	})
-	l.mu.Lock()
-	l.warnings, l.sums, l.cut = warnings, sums, cut
-	l.mu.Unlock()
-	return nil
+	return warnings, sums, cut
 }
 
 // readAll reads and parses the notes among paths on every core. listed says the paths
