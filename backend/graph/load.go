@@ -133,47 +133,71 @@ func (g *Graph) indexPaths(all []*file) {
 }
 
 // indexStems fills the buckets from files sorted by path. A bucket is made for every
-// file on every core, all in one allocation (a fresh page is costly: made on one
-// core, they took as long as the map), and the map takes the first of each stem in
-// one pass; each bucket's order and entries are then made on every core. A bucket
-// of one file keeps a window on all (and on one allocation of entries) of capacity
-// one, which a change copies before it grows.
+// file on every core, in one allocation a core (made on one core, they took as long
+// as the map: a fresh page is costly, and Go zeroes a large allocation where it is
+// made), and the map takes the first of each stem in one pass; each bucket's order
+// and entries are then made on every core. A bucket of one file keeps a window on
+// all (and on one allocation of entries) of capacity one, which a change copies
+// before it grows.
 func (g *Graph) indexStems(all []*file) {
-	slab := make([]bucket, len(all))
-	ents := make([]entry, len(all))
+	type part struct {
+		from    int
+		buckets []bucket
+		ents    []entry
+	}
+	var (
+		mu    sync.Mutex
+		parts []part
+	)
 	parallel(len(all), func(from, to int) {
-		for i := from; i < to; i++ {
-			slab[i] = bucket{stem: all[i].stem, files: all[i : i+1 : i+1]}
+		p := part{from, make([]bucket, to-from), make([]entry, to-from)}
+		for i := range p.buckets {
+			f := all[from+i]
+			p.buckets[i] = bucket{stem: f.stem, files: all[from+i : from+i+1 : from+i+1]}
 		}
+		mu.Lock()
+		parts = append(parts, p)
+		mu.Unlock()
 	})
-	for i, f := range all {
-		if b := g.byStem[f.stem]; b != nil {
-			b.files = append(b.files, f)
-			slab[i].files = nil // not a bucket of the graph
-		} else {
-			g.byStem[f.stem] = &slab[i]
+	slices.SortFunc(parts, func(a, b part) int { return a.from - b.from })
+	for _, p := range parts {
+		for i := range p.buckets {
+			mine := &p.buckets[i]
+			if b := g.byStem[mine.stem]; b != nil {
+				b.files = append(b.files, all[p.from+i])
+				mine.files = nil // not a bucket of the graph
+			} else {
+				g.byStem[mine.stem] = mine
+			}
 		}
 	}
 	parallel(len(all), func(from, to int) {
-		for i := from; i < to; i++ {
-			b := &slab[i]
-			switch {
-			case b.files == nil:
-				continue
-			case len(b.files) == 1:
-				b.ents = ents[i : i+1 : i+1]
-			default:
-				slices.SortStableFunc(b.files, byLenOrder)
-				b.ents = make([]entry, len(b.files))
-			}
-			for k, f := range b.files {
-				b.ents[k] = f.entry()
-			}
-			if len(b.files) > scanMax {
-				b.indexKeys()
+		for _, p := range parts {
+			for i := max(from, p.from) - p.from; i < min(to, p.from+len(p.buckets))-p.from; i++ {
+				finishBucket(&p.buckets[i], p.ents[i:i+1:i+1])
 			}
 		}
 	})
+}
+
+// finishBucket orders the files of a bucket Load made and fills its entries, in one
+// (one file) or a new allocation; b.files == nil marks no bucket.
+func finishBucket(b *bucket, one []entry) {
+	switch {
+	case b.files == nil:
+		return
+	case len(b.files) == 1:
+		b.ents = one
+	default:
+		slices.SortStableFunc(b.files, byLenOrder)
+		b.ents = make([]entry, len(b.files))
+	}
+	for k, f := range b.files {
+		b.ents[k] = f.entry()
+	}
+	if len(b.files) > scanMax {
+		b.indexKeys()
+	}
 }
 
 // parallel calls fn with the bounds of consecutive parts of [0, n) on GOMAXPROCS
