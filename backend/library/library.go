@@ -298,25 +298,21 @@ type parsed struct {
 // scan reads every file of the vault and replaces the graph's content.
 func (l *Library) scan(ctx context.Context) error {
 	rec := l.load.expectWalk()
-	files, err := l.vault.WalkPaths(ctx)
+	paths, err := l.vault.WalkNames(ctx)
 	if err != nil {
 		close(rec.done)
 		return err
 	}
-	rec.files = files
+	rec.paths = paths
 	close(rec.done)
 	// Temporary files the walk found are orphans of crashed writes: remove them.
 	if !l.keepTemps {
 		_, _ = l.vault.RemoveOrphanTemps(ctx)
 	}
-	paths := make([]vpath.Path, 0, len(files))
 	notes := 0
-	for _, f := range files {
-		if !f.IsDir {
-			paths = append(paths, f.Path)
-			if f.Path.IsNote() {
-				notes++
-			}
+	for _, p := range paths {
+		if p.IsNote() {
+			notes++
 		}
 	}
 	if l.beforeRead != nil {

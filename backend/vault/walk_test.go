@@ -126,4 +126,11 @@ func TestWalkOrder(t *testing.T) {
 			t.Errorf("walk (-want +got):\n%s", diff)
 		}
 	}
+	names, err := v.WalkNames(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("WalkNames (-want +got):\n%s", diff)
+	}
 }
