@@ -80,9 +80,15 @@ func (g *Graph) LoadSorted(n int, entry func(i int) Entry) {
 	})
 	all = slices.DeleteFunc(all, func(f *file) bool { return f == nil })
 	made.Wait()
-	// The path indexes are not needed to resolve: they are made while it runs.
+	// The path indexes and the aliases are not needed to resolve: they are made
+	// while it runs.
 	var paths sync.WaitGroup
-	paths.Go(func() { fresh.indexPaths(all) })
+	paths.Go(func() {
+		fresh.indexPaths(all)
+		for _, f := range all {
+			fresh.aliasRefs(f, addRef)
+		}
+	})
 	fresh.indexStems(all)
 	stats := fresh.resolveParallel(all)
 	paths.Wait()
@@ -245,20 +251,15 @@ func (g *Graph) resolveParallel(all []*file) Stats {
 	return stats
 }
 
-// registerAll fills the reverse indexes. Files come in path order, so every
-// insertion appends. Link dependencies (which touch byStem, buckets and link.b)
-// are built on one core while backlinks (which touch file.back), then aliases,
-// are built on another, each in two passes: count, then fill lists carved from
-// one allocation.
+// registerAll fills the reverse indexes of links (Load fills the aliases'). Files
+// come in path order, so every insertion appends. Link dependencies (which touch
+// byStem, buckets and link.b) and backlinks (which touch file.back) are built
+// concurrently, each in two passes: count, then fill lists carved from one
+// allocation.
 func (g *Graph) registerAll(all []*file) {
 	var wg sync.WaitGroup
-	wg.Go(func() {
-		registerBacklinks(all)
-		for _, f := range all {
-			g.aliasRefs(f, addRef)
-		}
-	})
-	g.registerDeps(all) // about as long as the other two together
+	wg.Go(func() { registerBacklinks(all) })
+	g.registerDeps(all)
 	wg.Wait()
 }
 
