@@ -46,6 +46,12 @@ type Entry struct {
 // the entries is made when they come sorted. Ignored paths and empty entries are
 // skipped. The graph takes ownership of the notes.
 func (g *Graph) LoadSorted(n int, entry func(i int) Entry) {
+	fresh := New()
+	// The map is made while the files are: making it writes all its memory, and a
+	// fresh page is costly (on a virtual machine the host backs it too).
+	var made sync.WaitGroup
+	room := 2 * n // for the stems of files and about as many of unresolved targets
+	made.Go(func() { fresh.byStem = make(map[string]*bucket, room) })
 	if !sortedOnce(n, entry) {
 		in := make([]Entry, n)
 		for i := range in {
@@ -55,14 +61,6 @@ func (g *Graph) LoadSorted(n int, entry func(i int) Entry) {
 		in = slices.CompactFunc(in, func(a, b Entry) bool { return a.Path == b.Path })
 		n, entry = len(in), func(i int) Entry { return in[i] }
 	}
-	fresh := New()
-	// The map is made while the files are: making it writes all its memory, and a
-	// fresh page is costly (on a virtual machine the host backs it too).
-	var made sync.WaitGroup
-	made.Go(func() {
-		// Room for the stems of files and about as many of unresolved targets.
-		fresh.byStem = make(map[string]*bucket, 2*n)
-	})
 	// The files (their folded paths, hashes and stems) are made on every core.
 	all := make([]*file, n)
 	parallel(n, func(from, to int) {
