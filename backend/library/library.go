@@ -295,13 +295,15 @@ type parsed struct {
 	cut   bool // the index keeps only part of the note (see bound)
 }
 
-// scan reads every file of the vault and replaces the graph's content.
-func (l *Library) scan(ctx context.Context) error {
+// scan reads every file of the vault and replaces the graph's content. It returns the
+// scan's progress, which the caller finishes once the graph is ready for others (nil,
+// with the error, when the scan failed: its progress says so already).
+func (l *Library) scan(ctx context.Context) (*event.Progress, error) {
 	rec := l.load.expectWalk()
 	files, err := l.vault.WalkPaths(ctx)
 	if err != nil {
 		close(rec.done)
-		return err
+		return nil, err
 	}
 	rec.files = files
 	close(rec.done)
@@ -324,9 +326,9 @@ func (l *Library) scan(ctx context.Context) error {
 	}
 	prog := event.StartProgress(l.bus, l.name, event.TaskScan, notes)
 	results, err := l.readAll(ctx, paths, true, prog)
-	prog.Finish(err)
 	if err != nil {
-		return err
+		prog.Finish(err)
+		return nil, err
 	}
 	parsedNotes := make(map[vpath.Path]*note.Note, len(results))
 	var others []vpath.Path
@@ -359,7 +361,7 @@ func (l *Library) scan(ctx context.Context) error {
 	l.mu.Lock()
 	l.warnings, l.sums, l.cut = warnings, sums, cut
 	l.mu.Unlock()
-	return nil
+	return prog, nil
 }
 
 // readAll reads and parses the notes among paths on every core. listed says the paths
@@ -419,7 +421,8 @@ func (l *Library) follow() {
 			l.sets.kick()
 		}
 		if b.Rescan {
-			err := l.scan(ctx)
+			prog, err := l.scan(ctx)
+			prog.Finish(nil) // the graph holds the vault again (nil when the scan failed)
 			// Subscribers hear of the rescan even when the scan failed: they look at
 			// the files themselves (the search index walks the vault), and a search
 			// index vouching for its file must know it can no longer say what changed.
