@@ -44,15 +44,16 @@ export interface VaultsView {
   notices: string[]
 }
 
-/** One file of a library, as listed by Files. */
+/**
+ * One file of a library, as listed by Files (kept short: a 100k-note vault lists as
+ * many; a note's name is its path without ".md").
+ */
 export interface FileEntry {
   /** Vault-relative, slash-separated: "people/Ada Lovelace.md". */
   path: string
-  /** The path without ".md": "people/Ada Lovelace". */
-  name: string
   is_note: boolean
-  /** The note's entity type, or "". */
-  entity_type: string
+  /** The note's entity type; absent for an untyped note, another file, and every file while the first scan runs. */
+  entity_type?: string
 }
 
 export type LinkKind = 'wiki' | 'embed' | 'markdown'
