@@ -145,7 +145,7 @@ export interface GraphData {
   /** Entity types; types[0] is "" (untyped). */
   types: string[]
   /** An index into types for each node. */
-  node_types: number[]
+  node_types: ArrayLike<number>
   /** Nodes from this index to first_unresolved are attachments (absent: none). */
   first_attachment?: number
   /** Nodes from this index on are unresolved names. */
@@ -153,7 +153,7 @@ export interface GraphData {
   /** The tags notes carry, without "#" (absent: none). */
   tags?: string[]
   /** Pairs: a node index and an index into tags (absent: none). */
-  note_tags?: number[]
+  note_tags?: ArrayLike<number>
   /** Edge types: "links to", "embeds" or a relation type. */
   relations: string[]
   /**
