@@ -279,7 +279,7 @@ regex_row() { # regex_row LABEL VAULT TOOL PATTERN RG-ARGS...
 	local esc=${pat//\\/\\\\}
 	esc=${esc//\"/\\\"}
 	local json="{\"$arg\":\"$esc\",\"limit\":500}"
-	ab_row "$tool $pat vs rg -c" "$l" "ratio<=1" "re-$slug-$l.json" "$RUNS" 2 "" \
+	ab_row "$tool $pat vs rg -c" "$l" "ratio<=1" "re-$slug-$l.json" "$RUNS" 2 "" -ok-exit 1 \
 		memotree "$M call --library $(q "v=$sv") $tool $(q "$json")" \
 		rg "rg -c $(printf '%q ' "$@") --glob '*.md' $(q "$sv")"
 }

@@ -215,16 +215,18 @@ func describePage(l *library.Library, g *graph.Graph, fi *folderIndex, n treeNod
 // childPages lists the pages inside a contents page: its subfolders, then its notes,
 // leaving out the folder notes (a folder's own note is described by the folder) and,
 // as the canvas does, the manual and the memory notebook, which every call carries.
-func childPages(l *library.Library, g *graph.Graph, fi *folderIndex, folder vpath.Path) []pageOut {
-	var out []pageOut
+// They are only named here: describePage reads a note's file, so a caller describes
+// the page of them it shows, not a whole folder of thousands.
+func childPages(fi *folderIndex, folder vpath.Path) []treeNode {
+	var out []treeNode
 	for _, sub := range fi.folders[folder] {
-		out = append(out, describePage(l, g, fi, treeNode{folder: true, path: sub}))
+		out = append(out, treeNode{folder: true, path: sub})
 	}
 	for _, p := range fi.notes[folder] {
 		if f, ok := notesFolder(fi, p); ok && (f == folder || f.Dir() == folder) || canvas.InContext(p) {
 			continue
 		}
-		out = append(out, describePage(l, g, fi, treeNode{path: p}))
+		out = append(out, treeNode{path: p})
 	}
 	return out
 }

@@ -115,9 +115,11 @@ func (e *env) pageChildren(ctx context.Context, call *tool.Call, index string, p
 	}
 	out := &childPagesOut{Index: pageIndex(ref.lib, ref.node), Children: []pageOut{}}
 	if f, ok := ref.contents(); ok {
-		all := childPages(ref.lib, ref.g, ref.fi, f)
-		page, info := tool.Paginate(all, paging)
-		out.Children, out.Page = append(out.Children, page...), info
+		page, info := tool.Paginate(childPages(ref.fi, f), paging)
+		for _, n := range page {
+			out.Children = append(out.Children, describePage(ref.lib, ref.g, ref.fi, n))
+		}
+		out.Page = info
 	}
 	msg := out.Page.Hint("child pages of " + out.Index)
 	if len(out.Children) == 0 && out.Page.Total == 0 {

@@ -135,9 +135,13 @@ func contextTooLong(s string) bool {
 		strings.Contains(s, "maximum context") || strings.Contains(s, "too many tokens")
 }
 
+// minRedactedKey is the shortest key redact looks for: a shorter one would match
+// ordinary text.
+const minRedactedKey = 4
+
 // redact removes the key from s, in case a proxy echoed it.
 func redact(s, key string) string {
-	if len(key) < 4 {
+	if len(key) < minRedactedKey {
 		return s
 	}
 	return strings.ReplaceAll(s, key, "[key]")

@@ -186,23 +186,31 @@ func (c *Client) streamOnce(ctx context.Context, req Request) (Message, bool, er
 	defer s.Close()
 	a := assembler{max: c.cfg.MaxReplyBytes, sniff: sn, key: c.cfg.APIKey}
 	started := false
-	a.think.onAnswer = func(t string) {
+	// The text goes on without the key (scrub.go); what a scrubber holds back at the
+	// end is passed on when the stream ends, whichever way it ends.
+	answer, reasoning := scrubber{key: c.cfg.APIKey}, scrubber{key: c.cfg.APIKey}
+	emit := func(to func(string), t string) {
+		if t == "" {
+			return
+		}
 		started = true
-		if req.OnDelta != nil {
-			req.OnDelta(t)
+		if to != nil {
+			to(t)
 		}
 	}
-	a.think.onReasoning = func(t string) {
-		started = true
-		if req.OnReasoning != nil {
-			req.OnReasoning(t)
-		}
+	a.think.onAnswer = func(t string) { emit(req.OnDelta, answer.write(t)) }
+	a.think.onReasoning = func(t string) { emit(req.OnReasoning, reasoning.write(t)) }
+	err = a.read(s)
+	var msg Message
+	if err == nil {
+		msg, err = a.message() // passes on the last text the thinking split held
 	}
-	if err := a.read(s); err != nil {
+	emit(req.OnReasoning, reasoning.flush())
+	emit(req.OnDelta, answer.flush())
+	if err != nil {
 		return Message{}, started, err
 	}
-	msg, err := a.message()
-	return msg, started, err
+	return scrubMessage(msg, c.cfg.APIKey), started, nil
 }
 
 // completeOnce makes one attempt without streaming.
@@ -231,6 +239,7 @@ func (c *Client) completeOnce(ctx context.Context, req Request) (Message, bool, 
 		return Message{}, false, fmt.Errorf("%w: more than %d bytes of text and tool arguments", ErrTooLarge, a.max)
 	}
 	msg, err := a.message()
+	msg = scrubMessage(msg, c.cfg.APIKey)
 	if err == nil && msg.Reasoning != "" && req.OnReasoning != nil {
 		req.OnReasoning(msg.Reasoning)
 	}

@@ -196,7 +196,34 @@ func (vc *Voucher) Start(ctx context.Context) error {
 		return nil
 	}
 	vc.release = release
+	sweepFences(v, time.Now().Add(-staleFence))
 	return nil
+}
+
+// staleFence is the age past which a fence is left over: an asker waits fenceWait for
+// its answer and then removes its fence, unless it was killed in between.
+const staleFence = time.Minute
+
+// sweepFences removes the fences older than before that askers killed while waiting
+// left in .memotree. Only the voucher sweeps, holding the lock, so a fence some
+// asker still waits on (never older than fenceWait) is never taken from it.
+func sweepFences(v *vault.Vault, before time.Time) {
+	own, err := v.InternalPath(watch.FencePrefix + "sweep")
+	if err != nil {
+		return // a sweep is housekeeping: the next voucher tries again
+	}
+	ents, err := os.ReadDir(filepath.Dir(own))
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() || !validFence(e.Name()) {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.ModTime().Before(before) {
+			v.RemoveInternal(e.Name())
+		}
+	}
 }
 
 // seeOwnFence creates fences of its own until the watcher reports one: a .memotree

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -337,5 +338,43 @@ func TestVoucherWritesNothingUntilTheVaultHasMemotree(t *testing.T) {
 	}
 	if err := vc.Start(t.Context()); err != nil || !vc.Vouching() {
 		t.Fatalf("Start once .memotree exists: %v, vouching %v", err, vc.Vouching())
+	}
+}
+
+// A voucher that starts removes the fences askers killed while waiting left behind,
+// and only those: a fence younger than a minute may still be waited on, and a file
+// that is not a fence is not its to remove.
+func TestVoucherSweepsLeftFences(t *testing.T) {
+	if !vouchSupported {
+		t.Skip("vouching needs inotify (Linux)")
+	}
+	dir := writeVault(t, small)
+	internal := filepath.Join(dir, ".memotree")
+	if err := os.MkdirAll(internal, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-10 * time.Minute)
+	files := map[string]time.Time{
+		watch.FencePrefix + "left-1": old,                 // an asker killed long ago
+		watch.FencePrefix + "waited": time.Now(),          // an asker waiting now
+		"notes.db":                   old,                 // not a fence
+		watch.FencePrefix + "left-2": old.Add(-time.Hour), // another one
+	}
+	for name, at := range files {
+		p := filepath.Join(internal, name)
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, at, at); err != nil {
+			t.Fatal(err)
+		}
+	}
+	startVoucher(t, dir)
+	for name := range files {
+		_, err := os.Lstat(filepath.Join(internal, name))
+		gone := errors.Is(err, fs.ErrNotExist)
+		if want := strings.Contains(name, "left-"); gone != want {
+			t.Errorf("%s: removed %v, want %v (%v)", name, gone, want, err)
+		}
 	}
 }

@@ -3,9 +3,11 @@
 // frequency, the page cache filling) weighs on every command alike, and the ratio of
 // each round is a fair sample:
 //
-//	ab [-runs 10] [-warmup 2] [-prepare CMD] -out FILE.json NAME CMD NAME CMD ...
+//	ab [-runs 10] [-warmup 2] [-prepare CMD] [-ok-exit 1] -out FILE.json NAME CMD NAME CMD ...
 //
-// Each command runs through sh -c with its output discarded. Round r runs the
+// Each command runs through sh -c with its output discarded. A run fails when its
+// command exits with a status other than 0 and -ok-exit (a search that finds
+// nothing exits 1, as grep and ripgrep do: -ok-exit 1 counts that as an answer). Round r runs the
 // commands in order, or in reverse on odd rounds. -prepare runs before every timed
 // run (not timed): a cache drop for cold runs. The JSON holds every run's wall time,
 // CPU time (user + system, of the command and what it waited for) and peak resident
@@ -14,6 +16,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -45,10 +48,11 @@ func main() {
 	warmup := flag.Int("warmup", 2, "untimed rounds first")
 	prepare := flag.String("prepare", "", "command run (untimed) before every timed run")
 	out := flag.String("out", "", "the JSON file to write")
+	okExit := flag.Int("ok-exit", 0, "an exit status that is an answer too, not a failure (1: nothing matched)")
 	flag.Parse()
 	args := flag.Args()
 	if *out == "" || len(args) < 4 || len(args)%2 != 0 || *runs < 1 {
-		fmt.Fprintln(os.Stderr, "usage: ab [-runs N] [-warmup N] [-prepare CMD] -out FILE.json NAME CMD NAME CMD ...")
+		fmt.Fprintln(os.Stderr, "usage: ab [-runs N] [-warmup N] [-prepare CMD] [-ok-exit N] -out FILE.json NAME CMD NAME CMD ...")
 		os.Exit(2)
 	}
 	e := export{Runs: *runs, Warmup: *warmup, Prepare: *prepare, Load: []string{loadAverage()}}
@@ -73,7 +77,7 @@ func main() {
 			if !timed {
 				continue
 			}
-			if err != nil {
+			if failed(err, *okExit) {
 				r.Failed++
 			}
 			r.Wall, r.CPU, r.MaxRSS = append(r.Wall, wall), append(r.CPU, cpu), append(r.MaxRSS, rss)
@@ -110,6 +114,16 @@ func run(cmd string) (wall, cpu float64, maxRSS int64, err error) {
 		maxRSS = peakRSS(c.ProcessState)
 	}
 	return wall, cpu, maxRSS, err
+}
+
+// failed reports whether a run that ended with err failed: it did unless it exited
+// 0 or with the status ok.
+func failed(err error, ok int) bool {
+	if err == nil {
+		return false
+	}
+	var exit *exec.ExitError
+	return !(ok != 0 && errors.As(err, &exit) && exit.ExitCode() == ok)
 }
 
 func loadAverage() string {
