@@ -13,10 +13,12 @@
 // Changes are incremental: adding or removing a file re-resolves only the links
 // whose target names that file's basename (an index keyed by case-folded stem), so
 // a change costs microseconds even at tens of thousands of notes. Load builds the
-// whole graph at once, in parallel.
+// whole graph at once, in parallel; LoadSorted does so from a list in path order
+// (as a full index has it from its walk) without a map or a sort, and keeps every
+// core busy through each of its phases.
 //
 // Concurrency: a Graph is safe for any number of concurrent readers and writers;
-// methods that change it (SetNote, SetFile, Remove, Load) take an exclusive lock and
+// methods that change it (SetNote, SetFile, Remove, Load, LoadSorted) take an exclusive lock and
 // readers a shared one, so writers are serialised and readers never see a change
 // half done. Every slice and map a method returns is a fresh copy the caller may
 // keep and modify. The *note.Note values handed to SetNote or Load, and the ones
@@ -88,6 +90,10 @@ type Graph struct {
 	peak int
 	// gen counts changes, so that what is derived from the graph can be cached.
 	gen atomic.Uint64
+	// stats are the counts of Stats at generation statsGen (0: none), made by Load
+	// while it resolves.
+	stats    Stats
+	statsGen uint64
 }
 
 // Generation returns a number that changes whenever the graph changes: what is

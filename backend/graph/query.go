@@ -105,31 +105,56 @@ func (g *Graph) collect(resolved bool) []Edge {
 	return out
 }
 
-// Stats counts notes, files, links and relations.
+// Stats counts notes, files, links and relations: as Load counted them while it
+// resolved when nothing changed since, else on every core.
 func (g *Graph) Stats() Stats {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
+	if g.statsGen != 0 && g.statsGen == g.gen.Load() {
+		return g.stats
+	}
+	var mu sync.Mutex
 	s := Stats{Files: len(g.files)}
-	for _, f := range g.files {
-		if f.note == nil {
-			continue
+	parallel(len(g.paths), func(from, to int) {
+		var part Stats
+		for _, p := range g.paths[from:to] {
+			g.files[p].count(&part)
 		}
-		s.Notes++
-		for i := range f.links {
-			l := &f.links[i]
-			switch {
-			case l.rel != nil:
-				s.Relations++
-			case l.dst != nil:
-				s.Links++
-				s.Resolved++
-			default:
-				s.Links++
-				s.Unresolved++
-			}
+		mu.Lock()
+		s.add(part)
+		mu.Unlock()
+	})
+	return s
+}
+
+// add adds the counts of t, but for Files, to s.
+func (s *Stats) add(t Stats) {
+	s.Notes += t.Notes
+	s.Links += t.Links
+	s.Resolved += t.Resolved
+	s.Unresolved += t.Unresolved
+	s.Relations += t.Relations
+}
+
+// count adds f's note and its links and relations to s.
+func (f *file) count(s *Stats) {
+	if f.note == nil {
+		return
+	}
+	s.Notes++
+	for i := range f.links {
+		l := &f.links[i]
+		switch {
+		case l.rel != nil:
+			s.Relations++
+		case l.dst != nil:
+			s.Links++
+			s.Resolved++
+		default:
+			s.Links++
+			s.Unresolved++
 		}
 	}
-	return s
 }
 
 // Tags returns, for every tag, the number of notes carrying it, as Obsidian's tag

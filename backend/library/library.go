@@ -300,25 +300,21 @@ type parsed struct {
 // with the error, when the scan failed: its progress says so already).
 func (l *Library) scan(ctx context.Context) (*event.Progress, error) {
 	rec := l.load.expectWalk()
-	files, err := l.vault.WalkPaths(ctx)
+	paths, err := l.vault.WalkNames(ctx)
 	if err != nil {
 		close(rec.done)
 		return nil, err
 	}
-	rec.files = files
+	rec.paths = paths
 	close(rec.done)
 	// Temporary files the walk found are orphans of crashed writes: remove them.
 	if !l.keepTemps {
 		_, _ = l.vault.RemoveOrphanTemps(ctx)
 	}
-	paths := make([]vpath.Path, 0, len(files))
 	notes := 0
-	for _, f := range files {
-		if !f.IsDir {
-			paths = append(paths, f.Path)
-			if f.Path.IsNote() {
-				notes++
-			}
+	for _, p := range paths {
+		if p.IsNote() {
+			notes++
 		}
 	}
 	if l.beforeRead != nil {
@@ -330,14 +326,37 @@ func (l *Library) scan(ctx context.Context) (*event.Progress, error) {
 		prog.Finish(err)
 		return nil, err
 	}
-	parsedNotes := make(map[vpath.Path]*note.Note, len(results))
-	var others []vpath.Path
-	warnings := map[vpath.Path][]note.Warning{}
-	sums := map[vpath.Path]uint64{}
+	// What the library keeps of each file is gathered while the graph loads: it
+	// only reads the results, as the graph does, and would hold one core otherwise.
+	var (
+		kept     sync.WaitGroup
+		warnings map[vpath.Path][]note.Warning
+		sums     map[vpath.Path]uint64
+		cut      map[vpath.Path]bool
+	)
+	kept.Go(func() { warnings, sums, cut = l.keep(results) })
+	// The results are in the walk's order, sorted by path: the graph needs no map
+	// of them, no list and no sort.
+	l.graph.LoadSorted(len(results), func(i int) graph.Entry {
+		if r := results[i]; !r.gone {
+			return graph.Entry{Path: r.path, Note: r.note}
+		}
+		return graph.Entry{}
+	})
+	kept.Wait()
+	l.mu.Lock()
+	l.warnings, l.sums, l.cut = warnings, sums, cut
+	l.mu.Unlock()
+	return prog, nil
+}
+
+// keep returns the warnings, the content fingerprints (none for a library opened
+// once) and the notes cut short of a scan's results.
+func (l *Library) keep(results []*parsed) (warnings map[vpath.Path][]note.Warning, sums map[vpath.Path]uint64, cut map[vpath.Path]bool) {
+	warnings, sums, cut = map[vpath.Path][]note.Warning{}, map[vpath.Path]uint64{}, map[vpath.Path]bool{}
 	if !l.once {
 		sums = make(map[vpath.Path]uint64, len(results))
 	}
-	cut := map[vpath.Path]bool{}
 	for _, r := range results {
 		if r.gone {
 			continue
@@ -348,45 +367,43 @@ func (l *Library) scan(ctx context.Context) (*event.Progress, error) {
 		if len(r.warns) > 0 {
 			warnings[r.path] = r.warns
 		}
-		if r.note != nil {
-			parsedNotes[r.path] = r.note
-			if !l.once {
-				sums[r.path] = r.sum
-			}
-		} else {
-			others = append(others, r.path)
+		if r.note != nil && !l.once {
+			sums[r.path] = r.sum
 		}
 	}
-	l.graph.Load(parsedNotes, others)
-	l.mu.Lock()
-	l.warnings, l.sums, l.cut = warnings, sums, cut
-	l.mu.Unlock()
-	return prog, nil
+	return warnings, sums, cut
 }
 
 // readAll reads and parses the notes among paths on every core. listed says the paths
 // were just listed by a walk, so attachments need no check and no content hash is
 // needed; otherwise (a change) attachments are checked and notes hashed. prog (may be
 // nil) counts the notes read.
-func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, prog *event.Progress) ([]parsed, error) {
-	out := make([]parsed, len(paths))
-	var notes []vpath.Path
-	var idx []int
+func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, prog *event.Progress) ([]*parsed, error) {
+	// A note's result is made by the goroutine that reads it: one slice of results
+	// had Go zero 8 MB on one core at 100k notes, then the kernel fault it in (a
+	// fresh page is costly); when every path is a note (a vault without
+	// attachments), notes are paths, no copy.
+	out := make([]*parsed, len(paths))
+	notes, idx := notesOf(paths)
 	for i, p := range paths {
-		out[i].path = p
 		if p.IsNote() {
-			notes, idx = append(notes, p), append(idx, i)
 			continue
 		}
+		out[i] = &parsed{path: p}
 		if !listed {
 			if info, err := l.vault.Stat(p); err != nil || info.IsDir {
 				out[i].gone = true
 			}
 		}
 	}
+	at := func(k int) int { return k }
+	if idx != nil {
+		at = func(k int) int { return idx[k] }
+	}
 	err := l.vault.ReadMany(ctx, notes, vault.ReadManyOptions{MaxSize: MaxNoteBytes}, func(k int, data []byte, err error) {
 		defer prog.Add(1)
-		r := &out[idx[k]]
+		r := &parsed{path: notes[k]}
+		out[at(k)] = r
 		switch {
 		case errors.Is(err, vault.ErrTooLarge):
 			msg := fmt.Sprintf("note is larger than the %d MB indexing limit: not indexed", MaxNoteBytes>>20)
@@ -409,7 +426,35 @@ func (l *Library) readAll(ctx context.Context, paths []vpath.Path, listed bool, 
 			}
 		}
 	})
+	if err != nil { // cancelled: not every note was read
+		for k, p := range notes {
+			if out[at(k)] == nil {
+				out[at(k)] = &parsed{path: p}
+			}
+		}
+	}
 	return out, err
+}
+
+// notesOf returns the notes among paths and the index in paths of each, or paths
+// itself and nil when every path is a note.
+func notesOf(paths []vpath.Path) (notes []vpath.Path, idx []int) {
+	n := 0
+	for _, p := range paths {
+		if p.IsNote() {
+			n++
+		}
+	}
+	if n == len(paths) {
+		return paths, nil
+	}
+	notes, idx = make([]vpath.Path, 0, n), make([]int, 0, n)
+	for i, p := range paths {
+		if p.IsNote() {
+			notes, idx = append(notes, p), append(idx, i)
+		}
+	}
+	return notes, idx
 }
 
 // follow applies the watcher's batches until the watcher closes.
@@ -484,8 +529,8 @@ func (l *Library) apply(ctx context.Context, paths []vpath.Path) []vpath.Path {
 			}
 			l.graph.SetNote(r.path, r.note)
 			l.sums[r.path] = r.sum
-			l.noteCut(r)
-			l.journalExternal(ctx, r)
+			l.noteCut(*r)
+			l.journalExternal(ctx, *r)
 		default:
 			if l.graph.Has(r.path) {
 				continue

@@ -32,8 +32,8 @@ type loadState struct {
 // reads the notes: at 100k notes a second walk, made by the window's first calls
 // while the scan keeps both cores busy, took as long as half the scan.
 type walkRecord struct {
-	done  chan struct{}    // closed once the walk ended
-	files []vault.FileInfo // the walk's answer; nil when it failed
+	done  chan struct{} // closed once the walk ended
+	paths []vpath.Path  // the walk's answer; nil when it failed
 }
 
 // expectWalk returns the record the next scan's walk fills, making it when none
@@ -72,9 +72,9 @@ func (w *walkRecord) ended() bool {
 
 // Listing returns the vault's files and folders, sorted by path, as WalkPaths does,
 // for a window that shows the tree before the graph is loaded. While a scan is about
-// to run or runs, it is that scan's walk (waited for, shared: the slice must not be
-// changed), which may miss a change made since; the scan's end brings the graph,
-// and the window lists the files again then. Otherwise it walks the folder.
+// to run or runs, it is that scan's walk (waited for), which may miss a change made
+// since; the scan's end brings the graph, and the window lists the files again
+// then. Otherwise it walks the folder.
 func (l *Library) Listing(ctx context.Context) ([]vault.FileInfo, error) {
 	l.load.mu.Lock()
 	w := l.load.walk
@@ -82,8 +82,12 @@ func (l *Library) Listing(ctx context.Context) ([]vault.FileInfo, error) {
 	if w != nil {
 		select {
 		case <-w.done:
-			if w.files != nil {
-				return w.files, nil
+			if w.paths != nil {
+				files := make([]vault.FileInfo, len(w.paths))
+				for i, p := range w.paths {
+					files[i].Path = p
+				}
+				return files, nil
 			}
 		case <-ctx.Done():
 			return nil, ctx.Err()

@@ -87,6 +87,16 @@ func BenchmarkWalk(b *testing.B) {
 					}
 				}
 			})
+			b.Run("vault-names", func(b *testing.B) { // what a full index lists now: the paths alone
+				cpu := benchtest.CPU()
+				defer func() { benchtest.ReportCPU(b, cpu) }()
+				for b.Loop() {
+					got, err := v.WalkNames(b.Context())
+					if err != nil || len(got) != n {
+						b.Fatalf("WalkNames = %d files, %v", len(got), err)
+					}
+				}
+			})
 			b.Run("filepath.WalkDir", func(b *testing.B) { // the baseline: sequential, same stat per file
 				cpu := benchtest.CPU()
 				defer func() { benchtest.ReportCPU(b, cpu) }()

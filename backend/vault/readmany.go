@@ -7,7 +7,8 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"sort"
+	"slices"
+	"strings"
 	"sync"
 
 	"github.com/memotree/memotree/backend/vpath"
@@ -59,27 +60,42 @@ func (v *Vault) ReadMany(ctx context.Context, paths []vpath.Path, o ReadManyOpti
 	return err
 }
 
-// groupByDir returns the indexes of paths grouped by folder, large folders split so
-// that work spreads over the workers.
+// groupByDir returns the indexes of paths grouped by folder, the folders in path
+// order, large folders split so that work spreads over the workers. The paths of a
+// walk come a folder's files together, so the map is asked once per run of them.
 func groupByDir(paths []vpath.Path) [][]int {
-	byDir := map[vpath.Path][]int{}
+	byDir := map[vpath.Path]int{} // folder -> index in dirs and idx
+	var (
+		dirs []vpath.Path
+		idx  [][]int
+		last vpath.Path
+		k    = -1
+	)
 	for i, p := range paths {
-		byDir[p.Dir()] = append(byDir[p.Dir()], i)
-	}
-	dirs := make([]vpath.Path, 0, len(byDir))
-	for d := range byDir {
-		dirs = append(dirs, d)
-	}
-	sort.Slice(dirs, func(a, b int) bool { return dirs[a] < dirs[b] })
-	const chunk = 64
-	var out [][]int
-	for _, d := range dirs {
-		idx := byDir[d]
-		for len(idx) > chunk {
-			out = append(out, idx[:chunk])
-			idx = idx[chunk:]
+		if d := p.Dir(); k < 0 || d != last {
+			var ok bool
+			if k, ok = byDir[d]; !ok {
+				k = len(dirs)
+				byDir[d] = k
+				dirs, idx = append(dirs, d), append(idx, nil)
+			}
+			last = d
 		}
-		out = append(out, idx)
+		idx[k] = append(idx[k], i)
+	}
+	order := make([]int, len(dirs))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(string(dirs[a]), string(dirs[b])) })
+	const chunk = 64
+	out := make([][]int, 0, len(dirs)+len(paths)/chunk)
+	for _, d := range order {
+		for rest := idx[d]; len(rest) > 0; {
+			n := min(chunk, len(rest))
+			out = append(out, rest[:n:n])
+			rest = rest[n:]
+		}
 	}
 	return out
 }

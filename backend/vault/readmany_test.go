@@ -2,13 +2,19 @@ package vault
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
+	"maps"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -69,6 +75,42 @@ func TestWalkUnder(t *testing.T) {
 	for _, bad := range []vpath.Path{"../x", ".git", "missing"} {
 		if _, err := v.WalkUnder(t.Context(), bad); err == nil {
 			t.Errorf("WalkUnder(%q) gave no error", bad)
+		}
+	}
+}
+
+// TestGroupByDir checks the groups against a plain reference: every index once, the
+// folders in path order, each folder's indexes in order and cut in chunks of 64, for
+// paths as a walk lists them (a folder's files interrupted by its subfolders') and
+// shuffled.
+func TestGroupByDir(t *testing.T) {
+	var paths []vpath.Path
+	for i := range 700 {
+		dir := []string{"", "a", "a/b", "a b", "a/b/c", "z"}[i%6]
+		if i%3 == 0 {
+			dir = []string{"", "a", "a/b"}[i%3] // big folders: several chunks
+		}
+		paths = append(paths, vpath.Path(strings.TrimPrefix(fmt.Sprintf("%s/n%03d.md", dir, i), "/")))
+	}
+	reference := func(paths []vpath.Path) [][]int {
+		byDir := map[vpath.Path][]int{}
+		for i, p := range paths {
+			byDir[p.Dir()] = append(byDir[p.Dir()], i)
+		}
+		var out [][]int
+		for _, d := range slices.Sorted(maps.Keys(byDir)) {
+			for idx := byDir[d]; len(idx) > 0; idx = idx[min(64, len(idx)):] {
+				out = append(out, idx[:min(64, len(idx))])
+			}
+		}
+		return out
+	}
+	slices.Sort(paths)
+	shuffled := slices.Clone(paths)
+	rand.New(rand.NewPCG(1, 2)).Shuffle(len(shuffled), func(i, j int) { shuffled[i], shuffled[j] = shuffled[j], shuffled[i] })
+	for _, ps := range [][]vpath.Path{paths, shuffled, nil} {
+		if diff := cmp.Diff(reference(ps), groupByDir(ps), cmpopts.EquateEmpty()); diff != "" {
+			t.Errorf("groupByDir (-want +got):\n%s", diff)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -91,5 +92,45 @@ func TestWalkLarge(t *testing.T) {
 	got, err := v.Walk(t.Context())
 	if err != nil || len(got) != 10_000 {
 		t.Fatalf("Walk = %d files, %v", len(got), err)
+	}
+}
+
+// TestWalkOrder checks that the walk lists paths in byte order across folders whose
+// names sort around the "/" of their paths ("a b", "a-b", "a.b" before "a/", "a0"
+// after it), as a sort of the whole list would, from per-folder sorts merged.
+func TestWalkOrder(t *testing.T) {
+	v, dir := openTemp(t)
+	var want []vpath.Path
+	for _, name := range []string{
+		"a.md", "a b.md", "a-b/x.md", "a/b.md", "a/b/c.md", "a/b-c.md", "a/b.c/d.md", "a/b/c/d/e.md",
+		"a.b/e.md", "a0/f.md", "ab.md", "Z.md", "é/x.md", "é.md", "a/ b.md", "a!/x.md", "a/b0.md",
+		"a/b/!.md", "a/b/~.md", "a~", "b/a.png", "b.png", "b/c/d/e/f/g.md", "b/c/d/e/f.md", "b/c/d/e.md",
+	} {
+		mustWrite(t, filepath.Join(dir, filepath.FromSlash(name)), name)
+		want = append(want, vpath.Path(name))
+	}
+	if err := os.Symlink("a/b", filepath.Join(dir, "a.c")); err == nil { // a folder reached by a link
+		want = append(want, "a.c/!.md", "a.c/c.md", "a.c/c/d/e.md", "a.c/~.md")
+	}
+	slices.Sort(want)
+	for _, walk := range []func(context.Context) ([]FileInfo, error){v.Walk, v.WalkPaths} {
+		got, err := walk(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		var paths []vpath.Path
+		for _, f := range got {
+			paths = append(paths, f.Path)
+		}
+		if diff := cmp.Diff(want, paths); diff != "" {
+			t.Errorf("walk (-want +got):\n%s", diff)
+		}
+	}
+	names, err := v.WalkNames(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(want, names); diff != "" {
+		t.Errorf("WalkNames (-want +got):\n%s", diff)
 	}
 }
