@@ -295,13 +295,15 @@ type parsed struct {
 	cut   bool // the index keeps only part of the note (see bound)
 }
 
-// scan reads every file of the vault and replaces the graph's content.
-func (l *Library) scan(ctx context.Context) error {
+// scan reads every file of the vault and replaces the graph's content. It returns the
+// scan's progress, which the caller finishes once the graph is ready for others (nil,
+// with the error, when the scan failed: its progress says so already).
+func (l *Library) scan(ctx context.Context) (*event.Progress, error) {
 	rec := l.load.expectWalk()
 	paths, err := l.vault.WalkNames(ctx)
 	if err != nil {
 		close(rec.done)
-		return err
+		return nil, err
 	}
 	rec.paths = paths
 	close(rec.done)
@@ -320,9 +322,9 @@ func (l *Library) scan(ctx context.Context) error {
 	}
 	prog := event.StartProgress(l.bus, l.name, event.TaskScan, notes)
 	results, err := l.readAll(ctx, paths, true, prog)
-	prog.Finish(err)
 	if err != nil {
-		return err
+		prog.Finish(err)
+		return nil, err
 	}
 	// What the library keeps of each file is gathered while the graph loads: it
 	// only reads the results, as the graph does, and would hold one core otherwise.
@@ -345,7 +347,7 @@ func (l *Library) scan(ctx context.Context) error {
 	l.mu.Lock()
 	l.warnings, l.sums, l.cut = warnings, sums, cut
 	l.mu.Unlock()
-	return nil
+	return prog, nil
 }
 
 // keep returns the warnings, the content fingerprints (none for a library opened
@@ -464,7 +466,8 @@ func (l *Library) follow() {
 			l.sets.kick()
 		}
 		if b.Rescan {
-			err := l.scan(ctx)
+			prog, err := l.scan(ctx)
+			prog.Finish(nil) // the graph holds the vault again (nil when the scan failed)
 			// Subscribers hear of the rescan even when the scan failed: they look at
 			// the files themselves (the search index walks the vault), and a search
 			// index vouching for its file must know it can no longer say what changed.

@@ -138,7 +138,7 @@ func (l *Library) ensureScanned(ctx context.Context) error {
 		done := make(chan struct{})
 		l.load.running = done
 		l.load.mu.Unlock()
-		err := l.scan(ctx)
+		prog, err := l.scan(ctx)
 		if err == nil {
 			l.applyDeferred(ctx) // returns holding the lock, the graph marked loaded
 		} else {
@@ -149,6 +149,10 @@ func (l *Library) ensureScanned(ctx context.Context) error {
 		l.load.running = nil
 		l.load.mu.Unlock()
 		close(done)
+		// The scan ends for its watchers (the window reloads its tree then) once the
+		// graph is loaded, not when the notes are read: resolving the links of 100k
+		// notes takes seconds more.
+		prog.Finish(nil)
 		return err
 	}
 }

@@ -3,6 +3,7 @@ package library
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,5 +124,45 @@ func TestBackgroundScanClose(t *testing.T) {
 	ents, err := os.ReadDir(dir)
 	if err != nil || len(ents) < 2000 {
 		t.Fatalf("the vault holds %d entries after Close (%v)", len(ents), err)
+	}
+}
+
+// TestScanEndsWhenTheGraphIsLoaded holds the scan's final progress event back until
+// the graph is loaded: the window reloads its file tree on that event, and a tree
+// asked for before the links were resolved was the folder's listing, without entity
+// types, which stayed until the next change (at 100k notes resolving the links takes
+// seconds). Many links make the time between the notes read and the graph loaded
+// long enough for a subscriber woken by an early event to see it.
+func TestScanEndsWhenTheGraphIsLoaded(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{}
+	for i := range 1500 {
+		var links strings.Builder
+		for j := 1; j <= 40; j++ {
+			fmt.Fprintf(&links, "[[n%04d]] ", (i+j*37)%1500)
+		}
+		files[fmt.Sprintf("n%04d.md", i)] = "---\ntype: person\n---\n" + links.String() + "\n"
+	}
+	writeFiles(t, dir, files)
+	bus := event.NewBus()
+	ch, cancel := bus.Subscribe(4096)
+	defer cancel()
+	l, err := Open(t.Context(), "lib", dir, Options{Bus: bus, Watch: true, Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	for e := range ch {
+		p, ok := e.Data.(event.TaskProgressEvent)
+		if !ok || p.Kind != event.TaskScan || !p.Final {
+			continue
+		}
+		if p.Error != "" {
+			t.Fatalf("the scan failed: %s", p.Error)
+		}
+		if !l.Scanned() {
+			t.Fatal("the scan's final event came before the graph was loaded")
+		}
+		return
 	}
 }

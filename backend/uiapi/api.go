@@ -105,12 +105,14 @@ func (a *API) libraryInfos() []LibraryInfo {
 // for a scan.
 func (a *API) Tasks() ([]event.TaskProgressEvent, error) { return a.ws.Bus().Tasks(), nil }
 
-// FileEntry is one file of a library's tree.
+// FileEntry is one file of a library's tree. A vault of 100k notes lists about as
+// many files, and the window asks for them first, so each entry is kept short: the
+// name shown is the path's (the window derives it), and an untyped note's or another
+// file's entity type is left out (every file's, while the first scan runs).
 type FileEntry struct {
 	Path       string `json:"path"`
-	Name       string `json:"name"`
 	IsNote     bool   `json:"is_note"`
-	EntityType string `json:"entity_type"`
+	EntityType string `json:"entity_type,omitempty"`
 }
 
 // Files lists every file of a library, sorted by path. While the library's first
@@ -132,7 +134,7 @@ func (a *API) Files(libraryName string) ([]FileEntry, error) {
 	files := g.Files()
 	out := make([]FileEntry, 0, len(files))
 	for _, p := range files {
-		e := FileEntry{Path: string(p), Name: p.Name(), IsNote: p.IsNote()}
+		e := FileEntry{Path: string(p), IsNote: p.IsNote()}
 		if n, ok := g.Note(p); ok {
 			e.EntityType = n.EntityType
 		}
@@ -372,7 +374,7 @@ func listed(l *library.Library) ([]FileEntry, error) {
 		if f.IsDir || f.Path.Ignored() {
 			continue
 		}
-		out = append(out, FileEntry{Path: string(f.Path), Name: f.Path.Name(), IsNote: f.Path.IsNote()})
+		out = append(out, FileEntry{Path: string(f.Path), IsNote: f.Path.IsNote()})
 	}
 	return out, nil // in the listing's order: by path
 }

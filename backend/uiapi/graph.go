@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"sync"
 
 	"github.com/memotree/memotree/backend/graph"
@@ -57,8 +58,63 @@ func (d GraphData) MarshalJSON() ([]byte, error) {
 	if d.encoded != nil {
 		return d.encoded, nil
 	}
-	type plain GraphData // without the method, so that Marshal does not recurse
-	return json.Marshal(plain(d))
+	return d.encode()
+}
+
+// encode writes the data's JSON, the same as encoding/json would write for its fields:
+// the number lists (3.3 million numbers at 100k notes) are written by hand, several
+// times faster than through reflection, and the whole is not checked and compacted
+// again afterwards, as json.Marshal does with a MarshalJSON's answer.
+func (d GraphData) encode() ([]byte, error) {
+	b := make([]byte, 0, 64+8*(len(d.Edges)+len(d.NodeTypes)+len(d.NoteTags))+48*len(d.Nodes))
+	var err error
+	str := func(key string, v any) {
+		if err != nil {
+			return
+		}
+		var enc []byte
+		if enc, err = json.Marshal(v); err == nil {
+			b = append(append(append(b, `"`...), key...), `":`...)
+			b = append(append(b, enc...), ',')
+		}
+	}
+	ints := func(key string, v []int) {
+		b = append(append(append(b, `"`...), key...), `":`...)
+		if v == nil {
+			b = append(b, "null,"...)
+			return
+		}
+		b = append(b, '[')
+		for i, n := range v {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = strconv.AppendInt(b, int64(n), 10)
+		}
+		b = append(b, "],"...)
+	}
+	num := func(key string, n int) {
+		b = append(append(append(b, `"`...), key...), `":`...)
+		b = append(strconv.AppendInt(b, int64(n), 10), ',')
+	}
+	b = append(b, '{')
+	str("library", d.Library)
+	str("nodes", d.Nodes)
+	str("labels", d.Labels)
+	str("types", d.Types)
+	ints("node_types", d.NodeTypes)
+	num("first_attachment", d.FirstAttachment)
+	num("first_unresolved", d.FirstUnresolved)
+	str("tags", d.Tags)
+	ints("note_tags", d.NoteTags)
+	str("relations", d.Relations)
+	ints("edges", d.Edges)
+	str("aliases", d.Aliases)
+	if err != nil {
+		return nil, fmt.Errorf("encode graph: %w", err)
+	}
+	b[len(b)-1] = '}'
+	return b, nil
 }
 
 // EncodedJSON returns the JSON made when the data was built (nil for data made by
@@ -124,7 +180,7 @@ func (a *API) Graph(libraryName string) (GraphData, error) {
 	}
 	out := buildGraphData(g)
 	out.Library = l.Name()
-	enc, err := json.Marshal(out)
+	enc, err := out.encode()
 	if err != nil {
 		return GraphData{}, err
 	}

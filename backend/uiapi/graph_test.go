@@ -152,3 +152,41 @@ func TestWarmGraphBeforeTheSearchIndex(t *testing.T) {
 		t.Fatal("WarmGraph never started the search indexes")
 	}
 }
+
+// TestGraphEncodingIsEncodingJSONs holds the graph payload's hand-written encoder to
+// the bytes encoding/json writes for the same fields: on a real graph (relations, tags,
+// aliases, unresolved names, attachments), and on data made by hand with empty and nil
+// lists and strings that JSON escapes.
+func TestGraphEncodingIsEncodingJSONs(t *testing.T) {
+	a := apiWith(t, map[string]string{
+		"people/Ada.md":     "---\nentity type: person\naliases: [Countess, \"<b>&</b>\"]\ntags: [math, \"x/y\"]\nrelations:\n  - relation type: collaborator of\n    relation to: \"[[Charles]]\"\n---\nSee [[Charles]] and [[Ghost \\\"q\\\"]] and ![[diagram.png]].\n",
+		"people/Charles.md": "---\ntype: person\n---\n![[Engine]] #tag\n",
+		"Engine.md":         "A machine. [[Ghost]] [[Phantom]] [[Ünïcödé 名前]]\n",
+		"diagram.png":       "png",
+	})
+	g, err := a.Graph("v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	hand := []uiapi.GraphData{
+		g,
+		{},
+		{Library: "a\"b\\c\u2028<>&", Nodes: []string{}, Labels: []string{"\x01", "é"}, NodeTypes: []int{}, Edges: []int{0, 1, 2, 1234567, -1, 0}, Aliases: map[int][]string{10: {"x"}, 2: nil}},
+	}
+	for i, d := range hand {
+		want, err := uiapi.GraphJSONByReflection(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := uiapi.EncodeGraph(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("case %d: the encoder wrote\n%s\nencoding/json writes\n%s", i, got, want)
+		}
+		if i == 0 && string(uiapi.EncodedGraph(d)) != string(want) {
+			t.Errorf("the payload Graph cached is\n%s\nencoding/json writes\n%s", uiapi.EncodedGraph(d), want)
+		}
+	}
+}

@@ -3,7 +3,9 @@
 // `memotree serve` starts on a big vault, while the server still reads the vault in
 // the background. Each run starts a fresh server on one copy of the vault (so that
 // every run scans it anew) and a fresh Chromium, and measures from the server's start
-// to the first file of the tree on screen, and to the end of the server's scan.
+// to the first file of the tree on screen, and to the end of the server's scan (every
+// task it reports ended: the scan ends once its graph is loaded, every link resolved;
+// the search index's build, when the poll sees it running, counts too).
 //
 //   node e2e/window-bench.mjs --vault DIR [--runs 3] [--label 100k] [--rows FILE]
 //

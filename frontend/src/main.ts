@@ -1,6 +1,6 @@
 import { mount } from 'svelte'
 import './style.css'
-import { pickApi, withEarlyGraph, type HttpApi } from './api'
+import { pickApi, withEarlyFiles, withEarlyGraph, type HttpApi } from './api'
 import { bindDocument } from './lib/theme.svelte'
 
 const target = document.getElementById('app')
@@ -18,7 +18,10 @@ const transport = pickApi(window)
 // (see api/http.ts); without one it says how to get in instead of showing a window
 // whose every call fails.
 const ready = (transport as Partial<HttpApi>).ready ?? Promise.resolve()
-const { api, sent } = withEarlyGraph(transport)
+const { api: graphFirst, sent } = withEarlyGraph(transport)
+// The default library's files too, right behind the graph: the tree is the first
+// thing shown (see withEarlyFiles).
+const api = withEarlyFiles(graphFirst)
 const windowCode = import('./App.svelte')
 const requested = Promise.race([sent, new Promise<void>((resolve) => setTimeout(resolve, 300))])
 Promise.all([windowCode, requested, ready]).then(

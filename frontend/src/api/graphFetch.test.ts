@@ -1,5 +1,5 @@
 import { afterEach, expect, test, vi } from 'vitest'
-import { fetchGraph, graphReader, GRAPH_WORKER_MARK, type GraphFetchReply, type GraphFetchRequest } from './graphFetch'
+import { fetchGraph, graphReader, GRAPH_WORKER_MARK, transferables, type GraphFetchReply, type GraphFetchRequest } from './graphFetch'
 import { withEarlyGraph } from './index'
 import type { Api } from './api'
 import type { GraphData } from './types'
@@ -20,8 +20,8 @@ afterEach(() => {
   performance.clearMarks()
 })
 
-test('fetchGraph posts the library and packs the edges in an Int32Array', async () => {
-  const fetchFn = vi.fn(async () => new Response(JSON.stringify(graph), { status: 200 }))
+test('fetchGraph posts the library and packs the edges, node types and tag pairs in Int32Arrays, which the worker moves', async () => {
+  const fetchFn = vi.fn(async () => new Response(JSON.stringify({ ...graph, tags: ['x'], note_tags: [1, 0] }), { status: 200 }))
   const r = await fetchGraph(fetchFn as unknown as typeof fetch, { id: 7, url: 'http://x/api/call/Graph', library: 'demo', auth: 'Bearer s-1' })
   expect(fetchFn).toHaveBeenCalledWith(
     'http://x/api/call/Graph',
@@ -31,7 +31,20 @@ test('fetchGraph posts the library and packs the edges in an Int32Array', async 
   if (!('data' in r)) throw new Error('no data')
   expect(r.data.edges).toBeInstanceOf(Int32Array)
   expect([...(r.data.edges as Int32Array)]).toEqual([0, 1, 0])
+  expect(r.data.node_types).toBeInstanceOf(Int32Array)
+  expect([...(r.data.node_types as Int32Array)]).toEqual([0, 0])
+  expect(r.data.note_tags).toBeInstanceOf(Int32Array)
+  expect([...(r.data.note_tags as Int32Array)]).toEqual([1, 0])
   expect(r.data.nodes).toEqual(graph.nodes)
+  const moved = transferables(r)
+  expect(moved).toHaveLength(3)
+  expect(moved).toContain((r.data.edges as Int32Array).buffer)
+  expect(moved).toContain((r.data.node_types as Int32Array).buffer)
+  expect(moved).toContain((r.data.note_tags as Int32Array).buffer)
+  // A graph without tags has nothing more to move; an error nothing at all.
+  const untagged = await fetchGraph((async () => new Response(JSON.stringify(graph), { status: 200 })) as unknown as typeof fetch, { id: 8, url: 'u', library: 'demo' })
+  expect(transferables(untagged)).toHaveLength(2)
+  expect(transferables({ id: 9, error: 'down' })).toEqual([])
 })
 
 test("fetchGraph turns the server's error and a failed fetch into error replies", async () => {

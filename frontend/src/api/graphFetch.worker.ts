@@ -1,6 +1,6 @@
 // The graph reader's worker (see graphFetch.ts): fetches and parses the graph, and
 // posts it back with its edges' buffer moved to the window.
-import { fetchGraph, type GraphFetchReply, type GraphFetchRequest } from './graphFetch'
+import { fetchGraph, transferables, type GraphFetchReply, type GraphFetchRequest } from './graphFetch'
 
 self.onmessage = async (ev: MessageEvent<GraphFetchRequest>) => {
   const answer = fetchGraph(fetch, ev.data)
@@ -8,6 +8,5 @@ self.onmessage = async (ev: MessageEvent<GraphFetchRequest>) => {
   const sent: GraphFetchReply = { id: ev.data.id, sent: true }
   ;(self as unknown as Worker).postMessage(sent)
   const reply = await answer
-  const transfer = 'data' in reply && reply.data.edges instanceof Int32Array ? [reply.data.edges.buffer] : []
-  ;(self as unknown as Worker).postMessage(reply, transfer)
+  ;(self as unknown as Worker).postMessage(reply, transferables(reply))
 }

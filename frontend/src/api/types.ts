@@ -44,15 +44,16 @@ export interface VaultsView {
   notices: string[]
 }
 
-/** One file of a library, as listed by Files. */
+/**
+ * One file of a library, as listed by Files (kept short: a 100k-note vault lists as
+ * many; a note's name is its path without ".md").
+ */
 export interface FileEntry {
   /** Vault-relative, slash-separated: "people/Ada Lovelace.md". */
   path: string
-  /** The path without ".md": "people/Ada Lovelace". */
-  name: string
   is_note: boolean
-  /** The note's entity type, or "". */
-  entity_type: string
+  /** The note's entity type; absent for an untyped note, another file, and every file while the first scan runs. */
+  entity_type?: string
 }
 
 export type LinkKind = 'wiki' | 'embed' | 'markdown'
@@ -144,7 +145,7 @@ export interface GraphData {
   /** Entity types; types[0] is "" (untyped). */
   types: string[]
   /** An index into types for each node. */
-  node_types: number[]
+  node_types: ArrayLike<number>
   /** Nodes from this index to first_unresolved are attachments (absent: none). */
   first_attachment?: number
   /** Nodes from this index on are unresolved names. */
@@ -152,7 +153,7 @@ export interface GraphData {
   /** The tags notes carry, without "#" (absent: none). */
   tags?: string[]
   /** Pairs: a node index and an index into tags (absent: none). */
-  note_tags?: number[]
+  note_tags?: ArrayLike<number>
   /** Edge types: "links to", "embeds" or a relation type. */
   relations: string[]
   /**

@@ -17,7 +17,7 @@ describe('parseWikiInner', () => {
 })
 
 describe('makeResolver', () => {
-  const f = (path: string): FileEntry => ({ path, name: path.replace(/\.md$/, ''), is_note: path.endsWith('.md'), entity_type: '' })
+  const f = (path: string): FileEntry => ({ path, is_note: path.endsWith('.md') })
   const resolve = makeResolver([f('people/Ada.md'), f('a/Dup.md'), f('b/Dup.md'), f('img/x.png'), f('中文/沈括.md')])
   test.each([
     ['Ada', 'people/Ada.md'],

@@ -33,7 +33,7 @@ export function makeResolver(files: readonly FileEntry[]): Resolver {
   for (const f of files) {
     const full = f.path.toLowerCase()
     byPath.set(full, f.path)
-    if (f.is_note) byPath.set(f.name.toLowerCase(), f.path)
+    if (f.is_note) byPath.set(full.slice(0, -3), f.path) // the path without .md
     const base = full.slice(full.lastIndexOf('/') + 1)
     const keys = f.is_note ? [base, base.replace(/\.md$/, '')] : [base]
     for (const k of keys) {

@@ -2,11 +2,11 @@ import { describe, expect, test } from 'vitest'
 import type { FileEntry } from '../api/types'
 import { ancestors, buildTree, centerOffset, revealOffset, rowIndex, rowWindow, treeKey, visibleRows, type TreeFolder } from './tree'
 
+// As Files sends it: no entity_type for an untyped note or another file.
 const f = (path: string, entity_type = ''): FileEntry => ({
   path,
-  name: path.replace(/\.md$/, ''),
   is_note: path.endsWith('.md'),
-  entity_type,
+  ...(entity_type ? { entity_type } : {}),
 })
 
 const files = [

@@ -56,7 +56,7 @@ export function buildTree(files: readonly FileEntry[]): TreeFolder {
       path: e.path,
       name: e.is_note ? base.replace(/\.md$/i, '') : base,
       isNote: e.is_note,
-      entityType: e.entity_type,
+      entityType: e.entity_type ?? '',
     })
   }
   for (const f of folders.values()) f.children.sort(compareNodes)

@@ -37,7 +37,7 @@ class FakeApi implements Api {
     this.filesAsked.push(library)
     return [...this.notes.values()]
       .sort((a, b) => a.path.localeCompare(b.path))
-      .map((n) => ({ path: n.path, name: n.path.replace(/\.md$/, ''), is_note: true, entity_type: n.entity_type ?? '' }))
+      .map((n) => ({ path: n.path, is_note: true, ...(n.entity_type ? { entity_type: n.entity_type } : {}) }))
   }
   async note(_lib: string, path: string): Promise<NoteView> {
     this.calls.push(`note ${path}`)

@@ -31,7 +31,7 @@ export class VaultStore {
   vaultDir = $derived(this.libraries.find((l) => l.name === this.library)?.path ?? '')
   noteCount = $derived(this.files.filter((f) => f.is_note).length)
   /** The colour of each entity type of the library, the graph's own (typeColors). */
-  typeColors = $derived(typeColors(this.files.filter((f) => f.is_note).map((f) => f.entity_type)))
+  typeColors = $derived(typeColors(this.files.filter((f) => f.is_note).map((f) => f.entity_type ?? '')))
 
   /** Describes the window's panels for the render report (set by the window). */
   describeLayout: () => string = () => ''
