@@ -219,9 +219,10 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 		var scanCtx context.Context
 		scanCtx, l.stopScan = context.WithCancel(context.WithoutCancel(ctx))
 		l.done = make(chan struct{})
-		l.load.expectWalk() // a window asking for the files at once waits for the scan's walk
+		l.load.expectWalk()    // a window asking for the files at once waits for the scan's walk
+		claim := l.claimScan() // a request for the graph waits for this scan
 		go func() {
-			_ = l.ensureScanned(scanCtx) // a failure is in the progress event, and Graph scans again
+			_ = l.runScan(scanCtx, claim) // a failure is in the progress event, and Graph scans again
 			l.follow()
 		}()
 		return l, nil

@@ -138,23 +138,40 @@ func (l *Library) ensureScanned(ctx context.Context) error {
 		done := make(chan struct{})
 		l.load.running = done
 		l.load.mu.Unlock()
-		prog, err := l.scan(ctx)
-		if err == nil {
-			l.applyDeferred(ctx) // returns holding the lock, the graph marked loaded
-		} else {
-			l.load.mu.Lock()
-			l.load.deferred = nil // the next scan reads them from disk
-			l.load.dropWalk()
-		}
-		l.load.running = nil
-		l.load.mu.Unlock()
-		close(done)
-		// The scan ends for its watchers (the window reloads its tree then) once the
-		// graph is loaded, not when the notes are read: resolving the links of 100k
-		// notes takes seconds more.
-		prog.Finish(nil)
-		return err
+		return l.runScan(ctx, done)
 	}
+}
+
+// claimScan marks a scan as running before it starts, so that every caller of Graph
+// waits for it instead of running its own (a library scanning in the background:
+// the first request of a window could otherwise win the race to start the scan and,
+// giving up, cancel it, and the scan would start over). The claimer calls runScan.
+func (l *Library) claimScan() chan struct{} {
+	l.load.mu.Lock()
+	defer l.load.mu.Unlock()
+	done := make(chan struct{})
+	l.load.running = done
+	return done
+}
+
+// runScan runs the scan claimed with done and ends the claim.
+func (l *Library) runScan(ctx context.Context, done chan struct{}) error {
+	prog, err := l.scan(ctx)
+	if err == nil {
+		l.applyDeferred(ctx) // returns holding the lock, the graph marked loaded
+	} else {
+		l.load.mu.Lock()
+		l.load.deferred = nil // the next scan reads them from disk
+		l.load.dropWalk()
+	}
+	l.load.running = nil
+	l.load.mu.Unlock()
+	close(done)
+	// The scan ends for its watchers (the window reloads its tree then) once the
+	// graph is loaded, not when the notes are read: resolving the links of 100k
+	// notes takes seconds more.
+	prog.Finish(nil)
+	return err
 }
 
 // applyDeferred indexes the changes made while the scan ran until none is left, then
