@@ -35,13 +35,19 @@ func (k *keeper) keep(b []byte) string {
 	case len(b) > keepOwn:
 		return string(b)
 	}
-	if k.b.Cap()-k.b.Len() < len(b) {
-		k.b = strings.Builder{} // the full block stays with the strings cut from it
-		k.b.Grow(keepBlock)
-	}
+	k.room(len(b))
 	start := k.b.Len()
 	k.b.Write(b)
 	return k.b.String()[start:]
+}
+
+// room starts a new block unless the current one has n bytes free; the full block
+// stays with the strings cut from it.
+func (k *keeper) room(n int) {
+	if k.b.Cap()-k.b.Len() < n {
+		k.b = strings.Builder{}
+		k.b.Grow(keepBlock)
+	}
 }
 
 // keep3 keeps a, b and c one after the other and returns them as one string.
@@ -53,10 +59,7 @@ func (k *keeper) keep3(a, b, c string) string {
 	case n > keepOwn:
 		return a + b + c
 	}
-	if k.b.Cap()-k.b.Len() < n {
-		k.b = strings.Builder{}
-		k.b.Grow(keepBlock)
-	}
+	k.room(n)
 	start := k.b.Len()
 	k.b.WriteString(a)
 	k.b.WriteString(b)
