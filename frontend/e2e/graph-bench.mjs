@@ -20,7 +20,7 @@
 import fs from 'node:fs'
 import os from 'node:os'
 import { parseArgs } from 'node:util'
-import { openBrowser, scansDone, startServer } from './harness.mjs'
+import { graphReady, openBrowser, startServer } from './harness.mjs'
 import { settledFigures } from './graphFigures.mjs'
 
 const { values: opts } = parseArgs({
@@ -257,7 +257,7 @@ const median = (xs) => {
 }
 
 const server = await startServer({ vault: opts.vault, timeoutMs: 120000 })
-await scansDone(server) // the figure is the window's load, from a server that has read its vault
+await graphReady(server) // the figure is the window's load, from a server that has read its vault
 const results = []
 let layout
 try {

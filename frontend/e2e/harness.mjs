@@ -258,6 +258,29 @@ export async function scansDone(server, timeoutMs = 120000) {
 }
 
 /**
+ * graphReady waits until the server has read its vaults and built the default
+ * library's graph payload, then until no task runs (scansDone). scansDone alone may
+ * return at once: the scan's task is published once the vault's files are listed (at
+ * 100k notes, a second or more after the server answers), and an empty task list
+ * before then says nothing. The graph, asked for here, is answered once the scan has
+ * ended and its payload is built (which the server does by itself right after the
+ * scan): a benchmark of the graph view then measures the window, from a ready server.
+ */
+export async function graphReady(server, timeoutMs = 120000) {
+  const u = new URL(server.url)
+  const token = u.searchParams.get('token')
+  const res = await fetch(`${u.origin}/api/call/Graph`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${token}` },
+    body: '[""]',
+    signal: AbortSignal.timeout(timeoutMs),
+  })
+  if (!res.ok) throw new Error(`Graph: HTTP ${res.status}: ${await res.text()}`)
+  await res.arrayBuffer()
+  await scansDone(server, timeoutMs)
+}
+
+/**
  * useApp opens the app before the tests of the enclosing describe and closes it after
  * them; the returned object's server, browser and page are set once `before` has run.
  * @param {Parameters<typeof openApp>[0]} [opts]
