@@ -22,6 +22,7 @@ func (g *Graph) SetNote(p vpath.Path, n *note.Note) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.buildReverse()
 	g.set(p, n)
 	g.gen.Add(1)
 	g.compact()
@@ -40,6 +41,7 @@ func (g *Graph) SetFile(p vpath.Path) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.buildReverse()
 	g.set(p, n)
 	g.gen.Add(1)
 	g.compact()
@@ -50,6 +52,7 @@ func (g *Graph) SetFile(p vpath.Path) {
 func (g *Graph) Remove(p vpath.Path) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.buildReverse()
 	f := g.files[p]
 	if f == nil {
 		return

@@ -44,7 +44,8 @@ type Entry struct {
 // otherwise (stably: of a path listed twice, the first entry counts). entry is
 // called on several goroutines at once, maybe more than once for an i; no list of
 // the entries is made when they come sorted. Ignored paths and empty entries are
-// skipped. The graph takes ownership of the notes.
+// skipped. The graph takes ownership of the notes. The reverse indexes are built
+// too, unless the graph defers them (DeferReverse).
 func (g *Graph) LoadSorted(n int, entry func(i int) Entry) {
 	fresh := New()
 	// The map is made while the files are: making it writes all its memory, and a
@@ -90,10 +91,16 @@ func (g *Graph) LoadSorted(n int, entry func(i int) Entry) {
 	fresh.indexStems(all)
 	stats := fresh.resolveParallel(all)
 	paths.Wait()
-	fresh.registerAll(all)
+	g.mu.RLock()
+	lazy := g.lazy
+	g.mu.RUnlock()
+	if !lazy {
+		fresh.registerAll(all)
+	}
 
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.reversed = !lazy
 	g.files, g.paths, g.byStem = fresh.files, fresh.paths, fresh.byStem
 	g.peak = len(g.files) + len(g.byStem)
 	g.aliases = fresh.aliases
@@ -247,67 +254,4 @@ func (g *Graph) resolveParallel(all []*file) Stats {
 	close(next)
 	wg.Wait()
 	return stats
-}
-
-// registerAll fills the reverse indexes of links (Load fills the aliases'). Files
-// come in path order, so every insertion appends. Link dependencies (which touch
-// byStem, buckets and link.b) and backlinks (which touch file.back) are built
-// concurrently, each in two passes: count, then fill lists carved from one
-// allocation.
-func (g *Graph) registerAll(all []*file) {
-	var wg sync.WaitGroup
-	wg.Go(func() { registerBacklinks(all) })
-	g.registerDeps(all)
-	wg.Wait()
-}
-
-func (g *Graph) registerDeps(all []*file) {
-	total := 0
-	for _, f := range all {
-		for i := range f.links {
-			if l := &f.links[i]; l.stemmed {
-				if l.b == nil {
-					l.b = g.linkBucket(f, i)
-				}
-				l.b.n++
-				total++
-			}
-		}
-	}
-	pool := make(refs, total)
-	for _, b := range g.byStem {
-		b.deps, pool = pool[:0:b.n], pool[b.n:]
-		b.n = 0
-	}
-	for _, f := range all {
-		for i := range f.links {
-			if l := &f.links[i]; l.b != nil {
-				l.b.deps = l.b.deps.addLast(f.path, 1)
-			}
-		}
-	}
-}
-
-func registerBacklinks(all []*file) {
-	total := 0
-	for _, f := range all {
-		for i := range f.links {
-			if l := &f.links[i]; l.edge && l.dst != nil {
-				l.dst.n++
-				total++
-			}
-		}
-	}
-	pool := make(refs, total)
-	for _, f := range all {
-		f.back, pool = pool[:0:f.n], pool[f.n:]
-		f.n = 0
-	}
-	for _, f := range all {
-		for i := range f.links {
-			if l := &f.links[i]; l.edge && l.dst != nil {
-				l.dst.back = l.dst.back.addLast(f.path, 1)
-			}
-		}
-	}
 }

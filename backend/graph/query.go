@@ -42,7 +42,7 @@ func (g *Graph) Outlinks(p vpath.Path) []Edge {
 // Backlinks returns the resolved edges pointing at p, sorted by source path and
 // then in source order.
 func (g *Graph) Backlinks(p vpath.Path) []Edge {
-	g.mu.RLock()
+	g.rlockReversed()
 	defer g.mu.RUnlock()
 	var out []Edge
 	f := g.files[p]
@@ -254,7 +254,7 @@ func tagParts(name string, fn func(part, key string)) {
 // types, when not empty, keeps only edges of those types. A depth below 1 gives
 // nothing.
 func (g *Graph) Neighbors(p vpath.Path, depth int, types []string) []vpath.Path {
-	g.mu.RLock()
+	g.rlockReversed()
 	defer g.mu.RUnlock()
 	keep := func(string) bool { return true }
 	if len(types) > 0 {
