@@ -91,9 +91,10 @@ type Graph struct {
 	peak int
 	// gen counts changes, so that what is derived from the graph can be cached.
 	gen atomic.Uint64
-	// stats are the counts of Stats at generation statsGen (0: none), made by Load
-	// while it resolves.
+	// stats and tagCount are the counts of Stats and TagCount at generation
+	// statsGen (0: none), made by Load while it resolves.
 	stats    Stats
+	tagCount int
 	statsGen uint64
 	// reversed says the reverse indexes of links are built (see reverse.go); lazy
 	// says Load leaves them to be built on first use (DeferReverse).

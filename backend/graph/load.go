@@ -89,7 +89,7 @@ func (g *Graph) LoadSorted(n int, entry func(i int) Entry) {
 		}
 	})
 	fresh.indexStems(all)
-	stats := fresh.resolveParallel(all)
+	stats, tags := fresh.resolveParallel(all)
 	paths.Wait()
 	g.mu.RLock()
 	lazy := g.lazy
@@ -106,7 +106,7 @@ func (g *Graph) LoadSorted(n int, entry func(i int) Entry) {
 	g.aliases = fresh.aliases
 	g.w = resolver{}
 	stats.Files = len(g.files)
-	g.stats, g.statsGen = stats, g.gen.Add(1)
+	g.stats, g.tagCount, g.statsGen = stats, tags, g.gen.Add(1)
 }
 
 // sortedOnce reports whether the n entries are sorted by path with no path twice,
@@ -223,28 +223,33 @@ func parallel(n int, fn func(from, to int)) {
 }
 
 // resolveParallel builds and resolves the links of every note, sharing the work
-// among GOMAXPROCS goroutines, and counts them (Stats, but for Files). The indexes
-// are only read.
-func (g *Graph) resolveParallel(all []*file) Stats {
+// among GOMAXPROCS goroutines, and counts them (Stats, but for Files) and the tags
+// (TagCount), while each note is at hand: counted apart, the tags of 100k notes took
+// a sequential 40 ms at the end of memotree index. The indexes are only read.
+func (g *Graph) resolveParallel(all []*file) (Stats, int) {
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(all)/256))
 	var (
 		wg    sync.WaitGroup
 		mu    sync.Mutex
 		stats Stats
+		tags  []tagKeys
 	)
 	next := make(chan []*file, workers)
 	for range workers {
 		wg.Go(func() {
 			r := resolver{g: g, buf: make([]byte, 0, 256)}
 			var part Stats
+			t := newTagKeys()
 			for chunk := range next {
 				for _, f := range chunk {
 					f.links = r.buildLinks(f)
 					f.count(&part)
+					t.add(f.note)
 				}
 			}
 			mu.Lock()
 			stats.add(part)
+			tags = append(tags, t)
 			mu.Unlock()
 		})
 	}
@@ -253,5 +258,5 @@ func (g *Graph) resolveParallel(all []*file) Stats {
 	}
 	close(next)
 	wg.Wait()
-	return stats
+	return stats, countTags(tags)
 }
