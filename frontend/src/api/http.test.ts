@@ -48,6 +48,31 @@ test('the printed token leaves the address bar and is traded once for a session'
   expect(f).toHaveBeenLastCalledWith('/api/call/ReportRendered', expect.objectContaining({ body: '[{"library":"demo","notes":3,"layout":"sidebar"}]' }))
 })
 
+test('a call made before the session is in carries the printed token, and the session once it is', async () => {
+  let answer = () => {}
+  const gate = new Promise<void>((r) => (answer = r))
+  const seen: [string, string | null][] = []
+  const f = async (url: string, init?: RequestInit) => {
+    seen.push([url, headers(init).get('Authorization')])
+    if (url === '/api/session') {
+      await gate
+      return new Response('{"session":"s-7"}', { status: 200 })
+    }
+    return new Response('[]', { status: 200 })
+  }
+  const { env } = pageEnv('http://127.0.0.1:9/?token=T0K', f)
+  const api = httpApi('', env)
+  await expect(api.files('')).resolves.toEqual([])
+  answer()
+  await api.ready
+  await api.files('')
+  expect(seen).toEqual([
+    ['/api/session', 'Bearer T0K'],
+    ['/api/call/Files', 'Bearer T0K'],
+    ['/api/call/Files', 'Bearer s-7'],
+  ])
+})
+
 test('a reload (no token in the address) keeps the tab\'s session; none at all says how to get in', async () => {
   const f = async () => new Response('[]', { status: 200 })
   const kept = pageEnv('http://127.0.0.1:9/#/a.md', f, { [SESSION_KEY]: 's-9' })

@@ -62,9 +62,20 @@ export type HttpApi = Api & { ready: Promise<void> }
  * the tab's session in an Authorization header (see startSession).
  */
 export function httpApi(base = '', env: SessionEnv = browserEnv()): HttpApi {
+  // Until the session is in, a call carries the printed token itself (the server takes
+  // either): the page's first calls, the file list and the graph, go out at once
+  // instead of one round trip later (on a big vault being scanned, a busy server's).
+  let printed = new URL(env.location.href).searchParams.get('token')
+  let settled: string | null = null
   const session = startSession(base, env)
-  session.catch(() => {}) // each caller sees the failure
-  const auth = async () => `Bearer ${await session}`
+  session.then(
+    (s) => {
+      settled = s
+      printed = null
+    },
+    () => {}, // each caller sees the failure
+  )
+  const auth = async () => `Bearer ${settled ?? printed ?? (await session)}`
   const call = async (method: GoMethod, args: unknown[]): Promise<unknown> => {
     const res = await env.fetch(`${base}/api/call/${method}`, {
       method: 'POST',

@@ -25,6 +25,34 @@ function names(root: TreeFolder, collapsed = new Set<string>()): string[] {
 }
 
 describe('buildTree', () => {
+  test('a big folder comes in the collator\'s natural order, whatever the order of the list', () => {
+    // Names whose lower-cased order and natural order differ: numbers, case, accents,
+    // punctuation, scripts; sub-folders among them.
+    const parts = ['note', 'Note', 'NOTE', 'Ärger', 'arger', 'Zeta', 'éclair', 'eclair', '_draft', '-x', ' lead', '沈括', 'ß', 'ss', 'item 2', 'item 10', 'item 02', 'a.b', 'a-b', 'a b', 'Z9', 'z10']
+    let seed = 7
+    const rnd = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2147483648), seed % n)
+    const list: FileEntry[] = []
+    const seen = new Set<string>()
+    while (list.length < 600) {
+      const name = `${parts[rnd(parts.length)]}${rnd(3) === 0 ? ` ${rnd(120)}` : ''}${parts[rnd(parts.length)]}`
+      const p = rnd(8) === 0 ? `big/${name}/inner.md` : `big/${name}${rnd(5) === 0 ? '.png' : '.md'}`
+      if (seen.has(p)) continue
+      seen.add(p)
+      list.push(f(p))
+    }
+    list.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    const collator = new Intl.Collator(undefined, { numeric: true, sensitivity: 'base' })
+    const big = buildTree(list).children[0] as TreeFolder
+    const want = [...big.children].sort((a, b) =>
+      a.kind !== b.kind ? (a.kind === 'folder' ? -1 : 1) : collator.compare(a.name, b.name) || (a.path < b.path ? -1 : a.path > b.path ? 1 : 0),
+    )
+    expect(big.children.length).toBeGreaterThan(450)
+    expect(big.children.map((n) => n.path)).toEqual(want.map((n) => n.path))
+    // The same files listed in another order make the same tree.
+    const shuffled = [...list].reverse()
+    expect((buildTree(shuffled).children[0] as TreeFolder).children.map((n) => n.path)).toEqual(want.map((n) => n.path))
+  })
+
   test('folders first, natural order, notes without .md', () => {
     expect(names(buildTree(files))).toEqual([
       'attachments',

@@ -360,3 +360,19 @@ test('the graph store keeps the depth in range, toggles relations, and forgets a
   await graph.load('other')
   expect(graph.positions).toBeNull()
 })
+
+test('init shows the default library\'s files as soon as they are in, before the list of libraries', async () => {
+  let open = () => {}
+  api.librariesGate = new Promise<void>((r) => (open = r))
+  const v = new VaultStore(api)
+  const done = v.init()
+  // The list of libraries is not in yet; the tree has its files already.
+  await vi.waitFor(() => expect(v.filesLoaded).toBe(true))
+  expect(v.files.map((f) => f.path)).toEqual(['a.md', 'b.md'])
+  expect(v.library).toBe('')
+  open()
+  await done
+  expect(v.library).toBe('demo')
+  expect(v.files.map((f) => f.path)).toEqual(['a.md', 'b.md'])
+  expect(api.filesAsked).toEqual([''])
+})

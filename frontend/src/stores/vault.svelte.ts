@@ -18,6 +18,12 @@ export class VaultStore {
   goneNotice = $state('')
   files = $state.raw<FileEntry[]>([])
   filesLoaded = $state(false)
+  /**
+   * The file tree's first rows have been on screen (painted), or there was no tree to
+   * wait for. The graph makes its first drawing only then: in software WebGL a big
+   * drawing holds the window's thread for a second or more.
+   */
+  treeShown = $state(false)
   /** Vault path of the open note, or null. */
   selected = $state<string | null>(null)
   note = $state.raw<NoteView | null>(null)
@@ -53,6 +59,15 @@ export class VaultStore {
     // libraries, not after it: on a big vault being scanned both wait for the scan's
     // walk of the folder, and one after the other put a round trip more before the tree.
     const early = this.api.files('').catch(() => null)
+    // And they are shown as soon as they are in, before the list of libraries: on a big
+    // vault the window's thread may be busy for a while once the graph's answer is in
+    // too (drawing it), and the tree must not wait behind that for a second answer.
+    const seq = this.filesSeq
+    void early.then((files) => {
+      if (!files || seq !== this.filesSeq || this.filesLoaded) return
+      this.files = files
+      this.filesLoaded = true
+    })
     try {
       const libs = await this.api.libraries()
       this.libraries = libs
@@ -179,6 +194,18 @@ export class VaultStore {
       this.note = null
     }
   }
+
+  /**
+   * markTreeShown records that the tree's rows are in the page: treeShown turns true
+   * once the frame that holds them has been made (a task after the next animation
+   * frame's callbacks runs after that frame's paint).
+   */
+  markTreeShown(): void {
+    if (this.treeShown || this.treeShownPending) return
+    this.treeShownPending = true
+    requestAnimationFrame(() => setTimeout(() => (this.treeShown = true)))
+  }
+  private treeShownPending = false
 
   /** reportRendered tells the backend, once per library, that its tree rendered `count` notes. */
   reportRendered(count: number): void {
