@@ -67,7 +67,7 @@ func TestSameFold(t *testing.T) {
 	carrier := fmLink("ada lovelace", 2)
 	other := fmLink("Ada Lovelace", 3) // another line: a link of its own
 	g := build(t, nil, map[string]*note.Note{
-		"src.md": {Links: []note.Link{carrier, other}, Relations: []note.Relation{{Type: "knows", To: "[[Ada Lovelace]]", Line: 2}}},
+		"src.md":          {Links: []note.Link{carrier, other}, Relations: []note.Relation{{Type: "knows", To: "[[Ada Lovelace]]", Line: 2}}},
 		"Ada Lovelace.md": {},
 	})
 	var types []string
