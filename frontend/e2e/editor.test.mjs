@@ -66,16 +66,22 @@ describe('the editor', () => {
     fs.writeFileSync(file, theirs)
     await page.waitForSelector('[data-testid="edit-conflict"]', { timeout: 30000 })
     assert.equal(fs.readFileSync(file, 'utf8'), theirs, 'nothing was overwritten')
-    await page.keyboard.press('Control+s') // a save against the old version is refused
-    await page.waitForTimeout(300)
+    // A save against the old version is refused: its answer comes back, and the file
+    // is theirs still.
+    const refused = page.waitForResponse((r) => r.url().endsWith('/api/call/SaveNote'))
+    await page.keyboard.press('Control+s')
+    assert.equal((await refused).status(), 200)
     assert.equal(fs.readFileSync(file, 'utf8'), theirs)
+    await page.waitForSelector('[data-testid="edit-conflict"]')
+    // The save below comes back through the watcher: the page reads the note again.
+    const reread = page.waitForResponse((r) => r.url().endsWith('/api/call/Note'), { timeout: 30000 })
     await page.click('button:has-text("Keep mine")')
     const after = await waitFile(file, (t) => t.includes('mine, unsaved'), 'after Keep mine')
     assert.ok(!after.includes('theirs, written by another editor'))
     await page.waitForSelector('[data-testid="save-status"]:has-text("Saved")')
     // The save coming back through the watcher leaves the editor on our text (the
     // editor draws only the lines in view: go to the end first).
-    await page.waitForTimeout(500)
+    await reread
     await page.click(editor)
     await page.keyboard.press('Control+End')
     const shown = await page.locator(editor).textContent()
@@ -95,12 +101,14 @@ describe('the editor', () => {
     await page.click(editor)
     await page.keyboard.press('Control+End')
     await page.keyboard.type('\nA second line from the editor.')
+    const reread = page.waitForResponse((r) => r.url().endsWith('/api/call/Note'), { timeout: 30000 })
     await page.keyboard.press('Control+s')
     await page.waitForSelector('[data-testid="save-status"]:has-text("Saved")')
     const after = await waitFile(f, (t) => t.includes('A second line'), 'after Ctrl+S')
     assert.equal(after, '\ufeff# Windows note\r\n\r\nWritten on Windows\r\nA second line from the editor.')
-    // The save coming back through the watcher is no conflict: the editor follows it.
-    await page.waitForTimeout(500)
+    // The save coming back through the watcher (the page reads the note again) is no
+    // conflict: the editor follows it.
+    await reread
     assert.equal(await page.locator('[data-testid="edit-conflict"]').count(), 0)
     await page.click('button:has-text("Done")')
     await page.waitForSelector(`${noteView} :text("A second line from the editor")`)
