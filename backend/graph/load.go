@@ -48,10 +48,19 @@ type Entry struct {
 // too, unless the graph defers them (DeferReverse).
 func (g *Graph) LoadSorted(n int, entry func(i int) Entry) {
 	fresh := New()
+	g.mu.RLock()
+	lazy := g.lazy
+	g.mu.RUnlock()
 	// The map is made while the files are: making it writes all its memory, and a
-	// fresh page is costly (on a virtual machine the host backs it too).
+	// fresh page is costly (on a virtual machine the host backs it too). It holds
+	// the stems of files and, once the reverse indexes are built, about as many of
+	// unresolved targets: a load that defers them makes it half as large, and every
+	// link's lookup reads less memory.
 	var made sync.WaitGroup
-	room := 2 * n // for the stems of files and about as many of unresolved targets
+	room := 2 * n
+	if lazy {
+		room = n
+	}
 	made.Go(func() { fresh.byStem = make(map[string]*bucket, room) })
 	if !sortedOnce(n, entry) {
 		in := make([]Entry, n)
@@ -91,9 +100,6 @@ func (g *Graph) LoadSorted(n int, entry func(i int) Entry) {
 	fresh.indexStems(all)
 	stats, tags := fresh.resolveParallel(all)
 	paths.Wait()
-	g.mu.RLock()
-	lazy := g.lazy
-	g.mu.RUnlock()
 	if !lazy {
 		fresh.registerAll(all)
 	}
