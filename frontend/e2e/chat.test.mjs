@@ -87,8 +87,8 @@ describe('the chat panel', () => {
     const ask = page.getByRole('group', { name: /Approval needed for delete_entities/ })
     await ask.waitFor({ timeout: 30000 })
     assert.match(await ask.locator('[data-testid="approval-args"]').textContent(), /"people\/Mary Somerville"/)
-    // Nothing is deleted while the person has not answered.
-    await page.waitForTimeout(300)
+    // Nothing is deleted while the person has not answered: the call is held at the
+    // question, which is on screen.
     assert.ok(fs.existsSync(path.join(server.vaultDir, 'people', 'Mary Somerville.md')))
     await ask.getByRole('button', { name: 'Approve' }).click()
     await page.waitForSelector(`${chatPane} details[data-tool="delete_entities"][data-status="success"]`, { timeout: 30000 })
