@@ -89,6 +89,28 @@ func BenchmarkLoadSorted50k(b *testing.B) {
 	benchtest.ReportCPU(b, start)
 }
 
+// BenchmarkLoadSorted50kDeferred is BenchmarkLoadSorted50k for a graph read once,
+// which defers its reverse indexes (DeferReverse), as memotree index's graph does.
+func BenchmarkLoadSorted50kDeferred(b *testing.B) {
+	notes, files := synthVault(50_000, 10)
+	in := make([]Entry, 0, len(notes)+len(files))
+	for p, n := range notes {
+		in = append(in, Entry{p, n})
+	}
+	for _, p := range files {
+		in = append(in, Entry{Path: p})
+	}
+	slices.SortFunc(in, func(a, b Entry) int { return strings.Compare(string(a.Path), string(b.Path)) })
+	b.ReportAllocs()
+	start := benchtest.CPU()
+	for b.Loop() {
+		g := New()
+		g.DeferReverse()
+		g.LoadSorted(len(in), func(i int) Entry { return in[i] })
+	}
+	benchtest.ReportCPU(b, start)
+}
+
 // BenchmarkSetNote50k measures one change in a loaded 50,000-note graph: a new
 // note whose basename is shared with others (so other notes' links re-resolve),
 // then its removal. Each iteration is two changes.

@@ -20,7 +20,8 @@
 // Concurrency: a Graph is safe for any number of concurrent readers and writers;
 // methods that change it (SetNote, SetFile, Remove, Load, LoadSorted) take an exclusive lock and
 // readers a shared one, so writers are serialised and readers never see a change
-// half done. Every slice and map a method returns is a fresh copy the caller may
+// half done. On a graph whose Load deferred its reverse indexes (DeferReverse), the
+// first Backlinks or Neighbors takes the exclusive lock once to build them. Every slice and map a method returns is a fresh copy the caller may
 // keep and modify. The *note.Note values handed to SetNote or Load, and the ones
 // Note and Edge.Link return, are shared, not copied: the graph takes ownership of a
 // note passed to it and treats it as immutable, and so must every caller.
@@ -90,10 +91,14 @@ type Graph struct {
 	peak int
 	// gen counts changes, so that what is derived from the graph can be cached.
 	gen atomic.Uint64
-	// stats are the counts of Stats at generation statsGen (0: none), made by Load
-	// while it resolves.
+	// stats and tagCount are the counts of Stats and TagCount at generation
+	// statsGen (0: none), made by Load while it resolves.
 	stats    Stats
+	tagCount int
 	statsGen uint64
+	// reversed says the reverse indexes of links are built (see reverse.go); lazy
+	// says Load leaves them to be built on first use (DeferReverse).
+	reversed, lazy bool
 }
 
 // Generation returns a number that changes whenever the graph changes: what is
@@ -206,9 +211,10 @@ func (f *file) name(i int) string {
 // New returns an empty graph.
 func New() *Graph {
 	return &Graph{
-		files:   map[vpath.Path]*file{},
-		byStem:  map[string]*bucket{},
-		aliases: map[string]refs{},
+		files:    map[vpath.Path]*file{},
+		byStem:   map[string]*bucket{},
+		aliases:  map[string]refs{},
+		reversed: true,
 	}
 }
 

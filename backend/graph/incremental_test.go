@@ -127,7 +127,8 @@ func randomPath(r *rand.Rand, folders []string) vpath.Path {
 
 // TestIncrementalEqualsLoad applies a random sequence of changes (fixed seed) to
 // two graphs, one started empty and one started with Load, and checks after every
-// step that both equal a graph loaded from scratch from the same final state. The
+// step that both equal a graph loaded from scratch from the same final state; so
+// does a graph loaded with its reverse indexes deferred before each change. The
 // second case uses enough folders for buckets to outgrow scanMax.
 func TestIncrementalEqualsLoad(t *testing.T) {
 	steps := 1000
@@ -158,11 +159,15 @@ func checkIncremental(t *testing.T, folders []string, initial, steps int) {
 	}
 	load(loaded, state)
 	for step := range steps {
-		desc := applyRandom(r, folders, state, incremental, loaded)
+		// A graph whose Load deferred its reverse indexes builds them for the change.
+		deferred := New()
+		deferred.DeferReverse()
+		load(deferred, state)
+		desc := applyRandom(r, folders, state, incremental, loaded, deferred)
 		fresh := New()
 		load(fresh, state)
 		want := takeSnapshot(fresh)
-		for name, g := range map[string]*Graph{"incremental": incremental, "loaded": loaded} {
+		for name, g := range map[string]*Graph{"incremental": incremental, "loaded": loaded, "deferred, then changed": deferred} {
 			got := takeSnapshot(g)
 			if reflect.DeepEqual(want, got) { // fast path; cmp.Diff explains a difference
 				continue

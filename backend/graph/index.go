@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
@@ -22,6 +23,7 @@ func (g *Graph) SetNote(p vpath.Path, n *note.Note) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.buildReverse()
 	g.set(p, n)
 	g.gen.Add(1)
 	g.compact()
@@ -40,6 +42,7 @@ func (g *Graph) SetFile(p vpath.Path) {
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.buildReverse()
 	g.set(p, n)
 	g.gen.Add(1)
 	g.compact()
@@ -50,6 +53,7 @@ func (g *Graph) SetFile(p vpath.Path) {
 func (g *Graph) Remove(p vpath.Path) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	g.buildReverse()
 	f := g.files[p]
 	if f == nil {
 		return
@@ -222,16 +226,12 @@ func (r *resolver) buildLinks(f *file) []link {
 	if n == nil || len(n.Links)+len(n.Relations) == 0 {
 		return nil
 	}
-	// The relations' lines and folded targets: a note has a few, so a list on the
-	// stack is cheaper than a map.
-	type lineTarget struct {
-		line   int
-		target string
-	}
+	// The relations' lines and targets: a note has a few, so a list on the stack is
+	// cheaper than a map.
 	var carriedBuf [8]lineTarget
 	carried := carriedBuf[:0]
 	for _, rel := range n.Relations {
-		carried = append(carried, lineTarget{rel.Line, fold(relationName(rel.To))})
+		carried = append(carried, lineTarget{rel.Line, relationName(rel.To)})
 	}
 	out := make([]link, 0, len(n.Links)+len(n.Relations))
 	for i := range n.Links {
@@ -240,7 +240,7 @@ func (r *resolver) buildLinks(f *file) []link {
 		switch {
 		case strings.TrimSpace(l.Target()) == "":
 			k.edge = false // [[#Heading]]: a link to the note itself, not an edge
-		case l.InFrontMatter && len(carried) > 0 && slices.Contains(carried, lineTarget{int(l.Line), fold(strings.TrimSpace(l.Target()))}):
+		case l.InFrontMatter && carries(carried, int(l.Line), strings.TrimSpace(l.Target())):
 			k.edge = false // the "[[...]]" of a relation: the relation is the edge
 		}
 		out = append(out, r.resolved(f, i, k))
@@ -249,6 +249,41 @@ func (r *resolver) buildLinks(f *file) []link {
 		out = append(out, r.resolved(f, len(n.Links)+i, link{rel: true, edge: true}))
 	}
 	return out
+}
+
+// lineTarget is a relation of a note: its line and its target's name.
+type lineTarget struct {
+	line   int
+	target string
+}
+
+// carries reports whether one of the relations is on line and names target (the
+// same once folded): the link is then the "[[...]]" that carries the relation.
+func carries(carried []lineTarget, line int, target string) bool {
+	for _, c := range carried {
+		if c.line == line && sameFold(c.target, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// sameFold reports whether fold(a) == fold(b). Two ASCII names are compared without
+// folding them, which allocates when a name has a capital (most relation targets).
+func sameFold(a, b string) bool {
+	if ascii(a) && ascii(b) {
+		return strings.EqualFold(a, b)
+	}
+	return fold(a) == fold(b)
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // resolved fills in the stem, bucket and resolution of k, link i of f.

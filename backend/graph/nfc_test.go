@@ -49,3 +49,32 @@ func TestFoldIdeographs(t *testing.T) {
 		}
 	}
 }
+
+// TestSameFold checks that sameFold, which compares two ASCII names without folding
+// them, agrees with comparing their folds, on ASCII, accented names in both forms,
+// the Kelvin sign (which folds to k) and ideographs; and that a relation written
+// "[[Ada Lovelace]]" is carried by its front matter link in another case only.
+func TestSameFold(t *testing.T) {
+	names := []string{"Ada", "ada", "ADA", "Ad", "Ada ", "a/B", "A/b", "Caf\u00e9", "CAFE\u0301", "cafe",
+		"\u212aelvin", "kelvin", "Kelvin", "笔记", "笔记A", "笔记a", "", "[x]", "[X]"}
+	for _, a := range names {
+		for _, b := range names {
+			if got, want := sameFold(a, b), fold(a) == fold(b); got != want {
+				t.Errorf("sameFold(%+q, %+q) = %v, folds equal: %v", a, b, got, want)
+			}
+		}
+	}
+	carrier := fmLink("ada lovelace", 2)
+	other := fmLink("Ada Lovelace", 3) // another line: a link of its own
+	g := build(t, nil, map[string]*note.Note{
+		"src.md":          {Links: []note.Link{carrier, other}, Relations: []note.Relation{{Type: "knows", To: "[[Ada Lovelace]]", Line: 2}}},
+		"Ada Lovelace.md": {},
+	})
+	var types []string
+	for _, e := range g.Outlinks("src.md") {
+		types = append(types, e.Type)
+	}
+	if want := []string{"links to", "knows"}; strings.Join(types, ",") != strings.Join(want, ",") {
+		t.Errorf("edges of src.md: %v, want %v", types, want)
+	}
+}

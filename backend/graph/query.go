@@ -42,7 +42,7 @@ func (g *Graph) Outlinks(p vpath.Path) []Edge {
 // Backlinks returns the resolved edges pointing at p, sorted by source path and
 // then in source order.
 func (g *Graph) Backlinks(p vpath.Path) []Edge {
-	g.mu.RLock()
+	g.rlockReversed()
 	defer g.mu.RUnlock()
 	var out []Edge
 	f := g.files[p]
@@ -196,39 +196,61 @@ func (g *Graph) Tags() map[string]int {
 
 // TagCount returns len(Tags()): how many tags the notes carry, the parents of nested
 // tags included, without counting the notes of each or choosing spellings
-// (`memotree index --stats` prints only the number).
+// (`memotree index --stats` prints only the number). Load counts them while it
+// resolves; after a change they are counted again, on every core.
 func (g *Graph) TagCount() int {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	// Each goroutine gathers the tags of a part of the notes; the sets, as large as
-	// the number of tags, are then merged.
-	var mu sync.Mutex
-	var sets []map[string]struct{}
+	if g.statsGen != 0 && g.statsGen == g.gen.Load() {
+		return g.tagCount
+	}
+	var (
+		mu   sync.Mutex
+		sets []tagKeys
+	)
 	parallel(len(g.paths), func(from, to int) {
-		// A name seen before counts for the same keys: most notes repeat names, and
-		// a lookup is cheaper than trimming and folding the name again.
-		keys, names := map[string]struct{}{}, map[string]struct{}{}
-		add := func(_, key string) { keys[key] = struct{}{} }
+		t := newTagKeys()
 		for _, p := range g.paths[from:to] {
-			if n := g.files[p].note; n != nil {
-				for _, t := range n.Tags {
-					if _, seen := names[t.Name]; !seen {
-						names[t.Name] = struct{}{}
-						tagParts(t.Name, add)
-					}
-				}
-			}
+			t.add(g.files[p].note)
 		}
 		mu.Lock()
-		sets = append(sets, keys)
+		sets = append(sets, t)
 		mu.Unlock()
 	})
+	return countTags(sets)
+}
+
+// tagKeys gathers the folded keys of the tags of notes (see tagParts). A name seen
+// before counts for the same keys: most notes repeat names, and a lookup is cheaper
+// than trimming and folding the name again.
+type tagKeys struct{ keys, names map[string]struct{} }
+
+func newTagKeys() tagKeys {
+	return tagKeys{keys: map[string]struct{}{}, names: map[string]struct{}{}}
+}
+
+// add gathers the tags of n (nil for an attachment).
+func (t tagKeys) add(n *note.Note) {
+	if n == nil {
+		return
+	}
+	for _, tag := range n.Tags {
+		if _, seen := t.names[tag.Name]; !seen {
+			t.names[tag.Name] = struct{}{}
+			tagParts(tag.Name, func(_, key string) { t.keys[key] = struct{}{} })
+		}
+	}
+}
+
+// countTags returns how many keys the sets hold together. It merges them into the
+// first.
+func countTags(sets []tagKeys) int {
 	if len(sets) == 0 {
 		return 0
 	}
-	all := sets[0]
-	for _, keys := range sets[1:] {
-		for k := range keys {
+	all := sets[0].keys
+	for _, t := range sets[1:] {
+		for k := range t.keys {
 			all[k] = struct{}{}
 		}
 	}
@@ -254,7 +276,7 @@ func tagParts(name string, fn func(part, key string)) {
 // types, when not empty, keeps only edges of those types. A depth below 1 gives
 // nothing.
 func (g *Graph) Neighbors(p vpath.Path, depth int, types []string) []vpath.Path {
-	g.mu.RLock()
+	g.rlockReversed()
 	defer g.mu.RUnlock()
 	keep := func(string) bool { return true }
 	if len(types) > 0 {

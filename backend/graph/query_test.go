@@ -2,6 +2,7 @@ package graph
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -131,11 +132,13 @@ func TestTags(t *testing.T) {
 }
 
 // TestTagCountRepeats counts tags that many notes repeat, in several spellings, so that
-// every part of the notes TagCount splits sees each name more than once.
+// every part of the notes TagCount (or Load) splits sees each name more than once, as
+// Load counts them and again after a change.
 func TestTagCountRepeats(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
 	notes := map[string]*note.Note{}
 	names := []string{"Project/Alpha", "project/alpha/x", "#todo", "TODO", " todo ", "读书/小说", "Ärger", "ärger", "a//b/"}
-	for i := range 300 {
+	for i := range 2100 { // enough for TagCount to split them, and Load too
 		n := &note.Note{}
 		for j := range 4 {
 			n.Tags = append(n.Tags, note.Tag{Name: names[(i+j)%len(names)]})
@@ -146,6 +149,12 @@ func TestTagCountRepeats(t *testing.T) {
 	g := build(t, nil, notes)
 	if got, want := g.TagCount(), len(g.Tags()); got != want || want < 50 {
 		t.Errorf("TagCount = %d, len(Tags()) = %d", got, want)
+	}
+	// Load counted them; a change has them counted again.
+	before := g.TagCount()
+	g.SetNote("new.md", &note.Note{Tags: []note.Tag{{Name: "Fresh/One"}, {Name: "todo"}}})
+	if got, want := g.TagCount(), len(g.Tags()); got != want || got != before+2 {
+		t.Errorf("after a note with two new tags, TagCount = %d, len(Tags()) = %d, before %d", got, want, before)
 	}
 }
 

@@ -196,6 +196,11 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 		return nil, fmt.Errorf("open library %s: %w", name, err)
 	}
 	l := &Library{name: name, vault: v, graph: graph.New(), bus: o.Bus, warnings: map[vpath.Path][]note.Warning{}, seed: maphash.MakeSeed(), keepTemps: o.KeepTemps, beforeRead: o.BeforeRead, once: o.Once}
+	if !o.Watch {
+		// Read by one command (memotree index, call, chat): its backlinks are built if
+		// that command asks for them, not by every scan (graph.DeferReverse).
+		l.graph.DeferReverse()
+	}
 	// A journal no rollback can use does not keep the library from opening: its
 	// writes are refused until doctor sets it aside, and the window is told.
 	v.OnDamaged(l.damaged)
