@@ -45,7 +45,7 @@ type Progress struct {
 	bus     *Bus
 	library string
 	kind    string
-	total   int
+	total   atomic.Int64
 	done    atomic.Int64
 
 	mu   sync.Mutex
@@ -58,9 +58,23 @@ func StartProgress(bus *Bus, library, kind string, total int) *Progress {
 	if bus == nil {
 		return nil
 	}
-	p := &Progress{bus: bus, library: library, kind: kind, total: total, last: time.Now()}
+	p := &Progress{bus: bus, library: library, kind: kind, last: time.Now()}
+	p.total.Store(int64(total))
 	p.publish(0, false, "")
 	return p
+}
+
+// SetTotal sets how many units the work has, once they are counted (work started
+// before it knew), and publishes it.
+func (p *Progress) SetTotal(total int) {
+	if p == nil {
+		return
+	}
+	p.total.Store(int64(total))
+	p.mu.Lock()
+	p.last = time.Now()
+	p.mu.Unlock()
+	p.publish(int(p.done.Load()), false, "")
 }
 
 // Add records n more units done, publishing if ProgressInterval has passed since the
@@ -91,9 +105,10 @@ func (p *Progress) Finish(err error) {
 		p.publish(int(p.done.Load()), true, err.Error())
 		return
 	}
-	p.publish(p.total, true, "")
+	p.publish(int(p.total.Load()), true, "")
 }
 
 func (p *Progress) publish(done int, final bool, msg string) {
-	p.bus.Publish(Event{Topic: TaskProgress, Data: TaskProgressEvent{Library: p.library, Kind: p.kind, Done: min(done, p.total), Total: p.total, Final: final, Error: msg}})
+	total := int(p.total.Load())
+	p.bus.Publish(Event{Topic: TaskProgress, Data: TaskProgressEvent{Library: p.library, Kind: p.kind, Done: min(done, total), Total: total, Final: final, Error: msg}})
 }

@@ -305,10 +305,15 @@ type parsed struct {
 // scan's progress, which the caller finishes once the graph is ready for others (nil,
 // with the error, when the scan failed: its progress says so already).
 func (l *Library) scan(ctx context.Context) (*event.Progress, error) {
+	// The scan is a task from its start: a window or a client asking for the tasks
+	// while the folder is walked (a second or more at 100k notes) sees it running,
+	// its number of notes not yet known.
+	prog := event.StartProgress(l.bus, l.name, event.TaskScan, 0)
 	rec := l.load.expectWalk()
 	paths, err := l.vault.WalkNames(ctx)
 	if err != nil {
 		close(rec.done)
+		prog.Finish(err)
 		return nil, err
 	}
 	rec.paths = paths
@@ -326,7 +331,7 @@ func (l *Library) scan(ctx context.Context) (*event.Progress, error) {
 	if l.beforeRead != nil {
 		l.beforeRead(notes)
 	}
-	prog := event.StartProgress(l.bus, l.name, event.TaskScan, notes)
+	prog.SetTotal(notes)
 	results, err := l.readAll(ctx, paths, true, prog)
 	if err != nil {
 		prog.Finish(err)

@@ -24,6 +24,8 @@ func ringOfNotes(n int) map[string]string {
 
 // TestScanPublishesProgress opens a library of real files and checks that its scan
 // reported its start and end on the bus, counting the notes (not the attachments).
+// The start comes before the folder is walked (0 notes known), so that a client
+// asking for the tasks meanwhile sees the scan; then the count.
 func TestScanPublishesProgress(t *testing.T) {
 	dir := t.TempDir()
 	files := ringOfNotes(120)
@@ -43,17 +45,20 @@ func TestScanPublishesProgress(t *testing.T) {
 			got = append(got, e.Data.(event.TaskProgressEvent))
 		}
 	}
-	if len(got) < 2 {
-		t.Fatalf("got %+v, want a start and an end", got)
+	if len(got) < 3 {
+		t.Fatalf("got %+v, want a start, the count and an end", got)
 	}
-	first, last := got[0], got[len(got)-1]
-	if first != (event.TaskProgressEvent{Library: "lib", Kind: event.TaskScan, Done: 0, Total: 120}) {
-		t.Errorf("first %+v", first)
+	first, counted, last := got[0], got[1], got[len(got)-1]
+	if first != (event.TaskProgressEvent{Library: "lib", Kind: event.TaskScan, Done: 0, Total: 0}) {
+		t.Errorf("first %+v, want the start before the walk", first)
+	}
+	if counted != (event.TaskProgressEvent{Library: "lib", Kind: event.TaskScan, Done: 0, Total: 120}) {
+		t.Errorf("second %+v, want the notes counted", counted)
 	}
 	if last != (event.TaskProgressEvent{Library: "lib", Kind: event.TaskScan, Done: 120, Total: 120, Final: true}) {
 		t.Errorf("last %+v", last)
 	}
-	for _, e := range got[1 : len(got)-1] {
+	for _, e := range got[2 : len(got)-1] {
 		if e.Final || e.Done > e.Total {
 			t.Errorf("intermediate event %+v", e)
 		}

@@ -259,12 +259,13 @@ export async function scansDone(server, timeoutMs = 120000) {
 
 /**
  * graphReady waits until the server has read its vaults and built the default
- * library's graph payload, then until no task runs (scansDone). scansDone alone may
- * return at once: the scan's task is published once the vault's files are listed (at
- * 100k notes, a second or more after the server answers), and an empty task list
- * before then says nothing. The graph, asked for here, is answered once the scan has
- * ended and its payload is built (which the server does by itself right after the
- * scan): a benchmark of the graph view then measures the window, from a ready server.
+ * library's graph payload, then until no task runs (scansDone). The graph, asked for
+ * here, is answered once the scan has ended and its payload is built (which the server
+ * does by itself right after the scan): a benchmark of the graph view then measures
+ * the window, from a ready server. (scansDone alone once returned at once on a big
+ * vault: the scan's task was published only after the folder's walk, and an empty
+ * task list before it passed for a finished scan; it is published from the scan's
+ * start now.)
  */
 export async function graphReady(server, timeoutMs = 120000) {
   const u = new URL(server.url)
