@@ -71,7 +71,7 @@ try {
       // A click on a note of the tree, answered by its note on screen: the window's
       // thread is free for the person.
       const clicked = performance.now()
-      await browser.page.click(tree)
+      await browser.page.click(tree, { force: true }) // as a person clicks: no wait for two still frames
       await browser.page.waitForSelector('[data-testid="note-view"]', { timeout: 120000 })
       const clickMs = performance.now() - clicked
       await scansDone(server, 600000)

@@ -3,6 +3,7 @@ import type { GraphData } from '../api/types'
 import { UNRESOLVED_COLOR, UNTYPED_COLOR, colorForType, typeColors } from './colors'
 import {
   addEdges,
+  addEdgesInSlices,
   applyLayout,
   buildGraph,
   edgeTypes,
@@ -269,4 +270,27 @@ test('a big graph built in two steps (nodes, then addEdges) has every edge, neig
   expect(g.edges().map((e) => [g.source(e), g.target(e), g.getEdgeAttribute(e, 'relation')])).toEqual(
     once.edges().map((e) => [once.source(e), once.target(e), once.getEdgeAttribute(e, 'relation')]),
   )
+})
+
+test('the edges added in slices, the thread given back between them, make the same graph; a stop ends it early', async () => {
+  const nodes: Node[] = Array.from({ length: 300 }, (_, i) => ({ id: `n/${i}.md`, label: String(i), type: '' }))
+  const edges: [string, string, string][] = []
+  for (let i = 0; i < 6000; i++) edges.push([`n/${(i * 7) % 300}.md`, `n/${(i * 11 + 1) % 300}.md`, i % 4 ? 'links to' : 'knows'])
+  const data = compact(nodes, edges)
+  const once = buildGraph(data)
+  const g = buildGraph(data, new Map(), { edges: false })
+  let given = 0
+  const done = await addEdgesInSlices(g, data, new Map(), () => false, 0, async () => void given++)
+  expect(done).toBe(true)
+  // With no time to spend per slice, the thread is given back at every step.
+  expect(given).toBeGreaterThanOrEqual(5)
+  expect(g.edges().map((e) => [g.source(e), g.target(e), g.getEdgeAttribute(e, 'relation')])).toEqual(
+    once.edges().map((e) => [once.source(e), once.target(e), once.getEdgeAttribute(e, 'relation')]),
+  )
+  // Stopped after the first slice: false, and part of the edges only.
+  const h = buildGraph(data, new Map(), { edges: false })
+  let steps = 0
+  expect(await addEdgesInSlices(h, data, new Map(), () => ++steps >= 1, 0, async () => {})).toBe(false)
+  expect(h.size).toBeGreaterThan(0)
+  expect(h.size).toBeLessThan(6000)
 })

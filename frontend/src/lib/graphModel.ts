@@ -229,11 +229,54 @@ export const TAG_COLOR = '#7fae5b'
  * its new nodes next to a neighbour (which they had none of before).
  */
 export function addEdges(g: ModelGraph, data: GraphData, previous: Positions = new Map()): void {
+  for (const _ of edgeWork(g, data, previous));
+}
+
+/**
+ * addEdgesInSlices does what addEdges does, in slices of about `sliceMs` with the
+ * window's thread given back in between (a click, an answer, a frame), so that a big
+ * graph's edges (a second of work for 100k of them) do not hold the window. It stops
+ * and returns false as soon as `stop` says so after a slice; true once every edge is in.
+ */
+export async function addEdgesInSlices(
+  g: ModelGraph,
+  data: GraphData,
+  previous: Positions,
+  stop: () => boolean,
+  sliceMs = 25,
+  giveBack: () => Promise<void> = yieldToWindow,
+): Promise<boolean> {
+  let start = performance.now()
+  for (const _ of edgeWork(g, data, previous)) {
+    if (performance.now() - start < sliceMs) continue
+    await giveBack()
+    if (stop()) return false
+    start = performance.now()
+  }
+  return true
+}
+
+/** yieldToWindow lets the window's thread run what waits (input first), then resumes. */
+function yieldToWindow(): Promise<void> {
+  const scheduler = (globalThis as { scheduler?: { yield?: () => Promise<void> } }).scheduler
+  if (scheduler?.yield) return scheduler.yield()
+  return new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+/** How many edges edgeWork adds between two of its steps. */
+const EDGES_PER_STEP = 1024
+
+/**
+ * edgeWork adds the edges of data to g (see addEdges), pausing every EDGES_PER_STEP
+ * edges: the caller decides whether to go on at once or later.
+ */
+function* edgeWork(g: ModelGraph, data: GraphData, previous: Positions): Generator<void, void, void> {
   const n = data.nodes.length
   const e = data.edges
   if (e.length / 3 > MANY_EDGES) hashedAdjacency(g)
   const valid = (i: number) => Number.isInteger(i) && i >= 0 && i < n
   for (let i = 0; i + 2 < e.length; i += 3) {
+    if (i % (3 * EDGES_PER_STEP) === 0 && i > 0) yield
     const s = e[i]!
     const t = e[i + 1]!
     if (!valid(s) || !valid(t)) continue
@@ -249,6 +292,7 @@ export function addEdges(g: ModelGraph, data: GraphData, previous: Positions = n
   const pairs = data.note_tags ?? []
   const names = data.tags ?? []
   for (let i = 0; i + 1 < pairs.length; i += 2) {
+    if (i % (2 * EDGES_PER_STEP) === 0) yield
     const from = data.nodes[pairs[i]!]
     const tag = `tag:#${names[pairs[i + 1]!]}`
     if (from === undefined || !g.hasNode(tag) || !g.hasNode(from)) continue
