@@ -422,7 +422,7 @@ if [[ ${MEMOTREE_BENCH_GRAPH:-1} != 0 ]]; then
 		fi
 		say "graph view in Chromium, $l notes"
 		target=2000 graph_runs=3 graph_timeout=120000
-		(( n >= 50000 )) && target=5000 graph_runs=1 graph_timeout=600000
+		(( n >= 50000 )) && target=5000 graph_runs=3 graph_timeout=600000
 		if ! (cd "$ROOT/frontend" && MEMOTREE_BIN=$BIN node e2e/graph-bench.mjs --vault "$v" \
 			--label "$l" --runs "$graph_runs" --layout-timeout "$graph_timeout" --target-ms "$target" --rows "$ROWS" >"$RAW/graph-$l.json"); then
 			note "The graph view benchmark failed on the $l vault."

@@ -118,7 +118,7 @@ if (opts.rows) {
     [
       `value\twindow: server start to the first file of the tree painted, ${during} (headless Chromium, Element Timing; the slowest of ${summary.runs} runs)\t${l}\t${summary.paintedMaxMs}\ttarget\t${TREE_TARGET_MS}\tms\tvalue<=${TREE_TARGET_MS}`,
       `value\twindow: server start to the tree seen by a script of the page, which runs once the page's thread is free (the slowest)\t${l}\t${summary.treeMaxMs}\tfirst tree painted\t${summary.paintedMaxMs}\tms`,
-      `value\twindow: a click on the tree, made once the tree is seen, answered by its note on screen (the slowest)\t${l}\t${summary.clickMaxMs}\ttarget\t${TREE_TARGET_MS}\tms`,
+      `value\twindow: a click on the tree, made once the tree is seen, answered by its note on screen (the slowest)\t${l}\t${summary.clickMaxMs}\ttarget\t${TREE_TARGET_MS}\tms\tvalue<=${TREE_TARGET_MS}`,
       `value\twindow: server start to the end of the vault's scan (median)\t${l}\t${summary.scanMs}\tfirst tree painted\t${summary.paintedMs}\tms`,
     ].join('\n') + '\n',
   )
