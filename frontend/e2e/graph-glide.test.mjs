@@ -135,3 +135,51 @@ describe('a big graph glides', () => {
     await page.waitForSelector(`[data-testid="note-view"][data-path="${target.id}"]`, { timeout: 60000 })
   })
 })
+
+describe('a note opened beside a big graph', () => {
+  let vault
+  let server
+  let browser
+  let page
+
+  before(async () => {
+    vault = writeVault()
+    ;({ server, browser, page } = await openApp({ vault, timeoutMs: 60000 }, { treeTimeoutMs: 30000 }))
+    await page.waitForFunction(() => (window.__memotreeGraphFull?.size ?? 0) > 5000 && window.__memotreeGraphState.drawnAt !== null, null, { timeout: 30000 })
+    await page.waitForFunction(() => !window.__memotreeGraphState.layout, null, { timeout: 60000 })
+    await page.evaluate(twoFrames)
+  })
+
+  after(async () => {
+    await browser?.close()
+    await server?.stop()
+    if (vault) fs.rmSync(vault, { recursive: true, force: true })
+  })
+
+  test('a note opened beside the busy graph is painted before the graph is drawn again', async () => {
+    // In software WebGL each drawing of a big graph holds the frame it is in for a
+    // second or more: the note must not be in it (the graph, narrowed by the note and
+    // with the note highlighted, is drawn after it).
+    await page.evaluate(() => {
+      window.__drawnAt = []
+      window.__memotreeSigma.on('afterRender', () => window.__drawnAt.push(performance.now()))
+    })
+    await page.click('[data-testid="file-tree"] [data-path="note 5.md"]')
+    await page.waitForSelector('[data-testid="note-view"][data-path="note 5.md"]', { timeout: 60000 })
+    // The graph is drawn again: highlighted, and fitted to its new size.
+    await page.waitForFunction(() => window.__drawnAt.length > 0, null, { timeout: 60000 })
+    const { painted, drawn } = await page.evaluate(async () => ({
+      // The first paint of the note's title (the first note of this page).
+      painted: await new Promise((resolve) =>
+        new PerformanceObserver((list, obs) => {
+          const e = list.getEntries().find((x) => x.identifier === 'note-title')
+          if (!e) return
+          obs.disconnect()
+          resolve(e.renderTime)
+        }).observe({ type: 'element', buffered: true }),
+      ),
+      drawn: window.__drawnAt[0],
+    }))
+    assert.ok(painted < drawn, `the graph was drawn at ${drawn.toFixed(0)} ms, before the note was painted at ${painted.toFixed(0)} ms`)
+  })
+})

@@ -8,7 +8,7 @@
 //   - to the tree seen by a script of the page (Playwright's wait, which runs on the
 //     page's thread: in software WebGL, as here, a big graph's drawing holds that
 //     thread for a second or more, each frame read back synchronously);
-//   - a click on the tree, made then, until its note is on screen;
+//   - a click on the tree, made then, until its note is painted;
 //   - to the end of the server's scan (every task it reports ended: the scan ends once
 //     its graph is loaded, every link resolved; the search index's build, when the
 //     poll sees it running, counts too).
@@ -56,29 +56,19 @@ try {
       // When the browser painted the first note's name (Element Timing, by the page's
       // clock): the poll above runs on the page's thread, and sees the tree only once
       // that thread is free.
-      const paintedAt = await browser.page.evaluate(
-        () =>
-          new Promise((resolve) => {
-            new PerformanceObserver((list, obs) => {
-              const first = list.getEntries().filter((e) => e.identifier === 'tree-note')
-              if (first.length === 0) return
-              obs.disconnect()
-              resolve(performance.timeOrigin + Math.min(...first.map((e) => e.renderTime || e.loadTime)))
-            }).observe({ type: 'element', buffered: true })
-          }),
-      )
-      const paintedMs = paintedAt - (performance.timeOrigin + start)
+      const paintedMs = (await firstPaint(browser.page, 'tree-note')) - (performance.timeOrigin + start)
       // A click on a note of the tree, answered by its note on screen: the window's
       // thread is free for the person.
       const clicked = performance.now()
       await browser.page.click(tree, { force: true }) // as a person clicks: no wait for two still frames
       await browser.page.waitForSelector('[data-testid="note-view"]', { timeout: 120000 })
-      const clickMs = performance.now() - clicked
+      const clickSeenMs = performance.now() - clicked
+      const clickMs = (await firstPaint(browser.page, 'note-title')) - (performance.timeOrigin + clicked)
       await scansDone(server, 600000)
       const scanMs = performance.now() - start
-      results.push({ served, paintedMs, treeMs, clickMs, scanMs })
+      results.push({ served, paintedMs, treeMs, clickMs, clickSeenMs, scanMs })
       console.error(
-        `run ${i + 1}: server up at ${served.toFixed(0)} ms, first file of the tree painted at ${paintedMs.toFixed(0)} ms, found by a poll at ${treeMs.toFixed(0)} ms, a click on it answered in ${clickMs.toFixed(0)} ms, scan done at ${scanMs.toFixed(0)} ms`,
+        `run ${i + 1}: server up at ${served.toFixed(0)} ms, first file of the tree painted at ${paintedMs.toFixed(0)} ms, found by a poll at ${treeMs.toFixed(0)} ms, a click on it painted its note in ${clickMs.toFixed(0)} ms (seen by a poll in ${clickSeenMs.toFixed(0)}), scan done at ${scanMs.toFixed(0)} ms`,
       )
       if (browser.errors.length > 0) throw browser.errors[0]
     } finally {
@@ -88,6 +78,25 @@ try {
   }
 } finally {
   fs.rmSync(copy, { recursive: true, force: true })
+}
+
+/**
+ * firstPaint returns when the browser first painted an element marked
+ * elementtiming=`id` (Element Timing), as milliseconds since the epoch.
+ */
+function firstPaint(page, id) {
+  return page.evaluate(
+    (id) =>
+      new Promise((resolve) => {
+        new PerformanceObserver((list, obs) => {
+          const marked = list.getEntries().filter((e) => e.identifier === id)
+          if (marked.length === 0) return
+          obs.disconnect()
+          resolve(performance.timeOrigin + Math.min(...marked.map((e) => e.renderTime || e.loadTime)))
+        }).observe({ type: 'element', buffered: true })
+      }),
+    id,
+  )
 }
 
 const median = (xs) => {
@@ -118,7 +127,7 @@ if (opts.rows) {
     [
       `value\twindow: server start to the first file of the tree painted, ${during} (headless Chromium, Element Timing; the slowest of ${summary.runs} runs)\t${l}\t${summary.paintedMaxMs}\ttarget\t${TREE_TARGET_MS}\tms\tvalue<=${TREE_TARGET_MS}`,
       `value\twindow: server start to the tree seen by a script of the page, which runs once the page's thread is free (the slowest)\t${l}\t${summary.treeMaxMs}\tfirst tree painted\t${summary.paintedMaxMs}\tms`,
-      `value\twindow: a click on the tree, made once the tree is seen, answered by its note on screen (the slowest)\t${l}\t${summary.clickMaxMs}\ttarget\t${TREE_TARGET_MS}\tms\tvalue<=${TREE_TARGET_MS}`,
+      `value\twindow: a click on the tree, made once the tree is seen, to its note painted (Element Timing; the slowest)\t${l}\t${summary.clickMaxMs}\ttarget\t${TREE_TARGET_MS}\tms\tvalue<=${TREE_TARGET_MS}`,
       `value\twindow: server start to the end of the vault's scan (median)\t${l}\t${summary.scanMs}\tfirst tree painted\t${summary.paintedMs}\tms`,
     ].join('\n') + '\n',
   )
