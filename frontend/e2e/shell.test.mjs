@@ -231,8 +231,10 @@ describe('every icon-only button has a name', () => {
     await page.waitForSelector('[data-testid="note-view"]')
     const bad = await unnamed(page)
     for (const panel of ['Changes', 'Chat', 'Canvas']) {
-      await page.getByRole('button', { name: new RegExp(`^${panel}`) }).click()
-      await page.waitForTimeout(300)
+      const toggle = page.getByRole('button', { name: new RegExp(`^${panel}`) })
+      await toggle.click()
+      // The panel is shown (its toggle pressed), not 300 ms later.
+      await page.waitForFunction((name) => [...document.querySelectorAll('button[aria-pressed="true"]')].some((b) => b.textContent?.startsWith(name)), panel)
       bad.push(...(await unnamed(page)))
     }
     await page.keyboard.press('Control+Shift+P')
