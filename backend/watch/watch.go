@@ -342,11 +342,16 @@ func (w *Watcher) addTree(p vpath.Path, report bool) {
 		}
 		w.dirs[p] = struct{}{}
 	}
-	ents, err := os.ReadDir(w.abs(p))
+	ents, err := readDir(w.abs(p))
 	if err != nil {
 		return // removed meanwhile: its Remove event follows
 	}
 	for _, e := range ents {
+		if !report && !e.IsDir() {
+			// Only folders are watched: a vault of 100k notes lists 100k files here,
+			// and the window's server waits for this walk before it answers.
+			continue
+		}
 		name := e.Name()
 		if !utf8.ValidString(name) || strings.Contains(name, `\`) {
 			continue
@@ -362,6 +367,17 @@ func (w *Watcher) addTree(p vpath.Path, report bool) {
 			w.addTree(c, report)
 		}
 	}
+}
+
+// readDir lists a folder's entries in the order the system gives them (os.ReadDir
+// sorts them, which nothing here needs).
+func readDir(dir string) ([]os.DirEntry, error) {
+	f, err := os.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return f.ReadDir(-1)
 }
 
 // dropTree forgets the watches on the folder p and its subfolders (it was removed or
