@@ -71,27 +71,15 @@ func BenchmarkLoad50k(b *testing.B) {
 // by path, as an index hands it over from its walk: no map of notes and no sort. It
 // reports the CPU time beside the wall time, whose ratio shows how much of the load
 // runs on every core.
-func BenchmarkLoadSorted50k(b *testing.B) {
-	notes, files := synthVault(50_000, 10)
-	in := make([]Entry, 0, len(notes)+len(files))
-	for p, n := range notes {
-		in = append(in, Entry{p, n})
-	}
-	for _, p := range files {
-		in = append(in, Entry{Path: p})
-	}
-	slices.SortFunc(in, func(a, b Entry) int { return strings.Compare(string(a.Path), string(b.Path)) })
-	b.ReportAllocs()
-	start := benchtest.CPU()
-	for b.Loop() {
-		New().LoadSorted(len(in), func(i int) Entry { return in[i] })
-	}
-	benchtest.ReportCPU(b, start)
-}
+func BenchmarkLoadSorted50k(b *testing.B) { benchLoadSorted(b, false) }
 
 // BenchmarkLoadSorted50kDeferred is BenchmarkLoadSorted50k for a graph read once,
 // which defers its reverse indexes (DeferReverse), as memotree index's graph does.
-func BenchmarkLoadSorted50kDeferred(b *testing.B) {
+func BenchmarkLoadSorted50kDeferred(b *testing.B) { benchLoadSorted(b, true) }
+
+// benchLoadSorted loads a synthetic vault of 50k notes, sorted by path, with its
+// reverse indexes deferred or not, and reports the CPU time beside the wall time.
+func benchLoadSorted(b *testing.B, deferred bool) {
 	notes, files := synthVault(50_000, 10)
 	in := make([]Entry, 0, len(notes)+len(files))
 	for p, n := range notes {
@@ -105,7 +93,9 @@ func BenchmarkLoadSorted50kDeferred(b *testing.B) {
 	start := benchtest.CPU()
 	for b.Loop() {
 		g := New()
-		g.DeferReverse()
+		if deferred {
+			g.DeferReverse()
+		}
 		g.LoadSorted(len(in), func(i int) Entry { return in[i] })
 	}
 	benchtest.ReportCPU(b, start)

@@ -44,29 +44,42 @@ function writeVault() {
   return dir
 }
 
-describe('a big graph glides', () => {
+/**
+ * useBigGraph opens the app on a vault of its own (writeVault) before the tests of the
+ * enclosing describe, once its graph is drawn whole and laid out, and closes both
+ * after them. The returned object's page is set once `before` has run.
+ */
+function useBigGraph() {
+  const app = { page: null }
   let vault
   let server
   let browser
-  let page
-
   before(async () => {
     vault = writeVault()
-    ;({ server, browser, page } = await openApp({ vault, timeoutMs: 60000 }, { treeTimeoutMs: 30000 }))
-    await page.waitForFunction(() => (window.__memotreeGraphFull?.size ?? 0) > 5000 && window.__memotreeGraphState.drawnAt !== null, null, { timeout: 30000 })
-    await page.waitForFunction(() => !window.__memotreeGraphState.layout, null, { timeout: 60000 })
+    ;({ server, browser, page: app.page } = await openApp({ vault, timeoutMs: 60000 }, { treeTimeoutMs: 30000 }))
+    await app.page.waitForFunction(() => (window.__memotreeGraphFull?.size ?? 0) > 5000 && window.__memotreeGraphState.drawnAt !== null, null, { timeout: 30000 })
+    await app.page.waitForFunction(() => !window.__memotreeGraphState.layout, null, { timeout: 60000 })
     // The drawing after the layout (scheduled when it ended) has run.
-    await page.evaluate(twoFrames)
-    await page.evaluate(() => {
-      window.__renders = 0
-      window.__memotreeSigma.on('afterRender', () => window.__renders++)
-    })
+    await app.page.evaluate(twoFrames)
   })
-
   after(async () => {
     await browser?.close()
     await server?.stop()
     if (vault) fs.rmSync(vault, { recursive: true, force: true })
+  })
+  return app
+}
+
+describe('a big graph glides', () => {
+  const app = useBigGraph()
+  let page
+
+  before(async () => {
+    page = app.page
+    await page.evaluate(() => {
+      window.__renders = 0
+      window.__memotreeSigma.on('afterRender', () => window.__renders++)
+    })
   })
 
   test('a camera move shifts the last drawing where the camera puts the graph, then draws again', async () => {
@@ -137,23 +150,11 @@ describe('a big graph glides', () => {
 })
 
 describe('a note opened beside a big graph', () => {
-  let vault
-  let server
-  let browser
+  const app = useBigGraph()
   let page
 
-  before(async () => {
-    vault = writeVault()
-    ;({ server, browser, page } = await openApp({ vault, timeoutMs: 60000 }, { treeTimeoutMs: 30000 }))
-    await page.waitForFunction(() => (window.__memotreeGraphFull?.size ?? 0) > 5000 && window.__memotreeGraphState.drawnAt !== null, null, { timeout: 30000 })
-    await page.waitForFunction(() => !window.__memotreeGraphState.layout, null, { timeout: 60000 })
-    await page.evaluate(twoFrames)
-  })
-
-  after(async () => {
-    await browser?.close()
-    await server?.stop()
-    if (vault) fs.rmSync(vault, { recursive: true, force: true })
+  before(() => {
+    page = app.page
   })
 
   test('a note opened beside the busy graph is painted before the graph is drawn again', async () => {
