@@ -2,6 +2,7 @@
 // notes it embeds. Talks only to src/api.
 import type { Api, FileEntry, LibrariesChange, LibraryInfo, NoteView, VaultChange } from '../api'
 import { typeColors, UNTYPED_COLOR } from '../lib/colors'
+import { afterNextFrame } from '../lib/frames'
 import { t } from '../lib/i18n.svelte'
 import { embedTargets } from '../lib/markdown'
 import { makeResolver } from '../lib/resolve'
@@ -197,13 +198,12 @@ export class VaultStore {
 
   /**
    * markTreeShown records that the tree's rows are in the page: treeShown turns true
-   * once the frame that holds them has been made (a task after the next animation
-   * frame's callbacks runs after that frame's paint).
+   * once the frame that holds them has been made.
    */
   markTreeShown(): void {
     if (this.treeShown || this.treeShownPending) return
     this.treeShownPending = true
-    requestAnimationFrame(() => setTimeout(() => (this.treeShown = true)))
+    afterNextFrame(() => (this.treeShown = true))
   }
   private treeShownPending = false
 
