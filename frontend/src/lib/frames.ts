@@ -9,3 +9,8 @@
 export function afterNextFrame(fn: () => void): void {
   requestAnimationFrame(() => setTimeout(fn))
 }
+
+/** framePainted resolves after the next frame has been made (see afterNextFrame). */
+export function framePainted(): Promise<void> {
+  return new Promise((resolve) => afterNextFrame(resolve))
+}
