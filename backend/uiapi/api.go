@@ -182,6 +182,10 @@ type NoteView struct {
 	BacklinksTotal int            `json:"backlinks_total"`
 	Headings       []note.Heading `json:"headings"`
 	Warnings       []note.Warning `json:"warnings"`
+	// Partial says the library's first scan is still running: the note is read, but
+	// its links are not resolved (Links is empty) nor its backlinks known. The scan's
+	// end is published (a final "scan" task): ask again then.
+	Partial bool `json:"partial"`
 }
 
 // MaxViewBytes is the largest file the window is sent in one answer (Note, GitShow):
@@ -227,6 +231,13 @@ func (a *API) Note(libraryName, path string) (NoteView, error) {
 	}
 	for _, t := range n.Tags {
 		v.Tags = append(v.Tags, t.Name)
+	}
+	if !l.Scanned() {
+		// A note opened while a big vault is read (seconds at 100k notes) shows at once,
+		// its links resolved once the scan ends. A lazy library's scan starts now.
+		v.Partial = true
+		go func() { _, _ = l.Graph(context.Background()) }()
+		return v, nil
 	}
 	g, err := graphOf(l)
 	if err != nil {

@@ -61,3 +61,41 @@ func TestFilesBeforeTheScan(t *testing.T) {
 		t.Errorf("Libraries counted %d notes before the scan, the graph holds %d", got, want)
 	}
 }
+
+// A note opened while its library is being read shows at once, marked partial (no
+// links resolved, no backlinks), and in full once the scan, which it starts if
+// nothing had, has ended.
+func TestNoteBeforeTheScan(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "vault")
+	if err := demo.CopyTo(dir); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: dir}}, workspace.Options{Lazy: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	a := NewAPI(ws, Options{})
+	const p = "places/Bletchley Park.md"
+	early, err := a.Note("demo", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !early.Partial || len(early.Links) != 0 || len(early.Backlinks) != 0 {
+		t.Fatalf("a note read before the scan: partial %v, %d links, %d backlinks; want partial, none", early.Partial, len(early.Links), len(early.Backlinks))
+	}
+	l, _ := ws.Library("demo")
+	if _, err := l.Graph(t.Context()); err != nil { // the scan the call started, or a new one
+		t.Fatal(err)
+	}
+	late, err := a.Note("demo", p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if late.Partial || len(late.Links) == 0 || late.Links[0].Resolved == "" {
+		t.Fatalf("the note after the scan: partial %v, links %+v; want its links resolved", late.Partial, late.Links)
+	}
+	if late.Content != early.Content || late.Hash != early.Hash || late.EntityType != early.EntityType {
+		t.Error("the partial note's text, hash or type differ from the full one's")
+	}
+}

@@ -114,6 +114,11 @@ export interface NoteView {
   backlinks_total?: number
   headings: Heading[]
   warnings: Warning[]
+  /**
+   * The library's first scan is still running: the note's links are not resolved
+   * (links is empty) nor its backlinks known. Asked again once the scan ends.
+   */
+  partial?: boolean
 }
 
 /** The outcome of saving the editor's text (Go: uiapi.SaveResult). */

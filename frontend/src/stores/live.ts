@@ -24,9 +24,12 @@ export function connectLive(api: Api, vault: VaultStore, graph: GraphStore): () 
     flush()
   })
   // While a library's first scan runs, its files come from the folder without their
-  // types (the tree shows at once): once the scan ends, the files are asked again.
+  // types, and a note opened comes without its links resolved (the tree and the note
+  // show at once): once the scan ends, they are asked again.
   const offScan = api.on('task:progress', (p) => {
-    if (p.kind === 'scan' && p.final && p.library === vault.library) void vault.loadFiles()
+    if (!(p.kind === 'scan' && p.final && p.library === vault.library)) return
+    void vault.loadFiles()
+    if (vault.note?.partial) void vault.loadNote()
   })
   return () => {
     flush.cancel()

@@ -296,6 +296,23 @@ test('the end of a first scan loads the files again (their types: the tree came 
   expect(api.listeners).toHaveLength(0)
 })
 
+test('the end of a first scan loads a note opened during it again (its links and backlinks), and a full one not', async () => {
+  api.put({ ...note('a.md', 'A'), partial: true })
+  const v = new VaultStore(api)
+  await v.init('a.md')
+  expect(v.note?.partial).toBe(true)
+  const off = connectLive(api, v, new GraphStore(api))
+  api.calls = []
+  api.put(note('a.md', 'A'))
+  api.emitTask({ library: 'demo', kind: 'scan', done: 20, total: 20, final: true })
+  await vi.waitFor(() => expect(v.note?.partial).toBeFalsy())
+  expect(api.calls.sort()).toEqual(['files', 'note a.md'])
+  api.calls = []
+  api.emitTask({ library: 'demo', kind: 'scan', done: 20, total: 20, final: true })
+  await vi.waitFor(() => expect(api.calls).toEqual(['files']))
+  off()
+})
+
 test('the graph asked for before the library is known serves the first load of that library, not of another', async () => {
   const api = new FakeApi()
   const graph = new GraphStore(api)

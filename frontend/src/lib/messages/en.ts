@@ -59,6 +59,7 @@ export const en = {
 
   'backlinks.title': 'Backlinks',
   'backlinks.none': 'No other note links here.',
+  'backlinks.pending': 'Backlinks are listed once the vault has been read.',
 
   'canvas.label': 'Agent canvas',
   'canvas.view': 'View',

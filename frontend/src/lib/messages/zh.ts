@@ -58,6 +58,7 @@ export const zh: Record<keyof typeof en, string> = {
 
   'backlinks.title': '反向链接',
   'backlinks.none': '还没有其他笔记链接到这里。',
+  'backlinks.pending': '仓库读完后会列出反向链接。',
 
   'canvas.label': '智能体画布',
   'canvas.view': '视图',
