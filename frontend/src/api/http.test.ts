@@ -1,6 +1,8 @@
 import { afterEach, expect, test, vi } from 'vitest'
 import { errorMessage } from './errors'
-import { EventHub, httpApi, NO_SESSION, SESSION_KEY, startSession, type SessionEnv } from './http'
+import fs from 'node:fs'
+import { GO_METHODS } from './api'
+import { EARLY_CALLS, EventHub, httpApi, NO_SESSION, SESSION_KEY, startSession, type SessionEnv } from './http'
 
 afterEach(() => {
   vi.unstubAllGlobals()
@@ -83,6 +85,45 @@ test('a reload (no token in the address) keeps the tab\'s session; none at all s
   const api = httpApi('', none.env)
   await expect(api.ready).rejects.toThrow('memotree serve')
   await expect(api.libraries()).rejects.toThrow('memotree serve')
+})
+
+test('a call the page sent early is taken once by the first call like it, and sent again if it did not get through', async () => {
+  const sent: string[] = []
+  const f = vi.fn(async (url: string, init?: RequestInit) => {
+    if (url === '/api/session') return new Response('{"session":"s-1"}', { status: 200 })
+    sent.push(`${url} ${String(init?.body)}`)
+    return new Response('[{"path":"late.md","is_note":true}]', { status: 200 })
+  })
+  const { env } = pageEnv('http://127.0.0.1:9/?token=T', f)
+  env.early = [{ method: 'Files', body: '[""]', response: Promise.resolve(new Response('[{"path":"early.md","is_note":true}]', { status: 200 })) }]
+  const api = httpApi('', env)
+  await expect(api.files('other')).resolves.toEqual([{ path: 'late.md', is_note: true }]) // another library: not its answer
+  await expect(api.files('')).resolves.toEqual([{ path: 'early.md', is_note: true }])
+  await expect(api.files('')).resolves.toEqual([{ path: 'late.md', is_note: true }]) // taken once
+  expect(sent).toEqual(['/api/call/Files ["other"]', '/api/call/Files [""]'])
+
+  // Refused early (a stale session): the same error as a call sent now.
+  const { env: refusedEnv } = pageEnv('http://127.0.0.1:9/?token=T', f)
+  refusedEnv.early = [{ method: 'Files', body: '[""]', response: Promise.resolve(new Response('bad token', { status: 401 })) }]
+  await expect(httpApi('', refusedEnv).files('')).rejects.toThrow(NO_SESSION)
+
+  // Lost on the way: sent again.
+  sent.length = 0
+  const { env: lostEnv } = pageEnv('http://127.0.0.1:9/?token=T', f)
+  lostEnv.early = [{ method: 'Files', body: '[""]', response: Promise.reject(new TypeError('Failed to fetch')) }]
+  await expect(httpApi('', lostEnv).files('')).resolves.toEqual([{ path: 'late.md', is_note: true }])
+  expect(sent).toEqual(['/api/call/Files [""]'])
+})
+
+test('index.html sends its early call as call would: the names it uses are the code\'s', () => {
+  const html = fs.readFileSync(new URL('../../index.html', import.meta.url), 'utf8')
+  const script = /<script>([\s\S]*?)<\/script>/.exec(html)?.[1] ?? ''
+  expect(script).toContain(`sessionStorage.getItem('${SESSION_KEY}')`)
+  expect(script).toContain(`'/api/call/${GO_METHODS.files}'`)
+  expect(script).toContain(`method: '${GO_METHODS.files}'`)
+  expect(script).toContain(`var body = '${JSON.stringify([''])}'`)
+  expect(script).toContain(`window.${EARLY_CALLS} =`)
+  expect(script).toContain("credentials: 'omit'")
 })
 
 test('a refused token or session says how to get back in', async () => {
