@@ -184,3 +184,64 @@ describe('a note opened beside a big graph', () => {
     assert.ok(painted < drawn, `the graph was drawn at ${drawn.toFixed(0)} ms, before the note was painted at ${painted.toFixed(0)} ms`)
   })
 })
+
+describe('a layout beside a note on its way', () => {
+  const app = useBigGraph()
+  let page
+
+  before(() => {
+    page = app.page
+  })
+
+  test('moves the graph only once the note the person opened is painted', async () => {
+    // The graph laid out and at rest, each of its drawings counted from now on.
+    await page.waitForFunction(() => !window.__memotreeGraphState.layout, null, { timeout: 60000 })
+    await page.evaluate(() => {
+      window.__drawnAt = []
+      window.__memotreeSigma.on('afterRender', () => window.__drawnAt.push(performance.now()))
+    })
+    const where = () => page.evaluate(() => ['note 1', 'note 2', 'note 3'].map((n) => window.__memotreeGraph.getNodeAttributes(`${n}.md`)).map((a) => [a.x, a.y]))
+    // The note's answer is held, as a busy server's would be.
+    let release = () => {}
+    const held = new Promise((r) => (release = r))
+    let asked = () => {}
+    const noteAsked = new Promise((r) => (asked = r))
+    await page.route('**/api/call/Note', async (route) => {
+      asked()
+      await held
+      await route.continue()
+    })
+    await page.click('[data-testid="file-tree"] [data-path="note 9.md"]')
+    await noteAsked
+    // A change of forces lays the graph out again; its updates come in while the note
+    // is on its way, and wait.
+    const before = await where()
+    const updates = await page.evaluate(() => window.__memotreeGraphState.layoutUpdates)
+    await page.click('[data-testid="graph-view"] [data-testid="graph-settings-toggle"]')
+    await page.evaluate(() => {
+      const el = document.querySelector('[data-testid="graph-force-repel"]')
+      el.value = String(Number(el.value) + 2)
+      el.dispatchEvent(new Event('change', { bubbles: true }))
+    })
+    await page.waitForFunction((n) => window.__memotreeGraphState.layoutUpdates >= n + 2, updates, { timeout: 60000 })
+    assert.deepEqual(await where(), before, 'the layout moved the graph while the note was on its way')
+    release()
+    await page.waitForSelector('[data-testid="note-view"][data-path="note 9.md"]', { timeout: 60000 })
+    await page.unroute('**/api/call/Note')
+    // Then the layout's updates go through, each drawn after the note's paint.
+    await page.waitForFunction((b) => JSON.stringify(['note 1', 'note 2', 'note 3'].map((n) => window.__memotreeGraph.getNodeAttributes(`${n}.md`)).map((a) => [a.x, a.y])) !== b, JSON.stringify(before), { timeout: 60000 })
+    await page.waitForFunction(() => window.__drawnAt.length > 0, null, { timeout: 60000 })
+    const { painted, drawn } = await page.evaluate(async () => ({
+      painted: await new Promise((resolve) =>
+        new PerformanceObserver((list, obs) => {
+          const e = list.getEntries().find((x) => x.identifier === 'note-title')
+          if (!e) return
+          obs.disconnect()
+          resolve(e.renderTime)
+        }).observe({ type: 'element', buffered: true }),
+      ),
+      drawn: window.__drawnAt[0],
+    }))
+    assert.ok(painted < drawn, `the graph was drawn at ${drawn.toFixed(0)} ms, before the note was painted at ${painted.toFixed(0)} ms`)
+  })
+})

@@ -7,6 +7,8 @@
  * fn's work (a big graph's drawing, a second or more in software WebGL) comes after.
  */
 export function afterNextFrame(fn: () => void): void {
+  // No frames where there is no window (unit tests): the next task.
+  if (typeof requestAnimationFrame !== 'function') return void setTimeout(fn)
   requestAnimationFrame(() => setTimeout(fn))
 }
 

@@ -50,6 +50,10 @@ export interface LayoutOptions {
   aspect: number
   fresh: boolean
   forces: Forces
+  /** Positions wait for it before they are written (and drawn): see VaultStore.quiet. */
+  gate?: () => Promise<void>
+  /** Called as each update comes in, before the gate. */
+  received?: () => void
 }
 
 /**
@@ -66,11 +70,19 @@ export function startLayout(g: ModelGraph, ms: number, postEvery: number, opts: 
     worker.terminate()
     ondone?.(error)
   }
-  worker.onmessage = (ev: MessageEvent<LayoutUpdate>) => {
+  const apply = (data: LayoutUpdate) => {
     if (!live) return
     // The graph may have been replaced or changed shape meanwhile: ignore stale work.
-    if (ev.data.nodes.length === g.order * LAYOUT_NODE_STRIDE) applyLayout(g, ev.data.nodes)
-    if (ev.data.done) finish(ev.data.error)
+    if (data.nodes.length === g.order * LAYOUT_NODE_STRIDE) applyLayout(g, data.nodes)
+    if (data.done) finish(data.error)
+  }
+  // Updates are applied in order, each once the gate lets it through.
+  let last = Promise.resolve()
+  worker.onmessage = (ev: MessageEvent<LayoutUpdate>) => {
+    if (live) opts.received?.()
+    if (!opts.gate) return apply(ev.data)
+    const gate = opts.gate
+    last = last.then(gate).then(() => apply(ev.data))
   }
   worker.onerror = (ev) => {
     if (live) finish(ev.message || 'the layout failed')

@@ -7,7 +7,7 @@ import { colorForType, typeColors, UNTYPED_COLOR } from '../lib/colors'
 import { note } from '../lib/testdata'
 import { GraphStore } from './graph.svelte'
 import { connectLive, LIVE_DEBOUNCE_MS } from './live'
-import { VaultStore } from './vault.svelte'
+import { QUIET_LIMIT_MS, VaultStore } from './vault.svelte'
 
 /** A hand-written fake of the backend over an in-memory vault. */
 class FakeApi implements Api {
@@ -311,6 +311,41 @@ test('the end of a first scan loads a note opened during it again (its links and
   api.emitTask({ library: 'demo', kind: 'scan', done: 20, total: 20, final: true })
   await vi.waitFor(() => expect(api.calls).toEqual(['files']))
   off()
+})
+
+test('quiet waits for a note being loaded and the frame that shows it, and no longer than its limit', async () => {
+  const frames: (() => void)[] = []
+  vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(() => cb(0)))
+  let release = () => {}
+  const gate = new Promise<void>((r) => (release = r))
+  const answer = api.note.bind(api)
+  api.note = async (lib, path) => (await gate, answer(lib, path))
+  const v = new VaultStore(api)
+  await v.quiet() // nothing loading: at once
+  let quiet = false
+  const opening = v.open('a.md')
+  void v.quiet().then(() => (quiet = true))
+  await new Promise((r) => setTimeout(r, 10))
+  expect(quiet).toBe(false)
+  release()
+  await opening
+  expect(v.note?.path).toBe('a.md')
+  await new Promise((r) => setTimeout(r, 10))
+  expect(quiet).toBe(false) // the frame that shows the note is not made yet
+  for (const f of frames.splice(0)) f()
+  await vi.waitFor(() => expect(quiet).toBe(true))
+
+  // A note whose answer never comes.
+  vi.useFakeTimers()
+  api.note = () => new Promise(() => {})
+  void v.open('b.md')
+  let late = false
+  void v.quiet().then(() => (late = true))
+  await vi.advanceTimersByTimeAsync(QUIET_LIMIT_MS - 10)
+  expect(late).toBe(false)
+  await vi.advanceTimersByTimeAsync(20)
+  expect(late).toBe(true)
+  vi.unstubAllGlobals()
 })
 
 test('the graph asked for before the library is known serves the first load of that library, not of another', async () => {

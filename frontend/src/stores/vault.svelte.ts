@@ -10,6 +10,9 @@ import { makeResolver } from '../lib/resolve'
 /** The most embedded notes fetched for one open note. */
 const MAX_EMBEDS = 24
 
+/** The longest quiet() waits for a note's answer. */
+export const QUIET_LIMIT_MS = 3000
+
 export class VaultStore {
   libraries = $state.raw<LibraryInfo[]>([])
   /** The list of libraries has been fetched (none open means the welcome). */
@@ -160,6 +163,34 @@ export class VaultStore {
     await this.loadNote()
   }
 
+  /** Notes being loaded or not painted yet, and who waits for none to be (see quiet). */
+  private loading = 0
+  private quietWaiters: (() => void)[] = []
+
+  /**
+   * quiet resolves once no note is being loaded and the frame that shows the last one
+   * has been made. Heavy work that draws (a big graph's drawing, a second or more in
+   * software WebGL) waits for it: a note the person asked for is painted first.
+   */
+  quiet(): Promise<void> {
+    if (this.loading === 0) return Promise.resolve()
+    // A note whose answer never comes holds nothing back for long.
+    return new Promise((resolve) => {
+      this.quietWaiters.push(resolve)
+      setTimeout(resolve, QUIET_LIMIT_MS)
+    })
+  }
+
+  /** loaded ends a note's load once the frame that shows it has been made. */
+  private loaded(): void {
+    afterNextFrame(() => {
+      if (--this.loading > 0) return
+      const waiters = this.quietWaiters
+      this.quietWaiters = []
+      for (const w of waiters) w()
+    })
+  }
+
   /** loadNote (re)fetches the open note and the notes it embeds. */
   async loadNote(): Promise<void> {
     const path = this.selected
@@ -169,6 +200,7 @@ export class VaultStore {
       return
     }
     const lib = this.library
+    this.loading++
     try {
       const n = await this.api.note(lib, path)
       const targets = embedTargets(n).slice(0, MAX_EMBEDS)
@@ -183,6 +215,8 @@ export class VaultStore {
       if (seq !== this.noteSeq) return
       this.note = null
       this.noteError = message(e)
+    } finally {
+      this.loaded()
     }
   }
 
