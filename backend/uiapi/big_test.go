@@ -84,7 +84,7 @@ func TestBigFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	listed := map[string]bool{}
-	for _, f := range files {
+	for _, f := range files.Entries() {
 		listed[f.Path] = true
 	}
 	if !listed["big.md"] || !listed["video.bin"] || !listed["links.md"] {

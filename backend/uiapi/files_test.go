@@ -1,6 +1,7 @@
 package uiapi
 
 import (
+	"encoding/json"
 	"path/filepath"
 	"testing"
 
@@ -28,10 +29,11 @@ func TestFilesBeforeTheScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	early, err := a.Files("demo")
+	earlyList, err := a.Files("demo")
 	if err != nil {
 		t.Fatal(err)
 	}
+	early := earlyList.Entries()
 	l, _ := ws.Library("demo")
 	if l.Scanned() {
 		t.Fatal("listing the files read the whole library")
@@ -40,10 +42,11 @@ func TestFilesBeforeTheScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	late, err := a.Files("demo")
+	lateList, err := a.Files("demo")
 	if err != nil {
 		t.Fatal(err)
 	}
+	late := lateList.Entries()
 	typed := 0
 	for i := range late {
 		if late[i].EntityType != "" {
@@ -97,5 +100,37 @@ func TestNoteBeforeTheScan(t *testing.T) {
 	}
 	if late.Content != early.Content || late.Hash != early.Hash || late.EntityType != early.EntityType {
 		t.Error("the partial note's text, hash or type differ from the full one's")
+	}
+}
+
+// The compact list reads back as the files it was made of: attachments, typed and
+// untyped notes, in order, each type written once.
+func TestFileListEntries(t *testing.T) {
+	b := newFileList(4)
+	b.add("a/Ada.md", "person")
+	b.add("a/photo.png", "")
+	b.add("b/Babbage.md", "person")
+	b.add("b/Plan.md", "")
+	b.add("c/Engine.md", "machine")
+	want := []FileEntry{
+		{Path: "a/Ada.md", IsNote: true, EntityType: "person"},
+		{Path: "a/photo.png"},
+		{Path: "b/Babbage.md", IsNote: true, EntityType: "person"},
+		{Path: "b/Plan.md", IsNote: true},
+		{Path: "c/Engine.md", IsNote: true, EntityType: "machine"},
+	}
+	if d := cmp.Diff(want, b.list.Entries()); d != "" {
+		t.Errorf("entries (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff([]string{"person", "machine"}, b.list.Types); d != "" {
+		t.Errorf("types (-want +got):\n%s", d)
+	}
+	empty := newFileList(0).list
+	got, err := json.Marshal(empty)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != `{"paths":[],"attachments":[],"types":[],"typed":[]}` {
+		t.Errorf("an empty list is %s: the window reads every table as an array", got)
 	}
 }

@@ -96,7 +96,7 @@ func TestVaultSwitcher(t *testing.T) {
 	if _, err := api.OpenVault(third); err != nil {
 		t.Fatal(err)
 	}
-	if files, err := api.Files("Notes-2"); err != nil || len(files) != 2 {
+	if files, err := api.Files("Notes-2"); err != nil || len(files.Paths) != 2 {
 		t.Errorf("files of Notes-2: %v, %v", files, err)
 	}
 	if err := api.ActivateVault("Notes-2"); err != nil {

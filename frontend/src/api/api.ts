@@ -2,6 +2,7 @@ import type { ApprovalEvent, EventPayloads, TaskProgress, Topic, Unsubscribe } f
 import { gitFromCaller, type GitApi, type GitMethod } from './git'
 import type {
   ChatCheck,
+  FileList,
   ChatSendInput,
   ChatSessionInfo,
   ChatLiveView,
@@ -144,6 +145,15 @@ export const GO_METHODS = {
 
 export type GoMethod = (typeof GO_METHODS)[keyof typeof GO_METHODS] | GitMethod
 
+/** readFileList makes one FileEntry per file of a FileList. */
+export function readFileList(l: FileList): FileEntry[] {
+  const out: FileEntry[] = new Array(l.paths.length)
+  for (let i = 0; i < l.paths.length; i++) out[i] = { path: l.paths[i]!, is_note: true }
+  for (const i of l.attachments) out[i]!.is_note = false
+  for (let k = 0; k + 1 < l.typed.length; k += 2) out[l.typed[k]!]!.entity_type = l.types[l.typed[k + 1]!]
+  return out
+}
+
 /** Builds an Api from a function that calls a Go method with positional arguments. */
 export function apiFromCaller(
   call: (method: GoMethod, args: unknown[]) => Promise<unknown>,
@@ -151,7 +161,7 @@ export function apiFromCaller(
 ): Api {
   return {
     libraries: () => call(GO_METHODS.libraries, []) as Promise<LibraryInfo[]>,
-    files: (library) => call(GO_METHODS.files, [library]) as Promise<FileEntry[]>,
+    files: async (library) => readFileList((await call(GO_METHODS.files, [library])) as FileList),
     note: (library, path) => call(GO_METHODS.note, [library, path]) as Promise<NoteView>,
     graph: (library) => call(GO_METHODS.graph, [library]) as Promise<GraphData>,
     graphSettings: (library) => call(GO_METHODS.graphSettings, [library]) as Promise<GraphSettingsView>,

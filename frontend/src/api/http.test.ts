@@ -60,7 +60,7 @@ test('a call made before the session is in carries the printed token, and the se
       await gate
       return new Response('{"session":"s-7"}', { status: 200 })
     }
-    return new Response('[]', { status: 200 })
+    return new Response('{"paths":[],"attachments":[],"types":[],"typed":[]}', { status: 200 })
   }
   const { env } = pageEnv('http://127.0.0.1:9/?token=T0K', f)
   const api = httpApi('', env)
@@ -92,10 +92,10 @@ test('a call the page sent early is taken once by the first call like it, and se
   const f = vi.fn(async (url: string, init?: RequestInit) => {
     if (url === '/api/session') return new Response('{"session":"s-1"}', { status: 200 })
     sent.push(`${url} ${String(init?.body)}`)
-    return new Response('[{"path":"late.md","is_note":true}]', { status: 200 })
+    return new Response('{"paths":["late.md"],"attachments":[],"types":[],"typed":[]}', { status: 200 })
   })
   const { env } = pageEnv('http://127.0.0.1:9/?token=T', f)
-  env.early = [{ method: 'Files', body: '[""]', response: Promise.resolve(new Response('[{"path":"early.md","is_note":true}]', { status: 200 })) }]
+  env.early = [{ method: 'Files', body: '[""]', response: Promise.resolve(new Response('{"paths":["early.md"],"attachments":[],"types":[],"typed":[]}', { status: 200 })) }]
   const api = httpApi('', env)
   await expect(api.files('other')).resolves.toEqual([{ path: 'late.md', is_note: true }]) // another library: not its answer
   await expect(api.files('')).resolves.toEqual([{ path: 'early.md', is_note: true }])
