@@ -11,10 +11,9 @@ import (
 	"github.com/memotree/memotree/demo"
 )
 
-// The window's first calls, the libraries and the file tree, answer from the folder
-// while a library has not been read yet (a large vault's scan runs in the background):
-// the same files as once it has, without their types, and without reading a note.
-func TestFilesBeforeTheScan(t *testing.T) {
+// lazyDemo opens a copy of the demo vault as a lazy library, "demo", not yet read.
+func lazyDemo(t *testing.T) (*workspace.Workspace, *API) {
+	t.Helper()
 	dir := filepath.Join(t.TempDir(), "vault")
 	if err := demo.CopyTo(dir); err != nil {
 		t.Fatal(err)
@@ -23,8 +22,15 @@ func TestFilesBeforeTheScan(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ws.Close()
-	a := NewAPI(ws, Options{})
+	t.Cleanup(func() { ws.Close() })
+	return ws, NewAPI(ws, Options{})
+}
+
+// The window's first calls, the libraries and the file tree, answer from the folder
+// while a library has not been read yet (a large vault's scan runs in the background):
+// the same files as once it has, without their types, and without reading a note.
+func TestFilesBeforeTheScan(t *testing.T) {
+	ws, a := lazyDemo(t)
 	libs, err := a.Libraries()
 	if err != nil {
 		t.Fatal(err)
@@ -69,16 +75,7 @@ func TestFilesBeforeTheScan(t *testing.T) {
 // links resolved, no backlinks), and in full once the scan, which it starts if
 // nothing had, has ended.
 func TestNoteBeforeTheScan(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "vault")
-	if err := demo.CopyTo(dir); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "demo", Path: dir}}, workspace.Options{Lazy: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	a := NewAPI(ws, Options{})
+	ws, a := lazyDemo(t)
 	const p = "places/Bletchley Park.md"
 	early, err := a.Note("demo", p)
 	if err != nil {

@@ -33,6 +33,36 @@ async function redrawn(page) {
   )
 }
 
+/** countDrawings records, from now on, when sigma draws (window.__drawnAt). */
+async function countDrawings(page) {
+  await page.evaluate(() => {
+    window.__drawnAt = []
+    window.__memotreeSigma.on('afterRender', () => window.__drawnAt.push(performance.now()))
+  })
+}
+
+/**
+ * assertNotePaintedFirst waits for a drawing counted by countDrawings and checks that
+ * the page's first note title (Element Timing) was painted before it: in software
+ * WebGL a big graph's drawing holds the frame it is in for a second or more, and the
+ * note must not be in that frame.
+ */
+async function assertNotePaintedFirst(page) {
+  await page.waitForFunction(() => window.__drawnAt.length > 0, null, { timeout: 60000 })
+  const { painted, drawn } = await page.evaluate(async () => ({
+    painted: await new Promise((resolve) =>
+      new PerformanceObserver((list, obs) => {
+        const e = list.getEntries().find((x) => x.identifier === 'note-title')
+        if (!e) return
+        obs.disconnect()
+        resolve(e.renderTime)
+      }).observe({ type: 'element', buffered: true }),
+    ),
+    drawn: window.__drawnAt[0],
+  }))
+  assert.ok(painted < drawn, `the graph was drawn at ${drawn.toFixed(0)} ms, before the note was painted at ${painted.toFixed(0)} ms`)
+}
+
 /** Writes NOTES notes, each linking to LINKS others picked by a fixed rule. */
 function writeVault() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'memotree-glide-'))
@@ -161,27 +191,11 @@ describe('a note opened beside a big graph', () => {
     // In software WebGL each drawing of a big graph holds the frame it is in for a
     // second or more: the note must not be in it (the graph, narrowed by the note and
     // with the note highlighted, is drawn after it).
-    await page.evaluate(() => {
-      window.__drawnAt = []
-      window.__memotreeSigma.on('afterRender', () => window.__drawnAt.push(performance.now()))
-    })
+    await countDrawings(page)
     await page.click('[data-testid="file-tree"] [data-path="note 5.md"]')
     await page.waitForSelector('[data-testid="note-view"][data-path="note 5.md"]', { timeout: 60000 })
     // The graph is drawn again: highlighted, and fitted to its new size.
-    await page.waitForFunction(() => window.__drawnAt.length > 0, null, { timeout: 60000 })
-    const { painted, drawn } = await page.evaluate(async () => ({
-      // The first paint of the note's title (the first note of this page).
-      painted: await new Promise((resolve) =>
-        new PerformanceObserver((list, obs) => {
-          const e = list.getEntries().find((x) => x.identifier === 'note-title')
-          if (!e) return
-          obs.disconnect()
-          resolve(e.renderTime)
-        }).observe({ type: 'element', buffered: true }),
-      ),
-      drawn: window.__drawnAt[0],
-    }))
-    assert.ok(painted < drawn, `the graph was drawn at ${drawn.toFixed(0)} ms, before the note was painted at ${painted.toFixed(0)} ms`)
+    await assertNotePaintedFirst(page)
   })
 })
 
@@ -196,10 +210,7 @@ describe('a layout beside a note on its way', () => {
   test('moves the graph only once the note the person opened is painted', async () => {
     // The graph laid out and at rest, each of its drawings counted from now on.
     await page.waitForFunction(() => !window.__memotreeGraphState.layout, null, { timeout: 60000 })
-    await page.evaluate(() => {
-      window.__drawnAt = []
-      window.__memotreeSigma.on('afterRender', () => window.__drawnAt.push(performance.now()))
-    })
+    await countDrawings(page)
     const where = () => page.evaluate(() => ['note 1', 'note 2', 'note 3'].map((n) => window.__memotreeGraph.getNodeAttributes(`${n}.md`)).map((a) => [a.x, a.y]))
     // The note's answer is held, as a busy server's would be.
     let release = () => {}
@@ -230,18 +241,6 @@ describe('a layout beside a note on its way', () => {
     await page.unroute('**/api/call/Note')
     // Then the layout's updates go through, each drawn after the note's paint.
     await page.waitForFunction((b) => JSON.stringify(['note 1', 'note 2', 'note 3'].map((n) => window.__memotreeGraph.getNodeAttributes(`${n}.md`)).map((a) => [a.x, a.y])) !== b, JSON.stringify(before), { timeout: 60000 })
-    await page.waitForFunction(() => window.__drawnAt.length > 0, null, { timeout: 60000 })
-    const { painted, drawn } = await page.evaluate(async () => ({
-      painted: await new Promise((resolve) =>
-        new PerformanceObserver((list, obs) => {
-          const e = list.getEntries().find((x) => x.identifier === 'note-title')
-          if (!e) return
-          obs.disconnect()
-          resolve(e.renderTime)
-        }).observe({ type: 'element', buffered: true }),
-      ),
-      drawn: window.__drawnAt[0],
-    }))
-    assert.ok(painted < drawn, `the graph was drawn at ${drawn.toFixed(0)} ms, before the note was painted at ${painted.toFixed(0)} ms`)
+    await assertNotePaintedFirst(page)
   })
 })
