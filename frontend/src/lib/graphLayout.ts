@@ -76,13 +76,19 @@ export function startLayout(g: ModelGraph, ms: number, postEvery: number, opts: 
     if (data.nodes.length === g.order * LAYOUT_NODE_STRIDE) applyLayout(g, data.nodes)
     if (data.done) finish(data.error)
   }
-  // Updates are applied in order, each once the gate lets it through.
+  // Updates are applied in order, each once the gate lets it through; one that fails
+  // ends the layout with its error (as a failing worker does), not the chain silently.
   let last = Promise.resolve()
   worker.onmessage = (ev: MessageEvent<LayoutUpdate>) => {
     if (live) opts.received?.()
     if (!opts.gate) return apply(ev.data)
     const gate = opts.gate
-    last = last.then(gate).then(() => apply(ev.data))
+    last = last
+      .then(gate)
+      .then(() => apply(ev.data))
+      .catch((e: unknown) => {
+        if (live) finish(e instanceof Error ? e.message : String(e))
+      })
   }
   worker.onerror = (ev) => {
     if (live) finish(ev.message || 'the layout failed')
