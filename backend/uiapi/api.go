@@ -129,18 +129,19 @@ type FileList struct {
 	Typed []int `json:"typed"`
 }
 
-// fileLists builds a FileList of n files at most.
-type fileLists struct {
+// fileListBuilder builds a FileList file by file, each entity type written once.
+type fileListBuilder struct {
 	list  FileList
 	types map[string]int
 }
 
-func newFileList(n int) *fileLists {
-	return &fileLists{list: FileList{Paths: make([]string, 0, n), Attachments: []int{}, Types: []string{}, Typed: []int{}}, types: map[string]int{}}
+// newFileList starts a list with room for n files.
+func newFileList(n int) *fileListBuilder {
+	return &fileListBuilder{list: FileList{Paths: make([]string, 0, n), Attachments: []int{}, Types: []string{}, Typed: []int{}}, types: map[string]int{}}
 }
 
 // add appends a file with its entity type ("" for none).
-func (b *fileLists) add(p vpath.Path, entityType string) {
+func (b *fileListBuilder) add(p vpath.Path, entityType string) {
 	i := len(b.list.Paths)
 	b.list.Paths = append(b.list.Paths, string(p))
 	if !p.IsNote() {
