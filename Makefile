@@ -165,7 +165,7 @@ SOAK_KILLS ?= 50
 SOAK_WRITES ?= 5000
 soak:
 	MEMOTREE_CRASH_KILLS=$(SOAK_KILLS) go test -race -count=1 -timeout 2h -run 'SIGKILL' ./backend/gitrepo ./backend/workspace ./tests/soak
-	MEMOTREE_SOAK=$(SOAK_WRITES) go test -race -count=1 -timeout 2h -v -run 'WritersAtOnce|AppendsAtOnce|ResourcesStayFlat' ./tests/soak
+	MEMOTREE_SOAK=$(SOAK_WRITES) go test -race -count=1 -timeout 2h -v -run 'WritersAtOnce|AppendsAtOnce|ResourcesStayFlat|ScriptsRaceWriters|ScriptIsolatedFromOtherWriters' ./tests/soak
 
 test-frontend: deps-npm
 	cd frontend && npm run check && npm test

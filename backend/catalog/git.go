@@ -36,9 +36,11 @@ func gitTools(e *env) []*tool.Tool {
 		GitStatus.New(tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
 		tool.New("git_diff", tool.ReadOnly, desc("git_diff"), e.gitDiff).WithTitle("Diff against the last commit"),
 		tool.New("git_commit", tool.Write, desc("git_commit"), e.gitCommit).WithTitle("Commit changes").
-			WithHistory().NotInScripts(), // a commit no script rollback could undo
+			WithHistory().NotInScripts(), // a commit cannot wait for the script's end
 		tool.New("git_checkout", tool.Destructive, desc("git_checkout"), e.gitCheckout).WithTitle("Discard changes").
-			WithHistory().WithDryRun(func(args map[string]any) bool { return args["confirmed"] != true }),
+			WithHistory().WithDryRun(func(args map[string]any) bool { return args["confirmed"] != true }).
+			NotInScripts(), // git writes the working tree beside a script's transaction
+
 		tool.New("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
 	}
 	for _, t := range ts {
@@ -102,10 +104,13 @@ type GitTrackers interface {
 // pending changes; res is the result to answer instead (no such library, not a
 // repository).
 func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCtx, *tool.Result, error) {
-	l, res := e.library(call)
+	l, res := e.library(ctx, call)
 	if res != nil {
 		return nil, res, nil
 	}
+	// git sees the vault on disk: in a script, without the script's own changes,
+	// which are written when it ends (run_starlark's description says so).
+	l = l.Parent()
 	var r *gitrepo.Repo
 	var tr *gitrepo.Tracker
 	var err error

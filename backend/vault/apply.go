@@ -67,6 +67,9 @@ type step struct {
 // was, temporary files removed. A failure after it is retried at once, and if it fails
 // again the next Lock, in this process or another, finishes the batch.
 func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]Hash, error) {
+	if v.stage != nil {
+		return v.stage.apply(changes, o)
+	}
 	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
@@ -410,12 +413,32 @@ func pathErr(p vpath.Path, err error) error {
 
 func isTemp(p vpath.Path) bool { return bytes.HasPrefix([]byte(p.Base()), []byte(TempPrefix)) }
 
-// journalBatch appends one entry per change, in one write.
+// journalBatch appends one entry per change (or o.Journey), in one write.
 func (v *Vault) journalBatch(changes []Change, o WriteOptions) error {
+	entries := o.Journey
+	if entries == nil {
+		entries = batchEntries(changes, o, time.Now())
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	b, err := encodeEntries(entries)
+	if err != nil {
+		return fmt.Errorf("append journey: %w", err)
+	}
+	if err := v.appendFile(b); err != nil {
+		return fmt.Errorf("append journey: %w", err)
+	}
+	return nil
+}
+
+// batchEntries returns the journey entries of a batch made at now: one per change,
+// under o's actor; none when o.Actor is empty.
+func batchEntries(changes []Change, o WriteOptions, now time.Time) []Entry {
 	if o.Actor == "" {
 		return nil
 	}
-	now := time.Now().Round(0).Truncate(time.Millisecond)
+	now = now.Round(0).Truncate(time.Millisecond)
 	entries := make([]Entry, len(changes))
 	for i, c := range changes {
 		op := o.Op
@@ -431,12 +454,5 @@ func (v *Vault) journalBatch(changes []Change, o WriteOptions) error {
 			entries[i].From = string(c.From)
 		}
 	}
-	b, err := encodeEntries(entries)
-	if err != nil {
-		return fmt.Errorf("append journey: %w", err)
-	}
-	if err := v.appendFile(b); err != nil {
-		return fmt.Errorf("append journey: %w", err)
-	}
-	return nil
+	return entries
 }

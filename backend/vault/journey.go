@@ -36,6 +36,9 @@ type Entry struct {
 // e.Outcome means "ok"; e.Actor and e.Op are required. The file is only ever appended
 // to: one write per entry, never rewritten.
 func (v *Vault) AppendJourney(ctx context.Context, e Entry) error {
+	if v.stage != nil {
+		return v.stage.appendJourney(e)
+	}
 	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return fmt.Errorf("append journey: %w", err)

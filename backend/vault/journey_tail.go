@@ -90,6 +90,9 @@ func fromItemStart(b []byte) []byte {
 // parse whole, as ParseJourney reads it, with at least one entry. It takes the vault
 // lock (see Lock for ctx); the journey stays append-only.
 func (v *Vault) AppendJourneyEntries(ctx context.Context, text []byte) error {
+	if v.stage != nil {
+		return v.stage.appendJourneyText(text)
+	}
 	es, warns := ParseJourney(text)
 	if len(es) == 0 || len(warns) > 0 {
 		return fmt.Errorf("append journey: not whole journey entries: %v", warns)

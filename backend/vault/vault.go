@@ -98,7 +98,18 @@ type FileInfo struct {
 }
 
 // Vault is an open vault folder. Create it with Open and release it with Close.
+//
+// A Vault made by Stage is the same folder seen through a transaction: it shares the
+// folder's state (its lock, caches, own writes), reads through the stage and writes
+// into it (see Stage).
 type Vault struct {
+	*state
+	// stage, when set, holds this Vault's writes until the stage is committed.
+	stage *Stage
+}
+
+// state is what every Vault of one folder shares.
+type state struct {
 	dir  string
 	root *os.Root
 	sem  chan struct{} // in-process half of the vault lock
@@ -166,11 +177,14 @@ func Open(dir string) (*Vault, error) {
 		return nil, fmt.Errorf("open vault %s: %w", dir, err)
 	}
 	captureEscape(root)
-	return &Vault{dir: abs, root: root, sem: make(chan struct{}, 1)}, nil
+	return &Vault{state: &state{dir: abs, root: root, sem: make(chan struct{}, 1)}}, nil
 }
 
 // Close releases the vault. Pending operations must have returned.
 func (v *Vault) Close() error {
+	if v.stage != nil {
+		return nil // the base's to close
+	}
 	if err := v.root.Close(); err != nil {
 		return fmt.Errorf("close vault %s: %w", v.dir, err)
 	}
@@ -182,6 +196,9 @@ func (v *Vault) Dir() string { return v.dir }
 
 // ReadFile returns the content of the file at p.
 func (v *Vault) ReadFile(p vpath.Path) ([]byte, error) {
+	if v.stage != nil {
+		return v.stage.readFile(p)
+	}
 	if err := checkPath(p); err != nil {
 		return nil, fmt.Errorf("read %s: %w", p, err)
 	}
@@ -205,6 +222,9 @@ func (v *Vault) Read(p vpath.Path) ([]byte, Hash, error) {
 // Stat describes the file or folder at p, following symbolic links inside the vault.
 // The empty path is the vault folder itself.
 func (v *Vault) Stat(p vpath.Path) (FileInfo, error) {
+	if v.stage != nil {
+		return v.stage.stat(p)
+	}
 	if err := checkPath(p); err != nil {
 		return FileInfo{}, fmt.Errorf("stat %s: %w", p, err)
 	}

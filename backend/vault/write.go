@@ -36,6 +36,10 @@ type WriteOptions struct {
 	// Turn and Session, when set, go into the journey entry: the writes of one turn
 	// are one change set.
 	Turn, Session string
+	// Journey, when set on an Apply, are the journey entries to record for the whole
+	// batch instead of one per change under Actor (a transaction's own: see
+	// Stage.Batch).
+	Journey []Entry
 }
 
 // Write replaces the content of the file at p with data, atomically, creating parent
@@ -50,6 +54,9 @@ type WriteOptions struct {
 //
 // A failed write leaves the vault as it was: no temporary file, no folder it made.
 func (v *Vault) Write(ctx context.Context, p vpath.Path, data []byte, o WriteOptions) (Hash, error) {
+	if v.stage != nil {
+		return v.stage.write(p, data, o)
+	}
 	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", p, err)
@@ -392,6 +399,9 @@ func (v *Vault) Remove(ctx context.Context, p vpath.Path, ifHash Hash) error {
 // a journey entry (op o.Op, "remove" when empty). o.CreateOnly is ignored. A read-only
 // note is not removed (ErrReadOnly).
 func (v *Vault) RemoveWith(ctx context.Context, p vpath.Path, o WriteOptions) error {
+	if v.stage != nil {
+		return v.stage.remove(p, o)
+	}
 	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("remove %s: %w", p, err)
@@ -455,6 +465,9 @@ func (v *Vault) Rename(ctx context.Context, from, to vpath.Path) error {
 // o.CreateOnly is ignored: a rename never replaces its target. A read-only note is not
 // moved (ErrReadOnly).
 func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOptions) error {
+	if v.stage != nil {
+		return v.stage.rename(from, to, o)
+	}
 	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return fmt.Errorf("rename %s to %s: %w", from, to, err)
