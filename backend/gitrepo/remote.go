@@ -60,6 +60,9 @@ type Remote struct {
 
 // Remotes lists the configured remotes, origin first.
 func (r *Repo) Remotes() ([]Remote, error) {
+	if err := checkConfigSize(r.gitDir()); err != nil {
+		return nil, fmt.Errorf("list remotes: %w", err)
+	}
 	rs, err := r.repo.Remotes()
 	if err != nil {
 		return nil, fmt.Errorf("list remotes: %w", err)
@@ -110,6 +113,11 @@ func (o SyncOptions) remoteName() string {
 
 // remote returns the remote's URL and the sign-in to use for it.
 func (r *Repo) remote(ctx context.Context, o SyncOptions) (string, transport.AuthMethod, error) {
+	// git's configuration is read first, bounded (see readConfigFile): one MemoTree
+	// refuses, git (asked for credentials) and go-git are not given.
+	if _, err := r.config(); err != nil {
+		return "", nil, err
+	}
 	rm, err := r.repo.Remote(o.remoteName())
 	if errors.Is(err, git.ErrRemoteNotFound) {
 		return "", nil, fmt.Errorf("%w: %s (add one with git remote add %s URL)", ErrNoRemote, o.remoteName(), o.remoteName())

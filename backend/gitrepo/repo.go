@@ -122,6 +122,9 @@ func Open(dir string, w Writer) (*Repo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", dir, err)
 	}
+	if err := checkConfigSize((&Repo{dir: abs}).gitDir()); err != nil {
+		return nil, fmt.Errorf("open repository %s: %w", dir, err)
+	}
 	r, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{EnableDotGitCommonDir: true})
 	if errors.Is(err, git.ErrRepositoryNotExists) {
 		return nil, fmt.Errorf("open repository %s: %w", dir, ErrNotRepository)
