@@ -1,13 +1,11 @@
 package gitrepo
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -129,14 +127,14 @@ func (r *Repo) remote(ctx context.Context, o SyncOptions) (string, transport.Aut
 	if len(urls) == 0 {
 		return "", nil, fmt.Errorf("%w: %s has no URL", ErrNoRemote, o.remoteName())
 	}
-	auth, err := authFor(ctx, urls[0], o.Credentials)
+	auth, err := r.authFor(ctx, urls[0], o.Credentials)
 	return urls[0], auth, err
 }
 
 // authFor chooses how to sign in to a remote: nothing for a local path or file://;
 // for HTTP(S), the token saved for the remote's protocol and host, else (HTTPS only)
 // git's credential helper; the SSH agent for SSH.
-func authFor(ctx context.Context, rawURL string, creds []Credential) (transport.AuthMethod, error) {
+func (r *Repo) authFor(ctx context.Context, rawURL string, creds []Credential) (transport.AuthMethod, error) {
 	ep, err := transport.NewEndpoint(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("remote URL %q: %w", rawURL, err)
@@ -151,7 +149,7 @@ func authFor(ctx context.Context, rawURL string, creds []Credential) (transport.
 			return &githttp.BasicAuth{Username: user, Password: tok}, nil
 		}
 		if ep.Protocol == "https" {
-			if user, pass, ok := credentialFill(ctx, ep); ok {
+			if user, pass, ok := r.credentialFill(ctx, ep); ok {
 				return &githttp.BasicAuth{Username: user, Password: pass}, nil
 			}
 		}
@@ -196,38 +194,6 @@ func keyFileAuth(user string) (transport.AuthMethod, error) {
 		return a, nil
 	}
 	return nil, fmt.Errorf("%w: no SSH agent (SSH_AUTH_SOCK is not set) and no key in ~/.ssh (id_ed25519, id_ecdsa, id_rsa)", ErrSignIn)
-}
-
-// credentialFill asks git's credential helper (`git credential fill`) for the
-// credentials of an HTTP(S) remote, without prompting; ok is false when there are none
-// or git is not installed.
-func credentialFill(ctx context.Context, ep *transport.Endpoint) (user, pass string, ok bool) {
-	if _, err := exec.LookPath("git"); err != nil {
-		return "", "", false
-	}
-	host := endpointHost(ep)
-	in := fmt.Sprintf("protocol=%s\nhost=%s\npath=%s\n", ep.Protocol, host, strings.TrimPrefix(ep.Path, "/"))
-	if ep.User != "" {
-		in += "username=" + ep.User + "\n"
-	}
-	cmd := exec.CommandContext(ctx, "git", "credential", "fill")
-	cmd.Stdin = strings.NewReader(in + "\n")
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=")
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	if err := cmd.Run(); err != nil {
-		return "", "", false
-	}
-	for _, line := range strings.Split(out.String(), "\n") {
-		k, v, _ := strings.Cut(line, "=")
-		switch k {
-		case "username":
-			user = v
-		case "password":
-			pass = v
-		}
-	}
-	return user, pass, pass != ""
 }
 
 // branch returns the checked-out branch's reference name.
