@@ -109,8 +109,9 @@ func (o SyncOptions) remoteName() string {
 	return o.Remote
 }
 
-// remote returns the remote's URL and the sign-in to use for it.
-func (r *Repo) remote(ctx context.Context, o SyncOptions) (string, transport.AuthMethod, error) {
+// remote returns the remote's URL for a fetch, or for a push (its pushurl when it has
+// one, as git pushes there), and the sign-in to use for that URL.
+func (r *Repo) remote(ctx context.Context, o SyncOptions, push bool) (string, transport.AuthMethod, error) {
 	// git's configuration is read first, bounded (see readConfigFile): one MemoTree
 	// refuses, git (asked for credentials) and go-git are not given.
 	if _, err := r.config(); err != nil {
@@ -127,8 +128,25 @@ func (r *Repo) remote(ctx context.Context, o SyncOptions) (string, transport.Aut
 	if len(urls) == 0 {
 		return "", nil, fmt.Errorf("%w: %s has no URL", ErrNoRemote, o.remoteName())
 	}
-	auth, err := r.authFor(ctx, urls[0], o.Credentials)
-	return urls[0], auth, err
+	u := urls[0]
+	if push { // go-git lists a remote's url values, then its pushurl values
+		u = urls[len(urls)-1]
+	}
+	u = r.localURL(u)
+	auth, err := r.authFor(ctx, u, o.Credentials)
+	return u, auth, err
+}
+
+// localURL returns a remote's URL with a relative folder made absolute against the
+// working tree, as git resolves it (go-git would resolve it against the folder
+// MemoTree was started in). The push and the fetch are given this URL, the one the
+// sign-in was chosen for.
+func (r *Repo) localURL(raw string) string {
+	ep, err := transport.NewEndpoint(raw)
+	if err != nil || ep.Protocol != "file" || strings.HasPrefix(strings.ToLower(raw), "file:") || filepath.IsAbs(raw) {
+		return raw
+	}
+	return filepath.Join(r.dir, raw)
 }
 
 // authFor chooses how to sign in to a remote: nothing for a local path or file://;
@@ -226,13 +244,14 @@ func (r *Repo) Push(ctx context.Context, o SyncOptions) (PushResult, error) {
 	if r.merging() {
 		return PushResult{}, fmt.Errorf("git push: %w", ErrMerging)
 	}
-	rawURL, auth, err := r.remote(ctx, o)
+	rawURL, auth, err := r.remote(ctx, o, true)
 	if err != nil {
 		return PushResult{}, fmt.Errorf("git push: %w", err)
 	}
 	res := PushResult{Remote: o.remoteName(), Branch: br.Short()}
 	specs := []config.RefSpec{config.RefSpec(br.String() + ":" + br.String()), "refs/tags/*:refs/tags/*"}
-	err = r.repo.PushContext(ctx, &git.PushOptions{RemoteName: res.Remote, RefSpecs: specs, Auth: auth, Progress: o.Progress, CABundle: o.CABundle})
+	err = r.repo.PushContext(ctx, &git.PushOptions{RemoteName: res.Remote, RemoteURL: rawURL, RefSpecs: specs, Auth: auth,
+		Progress: o.Progress, CABundle: o.CABundle})
 	switch {
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
 		res.UpToDate = true
@@ -249,13 +268,14 @@ func (r *Repo) Push(ctx context.Context, o SyncOptions) (PushResult, error) {
 // fetch brings the remote's branches into refs/remotes/<remote>/ and returns the hash
 // of the remote's copy of branch, or ok false when the remote has no such branch.
 func (r *Repo) fetch(ctx context.Context, o SyncOptions, br plumbing.ReferenceName) (plumbing.Hash, bool, error) {
-	rawURL, auth, err := r.remote(ctx, o)
+	rawURL, auth, err := r.remote(ctx, o, false)
 	if err != nil {
 		return plumbing.ZeroHash, false, err
 	}
 	name := o.remoteName()
 	spec := config.RefSpec("+refs/heads/*:refs/remotes/" + name + "/*")
-	err = r.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: name, RefSpecs: []config.RefSpec{spec}, Auth: auth, Progress: o.Progress, Tags: git.AllTags, CABundle: o.CABundle})
+	err = r.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: name, RemoteURL: rawURL, RefSpecs: []config.RefSpec{spec}, Auth: auth,
+		Progress: o.Progress, Tags: git.AllTags, CABundle: o.CABundle})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 		return plumbing.ZeroHash, false, fmt.Errorf("fetch %s: %w", name, signInErr(err, rawURL))
 	}
