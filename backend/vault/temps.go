@@ -98,14 +98,16 @@ func (v *Vault) RemoveOrphanTemps(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("remove orphaned temporary files: %w", err)
 	}
 	defer unlock()
+	dirs := v.newBatchDirs()
+	defer dirs.close()
 	n := 0
 	for p := range found {
-		if err := v.root.Remove(osName(p)); err == nil {
+		if err := dirs.remove(p); err == nil {
 			n++
 		}
 	}
 	for _, p := range internal {
-		if !v.InternalTempLive(p) && v.root.Remove(osName(p)) == nil {
+		if !v.InternalTempLive(p) && dirs.remove(p) == nil {
 			n++
 		}
 	}
