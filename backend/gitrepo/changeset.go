@@ -65,6 +65,10 @@ type ChangeSet struct {
 	Actor string `json:"actor"`
 	// Turn is the agent turn, script run or MCP session; "" when the actor had none.
 	Turn string `json:"turn,omitempty"`
+	// Session is the chat session (or MCP connection) the turn belongs to, as the
+	// journey recorded it; "" when unknown. The window sends the person's feedback on
+	// an undone change there.
+	Session string `json:"session,omitempty"`
 	// Latest is the time of the set's newest journey entry; zero for OutsideID.
 	Latest time.Time `json:"latest"`
 	// Changes are the set's pending changes, sorted by path.
@@ -86,7 +90,7 @@ func GroupChanges(changes []Change, journey []vault.Entry, stamp Stamp) []Change
 	byID := map[string]*ChangeSet{}
 	var order []*ChangeSet
 	for _, c := range changes {
-		actor, turn, at := OutsideID, "", time.Time{}
+		actor, turn, session, at := OutsideID, "", "", time.Time{}
 		switch e, ok := latest[c.Path]; {
 		case c.Path == vault.JourneyPath:
 			actor = JourneyID
@@ -94,7 +98,7 @@ func GroupChanges(changes []Change, journey []vault.Entry, stamp Stamp) []Change
 		case modifiedAfter(stamp, c, e.Time):
 		default:
 			actor, turn = splitActor(e)
-			at = e.Time
+			session, at = e.Session, e.Time
 		}
 		id := actor
 		if turn != "" {
@@ -102,7 +106,7 @@ func GroupChanges(changes []Change, journey []vault.Entry, stamp Stamp) []Change
 		}
 		s := byID[id]
 		if s == nil {
-			s = &ChangeSet{ID: id, Actor: actor, Turn: turn}
+			s = &ChangeSet{ID: id, Actor: actor, Turn: turn, Session: session}
 			byID[id] = s
 			order = append(order, s)
 		}
@@ -140,7 +144,9 @@ func rank(id string) int {
 // latestEntries finds, for each changed path, the newest successful journey entry
 // naming it (as a path, or as a note name as the watcher writes them). An external
 // edit that followed another actor's write within echoWindow is that write's echo:
-// the write counts.
+// the write counts. An undo of hunks (OpUndoHunks) leaves the file to the entry before
+// it, timed at the undo (so that the file, written by the undo, is not taken for an
+// outside edit).
 func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault.Entry {
 	want := make(map[string]vpath.Path, 2*len(changes))
 	for _, c := range changes {
@@ -151,6 +157,7 @@ func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault
 	}
 	out := map[vpath.Path]vault.Entry{}
 	prior := map[vpath.Path]vault.Entry{} // the newest other actor's entry before an external one
+	undone := map[vpath.Path]time.Time{}  // the newest undo of hunks after which no other entry came
 	for i := len(journey) - 1; i >= 0; i-- {
 		e := journey[i]
 		if e.Outcome != "ok" {
@@ -162,6 +169,18 @@ func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault
 				continue
 			}
 			newest, seen := out[p]
+			if !seen && e.Op == OpUndoHunks {
+				if _, ok := undone[p]; !ok {
+					undone[p] = e.Time
+				}
+				continue
+			}
+			if at, ok := undone[p]; ok && !seen && at.After(e.Time) {
+				owner := e
+				owner.Time = at
+				out[p] = owner
+				continue
+			}
 			_, hasPrior := prior[p]
 			switch {
 			case !seen:
