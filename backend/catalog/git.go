@@ -40,6 +40,7 @@ func gitTools(e *env) []*tool.Tool {
 		tool.New("git_checkout", tool.Destructive, desc("git_checkout"), e.gitCheckout).WithTitle("Discard changes").
 			WithHistory().WithDryRun(func(args map[string]any) bool { return args["confirmed"] != true }),
 		tool.New("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
+		tool.New("git_blame", tool.ReadOnly, desc("git_blame"), e.gitBlame).WithTitle("Who wrote each line"),
 	}
 	for _, t := range ts {
 		t.Describe(tool.LibraryParam, "the library; the default library when absent")

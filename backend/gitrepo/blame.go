@@ -130,7 +130,7 @@ func (r *Repo) Blame(ctx context.Context, o BlameOptions) (Blame, error) {
 		out.Pending = r.pendingCommit(o)
 		return out, nil
 	}
-	args := []string{"--porcelain", "-M", "-w"}
+	args := []string{"--porcelain", "-M", "-w", "--no-textconv"}
 	switch {
 	case !onDisk:
 		args = append(args, "HEAD")
