@@ -146,7 +146,7 @@ func rank(id string) int {
 // edit that followed another actor's write within echoWindow is that write's echo:
 // the write counts. An undo of hunks (OpUndoHunks) leaves the file to the entry before
 // it, timed at the undo (so that the file, written by the undo, is not taken for an
-// outside edit).
+// outside edit); with no entry before it, the file is an outside edit.
 func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault.Entry {
 	want := make(map[string]vpath.Path, 2*len(changes))
 	for _, c := range changes {
@@ -155,47 +155,55 @@ func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault
 			want[c.Path.Name()] = c.Path
 		}
 	}
-	out := map[vpath.Path]vault.Entry{}
-	prior := map[vpath.Path]vault.Entry{} // the newest other actor's entry before an external one
-	undone := map[vpath.Path]time.Time{}  // the newest undo of hunks after which no other entry came
+	byPath := map[vpath.Path][]vault.Entry{} // newest first
 	for i := len(journey) - 1; i >= 0; i-- {
 		e := journey[i]
 		if e.Outcome != "ok" {
 			continue
 		}
+		seen := map[vpath.Path]bool{}
 		for _, name := range e.Entities {
-			p, ok := want[name]
-			if !ok {
-				continue
-			}
-			newest, seen := out[p]
-			if !seen && e.Op == OpUndoHunks {
-				if _, ok := undone[p]; !ok {
-					undone[p] = e.Time
-				}
-				continue
-			}
-			if at, ok := undone[p]; ok && !seen && at.After(e.Time) {
-				owner := e
-				owner.Time = at
-				out[p] = owner
-				continue
-			}
-			_, hasPrior := prior[p]
-			switch {
-			case !seen:
-				out[p] = e
-			case newest.Actor == OutsideID && e.Actor != OutsideID && !hasPrior:
-				prior[p] = e
+			if p, ok := want[name]; ok && !seen[p] {
+				seen[p] = true
+				byPath[p] = append(byPath[p], e)
 			}
 		}
 	}
-	for p, e := range prior {
-		if out[p].Time.Sub(e.Time) <= echoWindow {
+	out := make(map[vpath.Path]vault.Entry, len(byPath))
+	for p, es := range byPath {
+		if e, ok := owner(es); ok {
 			out[p] = e
 		}
 	}
 	return out
+}
+
+// owner picks from a path's entries (newest first) the one its pending change belongs
+// to (see latestEntries).
+func owner(es []vault.Entry) (vault.Entry, bool) {
+	i := 0
+	if es[0].Actor == OutsideID {
+		for j := 1; j < len(es); j++ {
+			if es[j].Actor != OutsideID {
+				if es[0].Time.Sub(es[j].Time) <= echoWindow {
+					i = j // the outside edit is the echo of this write
+				}
+				break
+			}
+		}
+	}
+	if es[i].Op != OpUndoHunks {
+		return es[i], true
+	}
+	at := es[i].Time
+	for k := i + 1; k < len(es); k++ {
+		if es[k].Op != OpUndoHunks {
+			e := es[k]
+			e.Time = at
+			return e, true
+		}
+	}
+	return vault.Entry{}, false
 }
 
 // modifiedAfter reports whether the file of c was modified well after at.
