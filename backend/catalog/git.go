@@ -42,6 +42,7 @@ func gitTools(e *env) []*tool.Tool {
 			NotInScripts(), // git writes the working tree beside a script's transaction
 
 		tool.New("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
+		tool.New("git_blame", tool.ReadOnly, desc("git_blame"), e.gitBlame).WithTitle("Who wrote each line"),
 	}
 	for _, t := range ts {
 		t.Describe(tool.LibraryParam, "the library; the default library when absent")

@@ -122,6 +122,10 @@ type Repo struct {
 	similar renameCache
 	// packs is the file system go-git's storage writes packs through (see packFS).
 	packs *packFS
+	// beforeHunkWrite, when set (by tests), runs in UndoHunks once the file is read,
+	// before the compare-and-swap write (a test saves the note there, as an editor
+	// would).
+	beforeHunkWrite func()
 }
 
 // packSafe reopens r's go-git repository over a packFS, so that the packs a fetch

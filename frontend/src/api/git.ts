@@ -1,8 +1,11 @@
 import type {
   Commit,
+  Blame,
   FileDiff,
   GitCommitRequest,
   GitCommitResult,
+  GitHunkUndo,
+  GitHunkUndone,
   GitIdentity,
   GitRevision,
   GitSettingsInput,
@@ -22,6 +25,12 @@ export interface GitApi {
   setIdentity(library: string, name: string, email: string): Promise<GitIdentity>
   /** Returns the paths that changed on disk. The caller confirms first. */
   discard(library: string, paths: string[]): Promise<string[]>
+  /** Puts hunks back as last committed, by compare-and-swap on the diff's base (Go: githunks.go). */
+  undoHunks(library: string, req: GitHunkUndo): Promise<GitHunkUndone>
+  /** Who last changed each line of a note. */
+  blame(library: string, path: string): Promise<Blame>
+  /** The change a commit made to a note (`previousPath`: its path in the parent, or ""). */
+  commitDiff(library: string, rev: string, path: string, previousPath: string): Promise<FileDiff>
   log(library: string, path: string, limit: number): Promise<Commit[]>
   show(library: string, path: string, rev: string): Promise<GitRevision>
   /** Reports whether the note changed. */
@@ -43,6 +52,9 @@ export const GIT_METHODS = {
   commit: 'GitCommit',
   setIdentity: 'GitSetIdentity',
   discard: 'GitDiscard',
+  undoHunks: 'GitUndoHunks',
+  blame: 'GitBlame',
+  commitDiff: 'GitCommitDiff',
   log: 'GitLog',
   show: 'GitShow',
   restore: 'GitRestore',
@@ -64,6 +76,9 @@ export function gitFromCaller(call: (method: GitMethod, args: unknown[]) => Prom
     commit: (lib, req) => call(m.commit, [lib, req]) as Promise<GitCommitResult>,
     setIdentity: (lib, name, email) => call(m.setIdentity, [lib, name, email]) as Promise<GitIdentity>,
     discard: async (lib, paths) => ((await call(m.discard, [lib, paths])) as string[] | null) ?? [],
+    undoHunks: (lib, req) => call(m.undoHunks, [lib, req]) as Promise<GitHunkUndone>,
+    blame: (lib, path) => call(m.blame, [lib, path]) as Promise<Blame>,
+    commitDiff: (lib, rev, path, prev) => call(m.commitDiff, [lib, rev, path, prev]) as Promise<FileDiff>,
     log: async (lib, path, limit) => ((await call(m.log, [lib, path, limit])) as Commit[] | null) ?? [],
     show: (lib, path, rev) => call(m.show, [lib, path, rev]) as Promise<GitRevision>,
     restore: (lib, path, rev) => call(m.restore, [lib, path, rev]) as Promise<boolean>,

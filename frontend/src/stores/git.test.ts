@@ -36,6 +36,9 @@ function fakeGit(st: GitStatus, o: { identity?: boolean } = {}) {
       for (const s of st.change_sets) s.changes = s.changes.filter((c) => !paths.includes(c.path))
       return paths
     },
+    undoHunks: async (_l, req) => ({ undone: [], stale: false, diff: { path: req.path, added: 0, deleted: 0, hunks: [] } }),
+    blame: async (_l, path) => ({ path, lines: [], commits: {} }),
+    commitDiff: async (_l, _rev, path) => ({ path, added: 0, deleted: 0, hunks: [] }),
     log: async (_l, path) => {
       calls.push(`log ${path}`)
       return []
