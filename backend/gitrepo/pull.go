@@ -3,10 +3,12 @@ package gitrepo
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -38,18 +40,25 @@ type PullResult struct {
 	Updated []vpath.Path `json:"updated"`
 	// Conflicts are the files where both sides changed the same lines: they hold both
 	// versions between conflict markers (or, for a file deleted on one side and edited
-	// on the other, the local version) and wait for the person.
+	// on the other, the edited version), are unmerged in the index, and wait for the
+	// person (Conflict, Resolve).
 	Conflicts []vpath.Path `json:"conflicts"`
 }
 
 // Pull fetches the remote's copy of the checked-out branch and brings it in without
-// losing anything on either side. Files the remote changed are merged, line by line,
-// with the working tree (uncommitted edits included) and with the local commits:
-// when the branch has no commits of its own it moves to the remote's commit (fast
-// forward); otherwise a merge commit joins both histories. Where both sides changed the
-// same lines the file keeps both versions between conflict markers; if that happens in
-// committed content, the merge waits (PullConflict) and the next Commit completes it.
-// Working-tree writes go through the vault, atomically, as one batch.
+// losing anything on either side. Files the remote changed are merged, line by line
+// (a note's front matter property by property), with the working tree (uncommitted
+// edits included) and with the local commits: when the branch has no commits of its
+// own it moves to the remote's commit (fast forward); otherwise a merge commit joins
+// both histories. Where both sides changed the same lines, the file keeps both
+// versions between conflict markers and the index holds its three sides as unmerged
+// entries (base, this copy's version before the pull, the remote's), as git leaves a
+// conflict, so that git and Resolve see the same thing; a file deleted on one side and
+// changed on the other keeps the changed version. If that happens in committed
+// content, the merge waits (PullConflict, MERGE_HEAD) and the next Commit, once every
+// conflict is resolved, completes it. A pull is refused while conflicts wait
+// (ErrMerging, ErrUnresolved), and when the remote's branch was rewritten
+// (ErrRewritten). Working-tree writes go through the vault, atomically, as one batch.
 func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 	br, err := r.branch()
 	if err != nil {
@@ -58,7 +67,14 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 	if r.merging() {
 		return PullResult{}, fmt.Errorf("git pull: %w", ErrMerging)
 	}
+	if u, err := r.unmerged(); err != nil {
+		return PullResult{}, fmt.Errorf("git pull: %w", err)
+	} else if len(u) > 0 {
+		return PullResult{}, fmt.Errorf("git pull: %w", unresolvedErr(unmergedPaths(u), "still conflicted"))
+	}
 	res := PullResult{Remote: o.remoteName(), Branch: br.Short(), Outcome: PullUpToDate, Updated: []vpath.Path{}, Conflicts: []vpath.Path{}}
+	tracking := plumbing.NewRemoteReferenceName(res.Remote, res.Branch)
+	before, _ := r.repo.Reference(tracking, true) // nil before the first fetch
 	theirs, ok, err := r.fetch(ctx, o, br)
 	if err != nil {
 		return res, fmt.Errorf("git pull: %w", err)
@@ -70,6 +86,9 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 	res.Head = head.String()
 	if !ok || theirs == head {
 		return res, nil
+	}
+	if err := r.checkRewritten(before, theirs, head, tracking); err != nil {
+		return res, wrapPull(err)
 	}
 	p, err := r.plan(head, theirs)
 	if err != nil || p.upToDate {
@@ -86,10 +105,11 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 		return res, wrapPull(err)
 	}
 	res.Updated, res.Conflicts = m.updated, m.conflicts
-	if err := r.apply(ctx, m); err != nil {
+	waits := m.indexConflict && !p.fastForward
+	if err := r.apply(ctx, m, waits); err != nil {
 		return res, wrapPull(err)
 	}
-	if m.indexConflict && !p.fastForward {
+	if waits {
 		if err := r.startMerge(theirs, "Merge "+label); err != nil {
 			return res, wrapPull(err)
 		}
@@ -112,14 +132,64 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 			return res, wrapPull(err)
 		}
 		res.Outcome, res.Head = PullFastForward, theirs.String()
-		return res, nil
+	} else {
+		h, err := r.commitMerge(head, theirs, "Merge "+label)
+		if err != nil {
+			return res, wrapPull(err)
+		}
+		res.Outcome, res.Head = PullMerged, h.String()
 	}
-	h, err := r.commitMerge(head, theirs, "Merge "+label)
-	if err != nil {
-		return res, wrapPull(err)
+	// Uncommitted edits that met the remote's changes wait for the person, as a
+	// `git stash pop` that conflicts leaves them: unmerged entries over the new HEAD.
+	if len(m.stages) > 0 {
+		if err := r.setEntries(nil, m.stages); err != nil {
+			return res, wrapPull(fmt.Errorf("record the conflicts in the index: %w", err))
+		}
 	}
-	res.Outcome, res.Head = PullMerged, h.String()
 	return res, nil
+}
+
+// ErrRewritten means the remote's branch was rewritten (force-pushed): commits this
+// copy has were taken out of it, and merging would bring them back.
+var ErrRewritten = errors.New("the remote's branch was rewritten (force-pushed)")
+
+// checkRewritten refuses a pull whose remote branch no longer holds the commit it
+// had at the last fetch (before) while the local branch holds it: the remote's
+// history was rewritten, and a merge would put back what was taken out. The
+// remote-tracking branch is put back where it was, so the next pull refuses too
+// until the person decides.
+func (r *Repo) checkRewritten(before *plumbing.Reference, theirs, head plumbing.Hash, tracking plumbing.ReferenceName) error {
+	if before == nil || before.Hash() == theirs || head.IsZero() {
+		return nil
+	}
+	old, err := r.repo.CommitObject(before.Hash())
+	if err != nil {
+		return nil // gone from the store: nothing to compare
+	}
+	tc, err := r.repo.CommitObject(theirs)
+	if err != nil {
+		return err
+	}
+	hc, err := r.repo.CommitObject(head)
+	if err != nil {
+		return err
+	}
+	if kept, err := old.IsAncestor(tc); err != nil || kept {
+		return err
+	}
+	if local, err := old.IsAncestor(hc); err != nil || !local {
+		return err
+	}
+	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(tracking, before.Hash())); err != nil {
+		return fmt.Errorf("%w; and putting %s back failed: %w", ErrRewritten, tracking.Short(), err)
+	}
+	short := tracking.Short()
+	remote, branch, _ := strings.Cut(short, "/")
+	return fmt.Errorf("%w: %s is now %s, which no longer holds %s that this copy has; nothing was merged or changed. "+
+		"To take the remote's history (your commits since are dropped; save them first): `git fetch %s` then `git reset --keep %s`. "+
+		"To keep yours and replace the remote's: `git push --force-with-lease %s %s`. "+
+		"To join both, bringing the removed commits back: `git fetch %s` then `git merge %s`",
+		ErrRewritten, short, theirs.String()[:12], before.Hash().String()[:12], remote, short, remote, branch, remote, short)
 }
 
 func wrapPull(err error) error {
@@ -189,17 +259,22 @@ func (r *Repo) plan(head, theirs plumbing.Hash) (*pullPlan, error) {
 	return p, nil
 }
 
-// version is a file's content on one side, or its absence.
+// version is a file's content on one side, or its absence; hash and mode, when
+// known, are its blob's in a tree.
 type version struct {
 	data []byte
 	ok   bool
+	hash plumbing.Hash
+	mode filemode.FileMode
 }
 
 func (a version) same(b version) bool { return a.ok == b.ok && bytes.Equal(a.data, b.data) }
 
 // merge joins ours and theirs, both descended from base; clean is false for a
-// conflict, whose result keeps both versions (text) or ours (a deletion or binary).
-func merge(base, ours, theirs version, oursLabel, theirsLabel string) (version, bool) {
+// conflict, whose result keeps both versions (text: markdown is a note, whose front
+// matter merges property by property), or the side that still has the file (one
+// deleted it, the other changed it, as git keeps it), or ours (binary).
+func merge(markdown bool, base, ours, theirs version, oursLabel, theirsLabel string) (version, bool) {
 	switch {
 	case ours.same(theirs):
 		return ours, true
@@ -207,10 +282,12 @@ func merge(base, ours, theirs version, oursLabel, theirsLabel string) (version, 
 		return theirs, true
 	case base.same(theirs):
 		return ours, true
-	case !ours.ok || !theirs.ok || isBinary(ours.data) || isBinary(theirs.data) || isBinary(base.data):
+	case !ours.ok:
+		return theirs, false
+	case !theirs.ok || isBinary(ours.data) || isBinary(theirs.data) || isBinary(base.data):
 		return ours, false
 	}
-	m, clean := Merge3(string(base.data), string(ours.data), string(theirs.data), oursLabel, theirsLabel)
+	m, clean := mergeText(markdown, string(base.data), string(ours.data), string(theirs.data), markers{ours: oursLabel, theirs: theirsLabel})
 	return version{data: []byte(m), ok: true}, clean
 }
 
@@ -224,13 +301,15 @@ func mergeLog(base, ours, theirs version, oursLabel, theirsLabel string) (versio
 		}
 		return version{data: append(out, theirs.data[len(base.data):]...), ok: true}, true
 	}
-	return merge(base, ours, theirs, oursLabel, theirsLabel)
+	return merge(false, base, ours, theirs, oursLabel, theirsLabel)
 }
 
 // merged is what a pull writes: working-tree files and index entries.
 type merged struct {
-	work          []vault.Change
-	index         map[vpath.Path]version
+	work  []vault.Change
+	index map[vpath.Path]version
+	// stages are the unmerged index entries of the conflicts (see writeStages).
+	stages        map[vpath.Path]stageSet
 	updated       []vpath.Path
 	conflicts     []vpath.Path
 	indexConflict bool
@@ -240,7 +319,7 @@ type merged struct {
 // mergeFiles merges each path the remote changed: the working tree with the remote
 // (base: the merge base), and the local commit with the remote for the index.
 func (r *Repo) mergeFiles(ctx context.Context, p *pullPlan, label string) (*merged, error) {
-	m := &merged{index: map[vpath.Path]version{}}
+	m := &merged{index: map[vpath.Path]version{}, stages: map[vpath.Path]stageSet{}}
 	for _, path := range p.paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -255,12 +334,12 @@ func (r *Repo) mergeFiles(ctx context.Context, p *pullPlan, label string) (*merg
 			if bl, s.v.ok, err = s.tr.file(path); err != nil {
 				return nil, err
 			}
-			s.v.data = bl.data
+			s.v.data, s.v.hash, s.v.mode = bl.data, bl.hash, bl.mode
 		}
 		if w.data, w.ok, err = r.readWork(path); err != nil {
 			return nil, err
 		}
-		mergeFn := merge
+		mergeFn := func(b, o, t version, ol, tl string) (version, bool) { return merge(path.IsNote(), b, o, t, ol, tl) }
 		if path == vault.JourneyPath {
 			mergeFn = mergeLog
 		}
@@ -275,6 +354,9 @@ func (r *Repo) mergeFiles(ctx context.Context, p *pullPlan, label string) (*merg
 		}
 		if !wClean || !iClean {
 			m.conflicts = append(m.conflicts, path)
+			if path != vault.JourneyPath { // the person resolves it from the three sides
+				m.stages[path] = stageSet{b, w, t}
+			}
 		}
 		if work.same(w) {
 			continue
@@ -300,8 +382,9 @@ func (r *Repo) mergeFiles(ctx context.Context, p *pullPlan, label string) (*merg
 	return m, nil
 }
 
-// apply writes the working tree through the vault, then the index.
-func (r *Repo) apply(ctx context.Context, m *merged) error {
+// apply writes the working tree through the vault, then the index: the merged
+// entries, and with stages the conflicts' unmerged entries too.
+func (r *Repo) apply(ctx context.Context, m *merged, stages bool) error {
 	if len(m.work) > 0 {
 		if _, err := r.w.Apply(ctx, m.work, vault.WriteOptions{Actor: "user", Op: "git_pull"}); err != nil {
 			return err
@@ -312,7 +395,11 @@ func (r *Repo) apply(ctx context.Context, m *merged) error {
 			return err
 		}
 	}
-	if len(m.index) == 0 {
+	var st map[vpath.Path]stageSet
+	if stages {
+		st = m.stages
+	}
+	if len(m.index) == 0 && len(st) == 0 {
 		return nil
 	}
 	unlock, err := r.w.Lock(ctx)
@@ -320,47 +407,79 @@ func (r *Repo) apply(ctx context.Context, m *merged) error {
 		return err
 	}
 	defer unlock()
-	return r.setEntries(m.index)
+	return r.setEntries(m.index, st)
 }
 
 // setEntries points the index entries of paths at the given contents (removing the
-// absent ones) in one write of the index.
-func (r *Repo) setEntries(set map[vpath.Path]version) error {
+// absent ones), and replaces those of the paths of stages by their unmerged entries,
+// in one write of the index.
+func (r *Repo) setEntries(set map[vpath.Path]version, stages map[vpath.Path]stageSet) error {
 	idx, err := r.repo.Storer.Index()
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
 	}
 	kept := idx.Entries[:0]
 	for _, e := range idx.Entries {
-		if _, ok := set[vpath.Path(e.Name)]; !ok {
+		_, named := set[vpath.Path(e.Name)]
+		_, staged := stages[vpath.Path(e.Name)]
+		if !named && !staged {
 			kept = append(kept, e)
 		}
 	}
 	idx.Entries = kept
 	for p, v := range set {
-		if !v.ok {
+		if _, staged := stages[p]; staged || !v.ok {
 			continue
 		}
-		h, err := r.writeBlob(v.data)
+		e, err := r.indexEntry(p, v, stageMerged)
 		if err != nil {
-			return fmt.Errorf("store %s: %w", p, err)
-		}
-		e := &index.Entry{Name: string(p), Hash: h, Mode: filemode.Regular, Size: uint32(len(v.data))}
-		full := filepath.Join(r.dir, filepath.FromSlash(string(p)))
-		if fi, err := os.Lstat(full); err == nil {
-			if cur, ok, _ := r.readWork(p); ok && bytes.Equal(cur, v.data) {
-				e.ModifiedAt = fi.ModTime()
-				fillStat(e, fi)
-			}
-			if fi.Mode()&0o111 != 0 {
-				e.Mode = filemode.Executable
-			}
+			return err
 		}
 		idx.Entries = append(idx.Entries, e)
 	}
-	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
+	for p, s := range stages {
+		es, err := r.stageEntries(p, s)
+		if err != nil {
+			return err
+		}
+		idx.Entries = append(idx.Entries, es...)
+	}
+	sort.SliceStable(idx.Entries, func(i, j int) bool {
+		a, b := idx.Entries[i], idx.Entries[j]
+		return a.Name < b.Name || a.Name == b.Name && a.Stage < b.Stage
+	})
 	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
 	return r.writeIndex(idx)
+}
+
+// indexEntry is the index entry of p holding v at stage; a stage-0 entry whose
+// content the working tree holds gets the file's stat data, as git add gives it.
+func (r *Repo) indexEntry(p vpath.Path, v version, stage index.Stage) (*index.Entry, error) {
+	h := v.hash
+	if h.IsZero() {
+		var err error
+		if h, err = r.writeBlob(v.data); err != nil {
+			return nil, fmt.Errorf("store %s: %w", p, err)
+		}
+	}
+	e := &index.Entry{Name: string(p), Hash: h, Mode: filemode.Regular, Size: uint32(len(v.data)), Stage: stage}
+	if v.mode == filemode.Executable || v.mode == filemode.Symlink {
+		e.Mode = v.mode
+	}
+	if stage != stageMerged {
+		return e, nil
+	}
+	full := filepath.Join(r.dir, filepath.FromSlash(string(p)))
+	if fi, err := os.Lstat(full); err == nil {
+		if cur, ok, _ := r.readWork(p); ok && bytes.Equal(cur, v.data) {
+			e.ModifiedAt = fi.ModTime()
+			fillStat(e, fi)
+		}
+		if fi.Mode()&0o111 != 0 {
+			e.Mode = filemode.Executable
+		}
+	}
+	return e, nil
 }
 
 // commitMerge commits the index with both parents.
