@@ -365,3 +365,32 @@ func TestPullRefusesARewrittenRemote(t *testing.T) {
 		t.Error("a refused pull changed the copy")
 	}
 }
+
+// TestAheadBehind counts as `git status -sb` does against the remote's copy last
+// fetched.
+func TestAheadBehind(t *testing.T) {
+	_, a, b := clones(t)
+	rb := open(t, b)
+	count := func(want gitrepo.Divergence) {
+		t.Helper()
+		got, err := rb.AheadBehind("")
+		if err != nil || got != want {
+			t.Errorf("AheadBehind = %+v, %v; want %+v", got, err, want)
+		}
+	}
+	count(gitrepo.Divergence{Tracked: true})
+	edit(t, b, "n1.md", "one", "1")
+	commitAll(t, rb, "one")
+	edit(t, b, "n1.md", "two", "2")
+	commitAll(t, rb, "two")
+	count(gitrepo.Divergence{Tracked: true, Ahead: 2})
+	edit(t, a, "q.md", "one", "1")
+	run(t, a, "commit", "-qam", "A")
+	run(t, a, "push", "-q", "origin", "main")
+	run(t, b, "fetch", "-q", "origin")
+	count(gitrepo.Divergence{Tracked: true, Ahead: 2, Behind: 1})
+	_, lone := newRepo(t)
+	if got, err := lone.AheadBehind(""); err != nil || got.Tracked {
+		t.Errorf("AheadBehind without a remote = %+v, %v", got, err)
+	}
+}
