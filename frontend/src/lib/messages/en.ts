@@ -204,6 +204,7 @@ export const en = {
   'git.state.deleted': 'deleted',
   'git.state.renamed': 'renamed',
   'git.state.untracked': 'untracked',
+  'git.state.conflicted': 'conflicted',
   'git.actor.agent': 'Agent',
   'git.actor.noTurn': 'no turn',
   'git.actor.user': 'Your edits in MemoTree',

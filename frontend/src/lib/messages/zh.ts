@@ -203,6 +203,7 @@ export const zh: Record<keyof typeof en, string> = {
   'git.state.deleted': '已删除',
   'git.state.renamed': '已重命名',
   'git.state.untracked': '未跟踪',
+  'git.state.conflicted': '有冲突',
   'git.actor.agent': '智能体',
   'git.actor.noTurn': '无对话轮次',
   'git.actor.user': '你在 MemoTree 中的编辑',
