@@ -44,13 +44,16 @@ type Options struct {
 	// OnChange, when set, is called (outside the Syncer's lock) after each operation
 	// whose outcome changed the State, and when the settings change.
 	OnChange func(State)
+	// Timeout bounds one operation; 0 is DefaultTimeout.
+	Timeout time.Duration
 }
 
 // Back-off and idleness.
 const (
-	DefaultIdle  = time.Minute      // no edit for this long: the person is idle
-	FirstBackoff = 30 * time.Second // the first retry after a failure
-	MaxBackoff   = 30 * time.Minute // retries never wait longer
+	DefaultIdle    = time.Minute      // no edit for this long: the person is idle
+	DefaultTimeout = 2 * time.Minute  // one operation at most
+	FirstBackoff   = 30 * time.Second // the first retry after a failure
+	MaxBackoff     = 30 * time.Minute // retries never wait longer
 )
 
 // The operations a Syncer runs.
@@ -84,10 +87,11 @@ type State struct {
 
 // Syncer keeps one vault backed up (see the package doc).
 type Syncer struct {
-	target Target
-	clock  Clock
-	idle   time.Duration
-	notify func(State)
+	target  Target
+	clock   Clock
+	idle    time.Duration
+	timeout time.Duration
+	notify  func(State)
 
 	run sync.Mutex // held while an operation runs
 
@@ -106,8 +110,11 @@ func New(target Target, s Settings, o Options) *Syncer {
 	if o.IdleAfter <= 0 {
 		o.IdleAfter = DefaultIdle
 	}
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
 	now := o.Clock.Now()
-	x := &Syncer{target: target, clock: o.Clock, idle: o.IdleAfter, notify: o.OnChange, lastTimed: now}
+	x := &Syncer{target: target, clock: o.Clock, idle: o.IdleAfter, timeout: o.Timeout, notify: o.OnChange, lastTimed: now}
 	x.st.Settings = s.Normal()
 	if d, err := target.Divergence(); err == nil {
 		x.st.Divergence = d
@@ -229,6 +236,8 @@ func (x *Syncer) do(ctx context.Context, op string) {
 	x.mu.Lock()
 	x.st.Running = op
 	x.mu.Unlock()
+	ctx, cancel := context.WithTimeout(ctx, x.timeout)
+	defer cancel()
 	waiting, committed, err := x.perform(ctx, op)
 	d, derr := x.target.Divergence()
 	now := x.clock.Now()
@@ -241,7 +250,7 @@ func (x *Syncer) do(ctx context.Context, op string) {
 		x.st.Committed = committed
 	}
 	switch {
-	case err != nil && !errors.Is(err, context.Canceled):
+	case err != nil && !errors.Is(ctx.Err(), context.Canceled):
 		x.st.Failures++
 		x.st.Error = err.Error()
 		x.st.RetryAt = now.Add(backoff(x.st.Failures))
