@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 
@@ -51,43 +52,80 @@ func (r *Repo) AheadBehind(remote string) (Divergence, error) {
 	if ours.Hash() == theirs.Hash() {
 		return d, nil
 	}
-	a, err := r.ancestors(ours.Hash())
-	if err != nil {
+	if d.Ahead, d.Behind, err = r.leftRight(ours.Hash(), theirs.Hash()); err != nil {
 		return d, fmt.Errorf("ahead and behind: %w", err)
-	}
-	b, err := r.ancestors(theirs.Hash())
-	if err != nil {
-		return d, fmt.Errorf("ahead and behind: %w", err)
-	}
-	for h := range a {
-		if !b[h] {
-			d.Ahead++
-		}
-	}
-	for h := range b {
-		if !a[h] {
-			d.Behind++
-		}
 	}
 	return d, nil
 }
 
-// ancestors returns the commits reachable from h, h included, up to maxCounted.
-func (r *Repo) ancestors(h plumbing.Hash) (map[plumbing.Hash]bool, error) {
-	seen := map[plumbing.Hash]bool{h: true}
-	queue := []plumbing.Hash{h}
-	for len(queue) > 0 && len(seen) < maxCounted {
-		c, err := object.GetCommit(r.repo.Storer, queue[0])
-		queue = queue[1:]
+// Which side reaches a commit, in leftRight's walk.
+const (
+	fromOurs   = 1
+	fromTheirs = 2
+)
+
+// leftRight counts the commits reachable from ours only and from theirs only, as
+// `git rev-list --left-right --count` does: both histories are walked together,
+// newest commit first, and the walk stops once every commit left to visit is reached
+// from both sides (the shared history below is never read). At most maxCounted
+// commits are visited.
+func (r *Repo) leftRight(ours, theirs plumbing.Hash) (ahead, behind int, err error) {
+	flags := map[plumbing.Hash]uint8{ours: fromOurs, theirs: fromTheirs}
+	q := &commitQueue{}
+	for _, h := range []plumbing.Hash{ours, theirs} {
+		c, err := object.GetCommit(r.repo.Storer, h)
 		if err != nil {
-			return nil, err
+			return 0, 0, err
+		}
+		heap.Push(q, c)
+	}
+	for visited := 0; q.Len() > 0 && visited < maxCounted && !q.allBoth(flags); visited++ {
+		c := heap.Pop(q).(*object.Commit)
+		f := flags[c.Hash]
+		switch f {
+		case fromOurs:
+			ahead++
+		case fromTheirs:
+			behind++
 		}
 		for _, p := range c.ParentHashes {
-			if !seen[p] {
-				seen[p] = true
-				queue = append(queue, p)
+			old, seen := flags[p]
+			flags[p] = old | f
+			if seen {
+				continue
 			}
+			pc, err := object.GetCommit(r.repo.Storer, p)
+			if err != nil {
+				return 0, 0, err
+			}
+			heap.Push(q, pc)
 		}
 	}
-	return seen, nil
+	return ahead, behind, nil
+}
+
+// commitQueue orders commits newest first (by committer time), a heap.
+type commitQueue []*object.Commit
+
+func (q commitQueue) Len() int { return len(q) }
+func (q commitQueue) Less(i, j int) bool {
+	return q[i].Committer.When.After(q[j].Committer.When)
+}
+func (q commitQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *commitQueue) Push(x any)   { *q = append(*q, x.(*object.Commit)) }
+func (q *commitQueue) Pop() any {
+	old := *q
+	c := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return c
+}
+
+// allBoth reports whether every queued commit is reached from both sides.
+func (q commitQueue) allBoth(flags map[plumbing.Hash]uint8) bool {
+	for _, c := range q {
+		if flags[c.Hash] != fromOurs|fromTheirs {
+			return false
+		}
+	}
+	return true
 }

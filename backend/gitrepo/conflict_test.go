@@ -2,6 +2,7 @@ package gitrepo_test
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -389,6 +390,20 @@ func TestAheadBehind(t *testing.T) {
 	run(t, a, "push", "-q", "origin", "main")
 	run(t, b, "fetch", "-q", "origin")
 	count(gitrepo.Divergence{Tracked: true, Ahead: 2, Behind: 1})
+	// A merge and more commits on both sides: the counts are git's.
+	run(t, b, "merge", "-q", "--no-edit", "origin/main")
+	edit(t, a, "q.md", "two", "2")
+	run(t, a, "commit", "-qam", "A again")
+	run(t, a, "push", "-q", "origin", "main")
+	run(t, b, "fetch", "-q", "origin")
+	var ahead, behind int
+	if _, err := fmt.Sscan(run(t, b, "rev-list", "--left-right", "--count", "HEAD...origin/main"), &ahead, &behind); err != nil {
+		t.Fatal(err)
+	}
+	count(gitrepo.Divergence{Tracked: true, Ahead: ahead, Behind: behind})
+	if ahead != 3 || behind != 1 {
+		t.Errorf("git counts %d ahead, %d behind; the test meant 3 and 1", ahead, behind)
+	}
 	_, lone := newRepo(t)
 	if got, err := lone.AheadBehind(""); err != nil || got.Tracked {
 		t.Errorf("AheadBehind without a remote = %+v, %v", got, err)
