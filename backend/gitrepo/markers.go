@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"bytes"
 	"strings"
 )
 
@@ -129,8 +130,8 @@ const bom = "\ufeff"
 // conflictRegions); for a Markdown note (markdown set), markers shown in a fenced
 // code block do not count.
 func HasConflictMarkers(text []byte, markdown bool) bool {
-	if !strings.Contains(string(text), markOurs) {
-		return false
+	if !bytes.Contains(text, []byte(markOurs)) {
+		return false // the common case, decided without copying the file
 	}
 	return len(conflictRegions(string(text), markdown)) > 0
 }
