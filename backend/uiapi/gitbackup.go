@@ -221,6 +221,9 @@ func (a *API) GitBackup(libraryName string) (GitBackup, error) {
 	out.Settings, warns = readBackupSettings(l.Vault())
 	out.Warnings = append(out.Warnings, warns...)
 	r, err := a.repo(l)
+	if errors.Is(err, gitrepo.ErrNotRepository) {
+		return out, nil // no repository, no remote: nothing to back up
+	}
 	if err != nil {
 		return out, err
 	}

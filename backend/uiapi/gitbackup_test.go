@@ -78,3 +78,15 @@ func TestBackupPullsOnOpenAndPushesCommits(t *testing.T) {
 		t.Errorf("sync.json = %s", b)
 	}
 }
+
+// TestBackupOfAFolderWithoutGit: a library that is no repository has nothing to back
+// up, which is no error for the status bar that asks.
+func TestBackupOfAFolderWithoutGit(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.md": "# A\n"})
+	api, _ := openAPI(t, dir)
+	st, err := api.GitBackup("v")
+	if err != nil || st.Remote != "" || st.Serving {
+		t.Errorf("GitBackup = %+v, %v", st, err)
+	}
+}
