@@ -409,3 +409,25 @@ func TestAheadBehind(t *testing.T) {
 		t.Errorf("AheadBehind without a remote = %+v, %v", got, err)
 	}
 }
+
+// TestOperationNamesWhatFinishesIt: a rebase, cherry-pick, revert or merge that git
+// left waiting is named with the command that finishes it.
+func TestOperationNamesWhatFinishesIt(t *testing.T) {
+	for _, tc := range []struct{ marker, kind, says string }{
+		{"rebase-merge/head-name", "rebase", "git rebase --continue"},
+		{"rebase-apply/applying", "rebase", "git rebase --continue"},
+		{"CHERRY_PICK_HEAD", "cherry-pick", "git cherry-pick --continue"},
+		{"REVERT_HEAD", "revert", "git revert --continue"},
+		{"MERGE_HEAD", "merge", "git merge --abort"},
+		{"", "", ""},
+	} {
+		dir, r := newRepo(t)
+		if tc.marker != "" {
+			write(t, dir, map[string]string{".git/" + tc.marker: run(t, dir, "rev-parse", "HEAD")})
+		}
+		op := r.Operation()
+		if op.Kind != tc.kind || !strings.Contains(op.Message, tc.says) {
+			t.Errorf("with .git/%s: Operation = %+v, want %s saying %q", tc.marker, op, tc.kind, tc.says)
+		}
+	}
+}
