@@ -3,12 +3,10 @@ package gitrepo
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	git "github.com/go-git/go-git/v5"
 	"github.com/go-git/go-git/v5/plumbing"
@@ -64,13 +62,8 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 	if err != nil {
 		return PullResult{}, fmt.Errorf("git pull: %w", err)
 	}
-	if r.merging() {
-		return PullResult{}, fmt.Errorf("git pull: %w", ErrMerging)
-	}
-	if u, err := r.unmerged(); err != nil {
+	if err := r.pullWaits(); err != nil {
 		return PullResult{}, fmt.Errorf("git pull: %w", err)
-	} else if len(u) > 0 {
-		return PullResult{}, fmt.Errorf("git pull: %w", unresolvedErr(unmergedPaths(u), "still conflicted"))
 	}
 	res := PullResult{Remote: o.remoteName(), Branch: br.Short(), Outcome: PullUpToDate, Updated: []vpath.Path{}, Conflicts: []vpath.Path{}}
 	tracking := plumbing.NewRemoteReferenceName(res.Remote, res.Branch)
@@ -116,80 +109,61 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 		res.Outcome = PullConflict
 		return res, nil
 	}
-	// The branch moves under the vault lock, guarded against a kill (beginRefUpdate).
+	if err := r.moveBranch(ctx, br, p.fastForward, head, theirs, label, m, &res); err != nil {
+		return res, wrapPull(err)
+	}
+	return res, nil
+}
+
+// moveBranch ends a pull that needs no waiting: the branch moves to theirs (a fast
+// forward) or to a merge commit of both, under the vault lock and guarded against a
+// kill (beginRefUpdate); then the conflicts of uncommitted edits with the remote's
+// changes are recorded, as a `git stash pop` that conflicts leaves them: unmerged
+// entries over the new HEAD.
+func (r *Repo) moveBranch(ctx context.Context, br plumbing.ReferenceName, fastForward bool, head, theirs plumbing.Hash, label string, m *merged, res *PullResult) error {
 	unlock, err := r.w.Lock(ctx)
 	if err != nil {
-		return res, wrapPull(err)
+		return err
 	}
 	defer unlock()
 	done, err := r.beginRefUpdate()
 	if err != nil {
-		return res, wrapPull(err)
+		return err
 	}
 	defer done()
-	if p.fastForward {
+	if fastForward {
 		if err := r.repo.Storer.SetReference(plumbing.NewHashReference(br, theirs)); err != nil {
-			return res, wrapPull(err)
+			return err
 		}
 		res.Outcome, res.Head = PullFastForward, theirs.String()
 	} else {
 		h, err := r.commitMerge(head, theirs, "Merge "+label)
 		if err != nil {
-			return res, wrapPull(err)
+			return err
 		}
 		res.Outcome, res.Head = PullMerged, h.String()
 	}
-	// Uncommitted edits that met the remote's changes wait for the person, as a
-	// `git stash pop` that conflicts leaves them: unmerged entries over the new HEAD.
 	if len(m.stages) > 0 {
 		if err := r.setEntries(nil, m.stages); err != nil {
-			return res, wrapPull(fmt.Errorf("record the conflicts in the index: %w", err))
+			return fmt.Errorf("record the conflicts in the index: %w", err)
 		}
 	}
-	return res, nil
+	return nil
 }
 
-// ErrRewritten means the remote's branch was rewritten (force-pushed): commits this
-// copy has were taken out of it, and merging would bring them back.
-var ErrRewritten = errors.New("the remote's branch was rewritten (force-pushed)")
-
-// checkRewritten refuses a pull whose remote branch no longer holds the commit it
-// had at the last fetch (before) while the local branch holds it: the remote's
-// history was rewritten, and a merge would put back what was taken out. The
-// remote-tracking branch is put back where it was, so the next pull refuses too
-// until the person decides.
-func (r *Repo) checkRewritten(before *plumbing.Reference, theirs, head plumbing.Hash, tracking plumbing.ReferenceName) error {
-	if before == nil || before.Hash() == theirs || head.IsZero() {
-		return nil
+// pullWaits refuses a pull while a merge or conflicts wait for the person.
+func (r *Repo) pullWaits() error {
+	if r.merging() {
+		return ErrMerging
 	}
-	old, err := r.repo.CommitObject(before.Hash())
-	if err != nil {
-		return nil // gone from the store: nothing to compare
-	}
-	tc, err := r.repo.CommitObject(theirs)
+	u, err := r.unmerged()
 	if err != nil {
 		return err
 	}
-	hc, err := r.repo.CommitObject(head)
-	if err != nil {
-		return err
+	if len(u) > 0 {
+		return unresolvedErr(unmergedPaths(u), "still conflicted")
 	}
-	if kept, err := old.IsAncestor(tc); err != nil || kept {
-		return err
-	}
-	if local, err := old.IsAncestor(hc); err != nil || !local {
-		return err
-	}
-	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(tracking, before.Hash())); err != nil {
-		return fmt.Errorf("%w; and putting %s back failed: %w", ErrRewritten, tracking.Short(), err)
-	}
-	short := tracking.Short()
-	remote, branch, _ := strings.Cut(short, "/")
-	return fmt.Errorf("%w: %s is now %s, which no longer holds %s that this copy has; nothing was merged or changed. "+
-		"To take the remote's history (your commits since are dropped; save them first): `git fetch %s` then `git reset --keep %s`. "+
-		"To keep yours and replace the remote's: `git push --force-with-lease %s %s`. "+
-		"To join both, bringing the removed commits back: `git fetch %s` then `git merge %s`",
-		ErrRewritten, short, theirs.String()[:12], before.Hash().String()[:12], remote, short, remote, branch, remote, short)
+	return nil
 }
 
 func wrapPull(err error) error {
