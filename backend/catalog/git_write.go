@@ -110,6 +110,8 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 		return tool.Fail(tool.CodeInvalidArguments, "%v", err), nil, nil
 	case errors.Is(err, gitrepo.ErrNoIdentity):
 		return tool.Fail(CodeGitRefused, "%v; ask the person to set their name and email for commits (the review panel offers it)", err), nil, nil
+	case errors.Is(err, gitrepo.ErrUnresolved):
+		return tool.Fail(CodeGitRefused, "%v; nothing was committed (git_status lists the conflicts, git_resolve resolves them)", err), nil, nil
 	case errors.Is(err, gitrepo.ErrInProgress), errors.Is(err, gitrepo.ErrPartialMerge), errors.Is(err, gitrepo.ErrIndexLocked),
 		errors.Is(err, gitrepo.ErrHeadMoved), errors.Is(err, gitrepo.ErrBadConfig), errors.Is(err, gitrepo.ErrUnsupportedIndex):
 		return tool.Fail(CodeGitRefused, "%v; nothing was committed", err), nil, nil

@@ -135,6 +135,7 @@ var goldenCalls = []goldenCall{
 	{"checkout-none", "git_checkout", `{"entity_names":["Engine"],"confirmed":true}`},
 	{"checkout-unconfirmed", "git_checkout", `{"entity_names":["memory"],"confirmed":false}`},
 	{"log-after", "git_log", `{"limit":1}`},
+	{"resolve-none", "git_resolve", `{"entity_name":"Engine","take":"ours"}`},
 	{"unknown", "read_entitie", `{}`},
 	{"invalid", "read_entities", `{"entity_names":"Ada"}`},
 	{"hunks-tag", "update_entity", `{"entity_name":"Ada Lovelace","tags":["history","mathematics"]}`},

@@ -14,9 +14,10 @@ import type {
   PullResult,
   PushResult,
 } from './gitTypes'
+import { CONFLICT_METHODS, conflictsFromCaller, type ConflictApi } from './gitConflicts'
 
 /** The source-control panel's part of the Api (Go: backend/uiapi/git.go). */
-export interface GitApi {
+export interface GitApi extends ConflictApi {
   status(library: string): Promise<GitStatus>
   /** `from` is a rename's old path, or "". */
   diff(library: string, path: string, from: string): Promise<FileDiff>
@@ -47,6 +48,7 @@ export interface GitApi {
 
 /** The Go method name of each GitApi method. */
 export const GIT_METHODS = {
+  ...CONFLICT_METHODS,
   status: 'GitStatus',
   diff: 'GitDiff',
   commit: 'GitCommit',
@@ -71,6 +73,7 @@ export type GitMethod = (typeof GIT_METHODS)[keyof typeof GIT_METHODS]
 export function gitFromCaller(call: (method: GitMethod, args: unknown[]) => Promise<unknown>): GitApi {
   const m = GIT_METHODS
   return {
+    ...conflictsFromCaller(call),
     status: (lib) => call(m.status, [lib]) as Promise<GitStatus>,
     diff: (lib, path, from) => call(m.diff, [lib, path, from]) as Promise<FileDiff>,
     commit: (lib, req) => call(m.commit, [lib, req]) as Promise<GitCommitResult>,

@@ -1,8 +1,9 @@
 // Shapes of the source-control panel's API (Go: backend/uiapi/git.go and the types it
 // returns from backend/gitrepo), written by hand to match their json tags.
+import type { ConflictSummary, Operation } from './conflictTypes'
 
 /** How a path differs from the last commit. */
-export type ChangeState = 'added' | 'modified' | 'deleted' | 'renamed' | 'untracked'
+export type ChangeState = 'added' | 'modified' | 'deleted' | 'renamed' | 'untracked' | 'conflicted'
 
 /** One path with pending changes. */
 export interface Change {
@@ -41,6 +42,10 @@ export interface GitStatus {
   remotes: Remote[]
   /** A pull's conflicts await a commit. */
   merging: boolean
+  /** The notes a pull (MemoTree's or git's) left conflicted. */
+  conflicts: ConflictSummary[]
+  /** What git is in the middle of, and what finishes it. */
+  operation: Operation
 }
 
 export interface Remote {

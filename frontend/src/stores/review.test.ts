@@ -23,7 +23,7 @@ function fake() {
   let base = 'v1'
   const undos: GitHunkUndo[] = []
   const diff = (): FileDiff => ({ path: 'a.md', added: hunks.length, deleted: hunks.length, hunks, base, hunk_undo: true })
-  const st: GitStatus = { library: 'demo', is_repo: true, branch: 'main', head: 'h', total: 1, remotes: [], merging: false, change_sets: [agentSet] }
+  const st: GitStatus = { library: 'demo', is_repo: true, branch: 'main', head: 'h', total: 1, remotes: [], merging: false, change_sets: [agentSet], conflicts: [], operation: { kind: '', message: '' } }
   const git = {
     status: async () => structuredClone(st),
     diff: async () => diff(),
