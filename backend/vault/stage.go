@@ -444,7 +444,8 @@ func (s *Stage) updateFile(p vpath.Path, fn func(cur []byte, exists bool) ([]byt
 	if err != nil {
 		return "", err
 	}
-	if err := f.check(WriteOptions{}); err == nil {
+	err = f.check(WriteOptions{})
+	if err == nil {
 		err = s.put(t, f, staged, data, true)
 	}
 	if err != nil {

@@ -173,6 +173,10 @@ func TestStageKeepsTheBasesRules(t *testing.T) {
 			_, err := sv.Write(ctx, "ro.md", []byte("W"), WriteOptions{})
 			return err
 		}(), ErrReadOnly},
+		{"a read-only note updated", func() error {
+			_, err := sv.UpdateFile(ctx, "ro.md", func(cur []byte, _ bool) ([]byte, error) { return append(cur, 'x'), nil }, WriteOptions{})
+			return err
+		}(), ErrReadOnly},
 		{"the journey", func() error {
 			_, err := sv.Write(ctx, "journey.yaml", nil, WriteOptions{})
 			return err
