@@ -125,15 +125,18 @@ func TestObsidian(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got := Obsidian([]string{filepath.Join(dir, name)}); len(got) != 0 {
-			t.Errorf("%s lists %v", name, got)
+		if got, problems := Obsidian([]string{filepath.Join(dir, name)}); len(got) != 0 || len(problems) != 0 {
+			t.Errorf("%s lists %v, problems %v", name, got, problems)
 		}
 	}
-	if got := Obsidian([]string{filepath.Join(dir, "missing.json")}); len(got) != 0 {
-		t.Errorf("a missing obsidian.json lists %v", got)
+	if got, problems := Obsidian([]string{filepath.Join(dir, "missing.json")}); len(got) != 0 || len(problems) != 0 {
+		t.Errorf("a missing obsidian.json lists %v, problems %v", got, problems)
 	}
 	before, _ := os.ReadFile(good)
-	got := Obsidian([]string{filepath.Join(dir, "malformed.json"), good, good})
+	got, problems := Obsidian([]string{filepath.Join(dir, "malformed.json"), good, good})
+	if len(problems) != 0 {
+		t.Errorf("problems: %v", problems)
+	}
 	want := []Found{
 		{Path: home, Name: "Home", Opened: time.UnixMilli(1710000000000).UTC(), Exists: true},
 		{Path: work, Name: "Work", Opened: time.UnixMilli(1700000000000).UTC(), Exists: true},
