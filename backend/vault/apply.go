@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -407,8 +406,6 @@ func (v *Vault) finishWith(bd *batchDirs, steps []step) error {
 func pathErr(p vpath.Path, err error) error {
 	return &fs.PathError{Op: "apply", Path: string(p), Err: err}
 }
-
-func isTemp(p vpath.Path) bool { return bytes.HasPrefix([]byte(p.Base()), []byte(TempPrefix)) }
 
 // journalBatch appends one entry per change (or o.Journey), in one write.
 func (v *Vault) journalBatch(changes []Change, o WriteOptions) error {

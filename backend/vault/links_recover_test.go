@@ -22,9 +22,10 @@ func TestRecoveryFollowsNoLink(t *testing.T) {
 	cur := "[core]\n\tbare = false\n"
 	hash := HashOf([]byte(cur))
 	trap := base64.StdEncoding.EncodeToString([]byte(trapGitConfig))
+	tmp := TempPrefix + "XXXXXXXXXXXXXXXXXXXXXXXXXX" // a name MemoTree makes (IsTempName)
 	cases := map[string]struct{ name, text string }{
-		"intent, a move across folders": {intentName, `{"steps":[{"temp":"notes/` + TempPrefix + `x","target":"gl/config"}]}`},
-		"intent, a move in the link":    {intentName, `{"steps":[{"temp":"gl/` + TempPrefix + `x","target":"gl/config"}]}`},
+		"intent, a move across folders": {intentName, `{"steps":[{"temp":"notes/` + tmp + `","target":"gl/config"}]}`},
+		"intent, a move in the link":    {intentName, `{"steps":[{"temp":"gl/` + tmp + `","target":"gl/config"}]}`},
 		"intent, a removal":             {intentName, `{"steps":[{"target":"gl/config"}]}`},
 		"undo journal, a rewrite": {undoPrefix + "evil" + undoSuffix,
 			fmt.Sprintf(`{"path":"gl/config","existed":true,"data":%q,"post":%q}`+"\n", trap, hash)},
@@ -33,8 +34,8 @@ func TestRecoveryFollowsNoLink(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			v, dir := openWith(t, map[string]string{".git/config": cur, ".git/" + TempPrefix + "x": trapGitConfig,
-				"notes/" + TempPrefix + "x": trapGitConfig, ".memotree/" + c.name: c.text})
+			v, dir := openWith(t, map[string]string{".git/config": cur, ".git/" + tmp: trapGitConfig,
+				"notes/" + tmp: trapGitConfig, ".memotree/" + c.name: c.text})
 			if err := os.Symlink(".git", filepath.Join(dir, "gl")); err != nil {
 				t.Skip("no symbolic links here:", err)
 			}

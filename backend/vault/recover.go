@@ -438,7 +438,7 @@ func (v *Vault) recoverIntentLocked() (bool, error) {
 	bd := v.newBatchDirs()
 	defer bd.close()
 	for _, s := range in.Steps {
-		if v.checkRecorded(bd, s.Target) != nil || (s.Temp != "" && (!isTemp(s.Temp) || s.Temp.Dir() != s.Target.Dir())) {
+		if v.checkRecorded(bd, s.Target) != nil || (s.Temp != "" && (!IsTempName(s.Temp.Base()) || s.Temp.Dir() != s.Target.Dir())) {
 			return false, fmt.Errorf("recover: the intent names %s, which is not content: left as is", s.Target)
 		}
 	}
@@ -568,7 +568,9 @@ func (v *Vault) removeAll(changes []Change, above map[vpath.Path]vpath.Path) err
 
 // removeOrphanTemps removes the temporary files left in the folders of pre by a write
 // that the crash interrupted. The caller holds the lock, under which every write
-// creates and removes its temporary files, so any found now is an orphan.
+// creates and removes its temporary files, so any found now is an orphan. Only names
+// MemoTree gives its own (IsTempName) are taken: a person's ".memotree-tmp-notes.md"
+// stays.
 func (v *Vault) removeOrphanTemps(pre []Preimage) {
 	bd := v.newBatchDirs()
 	defer bd.close()
@@ -582,7 +584,7 @@ func (v *Vault) removeOrphanTemps(pre []Preimage) {
 			continue
 		}
 		for _, e := range entries {
-			if e.Type().IsRegular() && strings.HasPrefix(e.Name(), TempPrefix) {
+			if e.Type().IsRegular() && IsTempName(e.Name()) {
 				_ = bd.remove(d.Join(e.Name()))
 			}
 		}

@@ -91,7 +91,9 @@ var (
 const JourneyPath vpath.Path = "journey.yaml"
 
 // TempPrefix starts the name of every temporary file a write creates next to its
-// target. A file with this prefix that outlives its write is an orphan of a crash.
+// target (see TempName). A file so named (IsTempName: the prefix and exactly 26
+// characters of A–Z and 2–7) that outlives its write is an orphan of a crash; a
+// person's own file that only starts with the prefix is never removed.
 const TempPrefix = ".memotree-tmp-"
 
 // internalDir is the app's own folder inside the vault.
