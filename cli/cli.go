@@ -113,6 +113,43 @@ func parseFlags(fs *flag.FlagSet, env Env, args []string) (code int, ok bool) {
 	return 0, true
 }
 
+// parseInterspersed parses args with fs allowing flags before, between and after the
+// positional arguments (`call TOOL --library N=P`), as most command lines do; the
+// positional arguments come back in order. "--" ends the flags: what follows it is
+// positional, as is a lone "-".
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		left := fs.Args()
+		if used := len(args) - len(left); used > 0 && args[used-1] == "--" && (used < 2 || !takesValue(fs, args[used-2])) {
+			return append(rest, left...), nil // flag stopped at "--"
+		}
+		if len(left) == 0 {
+			return rest, nil
+		}
+		rest = append(rest, left[0])
+		args = left[1:]
+	}
+}
+
+// takesValue reports whether arg is a flag of fs written without "=" whose value is
+// the next argument (any flag but a boolean one).
+func takesValue(fs *flag.FlagSet, arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	if !strings.HasPrefix(arg, "-") || name == "" || strings.Contains(name, "=") {
+		return false
+	}
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
+}
+
 // fail prints an error for command name and returns exit code 1.
 func fail(env Env, name string, err error) int {
 	fmt.Fprintf(env.Stderr, "memotree %s: %v\n", name, err)
