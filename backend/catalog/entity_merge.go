@@ -86,15 +86,18 @@ func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntiti
 	for _, s := range srcs {
 		res2.Warnings = append(res2.Warnings, e.canvasRenamed(ctx, l.Library, s.path, target)...)
 	}
-	return res2, &mergeOut{Target: target.Name(), Merged: names, Rewritten: changed}, nil
+	return res2, &mergeOut{Target: target.Name(), Merged: names, Rewritten: changed, TargetEntity: target.Name(), MergedSources: names}, nil
 }
 
 // mergeOut is the output of merge_entities: the notes merged into the target, and the
-// other notes whose links were rewritten.
+// other notes whose links were rewritten. The target and the sources are also under
+// seed 002's keys (see docs/SEEDS.md).
 type mergeOut struct {
-	Merged    []string `json:"merged"`
-	Rewritten []string `json:"rewritten"`
-	Target    string   `json:"target"`
+	Merged        []string `json:"merged"`
+	MergedSources []string `json:"merged_sources"`
+	Rewritten     []string `json:"rewritten"`
+	Target        string   `json:"target"`
+	TargetEntity  string   `json:"target_entity"`
 }
 
 // readSources finds and reads the notes to merge; each must exist, once, and differ

@@ -174,7 +174,7 @@ const CodeGitRefused tool.Code = "git_refused"
 
 type gitCheckoutIn struct {
 	EntityNames []string `json:"entity_names" jsonschema:"the notes whose pending changes to throw away"`
-	Confirmed   bool     `json:"confirmed" jsonschema:"true only after the person agreed; false answers with what would be discarded"`
+	Confirmed   bool     `json:"confirmed,omitempty" jsonschema:"true only after the person agreed; false (the default) answers with what would be discarded"`
 	tool.LibraryArg
 }
 
