@@ -30,18 +30,19 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"index":  {"index libraries and print statistics as JSON", runIndex},
-	"serve":  {"serve the app to a browser on 127.0.0.1 (token-protected)", runServe},
-	"call":   {"run one tool and print its result (YAML, or JSON with --json)", runCall},
-	"mcp":    {"serve the tools over MCP: stdio, or streamable HTTP on loopback with --http", runMCP},
-	"chat":   {"chat with the agent in the terminal, or answer one prompt with -p", runChat},
-	"doctor": {"check a vault: interrupted writes, broken notes and links, shared names (--repair)", runDoctor},
+	"index":   {"index libraries and print statistics as JSON", runIndex},
+	"serve":   {"serve the app to a browser on 127.0.0.1 (token-protected)", runServe},
+	"call":    {"run one tool and print its result (YAML, or JSON with --json)", runCall},
+	"mcp":     {"serve the tools over MCP: stdio, or streamable HTTP on loopback with --http", runMCP},
+	"chat":    {"chat with the agent in the terminal, or answer one prompt with -p", runChat},
+	"doctor":  {"check a vault: interrupted writes, broken notes and links, shared names (--repair)", runDoctor},
+	"version": {"print the version, the commit it was built from and the Go version (also --version)", runVersion},
 }
 
-// IsCommand reports whether arg names a subcommand or asks for help.
+// IsCommand reports whether arg names a subcommand or asks for help or the version.
 func IsCommand(arg string) bool {
 	_, ok := commands[arg]
-	return ok || arg == "help" || arg == "-h" || arg == "--help" || arg == "-help"
+	return ok || arg == "help" || arg == "-h" || arg == "--help" || arg == "-help" || isVersionFlag(arg)
 }
 
 // Main runs the subcommand named by args[0] and returns the process exit code:
@@ -50,6 +51,9 @@ func Main(ctx context.Context, env Env, args []string) int {
 	if len(args) == 0 || args[0] == "help" || strings.TrimLeft(args[0], "-") == "help" || args[0] == "-h" {
 		Usage(env.Stdout)
 		return 0
+	}
+	if isVersionFlag(args[0]) {
+		return runVersion(ctx, env, args[1:])
 	}
 	c, ok := commands[args[0]]
 	if !ok {
