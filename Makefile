@@ -15,6 +15,9 @@ GOBIN         := $(shell go env GOPATH)/bin
 WAILS         := $(GOBIN)/wails
 NFPM          := $(GOBIN)/nfpm
 VERSION       := $(shell sed -n 's/^const Version = "\(.*\)"/\1/p' cli/mcp.go)
+# The commit `memotree version` names (go's own stamp is off where GOFLAGS holds
+# -buildvcs=false); -modified when the working tree differs from it.
+LDFLAGS        = -X github.com/memotree/memotree/cli.commit=$(shell git rev-parse HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -modified)
 PREFIX        ?= /usr/local
 APP           := build/bin/memotree
 HEADLESS      := build/bin/memotree-headless
@@ -103,7 +106,7 @@ frontend: deps-npm-frontend
 # frontend calls the bound API through window.go, so the TypeScript bindings are
 # not generated (-skipbindings; generating them printed pages of warnings).
 build: deps-apt-build deps-wails deps-npm-frontend
-	"$(WAILS)" build -m -skipbindings -o memotree
+	"$(WAILS)" build -m -skipbindings -ldflags "$(LDFLAGS)" -o memotree
 	@echo "built $(APP): run it, or put it on the PATH with \`make install\`"
 
 # memotree on the PATH, with a launcher entry and icons (sudo for /usr/local).
@@ -120,7 +123,7 @@ package: build deps-apt deps-nfpm
 
 # The headless binary: every subcommand, no window, no cgo.
 headless: frontend
-	CGO_ENABLED=0 go build -o $(HEADLESS) .
+	CGO_ENABLED=0 go build -ldflags "$(LDFLAGS)" -o $(HEADLESS) .
 
 # --- testing -------------------------------------------------------------------------
 # go vet for the three systems the app ships on: the files built only on macOS or

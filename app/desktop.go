@@ -3,11 +3,13 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -46,6 +48,11 @@ func runDesktop(assets fs.FS, args []string) int {
 		return 0
 	} else if err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
+	}
+	// Without a display GTK cannot start (Wails panics): say so before anything opens.
+	if why := noDisplay(runtime.GOOS, os.Getenv, dialDisplay); why != "" {
+		fmt.Fprint(os.Stderr, noDisplayMessage(why))
+		return 1
 	}
 	sh, err := openShell(f, statePath)
 	if err != nil {
@@ -160,7 +167,19 @@ func recentPaths(store *vaults.Store, n int) []string {
 	return out
 }
 
-func runWails(app *options.App) int {
+// runWails runs Wails with app and returns the exit code.
+func runWails(app *options.App) (code int) {
+	// A display that is set but unusable (no X authority, a server that refuses us)
+	// passes noDisplay and makes GTK fail: the same message, no stack trace.
+	defer func() {
+		if v := recover(); v != nil {
+			if !noDisplayPanic(v) {
+				panic(v)
+			}
+			fmt.Fprint(os.Stderr, noDisplayMessage(fmt.Sprintf("GTK could not open the display %q", cmp.Or(os.Getenv("WAYLAND_DISPLAY"), os.Getenv("DISPLAY")))))
+			code = 1
+		}
+	}()
 	if err := wails.Run(app); err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
 		return 1

@@ -26,6 +26,9 @@ import (
 type Signature struct {
 	Name  string
 	Email string
+	// When, for an author, is the author date (seed 000's CommitAuthor.Timestamp);
+	// zero is the moment of the commit. The committer's date is always that moment.
+	When time.Time
 }
 
 // CommitOptions say what to commit and how.
@@ -131,7 +134,8 @@ func (r *Repo) commitLocked(ctx context.Context, o CommitOptions) (_ plumbing.Ha
 	if err != nil {
 		return plumbing.ZeroHash, Identity{}, err
 	}
-	who := Identity{Author: Signature{Name: author.Name, Email: author.Email}, Committer: Signature{Name: committer.Name, Email: committer.Email}}
+	who := Identity{Author: Signature{Name: author.Name, Email: author.Email, When: author.When},
+		Committer: Signature{Name: committer.Name, Email: committer.Email, When: committer.When}}
 	h, err := r.writeCommit(ctx, o, merging, author, committer)
 	if err != nil {
 		return plumbing.ZeroHash, Identity{}, err
