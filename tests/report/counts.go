@@ -1,10 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -66,33 +67,31 @@ func (c counts) line(name string) string {
 // lineRE reads a summary line back.
 var lineRE = regexp.MustCompile(`^(\S+): (\d+) passed, (\d+) failed(?:, (\d+) skipped)?`)
 
-// total prints every summary line of dir (the *.txt files, in name order) and the
-// run's total, "tests: N passed, N failed, N skipped".
-func total(dir string, out io.Writer) error {
-	files, err := filepath.Glob(filepath.Join(dir, "*.txt"))
-	if err != nil {
-		return err
-	}
-	slices.Sort(files)
+// total prints the summary line of each suite of names (from dir/NAME.txt) and the
+// run's total, "tests: N passed, N failed, N skipped". A suite without its file
+// stopped short (a failing command before its tests were counted, or never run) and
+// counts as one failure.
+func total(dir string, names []string, out io.Writer) error {
 	var sum counts
-	for _, f := range files {
-		fh, err := os.Open(f)
+	for _, name := range names {
+		b, err := os.ReadFile(filepath.Join(dir, name+".txt"))
+		if errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(out, "%s: stopped short, see its output above (counted as 1 failed)\n", name)
+			sum.failed++
+			continue
+		}
 		if err != nil {
-			return fmt.Errorf("read the summary %s: %w", f, err)
+			return fmt.Errorf("read the summary of %s: %w", name, err)
 		}
-		sc := bufio.NewScanner(fh)
-		for sc.Scan() {
-			fmt.Fprintln(out, sc.Text())
-			if m := lineRE.FindStringSubmatch(sc.Text()); m != nil {
-				sum.passed += atoi(m[2])
-				sum.failed += atoi(m[3])
-				sum.skipped += atoi(m[4])
-			}
+		line := strings.TrimSpace(string(b))
+		fmt.Fprintln(out, line)
+		m := lineRE.FindStringSubmatch(line)
+		if m == nil {
+			return fmt.Errorf("the summary of %s is not a summary line: %q", name, line)
 		}
-		fh.Close()
-		if err := sc.Err(); err != nil {
-			return fmt.Errorf("read the summary %s: %w", f, err)
-		}
+		sum.passed += atoi(m[2])
+		sum.failed += atoi(m[3])
+		sum.skipped += atoi(m[4])
 	}
 	fmt.Fprintf(out, "tests: %d passed, %d failed, %d skipped\n", sum.passed, sum.failed, sum.skipped)
 	return nil

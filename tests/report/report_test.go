@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -25,6 +27,10 @@ func TestGoTest(t *testing.T) {
 	c, err := goTest(bytes.NewReader(stream), &out)
 	if err != nil {
 		t.Fatal(err)
+	}
+	line := filepath.Join(t.TempDir(), "go.txt")
+	if err := run([]string{"gotest", "go", line}, bytes.NewReader(stream), io.Discard); !errors.Is(err, errFailed) {
+		t.Errorf("run gotest on a failing stream = %v, want errFailed", err)
 	}
 	// Leaves: Passes, Parent/a, Parent/c/deep pass; Fails/sub fails and the package
 	// that does not build counts one; four skips.
@@ -78,23 +84,24 @@ func TestVitest(t *testing.T) {
 func TestTotal(t *testing.T) {
 	dir := t.TempDir()
 	for name, line := range map[string]string{
-		"10-lint.txt": "lint: 5 passed, 0 failed",
-		"20-go.txt":   "go: 100 passed, 0 failed, 21 skipped (21: the shared corpora are absent)",
-		"30-e2e.txt":  "e2e: 40 passed, 1 failed, 5 skipped (5 suites: the corpus is not at /x)",
-		"notes.log":   "not a summary",
+		"lint.txt": "lint: 5 passed, 0 failed",
+		"go.txt":   "go: 100 passed, 0 failed, 21 skipped (21: the shared corpora are absent)",
+		"e2e.txt":  "e2e: 40 passed, 1 failed, 5 skipped (5: suite: the corpus is not at /x)",
+		"go.log":   "not a summary",
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(line+"\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	var out bytes.Buffer
-	if err := run([]string{"total", dir}, nil, &out); err != nil {
+	if err := run([]string{"total", dir, "lint", "go", "smoke", "e2e"}, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	want := `lint: 5 passed, 0 failed
 go: 100 passed, 0 failed, 21 skipped (21: the shared corpora are absent)
-e2e: 40 passed, 1 failed, 5 skipped (5 suites: the corpus is not at /x)
-tests: 145 passed, 1 failed, 26 skipped
+smoke: stopped short, see its output above (counted as 1 failed)
+e2e: 40 passed, 1 failed, 5 skipped (5: suite: the corpus is not at /x)
+tests: 145 passed, 2 failed, 26 skipped
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {
 		t.Errorf("total (-want +got):\n%s", diff)
