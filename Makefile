@@ -65,8 +65,10 @@ apt-install:
 	  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq $$missing >/dev/null; \
 	fi
 
+# The version is read whole before it is compared: piped into grep -q, which exits at
+# the first match, wails could die of SIGPIPE and, under pipefail, fail the check.
 deps-wails:
-	@if ! "$(WAILS)" version 2>/dev/null | grep -q '$(WAILS_VERSION)'; then \
+	@if [[ "$$("$(WAILS)" version 2>/dev/null || true)" != *'$(WAILS_VERSION)'* ]]; then \
 	  echo "installing the Wails CLI $(WAILS_VERSION)"; \
 	  go install github.com/wailsapp/wails/v2/cmd/wails@$(WAILS_VERSION); \
 	fi
