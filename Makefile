@@ -52,6 +52,9 @@ run: build
 SUITES  := lint test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke test-package test-windows
 SUMMARY := $(CURDIR)/$(ARTIFACTS)/summary
 REPORT  := go run ./tests/report
+# The Windows build runs last, not beside the other suites: while it links, Wails puts
+# a Windows resource object (MemoTree-res.syso) in the main package's folder, which any
+# Linux build of that package running then would try to link too.
 test: deps
 	@rm -rf $(SUMMARY); mkdir -p $(SUMMARY); start=$$(date +%s); code=0; \
 	$(MAKE) --no-print-directory -k $(SUITES) || code=$$?; \
@@ -87,8 +90,9 @@ deps-wails:
 	  go install github.com/wailsapp/wails/v2/cmd/wails@$(WAILS_VERSION); \
 	fi
 
+# Read whole too: go version -m writes line by line, and grep -q may be gone before the end.
 deps-nfpm:
-	@if ! go version -m "$(NFPM)" 2>/dev/null | grep -q 'mod.*goreleaser/nfpm/v2.*$(NFPM_VERSION)'; then \
+	@if ! grep -q 'mod.*goreleaser/nfpm/v2.*$(NFPM_VERSION)' <<<"$$(go version -m "$(NFPM)" 2>/dev/null || true)"; then \
 	  echo "installing nfpm $(NFPM_VERSION)"; \
 	  go install github.com/goreleaser/nfpm/v2/cmd/nfpm@$(NFPM_VERSION); \
 	fi
@@ -118,23 +122,25 @@ tests/llm/node_modules/.package-lock.json: tests/llm/package-lock.json
 frontend: deps-npm-frontend
 	cd frontend && npm run build
 
-# The desktop app (cgo, GTK, WebKitGTK); wails builds the frontend itself. The
-# frontend calls the bound API through window.go, so the TypeScript bindings are
-# not generated (-skipbindings; generating them printed pages of warnings). -v 0
-# keeps Wails' banner and sponsor notice out; errors still show. A position-independent
-# executable, as Debian builds its programs (lintian's hardening-no-pie otherwise).
-build: deps-apt-build deps-wails deps-npm-frontend
-	GOFLAGS="$$(go env GOFLAGS) -buildmode=pie" "$(WAILS)" build -m -skipbindings -v 0 -o memotree
+# The desktop app (cgo, GTK, WebKitGTK), with the frontend `make frontend` built (-s:
+# wails would install the npm packages and build it once more). The frontend calls
+# the bound API through window.go, so the TypeScript bindings are not generated
+# (-skipbindings; generating them printed pages of warnings). -v 0 keeps Wails' banner
+# and sponsor notice out; errors still show. A position-independent executable, as
+# Debian builds its programs (lintian's hardening-no-pie otherwise).
+build: deps-apt-build deps-wails frontend
+	GOFLAGS="$$(go env GOFLAGS) -buildmode=pie" "$(WAILS)" build -s -m -skipbindings -v 0 -o memotree
 	@echo "built $(APP): run it, or put it on the PATH with \`make install\`"
 
 # Windows: memotree.exe cross-compiled (GOOS=windows, no cgo: Wails' Windows side is
 # pure Go; the tags desktop,production; the icon, manifest and version resources) and
 # an installer made by makensis from Wails' NSIS template (build/windows/installer),
-# both under build/bin/. The frontend is the one `make frontend` built (-s).
+# both under build/bin/. The frontend is the one `make frontend` built (-s). Without
+# -trimpath, as lint's GOOS=windows go vet compiled them: the build reuses those.
 WINDOWS_INSTALLER := build/bin/memotree-$(VERSION)-windows-amd64-installer.exe
 package-windows: deps-wails frontend
 	@$(MAKE) --no-print-directory apt-install PACKAGES="nsis"
-	CGO_ENABLED=0 "$(WAILS)" build -platform windows/amd64 -nsis -s -m -skipbindings -trimpath -v 0 -o memotree.exe
+	CGO_ENABLED=0 "$(WAILS)" build -platform windows/amd64 -nsis -s -m -skipbindings -v 0 -o memotree.exe
 	@ls -l build/bin/memotree.exe $(WINDOWS_INSTALLER)
 
 # memotree on the PATH, with a launcher entry and icons (sudo for /usr/local).
