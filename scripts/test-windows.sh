@@ -17,13 +17,15 @@ grep -q '^Magic.*PE32+' <<<"$headers" || fail "$exe is not a 64-bit program: $(g
 grep -q 'Subsystem.*(Windows GUI)' <<<"$headers" || fail "$exe is not a GUI program (a console would open beside the window)"
 echo "windows: ok — $exe is a 64-bit Windows GUI program ($(du -h "$exe" | cut -f1))"
 
-resources=$(7z l -slt "$exe" | sed -n 's/^Path = //p')
-for r in '.rsrc/ICON/' '.rsrc/MANIFEST/' '.rsrc/VERSION/'; do
-  grep -qF "$r" <<<"$resources" || fail "$exe has no $r resource: $(grep '^\.rsrc' <<<"$resources" | tr '\n' ' ')"
+resources=$(7z l -slt "$exe" | sed -n 's/^Path = //p') # .rsrc/LANGUAGE/TYPE/ID
+for r in '/ICON/' '/GROUP_ICON/' '/MANIFEST/' '/version.txt'; do
+  grep -q "^\.rsrc/[^/]*$r" <<<"$resources" || fail "$exe has no ${r//\//} resource: $(grep '^\.rsrc' <<<"$resources" | tr '\n' ' ')"
 done
-7z e -so "$exe" '.rsrc/VERSION/1' 2>/dev/null | iconv -f UTF-16LE -t UTF-8 2>/dev/null | tr -d '\0' | grep -q 'MemoTree' ||
-  fail "$exe's version resource does not name MemoTree"
-echo "windows: ok — it carries the app's icon, its manifest and its version"
+version=$(basename "$installer" | sed -n 's/^memotree-\(.*\)-windows-.*/\1/p')
+info=$(7z e -so "$exe" "$(grep '/version.txt$' <<<"$resources" | head -1)" 2>/dev/null | iconv -f UTF-16LE -t UTF-8)
+grep -q '"ProductName", *"MemoTree"' <<<"$info" && grep -q "\"ProductVersion\", *\"$version\"" <<<"$info" ||
+  fail "$exe's version resource is not MemoTree $version: $info"
+echo "windows: ok — it carries the app's icon, its manifest and its version ($version)"
 
 [ "$(head -c 2 "$installer")" = MZ ] && grep -qa 'Nullsoft' "$installer" || fail "$installer is not an NSIS installer"
 listing=$(7z l -slt "$installer" | sed -n 's/^Path = //p')
