@@ -18,7 +18,11 @@
 # itself again under dbus-run-session.
 set -euo pipefail
 if [ -z "${DBUS_SESSION_BUS_ADDRESS:-}" ]; then
-  exec dbus-run-session -- "$0" "$@"
+  # The bus's daemon logs every service it starts, and that it may not raise its file
+  # limit, and the accessibility registry it starts says it runs: lines a reader takes
+  # for failures, left out.
+  quiet() { grep --line-buffered -v -e '^dbus-daemon\[' -e '^SpiRegistry daemon'; }
+  exec dbus-run-session -- "$0" "$@" > >(quiet) 2> >(quiet >&2)
 fi
 bin=$(realpath "$1") shot=$2
 work=$(mktemp -d)
