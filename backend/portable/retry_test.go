@@ -134,3 +134,6 @@ func TestInUse(t *testing.T) {
 type renamerFunc func(from, to string) error
 
 func (f renamerFunc) Rename(from, to string) error { return f(from, to) }
+
+// The vault renames through an *os.Root: it is a Renamer.
+var _ Renamer = (*os.Root)(nil)
