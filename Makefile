@@ -211,7 +211,7 @@ SOAK_KILLS ?= 50
 SOAK_WRITES ?= 5000
 soak:
 	MEMOTREE_CRASH_KILLS=$(SOAK_KILLS) go test -race -count=1 -timeout 2h -run 'SIGKILL' ./backend/gitrepo ./backend/workspace ./tests/soak
-	MEMOTREE_SOAK=$(SOAK_WRITES) go test -race -count=1 -timeout 2h -v -run 'WritersAtOnce|AppendsAtOnce|ResourcesStayFlat' ./tests/soak
+	MEMOTREE_SOAK=$(SOAK_WRITES) go test -race -count=1 -timeout 2h -v -run 'WritersAtOnce|AppendsAtOnce|ResourcesStayFlat|ScriptsRaceWriters|ScriptIsolatedFromOtherWriters' ./tests/soak
 
 test-frontend: deps-npm
 	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/frontend.txt
@@ -242,7 +242,7 @@ test-e2e: headless
 screenshots: headless
 	@mkdir -p $(SUMMARY)
 	cd frontend && MEMOTREE_BIN=$(CURDIR)/$(HEADLESS) MEMOTREE_SCREENSHOTS=$(CURDIR)/docs \
-	  node --test e2e/screenshots.test.mjs e2e/i18n.test.mjs
+	  node --test e2e/screenshots.test.mjs e2e/i18n.test.mjs e2e/review.test.mjs
 
 test-smoke: build deps-apt
 	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/smoke.txt

@@ -60,6 +60,12 @@ func runDesktop(assets fs.FS, args []string) int {
 	} else {
 		defer stop()
 	}
+	// Vaults whose settings ask for it are backed up to their remotes.
+	if stop, err := uiapi.ServeBackups(sh.api, uiapi.BackupOptions{}); err != nil {
+		fmt.Fprintln(os.Stderr, "memotree: no backups to the remotes:", err)
+	} else {
+		defer stop()
+	}
 	win := sh.store.State().Window
 	app := &options.App{
 		Title:            "MemoTree",

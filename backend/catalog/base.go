@@ -135,7 +135,7 @@ func (l lib) Graph() *graph.Graph { return l.g }
 // library scans now), the result to answer when there is no such library, or the
 // error of the scan.
 func (e *env) loaded(ctx context.Context, call *tool.Call) (lib, *tool.Result, error) {
-	l, res := e.library(call)
+	l, res := e.library(ctx, call)
 	if res != nil {
 		return lib{}, res, nil
 	}
@@ -146,14 +146,34 @@ func (e *env) loaded(ctx context.Context, call *tool.Call) (lib, *tool.Result, e
 	return lib{l, g}, nil, nil
 }
 
-// library returns the library a call acts on, or the result to answer.
-func (e *env) library(call *tool.Call) (*library.Library, *tool.Result) {
+// library returns the library a call acts on, or the result to answer. Inside a
+// transaction (a script's: see library.WithTx) it is the transaction's view of it.
+func (e *env) library(ctx context.Context, call *tool.Call) (*library.Library, *tool.Result) {
 	l, err := e.ws.Library(call.Library)
 	if err != nil {
 		r := tool.Fail(tool.CodeNotFound, "%v; call list_libraries to see them", err)
 		return nil, &r
 	}
+	l, err = library.InTx(ctx, l)
+	if err != nil {
+		r := tool.Fail(tool.CodeInternal, "library %s cannot be changed in this script: %v", call.Library, err)
+		return nil, &r
+	}
 	return l, nil
+}
+
+// libraries returns every mounted library, the default first, each as a call in ctx
+// sees it (a transaction's fork where it has one).
+func (e *env) libraries(ctx context.Context) []*library.Library {
+	libs := e.ws.Libraries()
+	out := make([]*library.Library, 0, len(libs))
+	for _, l := range libs {
+		if f, err := library.InTx(ctx, l); err == nil {
+			l = f
+		}
+		out = append(out, l)
+	}
+	return out
 }
 
 // lookup resolves an entity name (a path with or without .md, a unique basename, a

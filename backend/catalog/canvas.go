@@ -47,8 +47,16 @@ type ViewCanvasIn struct {
 	tool.LibraryArg
 }
 
-// canvasOf returns the canvas of a library.
-func (e *env) canvasOf(l *library.Library) *canvas.Canvas { return e.canvases.For(l) }
+// canvasOf returns the canvas of a library. A transaction's fork gets a canvas of
+// its own for the call, over the same stored views (they are the agent's, kept in
+// .memotree, not notes: a script's changes to them are not held back), which reads
+// the notes as the transaction sees them; the shared one would be replaced by it.
+func (e *env) canvasOf(l *library.Library) *canvas.Canvas {
+	if l.Parent() != l {
+		return canvas.New(l, nil)
+	}
+	return e.canvases.For(l)
+}
 
 // Canvases returns the canvases the catalogue uses (those given in Deps, or its own).
 func (e *env) Canvases() *canvas.Set { return e.canvases }
@@ -230,7 +238,7 @@ type ViewCanvasOut struct {
 }
 
 func (e *env) viewCanvas(ctx context.Context, call *tool.Call, in ViewCanvasIn) (tool.Result, *ViewCanvasOut, error) {
-	l, fail := e.library(call)
+	l, fail := e.library(ctx, call)
 	if fail != nil {
 		return *fail, nil, nil
 	}
@@ -248,7 +256,7 @@ func (e *env) viewCanvas(ctx context.Context, call *tool.Call, in ViewCanvasIn) 
 // scope current_view of search_nodes. view is the view_name argument ("" for the
 // default view).
 func (e *env) viewScope(ctx context.Context, call *tool.Call, view string) (func(vpath.Path) bool, *tool.Result) {
-	l, fail := e.library(call)
+	l, fail := e.library(ctx, call)
 	if fail != nil {
 		return nil, fail
 	}

@@ -42,7 +42,7 @@ type readEntitiesOut struct {
 
 // readEntities returns the content and hash of notes.
 func (e *env) readEntities(ctx context.Context, call *tool.Call, in readEntitiesIn) (tool.Result, *readEntitiesOut, error) {
-	l, res := e.library(call) // a note named by its path needs no scan
+	l, res := e.library(ctx, call) // a note named by its path needs no scan
 	if res != nil {
 		return *res, nil, nil
 	}
@@ -269,7 +269,7 @@ type tocOut struct {
 
 // getEntitiesTOC lists the headings of notes.
 func (e *env) getEntitiesTOC(ctx context.Context, call *tool.Call, in tocIn) (tool.Result, *tocOut, error) {
-	l, res := e.library(call) // a note named by its path needs no scan
+	l, res := e.library(ctx, call) // a note named by its path needs no scan
 	if res != nil {
 		return *res, nil, nil
 	}

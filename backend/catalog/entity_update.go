@@ -31,7 +31,7 @@ type updateEntityIn struct {
 
 // updateEntity changes a note's properties and body.
 func (e *env) updateEntity(ctx context.Context, call *tool.Call, in updateEntityIn) (tool.Result, *writeOut, error) {
-	l, res := e.library(call)
+	l, res := e.library(ctx, call)
 	if res != nil {
 		return *res, nil, nil
 	}
@@ -200,7 +200,7 @@ type editEntityIn struct {
 
 // editEntity replaces exact text in a note.
 func (e *env) editEntity(ctx context.Context, call *tool.Call, in editEntityIn) (tool.Result, *writeOut, error) {
-	l, res := e.library(call)
+	l, res := e.library(ctx, call)
 	if res != nil {
 		return *res, nil, nil
 	}

@@ -155,6 +155,17 @@ func TestGitDiffSeed000(t *testing.T) {
 			map[string]any{"change_type": "Deleted", "type": "collaborator of", "target": "Charles Babbage"},
 		},
 		"properties_changed": []any{"entity type"},
+		// The front matter's hunk as the properties it changes, the body's as lines.
+		"hunks": []any{
+			map[string]any{"hunk": float64(1), "header": "@@ -1,11 +1,12 @@", "lines_added": float64(4), "lines_deleted": float64(3), "properties": []any{
+				map[string]any{"key": "title", "new": "Countess of Lovelace"},
+				map[string]any{"key": "entity type", "old": "person", "new": "mathematician"},
+				map[string]any{"key": "relations", "old": `[{"relation to":"[[Charles Babbage]]","relation type":"collaborator of"}]`,
+					"new": `[{"relation to":"[[Mary Somerville]]","relation type":"collaborator of"}]`},
+				map[string]any{"key": "tags", "old": `["history"]`, "new": `["history","math"]`},
+			}},
+			map[string]any{"hunk": float64(2), "header": "@@ -14,4 +15,6 @@", "lines_added": float64(3), "lines_deleted": float64(1)},
+		},
 	}
 	if d := cmp.Diff(want, f); d != "" {
 		t.Errorf("git_diff's file (-want +got):\n%s", d)

@@ -436,3 +436,35 @@ func TestGitCommitRefusals(t *testing.T) {
 		t.Errorf("the commit is signed %q, want git's environment's identities", got)
 	}
 }
+
+// TestGitConfigErrorsNeverQuoteAnIncludedFile: a vault's .git/config that includes a
+// file outside the vault which git cannot read as configuration (an access token)
+// answers git_status and git_commit with git_refused, naming the file and the line,
+// never a word of the file.
+func TestGitConfigErrorsNeverQuoteAnIncludedFile(t *testing.T) {
+	h := gitHarness(t)
+	secret := filepath.Join(t.TempDir(), "secrets", "token.txt")
+	entWrite(t, secret, "\nHunter2Secret XyzzyPlugh\n")
+	config := filepath.Join(h.dir, ".git", "config")
+	good, err := os.ReadFile(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := entGit(t, h.dir, "rev-parse", "HEAD")
+	entWrite(t, config, string(good)+"[include]\n\tpath = "+secret+"\n")
+	entWrite(t, filepath.Join(h.dir, "Engine.md"), "edited\n")
+	for _, tl := range []struct{ name, args string }{{"git_status", `{}`}, {"git_commit", `{"message":"m"}`}} {
+		res := h.call(tl.name, tl.args)
+		msg := strings.ToLower(res.Message)
+		switch {
+		case res.ErrorCode != catalog.CodeGitRefused || !strings.Contains(res.Message, secret+", line 2:"):
+			t.Errorf("%s = %s %q, want %s naming %s and line 2", tl.name, res.ErrorCode, res.Message, catalog.CodeGitRefused, secret)
+		case strings.Contains(msg, "hunter2") || strings.Contains(msg, "xyzzy"):
+			t.Errorf("%s quotes the included file: %q", tl.name, res.Message)
+		}
+	}
+	entWrite(t, config, string(good))
+	if entGit(t, h.dir, "rev-parse", "HEAD") != head {
+		t.Error("HEAD moved")
+	}
+}

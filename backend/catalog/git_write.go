@@ -110,6 +110,8 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 		return tool.Fail(tool.CodeInvalidArguments, "%v", err), nil, nil
 	case errors.Is(err, gitrepo.ErrNoIdentity):
 		return tool.Fail(CodeGitRefused, "%v; ask the person to set their name and email for commits (the review panel offers it)", err), nil, nil
+	case errors.Is(err, gitrepo.ErrUnresolved):
+		return tool.Fail(CodeGitRefused, "%v; nothing was committed (git_status lists the conflicts, git_resolve resolves them)", err), nil, nil
 	case errors.Is(err, gitrepo.ErrInProgress), errors.Is(err, gitrepo.ErrPartialMerge), errors.Is(err, gitrepo.ErrIndexLocked),
 		errors.Is(err, gitrepo.ErrHeadMoved), errors.Is(err, gitrepo.ErrBadConfig), errors.Is(err, gitrepo.ErrUnsupportedIndex):
 		return tool.Fail(CodeGitRefused, "%v; nothing was committed", err), nil, nil
@@ -151,18 +153,22 @@ type gitSignature struct {
 const CodeGitRefused tool.Code = "git_refused"
 
 type gitCheckoutIn struct {
-	EntityNames []string `json:"entity_names" jsonschema:"the notes whose pending changes to throw away"`
-	Confirmed   bool     `json:"confirmed" jsonschema:"true only after the person agreed; false answers with what would be discarded"`
+	EntityNames []string         `json:"entity_names,omitempty" jsonschema:"the notes whose pending changes to throw away whole"`
+	Hunks       map[string][]int `json:"hunks,omitempty" jsonschema:"hunks to throw away, by note: {\"ideas/Draft\": [2]} puts back hunk 2 of ideas/Draft as git_diff numbers it, and the rest of its change stays pending"`
+	Confirmed   bool             `json:"confirmed" jsonschema:"true only after the person agreed; false answers with what would be discarded"`
 	tool.LibraryArg
 }
 
-// discardItem is one note a discard restores or removes.
+// discardItem is one note a discard restores or removes, or whose hunks it puts back
+// (Hunks, and Diff: those hunks as a unified diff).
 type discardItem struct {
 	Entity  string        `json:"entity"`
 	State   gitrepo.State `json:"state"`
 	Effect  string        `json:"effect"`
 	Added   int           `json:"lines_added"`
 	Deleted int           `json:"lines_deleted"`
+	Hunks   []int         `json:"hunks,omitempty"`
+	Diff    string        `json:"diff,omitempty"`
 }
 
 // discardOut is the output of git_checkout: what was (or, unconfirmed, would be)
@@ -172,18 +178,34 @@ type discardOut struct {
 }
 
 func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn) (tool.Result, *discardOut, error) {
-	if len(in.EntityNames) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: name the notes whose changes to discard"), nil, nil
+	if len(in.EntityNames) == 0 && len(in.Hunks) == 0 {
+		return tool.Fail(tool.CodeInvalidArguments, "entity_names and hunks are empty: name the notes whose changes to discard, or the hunks to discard by note"), nil, nil
 	}
-	g, chosen, warnings, res, err := e.gitPending(ctx, call, in.EntityNames, "nothing to discard: the named notes have no pending change")
+	g, res, err := e.gitOpen(ctx, call, true)
 	if res != nil || err != nil {
 		return deref(res), nil, err
+	}
+	var chosen []*gitrepo.Change
+	var warnings []string
+	if len(in.EntityNames) > 0 {
+		if chosen, warnings, res, err = g.pending(ctx, in.EntityNames); res != nil || err != nil {
+			return deref(res), nil, err
+		}
+	}
+	plans, res, err := g.planHunks(ctx, in.Hunks, chosen)
+	if res != nil || err != nil {
+		return deref(res), nil, err
+	}
+	if len(chosen) == 0 && len(plans) == 0 {
+		return tool.Fail(tool.CodeNoMatch, "nothing to discard: the named notes have no pending change"), nil, nil
 	}
 	items, err := g.discardPlan(ctx, chosen)
 	if err != nil {
 		return tool.Result{}, nil, err
 	}
-	paths := withRenames(chosen)
+	for _, p := range plans {
+		items = append(items, p.item)
+	}
 	data := &discardOut{Entities: items}
 	if !in.Confirmed {
 		var lines []string
@@ -193,16 +215,24 @@ func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn
 		return tool.Fail(tool.CodeConfirmationRequired, "not discarded yet; this would:\n%s\nAsk the person, then call again with confirmed=true",
 			strings.Join(lines, "\n")).WithData(data), nil, nil
 	}
-	_, err = g.repo.Discard(ctx, gitrepo.DiscardOptions{Paths: paths, RemoveUntracked: true, Actor: actorOf(call), Op: "git_checkout", Turn: call.Turn, Session: call.Session})
-	if err != nil {
-		for _, p := range paths {
-			if r, ok := writeFailure(p, err); ok {
-				return r, nil, nil
-			}
-		}
-		return tool.Result{}, nil, err
+	done, res, err := g.undoHunks(ctx, call, plans)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
-	r := tool.OK("discarded the changes of " + plural(len(chosen), "note"))
+	if len(chosen) > 0 {
+		paths := withRenames(chosen)
+		_, err = g.repo.Discard(ctx, gitrepo.DiscardOptions{Paths: paths, RemoveUntracked: true, Actor: actorOf(call), Op: "git_checkout", Turn: call.Turn, Session: call.Session})
+		if err != nil {
+			for _, p := range paths {
+				if r, ok := writeFailure(p, err); ok {
+					return r, nil, nil
+				}
+			}
+			return tool.Result{}, nil, err
+		}
+		done = append([]string{"the changes of " + plural(len(chosen), "note")}, done...)
+	}
+	r := tool.OK("discarded " + strings.Join(done, "; "))
 	r.Warnings = warnings
 	return r, data, nil
 }

@@ -41,7 +41,7 @@ type ManualOut struct {
 
 // readManual returns meta.md.
 func (e *env) readManual(ctx context.Context, call *tool.Call, in ReadManualIn) (tool.Result, *ManualOut, error) {
-	l, res := e.library(call)
+	l, res := e.library(ctx, call)
 	if res != nil {
 		return *res, nil, nil
 	}
@@ -88,7 +88,7 @@ type editManualSectionIn struct {
 
 // editManualSection replaces text of meta.md that occurs exactly once.
 func (e *env) editManualSection(ctx context.Context, call *tool.Call, in editManualSectionIn) (tool.Result, *writeOut, error) {
-	l, res := e.library(call)
+	l, res := e.library(ctx, call)
 	if res != nil {
 		return *res, nil, nil
 	}
@@ -122,7 +122,7 @@ type addManualSectionIn struct {
 // addManualSection appends text to a section of meta.md, creating the section (and
 // the manual) when needed.
 func (e *env) addManualSection(ctx context.Context, call *tool.Call, in addManualSectionIn) (tool.Result, *writeOut, error) {
-	l, res := e.library(call)
+	l, res := e.library(ctx, call)
 	if res != nil {
 		return *res, nil, nil
 	}

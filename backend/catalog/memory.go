@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -53,7 +54,10 @@ func (e *env) memoryNotebookReplace(ctx context.Context, call *tool.Call, in mem
 	if len(libs) == 0 {
 		return tool.Fail(tool.CodeNotFound, "no library is open, so there is no memory notebook"), nil, nil
 	}
-	l := libs[0]
+	l, err := library.InTx(ctx, libs[0])
+	if err != nil {
+		return tool.Result{}, nil, fmt.Errorf("memory notebook: %w", err)
+	}
 	if call.Library != "" && call.Library != l.Name() {
 		// The notebook is the agent's, kept in the default library and read from there
 		// on every call; writing another library's would be memory the agent never

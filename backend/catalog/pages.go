@@ -265,7 +265,7 @@ func (e *env) segmentOf(ctx context.Context, l *library.Library, first bool) (se
 
 func (e *env) listSegments(ctx context.Context, call *tool.Call, in listSegmentsIn) (tool.Result, *segmentsOut, error) {
 	out := &segmentsOut{Segments: []segmentOut{}}
-	for i, l := range e.ws.Libraries() {
+	for i, l := range e.libraries(ctx) {
 		s, err := e.segmentOf(ctx, l, i == 0)
 		if err != nil {
 			return tool.Result{}, nil, err
@@ -282,7 +282,7 @@ type getSegmentIn struct {
 
 func (e *env) getSegment(ctx context.Context, call *tool.Call, in getSegmentIn) (tool.Result, *segmentOut, error) {
 	var ids []string
-	for i, l := range e.ws.Libraries() {
+	for i, l := range e.libraries(ctx) {
 		if l.Name() == strings.TrimSpace(in.ID) {
 			s, err := e.segmentOf(ctx, l, i == 0)
 			if err != nil {

@@ -81,7 +81,7 @@ func (e *env) findPage(ctx context.Context, call *tool.Call, in findPageIn) (too
 	if err != nil {
 		return tool.Result{}, nil, err
 	}
-	hits, err := ix.Search(ctx, search.Request{Query: q, Limit: limit, NoSnippet: true})
+	hits, err := overlayOf(l.Library).search(ctx, ix, search.Request{Query: q, Limit: limit, NoSnippet: true})
 	if err != nil {
 		return tool.Result{}, nil, fmt.Errorf("find_page %s: %w", l.Name(), err)
 	}

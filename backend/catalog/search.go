@@ -181,7 +181,7 @@ type contentOut struct {
 }
 
 func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q contentQuery) (tool.Result, *contentOut, error) {
-	l, fail := e.library(call) // not loaded: a one-shot search lists the folder rather than scan it
+	l, fail := e.library(ctx, call) // not loaded: a one-shot search lists the folder rather than scan it
 	if fail != nil {
 		return *fail, nil, nil
 	}
@@ -206,7 +206,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 			return tool.Result{}, nil, err
 		}
 		corpus = diskCorpus{l.Vault()}
-		if l.Scanned() {
+		if l.Scanned() && l.Parent() == l {
 			corpus = e.caches.corpus(l) // the graph says which cached texts are current
 		}
 	}
@@ -269,6 +269,7 @@ func (e *searcher) patternCandidates(ctx context.Context, l *library.Library, q 
 	if err != nil {
 		return search.Candidates{}, false
 	}
+	c = overlayOf(l).candidates(c)
 	if q.names != nil {
 		c.Notes = slices.DeleteFunc(c.Notes, func(p vpath.Path) bool { return !nameMatches(q.names, p) })
 		c.Others = slices.DeleteFunc(c.Others, func(p vpath.Path) bool { return !nameMatches(q.names, p) })

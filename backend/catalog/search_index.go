@@ -3,6 +3,7 @@ package catalog
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/memotree/memotree/backend/event"
@@ -48,8 +49,11 @@ func (s *searchIndexes) inBackground(libs []*library.Library, atClose func(func(
 	}()
 }
 
-// get returns the index of l, opening it on first use.
+// get returns the index of l, opening it on first use. A transaction's fork of a
+// library has its parent's index, which does not hold the transaction's writes: the
+// callers lay them over it (see stagedOverlay).
 func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.Index, error) {
+	l = l.Parent()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ix, ok := s.indexes[l]; ok {
@@ -173,4 +177,85 @@ func (s *searchIndexes) vouch(l *library.Library, ix *search.Index) (stop func()
 		cancelFences()
 		vc.Close()
 	}
+}
+
+// stagedOverlay is what a transaction's fork wrote that its parent's search index
+// does not hold: the notes it changed or created, with their text, and those it
+// removed.
+type stagedOverlay struct {
+	written map[vpath.Path][]byte // changed or created, still there
+	removed map[vpath.Path]bool
+}
+
+// overlayOf returns the overlay of l; empty for a library that is no fork.
+func overlayOf(l *library.Library) stagedOverlay {
+	var o stagedOverlay
+	for _, f := range l.Staged() {
+		if !f.Path.IsNote() {
+			continue
+		}
+		if f.Exists {
+			if o.written == nil {
+				o.written = map[vpath.Path][]byte{}
+			}
+			o.written[f.Path] = f.After
+			continue
+		}
+		if o.removed == nil {
+			o.removed = map[vpath.Path]bool{}
+		}
+		o.removed[f.Path] = true
+	}
+	return o
+}
+
+// empty reports whether the overlay changes nothing.
+func (o stagedOverlay) empty() bool { return len(o.written) == 0 && len(o.removed) == 0 }
+
+// isRemoved reports whether the transaction removed p.
+func (o stagedOverlay) isRemoved(p vpath.Path) bool { return o.removed[p] }
+
+// hidden reports whether the index's version of p is not the transaction's.
+func (o stagedOverlay) hidden(p vpath.Path) bool {
+	_, written := o.written[p]
+	return written || o.removed[p]
+}
+
+// candidates lays the overlay over an index's pattern candidates: the notes the
+// transaction wrote are candidates whatever the index says of them (their text is
+// read from the transaction's view), and those it removed are none.
+func (o stagedOverlay) candidates(c search.Candidates) search.Candidates {
+	if o.empty() {
+		return c
+	}
+	c.Notes = slices.DeleteFunc(c.Notes, o.hidden)
+	c.Others = slices.DeleteFunc(c.Others, o.hidden)
+	for p := range o.written {
+		c.Notes = append(c.Notes, p)
+	}
+	slices.Sort(c.Notes)
+	return c
+}
+
+// search answers a ranked full-text query on ix with the overlay laid over it
+// (search.Index.SearchOver).
+func (o stagedOverlay) search(ctx context.Context, ix *search.Index, r search.Request) ([]search.Hit, error) {
+	if o.empty() {
+		return ix.Search(ctx, r)
+	}
+	return ix.SearchOver(ctx, r, o.written, o.isRemoved)
+}
+
+// semantic drops from a semantic or hybrid answer the notes whose indexed version is
+// not the transaction's, and says so (the embeddings of its notes are made once the
+// transaction is applied).
+func (o stagedOverlay) semantic(hits []search.Hit) ([]search.Hit, string) {
+	if o.empty() {
+		return hits, ""
+	}
+	hits = slices.DeleteFunc(hits, func(h search.Hit) bool { return o.hidden(h.Path) })
+	if len(o.written) == 0 {
+		return hits, ""
+	}
+	return hits, fmt.Sprintf("the %d notes this script wrote are not in a semantic search until it has finished; search_type fulltext finds them", len(o.written))
 }

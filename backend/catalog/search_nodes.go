@@ -108,7 +108,7 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in Sear
 	// Not loaded: a one-shot full-text search answers from the persisted index without
 	// scanning the vault; the graph is read only for what needs it (relation, related,
 	// an entity named by its note).
-	l, fail := s.library(call)
+	l, fail := s.library(ctx, call)
 	if fail != nil {
 		return *fail, nil, nil
 	}
@@ -151,7 +151,8 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in Sear
 	preview := in.IncludePreview == nil || *in.IncludePreview
 	req := search.Request{Query: in.Query, Limit: in.MaxResults, Types: in.EntityTypes, Tags: in.Tags,
 		Within: within, PreviewLength: in.PreviewLength, NoSnippet: !preview}
-	hits, pending, err := runSearch(ctx, ix, in.SearchType, req)
+	over := overlayOf(l)
+	hits, pending, staged, err := runSearch(ctx, ix, in.SearchType, req, over)
 	if err != nil {
 		if in.SearchType == "semantic" || in.SearchType == "hybrid" {
 			return tool.Fail(tool.CodeInternal, "the embeddings model failed: %v; try search_type fulltext", err), nil, nil
@@ -177,6 +178,9 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in Sear
 		return tool.Fail(tool.CodeNoMatch, "no note matches %q; try fewer or other words, a prefix (\"engin*\"), or search_type pattern for exact text", in.Query), nil, nil
 	}
 	res := tool.OK(fmt.Sprintf("%d notes, best first", len(out)))
+	if staged != "" {
+		res = res.WithWarning("%s", staged)
+	}
 	if pending > 0 {
 		res = res.WithWarning("%d notes are still being embedded and were left out; ask again in a moment for a complete answer", pending)
 		res.Status = tool.StatusPartial
@@ -188,28 +192,30 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in Sear
 // before it answers without them.
 const embedWait = 5 * time.Second
 
-// runSearch runs one search of the given type; pending counts the notes a semantic
-// or hybrid answer had to leave out because they are not embedded yet.
-func runSearch(ctx context.Context, ix *search.Index, typ string, r search.Request) ([]search.Hit, int, error) {
+// runSearch runs one search of the given type, with a transaction's writes laid
+// over the index (over); pending counts the notes a semantic or hybrid answer had to
+// leave out because they are not embedded yet, and staged, when not empty, says what
+// it left out of the transaction's.
+func runSearch(ctx context.Context, ix *search.Index, typ string, r search.Request, over stagedOverlay) (hits []search.Hit, pending int, staged string, err error) {
 	switch typ {
 	case "semantic", "hybrid":
 		wctx, cancel := context.WithTimeout(ctx, embedWait)
 		err := ix.WaitEmbedded(wctx)
 		cancel()
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return nil, 0, err
+			return nil, 0, "", err
 		}
-		var hits []search.Hit
 		var info search.SemanticInfo
 		if typ == "semantic" {
 			hits, info, err = ix.SemanticSearch(ctx, r)
 		} else {
 			hits, info, err = ix.HybridSearch(ctx, r)
 		}
-		return hits, info.Pending, err
+		hits, staged = over.semantic(hits)
+		return hits, info.Pending, staged, err
 	}
-	hits, err := ix.Search(ctx, r)
-	return hits, 0, err
+	hits, err = over.search(ctx, ix, r)
+	return hits, 0, "", err
 }
 
 // neighbourhood follows the graph one step from each match: the notes they link to

@@ -46,7 +46,7 @@ type librariesOut struct {
 }
 
 func (e *env) listLibraries(ctx context.Context, call *tool.Call, in listLibrariesIn) (tool.Result, *librariesOut, error) {
-	libs := e.ws.Libraries()
+	libs := e.libraries(ctx)
 	out := make([]libraryOut, 0, len(libs))
 	for i, l := range libs {
 		g, err := l.Graph(ctx)

@@ -121,6 +121,23 @@ func TestTokenGoesOnlyToItsHost(t *testing.T) {
 	if got, want := strings.TrimSpace(run(t, remote, "rev-parse", "main")), head(t, a); got != want {
 		t.Errorf("the remote's main = %s, want %s", got, want)
 	}
+
+	// A push URL of another server (a pushurl, or a second url, which go-git pushes
+	// to): the token saved for the first URL's host never goes there.
+	edit(t, a, "n2.md", "two", "TWO, host-bound")
+	commitAll(t, ra, "pushed elsewhere")
+	for _, key := range []string{"remote.origin.pushurl", "remote.origin.url"} {
+		run(t, a, "config", "--add", key, evil.URL+"/r.git")
+		_, err := ra.Push(t.Context(), gitrepo.SyncOptions{Credentials: []gitrepo.Credential{allowed}})
+		if !errors.Is(err, gitrepo.ErrSignIn) {
+			t.Errorf("push with a second %s = %v, want ErrSignIn", key, err)
+		}
+		if _, auths := evil.seen(); len(auths) > 0 {
+			t.Fatalf("a second %s was sent %q", key, auths)
+		}
+		tryGit(a, "config", "--unset-all", "remote.origin.pushurl")
+		tryGit(a, "config", "--unset", "remote.origin.url", "/r[.]git$")
+	}
 }
 
 func errString(err error) string {

@@ -125,7 +125,7 @@ func (r *Repo) signatures(author *Signature) (a, c *object.Signature, err error)
 // git cannot read makes git refuse every command; here it is an error naming the file
 // and the line, saying what to do.
 func (r *Repo) config() (map[string]string, error) {
-	cr := &configReader{gitDir: r.gitDir(), branch: r.branchName(), out: map[string]string{}}
+	cr := &configReader{gitDir: r.gitDir(), branch: r.branchName(), out: map[string]string{}, budget: maxConfigTotal}
 	for _, f := range append(systemAndGlobalConfig(), filepath.Join(r.gitDir(), "config")) {
 		if err := cr.read(f, 0); err != nil {
 			return nil, err
@@ -211,25 +211,32 @@ type configReader struct {
 	gitDir string
 	branch string
 	out    map[string]string
+	// budget is what is left of maxConfigTotal (see readConfigFile).
+	budget int64
 }
 
 // maxIncludeDepth bounds include chains, as git does (it allows 10).
 const maxIncludeDepth = 10
 
 // ErrBadConfig means a git configuration file, or the configuration the environment
-// gives, cannot be read as git reads it; git refuses to run with it too.
+// gives, cannot be read as git reads it (git refuses to run with it too), or is larger
+// than MemoTree reads (see maxConfigFile). Its message names the file and the line,
+// never the file's text.
 var ErrBadConfig = errors.New("git's configuration cannot be read")
 
-// read reads one file and the files it includes; a missing or unreadable file is
-// skipped, as git skips a missing one. A line git cannot read is an error naming the
-// file and the line.
+// read reads one file and the files it includes; a missing or unreadable file (or one
+// that is not a regular file) is skipped, as git skips a missing one. A line git cannot
+// read is an error naming the file and the line.
 func (cr *configReader) read(file string, depth int) error {
 	if depth > maxIncludeDepth {
 		return fmt.Errorf("%w: %s is included more than %d deep (an include loop?); remove the include.path or includeIf that leads to it",
 			ErrBadConfig, file, maxIncludeDepth)
 	}
-	b, err := regular.ReadPath(file)
+	b, err := readConfigFile(file, &cr.budget)
 	if err != nil {
+		return err
+	}
+	if b == nil {
 		return nil
 	}
 	var inner error

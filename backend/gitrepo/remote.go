@@ -1,13 +1,11 @@
 package gitrepo
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -60,6 +58,9 @@ type Remote struct {
 
 // Remotes lists the configured remotes, origin first.
 func (r *Repo) Remotes() ([]Remote, error) {
+	if err := checkConfigSize(r.gitDir()); err != nil {
+		return nil, fmt.Errorf("list remotes: %w", err)
+	}
 	rs, err := r.repo.Remotes()
 	if err != nil {
 		return nil, fmt.Errorf("list remotes: %w", err)
@@ -108,8 +109,14 @@ func (o SyncOptions) remoteName() string {
 	return o.Remote
 }
 
-// remote returns the remote's URL and the sign-in to use for it.
-func (r *Repo) remote(ctx context.Context, o SyncOptions) (string, transport.AuthMethod, error) {
+// remote returns the remote's URL for a fetch, or for a push (its pushurl when it has
+// one, as git pushes there), and the sign-in to use for that URL.
+func (r *Repo) remote(ctx context.Context, o SyncOptions, push bool) (string, transport.AuthMethod, error) {
+	// git's configuration is read first, bounded (see readConfigFile): one MemoTree
+	// refuses, git (asked for credentials) and go-git are not given.
+	if _, err := r.config(); err != nil {
+		return "", nil, err
+	}
 	rm, err := r.repo.Remote(o.remoteName())
 	if errors.Is(err, git.ErrRemoteNotFound) {
 		return "", nil, fmt.Errorf("%w: %s (add one with git remote add %s URL)", ErrNoRemote, o.remoteName(), o.remoteName())
@@ -121,14 +128,31 @@ func (r *Repo) remote(ctx context.Context, o SyncOptions) (string, transport.Aut
 	if len(urls) == 0 {
 		return "", nil, fmt.Errorf("%w: %s has no URL", ErrNoRemote, o.remoteName())
 	}
-	auth, err := authFor(ctx, urls[0], o.Credentials)
-	return urls[0], auth, err
+	u := urls[0]
+	if push { // go-git lists a remote's url values, then its pushurl values
+		u = urls[len(urls)-1]
+	}
+	u = r.localURL(u)
+	auth, err := r.authFor(ctx, u, o.Credentials)
+	return u, auth, err
+}
+
+// localURL returns a remote's URL with a relative folder made absolute against the
+// working tree, as git resolves it (go-git would resolve it against the folder
+// MemoTree was started in). The push and the fetch are given this URL, the one the
+// sign-in was chosen for.
+func (r *Repo) localURL(raw string) string {
+	ep, err := transport.NewEndpoint(raw)
+	if err != nil || ep.Protocol != "file" || strings.HasPrefix(strings.ToLower(raw), "file:") || filepath.IsAbs(raw) {
+		return raw
+	}
+	return filepath.Join(r.dir, raw)
 }
 
 // authFor chooses how to sign in to a remote: nothing for a local path or file://;
 // for HTTP(S), the token saved for the remote's protocol and host, else (HTTPS only)
 // git's credential helper; the SSH agent for SSH.
-func authFor(ctx context.Context, rawURL string, creds []Credential) (transport.AuthMethod, error) {
+func (r *Repo) authFor(ctx context.Context, rawURL string, creds []Credential) (transport.AuthMethod, error) {
 	ep, err := transport.NewEndpoint(rawURL)
 	if err != nil {
 		return nil, fmt.Errorf("remote URL %q: %w", rawURL, err)
@@ -143,7 +167,7 @@ func authFor(ctx context.Context, rawURL string, creds []Credential) (transport.
 			return &githttp.BasicAuth{Username: user, Password: tok}, nil
 		}
 		if ep.Protocol == "https" {
-			if user, pass, ok := credentialFill(ctx, ep); ok {
+			if user, pass, ok := r.credentialFill(ctx, ep); ok {
 				return &githttp.BasicAuth{Username: user, Password: pass}, nil
 			}
 		}
@@ -190,38 +214,6 @@ func keyFileAuth(user string) (transport.AuthMethod, error) {
 	return nil, fmt.Errorf("%w: no SSH agent (SSH_AUTH_SOCK is not set) and no key in ~/.ssh (id_ed25519, id_ecdsa, id_rsa)", ErrSignIn)
 }
 
-// credentialFill asks git's credential helper (`git credential fill`) for the
-// credentials of an HTTP(S) remote, without prompting; ok is false when there are none
-// or git is not installed.
-func credentialFill(ctx context.Context, ep *transport.Endpoint) (user, pass string, ok bool) {
-	if _, err := exec.LookPath("git"); err != nil {
-		return "", "", false
-	}
-	host := endpointHost(ep)
-	in := fmt.Sprintf("protocol=%s\nhost=%s\npath=%s\n", ep.Protocol, host, strings.TrimPrefix(ep.Path, "/"))
-	if ep.User != "" {
-		in += "username=" + ep.User + "\n"
-	}
-	cmd := exec.CommandContext(ctx, "git", "credential", "fill")
-	cmd.Stdin = strings.NewReader(in + "\n")
-	cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "GIT_ASKPASS=", "SSH_ASKPASS=")
-	var out bytes.Buffer
-	cmd.Stdout = &out
-	if err := cmd.Run(); err != nil {
-		return "", "", false
-	}
-	for _, line := range strings.Split(out.String(), "\n") {
-		k, v, _ := strings.Cut(line, "=")
-		switch k {
-		case "username":
-			user = v
-		case "password":
-			pass = v
-		}
-	}
-	return user, pass, pass != ""
-}
-
 // branch returns the checked-out branch's reference name.
 func (r *Repo) branch() (plumbing.ReferenceName, error) {
 	ref, err := r.repo.Storer.Reference(plumbing.HEAD)
@@ -252,13 +244,14 @@ func (r *Repo) Push(ctx context.Context, o SyncOptions) (PushResult, error) {
 	if r.merging() {
 		return PushResult{}, fmt.Errorf("git push: %w", ErrMerging)
 	}
-	rawURL, auth, err := r.remote(ctx, o)
+	rawURL, auth, err := r.remote(ctx, o, true)
 	if err != nil {
 		return PushResult{}, fmt.Errorf("git push: %w", err)
 	}
 	res := PushResult{Remote: o.remoteName(), Branch: br.Short()}
 	specs := []config.RefSpec{config.RefSpec(br.String() + ":" + br.String()), "refs/tags/*:refs/tags/*"}
-	err = r.repo.PushContext(ctx, &git.PushOptions{RemoteName: res.Remote, RefSpecs: specs, Auth: auth, Progress: o.Progress, CABundle: o.CABundle})
+	err = r.repo.PushContext(ctx, &git.PushOptions{RemoteName: res.Remote, RemoteURL: rawURL, RefSpecs: specs, Auth: auth,
+		Progress: o.Progress, CABundle: o.CABundle})
 	switch {
 	case errors.Is(err, git.NoErrAlreadyUpToDate):
 		res.UpToDate = true
@@ -275,13 +268,14 @@ func (r *Repo) Push(ctx context.Context, o SyncOptions) (PushResult, error) {
 // fetch brings the remote's branches into refs/remotes/<remote>/ and returns the hash
 // of the remote's copy of branch, or ok false when the remote has no such branch.
 func (r *Repo) fetch(ctx context.Context, o SyncOptions, br plumbing.ReferenceName) (plumbing.Hash, bool, error) {
-	rawURL, auth, err := r.remote(ctx, o)
+	rawURL, auth, err := r.remote(ctx, o, false)
 	if err != nil {
 		return plumbing.ZeroHash, false, err
 	}
 	name := o.remoteName()
 	spec := config.RefSpec("+refs/heads/*:refs/remotes/" + name + "/*")
-	err = r.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: name, RefSpecs: []config.RefSpec{spec}, Auth: auth, Progress: o.Progress, Tags: git.AllTags, CABundle: o.CABundle})
+	err = r.repo.FetchContext(ctx, &git.FetchOptions{RemoteName: name, RemoteURL: rawURL, RefSpecs: []config.RefSpec{spec}, Auth: auth,
+		Progress: o.Progress, Tags: git.AllTags, CABundle: o.CABundle})
 	if err != nil && !errors.Is(err, git.NoErrAlreadyUpToDate) {
 		return plumbing.ZeroHash, false, fmt.Errorf("fetch %s: %w", name, signInErr(err, rawURL))
 	}

@@ -1,9 +1,36 @@
 // Package gitrepo is the vault's version control: status, change sets (pending
 // changes grouped by who made them, from the journey), diff (with word marks),
 // selective commit, discard, history, show and restore at a revision, and push / pull
-// with a three-way merge that never loses a side, for a git repository whose working
-// tree is the vault, built on go-git (the git binary is used only to reach file://
-// remotes and git's credential helper).
+// with a three-way merge that never loses a side (its conflicts, and those git's own
+// commands leave, are read from the index's unmerged entries and resolved hunk by hunk:
+// see Conflict and Resolve; a commit is refused while any is left, or while a file
+// holds conflict markers), for a git repository whose working tree is the vault,
+// built on go-git (the git binary is used only to ask git's credential helpers and to
+// reach a remote on this machine, through its upload-pack and receive-pack).
+//
+// A vault's git configuration (.git/config and the files it includes) may have come
+// with the vault from anywhere, a zip or a copy, so it chooses no program MemoTree
+// runs. go-git runs no hook, filter, merge or diff driver, file system monitor or
+// ssh command: core.hooksPath and the hooks, filter.*, core.fsmonitor and
+// core.sshCommand are not read, and SSH remotes are reached by Go's SSH client with
+// the agent or the person's key file. Every git command MemoTree starts (see
+// gitCommand) runs in the vault with GIT_DIR and GIT_WORK_TREE naming it, never in the
+// folder MemoTree was started in; without the GIT_ variables of MemoTree's
+// environment (a hook or alias of another repository sets them) but those naming the
+// person's system and global files; with prompting off (core.askPass unused); with
+// only absolute PATH folders; and with core.fsmonitor false and core.hooksPath a folder
+// that cannot exist. `git credential fill` asks every helper of the person's system
+// and global files, and of the vault's own only a helper git has built in or
+// installed, named with plain arguments (`store --file=…`, `osxkeychain`), never a
+// shell command, a path, shell syntax or an alias the vault defines (credhelper.go).
+// A remote on this machine is reached with its own configuration too, minus every
+// program it could name (localremote.go): none of its hooks runs on a push, nor
+// `gc --auto`, and its checked-out branch is never updated. A relative remote is found
+// from the vault; a push goes to the URL its sign-in was chosen for. MemoTree's own
+// reading of the configuration (identity and how the working tree is read) follows
+// include.path and includeIf, at most 10 deep, reads at most 512 KiB of a file and 1
+// MiB in all (each file counting at least 4 KiB), and refuses more with ErrBadConfig
+// naming the file; its errors name the file and the line, never the file's text.
 //
 // Reading goes through go-git. Writing to the working tree (discard, the .gitignore
 // written by Init) goes through a Writer, the vault, so that those writes are atomic,
@@ -97,6 +124,10 @@ type Repo struct {
 	similar renameCache
 	// packs is the file system go-git's storage writes packs through (see packFS).
 	packs *packFS
+	// beforeHunkWrite, when set (by tests), runs in UndoHunks once the file is read,
+	// before the compare-and-swap write (a test saves the note there, as an editor
+	// would).
+	beforeHunkWrite func()
 }
 
 // packSafe reopens r's go-git repository over a packFS, so that the packs a fetch
@@ -120,6 +151,9 @@ func (r *Repo) packSafe(st *filesystem.Storage) error {
 func Open(dir string, w Writer) (*Repo, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
+		return nil, fmt.Errorf("open repository %s: %w", dir, err)
+	}
+	if err := checkConfigSize((&Repo{dir: abs}).gitDir()); err != nil {
 		return nil, fmt.Errorf("open repository %s: %w", dir, err)
 	}
 	r, err := git.PlainOpenWithOptions(abs, &git.PlainOpenOptions{EnableDotGitCommonDir: true})

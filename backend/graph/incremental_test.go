@@ -238,3 +238,35 @@ func applyRandom(r *rand.Rand, folders []string, state map[vpath.Path]*note.Note
 		return fmt.Sprintf("rename %s -> %s", from, to)
 	}
 }
+
+func TestCloneChangesApart(t *testing.T) {
+	g := New()
+	g.Load(map[vpath.Path]*note.Note{
+		"a.md": note.Parse([]byte("[[b]] [[c]]")),
+		"b.md": note.Parse([]byte("[[a]]")),
+	}, []vpath.Path{"img.png"})
+	c := g.Clone()
+	if diff := cmp.Diff(g.Edges(), c.Edges()); diff != "" {
+		t.Fatalf("the clone's edges differ (-original +clone):\n%s", diff)
+	}
+	if diff := cmp.Diff(g.Files(), c.Files()); diff != "" {
+		t.Fatalf("the clone's files differ (-original +clone):\n%s", diff)
+	}
+	c.SetNote("c.md", note.Parse([]byte("[[a]]")))
+	c.Remove("b.md")
+	if g.Has("c.md") || !g.Has("b.md") {
+		t.Errorf("a change to the clone reached the original: files %v", g.Files())
+	}
+	if got := len(g.Backlinks("a.md")); got != 1 {
+		t.Errorf("the original's a.md has %d backlinks, want 1 (from b)", got)
+	}
+	if got := len(c.Backlinks("a.md")); got != 1 {
+		t.Errorf("the clone's a.md has %d backlinks, want 1 (from c)", got)
+	}
+	if _, ok := c.Resolve("a.md", "c"); !ok {
+		t.Errorf("the clone does not resolve [[c]] once c.md is in it")
+	}
+	if _, ok := g.Resolve("a.md", "c"); ok {
+		t.Errorf("the original resolves [[c]], which only the clone has")
+	}
+}

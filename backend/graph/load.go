@@ -266,3 +266,19 @@ func (g *Graph) resolveParallel(all []*file) (Stats, int) {
 	wg.Wait()
 	return stats, countTags(tags)
 }
+
+// Clone returns a graph of the same files and notes, which changes apart from g (a
+// transaction's, which must not show in g until it is committed). The notes are
+// shared, being immutable; everything that resolves them is built anew, as Load
+// builds it, in a time of the order of Load's from parsed notes.
+func (g *Graph) Clone() *Graph {
+	g.mu.RLock()
+	entries := make([]Entry, len(g.paths))
+	for i, p := range g.paths {
+		entries[i] = Entry{Path: p, Note: g.files[p].note}
+	}
+	g.mu.RUnlock()
+	c := New()
+	c.LoadSorted(len(entries), func(i int) Entry { return entries[i] })
+	return c
+}

@@ -116,6 +116,11 @@ type Library struct {
 	closeMu  sync.Mutex
 	onClose  []func() // run by Close, in order, before the vault closes
 	isClosed bool
+
+	// parent and stage are set on a transaction's fork (see Fork): the library it
+	// was made from, and the stage its vault writes into.
+	parent *Library
+	stage  *vault.Stage
 }
 
 // OnClose registers fn to run when the library closes, before its watcher stops and
@@ -559,7 +564,7 @@ func (l *Library) apply(ctx context.Context, paths []vpath.Path) []vpath.Path {
 
 // journalExternal records an edit that this process did not make.
 func (l *Library) journalExternal(ctx context.Context, r parsed) {
-	if l.vault.OwnWrite(r.path, r.hash) {
+	if l.parent != nil || l.vault.OwnWrite(r.path, r.hash) {
 		return
 	}
 	e := vault.Entry{Time: time.Now(), Actor: "external", Op: "edit", Entities: []string{r.path.Name()}, Outcome: "ok"}

@@ -32,7 +32,14 @@ func (l *Library) Write(ctx context.Context, p vpath.Path, data []byte, o vault.
 // gitrepo.Writer with it, so that a discard, a restore or a pull is indexed too.
 func (l *Library) Apply(ctx context.Context, changes []vault.Change, o vault.WriteOptions) ([]vault.Hash, error) {
 	hashes, err := l.vault.Apply(ctx, changes, o)
-	ctx = context.WithoutCancel(ctx)
+	l.indexBatch(ctx, changes, err)
+	return hashes, err
+}
+
+// indexBatch indexes what a batch of changes left, err being how it ended: the
+// content written as given, the removed paths and, after a failure, every path from
+// disk. It runs to its end whatever becomes of ctx.
+func (l *Library) indexBatch(ctx context.Context, changes []vault.Change, err error) {
 	var written map[vpath.Path][]byte
 	var reread []vpath.Path
 	for _, c := range changes {
@@ -45,8 +52,7 @@ func (l *Library) Apply(ctx context.Context, changes []vault.Change, o vault.Wri
 		}
 		reread = append(reread, c.Path)
 	}
-	l.index(ctx, written, reread)
-	return hashes, err
+	l.index(context.WithoutCancel(ctx), written, reread)
 }
 
 // Lock takes the vault's cross-process write lock (vault.Vault.Lock).

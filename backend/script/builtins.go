@@ -9,6 +9,7 @@ import (
 
 	"go.starlark.net/starlark"
 
+	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
 )
 
@@ -51,7 +52,8 @@ func (x *run) toolBuiltin(t *tool.Tool) *starlark.Builtin {
 		x.mu.Lock()
 		x.calls++
 		x.mu.Unlock()
-		res, callErr := x.r.reg.Call(x.ctx, &x.call, name, raw)
+		ctx := library.WithTx(x.ctx, x.tx, t.Class() != tool.ReadOnly)
+		res, callErr := x.r.reg.Call(ctx, &x.call, name, raw)
 		if res.IsError() || callErr != nil {
 			te := &ToolError{Tool: name, Code: res.ErrorCode, Message: res.Message}
 			x.mu.Lock()

@@ -1,8 +1,6 @@
 package script
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -11,7 +9,7 @@ import (
 	"github.com/go-git/go-git/v5/utils/diff"
 	"github.com/sergi/go-diff/diffmatchpatch"
 
-	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/library"
 )
 
 // FileChange is one file of a script's change set.
@@ -34,38 +32,26 @@ const (
 	maxTotalDiff = 64 << 10
 )
 
-// changes lists what the undo journal's vaults hold now against the pre-images.
-func (r *Runner) changes(u *vault.Undo) []FileChange {
+// changes lists what the transaction's forks changed, against what the script found.
+func (r *Runner) changes(tx *library.Tx) []FileChange {
 	out := []FileChange{}
 	total := 0
-	for _, t := range u.Touched() {
-		l := r.libraryOf(t.Vault)
-		name := ""
-		if l != nil {
-			name = l.Name()
-		}
-		for _, pre := range t.Pre {
-			cur, err := t.Vault.ReadFile(pre.Path)
-			exists := err == nil
-			if err != nil && !errors.Is(err, vault.ErrNotFound) {
-				continue
-			}
-			c := FileChange{Library: name, Path: string(pre.Path)}
-			if pre.Path.IsNote() {
-				c.Entity = pre.Path.Name()
+	for _, l := range tx.Forks() {
+		for _, f := range l.Staged() {
+			c := FileChange{Library: l.Name(), Path: string(f.Path)}
+			if f.Path.IsNote() {
+				c.Entity = f.Path.Name()
 			}
 			switch {
-			case !pre.Existed && !exists, pre.Existed && exists && bytes.Equal(pre.Data, cur):
-				continue
-			case !pre.Existed:
+			case !f.Existed:
 				c.Change = "created"
-			case !exists:
+			case !f.Exists:
 				c.Change = "deleted"
 			default:
 				c.Change = "modified"
 			}
-			if total < maxTotalDiff && utf8.Valid(pre.Data) && utf8.Valid(cur) {
-				c.Diff = lineDiff(string(pre.Data), string(cur))
+			if total < maxTotalDiff && utf8.Valid(f.Before) && utf8.Valid(f.After) {
+				c.Diff = lineDiff(string(f.Before), string(f.After))
 				total += len(c.Diff)
 			}
 			out = append(out, c)

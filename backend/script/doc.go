@@ -28,24 +28,21 @@
 //
 // # All or nothing
 //
-// A script is one change set, made all or nothing with an undo journal (vault.Undo):
-// before a script's first write to a path, under the vault lock, the path's content
-// (or absence) is appended to .memotree/undo-<id>.log and synced. If the script fails,
-// the journal is replayed as one crash-safe vault batch and the graphs are refreshed;
-// if the process dies, the next open of the library (vault.Recover) rolls back every
-// journal whose flock its owner no longer holds. The other design considered, running
-// the script's tools against a copy-on-write overlay and applying everything with one
-// vault.Apply at the end, would hide intermediate states from other editors and give a
-// purer dry run, but every read of every tool would have to see the overlay: the
-// vault's reads, walks and ReadMany, and the library's graph, which the tools query for
-// every name lookup, search and backlink, would need an overlay twin, and git tools
-// read the disk directly. The journal leaves the tools untouched and reads see the
-// script's own writes naturally. The price: other editors can see a running script's
-// intermediate state, a dry run writes and then restores (its journey records both),
-// and folders a script created stay behind, empty (git does not see them). A file that
-// someone else changed after the script wrote it keeps their version on a rollback
-// (the result warns); after a crash every touched file is put back.
-// git_commit is not callable from scripts, since no rollback could undo a commit.
+// A script is one transaction (library.Tx). Every library a call of the script writes
+// to is forked on that first write (library.Library.Fork): the fork's vault is a
+// vault.Stage over the library's, which holds the script's writes in memory, and its
+// graph a clone of the library's, which indexes them; every later call of the script
+// acts on the fork, so the script reads its own writes, resolves the names of notes it
+// created and finds them in searches, while nobody else sees any of it. When the
+// script finishes, Tx.Commit applies every fork's writes at once (vault.ApplyAll, each
+// vault's batch crash-safe through its recorded intent), each write a compare-and-swap
+// on what the script found: if anyone changed one of those files meanwhile — another
+// process, the window, Obsidian — nothing is applied, the script answers
+// error_code conflict naming the file, and their version stays. A script that fails,
+// is stopped, is a dry run, or whose process dies has written nothing, so nothing is
+// ever put back over someone else's write. Views on the canvas (the agent's, kept in
+// .memotree, not notes) change at once. git_commit and git_checkout are not callable
+// from scripts: neither could be held back until the script ends.
 //
 // # Text protocol
 //

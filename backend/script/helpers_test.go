@@ -108,7 +108,7 @@ func newEnv(t testing.TB, dir string, lim Limits) *env {
 	if err := catalog.Register(reg, catalog.Deps{Libraries: ws}); err != nil {
 		t.Fatal(err)
 	}
-	r := NewRunner(reg, ws, lim)
+	r := NewRunner(reg, lim)
 	if err := reg.Register(r.Tool()); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync"
 	"time"
@@ -16,7 +17,6 @@ import (
 
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/vault"
 )
 
 // ToolName is the name under which scripts are run.
@@ -28,21 +28,16 @@ const (
 	CodeScriptError tool.Code = "script_error"
 	// CodeLimit means a limit stopped the script; the message names it.
 	CodeLimit tool.Code = "limit_exceeded"
+	// CodeConflict means the script ran, but a file it changed was changed by someone
+	// else meanwhile, so none of its changes were applied.
+	CodeConflict tool.Code = "conflict"
 )
 
-// Libraries is what a Runner needs of the workspace: the mounted libraries, to name
-// the files a script changed and to refresh their graphs after a rollback.
-type Libraries interface {
-	// Libraries returns every mounted library, the default first.
-	Libraries() []*library.Library
-}
-
 // Runner runs scripts against one registry. It is safe for concurrent use: every run
-// has its own thread, budget and undo journal.
+// has its own thread, budget and transaction.
 type Runner struct {
-	reg  *tool.Registry
-	libs Libraries
-	lim  Limits
+	reg *tool.Registry
+	lim Limits
 
 	// extra is added to the predeclared names (tests add the assert module).
 	extra starlark.StringDict
@@ -52,8 +47,8 @@ type Runner struct {
 
 // NewRunner returns a Runner calling the tools of reg, within lim (zero fields take
 // their defaults).
-func NewRunner(reg *tool.Registry, libs Libraries, lim Limits) *Runner {
-	return &Runner{reg: reg, libs: libs, lim: lim.withDefaults()}
+func NewRunner(reg *tool.Registry, lim Limits) *Runner {
+	return &Runner{reg: reg, lim: lim.withDefaults()}
 }
 
 // Input is one script to run.
@@ -62,7 +57,7 @@ type Input struct {
 	Target string
 	// Code is the Starlark source.
 	Code string
-	// DryRun runs the script and reports its changes, then rolls them back.
+	// DryRun runs the script and reports the changes it would make, writing nothing.
 	DryRun bool
 }
 
@@ -76,7 +71,8 @@ type Outcome struct {
 	Output          string `json:"output"`
 	OutputTruncated bool   `json:"output_truncated,omitempty"`
 	// Changes is the change set: every file the script changed, with a diff. After a
-	// dry run or a failure it is what the script had changed, now put back.
+	// dry run or a failure it is what the script would have changed: nothing of it
+	// was written.
 	Changes []FileChange `json:"changes"`
 	DryRun  bool         `json:"dry_run"`
 	// Applied says the changes are in the vault (false after a dry run or a failure).
@@ -84,8 +80,6 @@ type Outcome struct {
 	ToolCalls int      `json:"tool_calls"`
 	Steps     uint64   `json:"steps"`
 	Warnings  []string `json:"warnings,omitempty"`
-	// RolledBack lists the files put back after a failure or a dry run.
-	RolledBack []string `json:"rolled_back,omitempty"`
 	// Failure says why the script stopped, nil when it finished.
 	Failure *Failure `json:"failure,omitempty"`
 }
@@ -122,6 +116,8 @@ type run struct {
 	budget *budget
 	thread *starlark.Thread
 
+	tx *library.Tx // the script's transaction
+
 	mu        sync.Mutex
 	stopped   *LimitError
 	out       bytes.Buffer
@@ -143,10 +139,12 @@ func (x *run) stop(l *LimitError) {
 
 // Run runs one script on behalf of call: every tool call it makes carries actor
 // script, the caller's library, turn and session, and the caller's actor as Origin, so
-// the permission guard judges it as the caller. Its writes are one change set: kept if
-// the script finishes (and DryRun is false), rolled back otherwise. The error is
-// non-nil only when the infrastructure broke (a rollback failed); the Outcome then
-// still says what happened.
+// the permission guard judges it as the caller. Its writes are one transaction
+// (library.Tx): held apart until the script ends, then applied together if the script
+// finished (and DryRun is false) and nobody changed their files meanwhile, else
+// forgotten. The error is non-nil only when the infrastructure broke (the changes
+// could not be applied for another reason than a conflict); the Outcome then still
+// says what happened.
 func (r *Runner) Run(ctx context.Context, call *tool.Call, in Input) (Outcome, error) {
 	o := Outcome{Target: in.Target, Code: in.Code, DryRun: in.DryRun, Changes: []FileChange{}}
 	f, err := r.compile(in.Code)
@@ -155,12 +153,10 @@ func (r *Runner) Run(ctx context.Context, call *tool.Call, in Input) (Outcome, e
 		return o, nil
 	}
 	id := strings.ToLower(rand.Text()[:16])
-	undo, err := vault.NewUndo("script-" + id)
-	if err != nil {
-		return o, err
-	}
+	tx := library.NewTx()
 	x := r.newRun(ctx, call, id)
-	runCtx, cancel := context.WithTimeout(vault.WithUndo(ctx, undo), r.lim.Wall+time.Second)
+	x.tx = tx
+	runCtx, cancel := context.WithTimeout(ctx, r.lim.Wall+time.Second)
 	defer cancel()
 	x.ctx = runCtx
 	globals, runErr := x.exec(f)
@@ -172,22 +168,33 @@ func (r *Runner) Run(ctx context.Context, call *tool.Call, in Input) (Outcome, e
 	if runErr != nil {
 		o.Failure = x.failure(runErr)
 	}
-	o.Changes = r.changes(undo)
-	if o.Failure == nil && !in.DryRun {
-		o.Applied = true
-		return o, undo.Commit()
+	o.Changes = r.changes(tx)
+	if o.Failure != nil || in.DryRun {
+		tx.Discard() // nothing was written: there is nothing to put back
+		return o, nil
 	}
-	restored, err := undo.Rollback(context.WithoutCancel(ctx), journeyActor(&x.call))
-	o.RolledBack = r.refresh(ctx, restored)
-	for _, rs := range restored {
-		for _, p := range rs.Kept {
-			o.Warnings = append(o.Warnings, fmt.Sprintf("%s was changed by someone else while the script ran: their version was kept, not put back", p))
-		}
+	// The script's changes land together, each on the condition that nobody changed
+	// its file since the script read it: a script is never applied over someone
+	// else's write, and nothing of it is applied then.
+	_, err = tx.Commit(context.WithoutCancel(ctx))
+	switch {
+	case errors.Is(err, library.ErrConflict):
+		o.Failure = &Failure{Code: CodeConflict, Message: fmt.Sprintf("the script ran, but its changes were not applied: %v; nothing was written, and their version stays. Run the script again: it will read their version", conflictSubject(err))}
+		return o, nil
+	case err != nil:
+		return o, fmt.Errorf("run_starlark: apply the script's changes: %w", err)
 	}
-	if err != nil {
-		return o, fmt.Errorf("run_starlark: roll back: %w", err)
-	}
+	o.Applied = true
 	return o, nil
+}
+
+// conflictSubject says, from a commit's conflict, which file someone else changed.
+func conflictSubject(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return fmt.Sprintf("%s was changed by someone else while the script ran", pe.Path)
+	}
+	return err.Error()
 }
 
 // compile parses and checks a script and rewrites it for the size limits.
@@ -339,45 +346,4 @@ func (x *run) failure(err error) *Failure {
 	}
 	f.Message = msg
 	return f
-}
-
-// journeyActor names a rollback in the journey as the script's calls are named.
-func journeyActor(c *tool.Call) string {
-	if c.Turn != "" {
-		return c.Actor + "@" + c.Turn
-	}
-	return c.Actor
-}
-
-// refresh re-indexes what a rollback restored and returns the paths, qualified by the
-// library when more than one is mounted.
-func (r *Runner) refresh(ctx context.Context, restored []vault.Restored) []string {
-	var out []string
-	for _, rs := range restored {
-		l := r.libraryOf(rs.Vault)
-		if l == nil {
-			continue
-		}
-		l.Refresh(ctx, rs.Paths...) // the undo journal wrote them, beside the library
-		for _, p := range rs.Paths {
-			out = append(out, r.qualify(l, string(p)))
-		}
-	}
-	return out
-}
-
-func (r *Runner) libraryOf(v *vault.Vault) *library.Library {
-	for _, l := range r.libs.Libraries() {
-		if l.Vault() == v {
-			return l
-		}
-	}
-	return nil
-}
-
-func (r *Runner) qualify(l *library.Library, p string) string {
-	if len(r.libs.Libraries()) > 1 {
-		return l.Name() + ":" + p
-	}
-	return p
 }

@@ -2,7 +2,9 @@ package script
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -93,14 +95,14 @@ func TestWriteThenFailLeavesTheTreeAsItWas(t *testing.T) {
 	if o.Failure == nil || o.Failure.Code != "not_found" || o.Failure.Line != 7 {
 		t.Fatalf("failure %+v; want not_found at line 7", o.Failure)
 	}
-	if o.Applied || len(o.RolledBack) < 23 {
-		t.Errorf("applied %v, rolled back %d files", o.Applied, len(o.RolledBack))
+	if o.Applied || len(o.Changes) < 23 {
+		t.Errorf("applied %v, %d files in the change set that was not applied", o.Applied, len(o.Changes))
 	}
 	if after := treeHash(t, dir); after != before {
 		t.Errorf("tree %s after the failed script, %s before", after, before)
 	}
-	if st := git(t, dir, "status", "--porcelain", "--", ".", ":!journey.yaml"); st != "" {
-		t.Errorf("git status after rollback:\n%s", st)
+	if st := git(t, dir, "status", "--porcelain"); st != "" {
+		t.Errorf("git status after the failed script (the journey included: nothing was written):\n%s", st)
 	}
 	assertNoJournal(t, dir)
 	assertGraphMatchesFiles(t, e)
@@ -125,10 +127,10 @@ func assertGraphMatchesFiles(t *testing.T, e *env) {
 	}
 }
 
-func TestDryRunReportsAndRestores(t *testing.T) {
+func TestDryRunWritesNothing(t *testing.T) {
 	dir := writeVault(t, true)
-	before := treeHash(t, dir)
 	e := newEnv(t, dir, Limits{})
+	before := everyFileAndTime(t, dir)
 	o := e.mustRun(t, `
 create_entity(entity_name="ideas/Draft", content="maybe")
 edit_entity(entity_name="Ada Lovelace", old_content="First", new_content="The first")
@@ -142,10 +144,44 @@ __result__ = read_entities(entity_names=["ideas/Draft"])["entities"][0]["content
 	if len(o.Changes) != 2 || !strings.Contains(o.Changes[1].Diff, "+The first") {
 		t.Errorf("changes: %+v", o.Changes)
 	}
-	if after := treeHash(t, dir); after != before {
-		t.Errorf("a dry run changed the tree")
+	if diff := cmp.Diff(before, everyFileAndTime(t, dir)); diff != "" {
+		t.Errorf("a dry run wrote to the vault (its notes, journey or .memotree) (-before +after):\n%s", diff)
 	}
 	assertGraphMatchesFiles(t, e)
+}
+
+// everyFileAndTime describes every file and folder under dir, .git aside: its
+// content's hash, or for a folder its entries, and its modification time.
+func everyFileAndTime(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		if d.IsDir() && rel == ".git" {
+			return filepath.SkipDir
+		}
+		st, err := d.Info()
+		if err != nil {
+			return err
+		}
+		desc := st.ModTime().String()
+		if !d.IsDir() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			desc += fmt.Sprintf(" %x", sha256.Sum256(b))
+		}
+		out[filepath.ToSlash(rel)] = desc
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func TestLimitsStopRunawayScripts(t *testing.T) {
@@ -203,28 +239,76 @@ func TestCanceledContextStopsTheScript(t *testing.T) {
 	}
 }
 
-// TestRollbackKeepsSomeoneElsesEdit: a file the script wrote and someone else changed
-// before the script failed keeps their version; the rest is put back.
-func TestRollbackKeepsSomeoneElsesEdit(t *testing.T) {
-	e := newEnv(t, writeVault(t, false), Limits{})
-	e.run.extra = starlark.StringDict{"outside_edit": starlark.NewBuiltin("outside_edit", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
+// outsideEdit is a builtin for tests: outside_edit(path, text) writes a file of the
+// vault as another program would, while the script runs.
+func outsideEdit(e *env) starlark.StringDict {
+	return starlark.StringDict{"outside_edit": starlark.NewBuiltin("outside_edit", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
 		p := filepath.Join(e.dir, filepath.FromSlash(string(args[0].(starlark.String))))
 		return starlark.None, os.WriteFile(p, []byte(args[1].(starlark.String)), 0o644)
 	})}
+}
+
+// TestFailedScriptLeavesSomeoneElsesEdit: a script that fails after someone else
+// changed a note it had changed leaves their version and writes nothing of its own.
+func TestFailedScriptLeavesSomeoneElsesEdit(t *testing.T) {
+	e := newEnv(t, writeVault(t, false), Limits{})
+	e.run.extra = outsideEdit(e)
 	o := e.mustRun(t, `
 edit_entity(entity_name="Ada Lovelace", old_content="First", new_content="The first")
 edit_entity(entity_name="Charles Babbage", old_content="Designed", new_content="Drew")
 outside_edit("people/Charles Babbage.md", "the person's own words\n")
 fail("stop")`, false)
-	if o.Failure == nil {
-		t.Fatal("the script did not fail")
+	if o.Failure == nil || o.Applied {
+		t.Fatalf("failure %+v, applied %v; want a failure, nothing applied", o.Failure, o.Applied)
 	}
 	ada, _ := os.ReadFile(filepath.Join(e.dir, "people", "Ada Lovelace.md"))
 	charles, _ := os.ReadFile(filepath.Join(e.dir, "people", "Charles Babbage.md"))
 	if string(ada) != seedNotes["people/Ada Lovelace.md"] || string(charles) != "the person's own words\n" {
 		t.Errorf("ada %q\ncharles %q", ada, charles)
 	}
-	if len(o.Warnings) != 1 || !strings.Contains(o.Warnings[0], "Charles Babbage") {
-		t.Errorf("warnings %q", o.Warnings)
+}
+
+// TestScriptOvertakenByAnotherWriterAppliesNothing: a script that finishes after
+// someone else changed a note it changed is applied not at all, says which note, and
+// their version stays.
+func TestScriptOvertakenByAnotherWriterAppliesNothing(t *testing.T) {
+	e := newEnv(t, writeVault(t, false), Limits{})
+	e.run.extra = outsideEdit(e)
+	o := e.mustRun(t, `
+edit_entity(entity_name="Ada Lovelace", old_content="First", new_content="The first")
+edit_entity(entity_name="Charles Babbage", old_content="Designed", new_content="Drew")
+outside_edit("people/Charles Babbage.md", "the person's own words\n")
+__result__ = "done"`, false)
+	if o.Failure == nil || o.Failure.Code != CodeConflict || !strings.Contains(o.Failure.Message, "Charles Babbage") || o.Applied {
+		t.Fatalf("failure %+v, applied %v; want a conflict naming Charles Babbage, nothing applied", o.Failure, o.Applied)
+	}
+	ada, _ := os.ReadFile(filepath.Join(e.dir, "people", "Ada Lovelace.md"))
+	charles, _ := os.ReadFile(filepath.Join(e.dir, "people", "Charles Babbage.md"))
+	if string(ada) != seedNotes["people/Ada Lovelace.md"] || string(charles) != "the person's own words\n" {
+		t.Errorf("ada %q\ncharles %q", ada, charles)
+	}
+}
+
+// TestScriptSearchesSeeItsOwnWrites: inside a script, every search answers from the
+// vault as the script left it — the notes it created and changed found by their new
+// text, the ones it deleted not at all — though none of it is on disk yet.
+func TestScriptSearchesSeeItsOwnWrites(t *testing.T) {
+	e := newEnv(t, writeVault(t, false), Limits{})
+	o := e.mustRun(t, `
+create_entity(entity_name="ideas/Zebra", content="the quixotic zebra grazes")
+edit_entity(entity_name="Ada Lovelace", old_content="First", new_content="Quixotic first")
+delete_entities(entity_names=["Charles Babbage"])
+ranked = [h["entity_name"] for h in search_nodes(query="quixotic")["results"]]
+pattern = [r["entity_name"] for r in search_in_contents(content_glob="/uixotic/")["results"]]
+names = [x if type(x) == "string" else x["entity_name"] for x in list_entities(entity_glob="**")["entities"]]
+__result__ = {"ranked": sorted(ranked), "pattern": sorted(pattern), "names": "people/Charles Babbage" in names}
+`, true)
+	if o.Failure != nil {
+		t.Fatalf("failure %+v\n%s", o.Failure, o.Output)
+	}
+	got, _ := json.Marshal(o.Result)
+	want := `{"names":false,"pattern":["ideas/Zebra","people/Ada Lovelace"],"ranked":["ideas/Zebra","people/Ada Lovelace"]}`
+	if string(got) != want {
+		t.Errorf("searches inside the script: %s\nwant %s", got, want)
 	}
 }

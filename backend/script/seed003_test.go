@@ -76,7 +76,7 @@ func seedEnv(t *testing.T, vaults map[string]map[string]string, order ...string)
 	if err := catalog.Register(reg, catalog.Deps{Libraries: ws}); err != nil {
 		t.Fatal(err)
 	}
-	r := NewRunner(reg, ws, Limits{})
+	r := NewRunner(reg, Limits{})
 	if err := reg.Register(r.Tool()); err != nil {
 		t.Fatal(err)
 	}

@@ -16,7 +16,7 @@ var docs embed.FS
 type RunStarlarkIn struct {
 	Target string `json:"target" jsonschema:"in a few words, what the script is for"`
 	Code   string `json:"code" jsonschema:"the Starlark source; call tools with keyword arguments and assign the answer to __result__"`
-	DryRun bool   `json:"dry_run,omitempty" jsonschema:"true: run, report the change set, and put every note back"`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"true: run and report the change set, writing nothing"`
 	tool.LibraryArg
 }
 
@@ -50,8 +50,8 @@ func (r *Runner) calls(args map[string]any) []string {
 
 // Register declares run_starlark on reg, running scripts against reg's own tools
 // within lim.
-func Register(reg *tool.Registry, libs Libraries, lim Limits) error {
-	return reg.Register(NewRunner(reg, libs, lim).Tool())
+func Register(reg *tool.Registry, lim Limits) error {
+	return reg.Register(NewRunner(reg, lim).Tool())
 }
 
 // handle runs a script; a failed script answers an error carrying the outcome.
@@ -62,10 +62,8 @@ func (r *Runner) handle(ctx context.Context, call *tool.Call, in RunStarlarkIn) 
 	}
 	if f := o.Failure; f != nil {
 		msg := f.Message
-		if len(o.RolledBack) > 0 {
-			msg += fmt.Sprintf("; the %d file(s) it changed were put back", len(o.RolledBack))
-		} else {
-			msg += "; nothing was changed"
+		if f.Code != CodeConflict {
+			msg += "; nothing was changed (a script's changes are applied only when it finishes)"
 		}
 		res := tool.Fail(f.Code, "%s", msg).WithData(&o)
 		res.Warnings = o.Warnings
@@ -73,7 +71,7 @@ func (r *Runner) handle(ctx context.Context, call *tool.Call, in RunStarlarkIn) 
 	}
 	msg := fmt.Sprintf("the script ran: %d tool call(s), %d file(s) changed", o.ToolCalls, len(o.Changes))
 	if o.DryRun {
-		msg = fmt.Sprintf("dry run: %d tool call(s); %d file(s) would change, and were put back", o.ToolCalls, len(o.Changes))
+		msg = fmt.Sprintf("dry run: %d tool call(s); %d file(s) would change; nothing was written", o.ToolCalls, len(o.Changes))
 	}
 	if o.OutputTruncated {
 		msg += "; printed output was cut at the limit"

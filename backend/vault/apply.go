@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -67,6 +66,9 @@ type step struct {
 // was, temporary files removed. A failure after it is retried at once, and if it fails
 // again the next Lock, in this process or another, finishes the batch.
 func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]Hash, error) {
+	if v.stage != nil {
+		return v.stage.apply(changes, o)
+	}
 	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
@@ -197,16 +199,16 @@ type staged struct {
 }
 
 // discard removes what stageBatch wrote: the vault is as it was before.
-func (v *Vault) discard(st *staged) {
+func (v *Vault) discard(dirs *batchDirs, st *staged) {
 	for _, s := range st.steps {
 		if s.Temp != "" {
-			_ = v.root.Remove(osName(s.Temp))
+			_ = dirs.remove(s.Temp)
 		}
 	}
 	if st.itmp != "" {
-		_ = v.root.Remove(osName(st.itmp))
+		_ = dirs.remove(st.itmp)
 	}
-	v.removeDirs(st.made)
+	v.removeDirs(dirs, st.made)
 }
 
 // stageBatch writes every new content to a temporary file, and the intent of the
@@ -217,7 +219,7 @@ func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) 
 	ok := false
 	defer func() {
 		if !ok {
-			v.discard(st)
+			v.discard(dirs, st)
 		}
 	}()
 	known := map[vpath.Path]bool{} // folders known to exist
@@ -228,7 +230,7 @@ func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) 
 			continue
 		}
 		if dir := t.path.Dir(); !t.exists && !known[dir] {
-			made, err := v.makeDirs(dir)
+			made, err := v.makeDirs(dirs, dir)
 			st.made = append(st.made, made...)
 			if err != nil {
 				return nil, pathErr(c.Path, err)
@@ -317,14 +319,14 @@ func (v *Vault) commitBatch(dirs *batchDirs, st *staged) error {
 		err = v.root.Rename(osName(st.itmp), osName(in))
 	}
 	if err != nil {
-		v.discard(st)
+		v.discard(dirs, st)
 		return fmt.Errorf("apply: record intent: %w", mapErr(err))
 	}
 	st.itmp = ""
 	if err := dirs.syncDir(in.Dir()); err != nil {
 		// Not known to be durable: take the decision back if we can.
 		if rerr := v.RemoveInternal(intentName); rerr == nil {
-			v.discard(st)
+			v.discard(dirs, st)
 			return fmt.Errorf("apply: record intent: %w", err)
 		}
 	}
@@ -365,7 +367,7 @@ func (v *Vault) finishWith(bd *batchDirs, steps []step) error {
 		if s.Temp == "" {
 			err := fsfault.Check("remove", string(s.Target))
 			if err == nil {
-				err = v.root.Remove(osName(s.Target))
+				err = bd.remove(s.Target)
 			}
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("remove %s: %w", s.Target, mapErr(err))
@@ -375,9 +377,6 @@ func (v *Vault) finishWith(bd *batchDirs, steps []step) error {
 		err := fsfault.Check("rename", string(s.Target))
 		if err == nil {
 			err = bd.rename(s.Temp, s.Target)
-			if errors.Is(err, errSlowPath) {
-				err = v.root.Rename(osName(s.Temp), osName(s.Target))
-			}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // already moved before a crash
@@ -408,14 +407,32 @@ func pathErr(p vpath.Path, err error) error {
 	return &fs.PathError{Op: "apply", Path: string(p), Err: err}
 }
 
-func isTemp(p vpath.Path) bool { return bytes.HasPrefix([]byte(p.Base()), []byte(TempPrefix)) }
-
-// journalBatch appends one entry per change, in one write.
+// journalBatch appends one entry per change (or o.Journey), in one write.
 func (v *Vault) journalBatch(changes []Change, o WriteOptions) error {
+	entries := o.Journey
+	if entries == nil {
+		entries = batchEntries(changes, o, time.Now())
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	b, err := encodeEntries(entries)
+	if err != nil {
+		return fmt.Errorf("append journey: %w", err)
+	}
+	if err := v.appendFile(b); err != nil {
+		return fmt.Errorf("append journey: %w", err)
+	}
+	return nil
+}
+
+// batchEntries returns the journey entries of a batch made at now: one per change,
+// under o's actor; none when o.Actor is empty.
+func batchEntries(changes []Change, o WriteOptions, now time.Time) []Entry {
 	if o.Actor == "" {
 		return nil
 	}
-	now := time.Now().Round(0).Truncate(time.Millisecond)
+	now = now.Round(0).Truncate(time.Millisecond)
 	entries := make([]Entry, len(changes))
 	for i, c := range changes {
 		op := o.Op
@@ -431,12 +448,5 @@ func (v *Vault) journalBatch(changes []Change, o WriteOptions) error {
 			entries[i].From = string(c.From)
 		}
 	}
-	b, err := encodeEntries(entries)
-	if err != nil {
-		return fmt.Errorf("append journey: %w", err)
-	}
-	if err := v.appendFile(b); err != nil {
-		return fmt.Errorf("append journey: %w", err)
-	}
-	return nil
+	return entries
 }

@@ -12,7 +12,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
-	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // Entry is one operation in the journey.
@@ -36,6 +35,9 @@ type Entry struct {
 // e.Outcome means "ok"; e.Actor and e.Op are required. The file is only ever appended
 // to: one write per entry, never rewritten.
 func (v *Vault) AppendJourney(ctx context.Context, e Entry) error {
+	if v.stage != nil {
+		return v.stage.appendJourney(e)
+	}
 	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return fmt.Errorf("append journey: %w", err)
@@ -102,20 +104,26 @@ func encodeEntries(entries []Entry) ([]byte, error) {
 
 // appendFile appends b to the journey with one write and syncs it. If the file does not
 // end with a newline (a torn entry after a crash), a newline goes first so that the
-// torn entry cannot swallow this one.
+// torn entry cannot swallow this one. A journey that is a symbolic link, or a file of
+// several names (a hard link), is not appended to: it would change another file.
 func (v *Vault) appendFile(b []byte) error {
-	_, serr := v.root.Lstat(osName(JourneyPath))
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	_, serr := dirs.lstat(JourneyPath)
 	fresh := errors.Is(serr, fs.ErrNotExist)
 	if fresh {
 		if err := fsfault.Check("create", string(JourneyPath)); err != nil {
 			return err
 		}
 	}
-	f, st, err := regular.OpenFile(v.root, osName(JourneyPath), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	f, st, err := dirs.openFile(JourneyPath, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return mapErr(err)
 	}
 	defer f.Close()
+	if hardLinked(st) {
+		return fmt.Errorf("%w: %s has other names (hard links): appending to it would change them too", ErrOutside, JourneyPath)
+	}
 	if n := st.Size(); n > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], n-1); err != nil {
@@ -139,7 +147,7 @@ func (v *Vault) appendFile(b []byte) error {
 		// journey is as it was.
 		_ = f.Truncate(st.Size())
 		if fresh && st.Size() == 0 {
-			_ = v.root.Remove(osName(JourneyPath))
+			_ = dirs.remove(JourneyPath)
 		}
 		return err
 	}

@@ -33,6 +33,9 @@ var ErrTooLarge = errors.New("file too large")
 // folder, which saves resolving the folder again for every file; the same escape checks
 // as ReadFile apply. ReadMany returns ctx's error if it was cancelled.
 func (v *Vault) ReadMany(ctx context.Context, paths []vpath.Path, o ReadManyOptions, fn func(i int, data []byte, err error)) error {
+	if v.stage != nil {
+		return v.stage.readMany(ctx, paths, o, fn)
+	}
 	groups := groupByDir(paths)
 	workers := o.Workers
 	if workers <= 0 {

@@ -41,6 +41,9 @@ type UpdateFunc func(cur map[vpath.Path]Current) ([]Change, error)
 // fn again, up to maxUpdateTries times. An error from fn ends the Update with nothing
 // written and is returned as it is. No changes write nothing and record nothing.
 func (v *Vault) Update(ctx context.Context, paths []vpath.Path, fn UpdateFunc, o WriteOptions) ([]Hash, error) {
+	if v.stage != nil {
+		return v.stage.update(paths, fn, o)
+	}
 	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("update %d files: %w", len(paths), err)
@@ -85,6 +88,9 @@ func (v *Vault) Update(ctx context.Context, paths []vpath.Path, fn UpdateFunc, o
 // compare-and-swap on what the caller saw), or ErrConflict is returned without calling
 // fn. The write is recorded in the journey as Write records it.
 func (v *Vault) UpdateFile(ctx context.Context, p vpath.Path, fn func(cur []byte, exists bool) ([]byte, error), o WriteOptions) (Hash, error) {
+	if v.stage != nil {
+		return v.stage.updateFile(p, fn, o)
+	}
 	unlock, err := v.lockWrite(ctx)
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", p, err)

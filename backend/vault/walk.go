@@ -40,6 +40,9 @@ func (v *Vault) WalkPaths(ctx context.Context) ([]FileInfo, error) { return v.wa
 // WalkNames is WalkPaths giving the paths alone: at 100k files, a list of FileInfo
 // is 5.6 MB that a full index does not need, made on one core.
 func (v *Vault) WalkNames(ctx context.Context) ([]vpath.Path, error) {
+	if v.stage != nil {
+		return v.stage.walkNames(ctx)
+	}
 	root, n, err := v.walkTree(ctx, "", false)
 	if err != nil {
 		return nil, err
@@ -57,6 +60,9 @@ func (v *Vault) WalkUnder(ctx context.Context, dir vpath.Path) ([]FileInfo, erro
 }
 
 func (v *Vault) walk(ctx context.Context, from vpath.Path, stat bool) ([]FileInfo, error) {
+	if v.stage != nil {
+		return v.stage.walk(ctx, from, stat)
+	}
 	root, n, err := v.walkTree(ctx, from, stat)
 	if err != nil {
 		return nil, err

@@ -3,6 +3,10 @@ package vaults
 import (
 	"cmp"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -10,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // Found is a vault listed somewhere on this machine (by Obsidian, or among the recent
@@ -83,15 +89,26 @@ type obsidianFile struct {
 	} `json:"vaults"`
 }
 
+// MaxObsidianList bounds the size of an obsidian.json Obsidian reads: it lists a few
+// vaults in a few kilobytes.
+const MaxObsidianList = 4 << 20
+
 // Obsidian returns the vaults the given obsidian.json files list, the most recently
 // opened first, each folder once. A file that is missing, empty or does not parse
-// lists none: Obsidian may never have run here. The files are only read.
-func Obsidian(files []string) []Found {
+// lists none: Obsidian may never have run here. A file that is there but cannot be
+// read — a named pipe or a device in its place (opened without blocking and refused,
+// never waited on), a folder, one larger than MaxObsidianList, one that is unreadable —
+// lists none either, and problems says why, naming it. The files are only read.
+func Obsidian(files []string) (found []Found, problems []error) {
 	seen := map[string]bool{}
 	var out []Found
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		b, err := readObsidianList(f)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
+			problems = append(problems, err)
 			continue
 		}
 		var of obsidianFile
@@ -117,7 +134,51 @@ func Obsidian(files []string) []Found {
 	slices.SortFunc(out, func(a, b Found) int {
 		return cmp.Or(b.Opened.Compare(a.Opened), cmp.Compare(a.Path, b.Path))
 	})
-	return out
+	return out, problems
+}
+
+// readObsidianList reads the obsidian.json at path: a regular file of at most
+// MaxObsidianList bytes.
+func readObsidianList(path string) ([]byte, error) {
+	f, _, err := regular.OpenPath(path) // a named pipe is refused at once, not waited on
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, err
+	case errors.Is(err, regular.ErrNotRegular):
+		return nil, fmt.Errorf("read Obsidian's list of vaults %s: %w: it is %s, which Obsidian never makes, and MemoTree does not wait on it; remove it to see the vaults Obsidian knows", path, regular.ErrNotRegular, kindAt(path))
+	case err != nil:
+		return nil, fmt.Errorf("read Obsidian's list of vaults %s: %w", path, err)
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, MaxObsidianList+1))
+	if err != nil {
+		return nil, fmt.Errorf("read Obsidian's list of vaults %s: %w", path, err)
+	}
+	if len(b) > MaxObsidianList {
+		return nil, fmt.Errorf("read Obsidian's list of vaults %s: larger than %d MB, which no list of vaults is; it was left unread", path, MaxObsidianList>>20)
+	}
+	return b, nil
+}
+
+// kindAt names what is at path when it is not a regular file (a stat never blocks).
+func kindAt(path string) string {
+	st, err := os.Stat(path)
+	if err != nil {
+		return "not a regular file"
+	}
+	switch m := st.Mode(); {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a block device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a folder"
+	}
+	return "not a regular file"
 }
 
 // isDir reports whether path is a folder.

@@ -72,9 +72,9 @@ func TestObsidianConfigsFindsEachLinuxPlace(t *testing.T) {
 			if err := os.WriteFile(file, []byte(`{"vaults":{"x":{"path":"`+vault+`","ts":1}}}`), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			got := Obsidian(ObsidianConfigs())
-			if len(got) != 1 || got[0].Path != vault {
-				t.Errorf("with %s, Obsidian(ObsidianConfigs()) = %v, want the vault %s", rel, got, vault)
+			got, problems := Obsidian(ObsidianConfigs())
+			if len(got) != 1 || got[0].Path != vault || len(problems) != 0 {
+				t.Errorf("with %s, Obsidian(ObsidianConfigs()) = %v, %v; want the vault %s", rel, got, problems, vault)
 			}
 		})
 	}

@@ -7,8 +7,8 @@
 // the vault's atomic writes (".memotree-tmp-*") are never reported: the rename that
 // ends such a write is reported as a change of its target. A change of attributes
 // alone (chmod, touch) is not reported. Inside .memotree only the undo journals of
-// change sets are watched, reported as Batch.ChangeSets (a script's process may have
-// died), and fences (below). Symbolic links to folders are not followed.
+// change sets and the intent of a batch are watched, reported as Batch.ChangeSets (a
+// writer's process may have died in the middle), and fences (below). Symbolic links to folders are not followed.
 //
 // A file created directly in .memotree whose name starts with "fence-" is a fence:
 // another process asks to know when this watcher has seen every change made before
@@ -58,9 +58,10 @@ type Batch struct {
 	// be watched, or too many paths piled up): the consumer must rescan the vault.
 	// Paths may still list some changes.
 	Rescan bool
-	// ChangeSets means an undo journal of a change set (.memotree/undo-*) appeared,
-	// grew or went away: a change set runs, or ended, or its process died. The
-	// consumer checks for crashed ones (vault.RecoverStale).
+	// ChangeSets means an undo journal of a change set (.memotree/undo-*) or the
+	// intent of a batch (.memotree/intent.json) appeared, changed or went away: a
+	// change is being made, or ended, or its process died in the middle. The consumer
+	// finishes or rolls back crashed ones (vault.RecoverStale).
 	ChangeSets bool
 	// Fences are the names of the fence files (FencePrefix…, in .memotree) created
 	// before the batch was sent: every change made before them is in this batch or
@@ -202,9 +203,14 @@ func (w *Watcher) hasPending() bool {
 	return w.rescan || w.journals || len(w.pending) > 0 || len(w.fences) > 0
 }
 
-// internalDir is the app's own folder in the vault, whose undo journals are watched
-// (but nothing else in it is reported).
+// internalDir is the app's own folder in the vault, whose undo journals and batch
+// intent are watched (but nothing else in it is reported).
 const internalDir = ".memotree"
+
+// intentName is the recorded intent of a batch of writes being applied
+// (vault.Apply): a writer that dies in the middle of its batch leaves it, and whoever
+// takes the vault's lock next finishes the batch.
+const intentName = "intent.json"
 
 // watchInternal watches .memotree itself, not its subfolders, if it exists.
 func (w *Watcher) watchInternal() {
@@ -216,7 +222,7 @@ func (w *Watcher) journal(p vpath.Path, ev fsnotify.Event) {
 	switch {
 	case p == internalDir && ev.Has(fsnotify.Create):
 		w.watchInternal()
-	case p.Dir() == internalDir && strings.HasPrefix(p.Base(), "undo-"):
+	case p.Dir() == internalDir && (strings.HasPrefix(p.Base(), "undo-") || p.Base() == intentName):
 		w.touch()
 		w.journals = true
 	case p.Dir() == internalDir && strings.HasPrefix(p.Base(), FencePrefix) && ev.Has(fsnotify.Create):

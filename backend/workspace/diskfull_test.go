@@ -29,23 +29,21 @@ var fullDiskSeed = func() map[string]string {
 	return m
 }()
 
-// fullDiskCall is one tool call of the disk-full tests. history: the journey records
-// the call's writes even when they are undone (a script's rollback).
+// fullDiskCall is one tool call of the disk-full tests.
 type fullDiskCall struct {
-	tool    string
-	args    string
-	history bool
+	tool string
+	args string
 }
 
 var fullDiskCalls = []fullDiskCall{
-	{"update_entity", `{"entity_name":"Hub","content":"appended","mode":"append"}`, false},
-	{"create_entity", `{"entity_name":"deep/er/New","content":"new [[Hub]]"}`, false},
-	{"rename_entity", `{"old_name":"Hub","new_name":"folder/Spoke"}`, false},
-	{"move_entity", `{"entity_name":"Other","folder":"moved/here"}`, false},
-	{"merge_entities", `{"source_names":["Other"],"target_name":"Hub"}`, false},
-	{"delete_entities", `{"entity_names":["n/00","n/01"]}`, false},
-	{"create_relations", `{"relations":[{"from":"n/02","to":"Hub","type":"part of"},{"from":"Other","to":"n/03","type":"see also"}]}`, false},
-	{"run_starlark", `{"target":"t","code":"create_entity(entity_name=\"s/one\", content=\"1\")\nupdate_entity(entity_name=\"Hub\", content=\"by the script\", mode=\"append\")\ncreate_entity(entity_name=\"s/two\", content=\"2\")\ndelete_entities(entity_names=[\"n/04\"])\n__result__ = 1"}`, true},
+	{"update_entity", `{"entity_name":"Hub","content":"appended","mode":"append"}`},
+	{"create_entity", `{"entity_name":"deep/er/New","content":"new [[Hub]]"}`},
+	{"rename_entity", `{"old_name":"Hub","new_name":"folder/Spoke"}`},
+	{"move_entity", `{"entity_name":"Other","folder":"moved/here"}`},
+	{"merge_entities", `{"source_names":["Other"],"target_name":"Hub"}`},
+	{"delete_entities", `{"entity_names":["n/00","n/01"]}`},
+	{"create_relations", `{"relations":[{"from":"n/02","to":"Hub","type":"part of"},{"from":"Other","to":"n/03","type":"see also"}]}`},
+	{"run_starlark", `{"target":"t","code":"create_entity(entity_name=\"s/one\", content=\"1\")\nupdate_entity(entity_name=\"Hub\", content=\"by the script\", mode=\"append\")\ncreate_entity(entity_name=\"s/two\", content=\"2\")\ndelete_entities(entity_names=[\"n/04\"])\n__result__ = 1"}`},
 }
 
 // seedIn writes fullDiskSeed into a new folder (in memory where the machine has one).
@@ -115,8 +113,8 @@ func callWith(t *testing.T, c fullDiskCall, hook fsfault.Hook) (string, tool.Res
 // at each step of their writes, once or for good (ENOSPC). A call either succeeds
 // whole or answers error_code disk_full with what to free, never an internal error or
 // a panic; it leaves no temporary file, and the vault (notes, folders and journey) is
-// byte-identical — for a script whose rollback the full disk stopped too, once the
-// next process opens the vault.
+// byte-identical — or, for a batch the disk stopped after it was decided (a
+// script's changes among them), whole once the next process opens the vault.
 func TestToolsOnAFullDisk(t *testing.T) {
 	for _, c := range fullDiskCalls {
 		t.Run(c.tool, func(t *testing.T) {
@@ -126,7 +124,7 @@ func TestToolsOnAFullDisk(t *testing.T) {
 				t.Fatalf("without a fault: %v %+v", err, res)
 			}
 			after := keysOf(tree(t, dir, false))
-			before := tree(t, seedIn(t), !c.history)
+			before := tree(t, seedIn(t), true)
 			total := int(steps.Load())
 			if total < 3 {
 				t.Fatalf("%d steps: the seam is not reached", total)
@@ -163,8 +161,8 @@ func checkFullDisk(t *testing.T, where string, c fullDiskCall, dir string, res t
 		t.Errorf("%s: %s %q, want disk_full saying what to free", where, res.ErrorCode, res.Message)
 	}
 	pending := strings.Contains(res.Message, "completed at the next write or open")
-	if c.history || pending {
-		// The next process to open the vault finishes a rollback the disk stopped.
+	if pending {
+		// The next process to open the vault finishes a batch the disk stopped.
 		v, err := vault.Open(dir)
 		if err != nil {
 			t.Fatal(err)
@@ -184,14 +182,14 @@ func checkFullDisk(t *testing.T, where string, c fullDiskCall, dir string, res t
 	if len(left) > 0 {
 		t.Errorf("%s: temporary files left: %v", where, left)
 	}
-	if pending && !c.history {
+	if pending {
 		// Decided before the disk failed: the next open completed it.
 		if d := cmp.Diff(after, keysOf(tree(t, dir, false))); d != "" {
 			t.Errorf("%s: %s; after the next open the change is not whole (-want +got):\n%s", where, res.Message, d)
 		}
 		return
 	}
-	if d := cmp.Diff(before, tree(t, dir, !c.history)); d != "" {
+	if d := cmp.Diff(before, tree(t, dir, true)); d != "" {
 		t.Errorf("%s: failed (%s) but changed the vault (-want +got):\n%s", where, res.Message, d)
 	}
 }

@@ -27,7 +27,7 @@ func (w *Workspace) Registry() (*tool.Registry, error) {
 		r.SetGuard(w.guard)
 		err := catalog.Register(r, catalog.Deps{Libraries: w, Canvases: w.Canvases(), Summarizer: w.summarizer, Embedder: w.embedder, Bus: w.bus, AtClose: w.atClose, BuildInBackground: w.watch})
 		if err == nil {
-			err = script.Register(r, w, script.Limits{})
+			err = script.Register(r, script.Limits{})
 		}
 		w.registry.reg, w.registry.err = r, err
 	})
@@ -92,7 +92,7 @@ func Catalogue() (*tool.Registry, error) {
 	if err := catalog.Register(r, catalog.Deps{Libraries: noLibraries{}}); err != nil {
 		return nil, err
 	}
-	if err := script.Register(r, noLibraries{}, script.Limits{}); err != nil {
+	if err := script.Register(r, script.Limits{}); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -21,7 +21,9 @@ const (
 )
 
 // crashScript creates scriptNotes notes in folder s<round> and appends a line to the
-// first touched notes of p/, one tool call each, so that a kill lands in the middle.
+// first touched notes of p/, one tool call each, and shows its progress every 20 notes
+// on a view of its own (.memotree/views/progress-<round>-<k>.json, written at once,
+// while its notes wait for its end), so that the test can kill it in the middle.
 func crashScript(round int) string {
 	return fmt.Sprintf(`
 for i in range(%d):
@@ -29,8 +31,10 @@ for i in range(%d):
     create_entity(entity_name="s%d/n" + n, content="made by the script of round %d")
     if i < %d:
         update_entity(entity_name="p/p" + n, content="script round %d line %%d" %% i, mode="append")
+    if i %% 20 == 0:
+        expand_node(entity_name="s%d/n" + n, level="summary", view_name="progress-%d-" + str(i // 20))
 __result__ = "done"
-`, scriptNotes, round, round, touched, round)
+`, scriptNotes, round, round, touched, round, round, round)
 }
 
 // ack is a write the live server acknowledged: line must be in note afterwards.
@@ -39,15 +43,18 @@ type ack struct{ note, line string }
 // TestSIGKILLScriptThenLiveWrites is the crash-and-continue test: a `memotree mcp
 // --http` process keeps the vault open throughout; in each round a `memotree call
 // run_starlark` process runs a script that creates 400 notes and appends to 40
-// existing ones, and is killed with SIGKILL at a seeded random moment. In even rounds
-// MCP clients of the live server write at once after the kill (appends with
-// compare-and-swap on notes the script touched, attempts on notes it created, new
-// notes); in odd rounds nobody writes, and the live server must roll the crashed
-// script back on its own. At the end a new process opens the vault (memotree doctor,
-// which recovers what is left): every write the server acknowledged is there exactly
-// once, each round's script is there whole or not at all, no journal or temporary
-// file is left, and doctor finds the vault healthy. MEMOTREE_CRASH_KILLS sets the
-// rounds (default 4); `make soak` runs more.
+// existing ones, and is killed with SIGKILL at a seeded random moment: while it runs
+// (its changes held in memory: nothing of it may land), or while its changes are
+// being applied (its batch's intent recorded: it must land whole, finished by the
+// next process that takes the vault's lock). In even rounds MCP clients of the live
+// server write at once after the kill (appends with compare-and-swap on notes the
+// script touched, attempts on notes it created, new notes); in odd rounds nobody
+// writes, and the live server, which watches the vault, must finish a batch the kill
+// interrupted on its own. At the end a new process opens the vault (memotree doctor):
+// every write the server acknowledged is there exactly once, each round's script is
+// there whole or not at all, no intent or temporary file is left, and doctor finds
+// the vault healthy. MEMOTREE_CRASH_KILLS sets the rounds (default 4); `make soak`
+// runs more.
 func TestSIGKILLScriptThenLiveWrites(t *testing.T) {
 	rounds := crashKills(t, 4)
 	rng, seed := seededRand(t)
@@ -74,12 +81,20 @@ func TestSIGKILLScriptThenLiveWrites(t *testing.T) {
 	var acks []ack
 	complete := map[int]bool{} // rounds whose script finished before the kill
 	for round := range rounds {
-		threshold := 1 + rng.IntN(scriptNotes-20)
-		done, killedAt := runAndKill(t, ctx, dir, round, threshold)
+		k := killPoint{progress: rng.IntN(scriptNotes / 20)}
+		if rng.IntN(2) == 0 {
+			k = killPoint{applied: 1 + rng.IntN(scriptNotes-20)}
+		}
+		done, killedAt := runAndKill(t, ctx, dir, round, k)
 		complete[round] = done
-		where := fmt.Sprintf("round %d (MEMOTREE_CRASH_SEED=%d, killed at %d script notes)", round, seed, killedAt)
+		where := fmt.Sprintf("round %d (MEMOTREE_CRASH_SEED=%d, killed %s, %d script notes then)", round, seed, k, killedAt)
+		if done {
+			where = fmt.Sprintf("round %d (MEMOTREE_CRASH_SEED=%d, finished before it was killed %s)", round, seed, k)
+		}
+		t.Log(where)
 		if round%2 == 1 {
-			waitRolledBack(t, dir, round, done, where)
+			waitSettled(t, dir, round, where)
+			complete[round] = count(filepath.Join(dir, fmt.Sprintf("s%d", round))) == scriptNotes
 			continue
 		}
 		for k := range 6 {
@@ -121,10 +136,17 @@ func TestSIGKILLScriptThenLiveWrites(t *testing.T) {
 	if err != nil || report.RecoveryConflicts.Count != 0 || report.TempFiles.Count != 0 {
 		t.Errorf("memotree doctor after the rounds (MEMOTREE_CRASH_SEED=%d): %v\n%s", seed, err, out)
 	}
+	for round := range rounds {
+		// A round killed while its batch was applied, and written to after, was
+		// finished by the first write: whole.
+		if count(filepath.Join(dir, fmt.Sprintf("s%d", round))) == scriptNotes {
+			complete[round] = true
+		}
+	}
 	checkAcks(t, dir, acks, seed)
 	checkScripts(t, dir, rounds, complete, seed)
-	if m, _ := filepath.Glob(filepath.Join(dir, ".memotree", "undo-*")); len(m) > 0 {
-		t.Errorf("undo journals left: %v", m)
+	if m, _ := filepath.Glob(filepath.Join(dir, ".memotree", "intent.json")); len(m) > 0 {
+		t.Errorf("a batch's intent is left: %v", m)
 	}
 }
 
@@ -141,9 +163,30 @@ func crashKills(t *testing.T, short int) int {
 	return n
 }
 
+// killPoint is when runAndKill kills a script: once it has shown progress view
+// number progress (while it runs), or once applied of its notes are on disk (while its
+// batch is applied).
+type killPoint struct{ progress, applied int }
+
+func (k killPoint) String() string {
+	if k.applied > 0 {
+		return fmt.Sprintf("while its batch was applied, at %d notes", k.applied)
+	}
+	return fmt.Sprintf("while it ran, after progress view %d", k.progress)
+}
+
+// reached reports whether the script got to k.
+func (k killPoint) reached(dir string, round int) bool {
+	if k.applied > 0 {
+		return count(filepath.Join(dir, fmt.Sprintf("s%d", round))) >= k.applied
+	}
+	_, err := os.Stat(filepath.Join(dir, ".memotree", "views", fmt.Sprintf("progress-%d-%d.json", round, k.progress)))
+	return err == nil
+}
+
 // runAndKill runs round's script in a `memotree call` process and kills it once it
-// has made threshold notes; done says the script finished first.
-func runAndKill(t *testing.T, ctx context.Context, dir string, round, threshold int) (done bool, killedAt int) {
+// reaches k; done says the script finished first.
+func runAndKill(t *testing.T, ctx context.Context, dir string, round int, k killPoint) (done bool, killedAt int) {
 	t.Helper()
 	args, _ := json.Marshal(map[string]any{"target": "crash test", "code": crashScript(round)})
 	cmd := memotree(ctx, "call", "--library", "v="+dir, "--json", "run_starlark", string(args))
@@ -155,7 +198,7 @@ func runAndKill(t *testing.T, ctx context.Context, dir string, round, threshold 
 	go func() { exited <- cmd.Wait() }()
 	folder := filepath.Join(dir, fmt.Sprintf("s%d", round))
 	deadline := time.Now().Add(2 * time.Minute)
-	for count(folder) < threshold {
+	for !k.reached(dir, round) {
 		select {
 		case err := <-exited:
 			if err != nil {
@@ -165,7 +208,7 @@ func runAndKill(t *testing.T, ctx context.Context, dir string, round, threshold 
 		case <-time.After(500 * time.Microsecond):
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("round %d: the script made %d notes in two minutes", round, count(folder))
+			t.Fatalf("round %d: the script did not get %s in two minutes", round, k)
 		}
 	}
 	_ = cmd.Process.Signal(syscall.SIGKILL)
@@ -180,22 +223,22 @@ func count(folder string) int {
 	return len(m)
 }
 
-// waitRolledBack waits until the live server has rolled the killed script back on
-// its own: none of its notes and no undo journal left.
-func waitRolledBack(t *testing.T, dir string, round int, done bool, where string) {
+// waitSettled waits until a killed script has left the vault whole or untouched: the
+// live server, which watches the vault, finishes a batch the kill interrupted on its
+// own (its intent gone, all its notes there).
+func waitSettled(t *testing.T, dir string, round int, where string) {
 	t.Helper()
-	if done {
-		return
-	}
 	folder := filepath.Join(dir, fmt.Sprintf("s%d", round))
+	intent := filepath.Join(dir, ".memotree", "intent.json")
 	deadline := time.Now().Add(time.Minute)
 	for {
-		journals, _ := filepath.Glob(filepath.Join(dir, ".memotree", "undo-*"))
-		if count(folder) == 0 && len(journals) == 0 {
+		_, err := os.Stat(intent)
+		n := count(folder)
+		if os.IsNotExist(err) && (n == 0 || n == scriptNotes) {
 			return
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("%s: a minute after the kill the live server had not rolled the script back: %d notes, journals %v", where, count(folder), journals)
+			t.Fatalf("%s: a minute after the kill the vault holds %d of the script's notes (intent left: %v)", where, n, err == nil)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
