@@ -69,12 +69,12 @@ __result__ = "done"`, false)
 	assertNoIntent(t, e.dir)
 }
 
-// assertNoJournal checks that no undo journal outlived its script.
+// assertNoIntent checks that no batch's intent outlived its script: the script's
+// changes were applied whole, or never decided.
 func assertNoIntent(t *testing.T, dir string) {
 	t.Helper()
-	left, _ := filepath.Glob(filepath.Join(dir, ".memotree", "undo-*"))
-	if len(left) > 0 {
-		t.Errorf("undo journals left: %v", left)
+	if _, err := os.Stat(filepath.Join(dir, ".memotree", "intent.json")); !os.IsNotExist(err) {
+		t.Errorf("a batch's intent is left: %v", err)
 	}
 }
 
