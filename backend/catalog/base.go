@@ -313,8 +313,6 @@ func writeFailure(p vpath.Path, err error) (tool.Result, bool) {
 		return tool.Fail(tool.CodeInvalidArguments, "%s: %v", p, err), true
 	case errors.Is(err, vault.ErrReadOnly):
 		return tool.Fail(tool.CodePermissionDenied, "%s is a read-only note (its file permissions allow no writing): nothing changed; ask the person to make it writable if it should change", p.Name()), true
-	case errors.Is(err, vault.ErrDamagedJournal):
-		return tool.Fail(tool.CodeNeedsRepair, "%s was not written: %v. Ask the person to run `memotree doctor --repair`", p.Name(), err), true
 	case errors.Is(err, vault.ErrNotRegular):
 		return tool.Fail(tool.CodeInvalidArguments, "%s: %v; nothing changed", p, err), true
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):

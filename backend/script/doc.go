@@ -50,5 +50,5 @@
 // code) in a model's reply, for models without native function calling.
 //
 // Concurrency: a Runner is safe for concurrent use; each run has its own thread,
-// budget and journal. Tool builtins run on the script's goroutine, one at a time.
+// budget and transaction. Tool builtins run on the script's goroutine, one at a time.
 package script

@@ -66,15 +66,15 @@ __result__ = "done"`, false)
 	if _, err := os.Stat(filepath.Join(e.dir, "ideas", "New.md")); err != nil {
 		t.Errorf("the created note is not there: %v", err)
 	}
-	assertNoJournal(t, e.dir)
+	assertNoIntent(t, e.dir)
 }
 
-// assertNoJournal checks that no undo journal outlived its script.
-func assertNoJournal(t *testing.T, dir string) {
+// assertNoIntent checks that no batch's intent outlived its script: the script's
+// changes were applied whole, or never decided.
+func assertNoIntent(t *testing.T, dir string) {
 	t.Helper()
-	left, _ := filepath.Glob(filepath.Join(dir, ".memotree", "undo-*"))
-	if len(left) > 0 {
-		t.Errorf("undo journals left: %v", left)
+	if _, err := os.Stat(filepath.Join(dir, ".memotree", "intent.json")); !os.IsNotExist(err) {
+		t.Errorf("a batch's intent is left: %v", err)
 	}
 }
 
@@ -104,7 +104,7 @@ func TestWriteThenFailLeavesTheTreeAsItWas(t *testing.T) {
 	if st := git(t, dir, "status", "--porcelain"); st != "" {
 		t.Errorf("git status after the failed script (the journey included: nothing was written):\n%s", st)
 	}
-	assertNoJournal(t, dir)
+	assertNoIntent(t, dir)
 	assertGraphMatchesFiles(t, e)
 }
 

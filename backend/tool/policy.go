@@ -49,8 +49,8 @@ type policy struct {
 	calls func(args map[string]any) []string
 }
 
-// NotInScripts marks a tool a script may not call (no rollback could undo it, or it
-// would nest). It returns t.
+// NotInScripts marks a tool a script may not call (its effect could not be held back
+// until the script ends, or it would nest). It returns t.
 func (t *Tool) NotInScripts() *Tool {
 	t.policy.notInScripts = true
 	return t

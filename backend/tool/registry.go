@@ -219,7 +219,8 @@ func (r *Registry) Call(ctx context.Context, call *Call, name string, args json.
 	var err error
 	if ok {
 		// What went wrong on the way without failing the call (a journey record that
-		// failed, a crashed change set rolled back before this write) is a warning.
+		// failed, a crashed batch that could not be finished before this write) is a
+		// warning.
 		nctx, notices := notice.With(ctx)
 		res, err = r.run(nctx, &c, t, args, guard, maxArgs)
 		for _, w := range notices.Take() {

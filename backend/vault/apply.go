@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"slices"
 	"sort"
 	"time"
@@ -32,8 +33,8 @@ type Change struct {
 	// git's status can show one move rather than a deletion and a new file.
 	From vpath.Path
 
-	// mode, when set (by a rollback), is the file's permission bits, exactly: a
-	// pre-image is put back as it was, not as a new file.
+	// mode, when set (by a transaction's move), is the file's permission bits,
+	// exactly: a moved file keeps them, as a rename would.
 	mode fs.FileMode
 }
 
@@ -69,7 +70,7 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 	if v.stage != nil {
 		return v.stage.apply(changes, o)
 	}
-	unlock, err := v.lockWrite(ctx)
+	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
 	}
@@ -79,7 +80,7 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 
 // applyLocked is Apply for a caller that holds the vault lock.
 func (v *Vault) applyLocked(ctx context.Context, changes []Change, o WriteOptions) ([]Hash, error) {
-	hashes, err := v.applyUndoable(ctx, changes)
+	hashes, err := v.applyBatch(changes)
 	if err = v.settle(ctx, fmt.Sprintf("a batch of %d changes", len(changes)), err); err != nil {
 		return nil, err
 	}
@@ -87,44 +88,16 @@ func (v *Vault) applyLocked(ctx context.Context, changes []Change, o WriteOption
 	return hashes, nil
 }
 
-// applyUndoable makes a batch under the lock, recorded in ctx's Undo if any. An error
-// that isMade reports comes with the hashes: the batch was made.
-func (v *Vault) applyUndoable(ctx context.Context, changes []Change) ([]Hash, error) {
+// applyBatch checks and makes a batch under the lock the caller holds. An error that
+// isMade reports comes with the hashes: the batch was made.
+func (v *Vault) applyBatch(changes []Change) ([]Hash, error) {
 	dirs := v.newBatchDirs()
 	defer dirs.close()
 	targets, err := v.checkBatch(dirs, changes)
 	if err != nil {
 		return nil, err
 	}
-	if undoFrom(ctx) != nil {
-		paths := make([]vpath.Path, len(targets))
-		posts := make([]Hash, len(targets))
-		for i, t := range targets {
-			paths[i], posts[i] = t.path, noFile
-			if !changes[i].Delete {
-				posts[i] = HashOf(changes[i].Data)
-			}
-		}
-		if err := v.saveUndo(ctx, paths, posts); err != nil {
-			return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
-		}
-	}
 	return v.applyChecked(dirs, changes, targets)
-}
-
-// applyUnrecorded makes a batch under the lock the caller holds, recorded in no undo
-// journal and no journey (a rollback's).
-func (v *Vault) applyUnrecorded(changes []Change) error {
-	dirs := v.newBatchDirs()
-	defer dirs.close()
-	targets, err := v.checkBatch(dirs, changes)
-	if err == nil {
-		_, err = v.applyChecked(dirs, changes, targets)
-	}
-	if isMade(err) {
-		return nil
-	}
-	return err
 }
 
 // applyChecked stages and commits a checked batch.
@@ -449,4 +422,12 @@ func batchEntries(changes []Change, o WriteOptions, now time.Time) []Entry {
 		}
 	}
 	return entries
+}
+
+// createFile creates the new file name of r for writing.
+func createFile(r *os.Root, name string) (*os.File, error) {
+	if err := fsfault.Check("create", name); err != nil {
+		return nil, err
+	}
+	return r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
 }

@@ -27,13 +27,11 @@ var (
 		"Walk", "WalkNames", "WalkPaths", "WalkUnder", "Write",
 	}
 	sharedMethods = []string{
-		"CachePath", "CachesInside", "ClearRecoveryConflicts", "DamagedJournals", "Dir",
-		"HasInternal", "HoldCache", "HoldInternal", "InternalPath", "InternalTempLive",
-		"Journey", "JourneyLatest", "JourneyTail", "ListCache", "ListInternal", "Lock",
-		"OnDamaged", "OnRecover", "OwnWrite", "ReadCache", "ReadInternal",
-		"ReadObsidianConfig", "Recover", "RecoverStale", "RecoveryConflicts", "RemoveCache",
-		"RemoveInternal", "RemoveOrphanTemps", "SetAsideJournal", "SetCacheDir", "WriteCache",
-		"WriteInternal",
+		"AppendExternal", "CachePath", "CachesInside", "Dir", "HasInternal", "HoldCache",
+		"HoldInternal", "InternalPath", "InternalTempLive", "Journey", "JourneyLatest",
+		"JourneyTail", "ListCache", "ListInternal", "Lock", "OwnWrite", "ReadCache",
+		"ReadInternal", "ReadObsidianConfig", "Recover", "RecoverStale", "RemoveCache",
+		"RemoveInternal", "RemoveOrphanTemps", "SetCacheDir", "WriteCache", "WriteInternal",
 	}
 )
 
