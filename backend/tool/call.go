@@ -67,11 +67,6 @@ type Call struct {
 // (permission_denied, approval_required).
 type Guard func(call *Call, t *Tool, args map[string]any) *Result
 
-// Observer is told about every call once it has finished, with its arguments, result
-// and infrastructure error; the journey and event publishing hang here. It runs on the
-// caller's goroutine, so it must be quick and safe for concurrent use.
-type Observer func(ctx context.Context, call *Call, name string, args json.RawMessage, res Result, err error)
-
 // PanicError is the error returned when a handler panicked; the result says
 // error_code internal.
 type PanicError struct {

@@ -45,8 +45,7 @@
 //
 // This package knows nothing about vaults; the tool families live in backend/catalog.
 //
-// Concurrency: register tools, aliases, the guard and the observer while wiring, before
-// serving. After that a Registry is safe for concurrent use: any number of goroutines
+// Concurrency: register the tools and the guard while wiring, before serving. After that a Registry is safe for concurrent use: any number of goroutines
 // may Call, Get and List at once, and handlers run concurrently, so they must be safe
 // for concurrent use themselves. A Tool must not be changed once registered.
 package tool

@@ -44,7 +44,7 @@ func (r Ref[In, Out]) New(class Class, desc string, h Handler[In, Out]) *Tool {
 }
 
 // Call runs the tool on reg with in, as Registry.Call does with in's JSON: the
-// arguments are validated, the guard asks, the call is timed and observed. It returns
+// arguments are validated, the guard asks, the call is timed. It returns
 // the result and, for a success or partial result, the tool's output (the result's
 // Data, not copied through JSON); for an error result, out is the zero Out and the
 // result's Data holds the details. The error is non-nil when the infrastructure broke,

@@ -160,7 +160,7 @@ func TestAnnotations(t *testing.T) {
 		want Annotations
 	}{
 		{New("r", ReadOnly, "d", nop[emptyIn]).WithTitle("Read"), Annotations{Title: "Read", ReadOnlyHint: true}},
-		{New("w", Write, "d", nop[emptyIn]).WithIdempotent(), Annotations{IdempotentHint: true}},
+		{New("w", Write, "d", nop[emptyIn]), Annotations{}},
 		{New("x", Destructive, "d", nop[emptyIn]), Annotations{DestructiveHint: true}},
 	}
 	for _, tt := range tests {

@@ -56,14 +56,13 @@ type Handler[In, Out any] func(ctx context.Context, call *Call, in In) (Result, 
 
 // Tool is one registered capability: a name, a class, a Markdown description, the
 // input and output schemas derived from its Go input and output types, and the handler. Build it with New,
-// adjust it with Enum, Tune, WithTitle and WithIdempotent, then Register it; a Tool must
-// not be changed after it is registered.
+// adjust it with Enum, Tune and WithTitle, then Register it; a Tool must not be changed
+// after it is registered.
 type Tool struct {
-	name       string
-	class      Class
-	desc       string
-	title      string
-	idempotent bool
+	name  string
+	class Class
+	desc  string
+	title string
 	// derive infers the input schema from the Go input type, and tunes adjust it
 	// (Enum, Tune); both run on first use, with the derived forms below.
 	derive   func() (*jsonschema.Schema, error)
@@ -274,13 +273,6 @@ func (t *Tool) LibraryOf(args map[string]any) string {
 	return ""
 }
 
-// WithIdempotent marks a tool whose repeated calls with the same arguments have no
-// further effect. It returns t.
-func (t *Tool) WithIdempotent() *Tool {
-	t.idempotent = true
-	return t
-}
-
 // Name returns the tool's name.
 func (t *Tool) Name() string { return t.name }
 
@@ -363,20 +355,17 @@ type Annotations struct {
 	Title           string
 	ReadOnlyHint    bool
 	DestructiveHint bool
-	IdempotentHint  bool
 	OpenWorldHint   bool
 }
 
 // Annotations returns the tool's MCP hints: read-only for ReadOnly, destructive for
-// Destructive, idempotent only when marked with WithIdempotent, never open-world. MCP
-// reads an absent destructiveHint or openWorldHint as true, so the MCP server should
-// send every hint explicitly.
+// Destructive, never idempotent or open-world. MCP reads an absent destructiveHint or
+// openWorldHint as true, so the MCP server should send every hint explicitly.
 func (t *Tool) Annotations() Annotations {
 	return Annotations{
 		Title:           t.title,
 		ReadOnlyHint:    t.class == ReadOnly,
 		DestructiveHint: t.class == Destructive,
-		IdempotentHint:  t.idempotent,
 	}
 }
 
