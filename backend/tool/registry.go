@@ -182,11 +182,11 @@ func (r *Registry) admit(c *Call, t *Tool, args json.RawMessage, guard Guard) (a
 	if bad != nil {
 		return nil, bad
 	}
-	if lib := t.LibraryOf(m); lib != "" {
+	if lib := t.libraryOf(m, in); lib != "" {
 		c.Library = lib
 	}
 	if guard != nil {
-		if refusal := guard(c, t, m); refusal != nil {
+		if refusal := guard(c, Request{tool: t, in: in}); refusal != nil {
 			res := *refusal
 			res.Status = StatusError
 			res.ErrorCode = cmp.Or(res.ErrorCode, CodePermissionDenied)
@@ -197,9 +197,10 @@ func (r *Registry) admit(c *Call, t *Tool, args json.RawMessage, guard Guard) (a
 }
 
 // Check validates a call and asks the guard about it without running it: it returns
-// the result the call would be refused with, or nil when it would run. It sets call.Library (when call is not nil) to the library the call acts
-// on, as Call resolves it (library_name, or what a tool's WithLibraryFrom finds in the
-// arguments), so that a face asking the person names that library and asks in it. A
+// the result the call would be refused with, or nil when it would run. It sets
+// call.Library (when call is not nil) to the library the call acts on, as Call
+// resolves it (library_name, or what the tool's LibraryFrom rule finds in the input),
+// so that a face asking the person names that library and asks in it. A
 // face that can ask the person calls Check first and asks when the answer says
 // CodeApprovalRequired, then makes the call with Call.Approved.
 func (r *Registry) Check(call *Call, name string, args json.RawMessage) *Result {

@@ -15,7 +15,7 @@ import (
 
 func TestRegisterRefusesDuplicates(t *testing.T) {
 	r := testRegistry(t)
-	err := r.Register(New("echo", ReadOnly, "again", nop[emptyIn]))
+	err := r.Register(newTool("echo", ReadOnly, "again", nop[emptyIn]))
 	if !errors.Is(err, ErrDuplicate) {
 		t.Errorf("duplicate tool: err = %v, want ErrDuplicate", err)
 	}
@@ -93,7 +93,7 @@ func TestCanceledContext(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || res.ErrorCode != CodeCanceled {
 		t.Errorf("Call = %s, %v; want canceled", res.ErrorCode, err)
 	}
-	slow := New("slow", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
+	slow := newTool("slow", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
 		<-ctx.Done()
 		return Result{}, nil, ctx.Err()
 	})
@@ -110,7 +110,7 @@ func TestCanceledContext(t *testing.T) {
 
 func TestElapsed(t *testing.T) {
 	r := NewRegistry()
-	err := r.Register(New("nap", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
+	err := r.Register(newTool("nap", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
 		time.Sleep(5 * time.Millisecond)
 		return OK("rested"), nil, nil
 	}))
@@ -126,15 +126,15 @@ func TestElapsed(t *testing.T) {
 func TestGuardAndCall(t *testing.T) {
 	r := NewRegistry()
 	var seen []Call
-	err := r.Register(New("who", Write, "d", func(ctx context.Context, c *Call, in echoIn) (Result, any, error) {
+	err := r.Register(newTool("who", Write, "d", func(ctx context.Context, c *Call, in echoIn) (Result, any, error) {
 		seen = append(seen, *c)
 		return OK("ran"), nil, nil
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.SetGuard(func(c *Call, tl *Tool, _ map[string]any) *Result {
-		if c.Library == "secret" && tl.Class() != ReadOnly {
+	r.SetGuard(func(c *Call, q Request) *Result {
+		if c.Library == "secret" && q.Tool().Class() != ReadOnly {
 			res := Fail("", "library %s is read-only for %s", c.Library, c.Actor)
 			return &res
 		}
@@ -179,8 +179,8 @@ func TestConcurrentCalls(t *testing.T) {
 func TestZeroResultIsSuccess(t *testing.T) {
 	r := NewRegistry()
 	err := r.Register(
-		New("zero", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) { return Result{}, nil, nil }),
-		New("coded", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
+		newTool("zero", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) { return Result{}, nil, nil }),
+		newTool("coded", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
 			return Result{ErrorCode: CodeConflict}, nil, nil
 		}),
 	)
