@@ -111,13 +111,8 @@ func validName(name string) bool {
 	return true
 }
 
-// New declares a tool called name, as Ref.New does (see there) without the policy's
-// rules.
-func New[In, Out any](name string, class Class, desc string, h Handler[In, Out]) *Tool {
-	return newTool(name, class, desc, h)
-}
-
-// newTool declares a tool, for New and Ref.New: see Ref.New.
+// newTool declares a tool, for Ref.New, which is the only way to declare one: see
+// there.
 func newTool[In, Out any](name string, class Class, desc string, h Handler[In, Out]) *Tool {
 	t := &Tool{
 		name:      name,
