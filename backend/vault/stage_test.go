@@ -28,7 +28,7 @@ var (
 	}
 	sharedMethods = []string{
 		"CachePath", "CachesInside", "ClearRecoveryConflicts", "DamagedJournals", "Dir",
-		"HasInternal", "HoldCache", "HoldInternal", "InternalPath", "InternalTempLive",
+		"HoldCache", "HoldInternal", "InternalPath", "InternalTempLive",
 		"Journey", "JourneyLatest", "JourneyTail", "ListCache", "ListInternal", "Lock",
 		"OnDamaged", "OnRecover", "OwnWrite", "ReadCache", "ReadInternal",
 		"ReadObsidianConfig", "Recover", "RecoverStale", "RecoveryConflicts", "RemoveCache",
