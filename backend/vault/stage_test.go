@@ -22,7 +22,7 @@ import (
 // one that writes content belongs to the stage, or a transaction would write through.
 var (
 	stagedMethods = []string{
-		"Apply", "AppendJourney", "AppendJourneyEntries", "Close", "Read", "ReadFile", "ReadMany",
+		"Apply", "AppendExternal", "AppendJourney", "AppendJourneyEntries", "Close", "Read", "ReadFile", "ReadMany",
 		"Remove", "RemoveWith", "Rename", "RenameWith", "Stat", "Update", "UpdateFile",
 		"Walk", "WalkNames", "WalkPaths", "WalkUnder", "Write",
 	}
