@@ -27,7 +27,7 @@ var (
 		"Walk", "WalkNames", "WalkPaths", "WalkUnder", "Write",
 	}
 	sharedMethods = []string{
-		"AppendExternal", "CachePath", "CachesInside", "Dir", "HasInternal", "HoldCache",
+		"AppendExternal", "CachePath", "CachesInside", "Dir", "HoldCache",
 		"HoldInternal", "InternalPath", "InternalTempLive", "Journey", "JourneyLatest",
 		"JourneyTail", "ListCache", "ListInternal", "Lock", "OwnWrite", "ReadCache",
 		"ReadInternal", "ReadObsidianConfig", "Recover", "RecoverStale", "RemoveCache",
