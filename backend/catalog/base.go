@@ -317,6 +317,8 @@ func writeFailure(p vpath.Path, err error) (tool.Result, bool) {
 		return tool.Fail(tool.CodeNeedsRepair, "%s was not written: %v. Ask the person to run `memotree doctor --repair`", p.Name(), err), true
 	case errors.Is(err, vault.ErrNotRegular):
 		return tool.Fail(tool.CodeInvalidArguments, "%s: %v; nothing changed", p, err), true
+	case errors.Is(err, vault.ErrInUse):
+		return tool.Fail(tool.CodeInUse, "%s is held by another program: %v. Ask the person to close it there, then try again", p.Name(), err), true
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return tool.Fail(tool.CodeCanceled, "stopped before %s was written; nothing changed", p.Name()), true
 	}
