@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 
 	"github.com/memotree/memotree/backend/portable"
 	"github.com/memotree/memotree/backend/vpath"
@@ -39,4 +41,39 @@ type dirsRenamer struct{ b *batchDirs }
 
 func (r dirsRenamer) Rename(from, to string) error {
 	return r.b.renameOnce(vpath.Path(from), vpath.Path(to))
+}
+
+// sameEntry reports whether dst, what an Lstat of to found, is the entry src at from
+// itself under another spelling, so that a rename of from to to must go ahead where
+// the target "exists": to differs from from only in case or Unicode form
+// (portable.CaseOnly), both name one file (os.SameFile), and that file has no other
+// name. On Windows' and macOS' file systems, which ignore case, an Lstat of note.md
+// finds Note.md, and `Note.md` → `note.md` is a rename of the one entry. On Linux two
+// such names are two entries: they can only be one file as hard links, and renaming
+// one hard link onto another does nothing and reports success, so that stays refused.
+func sameEntry(from, to vpath.Path, src, dst fs.FileInfo) bool {
+	return portable.CaseOnly(string(from), string(to)) && os.SameFile(src, dst) && !hardLinked(src)
+}
+
+// sameEntryOf is sameEntry, or the stand-in a test gives for a file system that
+// ignores case (caseIgnored).
+func (v *Vault) sameEntryOf(from, to vpath.Path, src, dst fs.FileInfo) bool {
+	if v.caseIgnored != nil {
+		return v.caseIgnored(from, to, src, dst)
+	}
+	return sameEntry(from, to, src, dst)
+}
+
+// respelled reports whether the file at to, on disk, is the one at from under a
+// spelling that differs only in case (sameEntryOf on their Lstats).
+func (v *Vault) respelled(from, to vpath.Path) bool {
+	if !portable.CaseOnly(string(from), string(to)) {
+		return false
+	}
+	src, err := v.root.Lstat(osName(from))
+	if err != nil {
+		return false
+	}
+	dst, err := v.root.Lstat(osName(to))
+	return err == nil && v.sameEntryOf(from, to, src, dst)
 }

@@ -3,7 +3,9 @@ package vault
 import (
 	"context"
 	"errors"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memotree/memotree/backend/portable"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // heldOpen fails its first held renames as Windows does while another program holds
@@ -107,5 +110,80 @@ func TestANoteHeldOpenIsReported(t *testing.T) {
 				t.Errorf("vault after the failure (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestSameEntry: the decision that lets a rename go ahead where its target exists.
+// No file system here ignores case (this kernel has no casefold, and Debian 12 has no
+// case-insensitive FUSE file system), so the case-insensitive answer is made as such a
+// file system gives it: an Lstat of note.md there returns Note.md's own entry.
+func TestSameEntry(t *testing.T) {
+	dir := t.TempDir()
+	mustWrite(t, filepath.Join(dir, "Note.md"), "one\n")
+	mustWrite(t, filepath.Join(dir, "other.md"), "two\n")
+	mustWrite(t, filepath.Join(dir, "a.md"), "linked\n")
+	mustWrite(t, filepath.Join(dir, "Café.md"), "nfc\n")
+	for _, l := range []string{"A.md", "b.md"} {
+		if err := os.Link(filepath.Join(dir, "a.md"), filepath.Join(dir, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lstat := func(name string) fs.FileInfo {
+		st, err := os.Lstat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	tests := []struct {
+		name     string
+		from, to vpath.Path
+		src, dst fs.FileInfo
+		want     bool
+	}{
+		{"case only, where case is ignored", "Note.md", "note.md", lstat("Note.md"), lstat("Note.md"), true},
+		{"Unicode form only, where it is ignored (macOS)", "Café.md", "Cafe\u0301.md", lstat("Café.md"), lstat("Café.md"), true},
+		{"case only, in a folder's name", "Notes/A.md", "notes/A.md", lstat("Note.md"), lstat("Note.md"), true},
+		{"another name of one file", "a.md", "b.md", lstat("a.md"), lstat("b.md"), false},
+		{"another spelling that is a hard link (Linux)", "a.md", "A.md", lstat("a.md"), lstat("A.md"), false},
+		{"another file under another spelling (Linux)", "Note.md", "note.md", lstat("Note.md"), lstat("other.md"), false},
+		{"another name, where case is ignored", "Note.md", "Other.md", lstat("Note.md"), lstat("Note.md"), false},
+	}
+	for _, tt := range tests {
+		if got := sameEntry(tt.from, tt.to, tt.src, tt.dst); got != tt.want {
+			t.Errorf("%s: sameEntry(%s, %s) = %v, want %v", tt.name, tt.from, tt.to, got, tt.want)
+		}
+	}
+}
+
+// TestRenameOntoAnotherNameOfTheFile: a rename onto a hard link of the same file is
+// refused as any existing target is. Linux's rename(2) would do nothing and report
+// success, leaving both names: the vault used to let it through, taking "one file"
+// for "one name".
+func TestRenameOntoAnotherNameOfTheFile(t *testing.T) {
+	for _, to := range []vpath.Path{"b.md", "A.md"} {
+		v, dir := openWith(t, map[string]string{"a.md": "linked\n"})
+		if err := os.Link(filepath.Join(dir, "a.md"), filepath.Join(dir, string(to))); err != nil {
+			t.Fatal(err)
+		}
+		if err := v.Rename(t.Context(), "a.md", to); !errors.Is(err, ErrExists) {
+			t.Errorf("Rename(a.md, %s) onto a hard link = %v, want ErrExists", to, err)
+		}
+		want := map[string]string{"a.md": "linked\n", string(to): "linked\n"}
+		if d := cmp.Diff(want, contents(t, dir)); d != "" {
+			t.Errorf("vault (-want +got):\n%s", d)
+		}
+	}
+}
+
+// TestCaseOnlyRenameOnLinux: where names differ in case (Linux), a rename that only
+// changes the case moves the note as any rename does.
+func TestCaseOnlyRenameOnLinux(t *testing.T) {
+	v, dir := openWith(t, map[string]string{"Notes/Note.md": "one\n"})
+	if err := v.Rename(t.Context(), "Notes/Note.md", "Notes/note.md"); err != nil {
+		t.Fatalf("Rename: %v", err)
+	}
+	if d := cmp.Diff(map[string]string{"Notes/note.md": "one\n"}, contents(t, dir)); d != "" {
+		t.Errorf("vault (-want +got):\n%s", d)
 	}
 }

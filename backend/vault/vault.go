@@ -165,6 +165,10 @@ type state struct {
 	// wrapRenamer, when set (by tests), wraps the renamer of every such rename: a
 	// test's fake fails as Windows does while another program holds the file.
 	wrapRenamer func(portable.Renamer) portable.Renamer
+	// caseIgnored, when set (by tests), decides instead of sameEntry whether a
+	// rename's existing target is its source under another spelling: no file system
+	// here ignores case, a test answers as one does.
+	caseIgnored func(from, to vpath.Path, src, dst fs.FileInfo) bool
 
 	// afterResolve, when set (by tests), runs when the resolver has judged a path a
 	// write was given (resolve.go), before the write works on what it found.
