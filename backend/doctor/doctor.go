@@ -5,7 +5,11 @@
 // record in .memotree), orphaned temporary files of crashed writes, notes whose front
 // matter does not parse, links that resolve to nothing, names shared by several notes
 // (which [[Name]] cannot tell apart), special files (named pipes, devices) that
-// MemoTree will not read, and journey lines that cannot be read. With Repair it removes the orphaned temporary
+// MemoTree will not read, journey lines that cannot be read, and, as warnings, the
+// files that would not survive the vault's checkout on Windows or macOS: paths that
+// differ only in case (one file there) and paths Windows cannot hold (reserved names,
+// characters it refuses, a trailing dot or space, 260 characters or more under a
+// typical vault folder there; see backend/portable). With Repair it removes the orphaned temporary
 // files, under the vault's write lock so that no write in progress loses its file,
 // sets each damaged journal aside in .memotree/recovered/ (the journal byte for byte,
 // and every pre-image it holds as a file at its path; no note is changed), and
@@ -74,6 +78,12 @@ type Report struct {
 	BrokenLinks    Problems[BrokenLink]          `json:"broken_links"`
 	DuplicateNames Problems[Duplicate]           `json:"duplicate_names"`
 	JourneyErrors  Problems[string]              `json:"journey_errors"`
+	// CaseClashes are files whose paths differ only in case or Unicode form: one
+	// file on Windows and macOS. WindowsPaths are files whose paths Windows refuses
+	// (reserved names, characters, a trailing dot or space) or that are too long
+	// there under WindowsRoot. Both are warnings, not failures.
+	CaseClashes  Problems[CaseClash]   `json:"case_clashes"`
+	WindowsPaths Problems[WindowsPath] `json:"windows_paths"`
 }
 
 // Problems is a count and the first examples of one kind of problem.
@@ -123,8 +133,8 @@ type Duplicate struct {
 // Healthy reports whether nothing needs repair or review: no temporary file left, no
 // file a recovery kept that was not reviewed, no note that does not parse, no
 // unreadable journey line. Broken links (often notes not written yet), shared names
-// (Obsidian resolves them by path) and special files (skipped) are reported, not
-// failed.
+// (Obsidian resolves them by path), special files (skipped), and paths that Windows
+// or macOS would not keep apart or Windows cannot hold are reported, not failed.
 func (r *Report) Healthy() bool {
 	left := 0
 	for _, t := range r.TempFiles.Examples {
@@ -207,6 +217,7 @@ func Check(ctx context.Context, name, dir string, o Options) (*Report, error) {
 		r.BrokenLinks.add(o.Limit, b)
 	}
 	r.duplicates(g, o.Limit)
+	r.portability(g.Files(), WindowsRoot(abs), o.Limit)
 	return r, nil
 }
 
