@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/memotree/memotree/backend/doctor"
 )
@@ -96,6 +97,16 @@ func printReport(w io.Writer, r *doctor.Report, repaired bool) {
 	section(r.DuplicateNames.Count, "names shared by several notes", "[[Name]] picks one of them; link with a path to choose", func(out func(string)) {
 		for _, d := range r.DuplicateNames.Examples {
 			out(fmt.Sprintf("%s: %v", d.Name, d.Paths))
+		}
+	})
+	section(r.CaseClashes.Count, "groups of files whose paths differ only in case (warning)", "on Windows and macOS they are one file, and a checkout there keeps only one of them; rename one of them", func(out func(string)) {
+		for _, c := range r.CaseClashes.Examples {
+			out(fmt.Sprintf("%v", c.Paths))
+		}
+	})
+	section(r.WindowsPaths.Count, "paths Windows cannot hold (warning)", "a checkout on Windows fails or leaves them out; rename them", func(out func(string)) {
+		for _, p := range r.WindowsPaths.Examples {
+			out(fmt.Sprintf("%s: %s", p.Path, strings.Join(p.Problems, "; ")))
 		}
 	})
 	if r.Healthy() {

@@ -319,6 +319,8 @@ func writeFailure(p vpath.Path, err error) (tool.Result, bool) {
 		return tool.Fail(tool.CodePermissionDenied, "%s is a read-only note (its file permissions allow no writing): nothing changed; ask the person to make it writable if it should change", p.Name()), true
 	case errors.Is(err, vault.ErrNotRegular):
 		return tool.Fail(tool.CodeInvalidArguments, "%s: %v; nothing changed", p, err), true
+	case errors.Is(err, vault.ErrInUse):
+		return tool.Fail(tool.CodeInUse, "%s is held by another program: %v. Ask the person to close it there, then try again", p.Name(), err), true
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return tool.Fail(tool.CodeCanceled, "stopped before %s was written; nothing changed", p.Name()), true
 	}

@@ -2,10 +2,14 @@
 // writes a crash interrupted, finished, orphaned temporary files of crashed writes,
 // notes whose front matter does not parse, links that resolve to nothing, names
 // shared by several notes (which [[Name]] cannot tell apart), special files (named
-// pipes, devices) that MemoTree will not read, journey lines that cannot be read, and
-// undo journals an older MemoTree left in .memotree (see OldJournals). With Repair it
-// removes the orphaned temporary files, under the vault's write lock so that no write
-// in progress loses its file.
+// pipes, devices) that MemoTree will not read, journey lines that cannot be read,
+// undo journals an older MemoTree left in .memotree (see OldJournals), and, as
+// warnings, the files that would not survive the vault's checkout on Windows or
+// macOS: paths that differ only in case (one file there) and paths Windows cannot
+// hold (reserved names, characters it refuses, a trailing dot or space, 260
+// characters or more under a typical vault folder there; see backend/portable). With
+// Repair it removes the orphaned temporary files, under the vault's write lock so
+// that no write in progress loses its file.
 //
 // The link graph and every index are rebuilt from the files when a library opens, so
 // "repairing the index" is opening it: the report's counts are those of a fresh scan.
@@ -65,6 +69,12 @@ type Report struct {
 	BrokenLinks    Problems[BrokenLink]          `json:"broken_links"`
 	DuplicateNames Problems[Duplicate]           `json:"duplicate_names"`
 	JourneyErrors  Problems[string]              `json:"journey_errors"`
+	// CaseClashes are files whose paths differ only in case or Unicode form: one
+	// file on Windows and macOS. WindowsPaths are files whose paths Windows refuses
+	// (reserved names, characters, a trailing dot or space) or that are too long
+	// there under WindowsRoot. Both are warnings, not failures.
+	CaseClashes  Problems[CaseClash]   `json:"case_clashes"`
+	WindowsPaths Problems[WindowsPath] `json:"windows_paths"`
 }
 
 // Problems is a count and the first examples of one kind of problem.
@@ -103,9 +113,11 @@ type Duplicate struct {
 }
 
 // Healthy reports whether nothing needs repair or review: no temporary file left, no
+// Healthy reports whether nothing needs repair or review: no temporary file left, no
 // older MemoTree's undo journal, no note that does not parse, no unreadable journey
 // line. Broken links (often notes not written yet), shared names (Obsidian resolves
-// them by path) and special files (skipped) are reported, not failed.
+// them by path), special files (skipped), and paths that Windows or macOS would not
+// keep apart or Windows cannot hold are reported, not failed.
 func (r *Report) Healthy() bool {
 	left := 0
 	for _, t := range r.TempFiles.Examples {
@@ -169,6 +181,7 @@ func Check(ctx context.Context, name, dir string, o Options) (*Report, error) {
 		r.BrokenLinks.add(o.Limit, b)
 	}
 	r.duplicates(g, o.Limit)
+	r.portability(g.Files(), WindowsRoot(abs), o.Limit)
 	return r, nil
 }
 

@@ -52,7 +52,8 @@ func InUse(goos string, err error) bool {
 // Rename renames from to to through r. While the rename fails because another
 // program holds one of the files, it waits (10 ms, doubling up to half a second) and
 // tries again; when the tries run out the error wraps ErrInUse and the last cause,
-// and names both files. Other errors, and the context's end, return at once.
+// and names both files (the caller, who knows which of them is the person's file,
+// says to close it). Other errors, and the context's end, return at once.
 func (p Retry) Rename(ctx context.Context, r Renamer, from, to string) error {
 	goos, tries, sleep := p.GOOS, p.Tries, p.Sleep
 	if goos == "" {
@@ -72,7 +73,7 @@ func (p Retry) Rename(ctx context.Context, r Renamer, from, to string) error {
 			return err
 		}
 		if try == tries {
-			return fmt.Errorf("rename %s to %s: %w (tried %d times in %s; close it there and try again): %w",
+			return fmt.Errorf("rename %s to %s: %w (tried %d times in %s): %w",
 				from, to, ErrInUse, tries, waited, err)
 		}
 		if serr := sleep(ctx, delay); serr != nil {

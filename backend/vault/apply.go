@@ -50,6 +50,11 @@ type intent struct {
 type step struct {
 	Temp   vpath.Path `json:"temp,omitempty"` // the synced new content, or "" for a delete
 	Target vpath.Path `json:"target"`
+	// Was, when set, is the same file as Target under a spelling that differs only
+	// in case (a file system that ignores case): the batch deletes Was and creates
+	// Target, so Was is renamed to Target first, then replaced by Temp. A delete of
+	// Was would remove Target with it, and so would its repetition by a recovery.
+	Was vpath.Path `json:"was,omitempty"`
 }
 
 // Apply makes a batch of changes all or nothing. Under the vault lock it first checks
@@ -122,12 +127,18 @@ type target struct {
 	path   vpath.Path  // the path finally written (symbolic links followed)
 	exists bool        // a file is there
 	perm   fs.FileMode // its permissions, when it exists
+	// was is, for a file created where the file a delete of the batch removes
+	// already is under another spelling (a rename that only changes case, where case
+	// is ignored), that delete's path; renamed says a delete is done so.
+	was     vpath.Path
+	renamed bool
 }
 
 // checkBatch validates every change under the lock and returns where each lands.
 func (v *Vault) checkBatch(dirs *batchDirs, changes []Change) ([]target, error) {
 	seen := map[vpath.Path]bool{}
 	targets := make([]target, len(changes))
+	var clashes []int // created where a file is
 	for i, c := range changes {
 		if err := checkContent(c.Path); err != nil {
 			return nil, pathErr(c.Path, err)
@@ -151,7 +162,7 @@ func (v *Vault) checkBatch(dirs *batchDirs, changes []Change) ([]target, error) 
 		case exists && !mode.IsRegular():
 			return nil, pathErr(c.Path, notRegular(mode))
 		case c.CreateOnly && exists:
-			return nil, pathErr(c.Path, ErrExists)
+			clashes = append(clashes, i)
 		case exists && readOnly(mode.Perm()):
 			return nil, pathErr(c.Path, ErrReadOnly)
 		case c.IfHash != "":
@@ -160,7 +171,26 @@ func (v *Vault) checkBatch(dirs *batchDirs, changes []Change) ([]target, error) 
 			}
 		}
 	}
+	for _, i := range clashes {
+		j := v.caseRenamed(changes, targets, i)
+		if j < 0 {
+			return nil, pathErr(changes[i].Path, ErrExists)
+		}
+		targets[i].was, targets[j].renamed = targets[j].path, true
+	}
 	return targets, nil
+}
+
+// caseRenamed returns the change of the batch that deletes the file a creation at
+// targets[i] finds in its place under another spelling (sameEntry: a rename that
+// only changes case, on a file system that ignores it), or -1.
+func (v *Vault) caseRenamed(changes []Change, targets []target, i int) int {
+	for j, c := range changes {
+		if c.Delete && targets[j].exists && !targets[j].renamed && v.respelled(targets[j].path, targets[i].path) {
+			return j
+		}
+	}
+	return -1
 }
 
 // staged is a batch written to temporary files, not yet decided.
@@ -199,7 +229,9 @@ func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) 
 	for i, c := range changes {
 		t := targets[i]
 		if c.Delete {
-			st.steps = append(st.steps, step{Target: t.path})
+			if !t.renamed { // else renamed to its new spelling (step.Was)
+				st.steps = append(st.steps, step{Target: t.path})
+			}
 			continue
 		}
 		if dir := t.path.Dir(); !t.exists && !known[dir] {
@@ -214,7 +246,7 @@ func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) 
 		if err != nil {
 			return nil, pathErr(c.Path, err)
 		}
-		st.steps = append(st.steps, step{Temp: tmp, Target: t.path})
+		st.steps = append(st.steps, step{Temp: tmp, Target: t.path, Was: t.was})
 		st.hashes[i] = HashOf(c.Data)
 	}
 	itmp, err := v.stageIntent(st.steps)
@@ -346,6 +378,11 @@ func (v *Vault) finishWith(bd *batchDirs, steps []step) error {
 				return fmt.Errorf("remove %s: %w", s.Target, mapErr(err))
 			}
 			continue
+		}
+		if s.Was != "" {
+			if err := bd.rename(s.Was, s.Target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("rename %s to %s: %w", s.Was, s.Target, mapErr(err))
+			}
 		}
 		err := fsfault.Check("rename", string(s.Target))
 		if err == nil {

@@ -40,6 +40,7 @@ var ownFileWriters = map[string]string{
 	"lock.go openLockFile":       "the vault's lock file in .memotree",
 	"lock.go HoldInternal":       "a lock file in .memotree",
 	"readfast_linux.go open":     "a read (O_RDONLY)",
+	"rename.go rename":           "the batchDirs' own rename (renameOnce, through dirsRenamer), retried while another program holds the file",
 	"sync_other.go syncAll":      "a batch's temporary file, opened to sync it",
 	"temps.go lockTemp":          "a temporary file in .memotree, opened to lock it",
 	"temps.go InternalTempLive":  "a temporary file in .memotree, opened to probe its lock",

@@ -14,6 +14,7 @@ import (
 	"github.com/memotree/memotree/backend/internal/fsfault"
 	"github.com/memotree/memotree/backend/internal/notice"
 	"github.com/memotree/memotree/backend/internal/regular"
+	"github.com/memotree/memotree/backend/portable"
 )
 
 // notices are the warnings a Vault could not give to a caller yet (no context that
@@ -134,7 +135,8 @@ func (v *Vault) finishIntentLocked() (bool, error) {
 	bd := v.newBatchDirs()
 	defer bd.close()
 	for _, s := range in.Steps {
-		if v.checkRecorded(bd, s.Target) != nil || (s.Temp != "" && (!IsTempName(s.Temp.Base()) || s.Temp.Dir() != s.Target.Dir())) {
+		was := s.Was != "" && (s.Temp == "" || v.checkRecorded(bd, s.Was) != nil || !portable.CaseOnly(string(s.Was), string(s.Target)))
+		if was || v.checkRecorded(bd, s.Target) != nil || (s.Temp != "" && (!IsTempName(s.Temp.Base()) || s.Temp.Dir() != s.Target.Dir())) {
 			return false, fmt.Errorf("recover: the intent names %s, which is not content: left as is", s.Target)
 		}
 	}

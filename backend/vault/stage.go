@@ -537,6 +537,9 @@ func (s *Stage) renameLocked(from, to vpath.Path, ifHash Hash) error {
 	if err != nil {
 		return err
 	}
+	if dst.exists && !dstStaged && s.base.respelled(st, dt) {
+		dst = &txFile{} // the source itself, where case is ignored: Apply renames it
+	}
 	if dst.exists {
 		return fmt.Errorf("%w: %s", ErrExists, to)
 	}

@@ -57,11 +57,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/memotree/memotree/backend/portable"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -83,6 +85,10 @@ var (
 	// ErrPending means a batch failed after it was decided (its intent recorded): it
 	// is completed at the next write or open of the vault, in this process or another.
 	ErrPending = errors.New("the change is recorded and is completed at the next write or open of the vault")
+	// ErrInUse means a note could not be replaced or moved because another program
+	// holds it open (Windows' sharing violation), even after the rename was retried
+	// for about two seconds (see portable.Retry). It is portable.ErrInUse.
+	ErrInUse = portable.ErrInUse
 )
 
 // JourneyPath is the vault-relative path of the journey, the append-only operation log.
@@ -149,6 +155,17 @@ type state struct {
 	orphanMu sync.Mutex
 	orphans  map[vpath.Path]bool
 
+	// retry says how a rename that replaces or moves a file is retried while another
+	// program holds it (on Windows; see rename.go).
+	retry portable.Retry
+	// wrapRenamer, when set (by tests), wraps the renamer of every such rename: a
+	// test's fake fails as Windows does while another program holds the file.
+	wrapRenamer func(portable.Renamer) portable.Renamer
+	// caseIgnored, when set (by tests), decides instead of sameEntry whether a
+	// rename's existing target is its source under another spelling: no file system
+	// here ignores case, a test answers as one does.
+	caseIgnored func(from, to vpath.Path, src, dst fs.FileInfo) bool
+
 	// afterResolve, when set (by tests), runs when the resolver has judged a path a
 	// write was given (resolve.go), before the write works on what it found.
 	afterResolve func(p vpath.Path)
@@ -187,7 +204,8 @@ func Open(dir string) (*Vault, error) {
 		return nil, fmt.Errorf("open vault %s: %w", dir, err)
 	}
 	captureEscape(root)
-	return &Vault{state: &state{dir: abs, root: root, sem: make(chan struct{}, 1)}}, nil
+	retry := portable.Retry{GOOS: runtime.GOOS}
+	return &Vault{state: &state{dir: abs, root: root, sem: make(chan struct{}, 1), retry: retry}}, nil
 }
 
 // Close releases the vault. Pending operations must have returned.

@@ -413,7 +413,7 @@ func (v *Vault) renameLocked(from, to vpath.Path, ifHash Hash) error {
 		return ErrReadOnly
 	}
 	if toMode != absent {
-		if dst, err := v.root.Lstat(osName(rto)); err == nil && !os.SameFile(src, dst) {
+		if dst, err := v.root.Lstat(osName(rto)); err == nil && !v.sameEntryOf(rfrom, rto, src, dst) {
 			return fmt.Errorf("%w: %s", ErrExists, to)
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return mapErr(err)
