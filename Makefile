@@ -49,11 +49,14 @@ run: build
 	./$(APP) --demo
 
 # Every suite runs, also after one failed (-k); the end prints a line a suite — what
-# passed, failed and was skipped, and why — and the total. Each suite writes its line to
+# passed, failed and was skipped, and why, and how long it took — and the total. Each suite writes its line to
 # $(SUMMARY)/NAME.txt (tests/report makes them); one that stopped short has none, and
 # counts as failed.
 SUITES  := lint test-go test-fuzz test-frontend test-mcp test-llm test-e2e test-smoke test-package test-windows
 SUMMARY := $(CURDIR)/$(ARTIFACTS)/summary
+# begin starts suite $(1)'s summary, once what it needs is built: its line removed, the
+# second it began written, so that its line says how long it took.
+begin = mkdir -p $(SUMMARY); rm -f $(SUMMARY)/$(1).txt; date +%s >$(SUMMARY)/$(1).begin
 REPORT  := go run ./tests/report
 # The Windows build runs last, not beside the other suites: while it links, Wails puts
 # a Windows resource object (MemoTree-res.syso) in the main package's folder, which any
@@ -166,7 +169,7 @@ headless: frontend
 # go vet for the three systems the app ships on: the files built only on macOS or
 # Windows (locks, folder sync, memory maps) are never compiled on Linux otherwise.
 lint:
-	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/lint.txt
+	@$(call begin,lint)
 	@bad=$$(gofmt -l $$(git ls-files '*.go')); if [ -n "$$bad" ]; then echo "gofmt: $$bad"; exit 1; fi
 	go vet ./...
 	GOOS=darwin go vet ./...
@@ -179,7 +182,7 @@ lint:
 # they ran; the count is printed, and said plainly when the corpora are absent
 # (MEMOTREE_REQUIRE_CORPORA=1 fails then).
 test-go: headless
-	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/go.txt
+	@$(call begin,go)
 	@log=$$(mktemp); code=0; \
 	MEMOTREE_CORPUS_LOG=$$log go test -race -count=1 -json ./... | $(REPORT) gotest go $(SUMMARY)/go.txt || code=$$?; \
 	ran=$$(grep -c '^ran ' $$log || true); skipped=$$(grep -c '^skipped ' $$log || true); rm -f $$log; \
@@ -199,7 +202,7 @@ FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/no
                 backend/search:FuzzParseQuery backend/search:FuzzDecodeIndex \
                 backend/llm:FuzzStream backend/workspace:FuzzEveryTool backend/uiapi:FuzzParseObsidianGraph
 test-fuzz:
-	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/fuzz.txt
+	@$(call begin,fuzz)
 	@n=0; for t in $(FUZZ_TARGETS); do pkg=$${t%%:*}; fn=$${t##*:}; \
 	  echo "fuzz $$pkg $$fn ($(FUZZTIME))"; \
 	  go test -run='^$$' -fuzz="^$$fn$$" -fuzztime=$(FUZZTIME) ./$$pkg; n=$$((n + 1)); done; \
@@ -217,17 +220,17 @@ soak:
 	MEMOTREE_SOAK=$(SOAK_WRITES) go test -race -count=1 -timeout 2h -v -run 'WritersAtOnce|AppendsAtOnce|ResourcesStayFlat|ScriptsRaceWriters|ScriptIsolatedFromOtherWriters' ./tests/soak
 
 test-frontend: deps-npm
-	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/frontend.txt
+	@$(call begin,frontend)
 	cd frontend && npm run check && npx vitest run --reporter=default --reporter=json --outputFile.json=$(SUMMARY)/vitest.json
 	@$(REPORT) vitest frontend $(SUMMARY)/vitest.json $(SUMMARY)/frontend.txt
 
 # The shell suites count the checks they passed (lines "SUITE: ok …").
 test-mcp: headless deps-npm
-	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/mcp.txt
+	@$(call begin,mcp)
 	SUMMARY_FILE=$(SUMMARY)/mcp.txt tests/mcp/run.sh $(CURDIR)/$(HEADLESS) demo/vault
 
 test-llm: headless deps-npm
-	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/llm.txt
+	@$(call begin,llm)
 	tests/llm/run.sh $(CURDIR)/$(HEADLESS) demo/vault | tee $(SUMMARY)/llm.log
 	@echo "llm: $$(grep -c '^llm: ok' $(SUMMARY)/llm.log) passed, 0 failed" >$(SUMMARY)/llm.txt
 
@@ -238,7 +241,7 @@ test-llm: headless deps-npm
 E2E := node --test --test-reporter=spec --test-reporter-destination=stdout \
        --test-reporter=$(CURDIR)/tests/report/node-reporter.mjs --test-reporter-destination=$(SUMMARY)/e2e.txt
 test-e2e: headless
-	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/e2e.txt
+	@$(call begin,e2e)
 	cd frontend && MEMOTREE_BIN=$(CURDIR)/$(HEADLESS) $(E2E) e2e/
 
 # The pictures of docs/ made again from the app as it is (docs/pictures.json lists them).
@@ -248,20 +251,20 @@ screenshots: headless
 	  node --test e2e/screenshots.test.mjs e2e/i18n.test.mjs e2e/review.test.mjs
 
 test-smoke: build deps-apt
-	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/smoke.txt
+	@$(call begin,smoke)
 	xvfb-run -a -s "-screen 0 1280x1024x24" scripts/smoke.sh $(APP) $(ARTIFACTS)/window.png | tee $(SUMMARY)/smoke.log
 	@echo "smoke: $$(grep -c '^smoke: ok' $(SUMMARY)/smoke.log) passed, 0 failed" >$(SUMMARY)/smoke.txt
 
 # Installs the .deb with dpkg, smoke-tests the installed app, checks it with lintian,
 # removes the package.
 test-package: package
-	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/package.txt
+	@$(call begin,package)
 	scripts/test-package.sh build/package/memotree_$(VERSION)_amd64.deb $(ARTIFACTS) | tee $(SUMMARY)/package.log
 	@echo "package: $$(grep -c '^test-package: ok' $(SUMMARY)/package.log) passed, 0 failed" >$(SUMMARY)/package.txt
 
 # Builds the Windows installer and reads it back (scripts/test-windows.sh).
 test-windows: package-windows
-	@mkdir -p $(SUMMARY); rm -f $(SUMMARY)/windows.txt
+	@$(call begin,windows)
 	scripts/test-windows.sh build/bin/memotree.exe $(WINDOWS_INSTALLER) | tee $(SUMMARY)/windows.log
 	@echo "windows: $$(grep -c '^windows: ok' $(SUMMARY)/windows.log) passed, 0 failed" >$(SUMMARY)/windows.txt
 

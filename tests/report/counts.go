@@ -67,8 +67,8 @@ func (c counts) line(name string) string {
 // lineRE reads a summary line back.
 var lineRE = regexp.MustCompile(`^(\S+): (\d+) passed, (\d+) failed(?:, (\d+) skipped)?`)
 
-// total prints the summary line of each suite of names (from dir/NAME.txt) and the
-// run's total, "tests: N passed, N failed, N skipped". A suite without its file
+// total prints the summary line of each suite of names (from dir/NAME.txt, with the
+// time it took when dir/NAME.begin says when it began) and the run's total, "tests: N passed, N failed, N skipped". A suite without its file
 // stopped short (a failing command before its tests were counted, or never run) and
 // counts as one failure.
 func total(dir string, names []string, out io.Writer) error {
@@ -84,7 +84,7 @@ func total(dir string, names []string, out io.Writer) error {
 			return fmt.Errorf("read the summary of %s: %w", name, err)
 		}
 		line := strings.TrimSpace(string(b))
-		fmt.Fprintln(out, line)
+		fmt.Fprintln(out, line+took(dir, name))
 		m := lineRE.FindStringSubmatch(line)
 		if m == nil {
 			return fmt.Errorf("the summary of %s is not a summary line: %q", name, line)
@@ -95,6 +95,29 @@ func total(dir string, names []string, out io.Writer) error {
 	}
 	fmt.Fprintf(out, "tests: %d passed, %d failed, %d skipped\n", sum.passed, sum.failed, sum.skipped)
 	return nil
+}
+
+// took returns " (in N s)", the time from the second the suite began, which make
+// test writes to dir/NAME.begin, to its line's writing; "" when either is missing. So
+// a CI run that grows too long says which suite grew.
+func took(dir, name string) string {
+	b, err := os.ReadFile(filepath.Join(dir, name+".begin"))
+	if err != nil {
+		return ""
+	}
+	began, err := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	if err != nil {
+		return ""
+	}
+	fi, err := os.Stat(filepath.Join(dir, name+".txt"))
+	if err != nil {
+		return ""
+	}
+	n := max(fi.ModTime().Unix()-began, 0)
+	if n >= 60 {
+		return fmt.Sprintf(" (in %d min %d s)", n/60, n%60)
+	}
+	return fmt.Sprintf(" (in %d s)", n)
 }
 
 func atoi(s string) int {

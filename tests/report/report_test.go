@@ -7,8 +7,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -93,14 +95,25 @@ func TestTotal(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// go began 372 s before its line was written, e2e 41 s; lint has no beginning.
+	for name, took := range map[string]int64{"go": 372, "e2e": 41} {
+		end := time.Unix(1_800_000_000, 0)
+		if err := os.Chtimes(filepath.Join(dir, name+".txt"), end, end); err != nil {
+			t.Fatal(err)
+		}
+		began := strconv.FormatInt(end.Unix()-took, 10)
+		if err := os.WriteFile(filepath.Join(dir, name+".begin"), []byte(began+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var out bytes.Buffer
 	if err := run([]string{"total", dir, "lint", "go", "smoke", "e2e"}, nil, &out); err != nil {
 		t.Fatal(err)
 	}
 	want := `lint: 5 passed, 0 failed
-go: 100 passed, 0 failed, 21 skipped (21: the shared corpora are absent)
+go: 100 passed, 0 failed, 21 skipped (21: the shared corpora are absent) (in 6 min 12 s)
 smoke: stopped short, see its output above (counted as 1 failed)
-e2e: 40 passed, 1 failed, 5 skipped (5: suite: the corpus is not at /x)
+e2e: 40 passed, 1 failed, 5 skipped (5: suite: the corpus is not at /x) (in 41 s)
 tests: 145 passed, 2 failed, 26 skipped
 `
 	if diff := cmp.Diff(want, out.String()); diff != "" {
