@@ -177,14 +177,15 @@ lint:
 	CGO_ENABLED=0 go build -o /dev/null .
 	@echo "lint: 5 passed, 0 failed" >$(SUMMARY)/lint.txt
 
-# Every Go test, with -race; tests/report prints what go test prints and counts the
+# Every Go test, with -race (the command line's tests run the headless binary just
+# built, MEMOTREE_TEST_BIN); tests/report prints what go test prints and counts the
 # tests, skipped ones by reason. The real-vault tests (../shared/corpora) log whether
 # they ran; the count is printed, and said plainly when the corpora are absent
 # (MEMOTREE_REQUIRE_CORPORA=1 fails then).
 test-go: headless
 	@$(call begin,go)
 	@log=$$(mktemp); code=0; \
-	MEMOTREE_CORPUS_LOG=$$log go test -race -count=1 -json ./... | $(REPORT) gotest go $(SUMMARY)/go.txt || code=$$?; \
+	MEMOTREE_CORPUS_LOG=$$log MEMOTREE_TEST_BIN=$(CURDIR)/$(HEADLESS) go test -race -count=1 -json ./... | $(REPORT) gotest go $(SUMMARY)/go.txt || code=$$?; \
 	ran=$$(grep -c '^ran ' $$log || true); skipped=$$(grep -c '^skipped ' $$log || true); rm -f $$log; \
 	echo "corpus tests: $$ran ran, $$skipped skipped"; \
 	if [ "$$skipped" -gt 0 ]; then echo "!! the shared corpora are absent (../shared/corpora beside the repository): $$skipped real-vault tests did not run"; fi; \
