@@ -133,6 +133,9 @@ type contentQuery struct {
 	nameInc    bool           // match the names too (search_anywhere)
 	maxResults int
 	paging     tool.Paging
+	// countOnly counts the notes with matches (summary_only): each note is searched
+	// up to its first matching line, and no line is kept.
+	countOnly bool
 }
 
 func (e *searcher) searchInContents(ctx context.Context, call *tool.Call, in searchInContentsIn) (tool.Result, *contentOut, error) {
@@ -213,7 +216,9 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	offset, limit := q.paging.Window()
 	want := pageWant{offset: offset, limit: limit, lines: q.maxResults}
 	if q.paging.SummaryOnly {
-		want.limit = len(paths) + 1 // a summary counts every note with matches
+		// A summary counts every note with matches, each up to its first line.
+		want = pageWant{limit: len(paths) + 1, summary: true}
+		q.countOnly = true
 	}
 	page, info, problems, err := searchPage(sctx, corpus, paths, nameOnly, q, want)
 	info.Limit = limit
@@ -234,7 +239,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	}
 	if q.paging.SummaryOnly {
 		page = page[:0:0]
-		info.SummaryOnly, info.NextOffset = true, 0
+		info.SummaryOnly, info.NextOffset, info.Offset = true, 0, offset
 	}
 	page, cut := capMatches(page, q.maxResults)
 	for i := range page {
@@ -375,30 +380,37 @@ func searchPage(ctx context.Context, c textCorpus, paths []vpath.Path, nameOnly 
 	return page, info, problems, err
 }
 
-// matchNote searches one note; nil when nothing matches.
+// matchNote searches one note; nil when nothing matches. A count (q.countOnly)
+// stops at the note's first matching line and keeps no lines.
 func matchNote(q contentQuery, p vpath.Path, data []byte) *noteMatches {
+	limit := maxCountPerNote
+	if q.countOnly {
+		limit = 1
+	}
 	nm := noteMatches{EntityName: p.Name(), FilePath: string(p)}
 	if q.nameInc && q.pattern.re.MatchString(p.Name()) {
 		nm.Matches = append(nm.Matches, lineMatch{MatchedIn: "name", MatchedText: p.Name()})
 		nm.MatchCount++
 	}
 	body := frontMatterEnd(data)
-	if q.frontInc && body > 0 && q.pattern.regionMatches(data, 0, body) {
-		m, n := findLines(q.pattern, data, 0, body, "frontmatter")
+	if q.frontInc && body > 0 && !(q.countOnly && nm.MatchCount > 0) && q.pattern.regionMatches(data, 0, body) {
+		m, n := findLinesUpTo(q.pattern, data, 0, body, "frontmatter", limit)
 		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
 	}
 	where := ""
 	if q.frontInc {
 		where = "content"
 	}
-	if q.pattern.regionMatches(data, body, len(data)) {
-		m, n := findLines(q.pattern, data, body, len(data), where)
+	if !(q.countOnly && nm.MatchCount > 0) && q.pattern.regionMatches(data, body, len(data)) {
+		m, n := findLinesUpTo(q.pattern, data, body, len(data), where, limit)
 		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
 	}
-	if nm.MatchCount == 0 {
+	switch {
+	case nm.MatchCount == 0:
 		return nil
-	}
-	if len(nm.Matches) > maxLinesPerNote {
+	case q.countOnly:
+		nm.Matches = nil // counted, never shown: data is not kept
+	case len(nm.Matches) > maxLinesPerNote:
 		nm.Matches = nm.Matches[:maxLinesPerNote]
 	}
 	return &nm
