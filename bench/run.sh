@@ -259,7 +259,7 @@ search_copy() { # search_copy VAULT: prints a copy's path
 	echo "$sv"
 }
 search_build() { # search_build LABEL VAULT TARGET
-	local s e secs md idx
+	local s e secs md idx warm w k
 	say "search index build, $1"
 	s=$(date +%s.%N)
 	"$BIN" call --library "v=$2" search_nodes '{"query":"warmup"}' >/dev/null 2>&1 || true # no_match is fine
@@ -269,9 +269,19 @@ search_build() { # search_build LABEL VAULT TARGET
 	idx=$(du -sk "$2/.memotree/search" | cut -f1)
 	md=$(md_kb "$2")
 	row value "search index on disk vs the Markdown bytes" "$1" "$idx" "Markdown bytes" "$md" KB "ratio<=0.5"
-	# The rate of that first search: the Markdown read, analysed and written per second.
-	row value "search index build rate: Markdown MB per second of that first search_nodes" "$1" \
-		"$(awk -v k="$md" -v t="$secs" 'BEGIN {printf "%.1f", t > 0 ? k / 1024 / t : 0}')" target 40 MB/s "value>=40"
+	# The build's rate: the Markdown over the first search's time less a warm one's
+	# (the fastest of three), so that starting a process, which a small vault's build
+	# would hide behind, is not counted as building.
+	warm=
+	for k in 1 2 3; do
+		s=$(date +%s.%N)
+		"$BIN" call --library "v=$2" search_nodes '{"query":"warmup"}' >/dev/null 2>&1 || true
+		e=$(date +%s.%N)
+		w=$(awk -v s="$s" -v e="$e" 'BEGIN {printf "%.3f", e - s}')
+		[[ -z $warm ]] || awk -v a="$w" -v b="$warm" 'BEGIN {exit !(a < b)}' && warm=$w
+	done
+	row value "search index build rate: Markdown MB per second of the first search_nodes less a warm one ($warm s)" "$1" \
+		"$(awk -v k="$md" -v t="$secs" -v w="$warm" 'BEGIN {printf "%.1f", (t > w ? k / 1024 / (t - w) : 0)}')" target 40 MB/s "value>=40"
 }
 # page_notes TOOL JSON VAULT: how many notes MemoTree's first page holds (0: no match).
 page_notes() {
