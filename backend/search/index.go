@@ -125,19 +125,20 @@ func (x *postings) add(a analyzed, grams bloom) {
 	gids := make([]uint32, len(a.terms))
 	for i, t := range a.terms {
 		// The id looked up while the note was analysed, when the term had one then
-		// (ids never change until compaction, which happens under the write lock
-		// after every entry read before it was applied: see readAndApply).
+		// in these postings: ids never change but by compaction, which makes new
+		// postings (an entry read before it is looked up again).
 		tid, ok := noTerm, false
-		if i < len(a.ids) && a.ids[i] != noTerm && int(a.ids[i]) < len(x.names) && x.names[a.ids[i]] == t.term {
+		if a.idsOf == x && i < len(a.ids) && a.ids[i] != noTerm {
 			tid, ok = a.ids[i], true
 		} else {
 			tid, ok = x.terms[t.term]
 		}
 		if !ok {
+			term := strings.Clone(t.term) // t.term lies in the note's arena
 			tid = uint32(len(x.lists))
-			x.terms[t.term] = tid
+			x.terms[term] = tid
 			x.lists = append(x.lists, nil)
-			x.names = append(x.names, t.term)
+			x.names = append(x.names, term)
 			x.sortMu.Lock()
 			x.sorted = nil
 			x.sortMu.Unlock()
