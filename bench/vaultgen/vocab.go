@@ -19,15 +19,27 @@ type openVocab struct {
 	syllables []string
 	min, max  int    // syllables a word
 	salt      uint64 // separates the vocabularies of two scripts
+	ranks     int    // the words of the vocabulary (0: openRanks)
 }
 
-// openRanks is the size of an open vocabulary.
-const openRanks = 1 << 22
+// openRanks is the size of an open vocabulary: names and invented words. A language's
+// own words are fewer (langRanks), and those written in CJK characters fewer still
+// (cjkRanks): drawn from a few thousand characters, they repeat their bigrams as
+// Chinese, Japanese and Korean text does.
+const (
+	openRanks = 1 << 22
+	langRanks = 1 << 20
+	cjkRanks  = 1 << 16
+)
 
 // draw picks a word.
 func (v *openVocab) draw(r *rng) string {
+	n := v.ranks
+	if n == 0 {
+		n = openRanks
+	}
 	u := float64(r.next()>>11) / (1 << 53)
-	k := uint64(math.Exp(u * math.Log(openRanks)))
+	k := uint64(math.Exp(u * math.Log(float64(n))))
 	return v.word(k)
 }
 
@@ -79,15 +91,15 @@ type script struct {
 // combining marks), Japanese (kana and kanji, no spaces), Korean (Hangul syllables
 // between spaces) and Chinese (no spaces).
 var scripts = []script{
-	{vocab: &openVocab{syllables: strings.Fields(`schä ber lö gün ße été çon ñor já łę ść ři žá ơ ễ dé fü mé ré tè vå øl ka lo mi ter`), min: 1, max: 4, salt: 1}, sep: " ", stop: ".", overview: "Übersicht", refs: "Références"},
-	{vocab: &openVocab{syllables: strings.Fields(`ка ло ми тер во са ри ден па зу мор ель щи жо быт ых ля ю ё ство`), min: 1, max: 4, salt: 2}, sep: " ", stop: ".", overview: "Обзор", refs: "Ссылки"},
-	{vocab: &openVocab{syllables: strings.Fields(`κα λο μι τερ βο σα ρι δεν πα ζυ μορ ελ θι αν ψη ώ ής ού`), min: 1, max: 4, salt: 3}, sep: " ", stop: ".", overview: "Επισκόπηση", refs: "Αναφορές"},
-	{vocab: &openVocab{syllables: strings.Fields(`كا لو مي تر وا سا ري دن با زو مر ال قي شه`), min: 1, max: 4, salt: 4}, sep: " ", stop: ".", overview: "نظرة عامة", refs: "مراجع"},
-	{vocab: &openVocab{syllables: strings.Fields(`का लो मि तर वो सा री देन पा ज़ु मोर एल क्ष ग्य ने हीं`), min: 1, max: 3, salt: 5}, sep: " ", stop: "।", overview: "अवलोकन", refs: "संदर्भ"},
-	{vocab: &openVocab{syllables: strings.Fields(`กา ลา มี เท วอ สา ริ เดน ปา ซู มอ เอล ที่ ของ ใน`), min: 2, max: 5, salt: 6}, sep: " ", stop: " ", overview: "ภาพรวม", refs: "อ้างอิง"},
-	{vocab: &openVocab{syllables: hanPool(0x3041, 0x3093, 1, "日本語文書記録会議資料設定機能画面表示"), min: 1, max: 3, salt: 7}, sep: "", stop: "。", overview: "概要", refs: "参照"},
-	{vocab: &openVocab{syllables: hanPool(0xAC00, 0xD7A3, 37, ""), min: 1, max: 3, salt: 8}, sep: " ", stop: ".", overview: "개요", refs: "참고"},
-	{vocab: &openVocab{syllables: hanPool(0x4E00, 0x9FA5, 7, ""), min: 1, max: 3, salt: 9}, sep: "", stop: "。", overview: "概述", refs: "参考"},
+	{vocab: &openVocab{syllables: strings.Fields(`schä ber lö gün ße été çon ñor já łę ść ři žá ơ ễ dé fü mé ré tè vå øl ka lo mi ter`), min: 1, max: 4, salt: 1, ranks: langRanks}, sep: " ", stop: ".", overview: "Übersicht", refs: "Références"},
+	{vocab: &openVocab{syllables: strings.Fields(`ка ло ми тер во са ри ден па зу мор ель щи жо быт ых ля ю ё ство`), min: 1, max: 4, salt: 2, ranks: langRanks}, sep: " ", stop: ".", overview: "Обзор", refs: "Ссылки"},
+	{vocab: &openVocab{syllables: strings.Fields(`κα λο μι τερ βο σα ρι δεν πα ζυ μορ ελ θι αν ψη ώ ής ού`), min: 1, max: 4, salt: 3, ranks: langRanks}, sep: " ", stop: ".", overview: "Επισκόπηση", refs: "Αναφορές"},
+	{vocab: &openVocab{syllables: strings.Fields(`كا لو مي تر وا سا ري دن با زو مر ال قي شه`), min: 1, max: 4, salt: 4, ranks: langRanks}, sep: " ", stop: ".", overview: "نظرة عامة", refs: "مراجع"},
+	{vocab: &openVocab{syllables: strings.Fields(`का लो मि तर वो सा री देन पा ज़ु मोर एल क्ष ग्य ने हीं`), min: 1, max: 3, salt: 5, ranks: langRanks}, sep: " ", stop: "।", overview: "अवलोकन", refs: "संदर्भ"},
+	{vocab: &openVocab{syllables: strings.Fields(`กา ลา มี เท วอ สา ริ เดน ปา ซู มอ เอล ที่ ของ ใน`), min: 2, max: 5, salt: 6, ranks: langRanks}, sep: " ", stop: " ", overview: "ภาพรวม", refs: "อ้างอิง"},
+	{vocab: &openVocab{syllables: hanPool(0x3041, 0x3093, 1, "日本語文書記録会議資料設定機能画面表示"), min: 1, max: 3, salt: 7, ranks: cjkRanks}, sep: "", stop: "。", overview: "概要", refs: "参照"},
+	{vocab: &openVocab{syllables: hanPool(0xAC00, 0xD7A3, 37, ""), min: 1, max: 3, salt: 8, ranks: cjkRanks}, sep: " ", stop: ".", overview: "개요", refs: "참고"},
+	{vocab: &openVocab{syllables: hanPool(0x4E00, 0x9FA5, 7, ""), min: 1, max: 3, salt: 9, ranks: cjkRanks}, sep: "", stop: "。", overview: "概述", refs: "参考"},
 }
 
 // hanPool returns the characters of the range [lo, hi] taken every step-th, and
