@@ -61,7 +61,7 @@ const noTerm = ^uint32(0)
 func (x *postings) lookupTerms(a *analyzed) {
 	a.ids, a.idsOf = make([]uint32, len(a.terms)), x
 	for i, t := range a.terms {
-		id, ok := x.terms[t.term]
+		id, ok := x.termID(t.term)
 		if !ok {
 			id = noTerm
 		}

@@ -146,7 +146,7 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 			ix.savedVer = ix.version
 			ix.saveMu.Unlock()
 			st.Reread, st.Vouched = len(changed), true
-			st.Notes, st.Terms = ix.x.live, len(ix.x.terms)
+			st.Notes, st.Terms = ix.x.live, ix.x.numTerms()
 			st.Duration = time.Since(start)
 			return ix, st, nil
 		}
@@ -155,14 +155,14 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 	if o.Deferred && st.Loaded {
 		ix.unsettled.Store(true)
 		ix.walking = walk
-		st.Notes, st.Terms = ix.x.live, len(ix.x.terms)
+		st.Notes, st.Terms = ix.x.live, ix.x.numTerms()
 		st.Duration = time.Since(start)
 		return ix, st, nil
 	}
 	if err := ix.catchUp(ctx, &st, <-walk); err != nil {
 		return nil, st, err
 	}
-	st.Notes, st.Terms = ix.x.live, len(ix.x.terms)
+	st.Notes, st.Terms = ix.x.live, ix.x.numTerms()
 	st.Duration = time.Since(start)
 	return ix, st, nil
 }
