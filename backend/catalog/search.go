@@ -258,9 +258,15 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	return res, &contentOut{Results: page, Page: info}, nil
 }
 
+// denseCandidates is the share of the notes a pattern may match above which a search
+// that would first wait for the index to check every note's size and time reads
+// every note instead (search.Index.NarrowCandidates).
+const denseCandidates = 0.5
+
 // patternCandidates asks the library's index which notes may match q's pattern; ok
 // is false when the index cannot narrow the search (the pattern requires no
-// trigram) or is unavailable, and the caller reads every note.
+// trigram, or most notes may match it while the index is still being checked
+// against the files) or is unavailable, and the caller reads every note.
 func (e *searcher) patternCandidates(ctx context.Context, l *library.Library, q contentQuery) (search.Candidates, bool) {
 	tree, err := syntax.Parse(q.pattern.re.String(), syntax.Perl)
 	if err != nil || search.RequiredTrigrams(tree) == nil {
@@ -270,8 +276,8 @@ func (e *searcher) patternCandidates(ctx context.Context, l *library.Library, q 
 	if err != nil {
 		return search.Candidates{}, false
 	}
-	c, err := ix.PatternCandidates(ctx, tree)
-	if err != nil {
+	c, ok, err := ix.NarrowCandidates(ctx, tree, denseCandidates)
+	if err != nil || !ok {
 		return search.Candidates{}, false
 	}
 	c = overlayOf(l).candidates(c)
@@ -401,7 +407,7 @@ func matchNote(q contentQuery, p vpath.Path, data []byte) *noteMatches {
 	if q.frontInc {
 		where = "content"
 	}
-	if !(q.countOnly && nm.MatchCount > 0) && q.pattern.regionMatches(data, body, len(data)) {
+	if !(q.countOnly && nm.MatchCount > 0) && q.pattern.bodyMatches(data, body, len(data), q.countOnly) {
 		m, n := findLinesUpTo(q.pattern, data, body, len(data), where, limit)
 		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
 	}
