@@ -188,8 +188,6 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	if fail != nil {
 		return *fail, nil, nil
 	}
-	sctx, cancel := context.WithTimeout(ctx, e.searchTimeout)
-	defer cancel()
 	var (
 		paths    []vpath.Path
 		nameOnly []bool // the note cannot match by content: its name alone is matched
@@ -220,6 +218,10 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 		want = pageWant{limit: len(paths) + 1, summary: true}
 		q.countOnly = true
 	}
+	// The time limit starts once the notes to read are known: building the index
+	// (a first search) is not searching.
+	sctx, cancel := context.WithTimeout(ctx, e.searchTimeout)
+	defer cancel()
 	page, info, problems, err := searchPage(sctx, corpus, paths, nameOnly, q, want)
 	info.Limit = limit
 	timedOut := err != nil
@@ -229,6 +231,10 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 		}
 		problems = append(problems, fmt.Sprintf("the search stopped after %v, so the results are incomplete; search for a word (a literal) or narrow entity_glob", e.searchTimeout))
 		info.AtLeast = true
+	}
+	if info.Total == 0 && timedOut {
+		r := tool.Partial(fmt.Sprintf("no note with matches was found in the %v the search may take", e.searchTimeout), problems...)
+		return r, &contentOut{Results: page[:0:0], Page: info}, nil
 	}
 	if info.Total == 0 {
 		r := tool.Fail(tool.CodeNoMatch, "nothing matches %q in %d notes; try a shorter pattern, wildcards (\"*engine*\") or search_in_names", q.pattern.src, len(paths))
