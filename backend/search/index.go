@@ -8,8 +8,9 @@
 // persist.go), and kept current incrementally: Changed marks paths whose files
 // changed (the library's change notifications call it) and the next query re-reads
 // only those. Reopening a vault re-reads only the files whose size, modification
-// time or content fingerprint changed; the persisted documents are used where they
-// lie in the mapped file (docs.go), so a reopen decodes nothing per note. A process
+// time or content fingerprint changed; the persisted documents and terms are used
+// where they lie in the mapped file (docs.go, dict.go), so a reopen decodes nothing per
+// note or term. A process
 // opening the index while another MemoTree process watches the vault asks that one
 // which notes changed since the file was written, instead of walking the vault
 // (vouch.go).
