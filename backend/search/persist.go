@@ -112,6 +112,9 @@ func encode(x *postings, gen uint64) []byte {
 		}
 	}
 	tidMap, byNew := x.saveOrder()
+	// The terms' byte order is sorted on another core while the rest is written.
+	byTerm := make(chan []uint32, 1)
+	go func() { byTerm <- x.termOrder(tidMap) }()
 	seqs := x.savedSeqs(live, tidMap)
 	records := make([]byte, docRecordSize*len(live))
 	vars := &encoder{b: make([]byte, 0, 64*len(live))}
@@ -162,7 +165,7 @@ func encode(x *postings, gen uint64) []byte {
 	for _, s := range seqs {
 		e.b = append(e.b, s...)
 	}
-	encodeDict(e, x, remap, tidMap, byNew)
+	encodeDict(e, x, remap, byNew, byTerm)
 	return e.b
 }
 
@@ -200,8 +203,9 @@ func (x *postings) savedSeqs(live, tidMap []uint32) [][]byte {
 	return out
 }
 
-// encodeDict writes the term dictionary (dict.go), the terms in the order byNew.
-func encodeDict(e *encoder, x *postings, remap, tidMap, byNew []uint32) {
+// encodeDict writes the term dictionary (dict.go), the terms in the order byNew, and
+// their new ids in byte order, received from byTerm.
+func encodeDict(e *encoder, x *postings, remap, byNew []uint32, byTerm <-chan []uint32) {
 	nt := len(byNew)
 	entries := &encoder{b: make([]byte, 0, len(x.dict.entries)+16*len(x.names))}
 	blocks := make([]byte, 0, 4*((nt+dictBlock-1)/dictBlock))
@@ -219,7 +223,6 @@ func encodeDict(e *encoder, x *postings, remap, tidMap, byNew []uint32) {
 		}
 		scratch = appendList(entries, x.list(int(old)), remap, scratch)
 	}
-	byTerm := x.termOrder(tidMap)
 	names := x.nameLists(remap)
 	nameIdx := &encoder{}
 	nameArea := &encoder{}
@@ -238,7 +241,7 @@ func encodeDict(e *encoder, x *postings, remap, tidMap, byNew []uint32) {
 	e.uvarint(uint64(len(nameIdx.b)))
 	e.uvarint(uint64(len(nameArea.b)))
 	e.b = append(e.b, blocks...)
-	for _, id := range byTerm {
+	for _, id := range <-byTerm {
 		e.b = binary.LittleEndian.AppendUint32(e.b, id)
 	}
 	e.b = append(e.b, entries.b...)
