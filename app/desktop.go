@@ -3,11 +3,13 @@
 package app
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
 	"io/fs"
 	"os"
+	"runtime"
 
 	"github.com/wailsapp/wails/v2"
 	"github.com/wailsapp/wails/v2/pkg/options"
@@ -47,6 +49,11 @@ func runDesktop(assets fs.FS, args []string) int {
 	} else if err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
 	}
+	// Without a display GTK cannot start (Wails panics): say so before anything opens.
+	if why := noDisplay(runtime.GOOS, os.Getenv, dialDisplay); why != "" {
+		fmt.Fprint(os.Stderr, noDisplayMessage(why))
+		return 1
+	}
 	sh, err := openShell(f, statePath)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
@@ -57,6 +64,12 @@ func runDesktop(assets fs.FS, args []string) int {
 	// calls in the window's approval queue.
 	if stop, err := uiapi.ServeApprovals(sh.api); err != nil {
 		fmt.Fprintln(os.Stderr, "memotree: no approval queue for MCP clients:", err)
+	} else {
+		defer stop()
+	}
+	// Vaults whose settings ask for it are backed up to their remotes.
+	if stop, err := uiapi.ServeBackups(sh.api, uiapi.BackupOptions{}); err != nil {
+		fmt.Fprintln(os.Stderr, "memotree: no backups to the remotes:", err)
 	} else {
 		defer stop()
 	}
@@ -154,7 +167,19 @@ func recentPaths(store *vaults.Store, n int) []string {
 	return out
 }
 
-func runWails(app *options.App) int {
+// runWails runs Wails with app and returns the exit code.
+func runWails(app *options.App) (code int) {
+	// A display that is set but unusable (no X authority, a server that refuses us)
+	// passes noDisplay and makes GTK fail: the same message, no stack trace.
+	defer func() {
+		if v := recover(); v != nil {
+			if !noDisplayPanic(v) {
+				panic(v)
+			}
+			fmt.Fprint(os.Stderr, noDisplayMessage(fmt.Sprintf("GTK could not open the display %q", cmp.Or(os.Getenv("WAYLAND_DISPLAY"), os.Getenv("DISPLAY")))))
+			code = 1
+		}
+	}()
 	if err := wails.Run(app); err != nil {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
 		return 1

@@ -28,13 +28,15 @@ func runCall(ctx context.Context, env Env, args []string) int {
 		fs.PrintDefaults()
 	}
 	fs.SetOutput(env.Stderr)
-	if err := fs.Parse(args); err != nil {
+	// Flags may follow the tool's name, as in the seeds' examples:
+	// memotree call read_manual --library work=~/Notes.
+	rest, err := parseInterspersed(fs, args)
+	if err != nil {
 		if err == flag.ErrHelp {
 			return 0
 		}
 		return 2
 	}
-	rest := fs.Args()
 	if *list && len(*specs) == 0 {
 		return listTools(env)
 	}

@@ -11,12 +11,7 @@ import (
 // TestCanvasSurvivesBetweenCalls runs `memotree call` as two real processes: the
 // first expands a note, the second sees it in the view.
 func TestCanvasSurvivesBetweenCalls(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "memotree")
-	build := exec.Command("go", "build", "-o", bin, "..")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := headlessBinary(t)
 	vault := t.TempDir()
 	for name, text := range map[string]string{
 		"people/Ada Lovelace.md": "---\nsummary: First programmer.\n---\n\nBody.\n",

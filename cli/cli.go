@@ -30,18 +30,19 @@ type command struct {
 }
 
 var commands = map[string]command{
-	"index":  {"index libraries and print statistics as JSON", runIndex},
-	"serve":  {"serve the app to a browser on 127.0.0.1 (token-protected)", runServe},
-	"call":   {"run one tool and print its result (YAML, or JSON with --json)", runCall},
-	"mcp":    {"serve the tools over MCP: stdio, or streamable HTTP on loopback with --http", runMCP},
-	"chat":   {"chat with the agent in the terminal, or answer one prompt with -p", runChat},
-	"doctor": {"check a vault: interrupted writes, broken notes and links, shared names (--repair)", runDoctor},
+	"index":   {"index libraries and print statistics as JSON", runIndex},
+	"serve":   {"serve the app to a browser on 127.0.0.1 (token-protected)", runServe},
+	"call":    {"run one tool and print its result (YAML, or JSON with --json)", runCall},
+	"mcp":     {"serve the tools over MCP: stdio, or streamable HTTP on loopback with --http", runMCP},
+	"chat":    {"chat with the agent in the terminal, or answer one prompt with -p", runChat},
+	"doctor":  {"check a vault: interrupted writes, broken notes and links, shared names (--repair)", runDoctor},
+	"version": {"print the version, the commit it was built from and the Go version (also --version)", runVersion},
 }
 
-// IsCommand reports whether arg names a subcommand or asks for help.
+// IsCommand reports whether arg names a subcommand or asks for help or the version.
 func IsCommand(arg string) bool {
 	_, ok := commands[arg]
-	return ok || arg == "help" || arg == "-h" || arg == "--help" || arg == "-help"
+	return ok || arg == "help" || arg == "-h" || arg == "--help" || arg == "-help" || isVersionFlag(arg)
 }
 
 // Main runs the subcommand named by args[0] and returns the process exit code:
@@ -50,6 +51,9 @@ func Main(ctx context.Context, env Env, args []string) int {
 	if len(args) == 0 || args[0] == "help" || strings.TrimLeft(args[0], "-") == "help" || args[0] == "-h" {
 		Usage(env.Stdout)
 		return 0
+	}
+	if isVersionFlag(args[0]) {
+		return runVersion(ctx, env, args[1:])
 	}
 	c, ok := commands[args[0]]
 	if !ok {
@@ -111,6 +115,43 @@ func parseFlags(fs *flag.FlagSet, env Env, args []string) (code int, ok bool) {
 		return 2, false
 	}
 	return 0, true
+}
+
+// parseInterspersed parses args with fs allowing flags before, between and after the
+// positional arguments (`call TOOL --library N=P`), as most command lines do; the
+// positional arguments come back in order. "--" ends the flags: what follows it is
+// positional, as is a lone "-".
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var rest []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		left := fs.Args()
+		if used := len(args) - len(left); used > 0 && args[used-1] == "--" && (used < 2 || !takesValue(fs, args[used-2])) {
+			return append(rest, left...), nil // flag stopped at "--"
+		}
+		if len(left) == 0 {
+			return rest, nil
+		}
+		rest = append(rest, left[0])
+		args = left[1:]
+	}
+}
+
+// takesValue reports whether arg is a flag of fs written without "=" whose value is
+// the next argument (any flag but a boolean one).
+func takesValue(fs *flag.FlagSet, arg string) bool {
+	name := strings.TrimLeft(arg, "-")
+	if !strings.HasPrefix(arg, "-") || name == "" || strings.Contains(name, "=") {
+		return false
+	}
+	f := fs.Lookup(name)
+	if f == nil {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
 
 // fail prints an error for command name and returns exit code 1.

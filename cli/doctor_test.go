@@ -5,14 +5,16 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/memotree/memotree/backend/vault"
 )
 
 func TestDoctorReportsAndRepairs(t *testing.T) {
 	dir := t.TempDir()
-	orphan := filepath.Join(dir, vault.TempPrefix+"abc")
-	for name, text := range map[string]string{"a.md": "# A\n\n[[Nowhere]]\n", orphan: "torn"} {
+	orphan := filepath.Join(dir, vault.TempName())
+	persons := filepath.Join(dir, vault.TempPrefix+"notes.md") // a person's own file, three hours old
+	for name, text := range map[string]string{"a.md": "# A\n\n[[Nowhere]]\n", orphan: "torn", persons: "mine"} {
 		p := name
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
@@ -20,6 +22,10 @@ func TestDoctorReportsAndRepairs(t *testing.T) {
 		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
+	}
+	threeHoursAgo := time.Now().Add(-3 * time.Hour)
+	if err := os.Chtimes(persons, threeHoursAgo, threeHoursAgo); err != nil {
+		t.Fatal(err)
 	}
 	code, out, errOut := runCLI(t, "doctor", "--library", "v="+dir)
 	if code != 1 || !strings.Contains(out, "1 temporary files left") || !strings.Contains(out, "doctor --repair") || !strings.Contains(out, "[[Nowhere]]") {
@@ -31,6 +37,9 @@ func TestDoctorReportsAndRepairs(t *testing.T) {
 	}
 	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
 		t.Errorf("the orphan is still there: %v", err)
+	}
+	if b, err := os.ReadFile(persons); err != nil || string(b) != "mine" {
+		t.Errorf("doctor --repair removed or changed the person's %s: %q, %v", persons, b, err)
 	}
 	code, out, _ = runCLI(t, "doctor", "--json", "--library", "v="+dir)
 	if code != 0 || !strings.Contains(out, `"broken_links":{"count":1`) {

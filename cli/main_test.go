@@ -8,7 +8,7 @@ import (
 // TestMain keeps the caches of the vaults these tests open in a folder of the run's
 // own: serve and mcp keep those of a vault without .memotree in the user's cache
 // folder (workspace.Options.OutsideCaches), which the tests' temporary vaults would
-// otherwise leave behind in the person's.
+// otherwise leave behind in the person's. It removes the binary headlessBinary built.
 func TestMain(m *testing.M) {
 	dir, err := os.MkdirTemp("", "memotree-cli-cache-")
 	if err == nil {
@@ -17,6 +17,9 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	if dir != "" {
 		os.RemoveAll(dir)
+	}
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
 	}
 	os.Exit(code)
 }

@@ -68,6 +68,12 @@ with none, it shows the welcome.
 	} else {
 		defer stop()
 	}
+	// Vaults whose settings ask for it are backed up to their remotes.
+	if stop, err := uiapi.ServeBackups(api, uiapi.BackupOptions{}); err != nil {
+		fmt.Fprintf(env.Stderr, "memotree serve: no backups to the remotes: %v\n", err)
+	} else {
+		defer stop()
+	}
 	h := httpapi.Handler(httpapi.Deps{API: api, Bus: ws.Bus(), Assets: env.Assets, Token: token})
 	srv := httpLimits.Server(h)
 	fmt.Fprintf(env.Stdout, "http://%s/?token=%s\n", ln.Addr(), token)

@@ -300,17 +300,19 @@ func (e *env) finishBatch(ctx context.Context, call *tool.Call, l lib, steps []s
 	for i, s := range steps {
 		out.Created[i] = s.path.Name()
 	}
+	out.CreatedEntities = out.Created
 	if len(failed) > 0 {
 		return tool.Partial(fmt.Sprintf("created %d of %d entities", len(out.Created), len(out.Created)+len(failed)), failed...), out, nil
 	}
 	return tool.OK(fmt.Sprintf("created %d entities", len(out.Created))), out, nil
 }
 
-// batchOut is the output of add_entities: the notes created, and those that could not
-// be, with why.
+// batchOut is the output of add_entities: the notes created (under seed 002's key too,
+// see docs/SEEDS.md), and those that could not be, with why.
 type batchOut struct {
-	Created []string `json:"created"`
-	Failed  []string `json:"failed,omitempty"`
+	Created         []string `json:"created"`
+	CreatedEntities []string `json:"created_entities"`
+	Failed          []string `json:"failed,omitempty"`
 }
 
 // resultOr dereferences r, or returns the zero Result.

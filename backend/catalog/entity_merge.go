@@ -9,6 +9,7 @@ import (
 
 	"gopkg.in/yaml.v3"
 
+	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
@@ -59,6 +60,12 @@ func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntiti
 	if err != nil {
 		return tool.Result{}, nil, err
 	}
+	for i, st := range others {
+		if out, n := dedupeMerged(g, st.path, target, st.data); n > 0 {
+			others[i].data = out
+			w2 = append(w2, fmt.Sprintf("%s: dropped %s that the merge made a repeat of one to %s", st.path.Name(), plural(n, "relation"), target.Name()))
+		}
+	}
 	steps := append([]step{tstep}, others...)
 	for _, s := range srcs {
 		steps = append(steps, step{kind: stepRemove, path: s.path, old: s.data, hash: s.hash})
@@ -79,15 +86,18 @@ func (e *env) mergeEntities(ctx context.Context, call *tool.Call, in mergeEntiti
 	for _, s := range srcs {
 		res2.Warnings = append(res2.Warnings, e.canvasRenamed(ctx, l.Library, s.path, target)...)
 	}
-	return res2, &mergeOut{Target: target.Name(), Merged: names, Rewritten: changed}, nil
+	return res2, &mergeOut{Target: target.Name(), Merged: names, Rewritten: changed, TargetEntity: target.Name(), MergedSources: names}, nil
 }
 
 // mergeOut is the output of merge_entities: the notes merged into the target, and the
-// other notes whose links were rewritten.
+// other notes whose links were rewritten. The target and the sources are also under
+// seed 002's keys (see docs/SEEDS.md).
 type mergeOut struct {
-	Merged    []string `json:"merged"`
-	Rewritten []string `json:"rewritten"`
-	Target    string   `json:"target"`
+	Merged        []string `json:"merged"`
+	MergedSources []string `json:"merged_sources"`
+	Rewritten     []string `json:"rewritten"`
+	Target        string   `json:"target"`
+	TargetEntity  string   `json:"target_entity"`
 }
 
 // readSources finds and reads the notes to merge; each must exist, once, and differ
@@ -132,6 +142,10 @@ func mergedTarget(l lib, r relinker, target vpath.Path, srcs []mergeSource) (ste
 	if o, ok := entApplyEdits(target, data, n, edits, &warns); ok {
 		out = o
 	}
+	if o, k := dedupeMerged(r.g, target, target, out); k > 0 {
+		out = o
+		warns = append(warns, fmt.Sprintf("%s: dropped %s to a merged note that the merge made a relation to itself or a repeat", target.Name(), plural(k, "relation")))
+	}
 	st := readLinkStyle(l.Library)
 	if st.problem != "" {
 		warns = append(warns, st.problem)
@@ -157,6 +171,39 @@ func mergedTarget(l lib, r relinker, target vpath.Path, srcs []mergeSource) (ste
 		appendSection(&b, entBase(s.path), string(src[s.note.BodyStart:]))
 	}
 	return writeStep(target, data, h, touchModified([]byte(b.String()), time.Now())), warns, nil, nil
+}
+
+// dedupeMerged drops from the relations of the note at p, whose content src has its
+// links re-pointed to target, what the merge made redundant, as create_relations
+// refuses it: a second relation of one type (ignoring case) to target, and in target
+// itself any relation to target. It returns the new content and how many relations it
+// dropped; src and 0 when none (or the front matter cannot be rewritten: the note is
+// then written as the relinking left it).
+func dedupeMerged(g *graph.Graph, p, target vpath.Path, src []byte) ([]byte, int) {
+	dropped := 0
+	out, res, err := relationsRewrite(p, src, func(seq *yaml.Node) bool {
+		seen := map[string]bool{}
+		kept := make([]*yaml.Node, 0, len(seq.Content))
+		for _, item := range seq.Content {
+			typ, to := itemFields(item)
+			to, _, _ = strings.Cut(to, "#")
+			if dst, ok := g.Resolve(p, to); ok && dst == target && typ != "" {
+				k := strings.ToLower(typ)
+				if p == target || seen[k] {
+					dropped++
+					continue
+				}
+				seen[k] = true
+			}
+			kept = append(kept, item)
+		}
+		seq.Content = kept
+		return dropped > 0
+	})
+	if res != nil || err != nil || out == nil {
+		return src, 0
+	}
+	return out, dropped
 }
 
 // appendSection adds "## heading" and body at the end of b.

@@ -102,7 +102,8 @@ func TestMergeEntities(t *testing.T) {
 	}
 	h := entNew(t, files, workspace.Options{})
 	d := h.ok("merge_entities", `{"source_names":["Src"],"target_name":"Target"}`)
-	if diff := cmp.Diff(map[string]any{"target": "Target", "merged": []any{"s/Src"}, "rewritten": []any{"Hub", "Tool"}}, d); diff != "" {
+	if diff := cmp.Diff(map[string]any{"target": "Target", "merged": []any{"s/Src"}, "rewritten": []any{"Hub", "Tool"},
+		"target_entity": "Target", "merged_sources": []any{"s/Src"}}, d); diff != "" {
 		t.Errorf("data (-want +got):\n%s", diff)
 	}
 	want := map[string]string{

@@ -351,7 +351,7 @@ func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEnti
 	for i, s := range steps {
 		deleted[i] = s.path.Name()
 	}
-	out := &deleteOut{Deleted: deleted}
+	out := &deleteOut{Deleted: deleted, DeletedEntities: deleted}
 	msg := fmt.Sprintf("deleted %d entities", len(deleted))
 	if len(dangling) > 0 {
 		out.DanglingLinks = dangling
@@ -363,11 +363,12 @@ func (e *env) deleteEntities(ctx context.Context, call *tool.Call, in deleteEnti
 	return tool.OK(msg), out, nil
 }
 
-// deleteOut is the output of delete_entities: the notes deleted, and the links of
-// other notes that now point nowhere.
+// deleteOut is the output of delete_entities: the notes deleted (under seed 002's key
+// too, see docs/SEEDS.md), and the links of other notes that now point nowhere.
 type deleteOut struct {
-	DanglingLinks []string `json:"dangling_links,omitempty"`
-	Deleted       []string `json:"deleted"`
+	DanglingLinks   []string `json:"dangling_links,omitempty"`
+	Deleted         []string `json:"deleted"`
+	DeletedEntities []string `json:"deleted_entities"`
 }
 
 // danglingAfter lists the links and relations of other notes to the notes in gone.

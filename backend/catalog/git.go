@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -42,6 +43,9 @@ func gitTools(e *env) []*tool.Tool {
 			NotInScripts(), // git writes the working tree beside a script's transaction
 
 		tool.New("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
+		tool.New("git_blame", tool.ReadOnly, desc("git_blame"), e.gitBlame).WithTitle("Who wrote each line"),
+		tool.New("git_resolve", tool.Write, desc("git_resolve"), e.gitResolve).WithTitle("Resolve a conflict").WithHistory().
+			NotInScripts(), // git writes the working tree beside a script's transaction
 	}
 	for _, t := range ts {
 		t.Describe(tool.LibraryParam, "the library; the default library when absent")
@@ -247,11 +251,14 @@ type GitStatusIn struct {
 
 // GitStatusOut is the output of git_status: the pending changes (the first 500 of
 // them), and when there are any, their names by state and by change set; Total counts
-// them all.
+// them all. Conflicted notes are listed apart (Conflicts), with their hunks, and
+// Operation says what git is in the middle of (a merge, a rebase) and what ends it.
 type GitStatusOut struct {
 	ChangeSets []changeSet                `json:"change_sets,omitempty"`
 	Changes    []gitChange                `json:"changes"`
+	Conflicts  []conflictOut              `json:"conflicts,omitempty"`
 	Groups     map[gitrepo.State][]string `json:"groups,omitempty"`
+	Operation  string                     `json:"operation,omitempty"`
 	Total      int                        `json:"total"`
 }
 
@@ -260,14 +267,26 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ GitStatusIn) (to
 	if res != nil || err != nil {
 		return deref(res), nil, err
 	}
+	op := g.repo.Operation()
 	if len(g.changes) == 0 {
+		if op.Message != "" {
+			return tool.OK("no pending changes; " + op.Message), &GitStatusOut{Changes: []gitChange{}, Operation: op.Message}, nil
+		}
 		return tool.OK("no pending changes: the notes match the last commit"), &GitStatusOut{Changes: []gitChange{}}, nil
 	}
+	var conflicts []conflictOut
+	plain := g.changes
+	if slices.ContainsFunc(g.changes, func(c gitrepo.Change) bool { return c.State == gitrepo.Conflicted }) {
+		if conflicts, err = g.conflictsOut(ctx); err != nil {
+			return tool.Result{}, nil, err
+		}
+		plain = slices.DeleteFunc(slices.Clone(g.changes), func(c gitrepo.Change) bool { return c.State == gitrepo.Conflicted })
+	}
 	groups := map[gitrepo.State][]string{}
-	for _, c := range g.changes {
+	for _, c := range plain {
 		groups[c.State] = append(groups[c.State], c.Path.Name())
 	}
-	list, err := g.describe(ctx, g.changes[:min(len(g.changes), maxListed)])
+	list, err := g.describe(ctx, plain[:min(len(plain), maxListed)])
 	if err != nil {
 		return tool.Result{}, nil, err
 	}
@@ -277,11 +296,18 @@ func (e *env) gitStatus(ctx context.Context, call *tool.Call, _ GitStatusIn) (to
 			parts = append(parts, fmt.Sprintf("%d %s", n, s))
 		}
 	}
-	r := tool.OK(fmt.Sprintf("%s (%s); git_diff shows them, git_commit records them", plural(len(g.changes), "pending change"), strings.Join(parts, ", ")))
-	if len(g.changes) > maxListed {
+	msg := conflictsNote(conflicts, op)
+	if len(plain) > 0 {
+		if msg != "" {
+			msg += "; "
+		}
+		msg += fmt.Sprintf("%s (%s); git_diff shows them, git_commit records them", plural(len(plain), "pending change"), strings.Join(parts, ", "))
+	}
+	r := tool.OK(msg)
+	if len(plain) > maxListed {
 		r = r.WithWarning("only the first %d changes are listed; the groups name them all", maxListed)
 	}
-	return r, &GitStatusOut{Changes: list, Groups: groups, ChangeSets: g.changeSetsOut(), Total: len(g.changes)}, nil
+	return r, &GitStatusOut{Changes: list, Conflicts: conflicts, Groups: groups, Operation: op.Message, ChangeSets: g.changeSetsOut(), Total: len(g.changes)}, nil
 }
 
 // changeSet is one change set as git_status shows it: who made which changes.

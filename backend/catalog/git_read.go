@@ -37,6 +37,9 @@ type diffFile struct {
 	TagsChange        *tagsChange      `json:"tags_change,omitempty"`
 	RelationChanges   []relationChange `json:"relation_changes,omitempty"`
 	PropertiesChanged []string         `json:"properties_changed,omitempty"`
+	// Hunks, for a note whose change can be discarded hunk by hunk (modified text),
+	// number its hunks from 1 in file order, as git_checkout's hunks name them.
+	Hunks []diffHunk `json:"hunks,omitempty"`
 }
 
 // diffOut is the output of git_diff: the changed notes with their counts and
@@ -95,6 +98,9 @@ func (e *env) gitDiff(ctx context.Context, call *tool.Call, in gitDiffIn) (tool.
 	withContent, withRelations := in.IncludeContentDiff == nil || *in.IncludeContentDiff, in.IncludeRelationChanges == nil || *in.IncludeRelationChanges
 	cut, err := g.detail(ctx, files, listed, withContent, withRelations)
 	if err != nil {
+		return tool.Result{}, nil, err
+	}
+	if err := g.fillHunks(ctx, files, listed); err != nil {
 		return tool.Result{}, nil, err
 	}
 	out := &diffOut{Files: files}

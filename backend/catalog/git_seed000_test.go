@@ -155,6 +155,17 @@ func TestGitDiffSeed000(t *testing.T) {
 			map[string]any{"change_type": "Deleted", "type": "collaborator of", "target": "Charles Babbage"},
 		},
 		"properties_changed": []any{"entity type"},
+		// The front matter's hunk as the properties it changes, the body's as lines.
+		"hunks": []any{
+			map[string]any{"hunk": float64(1), "header": "@@ -1,11 +1,12 @@", "lines_added": float64(4), "lines_deleted": float64(3), "properties": []any{
+				map[string]any{"key": "title", "new": "Countess of Lovelace"},
+				map[string]any{"key": "entity type", "old": "person", "new": "mathematician"},
+				map[string]any{"key": "relations", "old": `[{"relation to":"[[Charles Babbage]]","relation type":"collaborator of"}]`,
+					"new": `[{"relation to":"[[Mary Somerville]]","relation type":"collaborator of"}]`},
+				map[string]any{"key": "tags", "old": `["history"]`, "new": `["history","math"]`},
+			}},
+			map[string]any{"hunk": float64(2), "header": "@@ -14,4 +15,6 @@", "lines_added": float64(3), "lines_deleted": float64(1)},
+		},
 	}
 	if d := cmp.Diff(want, f); d != "" {
 		t.Errorf("git_diff's file (-want +got):\n%s", d)
@@ -234,6 +245,30 @@ func TestGitCommitSeed000(t *testing.T) {
 	entGit(t, h.dir, "fsck", "--strict", "--no-progress")
 }
 
+// TestGitCommitAuthorTimestamp: seed 000's CommitAuthor.Timestamp dates the author as
+// given, in its own time zone, while the committer's date is the time of the commit.
+func TestGitCommitAuthorTimestamp(t *testing.T) {
+	h := gitHarness(t)
+	entWrite(t, filepath.Join(h.dir, "Engine.md"), "# Engine\n\nrevised\n")
+	before := time.Now().Add(-time.Second).Truncate(time.Second)
+	res := h.ok("git_commit", `{"message":"Revise the Engine","author":{"name":"Ada Lovelace","email":"ada@example.com","timestamp":"2025-07-27T10:00:00+08:00"}}`)
+	if got := entGit(t, h.dir, "log", "-1", "--format=%an|%aI"); got != "Ada Lovelace|2025-07-27T10:00:00+08:00\n" {
+		t.Errorf("author|author date = %q, want the timestamp given", got)
+	}
+	cd, err := time.Parse(time.RFC3339, strings.TrimSpace(entGit(t, h.dir, "log", "-1", "--format=%cI")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cd.Before(before) || cd.After(time.Now().Add(time.Second)) {
+		t.Errorf("committer date %s, want the time of the commit (after %s)", cd, before)
+	}
+	want := map[string]any{"name": "Ada Lovelace", "email": "ada@example.com", "timestamp": "2025-07-27T10:00:00+08:00"}
+	if d := cmp.Diff(want, res["author"]); d != "" {
+		t.Errorf("result's author (-want +got):\n%s", d)
+	}
+	entGit(t, h.dir, "fsck", "--strict", "--no-progress")
+}
+
 // TestGitSeed000BadInput: seed 000's parameters with wrong types or values get a clear
 // error naming what is expected, and nothing is committed or tagged.
 func TestGitSeed000BadInput(t *testing.T) {
@@ -255,7 +290,9 @@ func TestGitSeed000BadInput(t *testing.T) {
 		{"git_commit", `{"message":"m","author":{"name":"Ada","email":""}}`, tool.CodeInvalidArguments, []string{"invalid author", "no email"}},
 		{"git_commit", `{"message":"m","author":{"name":"","email":"ada@example.com"}}`, tool.CodeInvalidArguments, []string{"invalid author", "no name"}},
 		{"git_commit", `{"message":"m","author":{"name":"Ada","email":"ada at example"}}`, tool.CodeInvalidArguments, []string{"not an email address", "ada@example.com"}},
-		{"git_commit", `{"message":"m","author":{"name":"Ada","email":"ada@example.com","timestamp":"2020"}}`, tool.CodeInvalidArguments, []string{"timestamp", "unknown"}},
+		{"git_commit", `{"message":"m","author":{"name":"Ada","email":"ada@example.com","timestamp":"2020"}}`, tool.CodeInvalidArguments, []string{"timestamp", "RFC 3339"}},
+		{"git_commit", `{"message":"m","author":{"name":"Ada","email":"ada@example.com","timestamp":"1969-12-31T23:59:59Z"}}`, tool.CodeInvalidArguments, []string{"invalid author", "before 1970"}},
+		{"git_commit", `{"message":"m","author":{"name":"Ada","email":"ada@example.com","date":"2020-01-01T00:00:00Z"}}`, tool.CodeInvalidArguments, []string{"date", "unknown"}},
 		{"git_commit", `{"message":"m","tag_name":"v1","tag_description":7}`, tool.CodeInvalidArguments, []string{"tag_description", "string"}},
 		{"git_commit", `{"message":"m","tag_name":"v1","create_tag":"true"}`, tool.CodeInvalidArguments, []string{"create_tag", "boolean"}},
 		{"git_commit", `{"message":"m","create_tag":true}`, tool.CodeInvalidArguments, []string{"create_tag", "tag_name"}},

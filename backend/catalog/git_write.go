@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/tool"
@@ -35,8 +36,17 @@ type commitOut struct {
 
 // gitAuthor names a commit's author (seed 000's CommitAuthor).
 type gitAuthor struct {
-	Name  string `json:"name" jsonschema:"the author's name, such as Ada Lovelace"`
-	Email string `json:"email" jsonschema:"the author's email address, such as ada@example.com"`
+	Name      string `json:"name" jsonschema:"the author's name, such as Ada Lovelace"`
+	Email     string `json:"email" jsonschema:"the author's email address, such as ada@example.com"`
+	Timestamp string `json:"timestamp,omitempty" jsonschema:"when the changes were written, in RFC 3339 such as 2025-07-27T10:00:00+08:00; the time of the commit when absent (the committer's date is always that time)"`
+}
+
+// authorTime parses a.Timestamp, zero when it is empty.
+func (a gitAuthor) authorTime() (time.Time, error) {
+	if strings.TrimSpace(a.Timestamp) == "" {
+		return time.Time{}, nil
+	}
+	return time.Parse(time.RFC3339, strings.TrimSpace(a.Timestamp))
 }
 
 // checkCommitArgs says what is wrong with git_commit's message, tag and author
@@ -63,7 +73,12 @@ func checkCommitArgs(in gitCommitIn) *tool.Result {
 		}
 	}
 	if in.Author != nil {
-		if err := gitrepo.CheckAuthor(gitrepo.Signature{Name: in.Author.Name, Email: in.Author.Email}); err != nil {
+		when, err := in.Author.authorTime()
+		if err != nil {
+			return fail("author.timestamp %q is not an RFC 3339 date and time; write it such as 2025-07-27T10:00:00+08:00 "+
+				"or 2025-07-27T02:00:00Z, or leave it out to date the changes now", in.Author.Timestamp)
+		}
+		if err := gitrepo.CheckAuthor(gitrepo.Signature{Name: in.Author.Name, Email: in.Author.Email, When: when}); err != nil {
 			return fail("%v; give both, such as {\"name\": \"Ada Lovelace\", \"email\": \"ada@example.com\"}, "+
 				"or leave author out to commit as the repository's git identity", err)
 		}
@@ -90,7 +105,8 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	}
 	pc := gitrepo.PendingCommit{Message: in.Message, Paths: named, Tag: in.TagName, TagMessage: in.TagDescription}
 	if in.Author != nil {
-		pc.Author = &gitrepo.Signature{Name: strings.TrimSpace(in.Author.Name), Email: strings.TrimSpace(in.Author.Email)}
+		when, _ := in.Author.authorTime() // checked by checkCommitArgs
+		pc.Author = &gitrepo.Signature{Name: strings.TrimSpace(in.Author.Name), Email: strings.TrimSpace(in.Author.Email), When: when}
 	}
 	res2, err := g.repo.CommitPending(ctx, sets, pc)
 	h := res2.Hash
@@ -110,6 +126,8 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 		return tool.Fail(tool.CodeInvalidArguments, "%v", err), nil, nil
 	case errors.Is(err, gitrepo.ErrNoIdentity):
 		return tool.Fail(CodeGitRefused, "%v; ask the person to set their name and email for commits (the review panel offers it)", err), nil, nil
+	case errors.Is(err, gitrepo.ErrUnresolved):
+		return tool.Fail(CodeGitRefused, "%v; nothing was committed (git_status lists the conflicts, git_resolve resolves them)", err), nil, nil
 	case errors.Is(err, gitrepo.ErrInProgress), errors.Is(err, gitrepo.ErrPartialMerge), errors.Is(err, gitrepo.ErrIndexLocked),
 		errors.Is(err, gitrepo.ErrHeadMoved), errors.Is(err, gitrepo.ErrBadConfig), errors.Is(err, gitrepo.ErrUnsupportedIndex):
 		return tool.Fail(CodeGitRefused, "%v; nothing was committed", err), nil, nil
@@ -122,7 +140,11 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	}
 	msg := fmt.Sprintf("committed %s as %s", plural(len(res2.Changes), "note"), h.String()[:12])
 	out := &commitOut{Commit: h.String(), Entities: names,
-		Author: gitSignature(res2.Signed.Author), Committer: gitSignature(res2.Signed.Committer)}
+		Author:    gitSignature{Name: res2.Signed.Author.Name, Email: res2.Signed.Author.Email},
+		Committer: gitSignature{Name: res2.Signed.Committer.Name, Email: res2.Signed.Committer.Email}}
+	if in.Author != nil && in.Author.Timestamp != "" {
+		out.Author.Timestamp = res2.Signed.Author.When.Format(time.RFC3339)
+	}
 	if in.TagName != "" {
 		msg += ", tagged " + in.TagName
 		out.Tag = in.TagName
@@ -140,10 +162,12 @@ func (e *env) gitCommit(ctx context.Context, call *tool.Call, in gitCommitIn) (t
 	return r, out, nil
 }
 
-// gitSignature is who authored or committed a commit, as git_commit shows them.
+// gitSignature is who authored or committed a commit, as git_commit shows them; the
+// author's timestamp when the caller gave one.
 type gitSignature struct {
-	Name  string `json:"name"`
-	Email string `json:"email"`
+	Name      string `json:"name"`
+	Email     string `json:"email"`
+	Timestamp string `json:"timestamp,omitempty"`
 }
 
 // CodeGitRefused answers a git tool that git's state or configuration refuses: no
@@ -151,18 +175,22 @@ type gitSignature struct {
 const CodeGitRefused tool.Code = "git_refused"
 
 type gitCheckoutIn struct {
-	EntityNames []string `json:"entity_names" jsonschema:"the notes whose pending changes to throw away"`
-	Confirmed   bool     `json:"confirmed" jsonschema:"true only after the person agreed; false answers with what would be discarded"`
+	EntityNames []string         `json:"entity_names,omitempty" jsonschema:"the notes whose pending changes to throw away whole"`
+	Hunks       map[string][]int `json:"hunks,omitempty" jsonschema:"hunks to throw away, by note: {\"ideas/Draft\": [2]} puts back hunk 2 of ideas/Draft as git_diff numbers it, and the rest of its change stays pending"`
+	Confirmed   bool             `json:"confirmed,omitempty" jsonschema:"true only after the person agreed; false (the default) answers with what would be discarded"`
 	tool.LibraryArg
 }
 
-// discardItem is one note a discard restores or removes.
+// discardItem is one note a discard restores or removes, or whose hunks it puts back
+// (Hunks, and Diff: those hunks as a unified diff).
 type discardItem struct {
 	Entity  string        `json:"entity"`
 	State   gitrepo.State `json:"state"`
 	Effect  string        `json:"effect"`
 	Added   int           `json:"lines_added"`
 	Deleted int           `json:"lines_deleted"`
+	Hunks   []int         `json:"hunks,omitempty"`
+	Diff    string        `json:"diff,omitempty"`
 }
 
 // discardOut is the output of git_checkout: what was (or, unconfirmed, would be)
@@ -172,18 +200,34 @@ type discardOut struct {
 }
 
 func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn) (tool.Result, *discardOut, error) {
-	if len(in.EntityNames) == 0 {
-		return tool.Fail(tool.CodeInvalidArguments, "entity_names is empty: name the notes whose changes to discard"), nil, nil
+	if len(in.EntityNames) == 0 && len(in.Hunks) == 0 {
+		return tool.Fail(tool.CodeInvalidArguments, "entity_names and hunks are empty: name the notes whose changes to discard, or the hunks to discard by note"), nil, nil
 	}
-	g, chosen, warnings, res, err := e.gitPending(ctx, call, in.EntityNames, "nothing to discard: the named notes have no pending change")
+	g, res, err := e.gitOpen(ctx, call, true)
 	if res != nil || err != nil {
 		return deref(res), nil, err
+	}
+	var chosen []*gitrepo.Change
+	var warnings []string
+	if len(in.EntityNames) > 0 {
+		if chosen, warnings, res, err = g.pending(ctx, in.EntityNames); res != nil || err != nil {
+			return deref(res), nil, err
+		}
+	}
+	plans, res, err := g.planHunks(ctx, in.Hunks, chosen)
+	if res != nil || err != nil {
+		return deref(res), nil, err
+	}
+	if len(chosen) == 0 && len(plans) == 0 {
+		return tool.Fail(tool.CodeNoMatch, "nothing to discard: the named notes have no pending change"), nil, nil
 	}
 	items, err := g.discardPlan(ctx, chosen)
 	if err != nil {
 		return tool.Result{}, nil, err
 	}
-	paths := withRenames(chosen)
+	for _, p := range plans {
+		items = append(items, p.item)
+	}
 	data := &discardOut{Entities: items}
 	if !in.Confirmed {
 		var lines []string
@@ -193,16 +237,24 @@ func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn
 		return tool.Fail(tool.CodeConfirmationRequired, "not discarded yet; this would:\n%s\nAsk the person, then call again with confirmed=true",
 			strings.Join(lines, "\n")).WithData(data), nil, nil
 	}
-	_, err = g.repo.Discard(ctx, gitrepo.DiscardOptions{Paths: paths, RemoveUntracked: true, Actor: actorOf(call), Op: "git_checkout", Turn: call.Turn, Session: call.Session})
-	if err != nil {
-		for _, p := range paths {
-			if r, ok := writeFailure(p, err); ok {
-				return r, nil, nil
-			}
-		}
-		return tool.Result{}, nil, err
+	done, res, err := g.undoHunks(ctx, call, plans)
+	if res != nil || err != nil {
+		return deref(res), nil, err
 	}
-	r := tool.OK("discarded the changes of " + plural(len(chosen), "note"))
+	if len(chosen) > 0 {
+		paths := withRenames(chosen)
+		_, err = g.repo.Discard(ctx, gitrepo.DiscardOptions{Paths: paths, RemoveUntracked: true, Actor: actorOf(call), Op: "git_checkout", Turn: call.Turn, Session: call.Session})
+		if err != nil {
+			for _, p := range paths {
+				if r, ok := writeFailure(p, err); ok {
+					return r, nil, nil
+				}
+			}
+			return tool.Result{}, nil, err
+		}
+		done = append([]string{"the changes of " + plural(len(chosen), "note")}, done...)
+	}
+	r := tool.OK("discarded " + strings.Join(done, "; "))
 	r.Warnings = warnings
 	return r, data, nil
 }

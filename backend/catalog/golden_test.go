@@ -135,8 +135,16 @@ var goldenCalls = []goldenCall{
 	{"checkout-none", "git_checkout", `{"entity_names":["Engine"],"confirmed":true}`},
 	{"checkout-unconfirmed", "git_checkout", `{"entity_names":["memory"],"confirmed":false}`},
 	{"log-after", "git_log", `{"limit":1}`},
+	{"resolve-none", "git_resolve", `{"entity_name":"Engine","take":"ours"}`},
 	{"unknown", "read_entitie", `{}`},
 	{"invalid", "read_entities", `{"entity_names":"Ada"}`},
+	{"hunks-tag", "update_entity", `{"entity_name":"Ada Lovelace","tags":["history","mathematics"]}`},
+	{"hunks-edit", "edit_entity", `{"entity_name":"Ada Lovelace","old_content":"born in 1816","new_content":"born in 1815, in London"}`},
+	{"diff-hunks", "git_diff", `{"entity_name":"Ada Lovelace","include_content_diff":false,"include_relation_changes":false}`},
+	{"blame", "git_blame", `{"entity_name":"Ada Lovelace","end_line":12}`},
+	{"checkout-hunk-unconfirmed", "git_checkout", `{"hunks":{"Ada Lovelace":[2]},"confirmed":false}`},
+	{"checkout-hunk", "git_checkout", `{"hunks":{"Ada Lovelace":[2]},"confirmed":true}`},
+	{"checkout-hunk-none", "git_checkout", `{"hunks":{"Ada Lovelace":[5]},"confirmed":true}`},
 }
 
 // goldenFixture is entFixture with two notes of one name, a relation to a note that

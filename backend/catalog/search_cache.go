@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"github.com/memotree/memotree/backend/graph"
+	"github.com/memotree/memotree/backend/internal/osmem"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
@@ -35,13 +36,35 @@ func (s *searchCaches) corpus(l *library.Library) textCorpus {
 	if !ok {
 		c = &cachedCorpus{l: l, disk: diskCorpus{l.Vault()}, notes: map[vpath.Path]cachedNote{}}
 		s.corpora[l] = c
+		cancel := l.Subscribe(func(paths []vpath.Path, _ bool) { c.forget(paths) })
 		l.OnClose(func() { // an unmounted library's text leaves with it
+			cancel()
 			s.mu.Lock()
 			delete(s.corpora, l)
 			s.mu.Unlock()
 		})
 	}
 	return c
+}
+
+// forget drops the text of the notes at paths, which changed or were deleted, as the
+// library applies the change: a deleted 20 MB note's text stayed until the next
+// pattern search otherwise (a rescan's notes are pruned then, by version). Letting go
+// of osmem.Large bytes or more hands the memory back (osmem.Release).
+func (c *cachedCorpus) forget(paths []vpath.Path) {
+	c.mu.Lock()
+	freed := 0
+	for _, p := range paths {
+		if e, ok := c.notes[p]; ok {
+			freed += len(e.data)
+			c.used -= len(e.data)
+			delete(c.notes, p)
+		}
+	}
+	c.mu.Unlock()
+	if freed >= osmem.Large {
+		osmem.Release()
+	}
 }
 
 // cachedCorpus is a textCorpus that keeps the text of the notes it read, up to

@@ -248,7 +248,7 @@ func (r *Report) tempFiles(ctx context.Context, v *vault.Vault, dir string, o Op
 				return filepath.SkipDir
 			}
 		}
-		if !d.IsDir() && strings.HasPrefix(d.Name(), vault.TempPrefix) {
+		if !d.IsDir() && vault.IsTempName(d.Name()) { // a person's ".memotree-tmp-notes.md" is not ours
 			found = append(found, p)
 		}
 		if t := d.Type(); t&(fs.ModeNamedPipe|fs.ModeDevice|fs.ModeCharDevice|fs.ModeSocket) != 0 {

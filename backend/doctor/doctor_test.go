@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/memotree/memotree/backend/doctor"
 	"github.com/memotree/memotree/backend/internal/vaulttest"
@@ -14,8 +15,10 @@ func write(t *testing.T, dir string, files map[string]string) { vaulttest.Write(
 
 func TestCheckFindsEveryKind(t *testing.T) {
 	dir := t.TempDir()
-	orphan := "notes/" + vault.TempPrefix + "crashed"
+	orphan := "notes/" + vault.TempName()
+	persons := "notes/" + vault.TempPrefix + "notes.md" // a person's own file, not ours
 	write(t, dir, map[string]string{
+		persons:                          "# Mine\n",
 		"good.md":                        "# Good\n\nSee [[Missing note]] and [[b/same]].\n",
 		"a/Same.md":                      "# Same A\n",
 		"b/same.md":                      "# Same B\n",
@@ -23,6 +26,12 @@ func TestCheckFindsEveryKind(t *testing.T) {
 		orphan:                           "half a note",
 		".git/" + vault.TempPrefix + "x": "not ours to judge",
 	})
+	threeHoursAgo := time.Now().Add(-3 * time.Hour)
+	for _, p := range []string{orphan, persons} {
+		if err := os.Chtimes(filepath.Join(dir, filepath.FromSlash(p)), threeHoursAgo, threeHoursAgo); err != nil {
+			t.Fatal(err)
+		}
+	}
 	v, err := vault.Open(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -78,6 +87,9 @@ func TestCheckFindsEveryKind(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, ".git", vault.TempPrefix+"x")); err != nil {
 		t.Errorf("repair touched .git: %v", err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(persons))); err != nil || string(b) != "# Mine\n" {
+		t.Errorf("repair removed or changed the person's %s: %q, %v", persons, b, err)
 	}
 }
 

@@ -19,8 +19,8 @@ import (
 // however old it looks (a clock may have jumped), and removes a dead writer's.
 func TestRepairSparesALiveWriteInMemotree(t *testing.T) {
 	dir := t.TempDir()
-	live := ".memotree/" + vault.TempPrefix + "live"
-	dead := ".memotree/" + vault.TempPrefix + "dead"
+	live := ".memotree/" + vault.TempName()
+	dead := ".memotree/" + vault.TempName()
 	write(t, dir, map[string]string{"a.md": "# A\n", live: "the index, half written", dead: "a crashed write"})
 	hourAgo := time.Now().Add(-time.Hour)
 	for _, p := range []string{live, dead} {

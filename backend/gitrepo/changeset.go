@@ -65,6 +65,10 @@ type ChangeSet struct {
 	Actor string `json:"actor"`
 	// Turn is the agent turn, script run or MCP session; "" when the actor had none.
 	Turn string `json:"turn,omitempty"`
+	// Session is the chat session (or MCP connection) the turn belongs to, as the
+	// journey recorded it; "" when unknown. The window sends the person's feedback on
+	// an undone change there.
+	Session string `json:"session,omitempty"`
 	// Latest is the time of the set's newest journey entry; zero for OutsideID.
 	Latest time.Time `json:"latest"`
 	// Changes are the set's pending changes, sorted by path.
@@ -86,7 +90,7 @@ func GroupChanges(changes []Change, journey []vault.Entry, stamp Stamp) []Change
 	byID := map[string]*ChangeSet{}
 	var order []*ChangeSet
 	for _, c := range changes {
-		actor, turn, at := OutsideID, "", time.Time{}
+		actor, turn, session, at := OutsideID, "", "", time.Time{}
 		switch e, ok := latest[c.Path]; {
 		case c.Path == vault.JourneyPath:
 			actor = JourneyID
@@ -94,7 +98,7 @@ func GroupChanges(changes []Change, journey []vault.Entry, stamp Stamp) []Change
 		case modifiedAfter(stamp, c, e.Time):
 		default:
 			actor, turn = splitActor(e)
-			at = e.Time
+			session, at = e.Session, e.Time
 		}
 		id := actor
 		if turn != "" {
@@ -102,7 +106,7 @@ func GroupChanges(changes []Change, journey []vault.Entry, stamp Stamp) []Change
 		}
 		s := byID[id]
 		if s == nil {
-			s = &ChangeSet{ID: id, Actor: actor, Turn: turn}
+			s = &ChangeSet{ID: id, Actor: actor, Turn: turn, Session: session}
 			byID[id] = s
 			order = append(order, s)
 		}
@@ -140,7 +144,9 @@ func rank(id string) int {
 // latestEntries finds, for each changed path, the newest successful journey entry
 // naming it (as a path, or as a note name as the watcher writes them). An external
 // edit that followed another actor's write within echoWindow is that write's echo:
-// the write counts.
+// the write counts. An undo of hunks (OpUndoHunks) leaves the file to the entry before
+// it, timed at the undo (so that the file, written by the undo, is not taken for an
+// outside edit); with no entry before it, the file is an outside edit.
 func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault.Entry {
 	want := make(map[string]vpath.Path, 2*len(changes))
 	for _, c := range changes {
@@ -149,34 +155,55 @@ func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault
 			want[c.Path.Name()] = c.Path
 		}
 	}
-	out := map[vpath.Path]vault.Entry{}
-	prior := map[vpath.Path]vault.Entry{} // the newest other actor's entry before an external one
+	byPath := map[vpath.Path][]vault.Entry{} // newest first
 	for i := len(journey) - 1; i >= 0; i-- {
 		e := journey[i]
 		if e.Outcome != "ok" {
 			continue
 		}
+		seen := map[vpath.Path]bool{}
 		for _, name := range e.Entities {
-			p, ok := want[name]
-			if !ok {
-				continue
-			}
-			newest, seen := out[p]
-			_, hasPrior := prior[p]
-			switch {
-			case !seen:
-				out[p] = e
-			case newest.Actor == OutsideID && e.Actor != OutsideID && !hasPrior:
-				prior[p] = e
+			if p, ok := want[name]; ok && !seen[p] {
+				seen[p] = true
+				byPath[p] = append(byPath[p], e)
 			}
 		}
 	}
-	for p, e := range prior {
-		if out[p].Time.Sub(e.Time) <= echoWindow {
+	out := make(map[vpath.Path]vault.Entry, len(byPath))
+	for p, es := range byPath {
+		if e, ok := owner(es); ok {
 			out[p] = e
 		}
 	}
 	return out
+}
+
+// owner picks from a path's entries (newest first) the one its pending change belongs
+// to (see latestEntries).
+func owner(es []vault.Entry) (vault.Entry, bool) {
+	i := 0
+	if es[0].Actor == OutsideID {
+		for j := 1; j < len(es); j++ {
+			if es[j].Actor != OutsideID {
+				if es[0].Time.Sub(es[j].Time) <= echoWindow {
+					i = j // the outside edit is the echo of this write
+				}
+				break
+			}
+		}
+	}
+	if es[i].Op != OpUndoHunks {
+		return es[i], true
+	}
+	at := es[i].Time
+	for k := i + 1; k < len(es); k++ {
+		if es[k].Op != OpUndoHunks {
+			e := es[k]
+			e.Time = at
+			return e, true
+		}
+	}
+	return vault.Entry{}, false
 }
 
 // modifiedAfter reports whether the file of c was modified well after at.

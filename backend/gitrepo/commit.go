@@ -26,6 +26,9 @@ import (
 type Signature struct {
 	Name  string
 	Email string
+	// When, for an author, is the author date (seed 000's CommitAuthor.Timestamp);
+	// zero is the moment of the commit. The committer's date is always that moment.
+	When time.Time
 }
 
 // CommitOptions say what to commit and how.
@@ -110,8 +113,12 @@ func (r *Repo) commitLocked(ctx context.Context, o CommitOptions) (_ plumbing.Ha
 			removeTempObjects(filepath.Join(r.dir, ".git"), start)
 		}
 	}()
-	if _, _, err := r.readEntries(); err != nil {
+	entries, _, err := r.readEntries()
+	if err != nil {
 		return plumbing.ZeroHash, Identity{}, err // an index in a form MemoTree does not handle
+	}
+	if u := unmergedIn(entries); len(u) > 0 {
+		return plumbing.ZeroHash, Identity{}, unresolvedErr(u, "still conflicted (unmerged in the index)")
 	}
 	merging, err := r.commitState(len(o.Paths) > 0)
 	if errors.Is(err, ErrPartialMerge) {
@@ -127,7 +134,8 @@ func (r *Repo) commitLocked(ctx context.Context, o CommitOptions) (_ plumbing.Ha
 	if err != nil {
 		return plumbing.ZeroHash, Identity{}, err
 	}
-	who := Identity{Author: Signature{Name: author.Name, Email: author.Email}, Committer: Signature{Name: committer.Name, Email: committer.Email}}
+	who := Identity{Author: Signature{Name: author.Name, Email: author.Email, When: author.When},
+		Committer: Signature{Name: committer.Name, Email: committer.Email, When: committer.When}}
 	h, err := r.writeCommit(ctx, o, merging, author, committer)
 	if err != nil {
 		return plumbing.ZeroHash, Identity{}, err
@@ -152,7 +160,7 @@ func (r *Repo) writeCommit(ctx context.Context, o CommitOptions, merging bool, a
 		changes, _ = LeaveOutUnnamable(changes)
 		paths = Paths(changes)
 	}
-	set, err := r.workEntries(ctx, paths)
+	set, err := r.workEntries(ctx, paths, true)
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
@@ -294,8 +302,9 @@ func (r *Repo) moveHead(old, h plumbing.Hash) error {
 
 // workEntries writes the blob of each path's working-tree file and returns its index
 // entry, or nil for a path whose file is gone. The blob and mode are what git add
-// makes of the file (see stageMode and workRules.toGit).
-func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]*index.Entry, error) {
+// makes of the file (see stageMode and workRules.toGit). With marked set, text files
+// that hold conflict markers are refused, all named in one ErrUnresolved.
+func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path, marked bool) (map[string]*index.Entry, error) {
 	rules, err := r.workRules()
 	if err != nil {
 		return nil, err
@@ -305,6 +314,7 @@ func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]
 		return nil, err
 	}
 	set := make(map[string]*index.Entry, len(paths))
+	var withMarkers []vpath.Path
 	for _, p := range paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -312,13 +322,36 @@ func (r *Repo) workEntries(ctx context.Context, paths []vpath.Path) (map[string]
 		if _, done := set[string(p)]; done {
 			continue
 		}
-		e, err := r.entry(p, rules, old[string(p)])
+		e, err := r.entry(p, rules, old[string(p)], marked)
+		if errors.Is(err, errMarked) {
+			withMarkers = append(withMarkers, p)
+			continue
+		}
 		if err != nil {
 			return nil, err
 		}
 		set[string(p)] = e
 	}
+	if len(withMarkers) > 0 {
+		return nil, unresolvedErr(withMarkers, "still hold conflict markers (<<<<<<<, =======, >>>>>>>)")
+	}
 	return set, nil
+}
+
+// errMarked means a file holds conflict markers (see HasConflictMarkers).
+var errMarked = errors.New("conflict markers")
+
+// unmergedIn lists the paths of unmerged entries, sorted, each once.
+func unmergedIn(entries []ientry) []vpath.Path {
+	var out []vpath.Path
+	for i := range entries {
+		if e := &entries[i]; e.stage != 0 && reported(e.name) {
+			if n := len(out); n == 0 || out[n-1] != vpath.Path(e.name) {
+				out = append(out, vpath.Path(e.name))
+			}
+		}
+	}
+	return out
 }
 
 // stagedEntries returns the stage-0 index entry of each of paths, nil for a path the
@@ -533,7 +566,7 @@ func withTrailers(msg string, trailers map[string]string) string {
 // them when the file is gone; a conflicted path loses all its stages, as with git
 // add): the lean reader finds the named entries, go-git reads and writes the index.
 func (r *Repo) stage(ctx context.Context, paths []vpath.Path) error {
-	set, err := r.workEntries(ctx, paths)
+	set, err := r.workEntries(ctx, paths, false)
 	if err != nil {
 		return err
 	}
@@ -544,8 +577,9 @@ func (r *Repo) stage(ctx context.Context, paths []vpath.Path) error {
 // stageMode from its index entry old, its line endings by rules), and returns its
 // index entry, or nil when the file does not exist: gone, beyond a link, or a folder in
 // its place (whose files are paths of their own), unless that folder is a submodule,
-// which is refused.
-func (r *Repo) entry(p vpath.Path, rules *workRules, old *ientry) (*index.Entry, error) {
+// which is refused. With marked set, a text file holding conflict markers is refused
+// with errMarked.
+func (r *Repo) entry(p vpath.Path, rules *workRules, old *ientry, marked bool) (*index.Entry, error) {
 	beyond, err := r.beyondLink(string(p))
 	if err != nil || beyond {
 		return nil, err // a path beyond a link is no file of git's: gone
@@ -567,6 +601,9 @@ func (r *Repo) entry(p vpath.Path, rules *workRules, old *ientry) (*index.Entry,
 	data, mode, err := r.readEntry(p, full, fi)
 	if err != nil {
 		return nil, err
+	}
+	if marked && fi.Mode().IsRegular() && !isBinary(data) && HasConflictMarkers(data, p.IsNote()) {
+		return nil, errMarked
 	}
 	if fi.Mode().IsRegular() {
 		mode = stageMode(mode, old, rules)

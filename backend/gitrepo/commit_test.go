@@ -215,8 +215,10 @@ func TestCommitRefusedMidOperation(t *testing.T) {
 	}
 }
 
-// TestCommitDuringAGitMerge: a merge git began with a conflict is completed by a commit
-// of every pending change (two parents, fsck clean) and refused for a commit of some.
+// TestCommitDuringAGitMerge: a merge git began with a conflict is refused while the
+// conflict is unmerged (even once the file was edited by hand, as git refuses it until
+// `git add`), then completed by a commit of every pending change (two parents, fsck
+// clean) and refused for a commit of some.
 func TestCommitDuringAGitMerge(t *testing.T) {
 	dir, r := newRepo(t)
 	run(t, dir, "checkout", "-q", "-b", "side")
@@ -229,6 +231,12 @@ func TestCommitDuringAGitMerge(t *testing.T) {
 		t.Fatalf("the merge was meant to conflict:\n%s", out)
 	}
 	write(t, dir, map[string]string{"a.md": "resolved\n", "people/Ada.md": "# Ada\n\nedited meanwhile\n"})
+	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "Merge side"}); !errors.Is(err, gitrepo.ErrUnresolved) {
+		t.Fatalf("a commit over an unmerged a.md = %v, want ErrUnresolved", err)
+	}
+	if _, err := r.Resolve(t.Context(), gitrepo.ResolveOptions{Path: "a.md", Take: gitrepo.TakeAsEdited}); err != nil {
+		t.Fatal(err)
+	}
 	_, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "part", Paths: []vpath.Path{"a.md"}})
 	if !errors.Is(err, gitrepo.ErrPartialMerge) {
 		t.Fatalf("a commit of some notes during a merge = %v, want ErrPartialMerge", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/mail"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -18,7 +19,8 @@ var ErrInvalidAuthor = errors.New("invalid author")
 
 // CheckAuthor refuses an author git would refuse or that names no one: an empty name
 // or email, one holding <, > or a control character, or an email that is not an
-// address such as ada@example.com (one @, a local part and a domain, no spaces).
+// address such as ada@example.com (one @, a local part and a domain, no spaces), or a
+// date before 1970 (git keeps a commit's dates as seconds since then).
 func CheckAuthor(a Signature) error {
 	if err := checkSignature(a); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidAuthor, err)
@@ -32,6 +34,9 @@ func CheckAuthor(a Signature) error {
 	if err != nil || addr.Address != e || strings.ContainsAny(e, " \t\"") || strings.Count(e, "@") != 1 ||
 		local == "" || domain == "" || strings.HasPrefix(domain, ".") || strings.HasSuffix(domain, ".") {
 		return fmt.Errorf("%w: %q is not an email address such as ada@example.com", ErrInvalidAuthor, a.Email)
+	}
+	if !a.When.IsZero() && a.When.Unix() < 0 {
+		return fmt.Errorf("%w: the date %s is before 1970, which a git commit cannot carry", ErrInvalidAuthor, a.When.Format(time.RFC3339))
 	}
 	return nil
 }

@@ -175,6 +175,75 @@ func compareNumstat(t *testing.T, r *gitrepo.Repo, dir string) {
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("DiffStat differs from git diff --numstat HEAD (-git +ours):\n%s", d)
 	}
+	if d := cmp.Diff(want, sidesNumstat(t, r)); d != "" {
+		t.Errorf("ChangeSides' line counts (git_status, git_diff) differ from git diff --numstat HEAD (-git +ours):\n%s", d)
+	}
+}
+
+// sidesNumstat counts, as git_status and git_diff do, the lines each pending change
+// adds and deletes between the two versions ChangeSides reads: "- -" for a binary
+// file, untracked new.md files left out as git diff leaves them out.
+func sidesNumstat(t *testing.T, r *gitrepo.Repo) map[string]string {
+	t.Helper()
+	changes, err := r.Status(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides, err := r.ChangeSides(t.Context(), changes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for i, c := range changes {
+		if strings.HasSuffix(string(c.Path), "new.md") {
+			continue
+		}
+		sd := sides[i]
+		add, del := gitrepo.LineStat(string(sd.Old), string(sd.New))
+		got[string(c.Path)] = fmt.Sprintf("%d %d", add, del)
+		if strings.Contains(string(sd.Old)+string(sd.New), "\x00") {
+			got[string(c.Path)] = "- -"
+		}
+	}
+	return got
+}
+
+// TestOneLineEditOfCRLFNote: under core.autocrlf=true, or with `*.md text eol=crlf`,
+// a CRLF note of which one line is changed counts one line added and one deleted, as
+// `git diff --numstat` counts it, not every line of the note.
+func TestOneLineEditOfCRLFNote(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		config map[string]string
+		attrs  string
+	}{
+		{name: "core.autocrlf=true", config: map[string]string{"core.autocrlf": "true"}},
+		{name: "*.md text eol=crlf", attrs: "*.md text eol=crlf\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "vault")
+			note := "# Ada\r\n\r\nfirst line\r\nsecond line\r\nthird line\r\n"
+			write(t, dir, map[string]string{"ada.md": note})
+			if c.attrs != "" {
+				write(t, dir, map[string]string{".gitattributes": c.attrs})
+			}
+			run(t, dir, "init", "-q")
+			for k, v := range c.config {
+				run(t, dir, "config", k, v)
+			}
+			run(t, dir, "add", "-A")
+			run(t, dir, "commit", "-q", "-m", "initial")
+			r := open(t, dir)
+			write(t, dir, map[string]string{"ada.md": strings.Replace(note, "second line", "second line, revised", 1)})
+			want := map[string]string{"ada.md": "1 1"}
+			if d := cmp.Diff(want, sidesNumstat(t, r)); d != "" {
+				t.Errorf("ChangeSides' line counts (-want +got):\n%s", d)
+			}
+			if got := strings.Fields(run(t, dir, "diff", "--numstat", "HEAD")); len(got) < 2 || got[0]+" "+got[1] != "1 1" {
+				t.Errorf("git diff --numstat HEAD = %q, want 1 1", got)
+			}
+		})
+	}
 }
 
 // TestTrackerReadsNewAttributes: a .gitattributes written after a Tracker's last full

@@ -100,13 +100,16 @@ func checkSignature(s Signature) error {
 	return nil
 }
 
-// signatures returns the author and committer of a commit made now: a.Author when
-// given, else the repository's identity.
+// signatures returns the author and committer of a commit made now: author when
+// given (dated author.When when that is set), else the repository's identity.
 func (r *Repo) signatures(author *Signature) (a, c *object.Signature, err error) {
 	now := time.Now()
 	id, err := r.Identity()
 	if author != nil && author.Name != "" {
 		a = &object.Signature{Name: author.Name, Email: author.Email, When: now}
+		if !author.When.IsZero() {
+			a.When = author.When
+		}
 		if err != nil { // the caller signs as author; the committer is still git's
 			return nil, nil, err
 		}

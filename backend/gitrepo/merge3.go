@@ -17,8 +17,36 @@ type edit struct {
 // does: changes made on one side only are taken; the same change made on both sides
 // is taken once; different changes to the same lines keep both versions between
 // conflict markers labelled oursLabel and theirsLabel. clean is false when it wrote
-// a conflict.
+// a conflict. The markers end with the line ending of ours (CRLF in a Windows note,
+// as git writes them).
 func Merge3(base, ours, theirs, oursLabel, theirsLabel string) (merged string, clean bool) {
+	return merge3(base, ours, theirs, markers{ours: oursLabel, theirs: theirsLabel, nl: lineEnding(ours, base)})
+}
+
+// markers say how a merge writes a conflict: the sides' labels, the line ending, and
+// whether the base is written too, after a "|||||||" line (git's diff3 style).
+type markers struct {
+	ours, theirs, base string
+	nl                 string
+	diff3              bool
+}
+
+// lineEnding returns "\r\n" when the first line of the first text that has one ends
+// so, else "\n".
+func lineEnding(texts ...string) string {
+	for _, t := range texts {
+		if i := strings.IndexByte(t, '\n'); i >= 0 {
+			if i > 0 && t[i-1] == '\r' {
+				return "\r\n"
+			}
+			return "\n"
+		}
+	}
+	return "\n"
+}
+
+// merge3 is Merge3 with the markers mk.
+func merge3(base, ours, theirs string, mk markers) (merged string, clean bool) {
 	if ours == theirs {
 		return ours, true
 	}
@@ -73,11 +101,7 @@ func Merge3(base, ours, theirs, oursLabel, theirsLabel string) (merged string, c
 				break
 			}
 			clean = false
-			out.WriteString("<<<<<<< " + oursLabel + "\n")
-			writeLines(&out, terminated(ol))
-			out.WriteString("=======\n")
-			writeLines(&out, terminated(tl))
-			out.WriteString(">>>>>>> " + theirsLabel + "\n")
+			writeConflict(&out, ol, b[gs:ge], tl, mk)
 		}
 		pos = ge
 	}
@@ -157,10 +181,25 @@ func splitKeep(s string) []string {
 	return out
 }
 
-// terminated adds a newline to a last line that lacks one, so markers start a line.
-func terminated(lines []string) []string {
+// writeConflict writes both sides of a conflict between markers (and its base, in
+// the diff3 style).
+func writeConflict(out *strings.Builder, ours, base, theirs []string, mk markers) {
+	out.WriteString(markOurs + " " + mk.ours + mk.nl)
+	writeLines(out, terminated(ours, mk.nl))
+	if mk.diff3 {
+		out.WriteString(markBase + " " + mk.base + mk.nl)
+		writeLines(out, terminated(base, mk.nl))
+	}
+	out.WriteString(markSplit + mk.nl)
+	writeLines(out, terminated(theirs, mk.nl))
+	out.WriteString(markTheirs + " " + mk.theirs + mk.nl)
+}
+
+// terminated adds the line ending nl to a last line that lacks one, so markers start
+// a line.
+func terminated(lines []string, nl string) []string {
 	if n := len(lines); n > 0 && !strings.HasSuffix(lines[n-1], "\n") {
-		lines = append(lines[:n-1:n-1], lines[n-1]+"\n")
+		lines = append(lines[:n-1:n-1], lines[n-1]+nl)
 	}
 	return lines
 }

@@ -38,27 +38,36 @@ type PullResult struct {
 	Updated []vpath.Path `json:"updated"`
 	// Conflicts are the files where both sides changed the same lines: they hold both
 	// versions between conflict markers (or, for a file deleted on one side and edited
-	// on the other, the local version) and wait for the person.
+	// on the other, the edited version), are unmerged in the index, and wait for the
+	// person (Conflict, Resolve).
 	Conflicts []vpath.Path `json:"conflicts"`
 }
 
 // Pull fetches the remote's copy of the checked-out branch and brings it in without
-// losing anything on either side. Files the remote changed are merged, line by line,
-// with the working tree (uncommitted edits included) and with the local commits:
-// when the branch has no commits of its own it moves to the remote's commit (fast
-// forward); otherwise a merge commit joins both histories. Where both sides changed the
-// same lines the file keeps both versions between conflict markers; if that happens in
-// committed content, the merge waits (PullConflict) and the next Commit completes it.
-// Working-tree writes go through the vault, atomically, as one batch.
+// losing anything on either side. Files the remote changed are merged, line by line
+// (a note's front matter property by property), with the working tree (uncommitted
+// edits included) and with the local commits: when the branch has no commits of its
+// own it moves to the remote's commit (fast forward); otherwise a merge commit joins
+// both histories. Where both sides changed the same lines, the file keeps both
+// versions between conflict markers and the index holds its three sides as unmerged
+// entries (base, this copy's version before the pull, the remote's), as git leaves a
+// conflict, so that git and Resolve see the same thing; a file deleted on one side and
+// changed on the other keeps the changed version. If that happens in committed
+// content, the merge waits (PullConflict, MERGE_HEAD) and the next Commit, once every
+// conflict is resolved, completes it. A pull is refused while conflicts wait
+// (ErrMerging, ErrUnresolved), and when the remote's branch was rewritten
+// (ErrRewritten). Working-tree writes go through the vault, atomically, as one batch.
 func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 	br, err := r.branch()
 	if err != nil {
 		return PullResult{}, fmt.Errorf("git pull: %w", err)
 	}
-	if r.merging() {
-		return PullResult{}, fmt.Errorf("git pull: %w", ErrMerging)
+	if err := r.pullWaits(); err != nil {
+		return PullResult{}, fmt.Errorf("git pull: %w", err)
 	}
 	res := PullResult{Remote: o.remoteName(), Branch: br.Short(), Outcome: PullUpToDate, Updated: []vpath.Path{}, Conflicts: []vpath.Path{}}
+	tracking := plumbing.NewRemoteReferenceName(res.Remote, res.Branch)
+	before, _ := r.repo.Reference(tracking, true) // nil before the first fetch
 	theirs, ok, err := r.fetch(ctx, o, br)
 	if err != nil {
 		return res, fmt.Errorf("git pull: %w", err)
@@ -70,6 +79,9 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 	res.Head = head.String()
 	if !ok || theirs == head {
 		return res, nil
+	}
+	if err := r.checkRewritten(before, theirs, head, tracking); err != nil {
+		return res, wrapPull(err)
 	}
 	p, err := r.plan(head, theirs)
 	if err != nil || p.upToDate {
@@ -86,40 +98,72 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 		return res, wrapPull(err)
 	}
 	res.Updated, res.Conflicts = m.updated, m.conflicts
-	if err := r.apply(ctx, m); err != nil {
+	waits := m.indexConflict && !p.fastForward
+	if err := r.apply(ctx, m, waits); err != nil {
 		return res, wrapPull(err)
 	}
-	if m.indexConflict && !p.fastForward {
+	if waits {
 		if err := r.startMerge(theirs, "Merge "+label); err != nil {
 			return res, wrapPull(err)
 		}
 		res.Outcome = PullConflict
 		return res, nil
 	}
-	// The branch moves under the vault lock, guarded against a kill (beginRefUpdate).
+	if err := r.moveBranch(ctx, br, p.fastForward, head, theirs, label, m, &res); err != nil {
+		return res, wrapPull(err)
+	}
+	return res, nil
+}
+
+// moveBranch ends a pull that needs no waiting: the branch moves to theirs (a fast
+// forward) or to a merge commit of both, under the vault lock and guarded against a
+// kill (beginRefUpdate); then the conflicts of uncommitted edits with the remote's
+// changes are recorded, as a `git stash pop` that conflicts leaves them: unmerged
+// entries over the new HEAD.
+func (r *Repo) moveBranch(ctx context.Context, br plumbing.ReferenceName, fastForward bool, head, theirs plumbing.Hash, label string, m *merged, res *PullResult) error {
 	unlock, err := r.w.Lock(ctx)
 	if err != nil {
-		return res, wrapPull(err)
+		return err
 	}
 	defer unlock()
 	done, err := r.beginRefUpdate()
 	if err != nil {
-		return res, wrapPull(err)
+		return err
 	}
 	defer done()
-	if p.fastForward {
+	if fastForward {
 		if err := r.repo.Storer.SetReference(plumbing.NewHashReference(br, theirs)); err != nil {
-			return res, wrapPull(err)
+			return err
 		}
 		res.Outcome, res.Head = PullFastForward, theirs.String()
-		return res, nil
+	} else {
+		h, err := r.commitMerge(head, theirs, "Merge "+label)
+		if err != nil {
+			return err
+		}
+		res.Outcome, res.Head = PullMerged, h.String()
 	}
-	h, err := r.commitMerge(head, theirs, "Merge "+label)
+	if len(m.stages) > 0 {
+		if err := r.setEntries(nil, m.stages); err != nil {
+			return fmt.Errorf("record the conflicts in the index: %w", err)
+		}
+	}
+	return nil
+}
+
+// pullWaits refuses a pull while a merge or conflicts wait for the person.
+func (r *Repo) pullWaits() error {
+	if r.merging() {
+		return ErrMerging
+	}
+	u, err := r.unmerged()
 	if err != nil {
-		return res, wrapPull(err)
+		return err
 	}
-	res.Outcome, res.Head = PullMerged, h.String()
-	return res, nil
+	if len(u) > 0 {
+		return unresolvedErr(unmergedPaths(u), "still conflicted")
+	}
+	return nil
 }
 
 func wrapPull(err error) error {
@@ -189,17 +233,22 @@ func (r *Repo) plan(head, theirs plumbing.Hash) (*pullPlan, error) {
 	return p, nil
 }
 
-// version is a file's content on one side, or its absence.
+// version is a file's content on one side, or its absence; hash and mode, when
+// known, are its blob's in a tree.
 type version struct {
 	data []byte
 	ok   bool
+	hash plumbing.Hash
+	mode filemode.FileMode
 }
 
 func (a version) same(b version) bool { return a.ok == b.ok && bytes.Equal(a.data, b.data) }
 
 // merge joins ours and theirs, both descended from base; clean is false for a
-// conflict, whose result keeps both versions (text) or ours (a deletion or binary).
-func merge(base, ours, theirs version, oursLabel, theirsLabel string) (version, bool) {
+// conflict, whose result keeps both versions (text: markdown is a note, whose front
+// matter merges property by property), or the side that still has the file (one
+// deleted it, the other changed it, as git keeps it), or ours (binary).
+func merge(markdown bool, base, ours, theirs version, oursLabel, theirsLabel string) (version, bool) {
 	switch {
 	case ours.same(theirs):
 		return ours, true
@@ -207,10 +256,12 @@ func merge(base, ours, theirs version, oursLabel, theirsLabel string) (version, 
 		return theirs, true
 	case base.same(theirs):
 		return ours, true
-	case !ours.ok || !theirs.ok || isBinary(ours.data) || isBinary(theirs.data) || isBinary(base.data):
+	case !ours.ok:
+		return theirs, false
+	case !theirs.ok || isBinary(ours.data) || isBinary(theirs.data) || isBinary(base.data):
 		return ours, false
 	}
-	m, clean := Merge3(string(base.data), string(ours.data), string(theirs.data), oursLabel, theirsLabel)
+	m, clean := mergeText(markdown, string(base.data), string(ours.data), string(theirs.data), markers{ours: oursLabel, theirs: theirsLabel})
 	return version{data: []byte(m), ok: true}, clean
 }
 
@@ -224,13 +275,15 @@ func mergeLog(base, ours, theirs version, oursLabel, theirsLabel string) (versio
 		}
 		return version{data: append(out, theirs.data[len(base.data):]...), ok: true}, true
 	}
-	return merge(base, ours, theirs, oursLabel, theirsLabel)
+	return merge(false, base, ours, theirs, oursLabel, theirsLabel)
 }
 
 // merged is what a pull writes: working-tree files and index entries.
 type merged struct {
-	work          []vault.Change
-	index         map[vpath.Path]version
+	work  []vault.Change
+	index map[vpath.Path]version
+	// stages are the unmerged index entries of the conflicts (see writeStages).
+	stages        map[vpath.Path]stageSet
 	updated       []vpath.Path
 	conflicts     []vpath.Path
 	indexConflict bool
@@ -240,7 +293,7 @@ type merged struct {
 // mergeFiles merges each path the remote changed: the working tree with the remote
 // (base: the merge base), and the local commit with the remote for the index.
 func (r *Repo) mergeFiles(ctx context.Context, p *pullPlan, label string) (*merged, error) {
-	m := &merged{index: map[vpath.Path]version{}}
+	m := &merged{index: map[vpath.Path]version{}, stages: map[vpath.Path]stageSet{}}
 	for _, path := range p.paths {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -255,12 +308,12 @@ func (r *Repo) mergeFiles(ctx context.Context, p *pullPlan, label string) (*merg
 			if bl, s.v.ok, err = s.tr.file(path); err != nil {
 				return nil, err
 			}
-			s.v.data = bl.data
+			s.v.data, s.v.hash, s.v.mode = bl.data, bl.hash, bl.mode
 		}
 		if w.data, w.ok, err = r.readWork(path); err != nil {
 			return nil, err
 		}
-		mergeFn := merge
+		mergeFn := func(b, o, t version, ol, tl string) (version, bool) { return merge(path.IsNote(), b, o, t, ol, tl) }
 		if path == vault.JourneyPath {
 			mergeFn = mergeLog
 		}
@@ -275,6 +328,9 @@ func (r *Repo) mergeFiles(ctx context.Context, p *pullPlan, label string) (*merg
 		}
 		if !wClean || !iClean {
 			m.conflicts = append(m.conflicts, path)
+			if path != vault.JourneyPath { // the person resolves it from the three sides
+				m.stages[path] = stageSet{b, w, t}
+			}
 		}
 		if work.same(w) {
 			continue
@@ -300,8 +356,9 @@ func (r *Repo) mergeFiles(ctx context.Context, p *pullPlan, label string) (*merg
 	return m, nil
 }
 
-// apply writes the working tree through the vault, then the index.
-func (r *Repo) apply(ctx context.Context, m *merged) error {
+// apply writes the working tree through the vault, then the index: the merged
+// entries, and with stages the conflicts' unmerged entries too.
+func (r *Repo) apply(ctx context.Context, m *merged, stages bool) error {
 	if len(m.work) > 0 {
 		if _, err := r.w.Apply(ctx, m.work, vault.WriteOptions{Actor: "user", Op: "git_pull"}); err != nil {
 			return err
@@ -312,7 +369,11 @@ func (r *Repo) apply(ctx context.Context, m *merged) error {
 			return err
 		}
 	}
-	if len(m.index) == 0 {
+	var st map[vpath.Path]stageSet
+	if stages {
+		st = m.stages
+	}
+	if len(m.index) == 0 && len(st) == 0 {
 		return nil
 	}
 	unlock, err := r.w.Lock(ctx)
@@ -320,47 +381,79 @@ func (r *Repo) apply(ctx context.Context, m *merged) error {
 		return err
 	}
 	defer unlock()
-	return r.setEntries(m.index)
+	return r.setEntries(m.index, st)
 }
 
 // setEntries points the index entries of paths at the given contents (removing the
-// absent ones) in one write of the index.
-func (r *Repo) setEntries(set map[vpath.Path]version) error {
+// absent ones), and replaces those of the paths of stages by their unmerged entries,
+// in one write of the index.
+func (r *Repo) setEntries(set map[vpath.Path]version, stages map[vpath.Path]stageSet) error {
 	idx, err := r.repo.Storer.Index()
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
 	}
 	kept := idx.Entries[:0]
 	for _, e := range idx.Entries {
-		if _, ok := set[vpath.Path(e.Name)]; !ok {
+		_, named := set[vpath.Path(e.Name)]
+		_, staged := stages[vpath.Path(e.Name)]
+		if !named && !staged {
 			kept = append(kept, e)
 		}
 	}
 	idx.Entries = kept
 	for p, v := range set {
-		if !v.ok {
+		if _, staged := stages[p]; staged || !v.ok {
 			continue
 		}
-		h, err := r.writeBlob(v.data)
+		e, err := r.indexEntry(p, v, stageMerged)
 		if err != nil {
-			return fmt.Errorf("store %s: %w", p, err)
-		}
-		e := &index.Entry{Name: string(p), Hash: h, Mode: filemode.Regular, Size: uint32(len(v.data))}
-		full := filepath.Join(r.dir, filepath.FromSlash(string(p)))
-		if fi, err := os.Lstat(full); err == nil {
-			if cur, ok, _ := r.readWork(p); ok && bytes.Equal(cur, v.data) {
-				e.ModifiedAt = fi.ModTime()
-				fillStat(e, fi)
-			}
-			if fi.Mode()&0o111 != 0 {
-				e.Mode = filemode.Executable
-			}
+			return err
 		}
 		idx.Entries = append(idx.Entries, e)
 	}
-	sort.SliceStable(idx.Entries, func(i, j int) bool { return idx.Entries[i].Name < idx.Entries[j].Name })
+	for p, s := range stages {
+		es, err := r.stageEntries(p, s)
+		if err != nil {
+			return err
+		}
+		idx.Entries = append(idx.Entries, es...)
+	}
+	sort.SliceStable(idx.Entries, func(i, j int) bool {
+		a, b := idx.Entries[i], idx.Entries[j]
+		return a.Name < b.Name || a.Name == b.Name && a.Stage < b.Stage
+	})
 	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
 	return r.writeIndex(idx)
+}
+
+// indexEntry is the index entry of p holding v at stage; a stage-0 entry whose
+// content the working tree holds gets the file's stat data, as git add gives it.
+func (r *Repo) indexEntry(p vpath.Path, v version, stage index.Stage) (*index.Entry, error) {
+	h := v.hash
+	if h.IsZero() {
+		var err error
+		if h, err = r.writeBlob(v.data); err != nil {
+			return nil, fmt.Errorf("store %s: %w", p, err)
+		}
+	}
+	e := &index.Entry{Name: string(p), Hash: h, Mode: filemode.Regular, Size: uint32(len(v.data)), Stage: stage}
+	if v.mode == filemode.Executable || v.mode == filemode.Symlink {
+		e.Mode = v.mode
+	}
+	if stage != stageMerged {
+		return e, nil
+	}
+	full := filepath.Join(r.dir, filepath.FromSlash(string(p)))
+	if fi, err := os.Lstat(full); err == nil {
+		if cur, ok, _ := r.readWork(p); ok && bytes.Equal(cur, v.data) {
+			e.ModifiedAt = fi.ModTime()
+			fillStat(e, fi)
+		}
+		if fi.Mode()&0o111 != 0 {
+			e.Mode = filemode.Executable
+		}
+	}
+	return e, nil
 }
 
 // commitMerge commits the index with both parents.

@@ -1,10 +1,12 @@
 // Package gitrepo is the vault's version control: status, change sets (pending
 // changes grouped by who made them, from the journey), diff (with word marks),
 // selective commit, discard, history, show and restore at a revision, and push / pull
-// with a three-way merge that never loses a side, for a git repository whose working
-// tree is the vault, built on go-git (the git binary is used only to ask git's
-// credential helpers and to reach a remote on this machine, through its upload-pack
-// and receive-pack).
+// with a three-way merge that never loses a side (its conflicts, and those git's own
+// commands leave, are read from the index's unmerged entries and resolved hunk by hunk:
+// see Conflict and Resolve; a commit is refused while any is left, or while a file
+// holds conflict markers), for a git repository whose working tree is the vault,
+// built on go-git (the git binary is used only to ask git's credential helpers and to
+// reach a remote on this machine, through its upload-pack and receive-pack).
 //
 // A vault's git configuration (.git/config and the files it includes) may have come
 // with the vault from anywhere, a zip or a copy, so it chooses no program MemoTree
@@ -122,6 +124,10 @@ type Repo struct {
 	similar renameCache
 	// packs is the file system go-git's storage writes packs through (see packFS).
 	packs *packFS
+	// beforeHunkWrite, when set (by tests), runs in UndoHunks once the file is read,
+	// before the compare-and-swap write (a test saves the note there, as an editor
+	// would).
+	beforeHunkWrite func()
 }
 
 // packSafe reopens r's go-git repository over a packFS, so that the packs a fetch

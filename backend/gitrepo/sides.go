@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -22,7 +23,9 @@ import (
 )
 
 // Sides are the two versions a pending change compares: the file in HEAD (at its From
-// path for a rename) and in the working tree.
+// path for a rename) and in the working tree, as git would store it (its CRLF line
+// breaks made LF where core.autocrlf or the attributes say so, see eol.go), so that
+// the two compare as git compares them: a one-line edit of a CRLF note is one line.
 type Sides struct {
 	Old, New       []byte
 	InHead, OnDisk bool
@@ -51,6 +54,10 @@ func (r *Repo) ChangeSides(ctx context.Context, changes []Change) ([]Sides, erro
 			return nil, fmt.Errorf("read changes: %w", err)
 		}
 	}
+	stored, err := r.storedForm()
+	if err != nil {
+		return nil, fmt.Errorf("read changes: %w", err)
+	}
 	out := make([]Sides, len(changes))
 	var (
 		next    atomic.Int64
@@ -68,7 +75,7 @@ func (r *Repo) ChangeSides(ctx context.Context, changes []Change) ([]Sides, erro
 				if i >= len(changes) || ctx.Err() != nil {
 					return
 				}
-				s, err := r.sides(olds[i], changes[i].Path, &goGit)
+				s, err := r.sides(olds[i], changes[i].Path, stored, &goGit)
 				if err != nil {
 					errMu.Lock()
 					firstEr = cmp.Or(firstEr, fmt.Errorf("read changes: %w", err))
@@ -113,9 +120,10 @@ func (t *treeReader) entry(p vpath.Path) (headFile, error) {
 	return hf, nil
 }
 
-// sides reads old from HEAD and to in the working tree, unless either is too large.
-// goGit guards go-git's storage, read for a blob that is not loose.
-func (r *Repo) sides(old headFile, to vpath.Path, goGit *sync.Mutex) (Sides, error) {
+// sides reads old from HEAD and to in the working tree, as stored gives its content
+// to git, unless either is too large. goGit guards go-git's storage, read for a blob
+// that is not loose (and by stored, for the index's copy of a file with CRLF).
+func (r *Repo) sides(old headFile, to vpath.Path, stored func(vpath.Path, []byte) []byte, goGit *sync.Mutex) (Sides, error) {
 	var s Sides
 	full := filepath.Join(r.dir, filepath.FromSlash(string(to)))
 	fi, err := os.Lstat(full)
@@ -155,6 +163,11 @@ func (r *Repo) sides(old headFile, to vpath.Path, goGit *sync.Mutex) (Sides, err
 	case s.OnDisk:
 		if s.New, s.OnDisk, err = r.readWork(to); err != nil {
 			return s, err
+		}
+		if bytes.IndexByte(s.New, '\r') >= 0 {
+			goGit.Lock()
+			s.New = stored(to, s.New)
+			goGit.Unlock()
 		}
 	}
 	return s, nil

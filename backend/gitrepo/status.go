@@ -27,6 +27,9 @@ const (
 	Deleted   State = "deleted"   // in HEAD, gone from the working tree
 	Renamed   State = "renamed"   // staged as a rename
 	Untracked State = "untracked" // new in the working tree, never staged
+	// Conflicted is a path with unmerged index entries: a merge (a pull's, or git's),
+	// a rebase, a cherry-pick or a stash left both sides of a conflict to resolve.
+	Conflicted State = "conflicted"
 )
 
 // Change is one path with pending changes.
@@ -105,6 +108,9 @@ type snapshot struct {
 	trees     *indexTrees
 	staged    map[string]State
 	work      map[string]State
+	// unmerged are the paths with unmerged index entries, which git's index trees
+	// leave out (so HEAD's file would seem deleted).
+	unmerged map[string]bool
 	// rules are the settings by which git reads the working tree (see workRules).
 	rules *workRules
 }
@@ -161,7 +167,10 @@ func (r *Repo) snapshot(ctx context.Context) (*snapshot, error) {
 	}
 	for _, e := range entries {
 		if e.stage != 0 {
-			snap.work[e.name] = Modified // a conflict: git shows it as unmerged
+			if snap.unmerged == nil {
+				snap.unmerged = map[string]bool{}
+			}
+			snap.unmerged[e.name] = true
 		}
 	}
 	return snap, nil
@@ -184,6 +193,9 @@ func (s *snapshot) merged() map[string]State {
 		default:
 			states[p] = Modified
 		}
+	}
+	for p := range s.unmerged {
+		states[p] = Conflicted // whatever its stages and file: git shows it as unmerged
 	}
 	return states
 }

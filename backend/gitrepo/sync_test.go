@@ -111,9 +111,19 @@ func TestPushAndFastForwardPull(t *testing.T) {
 	if !strings.Contains(n3, "<<<<<<< your version\nthree from B\n=======\nTHREE from A\n>>>>>>> origin/main\n") {
 		t.Errorf("n3.md should keep both versions:\n%s", n3)
 	}
-	// git agrees: B's edits are pending against A's commit, nothing else.
-	if d := cmp.Diff([]string{" M n2.md", " M n3.md"}, porcelain(t, b)); d != "" {
+	// git agrees: B's edits are pending against A's commit, and n3.md waits as a
+	// `git stash pop` that conflicts leaves a file: unmerged, B's version as ours.
+	if d := cmp.Diff([]string{" M n2.md", "UU n3.md"}, porcelain(t, b)); d != "" {
 		t.Errorf("git status in B (-want +got):\n%s", d)
+	}
+	if ours := run(t, b, "show", ":2:n3.md"); !strings.Contains(ours, "three from B") || strings.Contains(ours, "THREE") {
+		t.Errorf("stage 2 of n3.md is not B's version:\n%s", ours)
+	}
+	if _, err := rb.Pull(ctx, gitrepo.SyncOptions{}); !errors.Is(err, gitrepo.ErrUnresolved) {
+		t.Errorf("a Pull while n3.md is conflicted = %v, want ErrUnresolved", err)
+	}
+	if res, err := rb.Resolve(ctx, gitrepo.ResolveOptions{Path: "n3.md", Take: gitrepo.TakeOurs}); err != nil || !res.Resolved {
+		t.Fatalf("Resolve n3.md = %+v, %v", res, err)
 	}
 	if d := run(t, b, "diff", "--", "n2.md"); !strings.Contains(d, "-six\n+six from B\n") || strings.Contains(d, "\n+TWO") || strings.Contains(d, "\n-two") {
 		t.Errorf("B's pending diff of n2.md:\n%s", d)
@@ -187,7 +197,13 @@ func TestDivergedPullMergesOrWaits(t *testing.T) {
 		t.Errorf("Push during a merge = %v", err)
 	}
 	// The person resolves and commits: a merge commit that git accepts.
-	write(t, b, map[string]string{"r.md": strings.Replace(read(t, a, "r.md"), "five from A", "five from A and B", 1)})
+	if _, err := rb.Commit(ctx, gitrepo.CommitOptions{Message: "too early"}); !errors.Is(err, gitrepo.ErrUnresolved) || !strings.Contains(err.Error(), "r.md") {
+		t.Errorf("a commit before resolving = %v, want ErrUnresolved naming r.md", err)
+	}
+	byHand := strings.Replace(read(t, a, "r.md"), "five from A", "five from A and B", 1)
+	if res, err := rb.Resolve(ctx, gitrepo.ResolveOptions{Path: "r.md", Content: &byHand}); err != nil || !res.Resolved {
+		t.Fatalf("Resolve by hand = %+v, %v", res, err)
+	}
 	commitAll(t, rb, "Resolve r", "r.md")
 	if parents := strings.Fields(run(t, b, "rev-list", "--parents", "-1", "HEAD")); len(parents) != 3 || parents[2] != head(t, a) {
 		t.Errorf("the resolving commit's parents = %v", parents)

@@ -1,8 +1,6 @@
 package gitrepo
 
 import (
-	"context"
-	"fmt"
 	"strings"
 	"unicode"
 
@@ -44,15 +42,27 @@ type DiffLine struct {
 	// Segments split Text into unchanged and changed words when the line replaces (or
 	// is replaced by) a similar line; empty otherwise.
 	Segments []Segment `json:"segments,omitempty"`
+	// NoNewline marks the last line of a side that ends without a line break (git's
+	// "\ No newline at end of file").
+	NoNewline bool `json:"no_newline,omitempty"`
+	// raw is the line as written, its line break included: what an undo puts back.
+	raw string
 }
 
 // Hunk is a run of changed lines with their context, as in a unified diff.
 type Hunk struct {
+	// Number counts the hunks of a file from 1 in file order: the number a hunk is
+	// kept or undone by (UndoHunks), the same in the window and the tools.
+	Number   int        `json:"number"`
 	OldStart int        `json:"old_start"`
 	OldLines int        `json:"old_lines"`
 	NewStart int        `json:"new_start"`
 	NewLines int        `json:"new_lines"`
 	Lines    []DiffLine `json:"lines"`
+	// Properties, for a hunk that changes only front matter lines of a note whose
+	// front matter parses on both sides, are the properties undoing it would change
+	// back; a viewer shows them instead of the YAML lines.
+	Properties []PropertyChange `json:"properties,omitempty"`
 }
 
 // FileDiff is the diff of one pending change, structured for a viewer.
@@ -64,54 +74,14 @@ type FileDiff struct {
 	Added    int        `json:"added"`
 	Deleted  int        `json:"deleted"`
 	Hunks    []Hunk     `json:"hunks"`
-}
-
-// FileDiff compares a change's file in HEAD (its From path for a rename) with the
-// working tree, line by line with three lines of context, and word by word within
-// changed lines.
-func (r *Repo) FileDiff(ctx context.Context, c Change) (FileDiff, error) {
-	from := c.Path
-	if c.From != "" {
-		from = c.From
-	}
-	if err := checkPaths([]vpath.Path{from, c.Path}); err != nil {
-		return FileDiff{}, fmt.Errorf("git diff: %w", err)
-	}
-	_, head, err := r.headTree()
-	if err != nil {
-		return FileDiff{}, fmt.Errorf("git diff: %w", err)
-	}
-	old, _, err := head.file(from)
-	if err != nil {
-		return FileDiff{}, fmt.Errorf("git diff: %w", err)
-	}
-	cur, _, err := r.readWork(c.Path)
-	if err != nil {
-		return FileDiff{}, fmt.Errorf("git diff: %w", err)
-	}
-	if err := ctx.Err(); err != nil {
-		return FileDiff{}, fmt.Errorf("git diff: %w", err)
-	}
-	out := FileDiff{Path: c.Path, From: c.From, Hunks: []Hunk{}}
-	switch {
-	case isBinary(old.data) || isBinary(cur):
-		out.Binary = true
-	case len(old.data) > MaxDiffBytes || len(cur) > MaxDiffBytes:
-		out.TooLarge = true
-	default:
-		out.Hunks = DiffText(string(old.data), string(cur), 3)
-		for _, h := range out.Hunks {
-			for _, l := range h.Lines {
-				switch l.Kind {
-				case Add:
-					out.Added++
-				case Del:
-					out.Deleted++
-				}
-			}
-		}
-	}
-	return out, nil
+	// Base is the content hash (vault.HashOf) of the working-tree file the diff was
+	// made from, "" when it does not exist: UndoHunks takes it back to refuse hunk
+	// numbers of an older version.
+	Base string `json:"base,omitempty"`
+	// HunkUndo is true when hunks can be undone one by one: the file is text on both
+	// sides (modified, or renamed with edits), not too large. Otherwise a change is
+	// undone whole.
+	HunkUndo bool `json:"hunk_undo,omitempty"`
 }
 
 // DiffText diffs two texts by lines into hunks with context lines around each change,
@@ -128,8 +98,9 @@ func DiffText(old, cur string, context int) []Hunk {
 		case diffmatchpatch.DiffDelete:
 			kind = Del
 		}
-		for _, text := range splitLines(d.Text) {
-			l := DiffLine{Kind: kind, Text: text}
+		for _, raw := range rawLines(d.Text) {
+			text, noEOL := strings.CutSuffix(raw, "\n")
+			l := DiffLine{Kind: kind, Text: text, NoNewline: !noEOL, raw: raw}
 			if kind != Add {
 				o++
 				l.Old = o
@@ -143,6 +114,7 @@ func DiffText(old, cur string, context int) []Hunk {
 	}
 	hunks := cutHunks(lines, context)
 	for i := range hunks {
+		hunks[i].Number = i + 1
 		pairWords(hunks[i].Lines)
 	}
 	if hunks == nil {
@@ -151,13 +123,19 @@ func DiffText(old, cur string, context int) []Hunk {
 	return hunks
 }
 
-// splitLines splits text into lines without their newlines.
-func splitLines(s string) []string {
-	s = strings.TrimSuffix(s, "\n")
-	if s == "" {
-		return []string{""}
+// rawLines splits text into lines, each with its line break (the last one may have
+// none).
+func rawLines(s string) []string {
+	var out []string
+	for s != "" {
+		i := strings.IndexByte(s, '\n')
+		if i < 0 {
+			return append(out, s)
+		}
+		out = append(out, s[:i+1])
+		s = s[i+1:]
 	}
-	return strings.Split(s, "\n")
+	return out
 }
 
 // cutHunks keeps the changed lines and up to context lines around them, in hunks.

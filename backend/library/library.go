@@ -562,13 +562,13 @@ func (l *Library) apply(ctx context.Context, paths []vpath.Path) []vpath.Path {
 	return changed
 }
 
-// journalExternal records an edit that this process did not make.
+// journalExternal records an edit that this process did not make, and that no other
+// MemoTree process journaled as its own write (see vault.AppendExternal).
 func (l *Library) journalExternal(ctx context.Context, r parsed) {
 	if l.parent != nil || l.vault.OwnWrite(r.path, r.hash) {
 		return
 	}
-	e := vault.Entry{Time: time.Now(), Actor: "external", Op: "edit", Entities: []string{r.path.Name()}, Outcome: "ok"}
-	_ = l.vault.AppendJourney(ctx, e) // best effort: the journal must never block indexing
+	_ = l.vault.AppendExternal(ctx, r.path) // best effort: the journal must never block indexing
 }
 
 // under returns the graph's files at or below p.

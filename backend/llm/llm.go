@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"strings"
 	"time"
@@ -89,6 +90,9 @@ type Config struct {
 	// NoStream asks for whole replies instead of streams, for servers that cannot
 	// stream tool calls; the text then reaches OnDelta in one piece.
 	NoStream bool
+	// Log receives warnings, such as a line of a stream that was not JSON and was
+	// skipped; nil means slog.Default().
+	Log *slog.Logger
 }
 
 // DefaultBaseURL is OpenAI's endpoint, used when Config.BaseURL is empty.
@@ -123,6 +127,9 @@ func New(cfg Config) (*Client, error) {
 	}
 	if cfg.MaxReplyBytes <= 0 {
 		cfg.MaxReplyBytes = DefaultMaxReplyBytes
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
 	}
 	oc := openai.DefaultConfig(cfg.APIKey)
 	oc.BaseURL = cfg.BaseURL
@@ -184,7 +191,7 @@ func (c *Client) streamOnce(ctx context.Context, req Request) (Message, bool, er
 		return Message{}, false, fmt.Errorf("start stream: %w", err)
 	}
 	defer s.Close()
-	a := assembler{max: c.cfg.MaxReplyBytes, sniff: sn, key: c.cfg.APIKey}
+	a := assembler{max: c.cfg.MaxReplyBytes, sniff: sn, key: c.cfg.APIKey, log: c.cfg.Log}
 	started := false
 	// The text goes on without the key (scrub.go); what a scrubber holds back at the
 	// end is passed on when the stream ends, whichever way it ends.

@@ -6,7 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	openai "github.com/sashabaranov/go-openai"
 )
@@ -26,22 +29,38 @@ type assembler struct {
 	finished bool
 	// max bounds text and arguments together (0: no bound); size is their length.
 	max, size int
-	// chunks counts the chunks received.
-	chunks int
+	// chunks counts the chunks received; skipped counts the data lines that were not
+	// JSON, and firstBad quotes the first of them.
+	chunks   int
+	skipped  int
+	firstBad string
+	// log, when set, receives a warning for each of the first skipped lines.
+	log *slog.Logger
 	// sniff, when set, says what the endpoint sent if it was not a stream; key is
 	// removed from that description.
 	sniff *sniff
 	key   string
 }
 
+// maxSkipWarnings bounds the warnings logged for one reply's unreadable lines; the
+// rest are only counted.
+const maxSkipWarnings = 3
+
 // read consumes the stream until it ends, passing the answer and the reasoning to
-// a.think's functions as they come.
+// a.think's functions as they come. A data line that is not a JSON chunk is skipped
+// with a warning in the log, as seed 004 says: the reply fails only when no chunk
+// arrives at all, or when it ends unfinished.
 func (a *assembler) read(s *openai.ChatCompletionStream) error {
 	for {
-		chunk, err := s.Recv()
+		raw, err := s.RecvRaw()
 		switch {
+		case errors.Is(err, io.EOF) && a.chunks == 0 && a.skipped > 0:
+			return fmt.Errorf("%w: none of the %s of the stream was JSON (the first: %s)", ErrMalformed, plural(a.skipped, "data line"), a.firstBad)
 		case errors.Is(err, io.EOF) && a.chunks == 0:
 			return fmt.Errorf("%w: the endpoint answered 200 without a single chunk of a stream (%s)", ErrMalformed, a.sniff.describe(a.key))
+		case errors.Is(err, io.EOF) && !a.finished && a.skipped > 0:
+			return fmt.Errorf("%w, and %s of the stream was not JSON (the first: %s): %w", ErrIncomplete,
+				plural(a.skipped, "data line"), a.firstBad, ErrMalformed)
 		case errors.Is(err, io.EOF) && !a.finished:
 			return ErrIncomplete
 		case errors.Is(err, io.EOF):
@@ -55,11 +74,50 @@ func (a *assembler) read(s *openai.ChatCompletionStream) error {
 		case err != nil:
 			return fmt.Errorf("read stream: %w", err)
 		}
+		var chunk openai.ChatCompletionStreamResponse
+		if err := json.Unmarshal(raw, &chunk); err != nil {
+			a.skip(raw, err)
+			continue
+		}
 		a.chunks++
 		if err := a.add(chunk); err != nil {
 			return err
 		}
 	}
+}
+
+// skip counts a data line that is not a JSON chunk and logs a warning for the first
+// few of a reply.
+func (a *assembler) skip(raw []byte, err error) {
+	a.skipped++
+	line := quoteHead(redact(string(raw), a.key))
+	if a.skipped == 1 {
+		a.firstBad = line
+	}
+	if a.skipped <= maxSkipWarnings && a.log != nil {
+		a.log.Warn("llm: skipped a line of the model's stream that is not JSON", "line", line, "error", redact(err.Error(), a.key))
+	}
+}
+
+// quoteHead returns s quoted, cut to its first 80 bytes (on a character boundary).
+func quoteHead(s string) string {
+	s = strings.ToValidUTF8(s, "?")
+	if len(s) <= 80 {
+		return strconv.Quote(s)
+	}
+	cut := 80
+	for !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + "…"
+}
+
+// plural returns n and the noun, with an s unless n is 1.
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // add merges one chunk. A usage chunk has no choices and adds nothing.

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"sync"
+	"sync/atomic"
 
+	"github.com/memotree/memotree/backend/internal/osmem"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -35,11 +37,15 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 		for _, p := range gone {
 			ix.x.remove(p)
 		}
-		if ix.x.needsCompaction() {
+		compacted := ix.x.needsCompaction()
+		if compacted {
 			ix.x = ix.x.compact()
 		}
 		ix.version++
 		ix.mu.Unlock()
+		if compacted {
+			osmem.Release() // the dead documents' postings are garbage now
+		}
 	}
 	if len(files) == 0 {
 		return 0, nil
@@ -58,11 +64,18 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 	if progress != nil {
 		progress(0, len(files))
 	}
+	var compacted atomic.Bool
+	big := false
+	for _, f := range files {
+		big = big || f.Size >= osmem.Large
+	}
 	merged.Go(func() {
 		done := 0
 		for e := range out {
 			ix.mu.Lock()
-			ix.applyEntry(e)
+			if ix.applyEntry(e) {
+				compacted.Store(true)
+			}
 			ix.mu.Unlock()
 			if done++; progress != nil {
 				progress(done, len(files))
@@ -106,14 +119,21 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 	})
 	close(out)
 	merged.Wait()
+	if big || compacted.Load() {
+		// A huge note's analysis (millions of terms), or the dead documents'
+		// postings, are garbage now: hand the memory back rather than hold it for
+		// minutes.
+		osmem.Release()
+	}
 	if err != nil {
 		return len(files), fmt.Errorf("search index: %w", err)
 	}
 	return len(files), nil
 }
 
-// applyEntry applies one read file; the caller holds mu for writing.
-func (ix *Index) applyEntry(e entry) {
+// applyEntry applies one read file, and reports whether the index was compacted;
+// the caller holds mu for writing.
+func (ix *Index) applyEntry(e entry) (compacted bool) {
 	p := e.a.info.path
 	ix.version++
 	switch {
@@ -129,5 +149,7 @@ func (ix *Index) applyEntry(e entry) {
 	}
 	if ix.x.needsCompaction() {
 		ix.x = ix.x.compact()
+		return true
 	}
+	return false
 }

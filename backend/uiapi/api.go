@@ -32,6 +32,7 @@ type API struct {
 	graphs    graphCache
 	vaults    vaultSwitch
 	approvals approvals
+	backups   backups
 }
 
 // Options configure NewAPI.

@@ -3,6 +3,7 @@ package uiapi_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -81,6 +82,11 @@ func TestSaveNoteRefusesBadInput(t *testing.T) {
 		{`notes\x.md`, "x", "backslash"},
 		{"tab\there.md", "x", "control character"},
 		{"nul.txt.md", "x", "reserved on Windows"},
+		// Characters a person cannot see, or sees as something else, each named.
+		{"invoice\u202efdp.exe.md", "x", "U+202E RIGHT-TO-LEFT OVERRIDE"},
+		{"a\u0085b.md", "x", "U+0085 NEXT LINE"},
+		{"notes/a\u200bb.md", "x", "U+200B ZERO WIDTH SPACE"},
+		{"\ufeffnote.md", "x", "U+FEFF ZERO WIDTH NO-BREAK SPACE"},
 	} {
 		_, err := api.SaveNote("v", tc.path, tc.content, "")
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -103,6 +109,40 @@ func TestSaveNoteRefusesBadInput(t *testing.T) {
 	}
 	if _, err := api.SaveNote("v", "a.md", "# A\n\nmore\n", v.Hash); err != nil {
 		t.Errorf("saving a.md: %v", err)
+	}
+}
+
+// A note whose existing name holds a character no new name may (U+202E, U+0085,
+// U+200B) is listed, opened and saved as any other: only creating such a name is
+// refused.
+func TestSaveNoteKeepsExistingHiddenNames(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{"old\u202etxt.md", "a\u0085b.md", "zero\u200bwidth.md"}
+	files := map[string]string{}
+	for _, n := range names {
+		files[n] = "# old\n"
+	}
+	writeFiles(t, dir, files)
+	api, _ := openAPI(t, dir)
+	list, err := api.Files("v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		if !slices.Contains(list.Paths, n) {
+			t.Errorf("Files does not list %q: %q", n, list.Paths)
+		}
+		v, err := api.Note("v", n)
+		if err != nil {
+			t.Errorf("Note(%q): %v", n, err)
+			continue
+		}
+		if _, err := api.SaveNote("v", n, "# old\n\nmore\n", v.Hash); err != nil {
+			t.Errorf("saving the existing %q: %v", n, err)
+		}
+		if got := readFile(t, dir, n); got != "# old\n\nmore\n" {
+			t.Errorf("%q holds %q after the save", n, got)
+		}
 	}
 }
 

@@ -43,6 +43,10 @@ type GitStatus struct {
 	Remotes []gitrepo.Remote `json:"remotes"`
 	// Merging is true while a pull's conflicts await the person's commit.
 	Merging bool `json:"merging"`
+	// Conflicts are the notes a pull (MemoTree's or git's) left conflicted.
+	Conflicts []gitrepo.ConflictSummary `json:"conflicts"`
+	// Operation is what git is in the middle of, and what finishes it.
+	Operation gitrepo.Operation `json:"operation"`
 }
 
 // GitStatus returns a library's pending changes grouped by change set.
@@ -53,7 +57,7 @@ func (a *API) GitStatus(libraryName string) (GitStatus, error) {
 	if err != nil {
 		return GitStatus{}, err
 	}
-	out := GitStatus{Library: l.Name(), ChangeSets: []gitrepo.ChangeSet{}, Remotes: []gitrepo.Remote{}}
+	out := GitStatus{Library: l.Name(), ChangeSets: []gitrepo.ChangeSet{}, Remotes: []gitrepo.Remote{}, Conflicts: []gitrepo.ConflictSummary{}}
 	r, err := a.repo(l)
 	if errors.Is(err, gitrepo.ErrNotRepository) {
 		return out, nil
@@ -64,6 +68,9 @@ func (a *API) GitStatus(libraryName string) (GitStatus, error) {
 	out.IsRepo = true
 	out.Branch, out.Head = r.Head()
 	out.Merging = r.Merging()
+	if err := conflictStatus(ctx, r, &out); err != nil {
+		return out, err
+	}
 	if out.Remotes, err = r.Remotes(); err != nil {
 		return out, err
 	}

@@ -51,8 +51,23 @@ func TestGitPushPullFromThePanel(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(mine, "m.md")); string(b) != "m changed\n" {
 		t.Errorf("m.md = %q", b)
 	}
-	// Resolve, commit from the panel, push: the other machine gets it.
-	writeFiles(t, mine, map[string]string{"n.md": "one\nTWO, edited on both\nthree\n"})
+	// The panel lists the conflict; a commit waits for its resolution.
+	st, err = api.GitStatus("v")
+	if err != nil || len(st.Conflicts) != 1 || st.Conflicts[0].Path != "n.md" || st.Conflicts[0].Hunks != 1 {
+		t.Fatalf("GitStatus = %+v, %v", st.Conflicts, err)
+	}
+	if _, err := api.GitCommit("v", uiapi.GitCommitRequest{Message: "too early"}); !errors.Is(err, gitrepo.ErrUnresolved) {
+		t.Errorf("GitCommit while conflicted = %v", err)
+	}
+	// Resolve by hand, commit from the panel, push: the other machine gets it.
+	d, err := api.GitConflict("v", "n.md")
+	if err != nil || len(d.Hunks) != 1 {
+		t.Fatalf("GitConflict = %+v, %v", d, err)
+	}
+	byHand := "one\nTWO, edited on both\nthree\n"
+	if res, err := api.GitResolve("v", uiapi.GitResolveRequest{Path: "n.md", Content: &byHand, IfHash: d.WorkingHash}); err != nil || !res.Resolved {
+		t.Fatalf("GitResolve = %+v, %v", res, err)
+	}
 	if _, err := api.GitCommit("v", uiapi.GitCommitRequest{Message: "Resolve n"}); err != nil {
 		t.Fatal(err)
 	}

@@ -98,8 +98,12 @@ func (a *API) Vaults() (VaultsView, error) {
 	if files == nil {
 		files = vaults.ObsidianConfigs()
 	}
-	for _, f := range vaults.Obsidian(files) {
+	found, problems := vaults.Obsidian(files)
+	for _, f := range found {
 		v.Obsidian = append(v.Obsidian, known(f, open))
+	}
+	for _, p := range problems {
+		v.Notices = append(v.Notices, p.Error())
 	}
 	return v, nil
 }

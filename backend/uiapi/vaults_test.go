@@ -234,3 +234,41 @@ func TestMountRememberedOrder(t *testing.T) {
 		t.Errorf("naming a remembered folder: %v", got)
 	}
 }
+
+// TestOpenVaultRefusesAFolderHoldingVaults: the window refuses a folder that is no
+// vault of its own and holds vaults (a git repository, an Obsidian vault below it),
+// naming the vault, so that no file list shows a nested .git/config; the vaults
+// themselves open, and a vault that holds a repository of notes (a submodule) opens
+// whole, as it always did.
+func TestOpenVaultRefusesAFolderHoldingVaults(t *testing.T) {
+	root := t.TempDir()
+	parent := filepath.Join(root, "Parent")
+	writeFiles(t, parent, map[string]string{
+		"readme.md":               "# Parent\n",
+		"Project/.git/config":     "[core]\n",
+		"Project/notes.md":        "# P\n",
+		"Obs/.obsidian/app.json":  "{}",
+		"Obs/o.md":                "# O\n",
+		"Repo/.git/HEAD":          "ref: refs/heads/main\n",
+		"Repo/r.md":               "# R\n",
+		"Repo/shared/.git/config": "[core]\n",
+		"Repo/shared/s.md":        "# S\n",
+	})
+	api, ws, _ := switcher(t, filepath.Join(root, "config", "vaults.toml"), filepath.Join(root, "none.json"))
+	_, err := api.OpenVault(parent)
+	if !errors.Is(err, vaults.ErrInsideVault) || !strings.Contains(err.Error(), "holds the vault "+filepath.Join(parent, "Obs")) && !strings.Contains(err.Error(), "holds the vault "+filepath.Join(parent, "Project")) {
+		t.Errorf("OpenVault of a folder holding vaults: %v, want ErrInsideVault naming one of them", err)
+	}
+	if n := len(ws.Libraries()); n != 0 {
+		t.Fatalf("%d libraries open after the refusal", n)
+	}
+	for _, dir := range []string{filepath.Join(parent, "Project"), filepath.Join(parent, "Obs"), filepath.Join(parent, "Repo")} {
+		if _, err := api.OpenVault(dir); err != nil {
+			t.Errorf("OpenVault(%s): %v", dir, err)
+		}
+	}
+	files, err := api.Files("Repo")
+	if err != nil || !slices.Contains(files.Paths, "shared/s.md") {
+		t.Errorf("files of a vault holding a repository of notes: %v, %v", files.Paths, err)
+	}
+}

@@ -1,7 +1,6 @@
 package vault
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -200,16 +199,16 @@ type staged struct {
 }
 
 // discard removes what stageBatch wrote: the vault is as it was before.
-func (v *Vault) discard(st *staged) {
+func (v *Vault) discard(dirs *batchDirs, st *staged) {
 	for _, s := range st.steps {
 		if s.Temp != "" {
-			_ = v.root.Remove(osName(s.Temp))
+			_ = dirs.remove(s.Temp)
 		}
 	}
 	if st.itmp != "" {
-		_ = v.root.Remove(osName(st.itmp))
+		_ = dirs.remove(st.itmp)
 	}
-	v.removeDirs(st.made)
+	v.removeDirs(dirs, st.made)
 }
 
 // stageBatch writes every new content to a temporary file, and the intent of the
@@ -220,7 +219,7 @@ func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) 
 	ok := false
 	defer func() {
 		if !ok {
-			v.discard(st)
+			v.discard(dirs, st)
 		}
 	}()
 	known := map[vpath.Path]bool{} // folders known to exist
@@ -231,7 +230,7 @@ func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) 
 			continue
 		}
 		if dir := t.path.Dir(); !t.exists && !known[dir] {
-			made, err := v.makeDirs(dir)
+			made, err := v.makeDirs(dirs, dir)
 			st.made = append(st.made, made...)
 			if err != nil {
 				return nil, pathErr(c.Path, err)
@@ -320,14 +319,14 @@ func (v *Vault) commitBatch(dirs *batchDirs, st *staged) error {
 		err = v.root.Rename(osName(st.itmp), osName(in))
 	}
 	if err != nil {
-		v.discard(st)
+		v.discard(dirs, st)
 		return fmt.Errorf("apply: record intent: %w", mapErr(err))
 	}
 	st.itmp = ""
 	if err := dirs.syncDir(in.Dir()); err != nil {
 		// Not known to be durable: take the decision back if we can.
 		if rerr := v.RemoveInternal(intentName); rerr == nil {
-			v.discard(st)
+			v.discard(dirs, st)
 			return fmt.Errorf("apply: record intent: %w", err)
 		}
 	}
@@ -368,7 +367,7 @@ func (v *Vault) finishWith(bd *batchDirs, steps []step) error {
 		if s.Temp == "" {
 			err := fsfault.Check("remove", string(s.Target))
 			if err == nil {
-				err = v.root.Remove(osName(s.Target))
+				err = bd.remove(s.Target)
 			}
 			if err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return fmt.Errorf("remove %s: %w", s.Target, mapErr(err))
@@ -378,9 +377,6 @@ func (v *Vault) finishWith(bd *batchDirs, steps []step) error {
 		err := fsfault.Check("rename", string(s.Target))
 		if err == nil {
 			err = bd.rename(s.Temp, s.Target)
-			if errors.Is(err, errSlowPath) {
-				err = v.root.Rename(osName(s.Temp), osName(s.Target))
-			}
 		}
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // already moved before a crash
@@ -410,8 +406,6 @@ func (v *Vault) finishWith(bd *batchDirs, steps []step) error {
 func pathErr(p vpath.Path, err error) error {
 	return &fs.PathError{Op: "apply", Path: string(p), Err: err}
 }
-
-func isTemp(p vpath.Path) bool { return bytes.HasPrefix([]byte(p.Base()), []byte(TempPrefix)) }
 
 // journalBatch appends one entry per change (or o.Journey), in one write.
 func (v *Vault) journalBatch(changes []Change, o WriteOptions) error {

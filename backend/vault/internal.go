@@ -14,14 +14,17 @@ import (
 )
 
 // ensureInternal creates .memotree, with a .gitignore that keeps it out of git, if it
-// does not exist yet.
+// does not exist yet. A .memotree that is a symbolic link (a vault copied with one,
+// say to .git) is refused: MemoTree writes its own files only into its own folder.
 func (v *Vault) ensureInternal() error {
 	v.internMu.Lock()
 	defer v.internMu.Unlock()
 	if v.internOK {
 		return nil
 	}
-	if _, err := v.makeDirs(internalDir); err != nil {
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	if _, err := v.makeDirs(dirs, internalDir); err != nil {
 		return err
 	}
 	ign := internalDir + "/.gitignore"
@@ -75,7 +78,9 @@ func (v *Vault) WriteInternal(name string, data []byte) error {
 	if st, err := v.root.Stat(osName(p)); err == nil && st.Mode().IsRegular() {
 		perm, exists = st.Mode().Perm(), true
 	}
-	if err := v.atomicWrite(p, data, perm, exists, false, nil); err != nil && !isMade(err) {
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	if err := v.atomicWrite(dirs, p, data, perm, exists, false, nil); err != nil && !isMade(err) {
 		return fmt.Errorf("write internal %s: %w", name, fsfault.Wrap(v.dir, err))
 	}
 	return nil
@@ -101,9 +106,11 @@ func (v *Vault) RemoveInternal(name string) error {
 	if err != nil {
 		return fmt.Errorf("remove internal %s: %w", name, err)
 	}
+	dirs := v.newBatchDirs()
+	defer dirs.close()
 	err = fsfault.Check("remove", string(p))
 	if err == nil {
-		err = v.root.Remove(osName(p))
+		err = dirs.remove(p)
 	}
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("remove internal %s: %w", name, mapErr(err))

@@ -12,7 +12,6 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
-	"github.com/memotree/memotree/backend/internal/regular"
 )
 
 // Entry is one operation in the journey.
@@ -67,10 +66,11 @@ func (v *Vault) journalEntry(o WriteOptions, e Entry, opErr error) error {
 	return v.appendLocked(e)
 }
 
-// appendLocked appends e; the caller holds the vault lock.
-func (v *Vault) appendLocked(e Entry) error {
+// complete checks an entry given to AppendJourney and fills what it may leave out: a
+// zero time is now, an empty outcome "ok".
+func (e Entry) complete() (Entry, error) {
 	if e.Actor == "" || e.Op == "" {
-		return errors.New("append journey: actor and op are required")
+		return e, errors.New("append journey: actor and op are required")
 	}
 	if e.Time.IsZero() {
 		e.Time = time.Now()
@@ -78,6 +78,15 @@ func (v *Vault) appendLocked(e Entry) error {
 	e.Time = e.Time.Round(0).Truncate(time.Millisecond)
 	if e.Outcome == "" {
 		e.Outcome = "ok"
+	}
+	return e, nil
+}
+
+// appendLocked appends e; the caller holds the vault lock.
+func (v *Vault) appendLocked(e Entry) error {
+	e, err := e.complete()
+	if err != nil {
+		return err
 	}
 	b, err := encodeEntries([]Entry{e})
 	if err != nil {
@@ -105,20 +114,26 @@ func encodeEntries(entries []Entry) ([]byte, error) {
 
 // appendFile appends b to the journey with one write and syncs it. If the file does not
 // end with a newline (a torn entry after a crash), a newline goes first so that the
-// torn entry cannot swallow this one.
+// torn entry cannot swallow this one. A journey that is a symbolic link, or a file of
+// several names (a hard link), is not appended to: it would change another file.
 func (v *Vault) appendFile(b []byte) error {
-	_, serr := v.root.Lstat(osName(JourneyPath))
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	_, serr := dirs.lstat(JourneyPath)
 	fresh := errors.Is(serr, fs.ErrNotExist)
 	if fresh {
 		if err := fsfault.Check("create", string(JourneyPath)); err != nil {
 			return err
 		}
 	}
-	f, st, err := regular.OpenFile(v.root, osName(JourneyPath), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	f, st, err := dirs.openFile(JourneyPath, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return mapErr(err)
 	}
 	defer f.Close()
+	if hardLinked(st) {
+		return fmt.Errorf("%w: %s has other names (hard links): appending to it would change them too", ErrOutside, JourneyPath)
+	}
 	if n := st.Size(); n > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], n-1); err != nil {
@@ -142,7 +157,7 @@ func (v *Vault) appendFile(b []byte) error {
 		// journey is as it was.
 		_ = f.Truncate(st.Size())
 		if fresh && st.Size() == 0 {
-			_ = v.root.Remove(osName(JourneyPath))
+			_ = dirs.remove(JourneyPath)
 		}
 		return err
 	}

@@ -108,11 +108,17 @@ func (v *Vault) AppendJourneyEntries(ctx context.Context, text []byte) error {
 	return nil
 }
 
+// OpUndoHunks is the journey operation of a write that puts some hunks of a pending
+// change back as committed (gitrepo.UndoHunks): the rest of the change is still the
+// work of whoever wrote it, so JourneyLatest looks past it.
+const OpUndoHunks = "git_undo_hunks"
+
 // JourneyLatest returns, for each of names, the newest successful entry (outcome ok)
 // in the journey's last maxBytes bytes that lists it among its entities, oldest first;
 // one entry may stand for several names, and a name never journaled has none. When
 // that entry is an external edit (which may be the echo of another MemoTree process's
-// write), the newest entry of another actor before it is returned too. It reads entries
+// write), the newest entry of another actor before it is returned too; when it is an
+// undo of hunks (OpUndoHunks), so is the newest entry before it. It reads entries
 // newest first, stops once every name is found, and parses only the entries that name
 // one, so it stays fast on a long journey.
 func (v *Vault) JourneyLatest(maxBytes int64, names []string) (out []Entry, err error) {
@@ -160,7 +166,7 @@ func journeyLatest(b []byte, names []string) ([]Entry, error) {
 		return nil, nil
 	}
 	items := splitItems(b)
-	sawExternal := map[string]bool{}
+	sawExternal, sawUndo := map[string]bool{}, map[string]bool{}
 	var out []Entry
 	for i := len(items) - 1; i >= 0 && len(want) > 0; i-- {
 		if hit, ok := itemNames(items[i].text, want); ok && !hit {
@@ -171,10 +177,14 @@ func journeyLatest(b []byte, names []string) ([]Entry, error) {
 			continue
 		}
 		hit := false
-		external := one[0].Actor == "external"
+		external, undo := one[0].Actor == "external", one[0].Op == OpUndoHunks
 		for _, e := range one[0].Entities {
 			switch {
 			case !want[e]:
+			case undo && !sawUndo[e]:
+				sawUndo[e] = true
+				hit = true
+			case undo:
 			case external && !sawExternal[e]:
 				sawExternal[e] = true
 				hit = true

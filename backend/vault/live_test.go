@@ -64,7 +64,7 @@ func TestRemoveOrphanTempsSparesALiveInternalWrite(t *testing.T) {
 	if err := v.ensureInternal(); err != nil {
 		t.Fatal(err)
 	}
-	dead := filepath.Join(dir, internalDir, TempPrefix+"dead")
+	dead := filepath.Join(dir, internalDir, TempName())
 	if err := os.WriteFile(dead, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}

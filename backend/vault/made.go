@@ -56,12 +56,16 @@ func (v *Vault) journaled(ctx context.Context, jerr error, subject string) {
 	}
 }
 
-// makeDirs creates the folder d and the missing folders above it, and returns those it
-// created, in the order created, so that a failed write can remove them again.
-func (v *Vault) makeDirs(d vpath.Path) ([]vpath.Path, error) {
+// makeDirs creates the folder d and the missing folders above it, through dirs (no
+// symbolic link is followed: d is a resolved path), and returns those it created, in
+// the order created, so that a failed write can remove them again.
+func (v *Vault) makeDirs(dirs *batchDirs, d vpath.Path) ([]vpath.Path, error) {
 	var missing []vpath.Path
 	for p := d; p != ""; p = p.Dir() {
-		_, err := v.root.Stat(osName(p))
+		mode, err := dirs.lstat(p)
+		if err == nil && mode&fs.ModeSymlink != 0 {
+			return nil, fmt.Errorf("create folder %s: %w", d, linkInWay(p))
+		}
 		if err == nil {
 			break
 		}
@@ -75,13 +79,13 @@ func (v *Vault) makeDirs(d vpath.Path) ([]vpath.Path, error) {
 		p := missing[i]
 		err := fsfault.Check("mkdir", string(p))
 		if err == nil {
-			err = v.root.Mkdir(osName(p), 0o755)
+			err = dirs.mkdir(p, 0o755)
 		}
 		if errors.Is(err, fs.ErrExist) {
 			continue // made by someone else meanwhile
 		}
 		if err != nil {
-			v.removeDirs(created)
+			v.removeDirs(dirs, created)
 			return nil, fmt.Errorf("create folder %s: %w", p, mapErr(err))
 		}
 		created = append(created, p)
@@ -90,8 +94,8 @@ func (v *Vault) makeDirs(d vpath.Path) ([]vpath.Path, error) {
 }
 
 // removeDirs removes the folders made (in the order created) if they are empty.
-func (v *Vault) removeDirs(made []vpath.Path) {
+func (v *Vault) removeDirs(dirs *batchDirs, made []vpath.Path) {
 	for i := len(made) - 1; i >= 0; i-- {
-		_ = v.root.Remove(osName(made[i]))
+		_ = dirs.remove(made[i])
 	}
 }

@@ -300,7 +300,25 @@ func (v *Vault) readJournalFile(f io.Reader, name string) (journal, error) {
 	if err != nil {
 		return journal{}, err
 	}
-	return j, checkJournal(j)
+	if err := checkJournal(j); err != nil {
+		return journal{}, err
+	}
+	return j, v.checkJournalWays(j)
+}
+
+// checkJournalWays fails, as damaged, a journal that names a path with a symbolic link
+// on its way: MemoTree records the paths it resolved, which have none, so the journal
+// was not its own (a vault copied with a crafted .memotree) or the folders changed
+// since, and no rollback writes there.
+func (v *Vault) checkJournalWays(j journal) error {
+	bd := v.newBatchDirs()
+	defer bd.close()
+	for _, p := range j.pre {
+		if err := v.checkRecorded(bd, p.Path); err != nil {
+			return damaged("it names %q, which a rollback cannot write: %v", string(p.Path), err)
+		}
+	}
+	return nil
 }
 
 // readJournal parses a journal: the pre-image of each path (its first record) and the
@@ -351,11 +369,16 @@ func (v *Vault) recordConflicts(r Recovery) {
 		b = append(append(b, line...), '\n')
 	}
 	name := internalDir + "/" + conflictsName
-	f, st, err := regular.OpenFile(v.root, name, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
+	bd := v.newBatchDirs()
+	defer bd.close()
+	f, st, err := bd.openFile(vpath.Path(name), os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return
 	}
 	defer f.Close()
+	if hardLinked(st) {
+		return
+	}
 	if n := st.Size(); n > 0 {
 		var last [1]byte
 		if _, err := f.ReadAt(last[:], n-1); err != nil {
@@ -412,8 +435,10 @@ func (v *Vault) recoverIntentLocked() (bool, error) {
 		// A torn intent was never durable, so its batch was never decided: drop it.
 		return false, v.RemoveInternal(intentName)
 	}
+	bd := v.newBatchDirs()
+	defer bd.close()
 	for _, s := range in.Steps {
-		if checkContent(s.Target) != nil || (s.Temp != "" && !isTemp(s.Temp)) {
+		if v.checkRecorded(bd, s.Target) != nil || (s.Temp != "" && (!IsTempName(s.Temp.Base()) || s.Temp.Dir() != s.Target.Dir())) {
 			return false, fmt.Errorf("recover: the intent names %s, which is not content: left as is", s.Target)
 		}
 	}
@@ -438,8 +463,10 @@ func (v *Vault) rollbackLocked(j journal, actor string) (paths, kept []vpath.Pat
 		}
 	}
 	var removals, rewrites []Change
+	bd := v.newBatchDirs()
+	defer bd.close()
 	for _, p := range j.pre {
-		if checkContent(p.Path) != nil {
+		if v.checkRecorded(bd, p.Path) != nil {
 			return nil, nil, fmt.Errorf("roll back: the undo journal names %s, which is not content: left as is", p.Path)
 		}
 		cur, now, err := v.currentState(p.Path)
@@ -504,11 +531,13 @@ func (v *Vault) currentState(p vpath.Path) ([]byte, Hash, error) {
 // removeAll removes the files of changes one by one, then the folders made for them
 // (those below above[path] that are empty now), and syncs the folders.
 func (v *Vault) removeAll(changes []Change, above map[vpath.Path]vpath.Path) error {
+	bd := v.newBatchDirs() // a recorded path has no link on its way: none is followed
+	defer bd.close()
 	dirs := map[vpath.Path]bool{}
 	for _, c := range changes {
 		err := fsfault.Check("remove", string(c.Path))
 		if err == nil {
-			err = v.root.Remove(osName(c.Path))
+			err = bd.remove(c.Path)
 		}
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("remove %s: %w", c.Path, mapErr(err))
@@ -522,7 +551,7 @@ func (v *Vault) removeAll(changes []Change, above map[vpath.Path]vpath.Path) err
 			continue
 		}
 		for d := c.Path.Dir(); d != top && d != "" && strings.HasPrefix(string(d), string(top)); d = d.Dir() {
-			if v.root.Remove(osName(d)) != nil {
+			if bd.remove(d) != nil {
 				break // not empty, or not ours to remove
 			}
 			delete(dirs, d)
@@ -539,8 +568,12 @@ func (v *Vault) removeAll(changes []Change, above map[vpath.Path]vpath.Path) err
 
 // removeOrphanTemps removes the temporary files left in the folders of pre by a write
 // that the crash interrupted. The caller holds the lock, under which every write
-// creates and removes its temporary files, so any found now is an orphan.
+// creates and removes its temporary files, so any found now is an orphan. Only names
+// MemoTree gives its own (IsTempName) are taken: a person's ".memotree-tmp-notes.md"
+// stays.
 func (v *Vault) removeOrphanTemps(pre []Preimage) {
+	bd := v.newBatchDirs()
+	defer bd.close()
 	dirs := map[vpath.Path]bool{}
 	for _, p := range pre {
 		dirs[p.Path.Dir()] = true
@@ -551,8 +584,8 @@ func (v *Vault) removeOrphanTemps(pre []Preimage) {
 			continue
 		}
 		for _, e := range entries {
-			if e.Type().IsRegular() && strings.HasPrefix(e.Name(), TempPrefix) {
-				_ = v.root.Remove(osName(d.Join(e.Name())))
+			if e.Type().IsRegular() && IsTempName(e.Name()) {
+				_ = bd.remove(d.Join(e.Name()))
 			}
 		}
 	}

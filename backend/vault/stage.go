@@ -444,7 +444,8 @@ func (s *Stage) updateFile(p vpath.Path, fn func(cur []byte, exists bool) ([]byt
 	if err != nil {
 		return "", err
 	}
-	if err := f.check(WriteOptions{}); err == nil {
+	err = f.check(WriteOptions{})
+	if err == nil {
 		err = s.put(t, f, staged, data, true)
 	}
 	if err != nil {
@@ -552,15 +553,9 @@ func (s *Stage) renameLocked(from, to vpath.Path, ifHash Hash) error {
 // appendJourney is Vault.AppendJourney in the transaction: the entry is recorded when
 // the batch is applied.
 func (s *Stage) appendJourney(e Entry) error {
-	if e.Actor == "" || e.Op == "" {
-		return errors.New("append journey: actor and op are required")
-	}
-	if e.Time.IsZero() {
-		e.Time = time.Now()
-	}
-	e.Time = e.Time.Round(0).Truncate(time.Millisecond)
-	if e.Outcome == "" {
-		e.Outcome = "ok"
+	e, err := e.complete()
+	if err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

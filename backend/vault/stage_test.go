@@ -22,7 +22,7 @@ import (
 // one that writes content belongs to the stage, or a transaction would write through.
 var (
 	stagedMethods = []string{
-		"Apply", "AppendJourney", "AppendJourneyEntries", "Close", "Read", "ReadFile", "ReadMany",
+		"Apply", "AppendExternal", "AppendJourney", "AppendJourneyEntries", "Close", "Read", "ReadFile", "ReadMany",
 		"Remove", "RemoveWith", "Rename", "RenameWith", "Stat", "Update", "UpdateFile",
 		"Walk", "WalkNames", "WalkPaths", "WalkUnder", "Write",
 	}
@@ -171,6 +171,10 @@ func TestStageKeepsTheBasesRules(t *testing.T) {
 		}(), ErrConflict},
 		{"a read-only note", func() error {
 			_, err := sv.Write(ctx, "ro.md", []byte("W"), WriteOptions{})
+			return err
+		}(), ErrReadOnly},
+		{"a read-only note updated", func() error {
+			_, err := sv.UpdateFile(ctx, "ro.md", func(cur []byte, _ bool) ([]byte, error) { return append(cur, 'x'), nil }, WriteOptions{})
 			return err
 		}(), ErrReadOnly},
 		{"the journey", func() error {

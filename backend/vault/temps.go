@@ -2,6 +2,7 @@ package vault
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +13,32 @@ import (
 
 	"github.com/memotree/memotree/backend/vpath"
 )
+
+// tempRandLen is the length of the random part of a temporary file's name: what
+// crypto/rand.Text returns, 26 characters of the RFC 4648 base32 alphabet.
+const tempRandLen = 26
+
+// TempName returns a new name for a temporary file: TempPrefix followed by 26 random
+// characters of A–Z and 2–7 (crypto/rand.Text), a name IsTempName knows and no person
+// would choose.
+func TempName() string { return TempPrefix + rand.Text() }
+
+// IsTempName reports whether name, a file's base name, is one MemoTree gives its
+// temporary files (TempName): TempPrefix and exactly 26 characters of A–Z and 2–7.
+// Only files named so are ever removed as the orphans of a crash; a person's own
+// ".memotree-tmp-notes.md" is not one and is never removed.
+func IsTempName(name string) bool {
+	rest, ok := strings.CutPrefix(name, TempPrefix)
+	if !ok || len(rest) != tempRandLen {
+		return false
+	}
+	for i := 0; i < len(rest); i++ {
+		if c := rest[i]; (c < 'A' || c > 'Z') && (c < '2' || c > '7') {
+			return false
+		}
+	}
+	return true
+}
 
 // internalTempAge is how old a temporary file in .memotree whose lock is free must be
 // before it is taken for an orphan: its writer takes the lock once the content is
@@ -77,16 +104,23 @@ func (v *Vault) InternalTempLive(p vpath.Path) bool {
 // left behind: those the walks so far found among the notes, and those in .memotree
 // whose writer is gone (see InternalTempLive). It takes the lock, under which every
 // write of a note creates and removes its temporary file, so one that still exists
-// then is an orphan. It returns how many it removed.
+// then is an orphan. Only files named as MemoTree names its own (IsTempName) are
+// removed: a person's file that merely starts with TempPrefix stays. It returns how
+// many it removed.
 func (v *Vault) RemoveOrphanTemps(ctx context.Context) (int, error) {
 	v.orphanMu.Lock()
 	found := v.orphans
 	v.orphans = nil
 	v.orphanMu.Unlock()
+	for p := range found {
+		if !IsTempName(p.Base()) {
+			delete(found, p)
+		}
+	}
 	var internal []vpath.Path
 	ents, _ := fs.ReadDir(v.root.FS(), internalDir)
 	for _, e := range ents {
-		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), TempPrefix) {
+		if e.Type().IsRegular() && IsTempName(e.Name()) {
 			internal = append(internal, vpath.Path(internalDir).Join(e.Name()))
 		}
 	}
@@ -98,14 +132,16 @@ func (v *Vault) RemoveOrphanTemps(ctx context.Context) (int, error) {
 		return 0, fmt.Errorf("remove orphaned temporary files: %w", err)
 	}
 	defer unlock()
+	dirs := v.newBatchDirs()
+	defer dirs.close()
 	n := 0
 	for p := range found {
-		if err := v.root.Remove(osName(p)); err == nil {
+		if err := dirs.remove(p); err == nil {
 			n++
 		}
 	}
 	for _, p := range internal {
-		if !v.InternalTempLive(p) && v.root.Remove(osName(p)) == nil {
+		if !v.InternalTempLive(p) && dirs.remove(p) == nil {
 			n++
 		}
 	}

@@ -1,6 +1,7 @@
 package vault
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -95,14 +96,24 @@ func TestRecoverLeavesALiveChangeSetAlone(t *testing.T) {
 		t.Fatal(err)
 	}
 	lg.close()
-	orphan := filepath.Join(dir, "new", TempPrefix+"orphan") // a write the kill cut short
+	orphan := filepath.Join(dir, "new", TempName()) // a write the kill cut short
 	if err := os.WriteFile(orphan, []byte("half"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	persons := filepath.Join(dir, "new", TempPrefix+"notes.md") // a person's, three hours old
+	if err := os.WriteFile(persons, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	threeHoursAgo := time.Now().Add(-3 * time.Hour)
+	if err := os.Chtimes(persons, threeHoursAgo, threeHoursAgo); err != nil {
 		t.Fatal(err)
 	}
 	if did, err := other.Recover(t.Context()); err != nil || !did {
 		t.Fatalf("recover after the owner died: %v %v", did, err)
 	}
-	if d := cmp.Diff(undoSeed, contents(t, dir)); d != "" {
+	wantAfter := maps.Clone(undoSeed)
+	wantAfter["new/"+TempPrefix+"notes.md"] = "mine"
+	if d := cmp.Diff(wantAfter, contents(t, dir)); d != "" {
 		t.Errorf("after recovery (-want +got):\n%s", d)
 	}
 	if _, err := os.Stat(orphan); !os.IsNotExist(err) {
@@ -137,7 +148,9 @@ func assertNoUndoLog(t *testing.T, dir string) {
 }
 
 // TestRemoveOrphanTemps: temporary files a walk found among the notes are removed
-// under the lock; in .memotree only those older than a minute.
+// under the lock; in .memotree only those older than a minute. A person's own files
+// that merely start with the prefix (".memotree-tmp-notes.md", three hours old) stay,
+// as does anything not named exactly as MemoTree names its temporary files.
 func TestRemoveOrphanTemps(t *testing.T) {
 	dir := t.TempDir()
 	v, err := Open(dir)
@@ -145,24 +158,34 @@ func TestRemoveOrphanTemps(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	for _, name := range []string{"a.md", "n/" + TempPrefix + "x", TempPrefix + "y", internalDir + "/" + TempPrefix + "old", internalDir + "/" + TempPrefix + "new"} {
+	orphanNotes, orphanRoot := "n/"+TempName(), TempName()
+	oldInternal, newInternal := internalDir+"/"+TempName(), internalDir+"/"+TempName()
+	want := map[string]bool{"a.md": true, orphanNotes: false, orphanRoot: false, oldInternal: false, newInternal: true}
+	for _, name := range personsTempNames {
+		want[name] = true
+	}
+	for name := range want {
 		p := filepath.Join(dir, filepath.FromSlash(name))
 		os.MkdirAll(filepath.Dir(p), 0o755)
 		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if name == newInternal {
+			continue
+		}
+		old := time.Now().Add(-3 * time.Hour)
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
 	}
-	old := time.Now().Add(-2 * time.Minute)
-	os.Chtimes(filepath.Join(dir, internalDir, TempPrefix+"old"), old, old)
 	if _, err := v.WalkPaths(t.Context()); err != nil {
 		t.Fatal(err)
 	}
 	n, err := v.RemoveOrphanTemps(t.Context())
 	if err != nil || n != 3 {
-		t.Fatalf("removed %d, %v; want 3", n, err)
+		t.Errorf("removed %d, %v; want 3", n, err)
 	}
-	for name, want := range map[string]bool{"a.md": true, "n/" + TempPrefix + "x": false, TempPrefix + "y": false,
-		internalDir + "/" + TempPrefix + "old": false, internalDir + "/" + TempPrefix + "new": true} {
+	for name, want := range want {
 		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
 		if (err == nil) != want {
 			t.Errorf("%s exists = %v, want %v", name, err == nil, want)

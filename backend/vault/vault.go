@@ -2,7 +2,24 @@
 //
 // A Vault wraps an os.Root opened on the vault folder, so no path can leave the
 // folder, and symbolic links are followed only when they are relative and stay inside
-// it. Paths are vpath.Path values. Content writes are atomic (temporary file, fsync, rename, fsync of
+// it. Paths are vpath.Path values.
+//
+// Symbolic links of the vault (a clone or an archive may carry any): a read follows a
+// relative link that stays inside the vault, as Obsidian does. A write follows one only
+// where it finally leads to content: every write resolves its path through one
+// resolver (resolve.go), which follows the links one component at a time and judges
+// the path they lead to, so that a link to .git (at any depth: a nested repository's
+// too), .obsidian, .trash, .memotree, journey.yaml or a temporary file, or out of the
+// vault, refuses the write (ErrOutside, naming the link) however the path was given.
+// A write through a link to a content folder or note is deliberate: it lands in the
+// folder or note the link leads to, and the link stays; a removal or a move acts on a
+// link at the path's last component itself. The write is then made relative to
+// folders opened without following any link (on Linux by descriptor, one component at
+// a time: a folder replaced by a link after the judgement is not followed; elsewhere
+// each folder is checked just before the call, which a program racing it can still
+// defeat). .memotree itself, journey.yaml (nor a second name of it, a hard link) and
+// the paths a crashed batch or change set recorded are never links on the way of a
+// write: such a one is refused, or a crafted undo journal kept as damaged. Content writes are atomic (temporary file, fsync, rename, fsync of
 // the folder), serialised across processes by an exclusive lock on .memotree/lock, and
 // can be made conditional (CreateOnly, or a compare-and-swap on the content Hash) or
 // be computed from the file's content as it is, under the lock (Update, UpdateFile).
@@ -62,8 +79,8 @@ var (
 	// ErrLocked means the vault lock could not be taken before the context was done.
 	ErrLocked = errors.New("vault is locked by another writer")
 	// ErrOutside means the path leaves the vault, goes through a symbolic link that
-	// points outside it, or names a file that is not content (.git, .obsidian, .trash,
-	// .memotree, journey.yaml, temporary files).
+	// points outside it or, for a write, anywhere but to content, or names a file that
+	// is not content (.git, .obsidian, .trash, .memotree, journey.yaml, temporary files).
 	ErrOutside = errors.New("not a content path of the vault")
 	// ErrPending means a batch failed after it was decided (its intent recorded): it
 	// is completed at the next write or open of the vault, in this process or another.
@@ -74,7 +91,9 @@ var (
 const JourneyPath vpath.Path = "journey.yaml"
 
 // TempPrefix starts the name of every temporary file a write creates next to its
-// target. A file with this prefix that outlives its write is an orphan of a crash.
+// target (see TempName). A file so named (IsTempName: the prefix and exactly 26
+// characters of A–Z and 2–7) that outlives its write is an orphan of a crash; a
+// person's own file that only starts with the prefix is never removed.
 const TempPrefix = ".memotree-tmp-"
 
 // internalDir is the app's own folder inside the vault.
@@ -134,6 +153,9 @@ type state struct {
 	orphanMu sync.Mutex
 	orphans  map[vpath.Path]bool
 
+	// afterResolve, when set (by tests), runs when the resolver has judged a path a
+	// write was given (resolve.go), before the write works on what it found.
+	afterResolve func(p vpath.Path)
 	// beforeRename, when set (by tests), runs after the temporary file is written and
 	// synced and before it replaces the target; an error aborts the write.
 	beforeRename func(tmp string) error

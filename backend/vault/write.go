@@ -10,8 +10,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
-	"path/filepath"
 	"runtime"
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
@@ -44,8 +42,9 @@ type WriteOptions struct {
 
 // Write replaces the content of the file at p with data, atomically, creating parent
 // folders, and returns the new content's Hash. The mode of an existing file is kept;
-// a new file gets 0644 (less the umask). A symbolic link at p is written through, to
-// its target, when the target is inside the vault. Paths that are not content (see
+// a new file gets 0644 (less the umask). Symbolic links on p's way, and at p, are
+// written through when they lead to content (see the package documentation); one
+// that leads anywhere else is refused (ErrOutside). Paths that are not content (see
 // ErrOutside), that are not regular files (ErrNotRegular) or whose file is read-only
 // (ErrReadOnly) are refused. With o.Actor set the write is recorded in the journey
 // (entities: the path), failed or not (but not a failure of the disk, which would
@@ -134,38 +133,38 @@ func (v *Vault) writeLocked(p vpath.Path, data []byte, o WriteOptions) (Hash, er
 	if err := checkContent(p); err != nil {
 		return "", err
 	}
-	target, err := v.resolve(p)
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	target, mode, err := v.resolveWith(dirs, p)
 	if err != nil {
 		return "", err
 	}
 	perm, exists := fs.FileMode(0o644), false
-	st, err := v.root.Stat(osName(target))
 	switch {
-	case err == nil && st.IsDir():
+	case mode == absent:
+	case mode.IsDir():
 		return "", fmt.Errorf("%w: a folder has this name", ErrExists)
-	case err == nil && !st.Mode().IsRegular():
-		return "", notRegular(st.Mode())
-	case err == nil && o.CreateOnly:
+	case !mode.IsRegular():
+		return "", notRegular(mode)
+	case o.CreateOnly:
 		return "", ErrExists
-	case err == nil && readOnly(st.Mode().Perm()):
+	case readOnly(mode.Perm()):
 		return "", ErrReadOnly
-	case err == nil:
-		perm, exists = st.Mode().Perm(), true
-	case !errors.Is(err, fs.ErrNotExist):
-		return "", mapErr(err)
+	default:
+		perm, exists = mode.Perm(), true
 	}
 	var check func() error
 	if o.IfHash != "" {
-		if err := v.checkHash(target, o.IfHash); err != nil {
+		if err := v.checkHashWith(dirs, target, o.IfHash); err != nil {
 			return "", err // refused before writing anything
 		}
 		// Checked again just before the rename: a program that does not take the lock
 		// (another editor) may have saved the file while the new content was written
 		// and synced, which takes milliseconds; the second check narrows the moment
 		// in which its save could still be replaced unseen to the rename itself.
-		check = func() error { return v.checkHash(target, o.IfHash) }
+		check = func() error { return v.checkHashWith(dirs, target, o.IfHash) }
 	}
-	err = v.atomicWrite(target, data, perm, exists, o.CreateOnly, check)
+	err = v.atomicWrite(dirs, target, data, perm, exists, o.CreateOnly, check)
 	if err != nil && !isMade(err) {
 		return "", err
 	}
@@ -175,14 +174,7 @@ func (v *Vault) writeLocked(p vpath.Path, data []byte, o WriteOptions) (Hash, er
 	return h, err
 }
 
-// checkHash fails with ErrConflict unless the file at p has content hash want.
-func (v *Vault) checkHash(p vpath.Path, want Hash) error {
-	dirs := v.newBatchDirs()
-	defer dirs.close()
-	return v.checkHashWith(dirs, p, want)
-}
-
-// checkHashWith is checkHash with a batch's open folders.
+// checkHashWith fails with ErrConflict unless the file at p has content hash want.
 func (v *Vault) checkHashWith(dirs *batchDirs, p vpath.Path, want Hash) error {
 	cur, err := dirs.readFile(p)
 	if errors.Is(err, errSlowPath) {
@@ -201,13 +193,14 @@ func (v *Vault) checkHashWith(dirs *batchDirs, p vpath.Path, want Hash) error {
 }
 
 // atomicWrite writes data to a temporary file next to target, syncs it and moves it
-// over target, then syncs the folder. With noClobber an existing target is never
+// over target, then syncs the folder, all through dirs (target is a resolved path:
+// no symbolic link is followed on its way). With noClobber an existing target is never
 // replaced (ErrExists). check, when set, runs just before the move, and its error
 // abandons the write. Neither the temporary file nor a folder made for it survives a
 // failure; once the move is done, what fails after it is reported as made (isMade).
-func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, exists, noClobber bool, check func() error) error {
+func (v *Vault) atomicWrite(dirs *batchDirs, target vpath.Path, data []byte, perm fs.FileMode, exists, noClobber bool, check func() error) error {
 	dir := target.Dir()
-	madeDirs, err := v.makeDirs(dir)
+	madeDirs, err := v.makeDirs(dirs, dir)
 	if err != nil {
 		return err
 	}
@@ -216,15 +209,15 @@ func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, ex
 	defer func() {
 		if !placed {
 			if created {
-				_ = v.root.Remove(osName(tmp))
+				_ = dirs.remove(tmp)
 			}
-			v.removeDirs(madeDirs)
+			v.removeDirs(dirs, madeDirs)
 		}
 	}()
 	err = fsfault.Check("create", string(tmp))
 	var f *os.File
 	if err == nil {
-		f, err = v.root.OpenFile(osName(tmp), os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+		f, err = dirs.openTemp(tmp, perm)
 	}
 	if err != nil {
 		return fmt.Errorf("create temporary file: %w", mapErr(err))
@@ -257,17 +250,17 @@ func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, ex
 	if noClobber {
 		err := fsfault.Check("link", string(target))
 		if err == nil {
-			err = v.root.Link(osName(tmp), osName(target))
+			err = dirs.link(tmp, target)
 		}
 		if errors.Is(err, fs.ErrExist) {
 			return ErrExists
 		}
 		if err == nil { // linked without clobbering: drop the temporary name
 			placed = true
-			if err := v.removeTemp(tmp); err != nil {
+			if err := removeTemp(dirs, tmp); err != nil {
 				return made(fmt.Errorf("remove temporary file: %w", err))
 			}
-			if err := v.syncDir(dir); err != nil {
+			if err := dirs.syncDir(dir); err != nil {
 				return made(err)
 			}
 			return nil
@@ -279,24 +272,24 @@ func (v *Vault) atomicWrite(target vpath.Path, data []byte, perm fs.FileMode, ex
 	}
 	err = fsfault.Check("rename", string(target))
 	if err == nil {
-		err = v.root.Rename(osName(tmp), osName(target))
+		err = dirs.rename(tmp, target)
 	}
 	if err != nil {
 		return fmt.Errorf("replace: %w", mapErr(err))
 	}
 	placed = true
-	if err := v.syncDir(dir); err != nil {
+	if err := dirs.syncDir(dir); err != nil {
 		return made(err)
 	}
 	return nil
 }
 
 // removeTemp removes a temporary file, trying twice.
-func (v *Vault) removeTemp(tmp vpath.Path) error {
+func removeTemp(dirs *batchDirs, tmp vpath.Path) error {
 	var err error
 	for range 2 {
 		if err = fsfault.Check("remove", string(tmp)); err == nil {
-			err = v.root.Remove(osName(tmp))
+			err = dirs.remove(tmp)
 		}
 		if err == nil || errors.Is(err, fs.ErrNotExist) {
 			return nil
@@ -331,61 +324,6 @@ func (v *Vault) syncDir(dir vpath.Path) error {
 		return fmt.Errorf("sync folder %s: %w", dir, err)
 	}
 	return nil
-}
-
-// resolve follows symbolic links at the last element of p while they stay inside the
-// vault and point at content, and returns the path finally named.
-func (v *Vault) resolve(p vpath.Path) (vpath.Path, error) {
-	dirs := v.newBatchDirs()
-	defer dirs.close()
-	p, _, err := v.resolveWith(dirs, p)
-	return p, err
-}
-
-// absent is the mode resolveWith reports for a path where nothing is.
-const absent = fs.ModeIrregular | fs.ModeTemporary
-
-// resolveWith is resolve with a batch's open folders; it also returns the mode of
-// what is at the path finally named (absent when nothing is).
-func (v *Vault) resolveWith(dirs *batchDirs, p vpath.Path) (vpath.Path, fs.FileMode, error) {
-	for range 16 {
-		mode, err := dirs.lstat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			return p, absent, nil
-		}
-		if err != nil {
-			return "", 0, mapErr(err)
-		}
-		if mode&fs.ModeSymlink == 0 {
-			return p, mode, nil
-		}
-		link, err := v.root.Readlink(osName(p))
-		if err != nil {
-			return "", 0, mapErr(err)
-		}
-		next, err := v.linkTarget(p, link)
-		if err != nil {
-			return "", 0, err
-		}
-		if err := checkContent(next); err != nil {
-			return "", 0, fmt.Errorf("symbolic link %s: %w", p, err)
-		}
-		p = next
-	}
-	return "", 0, fmt.Errorf("%w: too many levels of symbolic links", ErrOutside)
-}
-
-// linkTarget returns the vault path a symbolic link at p with content link points to.
-// Like os.Root, it refuses absolute links, even to a place inside the vault.
-func (v *Vault) linkTarget(p vpath.Path, link string) (vpath.Path, error) {
-	if filepath.IsAbs(link) || filepath.VolumeName(link) != "" {
-		return "", fmt.Errorf("%w: symbolic link %s is absolute", ErrOutside, p)
-	}
-	next, err := vpath.Parse(path.Join(string(p.Dir()), filepath.ToSlash(link)))
-	if err != nil {
-		return "", fmt.Errorf("%w: symbolic link %s points outside the vault: %w", ErrOutside, p, err)
-	}
-	return next, nil
 }
 
 // Remove deletes the file (or empty folder) at p. With ifHash set it fails with
@@ -429,23 +367,30 @@ func (v *Vault) removeLocked(p vpath.Path, ifHash Hash) error {
 	if err := checkContent(p); err != nil {
 		return err
 	}
-	if st, err := v.root.Lstat(osName(p)); err == nil && st.Mode().IsRegular() && readOnly(st.Mode().Perm()) {
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	t, mode, err := v.resolveEntry(dirs, p)
+	if err != nil {
+		return err
+	}
+	if mode.IsRegular() && readOnly(mode.Perm()) {
 		return ErrReadOnly
 	}
 	if ifHash != "" {
-		if err := v.checkHash(p, ifHash); err != nil {
+		if err := v.checkHashWith(dirs, t, ifHash); err != nil {
 			return err
 		}
 	}
-	err := fsfault.Check("remove", string(p))
+	err = fsfault.Check("remove", string(p))
 	if err == nil {
-		err = v.root.Remove(osName(p))
+		err = dirs.remove(t)
 	}
 	if err != nil {
 		return mapErr(err)
 	}
 	v.own.record(p, "")
-	if err := v.syncDir(p.Dir()); err != nil {
+	v.own.record(t, "")
+	if err := dirs.syncDir(t.Dir()); err != nil {
 		return made(err)
 	}
 	return nil
@@ -505,44 +450,58 @@ func (v *Vault) renameLocked(from, to vpath.Path, ifHash Hash) error {
 	if err := checkContent(to); err != nil {
 		return err
 	}
+	dirs := v.newBatchDirs()
+	defer dirs.close()
+	rfrom, _, err := v.resolveEntry(dirs, from)
+	if err != nil {
+		return err
+	}
+	rto, toMode, err := v.resolveEntry(dirs, to)
+	if err != nil {
+		return err
+	}
 	if ifHash != "" {
-		if err := v.checkHash(from, ifHash); err != nil {
+		if err := v.checkHashWith(dirs, rfrom, ifHash); err != nil {
 			return err
 		}
 	}
-	src, err := v.root.Lstat(osName(from))
+	src, err := v.root.Lstat(osName(rfrom))
 	if err != nil {
 		return mapErr(err)
 	}
 	if src.Mode().IsRegular() && readOnly(src.Mode().Perm()) {
 		return ErrReadOnly
 	}
-	if dst, err := v.root.Lstat(osName(to)); err == nil && !os.SameFile(src, dst) {
-		return fmt.Errorf("%w: %s", ErrExists, to)
-	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return mapErr(err)
+	if toMode != absent {
+		if dst, err := v.root.Lstat(osName(rto)); err == nil && !os.SameFile(src, dst) {
+			return fmt.Errorf("%w: %s", ErrExists, to)
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return mapErr(err)
+		}
 	}
-	madeDirs, err := v.makeDirs(to.Dir())
+	madeDirs, err := v.makeDirs(dirs, rto.Dir())
 	if err != nil {
 		return err
 	}
 	err = fsfault.Check("rename", string(to))
 	if err == nil {
-		err = v.root.Rename(osName(from), osName(to))
+		err = dirs.rename(rfrom, rto)
 	}
 	if err != nil {
-		v.removeDirs(madeDirs)
+		v.removeDirs(dirs, madeDirs)
 		return mapErr(err)
 	}
 	v.own.record(from, "")
+	v.own.record(rfrom, "")
 	if src.Mode().IsRegular() {
-		if h, err := v.hashFile(to); err == nil {
+		if h, err := v.hashFile(rto); err == nil {
 			v.own.record(to, h)
+			v.own.record(rto, h)
 		}
 	}
-	err = v.syncDir(from.Dir())
+	err = dirs.syncDir(rfrom.Dir())
 	if err == nil {
-		err = v.syncDir(to.Dir())
+		err = dirs.syncDir(rto.Dir())
 	}
 	if err != nil {
 		return made(err)

@@ -25,8 +25,10 @@ var (
 	// ErrUnreadable is a folder that cannot be listed.
 	ErrUnreadable = errors.New("folder cannot be read")
 	// ErrInsideVault is a folder inside a vault (open, or with its own .obsidian or
-	// .memotree folder), or one holding an open vault: two libraries over the same
-	// notes would each index and write them.
+	// .memotree folder), one holding an open vault, or a folder that is no vault of
+	// its own holding vaults (see Holds): two libraries over the same notes would each
+	// index and write them, and a vault's own files (.git/config) would be taken for
+	// notes.
 	ErrInsideVault = errors.New("folder overlaps a vault")
 )
 
@@ -47,8 +49,8 @@ type Checked struct {
 // Check tells whether the folder at path can be opened as a vault beside those open
 // now. A path starting with ~/ is taken from the home folder; any other must be
 // absolute. The folder must exist, be readable, and neither lie inside another
-// vault nor hold an open one. A folder that is open already is no error: OpenAs names
-// it.
+// vault nor hold an open one, nor, unless it is a vault itself, hold others (see
+// Holds). A folder that is open already is no error: OpenAs names it.
 func Check(path string, open []Mounted) (Checked, error) {
 	path = strings.TrimSpace(path)
 	if rest, ok := strings.CutPrefix(path, "~"); ok && (rest == "" || rest[0] == '/' || rest[0] == filepath.Separator) {
@@ -83,16 +85,13 @@ func Check(path string, open []Mounted) (Checked, error) {
 	if err != nil {
 		return Checked{}, fmt.Errorf("open vault %s: %w: %w", path, ErrUnreadable, err)
 	}
-	for _, m := range open {
-		mp := canonical(m.Path)
-		switch {
-		case mp == real:
-			return Checked{Path: real, OpenAs: m.Name}, nil
-		case within(real, mp):
-			return Checked{}, fmt.Errorf("open vault %s: %w: it is inside the open vault %s (%s); browse to it there", path, ErrInsideVault, m.Name, m.Path)
-		case within(mp, real):
-			return Checked{}, fmt.Errorf("open vault %s: %w: it holds the open vault %s (%s); close %s first to open the whole folder", path, ErrInsideVault, m.Name, m.Path, m.Name)
-		}
+	switch m, rel := Overlap(real, open); rel {
+	case Same:
+		return Checked{Path: real, OpenAs: m.Name}, nil
+	case Inside:
+		return Checked{}, fmt.Errorf("open vault %s: %w: it is inside the open vault %s (%s); browse to it there", path, ErrInsideVault, m.Name, m.Path)
+	case Around:
+		return Checked{}, fmt.Errorf("open vault %s: %w: it holds the open vault %s (%s); close %s first to open the whole folder", path, ErrInsideVault, m.Name, m.Path, m.Name)
 	}
 	for dir := filepath.Dir(real); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
 		for _, marker := range []string{".obsidian", ".memotree"} {
@@ -101,7 +100,43 @@ func Check(path string, open []Mounted) (Checked, error) {
 			}
 		}
 	}
+	if held, what := Holds(real); held != "" {
+		return Checked{}, fmt.Errorf("open vault %s: %w: it is no vault of its own (it has no .obsidian, .git or .memotree folder) and holds the vault %s (%s), whose notes and own files would be taken into this one; open %s instead", path, ErrInsideVault, held, what, held)
+	}
 	return Checked{Path: real}, nil
+}
+
+// Relation is how a folder lies to an open vault (see Overlap).
+type Relation int
+
+// The relations Overlap tells.
+const (
+	// Apart is a folder that shares nothing with the vault.
+	Apart Relation = iota
+	// Same is the vault's own folder.
+	Same
+	// Inside is a folder inside the vault.
+	Inside
+	// Around is a folder that holds the vault.
+	Around
+)
+
+// Overlap returns the first of open that the folder real (absolute, symbolic links
+// resolved) is, lies inside, or holds, and which of these it is; Apart when none. The
+// folders of open have their symbolic links resolved where they can be.
+func Overlap(real string, open []Mounted) (Mounted, Relation) {
+	for _, m := range open {
+		mp := canonical(m.Path)
+		switch {
+		case mp == real:
+			return m, Same
+		case within(real, mp):
+			return m, Inside
+		case within(mp, real):
+			return m, Around
+		}
+	}
+	return Mounted{}, Apart
 }
 
 // canonical resolves symbolic links in path where it can.

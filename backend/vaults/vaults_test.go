@@ -37,6 +37,30 @@ func TestCheck(t *testing.T) {
 	if err := os.Symlink(open, link); err != nil {
 		t.Fatal(err)
 	}
+	// Folders that are no vault of their own and hold vaults; vaults holding others.
+	holder := mkdir(t, root, "Holder")
+	mkdir(t, holder, "Notes", ".obsidian")
+	projects := mkdir(t, root, "Projects")
+	mkdir(t, projects, "a", "src")
+	mkdir(t, projects, "b", "deep", ".git")
+	worktrees := mkdir(t, root, "Worktrees")
+	mkdir(t, worktrees, "w")
+	if err := os.WriteFile(filepath.Join(worktrees, "w", ".git"), []byte("gitdir: /elsewhere\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	memo := mkdir(t, root, "Memo")
+	mkdir(t, memo, "x", ".memotree")
+	mkdir(t, obsidian, "sub", ".git") // a nested repository of notes in a vault
+	repo := mkdir(t, root, "Repo")
+	mkdir(t, repo, ".git")
+	mkdir(t, repo, "notes", "inner", ".git") // a submodule-like folder
+	mkdir(t, repo, "other", ".obsidian")
+	plain := mkdir(t, root, "Plain")
+	mkdir(t, plain, "notes", "deeper")
+	mkdir(t, plain, ".trash", "old", ".git") // the trash is not looked in
+	if err := os.Symlink(filepath.Join(holder, "Notes"), filepath.Join(plain, "linked")); err != nil {
+		t.Fatal(err) // a link is not followed, as the vault's walk does not follow one leaving it
+	}
 	mounted := []Mounted{{Name: "open", Path: open}}
 	tests := []struct {
 		path    string
@@ -56,6 +80,13 @@ func TestCheck(t *testing.T) {
 		{filepath.Join(open, "inner"), Checked{}, ErrInsideVault, "inside the open vault open"},
 		{root, Checked{}, ErrInsideVault, "holds the open vault open"},
 		{filepath.Join(obsidian, "daily"), Checked{}, ErrInsideVault, "open " + obsidian + " instead"},
+		{holder, Checked{}, ErrInsideVault, "holds the vault " + filepath.Join(holder, "Notes") + " (an Obsidian vault)"},
+		{projects, Checked{}, ErrInsideVault, "holds the vault " + filepath.Join(projects, "b", "deep") + " (a git repository)"},
+		{worktrees, Checked{}, ErrInsideVault, "holds the vault " + filepath.Join(worktrees, "w") + " (a git repository)"},
+		{memo, Checked{}, ErrInsideVault, "holds the vault " + filepath.Join(memo, "x") + " (a MemoTree vault)"},
+		{filepath.Join(holder, "Notes"), Checked{Path: filepath.Join(holder, "Notes")}, nil, ""},
+		{repo, Checked{Path: repo}, nil, ""},
+		{plain, Checked{Path: plain}, nil, ""},
 	}
 	for _, tt := range tests {
 		got, err := Check(tt.path, mounted)
@@ -125,15 +156,18 @@ func TestObsidian(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if got := Obsidian([]string{filepath.Join(dir, name)}); len(got) != 0 {
-			t.Errorf("%s lists %v", name, got)
+		if got, problems := Obsidian([]string{filepath.Join(dir, name)}); len(got) != 0 || len(problems) != 0 {
+			t.Errorf("%s lists %v, problems %v", name, got, problems)
 		}
 	}
-	if got := Obsidian([]string{filepath.Join(dir, "missing.json")}); len(got) != 0 {
-		t.Errorf("a missing obsidian.json lists %v", got)
+	if got, problems := Obsidian([]string{filepath.Join(dir, "missing.json")}); len(got) != 0 || len(problems) != 0 {
+		t.Errorf("a missing obsidian.json lists %v, problems %v", got, problems)
 	}
 	before, _ := os.ReadFile(good)
-	got := Obsidian([]string{filepath.Join(dir, "malformed.json"), good, good})
+	got, problems := Obsidian([]string{filepath.Join(dir, "malformed.json"), good, good})
+	if len(problems) != 0 {
+		t.Errorf("problems: %v", problems)
+	}
 	want := []Found{
 		{Path: home, Name: "Home", Opened: time.UnixMilli(1710000000000).UTC(), Exists: true},
 		{Path: work, Name: "Work", Opened: time.UnixMilli(1700000000000).UTC(), Exists: true},

@@ -1,6 +1,7 @@
 package vpath
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -135,6 +136,62 @@ func TestInGitFolder(t *testing.T) {
 	} {
 		if got := p.InGitFolder(); got != want {
 			t.Errorf("%q.InGitFolder() = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// A new name may not hold a character a person cannot see or sees as something else
+// (C1 controls, zero-width and direction-changing characters): ParseNew refuses it
+// with the character named, while Parse, which reads existing files, accepts it.
+func TestParseNewRefusesHiddenCharacters(t *testing.T) {
+	named := map[string]string{
+		"a\u0085b.md":               "U+0085 NEXT LINE",
+		"a\u0080b.md":               "U+0080 PADDING CHARACTER",
+		"x\u009f.md":                "U+009F APPLICATION PROGRAM COMMAND",
+		"invoice\u202Efdp.exe.md":   "U+202E RIGHT-TO-LEFT OVERRIDE",
+		"a\u202Ab.md":               "U+202A LEFT-TO-RIGHT EMBEDDING",
+		"a\u200Bb.md":               "U+200B ZERO WIDTH SPACE",
+		"a\u200Db.md":               "U+200D ZERO WIDTH JOINER",
+		"a\u200Fb.md":               "U+200F RIGHT-TO-LEFT MARK",
+		"people/\u2066Ada\u2069.md": "U+2066 LEFT-TO-RIGHT ISOLATE",
+		"\uFEFFnote.md":             "U+FEFF ZERO WIDTH NO-BREAK SPACE",
+		"dir\u2067/x.md":            "U+2067 RIGHT-TO-LEFT ISOLATE",
+		"a\u2028b.md":               "U+2028 LINE SEPARATOR",
+		"a\u061Cb.md":               "U+061C ARABIC LETTER MARK",
+		"a\u2060b.md":               "U+2060 WORD JOINER",
+		"a\u206Fb.md":               "U+206F NOMINAL DIGIT SHAPES",
+		// A spelling of a reserved folder is refused for what it would be.
+		"a/.g\u200cit/b.md":    ".git",
+		".memo\u200ctree/a.md": "keep for themselves",
+	}
+	for s, want := range named {
+		if _, err := ParseNew(s); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseNew(%q) = %v, want an error naming %q", s, err, want)
+		} else if strings.ContainsAny(err.Error(), "\u202e\u2066\u200b\u0085") {
+			t.Errorf("ParseNew(%q): the message holds the character itself: %q", s, err)
+		}
+		if _, err := Parse(s); err != nil {
+			t.Errorf("Parse(%q) = %v: an existing file with this name could not be read", s, err)
+		}
+	}
+	var refused []rune
+	for r := rune(0x80); r <= 0x9f; r++ {
+		refused = append(refused, r)
+	}
+	for _, span := range [][2]rune{{0x200b, 0x200f}, {0x202a, 0x202e}, {0x2066, 0x2069}, {0xfeff, 0xfeff}} {
+		for r := span[0]; r <= span[1]; r++ {
+			refused = append(refused, r)
+		}
+	}
+	for _, r := range refused {
+		s := "a" + string(r) + "b.md"
+		if _, err := ParseNew(s); err == nil || !strings.Contains(err.Error(), fmt.Sprintf("%U ", r)) {
+			t.Errorf("ParseNew(%q) = %v, want an error naming %U", s, err, r)
+		}
+	}
+	for _, s := range []string{"café.md", "日本語/ノート.md", "emoji 🌱.md", "a\u00a0b.md", "a\u2010b.md", "\u00e9t\u00e9.md", "a\u00adb.md", "עברית.md", "العربية.md"} {
+		if _, err := ParseNew(s); err != nil {
+			t.Errorf("ParseNew(%q) = %v, want it accepted", s, err)
 		}
 	}
 }

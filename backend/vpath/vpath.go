@@ -172,6 +172,10 @@ func (p Path) Portable() error {
 // ParseNew parses s as the path of something about to be created: Parse, then
 // Portable, and a backslash is refused rather than taken for a folder separator (on
 // Windows it is one; elsewhere it is part of the name, which Windows cannot hold).
+// A character a person cannot see or sees as something else (a C1 control, a
+// zero-width or direction-changing character: see invisible.go) is refused too, named
+// as "U+202E RIGHT-TO-LEFT OVERRIDE"; Parse accepts it, so existing files keep being
+// read.
 func ParseNew(s string) (Path, error) {
 	if strings.ContainsRune(s, '\\') {
 		return "", fmt.Errorf("%w: %q holds a backslash (\\), which Windows takes for a folder separator and no other system does; use / between folders, or leave it out", ErrInvalid, clip(s))
@@ -189,6 +193,10 @@ func ParseNew(s string) (Path, error) {
 	}
 	if f := p.reservedRoot(); f != "" {
 		return "", fmt.Errorf("%w: %q is %s, one of the folders MemoTree, Obsidian and the trash keep for themselves at the vault's root (.memotree, .obsidian, .trash, in any case, as macOS and Windows match names); choose another folder", ErrInvalid, clip(s), f)
+	}
+	// Last, so that a name such as ".g\u200cit" is refused for what it would be.
+	if err := hiddenIn(s); err != nil {
+		return "", err
 	}
 	return p, nil
 }

@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/memotree/memotree/backend/vaults"
 )
 
 // rootCheckEvery is how often a watched workspace checks that each library's folder
@@ -73,4 +75,32 @@ func CacheDirFor(dir string) (string, error) {
 		return r
 	}, filepath.Base(abs))
 	return filepath.Join(base, "memotree", "vaults", name+"-"+hex.EncodeToString(sum[:8])), nil
+}
+
+// overlaps refuses the library s when its folder is the folder of a library mounted
+// already, lies inside one, or holds one (vaults.Overlap), as the window's open does:
+// two libraries over the same notes (`--library a=X --library b=X/sub`) would each
+// index and write them, and the outer one would take the inner one's own files for
+// notes. The error wraps vaults.ErrInsideVault and names the other library.
+func (w *Workspace) overlaps(s Spec) error {
+	var open []vaults.Mounted
+	for _, l := range w.Libraries() {
+		open = append(open, vaults.Mounted{Name: l.Name(), Path: l.Vault().Dir()})
+	}
+	real, err := filepath.Abs(s.Path)
+	if err != nil {
+		return fmt.Errorf("open library %s: %w", s.Name, err)
+	}
+	if r, err := filepath.EvalSymlinks(real); err == nil {
+		real = r
+	}
+	switch m, rel := vaults.Overlap(real, open); rel {
+	case vaults.Same:
+		return fmt.Errorf("open library %s: %w: %s is the folder of the library %s already; give each vault once", s.Name, vaults.ErrInsideVault, s.Path, m.Name)
+	case vaults.Inside:
+		return fmt.Errorf("open library %s: %w: %s is inside the library %s (%s), whose notes it would index and write a second time; give %s alone, or %s alone", s.Name, vaults.ErrInsideVault, s.Path, m.Name, m.Path, m.Path, s.Path)
+	case vaults.Around:
+		return fmt.Errorf("open library %s: %w: %s holds the library %s (%s), whose notes it would index and write a second time; give %s alone, or %s alone", s.Name, vaults.ErrInsideVault, s.Path, m.Name, m.Path, s.Path, m.Path)
+	}
+	return nil
 }

@@ -145,7 +145,9 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 }
 
 // Mount opens the folder s names as one more library, after those mounted, and tells
-// the faces (event.LibrariesChanged). The name must be free; the folder must exist.
+// the faces (event.LibrariesChanged). The name must be free; the folder must exist
+// and must neither be, lie inside nor hold the folder of a library mounted already
+// (vaults.ErrInsideVault).
 func (w *Workspace) Mount(ctx context.Context, s Spec) (*library.Library, error) {
 	l, err := w.mount(ctx, s)
 	if err != nil {
@@ -162,6 +164,9 @@ func (w *Workspace) mount(ctx context.Context, s Spec) (*library.Library, error)
 	}
 	if fi, err := os.Stat(s.Path); err != nil || !fi.IsDir() {
 		return nil, fmt.Errorf("open library %s: %s is not a folder", s.Name, s.Path)
+	}
+	if err := w.overlaps(s); err != nil {
+		return nil, err
 	}
 	o := w.opts
 	lo := library.Options{Watch: o.Watch, Bus: w.bus, Debounce: o.Debounce, Lazy: o.Lazy, BeforeRead: o.BeforeRead, Background: o.Background, Once: o.Once && !o.Watch}

@@ -64,6 +64,17 @@ func OpenFile(r *os.Root, name string, flag int, perm fs.FileMode) (*os.File, fs
 	return check(f)
 }
 
+// OpenFunc opens a regular file the way OpenFile does, with open, which is given the
+// flag that makes the open non-blocking and opens the file however its caller must
+// (relative to an open folder, without following a symbolic link).
+func OpenFunc(open func(nonBlock int) (*os.File, error)) (*os.File, fs.FileInfo, error) {
+	f, err := openLeased(func() (*os.File, error) { return open(NonBlock) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return check(f)
+}
+
 // OpenPath is Open for a path of the file system.
 func OpenPath(path string) (*os.File, fs.FileInfo, error) {
 	f, err := openLeased(func() (*os.File, error) { return os.OpenFile(path, os.O_RDONLY|NonBlock, 0) })

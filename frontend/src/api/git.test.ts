@@ -1,11 +1,14 @@
 import { expect, test, vi } from 'vitest'
 import goSource from '../../../backend/uiapi/git.go?raw'
 import goSyncSource from '../../../backend/uiapi/gitsync.go?raw'
+import goHunksSource from '../../../backend/uiapi/githunks.go?raw'
+import goConflictSource from '../../../backend/uiapi/gitconflict.go?raw'
+import goBackupSource from '../../../backend/uiapi/gitbackup.go?raw'
 import { GIT_METHODS } from './git'
 import { httpApi } from './http'
 
 test('every git method is a method of backend/uiapi', () => {
-  const goMethods = [...(goSource + goSyncSource).matchAll(/^func \(a \*API\) (\w+)\(/gm)].map((m) => m[1])
+  const goMethods = [...(goSource + goSyncSource + goHunksSource + goConflictSource + goBackupSource).matchAll(/^func \(a \*API\) (\w+)\(/gm)].map((m) => m[1])
   for (const name of Object.values(GIT_METHODS)) expect(goMethods).toContain(name)
 })
 

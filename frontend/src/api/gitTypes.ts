@@ -1,8 +1,9 @@
 // Shapes of the source-control panel's API (Go: backend/uiapi/git.go and the types it
 // returns from backend/gitrepo), written by hand to match their json tags.
+import type { ConflictSummary, Operation } from './conflictTypes'
 
 /** How a path differs from the last commit. */
-export type ChangeState = 'added' | 'modified' | 'deleted' | 'renamed' | 'untracked'
+export type ChangeState = 'added' | 'modified' | 'deleted' | 'renamed' | 'untracked' | 'conflicted'
 
 /** One path with pending changes. */
 export interface Change {
@@ -19,6 +20,8 @@ export interface ChangeSet {
   /** "agent", "user", "mcp:<client>", "script", "cli", "external" or "journey". */
   actor: string
   turn?: string
+  /** The chat session (or MCP connection) of the turn: the person's feedback goes there. */
+  session?: string
   /** RFC 3339 time of the newest journey entry; the zero time for outside edits. */
   latest: string
   changes: Change[]
@@ -39,6 +42,10 @@ export interface GitStatus {
   remotes: Remote[]
   /** A pull's conflicts await a commit. */
   merging: boolean
+  /** The notes a pull (MemoTree's or git's) left conflicted. */
+  conflicts: ConflictSummary[]
+  /** What git is in the middle of, and what finishes it. */
+  operation: Operation
 }
 
 export interface Remote {
@@ -82,14 +89,27 @@ export interface DiffLine {
   text: string
   /** Word-level pieces, when the line replaces (or is replaced by) a similar one. */
   segments?: Segment[]
+  /** The last line of its side, without a line break. */
+  no_newline?: boolean
+}
+
+/** A front matter property a hunk changes; old or new absent where it is absent. */
+export interface PropertyChange {
+  key: string
+  old?: string
+  new?: string
 }
 
 export interface Hunk {
+  /** Counts the file's hunks from 1 in file order: what Keep and Undo name. */
+  number: number
   old_start: number
   old_lines: number
   new_start: number
   new_lines: number
   lines: DiffLine[]
+  /** For a hunk of front matter only: the properties it changes, shown instead of its lines. */
+  properties?: PropertyChange[]
 }
 
 /** The diff of one pending change. */
@@ -101,6 +121,62 @@ export interface FileDiff {
   added: number
   deleted: number
   hunks: Hunk[]
+  /** The hash of the working-tree file the diff was made from (sent back with an undo). */
+  base?: string
+  /** Hunks can be undone one by one (modified text); otherwise the change is undone whole. */
+  hunk_undo?: boolean
+}
+
+/** Hunks of a pending change to put back as last committed (GitUndoHunks). */
+export interface GitHunkUndo {
+  path: string
+  /** A rename's old path, or "". */
+  from: string
+  hunks: number[]
+  /** The base of the diff the numbers come from. */
+  base: string
+}
+
+/** What an undo of hunks did. */
+export interface GitHunkUndone {
+  /** The hunks put back, as they were. */
+  undone: Hunk[]
+  /** The note changed since its diff was made: nothing was written; diff is the note's diff now. */
+  stale: boolean
+  diff: FileDiff
+}
+
+/** One line of a blame: its commit's hash, "" for a line not committed yet. */
+export interface BlameLine {
+  line: number
+  text: string
+  commit: string
+}
+
+/** A commit lines are blamed on (or the pending change, hash ""). */
+export interface BlameCommit {
+  hash: string
+  date: string
+  author: string
+  email?: string
+  summary?: string
+  /** The MemoTree-Actor trailer, else the author; for the pending change its change set's id. */
+  actor: string
+  turn?: string
+  /** The file's path in the commit and in its parent (the commit's diff compares them). */
+  path?: string
+  previous?: string
+  previous_path?: string
+}
+
+/** Who last changed each line of a note. */
+export interface Blame {
+  path: string
+  lines: BlameLine[]
+  commits: Record<string, BlameCommit>
+  pending?: BlameCommit
+  binary?: boolean
+  too_large?: boolean
 }
 
 export interface GitCommitRequest {

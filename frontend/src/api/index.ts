@@ -10,6 +10,7 @@ export type { HttpApi } from './http'
 export * from './events'
 export type * from './types'
 export type * from './gitTypes'
+export type * from './conflictTypes'
 export type { GitApi } from './git'
 
 /** pickApi chooses the transport: the Wails bindings when present, else HTTP. */

@@ -2,6 +2,7 @@ import { expect, test } from 'vitest'
 import shapes from './shapes.gen.json'
 import typesSource from './types.ts?raw'
 import gitSource from './gitTypes.ts?raw'
+import conflictSource from './conflictTypes.ts?raw'
 import eventsSource from './events.ts?raw'
 
 // shapes.gen.json is written by the Go test TestTypeScriptShapes (backend/uiapi): the
@@ -19,6 +20,8 @@ const aliases: Record<string, string> = {
   'uiapi.Forces': 'GraphForces',
   'uiapi.GraphView': 'GraphViewSettings',
   'uiapi.GraphSettings': 'GraphSettingsView',
+  'autosync.Settings': 'BackupSettings',
+  'autosync.State': 'BackupState',
 }
 
 /** Go types written inline in another interface rather than as one of their own. */
@@ -43,7 +46,7 @@ function interfaces(source: string): Map<string, Field[]> {
   return out
 }
 
-const ts = new Map([...interfaces(typesSource), ...interfaces(gitSource), ...interfaces(eventsSource)])
+const ts = new Map([...interfaces(typesSource), ...interfaces(gitSource), ...interfaces(conflictSource), ...interfaces(eventsSource)])
 const goShapes = shapes as Record<string, { name: string; optional?: boolean }[]>
 
 test('every Go type of the API has a TypeScript interface with the same fields', () => {

@@ -22,7 +22,7 @@ export function shortTurn(turn: string): string {
 
 /** The letter VS Code and git show for a state. */
 export function stateLetter(s: ChangeState): string {
-  return { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', untracked: 'U' }[s]
+  return { added: 'A', modified: 'M', deleted: 'D', renamed: 'R', untracked: 'U', conflicted: 'C' }[s]
 }
 
 const stateNames: Record<ChangeState, MessageKey> = {
@@ -31,6 +31,7 @@ const stateNames: Record<ChangeState, MessageKey> = {
   deleted: 'git.state.deleted',
   renamed: 'git.state.renamed',
   untracked: 'git.state.untracked',
+  conflicted: 'git.state.conflicted',
 }
 
 /** A state in words, in the window's language. */
@@ -98,7 +99,7 @@ export const JOURNEY_PATH = 'journey.yaml'
 
 /** Whether a change may be discarded. */
 export function discardable(c: Change): boolean {
-  return c.path !== JOURNEY_PATH
+  return c.path !== JOURNEY_PATH && c.state !== 'conflicted' // a conflict is resolved, not discarded
 }
 
 /** What discarding a change does, in words for the confirmation. */

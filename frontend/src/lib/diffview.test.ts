@@ -3,8 +3,8 @@ import type { DiffLine } from '../api'
 import { countsLabel, hunkHeader, lineLabel, linePieces, lineSign } from './diffview'
 
 test('hunk headers are git diff’s', () => {
-  expect(hunkHeader({ old_start: 3, old_lines: 7, new_start: 3, new_lines: 8, lines: [] })).toBe('@@ -3,7 +3,8 @@')
-  expect(hunkHeader({ old_start: 0, old_lines: 0, new_start: 1, new_lines: 1, lines: [] })).toBe('@@ -0,0 +1 @@')
+  expect(hunkHeader({ number: 1, old_start: 3, old_lines: 7, new_start: 3, new_lines: 8, lines: [] })).toBe('@@ -3,7 +3,8 @@')
+  expect(hunkHeader({ number: 1, old_start: 0, old_lines: 0, new_start: 1, new_lines: 1, lines: [] })).toBe('@@ -0,0 +1 @@')
 })
 
 test('a line with word segments renders them; otherwise the whole text', () => {

@@ -99,6 +99,17 @@ export class ChatStore {
     }
   }
 
+  /**
+   * tell sends prompt to a saved session as the person's next message (the review
+   * panel's word on an undone change); false while a turn runs.
+   */
+  async tell(session: string, prompt: string, library: string, activeNote: string): Promise<boolean> {
+    if (this.busy) return false
+    if (session !== this.session) await this.open(session)
+    if (this.session !== session) return false
+    return this.send(prompt, library, activeNote)
+  }
+
   /** stop stops the turn in progress. */
   async stop(): Promise<void> {
     if (!this.live) return

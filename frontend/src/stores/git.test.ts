@@ -36,6 +36,9 @@ function fakeGit(st: GitStatus, o: { identity?: boolean } = {}) {
       for (const s of st.change_sets) s.changes = s.changes.filter((c) => !paths.includes(c.path))
       return paths
     },
+    undoHunks: async (_l, req) => ({ undone: [], stale: false, diff: { path: req.path, added: 0, deleted: 0, hunks: [] } }),
+    blame: async (_l, path) => ({ path, lines: [], commits: {} }),
+    commitDiff: async (_l, _rev, path) => ({ path, added: 0, deleted: 0, hunks: [] }),
     log: async (_l, path) => {
       calls.push(`log ${path}`)
       return []
@@ -52,6 +55,18 @@ function fakeGit(st: GitStatus, o: { identity?: boolean } = {}) {
     },
     settings: async () => ({ credentials: [], remotes: [], env_unbound: false, legacy_token: false, path: '' }),
     saveSettings: async () => ({ credentials: [], remotes: [], env_unbound: false, legacy_token: false, path: '' }),
+    conflict: async () => {
+      throw new Error('no conflict')
+    },
+    resolve: async () => {
+      throw new Error('no conflict')
+    },
+    backup: async () => {
+      throw new Error('no backup')
+    },
+    saveBackup: async () => {
+      throw new Error('no backup')
+    },
   }
   return { git, calls }
 }
@@ -64,6 +79,8 @@ const status = (): GitStatus => ({
   total: 3,
   remotes: [{ name: 'origin', url: 'file:///r.git' }],
   merging: false,
+  conflicts: [],
+  operation: { kind: '', message: '' },
   change_sets: [
     { id: 'agent@t-1', actor: 'agent', turn: 't-1', latest: '2026-11-22T10:00:00Z', changes: [{ path: 'a.md', state: 'modified' }, { path: 'n.md', state: 'renamed', from: 'o.md' }] },
     { id: 'external', actor: 'external', latest: '0001-01-01T00:00:00Z', changes: [{ path: 'b.md', state: 'modified' }] },
