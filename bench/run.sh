@@ -256,6 +256,10 @@ search_copy() { # search_copy VAULT: prints a copy's path
 	local sv
 	sv=$(mktemp -d "$CACHE/search-XXXX")
 	cp -r "$1/." "$sv/"
+	# A vault MemoTree has opened has .memotree/, where the search index lives; in
+	# a folder without it a one-shot process keeps the index in the user's cache
+	# folder, which the rows below would neither measure nor remove.
+	mkdir -p "$sv/.memotree"
 	echo "$sv"
 }
 search_build() { # search_build LABEL VAULT TARGET
