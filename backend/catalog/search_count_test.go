@@ -49,10 +49,6 @@ var countPatterns = []struct {
 	{name: "no literal in some notes", pattern: `/\w{3}/`, scan: `\w{3}`, names: `/^[a-m]/i`, nameScan: `(?i)^[a-m]`},
 }
 
-// countPage is the default page (tool.DefaultLimit notes): a count that stopped with
-// its first page would say at most this many notes.
-const countPage = 50
-
 // TestSummaryCountsEqualPlainScan checks that search_in_contents with summary_only
 // counts exactly the notes a plain scan finds: every file the vault holds that is a
 // note (vpath's IsNote and Ignored, as the search lists them), its front matter
@@ -100,8 +96,8 @@ func checkCountsAllWays(t *testing.T, dir string) {
 		counts[i] = fmt.Sprintf("%s %d", cp.name, want[i])
 	}
 	t.Logf("notes a plain scan finds: %s", strings.Join(counts, ", "))
-	if most <= 2*countPage {
-		t.Fatalf("no pattern matches more than %d notes in %s (at most %d): a count that stopped early would pass", 2*countPage, dir, most)
+	if most <= 2*tool.DefaultLimit { // a count that stopped with a default page
+		t.Fatalf("no pattern matches more than %d notes in %s (at most %d): a count that stopped early would pass", 2*tool.DefaultLimit, dir, most)
 	}
 	ways := []struct {
 		name string
