@@ -142,6 +142,9 @@ type contentQuery struct {
 	nameInc    bool           // match the names too (search_anywhere)
 	maxResults int
 	paging     tool.Paging
+	// countOnly counts the notes with matches (summary_only): each note is searched
+	// up to its first matching line, and no line is kept.
+	countOnly bool
 }
 
 func (e *searcher) searchInContents(ctx context.Context, call *tool.Call, in searchInContentsIn) (tool.Result, *contentOut, error) {
@@ -194,8 +197,6 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	if fail != nil {
 		return *fail, nil, nil
 	}
-	sctx, cancel := context.WithTimeout(ctx, e.searchTimeout)
-	defer cancel()
 	var (
 		paths    []vpath.Path
 		nameOnly []bool // the note cannot match by content: its name alone is matched
@@ -222,8 +223,14 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	offset, limit := q.paging.Window()
 	want := pageWant{offset: offset, limit: limit, lines: q.maxResults}
 	if q.paging.SummaryOnly {
-		want.limit = len(paths) + 1 // a summary counts every note with matches
+		// A summary counts every note with matches, each up to its first line.
+		want = pageWant{limit: len(paths) + 1, summary: true}
+		q.countOnly = true
 	}
+	// The time limit starts once the notes to read are known: building the index
+	// (a first search) is not searching.
+	sctx, cancel := context.WithTimeout(ctx, e.searchTimeout)
+	defer cancel()
 	page, info, problems, err := searchPage(sctx, corpus, paths, nameOnly, q, want)
 	info.Limit = limit
 	timedOut := err != nil
@@ -234,6 +241,10 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 		problems = append(problems, fmt.Sprintf("the search stopped after %v, so the results are incomplete; search for a word (a literal) or narrow entity_glob", e.searchTimeout))
 		info.AtLeast = true
 	}
+	if info.Total == 0 && timedOut {
+		r := tool.Partial(fmt.Sprintf("no note with matches was found in the %v the search may take", e.searchTimeout), problems...)
+		return r, &contentOut{Results: page[:0:0], Page: info}, nil
+	}
 	if info.Total == 0 {
 		r := tool.Fail(tool.CodeNoMatch, "nothing matches %q in %d notes; try a shorter pattern, wildcards (\"*engine*\") or search_in_names", q.pattern.src, len(paths))
 		for _, p := range problems {
@@ -243,7 +254,7 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	}
 	if q.paging.SummaryOnly {
 		page = page[:0:0]
-		info.SummaryOnly, info.NextOffset = true, 0
+		info.SummaryOnly, info.NextOffset, info.Offset = true, 0, offset
 	}
 	page, cut := capMatches(page, q.maxResults)
 	for i := range page {
@@ -262,9 +273,15 @@ func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q conte
 	return res, &contentOut{Results: page, Page: info}, nil
 }
 
+// denseCandidates is the share of the notes a pattern may match above which a search
+// that would first wait for the index to check every note's size and time reads
+// every note instead (search.Index.NarrowCandidates).
+const denseCandidates = 0.5
+
 // patternCandidates asks the library's index which notes may match q's pattern; ok
 // is false when the index cannot narrow the search (the pattern requires no
-// trigram) or is unavailable, and the caller reads every note.
+// trigram, or most notes may match it while the index is still being checked
+// against the files) or is unavailable, and the caller reads every note.
 func (e *searcher) patternCandidates(ctx context.Context, l *library.Library, q contentQuery) (search.Candidates, bool) {
 	tree, err := syntax.Parse(q.pattern.re.String(), syntax.Perl)
 	if err != nil || search.RequiredTrigrams(tree) == nil {
@@ -274,8 +291,8 @@ func (e *searcher) patternCandidates(ctx context.Context, l *library.Library, q 
 	if err != nil {
 		return search.Candidates{}, false
 	}
-	c, err := ix.PatternCandidates(ctx, tree)
-	if err != nil {
+	c, ok, err := ix.NarrowCandidates(ctx, tree, denseCandidates)
+	if err != nil || !ok {
 		return search.Candidates{}, false
 	}
 	c = overlayOf(l).candidates(c)
@@ -384,30 +401,37 @@ func searchPage(ctx context.Context, c textCorpus, paths []vpath.Path, nameOnly 
 	return page, info, problems, err
 }
 
-// matchNote searches one note; nil when nothing matches.
+// matchNote searches one note; nil when nothing matches. A count (q.countOnly)
+// stops at the note's first matching line and keeps no lines.
 func matchNote(q contentQuery, p vpath.Path, data []byte) *noteMatches {
+	limit := maxCountPerNote
+	if q.countOnly {
+		limit = 1
+	}
 	nm := noteMatches{EntityName: p.Name(), FilePath: string(p)}
 	if q.nameInc && q.pattern.re.MatchString(p.Name()) {
 		nm.Matches = append(nm.Matches, lineMatch{MatchedIn: "name", MatchedText: p.Name()})
 		nm.MatchCount++
 	}
 	body := frontMatterEnd(data)
-	if q.frontInc && body > 0 && q.pattern.regionMatches(data, 0, body) {
-		m, n := findLines(q.pattern, data, 0, body, "frontmatter")
+	if q.frontInc && body > 0 && !(q.countOnly && nm.MatchCount > 0) && q.pattern.regionMatches(data, 0, body) {
+		m, n := findLinesUpTo(q.pattern, data, 0, body, "frontmatter", limit)
 		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
 	}
 	where := ""
 	if q.frontInc {
 		where = "content"
 	}
-	if q.pattern.regionMatches(data, body, len(data)) {
-		m, n := findLines(q.pattern, data, body, len(data), where)
+	if !(q.countOnly && nm.MatchCount > 0) && q.pattern.bodyMatches(data, body, len(data), q.countOnly) {
+		m, n := findLinesUpTo(q.pattern, data, body, len(data), where, limit)
 		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
 	}
-	if nm.MatchCount == 0 {
+	switch {
+	case nm.MatchCount == 0:
 		return nil
-	}
-	if len(nm.Matches) > maxLinesPerNote {
+	case q.countOnly:
+		nm.Matches = nil // counted, never shown: data is not kept
+	case len(nm.Matches) > maxLinesPerNote:
 		nm.Matches = nm.Matches[:maxLinesPerNote]
 	}
 	return &nm

@@ -103,3 +103,15 @@ func (p *searchPattern) regionMatches(data []byte, from, to int) bool {
 	}
 	return true
 }
+
+// bodyMatches says whether findLines must look for the lines of data[from:to]: for a
+// page, when the region may match (regionMatches); for a count, which stops at the
+// first matching line, when the literals allow a match: findLines then finds that line
+// at once, where asking RE2 or the windows about the whole region first would do the
+// work twice in the notes that match.
+func (p *searchPattern) bodyMatches(data []byte, from, to int, count bool) bool {
+	if count {
+		return p.mayMatch(data[from:to])
+	}
+	return p.regionMatches(data, from, to)
+}

@@ -10,13 +10,14 @@ import (
 // up to the page's size in notes or in matching lines, whichever is reached first.
 // Notes are searched in parallel but counted in path order, so the search stops as
 // soon as the page is full and one more note with matches is known (there is a next
-// page); the notes after it are never read, and the total is then a lower bound.
+// page); the notes after it are never read, and the total is then a lower bound. A
+// summary (summary_only) keeps no page: it counts every note with matches, exactly.
 
 // pageWant is the window of one page of a content search.
 type pageWant struct {
-	offset, limit int // in notes with matches
-	lines         int // the most matching lines the page shows
-	summary       bool
+	offset, limit int  // in notes with matches
+	lines         int  // the most matching lines the page shows
+	summary       bool // count every note, keep none
 }
 
 // pageCollector counts the notes of one search in path order as their results
@@ -59,6 +60,8 @@ func (pc *pageCollector) done(i int, r *noteMatches) {
 		}
 		pc.matched++
 		switch {
+		case pc.want.summary:
+			// counted only
 		case pc.full:
 			pc.more = true
 			pc.stop()

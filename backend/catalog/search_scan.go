@@ -108,19 +108,25 @@ type noteMatches struct {
 // number of matching lines (counted up to maxCountPerNote). A match is reported at the
 // line where it starts.
 func findLines(p *searchPattern, data []byte, from, to int, where string) ([]lineMatch, int) {
+	return findLinesUpTo(p, data, from, to, where, maxCountPerNote)
+}
+
+// findLinesUpTo is findLines counting at most limit matching lines: a count of
+// the notes with matches asks for one, and stops at a note's first.
+func findLinesUpTo(p *searchPattern, data []byte, from, to int, where string, limit int) ([]lineMatch, int) {
 	if from >= to {
 		return nil, 0
 	}
-	var ml matchedLines
+	ml := matchedLines{limit: limit}
 	ml.line, ml.pos = 1+bytes.Count(data[:from], nl), from
 	if len(p.lit) > 0 && !(p.fold && hasFoldTrap(data[from:to])) {
 		ml.byLiteral(p, data, from, to, where)
 	} else {
 		var locs [][]int
 		if p.fast != nil && utf8.Valid(data[from:to]) {
-			locs = p.fast.FindAllIndex(data[from:to], maxCountPerNote)
+			locs = p.fast.FindAllIndex(data[from:to], limit)
 		} else {
-			locs = p.re.FindAllIndex(data[from:to], maxCountPerNote)
+			locs = p.re.FindAllIndex(data[from:to], limit)
 		}
 		for _, loc := range locs {
 			ml.add(data, from+loc[0], from+loc[1], where)
@@ -133,13 +139,14 @@ func findLines(p *searchPattern, data []byte, from, to int, where string) ([]lin
 type matchedLines struct {
 	out             []lineMatch
 	count, lastLine int
+	limit           int // the most lines counted
 	line, pos       int // the line number at offset pos
 }
 
 // byLiteral visits only the lines holding p's literal and runs the regexp on each:
 // the literal is found with bytes.Index, far faster than the regexp over the file.
 func (ml *matchedLines) byLiteral(p *searchPattern, data []byte, from, to int, where string) {
-	for pos := from; pos < to && ml.count < maxCountPerNote; {
+	for pos := from; pos < to && ml.count < ml.limit; {
 		var i int
 		if p.fold {
 			i = indexFoldASCII(data[pos:to], p.lit)

@@ -74,9 +74,37 @@ func TestPatternShapesMatchRipgrep(t *testing.T) {
 				if d := cmp.Diff(full, pageAll(t, reg, "search_anywhere", "pattern_glob", ps.pattern, true)); d != "" {
 					t.Errorf("search_anywhere %s (-rg over files +search):\n%s", ps.pattern, d)
 				}
+				checkSummary(t, reg, ps.pattern, len(body))
 			})
 		}
 		done()
+	}
+}
+
+// checkSummary checks that search_in_contents with summary_only counts want notes,
+// exactly, and says the number in its message.
+func checkSummary(t *testing.T, reg *tool.Registry, pattern string, want int) {
+	t.Helper()
+	args, _ := json.Marshal(map[string]any{"content_glob": pattern, "summary_only": true})
+	res := kitCall(t, reg, "search_in_contents", string(args))
+	if want == 0 {
+		if res.ErrorCode != tool.CodeNoMatch {
+			t.Errorf("summary of %s: want no match, got %s", pattern, res.YAML())
+		}
+		return
+	}
+	kitWant(t, res, tool.StatusSuccess)
+	var data struct {
+		Page tool.PageInfo `json:"page"`
+	}
+	if err := json.Unmarshal(mustJSON(t, res.Data), &data); err != nil {
+		t.Fatal(err)
+	}
+	if data.Page.Total != want || data.Page.AtLeast || !data.Page.SummaryOnly {
+		t.Errorf("summary of %s: page %+v, want a total of exactly %d (rg -l | wc -l over the bodies)", pattern, data.Page, want)
+	}
+	if msg := fmt.Sprintf("%d notes with matches", want); !strings.HasPrefix(res.Message, msg) {
+		t.Errorf("summary of %s: message %q, want it to start with %q", pattern, res.Message, msg)
 	}
 }
 
@@ -207,4 +235,46 @@ func bodiesOf(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// corpusPatterns are pattern shapes with matches in the Obsidian Help corpora, with
+// the expression ripgrep is given for the same lines.
+var corpusPatterns = []struct {
+	name, pattern, rg string
+	rgFlags           []string
+}{
+	{"literal", `/Obsidian/`, `Obsidian`, nil},
+	{"glob", `*link*`, `link`, []string{"-i"}},
+	{"alternation", `/note|file/`, `note|file`, nil},
+	{"word boundary", `/\bplug[a-z]*\b/i`, `(?-u:\b)plug[a-z]*(?-u:\b)`, []string{"-i"}},
+	{"class", `/[A-Z][a-z]+ [A-Z][a-z]+/`, `[A-Z][a-z]+ [A-Z][a-z]+`, nil},
+	{"no literal", `/[0-9]{2,}/`, `[0-9]{2,}`, nil},
+	{"Chinese literal", `/链接/`, `链接`, nil},
+	{"Chinese alternation", `/笔记|插件/`, `笔记|插件`, nil},
+}
+
+// TestSummaryCountsCorpora checks summary_only counts on the real vaults against
+// ripgrep's count of the notes whose text (front matter aside) matches, through the
+// persisted index as a one-shot process searches.
+func TestSummaryCountsCorpora(t *testing.T) {
+	rg, _ := exec.LookPath("rg")
+	for _, name := range []string{"obsidian-help-en", "obsidian-help-zh"} {
+		t.Run(name, func(t *testing.T) {
+			dir := kitCorpus(t, name)
+			bodies := bodiesOf(t, dir)
+			reg, done := oneShot(t, dir)
+			defer done()
+			matched := 0
+			for _, ps := range corpusPatterns {
+				want := fileSet(t, rg, bodies, ps.rg, ps.rgFlags)
+				if len(want) > 0 {
+					matched++
+				}
+				checkSummary(t, reg, ps.pattern, len(want))
+			}
+			if matched < len(corpusPatterns)/2 {
+				t.Errorf("only %d of %d patterns match in %s: the test would prove little", matched, len(corpusPatterns), name)
+			}
+		})
+	}
 }

@@ -294,7 +294,8 @@ func TestScriptOvertakenByAnotherWriterAppliesNothing(t *testing.T) {
 
 // TestScriptSearchesSeeItsOwnWrites: inside a script, every search answers from the
 // vault as the script left it — the notes it created and changed found by their new
-// text, the ones it deleted not at all — though none of it is on disk yet.
+// text, the ones it deleted not at all, and summary_only counts the same notes —
+// though none of it is on disk yet.
 func TestScriptSearchesSeeItsOwnWrites(t *testing.T) {
 	e := newEnv(t, writeVault(t, false), Limits{})
 	o := e.mustRun(t, `
@@ -304,13 +305,14 @@ delete_entities(entity_names=["Charles Babbage"])
 ranked = [h["entity_name"] for h in search_nodes(query="quixotic")["results"]]
 pattern = [r["entity_name"] for r in search_in_contents(content_glob="/uixotic/")["results"]]
 names = [x if type(x) == "string" else x["entity_name"] for x in list_entities(entity_glob="**")["entities"]]
-__result__ = {"ranked": sorted(ranked), "pattern": sorted(pattern), "names": "people/Charles Babbage" in names}
+counted = [search_in_contents(content_glob=p, summary_only=True)["page"]["total"] for p in ["/uixotic/", "/Analytical Engine/"]]
+__result__ = {"ranked": sorted(ranked), "pattern": sorted(pattern), "names": "people/Charles Babbage" in names, "counted": counted}
 `, true)
 	if o.Failure != nil {
 		t.Fatalf("failure %+v\n%s", o.Failure, o.Output)
 	}
 	got, _ := json.Marshal(o.Result)
-	want := `{"names":false,"pattern":["ideas/Zebra","people/Ada Lovelace"],"ranked":["ideas/Zebra","people/Ada Lovelace"]}`
+	want := `{"counted":[2,1],"names":false,"pattern":["ideas/Zebra","people/Ada Lovelace"],"ranked":["ideas/Zebra","people/Ada Lovelace"]}`
 	if string(got) != want {
 		t.Errorf("searches inside the script: %s\nwant %s", got, want)
 	}

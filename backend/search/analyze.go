@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
@@ -47,8 +48,10 @@ type analyzed struct {
 	seq []uint32
 	// ids holds the index's term id of each of terms, looked up while the note was
 	// analysed (under the index's read lock, in parallel with other notes), or
-	// noTerm for a term the index did not hold then.
-	ids []uint32
+	// noTerm for a term the index did not hold then; idsOf is the postings they were
+	// looked up in. Ids never change within one postings (compaction makes new ones).
+	ids   []uint32
+	idsOf *postings
 }
 
 // noTerm marks a term without an id yet.
@@ -56,9 +59,9 @@ const noTerm = ^uint32(0)
 
 // lookupTerms fills a.ids from the index's terms; the caller holds the read lock.
 func (x *postings) lookupTerms(a *analyzed) {
-	a.ids = make([]uint32, len(a.terms))
+	a.ids, a.idsOf = make([]uint32, len(a.terms)), x
 	for i, t := range a.terms {
-		id, ok := x.terms[t.term]
+		id, ok := x.termID(t.term)
 		if !ok {
 			id = noTerm
 		}
@@ -73,7 +76,7 @@ const seqBreak = ^uint32(0)
 // concurrent use (analyzers come from analyzerPool).
 type analyzer struct {
 	ids     map[string]int32
-	intern  map[string]string // every term this analyzer has seen, allocated once
+	arena   arena // the bytes of this note's terms
 	terms   []termFreq
 	seq     []uint32
 	scratch []byte
@@ -81,22 +84,41 @@ type analyzer struct {
 	weight  float32
 }
 
-var analyzerPool = sync.Pool{New: func() any { return &analyzer{ids: map[string]int32{}, intern: map[string]string{}} }}
+var analyzerPool = sync.Pool{New: func() any { return &analyzer{ids: map[string]int32{}} }}
 
-// maxIntern bounds an analyzer's intern table; past it the table starts over.
-const maxIntern = 1 << 20
+// arena holds the bytes of one note's distinct terms in a few blocks, so that a term
+// costs no allocation of its own: the terms of an analysed note are strings into it,
+// and the index copies those it keeps (postings.add), so the blocks go with the note.
+// (An analyzer used to intern every term it had seen in a table of up to a million:
+// on a vault whose vocabulary grows, looking terms up there was a quarter of a build.)
+type arena struct {
+	block []byte
+	next  int // the size of the next block
+}
+
+// newArena returns an arena for the terms of a note of size bytes: its first block
+// is a fraction of the note, and each next one twice the last.
+func newArena(size int) arena { return arena{next: min(max(size/4, 256), 64<<10)} }
+
+// str returns a string of b's bytes held in the arena.
+func (ar *arena) str(b []byte) string {
+	if len(b) > cap(ar.block)-len(ar.block) {
+		ar.next = max(ar.next, 256)
+		ar.block = make([]byte, 0, max(ar.next, len(b)))
+		ar.next = min(2*ar.next, 1<<20)
+	}
+	start := len(ar.block)
+	ar.block = append(ar.block, b...)
+	return unsafe.String(unsafe.SliceData(ar.block[start:]), len(b))
+}
 
 // add counts one term at the current weight and returns its index in a.terms.
 func (a *analyzer) add(term []byte) int32 {
 	id, ok := a.ids[string(term)] // no allocation for the lookup
 	if !ok {
-		s, seen := a.intern[string(term)]
-		if !seen {
-			if len(a.intern) >= maxIntern {
-				clear(a.intern)
-			}
-			s = string(term)
-			a.intern[s] = s
+		s := ""
+		if len(term) > 0 {
+			s = a.arena.str(term)
 		}
 		id = int32(len(a.terms))
 		a.ids[s] = id
@@ -138,6 +160,7 @@ func (a *analyzer) text(b []byte, w float32, content bool) {
 func (a *analyzer) analyze(p vpath.Path, data []byte) analyzed {
 	n := note.ParseLean(data) // the index keeps no property values
 	clear(a.ids)
+	a.arena = newArena(len(data)) // the last note's terms are the index's until it applies them
 	a.terms, a.seq, a.length = a.terms[:0], a.seq[:0], 0
 	info := docInfo{path: p, title: titleOf(p), entityType: n.EntityType, aliases: n.Aliases, alive: true}
 	a.text([]byte(info.title), wTitle, false)

@@ -23,6 +23,11 @@ type entry struct {
 	failed bool
 }
 
+// mapDictAfter is how many notes to read make a refresh map the persisted terms
+// first (postings.mapDict): past it, looking each note's terms up in the mapped
+// dictionary costs more than mapping them all once.
+const mapDictAfter = 256
+
 // readAndApply reads files on every core, analyses those whose content changed, and
 // applies them and the removals to the index. It returns how many files were read.
 // progress (may be nil) hears 0 of len(files) first, then each note applied.
@@ -44,6 +49,11 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 	}
 	if len(files) == 0 {
 		return 0, nil
+	}
+	if len(files) > mapDictAfter {
+		ix.mu.Lock()
+		ix.x.mapDict()
+		ix.mu.Unlock()
 	}
 	paths := make([]vpath.Path, len(files))
 	for i, f := range files {

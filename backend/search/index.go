@@ -8,8 +8,9 @@
 // persist.go), and kept current incrementally: Changed marks paths whose files
 // changed (the library's change notifications call it) and the next query re-reads
 // only those. Reopening a vault re-reads only the files whose size, modification
-// time or content fingerprint changed; the persisted documents are used where they
-// lie in the mapped file (docs.go), so a reopen decodes nothing per note. A process
+// time or content fingerprint changed; the persisted documents and terms are used
+// where they lie in the mapped file (docs.go, dict.go), so a reopen decodes nothing per
+// note or term. A process
 // opening the index while another MemoTree process watches the vault asks that one
 // which notes changed since the file was written, instead of walking the vault
 // (vouch.go).
@@ -80,15 +81,21 @@ type postings struct {
 	seqs    [][]byte
 	named   [][]string
 	byPath  map[vpath.Path]uint32 // the live documents among docs
+	// The terms: those of the persisted dictionary (ids below dict.n, used where
+	// they lie: dict.go) and those entered since (ids from dict.n: terms, names, and
+	// their postings in lists, with their occurrences in word sequences in occ).
+	// more holds the postings entered since for persisted terms. dictMap, when a
+	// refresh is to read many notes, maps every persisted term to its id.
+	dict    dict
+	dictMap map[string]uint32
 	terms   map[string]uint32
+	names   []string
 	lists   [][]posting
-	// raw holds the persisted part of each list, decoded by list when needed; lists
-	// holds what was added since (or the whole list of an index built here).
-	raw   [][]byte
-	names []string // term id → term
-	live  int
-	total float64 // sum of live documents' lengths
-	dead  int
+	occ     []uint32
+	more    map[uint32][]posting
+	live    int
+	total   float64 // sum of live documents' lengths
+	dead    int
 	// deadTotal is the sum of dead documents' lengths: one huge document removed is
 	// as much room as many small ones.
 	deadTotal float64
@@ -108,7 +115,7 @@ type postings struct {
 	seqMapped bool
 
 	sortMu sync.Mutex
-	sorted []string // terms in order, for prefix queries; nil when stale (guarded by sortMu)
+	sorted []string // terms entered since, in order, for prefix queries; nil when stale (guarded by sortMu)
 }
 
 func newPostings() *postings {
@@ -125,24 +132,18 @@ func (x *postings) add(a analyzed, grams bloom) {
 	gids := make([]uint32, len(a.terms))
 	for i, t := range a.terms {
 		// The id looked up while the note was analysed, when the term had one then
-		// (ids never change until compaction, which happens under the write lock
-		// after every entry read before it was applied: see readAndApply).
+		// in these postings: ids never change but by compaction, which makes new
+		// postings (an entry read before it is looked up again).
 		tid, ok := noTerm, false
-		if i < len(a.ids) && a.ids[i] != noTerm && int(a.ids[i]) < len(x.names) && x.names[a.ids[i]] == t.term {
+		if a.idsOf == x && i < len(a.ids) && a.ids[i] != noTerm {
 			tid, ok = a.ids[i], true
 		} else {
-			tid, ok = x.terms[t.term]
+			tid, ok = x.termID(t.term)
 		}
 		if !ok {
-			tid = uint32(len(x.lists))
-			x.terms[t.term] = tid
-			x.lists = append(x.lists, nil)
-			x.names = append(x.names, t.term)
-			x.sortMu.Lock()
-			x.sorted = nil
-			x.sortMu.Unlock()
+			tid = x.newTerm(strings.Clone(t.term)) // t.term lies in the note's arena
 		}
-		x.lists[tid] = append(x.lists[tid], posting{doc: id, tf: t.tf}) // after the persisted part (list)
+		x.addPosting(tid, posting{doc: id, tf: t.tf}) // after the persisted part (list)
 		gids[i] = tid
 	}
 	seq := make([]byte, 0, 2*len(a.seq))
@@ -150,6 +151,9 @@ func (x *postings) add(a analyzed, grams bloom) {
 		g := seqBreak
 		if l != seqBreak {
 			g = gids[l]
+			if k := int(g) - x.dict.n; k >= 0 {
+				x.occ[k]++
+			}
 		}
 		seq = appendSeq(seq, g)
 	}
@@ -189,11 +193,12 @@ func (x *postings) remove(p vpath.Path) {
 // which hold later documents. Adding a note never decodes a persisted list: the
 // lists of its common words hold most of the vault.
 func (x *postings) list(tid int) []posting {
-	l := x.lists[tid]
-	if tid >= len(x.raw) || x.raw[tid] == nil {
-		return l
+	if tid >= x.dict.n {
+		return x.lists[tid-x.dict.n]
 	}
-	old := decodeList(x.raw[tid], x.n())
+	_, raw := x.dict.entry(uint32(tid))
+	old := decodeList(raw, x.n())
+	l := x.more[uint32(tid)]
 	if len(l) == 0 {
 		return old
 	}
@@ -204,9 +209,11 @@ func (x *postings) list(tid int) []posting {
 // too), in id order.
 func (x *postings) nameDocs(term string) []uint32 {
 	var out []uint32
-	if tid, ok := x.terms[term]; ok && int(tid) < len(x.nameRaw) && x.nameRaw[tid] != nil {
-		for _, p := range decodeList(x.nameRaw[tid], x.n()) {
-			out = append(out, p.doc)
+	if tid, ok := x.termID(term); ok && int(tid) < x.dict.n {
+		if raw := x.dict.nameList(tid); raw != nil {
+			for _, p := range decodeList(raw, x.n()) {
+				out = append(out, p.doc)
+			}
 		}
 	}
 	return append(out, x.byName[term]...)
@@ -266,8 +273,8 @@ func (x *postings) compact() *postings {
 		y.total += float64(d.length)
 	}
 	y.live = len(y.docs)
-	tidMap := make([]uint32, len(x.lists))
-	for tid := range x.lists {
+	tidMap := make([]uint32, x.numTerms())
+	for tid := range tidMap {
 		list := x.list(tid)
 		var out []posting
 		for _, p := range list {
@@ -278,15 +285,14 @@ func (x *postings) compact() *postings {
 		if len(out) == 0 {
 			continue
 		}
-		tidMap[tid] = uint32(len(y.lists))
-		y.terms[x.names[tid]] = uint32(len(y.lists))
-		y.lists = append(y.lists, out)
-		y.names = append(y.names, x.names[tid])
+		tidMap[tid] = y.newTerm(x.term(uint32(tid)))
+		y.lists[tidMap[tid]] = out
 	}
 	y.seqs = make([][]byte, len(y.docs))
 	for old, r := range remap {
 		if r != ^uint32(0) {
 			y.seqs[r] = remapSeq(x.seq(uint32(old)), tidMap)
+			y.countOccurrences(y.seqs[r])
 		}
 	}
 	for id, ts := range y.named {
@@ -302,7 +308,8 @@ func (x *postings) compact() *postings {
 func (x *postings) withPrefix(prefix string, limit int) []uint32 {
 	var ids []uint32
 	for _, t := range x.termsWithPrefix(prefix) {
-		ids = append(ids, x.terms[t])
+		id, _ := x.termID(t)
+		ids = append(ids, id)
 	}
 	if len(ids) > limit {
 		slices.SortFunc(ids, func(a, b uint32) int { return x.listLen(b) - x.listLen(a) })
@@ -311,7 +318,8 @@ func (x *postings) withPrefix(prefix string, limit int) []uint32 {
 	return ids
 }
 
-// termsWithPrefix returns every term starting with prefix.
+// termsWithPrefix returns every term starting with prefix, in order: the persisted
+// dictionary's range merged with the terms entered since.
 func (x *postings) termsWithPrefix(prefix string) []string {
 	x.sortMu.Lock()
 	if x.sorted == nil {
@@ -325,15 +333,128 @@ func (x *postings) termsWithPrefix(prefix string) []string {
 	for j < len(sorted) && strings.HasPrefix(sorted[j], prefix) {
 		j++
 	}
-	return sorted[i:j]
+	added := sorted[i:j]
+	if x.dict.n == 0 {
+		return added
+	}
+	lo, hi := x.dict.withPrefix(prefix)
+	out := make([]string, 0, hi-lo+len(added))
+	for k := lo; k < hi; k++ {
+		t := string(x.dict.termAt(k))
+		for len(added) > 0 && added[0] < t {
+			out, added = append(out, added[0]), added[1:]
+		}
+		out = append(out, t)
+	}
+	return append(out, added...)
 }
 
 // listLen is the length of term tid's list, without decoding it.
 func (x *postings) listLen(tid uint32) int {
-	l := x.lists[tid]
-	if int(tid) >= len(x.raw) || x.raw[tid] == nil {
-		return len(l)
+	if int(tid) >= x.dict.n {
+		return len(x.lists[int(tid)-x.dict.n])
 	}
-	n, _ := binary.Uvarint(x.raw[tid])
-	return int(n) + len(l)
+	_, raw := x.dict.entry(tid)
+	n, _ := binary.Uvarint(raw)
+	return int(n) + len(x.more[tid])
+}
+
+// numTerms is the number of term ids.
+func (x *postings) numTerms() int { return x.dict.n + len(x.names) }
+
+// termID returns the id of term t.
+func (x *postings) termID(t string) (uint32, bool) {
+	if id, ok := x.terms[t]; ok {
+		return id, true
+	}
+	if x.dictMap != nil {
+		id, ok := x.dictMap[t]
+		return id, ok
+	}
+	if x.dict.n > 0 {
+		return x.dict.find(t)
+	}
+	return 0, false
+}
+
+// term returns the term of id tid.
+func (x *postings) term(tid uint32) string {
+	if int(tid) >= x.dict.n {
+		return x.names[int(tid)-x.dict.n]
+	}
+	t, _ := x.dict.entry(tid)
+	return string(t)
+}
+
+// eachTerm calls f with every term and its id; the bytes are valid during the call.
+func (x *postings) eachTerm(f func(t []byte, id uint32)) {
+	for off, id := 0, uint32(0); int(id) < x.dict.n; id++ {
+		t, _, next, ok := x.dict.at(off)
+		if !ok {
+			break
+		}
+		f(t, id)
+		off = next
+	}
+	for k, t := range x.names {
+		f([]byte(t), uint32(x.dict.n+k))
+	}
+}
+
+// newTerm enters term t, which the index does not hold, and returns its id.
+func (x *postings) newTerm(t string) uint32 {
+	id := uint32(x.numTerms())
+	x.terms[t] = id
+	x.names = append(x.names, t)
+	x.lists = append(x.lists, nil)
+	x.occ = append(x.occ, 0)
+	x.sortMu.Lock()
+	x.sorted = nil
+	x.sortMu.Unlock()
+	return id
+}
+
+// addPosting appends p to the list of term tid.
+func (x *postings) addPosting(tid uint32, p posting) {
+	if k := int(tid) - x.dict.n; k >= 0 {
+		x.lists[k] = append(x.lists[k], p)
+		return
+	}
+	if x.more == nil {
+		x.more = map[uint32][]posting{}
+	}
+	x.more[tid] = append(x.more[tid], p)
+}
+
+// countOccurrences counts the words of seq whose terms were entered since the load.
+func (x *postings) countOccurrences(seq []byte) {
+	for i := 0; i < len(seq); {
+		id, next, ok := seqNext(seq, i)
+		if !ok {
+			return
+		}
+		if k := int(id) - x.dict.n; id != seqBreak && k >= 0 && k < len(x.occ) {
+			x.occ[k]++
+		}
+		i = next
+	}
+}
+
+// mapDict maps every persisted term to its id, for a refresh that is to look up the
+// terms of many notes (each lookup in the dictionary is a binary search in the
+// mapped file). The caller holds Index.mu for writing.
+func (x *postings) mapDict() {
+	if x.dictMap != nil || x.dict.n == 0 {
+		return
+	}
+	m := make(map[string]uint32, x.dict.n)
+	for off, id := 0, uint32(0); int(id) < x.dict.n; id++ {
+		t, _, next, ok := x.dict.at(off)
+		if !ok {
+			break
+		}
+		m[string(t)] = id
+		off = next
+	}
+	x.dictMap = m
 }

@@ -83,6 +83,7 @@ type Index struct {
 
 	settleMu sync.Mutex
 	walking  <-chan walked // the walk of a deferred Open, until settled (guarded by settleMu)
+	stopWalk func()        // cancels that walk
 }
 
 // walked is the outcome of the walk that checks a loaded index against the files.
@@ -106,10 +107,12 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 	// Otherwise the vault is walked while the file loads: the two are independent.
 	question := ask(v)
 	walk := make(chan walked, 1)
-	wctx := ctx
+	wctx, stopWalk := context.WithCancel(ctx)
 	if o.Deferred {
-		wctx = context.WithoutCancel(ctx) // the walk outlives Open; settle consumes it
+		// The walk outlives Open; settle consumes it, or NarrowCandidates stops it.
+		wctx, stopWalk = context.WithCancel(context.WithoutCancel(ctx))
 	}
+	ix.stopWalk = stopWalk
 	startWalk := func() {
 		go func() {
 			files, err := v.Walk(wctx)
@@ -146,7 +149,7 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 			ix.savedVer = ix.version
 			ix.saveMu.Unlock()
 			st.Reread, st.Vouched = len(changed), true
-			st.Notes, st.Terms = ix.x.live, len(ix.x.terms)
+			st.Notes, st.Terms = ix.x.live, ix.x.numTerms()
 			st.Duration = time.Since(start)
 			return ix, st, nil
 		}
@@ -155,14 +158,14 @@ func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error)
 	if o.Deferred && st.Loaded {
 		ix.unsettled.Store(true)
 		ix.walking = walk
-		st.Notes, st.Terms = ix.x.live, len(ix.x.terms)
+		st.Notes, st.Terms = ix.x.live, ix.x.numTerms()
 		st.Duration = time.Since(start)
 		return ix, st, nil
 	}
 	if err := ix.catchUp(ctx, &st, <-walk); err != nil {
 		return nil, st, err
 	}
-	st.Notes, st.Terms = ix.x.live, len(ix.x.terms)
+	st.Notes, st.Terms = ix.x.live, ix.x.numTerms()
 	st.Duration = time.Since(start)
 	return ix, st, nil
 }
@@ -206,6 +209,7 @@ func (ix *Index) settle(ctx context.Context) error {
 // Close saves pending changes and stops the background saver.
 func (ix *Index) Close() error {
 	_ = ix.settle(context.Background()) // a failure is redone at the next open
+	ix.stopWalk()
 	ix.timerMu.Lock()
 	ix.closed = true
 	if ix.saveTimer != nil {

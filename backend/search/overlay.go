@@ -91,7 +91,7 @@ func (ix *Index) scoreText(p vpath.Path, data []byte, clauses []clause, r Reques
 	avg := (x.total + float64(a.info.length)) / live
 	df := func(term string) float64 {
 		d := 1.0 // the note itself holds it
-		if id, ok := x.terms[term]; ok {
+		if id, ok := x.termID(term); ok {
 			d += float64(len(x.list(int(id))))
 		}
 		return d

@@ -93,6 +93,60 @@ func (ix *Index) PatternCandidates(ctx context.Context, re *syntax.Regexp) (Cand
 	return c, nil
 }
 
+// NarrowCandidates is PatternCandidates for a caller that would rather read every
+// note than wait for a deferred Open's walk when the index as loaded leaves more than
+// share of the notes candidates (a common word, "foo|bar"): listing the folders and
+// reading the notes costs less than statting every note and reading most of them,
+// and a page that stops at its first notes reads few either way. ok is false then,
+// and the walk is given up: the next query walks again.
+func (ix *Index) NarrowCandidates(ctx context.Context, re *syntax.Regexp, share float64) (c Candidates, ok bool, err error) {
+	ix.settleMu.Lock()
+	if ix.walking != nil {
+		q, alts := RequiredTrigrams(re), literalAlternatives(re)
+		// The trigrams first, which cost little; the words when those leave many.
+		if ix.dense(q, share) && ix.candidates(q, alts).share() > share {
+			ix.walking = nil
+			ix.stopWalk()
+			ix.unsettled.Store(false)
+			ix.settleMu.Unlock()
+			ix.Changed(nil, true) // what the walk would have found
+			return Candidates{}, false, nil
+		}
+	}
+	ix.settleMu.Unlock()
+	c, err = ix.PatternCandidates(ctx, re)
+	return c, err == nil, err
+}
+
+// share is the part of the notes that are candidates.
+func (c Candidates) share() float64 {
+	return float64(len(c.Notes)) / float64(max(1, len(c.Notes)+len(c.Others)))
+}
+
+// dense reports whether more than share of the live notes have every trigram of one
+// alternative of q in their filters (the words, which take longer to check, only
+// narrow further): it stops counting once it knows.
+func (ix *Index) dense(q [][]uint32, share float64) bool {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	x := ix.x
+	need := int(share*float64(x.live)) + 1
+	left := x.live
+	for id := range uint32(x.n()) {
+		if need <= 0 || need > left {
+			break
+		}
+		if !x.alive(id) {
+			continue
+		}
+		left--
+		if mayMatch(x.filter(id), q) {
+			need--
+		}
+	}
+	return need <= 0
+}
+
 // candidates splits the live notes by whether the trigrams q and the words of the
 // literal alternatives alts allow a match.
 func (ix *Index) candidates(q [][]uint32, alts [][]string) Candidates {

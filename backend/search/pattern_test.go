@@ -1,6 +1,7 @@
 package search
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -108,5 +109,46 @@ func TestDeferredOpenSeesOutsideEdits(t *testing.T) {
 	}
 	if got := search(t, ix2, Request{Query: "quorble"}); !slices.Equal(got, []string{"new.md", "notes/engines.md"}) && !slices.Equal(got, []string{"notes/engines.md", "new.md"}) {
 		t.Errorf("ranked search after the deferred open: %v", got)
+	}
+}
+
+// TestNarrowCandidatesGivesUpTheWalk reopens a persisted index with Deferred after an
+// outside edit: a pattern most notes may match gives up the walk (the caller reads
+// every note), a rare one narrows the notes as PatternCandidates does, and both the
+// patterns and a ranked search after them see the edit.
+func TestNarrowCandidatesGivesUpTheWalk(t *testing.T) {
+	files := map[string]string{}
+	for i := range 20 {
+		files[fmt.Sprintf("n%02d.md", i)] = fmt.Sprintf("A common word, and note %d.\n", i)
+	}
+	dir := writeVault(t, files)
+	_, ix, _ := openIndex(t, dir, Options{})
+	ix.Close()
+	if err := os.WriteFile(filepath.Join(dir, "n07.md"), []byte("A common word and a zorbulent one.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	parse := func(s string) *syntax.Regexp {
+		re, err := syntax.Parse(s, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return re
+	}
+	_, ix2, _ := openIndex(t, dir, Options{Deferred: true})
+	if _, ok, err := ix2.NarrowCandidates(t.Context(), parse("common"), 0.5); ok || err != nil {
+		t.Errorf("a pattern every note may match narrowed the notes (%v, %v)", ok, err)
+	}
+	c, ok, err := ix2.NarrowCandidates(t.Context(), parse("zorbulent"), 0.5)
+	if !ok || err != nil || !slices.Equal(c.Notes, []vpath.Path{"n07.md"}) {
+		t.Errorf("zorbulent: %v %v %v", c.Notes, ok, err)
+	}
+	if got := search(t, ix2, Request{Query: "zorbulent"}); !slices.Equal(got, []string{"n07.md"}) {
+		t.Errorf("ranked search after the walk was given up: %v", got)
+	}
+	// A fresh deferred open whose first pattern is rare waits for its walk as before.
+	_, ix3, _ := openIndex(t, dir, Options{Deferred: true})
+	c, ok, err = ix3.NarrowCandidates(t.Context(), parse("zorbulent"), 0.5)
+	if !ok || err != nil || !slices.Equal(c.Notes, []vpath.Path{"n07.md"}) {
+		t.Errorf("zorbulent on a fresh open: %v %v %v", c.Notes, ok, err)
 	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -21,7 +22,7 @@ const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version. The file's generation
 // follows: 8 bytes, little-endian, new at every save (see vouch.go).
-var magic = []byte("MTSEARCH\x0b")
+var magic = []byte("MTSEARCH\x0c")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
@@ -93,10 +94,11 @@ func (e *encoder) strs(ss []string) {
 // and the generation the file holds: the number of documents and the lengths of the
 // areas that follow; a fixed record per document (docs.go) and the ids in path
 // order; the documents' variable parts (path, type, aliases, tags); every trigram
-// filter; every word sequence; then each term with its posting list and its name list
-// (the documents holding it in their title or an alias). Loading decodes the terms
-// only: the documents are read where they lie, and a pattern search touches the few
-// filters and sequences it checks, not every page of the file.
+// filter; every word sequence; then the term dictionary (dict.go): the number of
+// terms and the lengths of its areas, the block offsets, the ids in the terms' order,
+// each term with its posting list, and the name lists (the documents holding a term
+// in their title or an alias). Loading decodes nothing per document or term: both
+// are read where they lie, and a query touches the pages it needs.
 func encode(x *postings, gen uint64) []byte {
 	n := x.n()
 	remap := make([]uint32, n)
@@ -109,6 +111,11 @@ func encode(x *postings, gen uint64) []byte {
 			remap[i] = ^uint32(0)
 		}
 	}
+	tidMap, byNew := x.saveOrder()
+	// The terms' byte order is sorted on another core while the rest is written.
+	byTerm := make(chan []uint32, 1)
+	go func() { byTerm <- x.termOrder(tidMap) }()
+	seqs := x.savedSeqs(live, tidMap)
 	records := make([]byte, docRecordSize*len(live))
 	vars := &encoder{b: make([]byte, 0, 64*len(live))}
 	var filtersLen, seqsLen int
@@ -119,7 +126,7 @@ func encode(x *postings, gen uint64) []byte {
 		vars.strs(d.aliases)
 		vars.strs(d.tags)
 		filtersLen += len(x.filter(old))
-		seqsLen += len(x.seq(old))
+		seqsLen += len(seqs[k])
 		r := records[k*docRecordSize:]
 		binary.LittleEndian.PutUint32(r[recVarEnd:], uint32(len(vars.b)))
 		binary.LittleEndian.PutUint32(r[recLength:], math.Float32bits(d.length))
@@ -135,9 +142,10 @@ func encode(x *postings, gen uint64) []byte {
 		sorted[k], paths[k] = uint32(k), string(x.path(old))
 	}
 	slices.SortFunc(sorted, func(a, b uint32) int { return strings.Compare(paths[a], paths[b]) })
-	size := 1<<16 + len(records) + 4*len(sorted) + len(vars.b) + filtersLen + seqsLen
-	for tid := range x.lists {
-		size += len(x.names[tid]) + 8 + 3*x.listLen(uint32(tid))
+	nt := len(byNew)
+	size := 1<<16 + len(records) + 4*len(sorted) + len(vars.b) + filtersLen + seqsLen + len(x.dict.entries) + len(x.dict.names) + 8*nt
+	for _, t := range x.names {
+		size += len(t) + 8
 	}
 	e := &encoder{b: make([]byte, 0, size)}
 	e.b = append(e.b, magic...)
@@ -154,39 +162,142 @@ func encode(x *postings, gen uint64) []byte {
 	for _, old := range live {
 		e.b = append(e.b, x.filter(old)...)
 	}
-	for _, old := range live {
-		e.b = append(e.b, x.seq(old)...)
+	for _, s := range seqs {
+		e.b = append(e.b, s...)
 	}
-	e.uvarint(uint64(len(x.lists)))
-	names := x.nameLists(remap)
-	var scratch []byte
-	for tid := range x.lists {
-		e.str(x.names[tid])
-		scratch = appendList(e, x.list(tid), remap, scratch)
-		scratch = appendList(e, names[tid], remap, scratch)
-	}
+	encodeDict(e, x, remap, byNew, byTerm)
 	return e.b
+}
+
+// saveOrder numbers the terms for a save: the persisted ones keep their ids, those
+// entered since follow, the most frequent in the word sequences first. It returns the
+// new id of each id, and the old id of each new one.
+func (x *postings) saveOrder() (tidMap, byNew []uint32) {
+	nt := x.numTerms()
+	byNew = make([]uint32, nt)
+	for i := range byNew {
+		byNew[i] = uint32(i)
+	}
+	added := byNew[x.dict.n:]
+	slices.SortStableFunc(added, func(a, b uint32) int {
+		return cmp.Compare(x.occ[int(b)-x.dict.n], x.occ[int(a)-x.dict.n])
+	})
+	tidMap = make([]uint32, nt)
+	for nw, old := range byNew {
+		tidMap[old] = uint32(nw)
+	}
+	return tidMap, byNew
+}
+
+// savedSeqs returns the word sequences of the live documents with their terms
+// renumbered by tidMap: those persisted hold persisted terms only, whose ids stay.
+func (x *postings) savedSeqs(live, tidMap []uint32) [][]byte {
+	out := make([][]byte, len(live))
+	for k, old := range live {
+		if int(old) < x.tab.n {
+			out[k] = x.seq(old)
+		} else {
+			out[k] = remapSeq(x.seq(old), tidMap)
+		}
+	}
+	return out
+}
+
+// encodeDict writes the term dictionary (dict.go), the terms in the order byNew, and
+// their new ids in byte order, received from byTerm.
+func encodeDict(e *encoder, x *postings, remap, byNew []uint32, byTerm <-chan []uint32) {
+	nt := len(byNew)
+	entries := &encoder{b: make([]byte, 0, len(x.dict.entries)+16*len(x.names))}
+	blocks := make([]byte, 0, 4*((nt+dictBlock-1)/dictBlock))
+	var scratch []byte
+	for nw, old := range byNew {
+		if nw%dictBlock == 0 {
+			blocks = binary.LittleEndian.AppendUint32(blocks, uint32(len(entries.b)))
+		}
+		if int(old) < x.dict.n {
+			t, _ := x.dict.entry(old)
+			entries.uvarint(uint64(len(t)))
+			entries.b = append(entries.b, t...)
+		} else {
+			entries.str(x.names[int(old)-x.dict.n])
+		}
+		scratch = appendList(entries, x.list(int(old)), remap, scratch)
+	}
+	names := x.nameLists(remap)
+	nameIdx := &encoder{}
+	nameArea := &encoder{}
+	for nw, old := range byNew {
+		if len(names[old]) == 0 {
+			continue
+		}
+		ne := &encoder{}
+		scratch = appendList(ne, names[old], remap, scratch)
+		nameArea.b = append(nameArea.b, listBody(ne.b)...)
+		nameIdx.b = binary.LittleEndian.AppendUint32(nameIdx.b, uint32(nw))
+		nameIdx.b = binary.LittleEndian.AppendUint32(nameIdx.b, uint32(len(nameArea.b)))
+	}
+	e.uvarint(uint64(nt))
+	e.uvarint(uint64(len(entries.b)))
+	e.uvarint(uint64(len(nameIdx.b)))
+	e.uvarint(uint64(len(nameArea.b)))
+	e.b = append(e.b, blocks...)
+	for _, id := range <-byTerm {
+		e.b = binary.LittleEndian.AppendUint32(e.b, id)
+	}
+	e.b = append(e.b, entries.b...)
+	e.b = append(e.b, nameIdx.b...)
+	e.b = append(e.b, nameArea.b...)
+}
+
+// listBody returns a list written by appendList without the length before it.
+func listBody(b []byte) []byte {
+	_, k := binary.Uvarint(b)
+	return b[k:]
+}
+
+// termOrder returns the new ids (tidMap) of every term in the terms' byte order: the
+// persisted dictionary's order merged with the terms entered since, sorted.
+func (x *postings) termOrder(tidMap []uint32) []uint32 {
+	added := make([]uint32, len(x.names))
+	for k := range added {
+		added[k] = uint32(x.dict.n + k)
+	}
+	slices.SortFunc(added, func(a, b uint32) int { return strings.Compare(x.names[int(a)-x.dict.n], x.names[int(b)-x.dict.n]) })
+	out := make([]uint32, 0, x.numTerms())
+	for i := range x.dict.n {
+		id := x.dict.sortedAt(i)
+		t, _ := x.dict.entry(id)
+		for len(added) > 0 && x.names[int(added[0])-x.dict.n] < string(t) {
+			out, added = append(out, tidMap[added[0]]), added[1:]
+		}
+		out = append(out, tidMap[id])
+	}
+	for _, id := range added {
+		out = append(out, tidMap[id])
+	}
+	return out
 }
 
 // nameLists returns, by term id, the documents (old ids, live ones, in order) holding
 // the term in their title or an alias.
 func (x *postings) nameLists(remap []uint32) [][]posting {
-	out := make([][]posting, len(x.lists))
-	add := func(t string, id uint32) {
-		if tid, ok := x.terms[t]; ok && remap[id] != ^uint32(0) {
+	out := make([][]posting, x.numTerms())
+	add := func(tid, id uint32) {
+		if remap[id] != ^uint32(0) {
 			out[tid] = append(out[tid], posting{doc: id, tf: 1})
 		}
 	}
-	for tid := range x.nameRaw {
-		if x.nameRaw[tid] != nil {
-			for _, p := range decodeList(x.nameRaw[tid], x.n()) {
-				add(x.names[tid], p.doc)
-			}
+	for i := 0; i < len(x.dict.nameIdx); i += 8 {
+		tid := binary.LittleEndian.Uint32(x.dict.nameIdx[i:])
+		for _, p := range decodeList(x.dict.nameList(tid), x.n()) {
+			add(tid, p.doc)
 		}
 	}
 	for k, ts := range x.named {
 		for _, t := range ts {
-			add(t, uint32(x.tab.n+k))
+			if tid, ok := x.termID(t); ok {
+				add(tid, uint32(x.tab.n+k))
+			}
 		}
 	}
 	return out
@@ -342,31 +453,17 @@ func decodeIndex(data []byte) (*postings, error) {
 	x.live = t.n
 	// The pages holding the sequences, whole: madvise wants a page-aligned start.
 	x.seqPages = data[seqStart&^(os.Getpagesize()-1) : seqStart+len(t.seqs)]
-	nt := d.uvarint()
-	if nt > uint64(len(d.b)) {
+	nt, entriesLen, nameIdxLen, namesLen := d.uvarint(), d.uvarint(), d.uvarint(), d.uvarint()
+	if d.err != nil || nt > uint64(len(d.b))/4 {
 		return nil, errFormat
 	}
-	x.lists = make([][]posting, nt)
-	x.raw = make([][]byte, 0, nt)
-	x.nameRaw = make([][]byte, 0, nt)
-	x.names = make([]string, 0, nt)
-	x.terms = make(map[string]uint32, nt)
-	for range nt {
-		term := d.str()
-		list := take(d.uvarint())
-		names := take(d.uvarint())
-		if d.err != nil {
-			return nil, errFormat
-		}
-		x.terms[term] = uint32(len(x.names))
-		x.raw = append(x.raw, list) // decoded when needed (decodeList)
-		if len(names) <= 1 {
-			names = nil // no document: the length alone
-		}
-		x.nameRaw = append(x.nameRaw, names)
-		x.names = append(x.names, term)
-	}
-	if d.err != nil || len(d.b) != 0 {
+	x.dict = dict{n: int(nt)}
+	x.dict.blocks = take((nt + dictBlock - 1) / dictBlock * 4)
+	x.dict.byTerm = take(nt * 4)
+	x.dict.entries = take(entriesLen)
+	x.dict.nameIdx = take(nameIdxLen)
+	x.dict.names = take(namesLen)
+	if d.err != nil || len(d.b) != 0 || !x.dict.check() {
 		return nil, errFormat
 	}
 	return x, nil

@@ -197,7 +197,7 @@ func (ix *Index) rank(clauses []clause, r Request) []scored {
 			var ids []uint32
 			if c.prefix && t == c.terms[len(c.terms)-1] {
 				ids = x.withPrefix(t, prefixExpansion)
-			} else if id, ok := x.terms[t]; ok {
+			} else if id, ok := x.termID(t); ok {
 				ids = []uint32{id}
 			}
 			var seen map[uint32]bool // a document under several expansions counts once
@@ -348,7 +348,7 @@ func (x *postings) withPhrases(cands []scored, clauses []clause) []scored {
 				}
 				continue
 			}
-			id, ok := x.terms[w]
+			id, ok := x.termID(w)
 			if !ok {
 				missing = true
 			}

@@ -1,8 +1,8 @@
 package search
 
 import (
+	"bytes"
 	"regexp/syntax"
-	"strings"
 )
 
 // The word filter: a literal that every match of a regular expression contains is
@@ -153,23 +153,25 @@ func (x *postings) docsWith(nd wordNeed) []bool {
 	var tids []uint32
 	switch {
 	case !nd.atStart && !nd.atEnd:
-		if id, ok := x.terms[nd.w]; ok {
+		if id, ok := x.termID(nd.w); ok {
 			tids = []uint32{id}
 		}
 	case len(nd.w) < minPartial:
 		return nil
 	case nd.atStart && nd.atEnd: // inside a term
-		for t, id := range x.terms {
-			if strings.Contains(t, nd.w) {
+		w := []byte(nd.w)
+		x.eachTerm(func(t []byte, id uint32) {
+			if bytes.Contains(t, w) {
 				tids = append(tids, id)
 			}
-		}
+		})
 	case nd.atStart: // ends a term
-		for t, id := range x.terms {
-			if strings.HasSuffix(t, nd.w) {
+		w := []byte(nd.w)
+		x.eachTerm(func(t []byte, id uint32) {
+			if bytes.HasSuffix(t, w) {
 				tids = append(tids, id)
 			}
-		}
+		})
 	default: // begins a term
 		tids = x.withPrefix(nd.w, maxTermsPerWord+1)
 	}
@@ -222,20 +224,21 @@ func (x *postings) wordSets(ws []wordNeed) []termSet {
 		if nd.w == "" || nd.cjk {
 			return nil
 		}
-		set := newTermSet(len(x.names))
+		set := newTermSet(x.numTerms())
 		switch {
 		case !nd.atStart && !nd.atEnd:
-			if id, ok := x.terms[nd.w]; ok {
+			if id, ok := x.termID(nd.w); ok {
 				set.add(id)
 			}
 		case nd.atStart && nd.atEnd:
 			return nil
 		case nd.atStart:
-			for t, id := range x.terms {
-				if strings.HasSuffix(t, nd.w) {
+			w := []byte(nd.w)
+			x.eachTerm(func(t []byte, id uint32) {
+				if bytes.HasSuffix(t, w) {
 					set.add(id)
 				}
-			}
+			})
 		default:
 			for _, id := range x.withPrefix(nd.w, maxTermsPerWord+1) {
 				set.add(id)

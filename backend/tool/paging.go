@@ -63,22 +63,22 @@ func (pi PageInfo) Hint(noun string) string {
 	if pi.Total == 0 {
 		return "no " + noun
 	}
+	total := fmt.Sprint(pi.Total)
+	if pi.AtLeast {
+		total = "at least " + total // the list was not counted to its end
+	}
 	if pi.SummaryOnly {
-		return fmt.Sprintf("%d %s (summary only: call without summary_only to list them)", pi.Total, noun)
+		return fmt.Sprintf("%s %s (summary only: call without summary_only to list them)", total, noun)
 	}
 	first, last := pi.Offset+1, min(pi.Offset+pi.Limit, pi.Total)
 	if pi.HasMore() {
 		last = min(last, pi.NextOffset) // a page cut short (by a size budget)
 	}
 	if first > pi.Total {
-		return fmt.Sprintf("offset %d is past the end: there are %d %s", pi.Offset, pi.Total, noun)
+		return fmt.Sprintf("offset %d is past the end: there are %s %s", pi.Offset, total, noun)
 	}
 	if !pi.HasMore() && pi.Offset == 0 {
-		return fmt.Sprintf("%d %s", pi.Total, noun)
-	}
-	total := fmt.Sprint(pi.Total)
-	if pi.AtLeast {
-		total = "at least " + total
+		return fmt.Sprintf("%s %s", total, noun)
 	}
 	s := fmt.Sprintf("showing %d-%d of %s %s", first, last, total, noun)
 	if pi.HasMore() {

@@ -70,6 +70,10 @@ func TestHint(t *testing.T) {
 		{PageInfo{Total: 240, Offset: 50, Limit: 50, NextOffset: 100}, "showing 51-100 of 240 entities; call again with offset=100 for more"},
 		{PageInfo{Total: 240, Offset: 200, Limit: 50}, "showing 201-240 of 240 entities"},
 		{PageInfo{Total: 240, Offset: 300, Limit: 50}, "offset 300 is past the end: there are 240 entities"},
+		// A list not counted to its end says so, however the page is asked for.
+		{PageInfo{Total: 21, Limit: 20, NextOffset: 20, AtLeast: true}, "showing 1-20 of at least 21 entities; call again with offset=20 for more"},
+		{PageInfo{Total: 20, Limit: 50, AtLeast: true, SummaryOnly: true}, "at least 20 entities (summary only: call without summary_only to list them)"},
+		{PageInfo{Total: 7, Limit: 50, AtLeast: true}, "at least 7 entities"},
 	}
 	for _, tt := range tests {
 		if got := tt.info.Hint("entities"); got != tt.want {

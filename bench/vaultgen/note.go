@@ -89,6 +89,9 @@ func (w *writer) bodyLink(i int, inTable bool) string {
 // note builds note i into w.buf and returns its counts.
 func (w *writer) note(i int) Summary {
 	w.r = newRNG(w.o.Seed, uint64(i))
+	if w.o.Shape == ShapeMixed {
+		w.lang = mixedLang(w.r)
+	}
 	w.buf = w.buf[:0]
 	w.s = Summary{}
 	switch w.o.Shape.base() {
@@ -301,6 +304,8 @@ func (w *writer) body(i int) {
 			n := w.paragraph(min(left, r.between(10, 40)))
 			left -= n
 			section += n
+		case k >= 85 && w.o.Shape == ShapeCode:
+			w.codeBlock()
 		default:
 			n := w.paragraph(min(left, r.between(40, 120)))
 			left -= n

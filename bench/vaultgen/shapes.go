@@ -31,10 +31,25 @@ const (
 	ShapeChinese Shape = "chinese"
 	// ShapeHub is the own shape with one hub note linking to 2,000 others.
 	ShapeHub Shape = "hub"
+	// ShapeNames is the flow shape with a vocabulary that grows with the vault: one
+	// word in four is a name or an invented word (people, places, projects), and so
+	// are the titles and folders.
+	ShapeNames Shape = "names"
+	// ShapeMixed is the flow shape's front matter over notes each in one of nine
+	// languages and scripts (Latin with diacritics, Cyrillic, Greek, Arabic,
+	// Devanagari, Thai, Japanese, Korean, Chinese), with titles in them too.
+	ShapeMixed Shape = "mixed"
+	// ShapeCode is the names shape with long notes (3,000-9,000 words) holding
+	// code blocks: identifiers, numbers, hexadecimal constants, import paths.
+	ShapeCode Shape = "code"
 )
 
 // Shapes lists every shape, the default first.
-var Shapes = []Shape{ShapeOwn, ShapeFlow, ShapeCRLF, ShapeLong, ShapeChinese, ShapeHub}
+var Shapes = []Shape{ShapeOwn, ShapeFlow, ShapeCRLF, ShapeLong, ShapeChinese, ShapeHub, ShapeNames, ShapeMixed, ShapeCode}
+
+// Untuned lists the shapes the index was not tuned on (issue 30): their
+// vocabulary grows with the vault.
+var Untuned = []Shape{ShapeNames, ShapeMixed, ShapeCode}
 
 // HubLinks is how many notes the hub note of ShapeHub links to.
 const HubLinks = 2000
@@ -54,6 +69,8 @@ func (s Shape) base() Shape {
 	switch s {
 	case ShapeCRLF, ShapeLong, ShapeHub:
 		return ShapeOwn
+	case ShapeNames, ShapeMixed, ShapeCode:
+		return ShapeFlow
 	}
 	return s
 }
@@ -63,7 +80,9 @@ func (s Shape) defaultWords() (lo, hi int) {
 	switch s {
 	case ShapeLong:
 		return 6000, 12000
-	case ShapeFlow:
+	case ShapeCode:
+		return 3000, 9000
+	case ShapeFlow, ShapeNames, ShapeMixed:
 		return 400, 4000
 	}
 	return 300, 3000
@@ -95,6 +114,12 @@ var (
 )
 
 func (s Shape) lang() lang {
+	switch s {
+	case ShapeNames, ShapeCode:
+		return namesLang
+	case ShapeMixed:
+		return englishLang // each note picks its own (mixedLang)
+	}
 	switch s.base() {
 	case ShapeFlow:
 		return englishLang

@@ -106,9 +106,14 @@ func makePlan(o Options) *plan {
 	used := map[string]bool{}
 	word := func() string { return vocab[r.intn(len(vocab))] }
 	sep, capital := " ", capitalize
-	if o.Shape == ShapeChinese {
+	switch o.Shape {
+	case ShapeChinese:
 		word = func() string { return cjkWords[r.intn(len(cjkWords))] }
 		sep, capital = "", func(s string) string { return s }
+	case ShapeNames, ShapeCode:
+		word = func() string { return nameVocab.draw(r) }
+	case ShapeMixed:
+		word = func() string { return scripts[r.intn(len(scripts))].vocab.draw(r) }
 	}
 	name := func(parent string) string {
 		for {

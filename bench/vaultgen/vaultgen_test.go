@@ -27,7 +27,7 @@ func TestSummaryMatchesFiles(t *testing.T) {
 	for _, shape := range Shapes {
 		t.Run(string(shape), func(t *testing.T) {
 			o := Options{Notes: 200, Seed: 7, Shape: shape}
-			if shape == ShapeLong {
+			if shape == ShapeLong || shape == ShapeCode {
 				o.Notes = 40
 			}
 			checkSummary(t, o)
@@ -39,6 +39,7 @@ func TestSummaryMatchesFiles(t *testing.T) {
 var frontMatterStart = map[Shape]string{
 	ShapeOwn: "---\nentity type: ", ShapeFlow: "---\ntype: ", ShapeCRLF: "---\nentity type: ",
 	ShapeLong: "---\nentity type: ", ShapeChinese: "---\ntype: ", ShapeHub: "---\nentity type: ",
+	ShapeNames: "---\ntype: ", ShapeMixed: "---\ntype: ", ShapeCode: "---\ntype: ",
 }
 
 func checkSummary(t *testing.T, o Options) {
@@ -159,6 +160,41 @@ func checkSummary(t *testing.T, o Options) {
 	case ShapeLong:
 		if perNote := s.Words / int64(s.Notes); perNote < 6000 {
 			t.Errorf("the long shape has %d words a note", perNote)
+		}
+	}
+}
+
+// TestUntunedVocabularyGrows checks that the shapes with an open vocabulary hold
+// more distinct words as they grow, as real vaults do, where the others draw from a
+// fixed list.
+func TestUntunedVocabularyGrows(t *testing.T) {
+	distinct := func(shape Shape, notes int) int {
+		dir := t.TempDir()
+		if _, err := Generate(dir, Options{Notes: notes, Seed: 2, Shape: shape, MinWords: 300, MaxWords: 300}); err != nil {
+			t.Fatal(err)
+		}
+		words := map[string]bool{}
+		err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			for _, w := range strings.Fields(string(b)) {
+				words[w] = true
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(words)
+	}
+	flowSmall, flowLarge := distinct(ShapeFlow, 50), distinct(ShapeFlow, 200)
+	for _, shape := range Untuned {
+		small, large := distinct(shape, 50), distinct(shape, 200)
+		t.Logf("%s: %d distinct words in 50 notes, %d in 200 (flow: %d, %d)", shape, small, large, flowSmall, flowLarge)
+		if large-small < 3*(flowLarge-flowSmall) {
+			t.Errorf("%s: %d distinct words in 50 notes, %d in 200, against flow's %d and %d: the vocabulary does not grow", shape, small, large, flowSmall, flowLarge)
 		}
 	}
 }

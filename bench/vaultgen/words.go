@@ -1,6 +1,10 @@
 package vaultgen
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
 
 // rng is a small, fast splitmix64 generator. It is defined here rather than taken from
 // math/rand so that a given seed yields the same vault with every Go release.
@@ -73,9 +77,11 @@ var tagRoots = []string{"bench", "topic", "status", "area", "source"}
 
 var codeLangs = []string{"go", "python", "yaml", "sh", ""}
 
+// capitalize upper-cases the first letter of w.
 func capitalize(w string) string {
-	if w == "" {
+	r, n := utf8.DecodeRuneInString(w)
+	if n == 0 || r == utf8.RuneError {
 		return w
 	}
-	return strings.ToUpper(w[:1]) + w[1:]
+	return string(unicode.ToUpper(r)) + w[n:]
 }

@@ -1,0 +1,232 @@
+package search
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp/syntax"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/bench/vaultgen"
+)
+
+// dictQueries are ranked queries and patterns over a generated vault of the mixed
+// shape (nine scripts, a vocabulary that grows with the vault), picked from its own
+// text so that every kind finds something: words, prefixes, phrases, CJK runs,
+// exclusions, names.
+func dictQueries(t *testing.T, ix *Index) (queries, patterns []string) {
+	t.Helper()
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	x := ix.x
+	var common, rare, cjk []string
+	for tid := range x.numTerms() {
+		term, n := x.term(uint32(tid)), x.listLen(uint32(tid))
+		switch {
+		case isCJKWord(term) && len([]rune(term)) == 2 && n > 1 && len(cjk) < 4:
+			cjk = append(cjk, term)
+		case !isCJKWord(term) && n > 20 && len(common) < 6 && len(term) > 3:
+			common = append(common, term)
+		case !isCJKWord(term) && n == 1 && len(rare) < 6 && len(term) > 5:
+			rare = append(rare, term)
+		}
+	}
+	if len(common) < 6 || len(rare) < 6 || len(cjk) < 4 {
+		t.Fatalf("the vault lacks terms to query: %v %v %v", common, rare, cjk)
+	}
+	d := x.info(7)
+	queries = []string{
+		common[0], rare[0], common[1] + " " + rare[1], cjk[0], cjk[1] + cjk[2],
+		runes(common[2], 0, 3) + "*", runes(rare[2], 0, 4) + "*", `"` + common[3] + " " + common[4] + `"`,
+		common[5] + " -" + common[0], strings.ToLower(d.title), `"` + rare[3] + `"`,
+	}
+	patterns = []string{common[0], rare[4], common[1] + " " + common[2], cjk[3], runes(rare[5], 1, 99)}
+	return queries, patterns
+}
+
+// runes returns the runes [i, j) of s.
+func runes(s string, i, j int) string {
+	r := []rune(s)
+	return string(r[i:min(j, len(r))])
+}
+
+// answers runs the queries and patterns on ix and returns what they found.
+func answers(t *testing.T, ix *Index, queries, patterns []string) []string {
+	t.Helper()
+	var out []string
+	for _, q := range queries {
+		hits, err := ix.Search(t.Context(), Request{Query: q, Limit: 50})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, h := range hits {
+			s := ""
+			if h.Snippet != nil {
+				s = fmt.Sprint(*h.Snippet)
+			}
+			out = append(out, fmt.Sprintf("%s: %s %.3f %s", q, h.Path, h.Score, s))
+		}
+	}
+	for _, p := range patterns {
+		re, err := syntax.Parse(p, syntax.Perl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := ix.PatternCandidates(t.Context(), re)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, fmt.Sprintf("/%s/: %v", p, c.Notes))
+	}
+	return out
+}
+
+// fresh builds the index of the vault at dir from its files, in memory.
+func fresh(t *testing.T, dir string) *Index {
+	t.Helper()
+	v, err := vault.Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	v.RemoveInternal(indexFile)
+	ix, st, err := Open(t.Context(), v, Options{SaveDelay: -1})
+	if err != nil || st.Loaded {
+		t.Fatalf("fresh build: %+v, %v", st, err)
+	}
+	t.Cleanup(func() { ix.Close() })
+	return ix
+}
+
+// saveAndReopen writes ix's index to its file and opens it again from there.
+func saveAndReopen(t *testing.T, v *vault.Vault, ix *Index) *Index {
+	t.Helper()
+	ix.mu.RLock()
+	data := encode(ix.x, newGen())
+	ix.mu.RUnlock()
+	if err := v.WriteInternal(indexFile, data); err != nil {
+		t.Fatal(err)
+	}
+	re, st, err := Open(t.Context(), v, Options{SaveDelay: -1})
+	if err != nil || !st.Loaded || re.x.dict.n == 0 {
+		t.Fatalf("reopen: %+v, %v", st, err)
+	}
+	t.Cleanup(func() { re.Close() })
+	return re
+}
+
+// TestReopenedIndexAnswersAsBuilt checks that the persisted dictionary, used where it
+// lies in the mapped file, answers every query as the index built in memory does:
+// after a reopen, after notes are added and changed on top of it (terms entered
+// since, postings added to persisted terms), after a save of both and a compaction.
+func TestReopenedIndexAnswersAsBuilt(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 200, Seed: 5, Shape: vaultgen.ShapeMixed, MinWords: 400, MaxWords: 1000}); err != nil {
+		t.Fatal(err)
+	}
+	v, built, _ := openIndex(t, dir, Options{SaveDelay: -1})
+	queries, patterns := dictQueries(t, built)
+	want := answers(t, built, queries, patterns)
+	check := func(when string, ix *Index) {
+		t.Helper()
+		if d := cmp.Diff(want, answers(t, ix, queries, patterns)); d != "" {
+			t.Errorf("%s (-built +reopened):\n%s", when, d)
+		}
+	}
+	re := saveAndReopen(t, v, built)
+	check("reopened", re)
+
+	// Notes added and changed: new terms, and persisted terms in new notes.
+	var changed []vpath.Path
+	for i, text := range []string{
+		"# Zqxwv\n\nzqxwvterm " + queries[0] + " appears beside " + queries[1] + ".\n",
+		"---\naliases: [Ykjhg Alias]\n---\n" + queries[0] + " again, and 新词汇 with 新词.\n",
+	} {
+		p := vpath.Path(fmt.Sprintf("added/new %d.md", i))
+		if err := os.MkdirAll(filepath.Join(dir, "added"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, string(p)), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		changed = append(changed, p)
+	}
+	first := re.x.path(3)
+	if err := os.WriteFile(filepath.Join(dir, string(first)), []byte("Rewritten: "+queries[2]+" zqxwvterm.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	changed = append(changed, first)
+	queries = append(queries, "zqxwvterm", "ykjhg", "新词", "zqxw*")
+	patterns = append(patterns, "zqxwvterm", "Ykjhg Alias")
+	for _, ix := range []*Index{built, re} {
+		ix.Changed(changed, false)
+	}
+	want = answers(t, built, queries, patterns)
+	check("changed on top of the persisted index", re)
+	// A save leaves the replaced notes' postings out, which the index built in
+	// memory still counts: compare with an index built afresh from the files.
+	want = answers(t, fresh(t, dir), queries, patterns)
+	check("saved with the changes and reopened", saveAndReopen(t, v, re))
+
+	// Most notes removed: the index compacts itself.
+	re2 := saveAndReopen(t, v, re)
+	var gone []vpath.Path
+	for id := range uint32(150) {
+		p := built.x.path(id)
+		if strings.HasPrefix(string(p), "added/") || p == first {
+			continue
+		}
+		if err := os.Remove(filepath.Join(dir, string(p))); err != nil {
+			t.Fatal(err)
+		}
+		gone = append(gone, p)
+	}
+	re2.Changed(gone, false)
+	want = answers(t, fresh(t, dir), queries, patterns)
+	check("compacted", re2)
+	if re2.x.dict.n != 0 {
+		t.Errorf("the reopened index was not compacted (%d dead notes)", re2.x.dead)
+	}
+	check("compacted, saved and reopened", saveAndReopen(t, v, re2))
+}
+
+// TestOpenDecodesNoTerm checks that loading a persisted index costs the same whatever
+// its vocabulary: the dictionary is used where it lies, not decoded into a map (a
+// vault of names and languages has millions of terms, whose map was most of a fresh
+// process's search).
+func TestOpenDecodesNoTerm(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		var b strings.Builder
+		for j := range 500 {
+			fmt.Fprintf(&b, "w%dx%d ", i, j) // 20,000 distinct terms
+		}
+		files[fmt.Sprintf("n%d.md", i)] = b.String()
+	}
+	_, ix, _ := openIndex(t, writeVault(t, files), Options{SaveDelay: -1})
+	ix.mu.RLock()
+	data := encode(ix.x, newGen())
+	ix.mu.RUnlock()
+	allocs := testing.AllocsPerRun(5, func() {
+		if _, err := decodeIndex(data); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs > 50 {
+		t.Errorf("decoding an index of %d terms made %.0f allocations", ix.x.numTerms(), allocs)
+	}
+	x, _ := decodeIndex(data)
+	for _, term := range []string{"w0x0", "w39x499", "w17x250"} {
+		if id, ok := x.termID(term); !ok || x.term(id) != term || x.listLen(id) != 1 {
+			t.Errorf("%s: id %d, %v", term, id, ok)
+		}
+	}
+	if _, ok := x.termID("w40x0"); ok {
+		t.Error("found a term no note holds")
+	}
+}
