@@ -1,18 +1,13 @@
 package workspace
 
 import (
-	"fmt"
 	"os"
-	"path/filepath"
-	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/memotree/memotree/backend/tool"
 )
 
 // goMemory is what the Go runtime holds of the operating system's memory now
@@ -53,74 +48,24 @@ func residentMemory() int64 {
 // only at the next search, and the runtime collects an idle heap every two minutes
 // and hands pages back slowly: `serve` kept 900 MB for minutes).
 func TestHugeNoteMemoryGoesBackToTheSystem(t *testing.T) {
-	if testing.Short() {
-		t.Skip("writes a 20 MB note")
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("# A\n\nwords to search\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	ws, err := Open(t.Context(), []Spec{{Name: "v", Path: dir}}, Options{Watch: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	reg, _ := ws.Registry()
-	search := func() (found bool) {
-		res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI}, "search_nodes", []byte(`{"query":"longer"}`))
-		if err != nil {
-			t.Fatalf("search_nodes: %v", err)
-		}
-		return !res.IsError() && strings.Contains(fmt.Sprint(res.Data), "huge")
-	}
 	// A pattern without three letters in a row: no trigram narrows it, so every note
 	// is read, and kept in the pattern search's cache.
-	pattern := func() {
-		if _, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorCLI}, "search_anywhere", []byte(`{"pattern_glob":"l?n?e?","max_results":1}`)); err != nil {
-			t.Fatalf("search_anywhere: %v", err)
-		}
-	}
-	search()
-	pattern()
-	l, _ := ws.Library("")
+	const glob = "l?n?e?"
+	h := openHugeNoteVault(t, glob)
 	debug.FreeOSMemory() // the test's start: the runtime holds what is live
 	baseHeld, baseLive := goMemory()
 	baseRSS := residentMemory()
 
-	links := 500_000
-	if raceDetector {
-		links = 100_000
-	}
-	func() {
-		var b strings.Builder
-		b.Grow(links * 40)
-		for i := range links {
-			fmt.Fprintf(&b, "[[Person with a longer name %07d]] ", i)
-			if i%8 == 7 {
-				b.WriteString("\n")
-			}
-		}
-		tmp := filepath.Join(t.TempDir(), "huge.md")
-		if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.Rename(tmp, filepath.Join(dir, "huge.md")); err != nil {
-			t.Fatal(err)
-		}
-	}()
-	waitUntil(t, func() bool { return inGraph(t, l, "huge.md") }, "huge.md to be indexed")
-	waitUntil(t, search, "the search index to hold huge.md")
-	pattern() // its text is cached now
+	h.add(t)
+	waitUntil(t, func() bool { return h.search(t) }, "the search index to hold huge.md")
+	h.pattern(t, glob) // its text is cached now
 	withHeld, withLive := goMemory()
 	withRSS := residentMemory()
 	t.Logf("before: held %d MB, live %d MB, resident %d MB", baseHeld>>20, baseLive>>20, baseRSS>>20)
 	t.Logf("with the note: held %d MB, live %d MB, resident %d MB", withHeld>>20, withLive>>20, withRSS>>20)
 
-	if err := os.Remove(filepath.Join(dir, "huge.md")); err != nil {
-		t.Fatal(err)
-	}
 	deleted := time.Now()
-	waitUntil(t, func() bool { return !inGraph(t, l, "huge.md") }, "huge.md to leave the index")
+	h.remove(t)
 	// Nothing searches now, as in a window left alone: the search index follows the
 	// deletion in the background, and the pattern search's cache as it happens.
 	// Back within 32 MB of the start (the note alone is 20 MB; 12 MB for the race
@@ -146,8 +91,7 @@ func TestHugeNoteMemoryGoesBackToTheSystem(t *testing.T) {
 	if afterLive > baseLive+4<<20 {
 		t.Errorf("after the note was deleted the live heap is %d MB, %d MB more than before it; want at most 4 MB more", afterLive>>20, (afterLive-baseLive)>>20)
 	}
-	if search() {
+	if h.search(t) {
 		t.Error("the search index still finds the deleted note")
 	}
-	runtime.KeepAlive(ws)
 }
