@@ -116,10 +116,7 @@ func (c *Canvas) Budget() int {
 			return b
 		}
 	}
-	if b := c.Settings().Budget; b > 0 {
-		return b
-	}
-	return DefaultBudget
+	return c.Settings().Budget
 }
 
 // Rendering is a view as the model sees it.

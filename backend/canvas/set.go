@@ -2,10 +2,10 @@ package canvas
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"sync"
 
+	"github.com/memotree/memotree/backend/settings"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -48,46 +48,48 @@ func (s *Set) Forget(lib Library) {
 // Settings are a library's canvas settings, stored in .memotree/canvas.json so that
 // every process on the vault (the app, MCP, `memotree call`) uses the same ones.
 type Settings struct {
-	// Budget is the token budget of every view; 0 means DefaultBudget.
-	Budget int `json:"budget,omitempty"`
+	// Budget is the token budget of every view; 0 (or none) means DefaultBudget.
+	Budget int `json:"budget"`
 	// AutoSummary asks the model, when one is configured, for a one-line summary of
 	// a note created or updated without one (seed 000's AutoGenerateSummary).
-	AutoSummary bool `json:"auto_summary,omitempty"`
+	AutoSummary bool `json:"auto_summary"`
 }
-
-const settingsFile = "canvas.json"
 
 // MinBudget is the smallest budget accepted: below it not even the default view of
 // a small library fits.
 const MinBudget = 500
 
+// SettingsSection is where a library's canvas settings are kept, with their defaults
+// (the budget DefaultBudget, no summaries written).
+var SettingsSection = settings.Section[Settings]{
+	File:    "canvas.json",
+	Default: func() Settings { return Settings{Budget: DefaultBudget} },
+	Normal: func(st Settings) Settings {
+		if st.Budget <= 0 {
+			st.Budget = DefaultBudget
+		}
+		return st
+	},
+	Check: func(st Settings) error {
+		if st.Budget != 0 && st.Budget < MinBudget {
+			return fmt.Errorf("canvas budget %d: at least %d tokens, or 0 for the default (%d)", st.Budget, MinBudget, DefaultBudget)
+		}
+		return nil
+	},
+	Damaged: "the canvas has the default budget and writes no summary until the settings are saved again",
+}
+
 // Settings returns the library's canvas settings; missing or damaged settings are
 // the defaults.
 func (c *Canvas) Settings() Settings {
-	var st Settings
-	b, err := c.lib.Vault().ReadInternal(settingsFile)
-	if err == nil {
-		_ = json.Unmarshal(b, &st) // damaged settings are the defaults
-	}
-	if st.Budget < 0 {
-		st.Budget = 0
-	}
+	st, _ := SettingsSection.Load(c.lib.Vault())
 	return st
 }
 
 // SetSettings stores the library's canvas settings.
 func (c *Canvas) SetSettings(st Settings) error {
-	if st.Budget != 0 && st.Budget < MinBudget {
-		return fmt.Errorf("canvas budget %d: at least %d tokens, or 0 for the default (%d)", st.Budget, MinBudget, DefaultBudget)
-	}
-	b, err := json.MarshalIndent(st, "", " ")
-	if err != nil {
-		return err
-	}
-	if err := c.lib.Vault().WriteInternal(settingsFile, append(b, '\n')); err != nil {
-		return fmt.Errorf("save canvas settings: %w", err)
-	}
-	return nil
+	_, err := SettingsSection.Save(c.lib.Vault(), st)
+	return err
 }
 
 // Shown returns the notes the view named name shows (at any level): the scope

@@ -1,10 +1,7 @@
 package llm
 
 import (
-	"fmt"
 	"net/url"
-	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/memotree/memotree/backend/userfile"
@@ -21,14 +18,15 @@ type Settings struct {
 	EmbeddingModel string `toml:"embedding_model,omitempty" json:"embedding_model"`
 }
 
+// SettingsFile is the person's settings file in MemoTree's config folder: the
+// endpoint's keys at its top level (these Settings), and other owners' tables beside
+// them (the look's, backend/settings).
+const SettingsFile = "settings.toml"
+
 // SettingsPath returns the settings file in the user's config directory
 // (~/.config/memotree/settings.toml on Linux).
 func SettingsPath() (string, error) {
-	dir, err := os.UserConfigDir()
-	if err != nil {
-		return "", fmt.Errorf("settings: no config directory for this user (set $XDG_CONFIG_HOME or $HOME): %w", err)
-	}
-	return filepath.Join(dir, "memotree", "settings.toml"), nil
+	return userfile.Path(SettingsFile)
 }
 
 // LoadSettings reads the settings file at path; a missing file is empty settings.
@@ -39,14 +37,18 @@ func LoadSettings(path string) (Settings, error) {
 }
 
 // SaveSettings writes s to path atomically, readable by the user alone (0600, in a
-// 0700 folder), so the key stays private.
+// 0700 folder), so the key stays private. The file's other keys (the look's table)
+// are kept.
 func SaveSettings(path string, s Settings) error {
 	s.BaseURL = strings.TrimSpace(s.BaseURL)
 	s.Model = strings.TrimSpace(s.Model)
 	s.APIKey = strings.TrimSpace(s.APIKey)
 	s.EmbeddingModel = strings.TrimSpace(s.EmbeddingModel)
-	return userfile.Save(path, "# MemoTree's model endpoint. Written by the app; private to you (mode 0600).\n", s)
+	return userfile.Update(path, SettingsHeader, s)
 }
+
+// SettingsHeader is the comment at the top of the settings file.
+const SettingsHeader = "# MemoTree's settings: the model endpoint and the window's look. Written by the app; private to you (mode 0600).\n"
 
 // Merge returns s with every empty field taken from under: the first argument wins.
 // Faces merge flags, then the environment, then the file. The key is not a field

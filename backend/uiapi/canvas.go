@@ -32,8 +32,7 @@ type CanvasView struct {
 	// Collapsed lists the nodes the last change collapsed to stay within the budget.
 	Collapsed []string `json:"collapsed"`
 	// Views lists the saved views of the library.
-	Views       []string `json:"views"`
-	AutoSummary bool     `json:"auto_summary"`
+	Views []string `json:"views"`
 }
 
 // The canvas methods run to completion: a view change is quick and holds the vault
@@ -96,19 +95,6 @@ func (a *API) CanvasPin(libraryName, viewName, id string, pinned bool) (CanvasVi
 	return canvasView(c, ch), nil
 }
 
-// CanvasSettings sets a library's canvas budget (0 for the default) and whether the
-// model writes missing summaries, and returns the default view under the new budget.
-func (a *API) CanvasSettings(libraryName string, budget int, autoSummary bool) (CanvasView, error) {
-	c, err := a.canvas(libraryName)
-	if err != nil {
-		return CanvasView{}, err
-	}
-	if err := c.SetSettings(canvas.Settings{Budget: budget, AutoSummary: autoSummary}); err != nil {
-		return CanvasView{}, err
-	}
-	return a.Canvas(libraryName, "")
-}
-
 func (a *API) canvas(libraryName string) (*canvas.Canvas, error) {
 	l, err := a.ws.Library(libraryName)
 	if err != nil {
@@ -119,8 +105,7 @@ func (a *API) canvas(libraryName string) (*canvas.Canvas, error) {
 
 func canvasView(c *canvas.Canvas, ch canvas.Change) CanvasView {
 	out := CanvasView{Library: ch.Library, View: ch.View, Text: ch.Text, Tokens: ch.Tokens, Budget: ch.Budget,
-		HeaderTokens: ch.HeaderTokens, Collapsed: nonNil(ch.Collapsed), Nodes: make([]CanvasNode, len(ch.Nodes)),
-		AutoSummary: c.Settings().AutoSummary}
+		HeaderTokens: ch.HeaderTokens, Collapsed: nonNil(ch.Collapsed), Nodes: make([]CanvasNode, len(ch.Nodes))}
 	for i, n := range ch.Nodes {
 		out.Nodes[i] = CanvasNode{ID: n.ID, Kind: string(n.Kind), Level: string(n.Level), Depth: n.Depth, Held: n.Held, Pinned: n.Pinned, Open: n.Open, Tokens: n.Tokens}
 	}

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
 )
@@ -51,12 +52,15 @@ func TestCanvasMethods(t *testing.T) {
 	if _, err := a.CanvasExpand("", "", "people/", "huge"); err == nil {
 		t.Error("a bad level was accepted")
 	}
-	if _, err := a.CanvasSettings("", 10, false); err == nil {
+	if _, err := a.SaveVaultSettings("", VaultSettingsPatch{Canvas: &canvas.Settings{Budget: 10}}); err == nil {
 		t.Error("a budget of 10 tokens was accepted")
 	}
-	w, err = a.CanvasSettings("", 3000, true)
-	if err != nil || w.Budget != 3000 || !w.AutoSummary {
-		t.Errorf("settings: budget %d, auto summary %v, %v", w.Budget, w.AutoSummary, err)
+	s, err := a.SaveVaultSettings("", VaultSettingsPatch{Canvas: &canvas.Settings{Budget: 3000, AutoSummary: true}})
+	if err != nil || s.Settings.Canvas != (canvas.Settings{Budget: 3000, AutoSummary: true}) {
+		t.Errorf("settings: %+v, %v", s.Settings.Canvas, err)
+	}
+	if w, err = a.Canvas("", ""); err != nil || w.Budget != 3000 {
+		t.Errorf("the view's budget after the settings: %d, %v", w.Budget, err)
 	}
 	w, err = a.CanvasCollapse("", "", "people/")
 	if err != nil || len(w.Nodes) >= len(v.Nodes)+2 {

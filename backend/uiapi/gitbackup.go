@@ -2,7 +2,6 @@ package uiapi
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -12,12 +11,17 @@ import (
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/library"
-	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/settings"
 )
 
-// backupSettingsFile is where MemoTree keeps a library's backup settings, in
-// .memotree, beside graph.json.
-const backupSettingsFile = "sync.json"
+// backupSection is where MemoTree keeps a library's backup settings:
+// .memotree/sync.json (never .obsidian). The defaults back nothing up.
+var backupSection = settings.Section[autosync.Settings]{
+	File:    "sync.json",
+	Default: func() autosync.Settings { return autosync.Settings{}.Normal() },
+	Normal:  autosync.Settings.Normal,
+	Damaged: "nothing is backed up until the settings are saved again",
+}
 
 // GitBackup is what the window shows of a library's backup to its remote: the
 // settings and how the backup stands.
@@ -135,7 +139,7 @@ func (a *API) backupOf(l *library.Library, opened bool) *backup {
 	if rs, err := t.Repo().Remotes(); err != nil || len(rs) == 0 {
 		return nil
 	}
-	s, _ := readBackupSettings(l.Vault())
+	s, _ := backupSection.Load(l.Vault())
 	target := autosync.GitTarget{Tracker: t, Journal: l.Vault(), Options: func() (gitrepo.SyncOptions, error) { return a.backupOptions(t.Repo()) }}
 	bus, lib := a.ws.Bus(), l.Name()
 	x := autosync.New(target, s, autosync.Options{Clock: a.backups.o.Clock, IdleAfter: a.backups.o.IdleAfter, OnChange: func(autosync.State) {
@@ -193,23 +197,6 @@ func (a *API) stopBackups() {
 	}
 }
 
-// readBackupSettings reads .memotree/sync.json; a missing file is the zero settings,
-// a damaged one too, with a warning.
-func readBackupSettings(v *vault.Vault) (autosync.Settings, []string) {
-	b, err := v.ReadInternal(backupSettingsFile)
-	if errors.Is(err, vault.ErrNotFound) {
-		return autosync.Settings{}.Normal(), nil
-	}
-	if err != nil {
-		return autosync.Settings{}.Normal(), []string{err.Error()}
-	}
-	var s autosync.Settings
-	if err := json.Unmarshal(b, &s); err != nil {
-		return autosync.Settings{}.Normal(), []string{fmt.Sprintf(".memotree/%s is damaged (%v): nothing is backed up until the settings are saved again", backupSettingsFile, err)}
-	}
-	return s.Normal(), nil
-}
-
 // GitBackup returns a library's backup settings and how the backup stands.
 func (a *API) GitBackup(libraryName string) (GitBackup, error) {
 	l, err := a.ws.Library(libraryName)
@@ -217,9 +204,9 @@ func (a *API) GitBackup(libraryName string) (GitBackup, error) {
 		return GitBackup{}, err
 	}
 	out := GitBackup{Library: l.Name(), Warnings: []string{}}
-	var warns []string
-	out.Settings, warns = readBackupSettings(l.Vault())
-	out.Warnings = append(out.Warnings, warns...)
+	var loaded settings.Loaded
+	out.Settings, loaded = backupSection.Load(l.Vault())
+	out.Warnings = append(out.Warnings, loaded.Warnings...)
 	r, err := a.repo(l)
 	if errors.Is(err, gitrepo.ErrNotRepository) {
 		return out, nil // no repository, no remote: nothing to back up
@@ -248,13 +235,17 @@ func (a *API) SaveGitBackup(libraryName string, s autosync.Settings) (GitBackup,
 	if err != nil {
 		return GitBackup{}, err
 	}
-	s = s.Normal()
-	b, err := json.MarshalIndent(s, "", " ")
-	if err != nil {
+	if err := a.saveBackup(l, s); err != nil {
 		return GitBackup{}, err
 	}
-	if err := l.Vault().WriteInternal(backupSettingsFile, append(b, '\n')); err != nil {
-		return GitBackup{}, fmt.Errorf("save backup settings of %s: %w", l.Name(), err)
+	return a.GitBackup(l.Name())
+}
+
+// saveBackup saves l's backup settings and hands them to its running backup.
+func (a *API) saveBackup(l *library.Library, s autosync.Settings) error {
+	s, err := backupSection.Save(l.Vault(), s)
+	if err != nil {
+		return fmt.Errorf("save backup settings of %s: %w", l.Name(), err)
 	}
 	if bk := a.backupOf(l, false); bk != nil {
 		bk.x.SetSettings(s)
@@ -263,5 +254,5 @@ func (a *API) SaveGitBackup(libraryName string, s autosync.Settings) (GitBackup,
 		default:
 		}
 	}
-	return a.GitBackup(l.Name())
+	return nil
 }

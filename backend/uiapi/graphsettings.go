@@ -9,11 +9,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/memotree/memotree/backend/settings"
 	"github.com/memotree/memotree/backend/vault"
 )
 
 // GraphView is how a library's graph is shown: Obsidian's graph settings (colour
-// groups, filters, display, forces) and MemoTree's own (hidden groups).
+// groups, filters, display, forces) and MemoTree's own (hidden groups). A field added
+// here gets its default in DefaultGraphView, and the window's GraphViewSettings
+// (frontend/src/api/types.ts) the same field; a filter is also one line of the
+// window's GRAPH_FILTERS (frontend/src/lib/graphViewSettings.ts).
 type GraphView struct {
 	// ColorGroups colour the notes a query matches, the first matching group winning.
 	ColorGroups []ColorGroup `json:"color_groups"`
@@ -48,7 +52,8 @@ type Forces struct {
 	LinkDistance float64 `json:"link_distance"`
 }
 
-// DefaultGraphView is a graph shown as Obsidian shows one by default.
+// DefaultGraphView is a graph shown as Obsidian shows one by default: the one source
+// of the graph's defaults, forces included, which the window is served.
 func DefaultGraphView() GraphView {
 	return GraphView{
 		ColorGroups: []ColorGroup{}, ShowOrphans: true, ShowUnresolved: true, ShowAttachments: false,
@@ -57,73 +62,40 @@ func DefaultGraphView() GraphView {
 	}
 }
 
-// GraphSettings is what the window needs to show a library's graph as its person set it.
-type GraphSettings struct {
-	// View is what to show: MemoTree's saved settings, else Obsidian's, else the defaults.
-	View GraphView `json:"view"`
-	// Saved is true when MemoTree has settings of its own for this library
-	// (.memotree/graph.json).
-	Saved bool `json:"saved"`
-	// Obsidian is what .obsidian/graph.json says (read, never written), its missing or
-	// unusable fields the defaults; nil when the vault has none.
-	Obsidian *GraphView `json:"obsidian"`
-	// Warnings name what could not be read, and why; each is ignored, never fatal.
-	Warnings []string `json:"warnings"`
-}
-
 // MaxColorGroups bounds the colour groups a graph uses: each group's query is matched
 // against every note, and Obsidian's own settings panel shows a few dozen at most.
 const MaxColorGroups = 100
 
-// graphSettingsFile is where MemoTree keeps a library's graph settings, in .memotree.
-const graphSettingsFile = "graph.json"
-
-// GraphSettings returns how a library's graph is to be shown.
-func (a *API) GraphSettings(libraryName string) (GraphSettings, error) {
-	l, err := a.ws.Library(libraryName)
-	if err != nil {
-		return GraphSettings{}, err
-	}
-	out := GraphSettings{View: DefaultGraphView(), Warnings: []string{}}
-	v := l.Vault()
-	if b, err := v.ReadObsidianConfig("graph.json"); err == nil {
-		obs, warns := ParseObsidianGraph(b)
-		out.Obsidian = &obs
-		out.View = obs
-		for _, w := range warns {
-			out.Warnings = append(out.Warnings, ".obsidian/graph.json: "+w)
-		}
-	} else if !errors.Is(err, vault.ErrNotFound) {
-		out.Warnings = append(out.Warnings, err.Error())
-	}
-	if b, err := v.ReadInternal(graphSettingsFile); err == nil {
-		var own GraphView
-		if err := json.Unmarshal(b, &own); err != nil {
-			out.Warnings = append(out.Warnings, fmt.Sprintf(".memotree/%s is damaged (%v): the graph shows Obsidian's or the default settings until they are saved again", graphSettingsFile, err))
-		} else {
-			out.View, out.Saved = normalView(own), true
-		}
-	} else if !errors.Is(err, vault.ErrNotFound) {
-		out.Warnings = append(out.Warnings, err.Error())
-	}
-	return out, nil
+// graphSection is where MemoTree keeps a library's graph settings: .memotree/graph.json
+// (never .obsidian, which is Obsidian's).
+var graphSection = settings.Section[GraphView]{
+	File:    "graph.json",
+	Default: DefaultGraphView,
+	Normal:  normalView,
+	Damaged: "the graph shows Obsidian's or the default settings until they are saved again",
 }
 
-// SaveGraphSettings keeps a library's graph settings in .memotree/graph.json (never in
-// .obsidian, which is Obsidian's).
-func (a *API) SaveGraphSettings(libraryName string, view GraphView) error {
-	l, err := a.ws.Library(libraryName)
-	if err != nil {
-		return err
+// graphView reads how a library's graph is to be shown: MemoTree's saved settings,
+// else Obsidian's .obsidian/graph.json (only ever read), else the defaults. obsidian
+// is what Obsidian's file says, nil when the vault has none; saved is true when the
+// view is MemoTree's own.
+func graphView(v *vault.Vault) (view GraphView, obsidian *GraphView, saved bool, warnings []string) {
+	view = DefaultGraphView()
+	if b, err := v.ReadObsidianConfig("graph.json"); err == nil {
+		obs, warns := ParseObsidianGraph(b)
+		obsidian, view = &obs, obs
+		for _, w := range warns {
+			warnings = append(warnings, ".obsidian/graph.json: "+w)
+		}
+	} else if !errors.Is(err, vault.ErrNotFound) {
+		warnings = append(warnings, err.Error())
 	}
-	b, err := json.MarshalIndent(normalView(view), "", " ")
-	if err != nil {
-		return err
+	own, loaded := graphSection.Load(v)
+	warnings = append(warnings, loaded.Warnings...)
+	if loaded.Saved {
+		view = own
 	}
-	if err := l.Vault().WriteInternal(graphSettingsFile, append(b, '\n')); err != nil {
-		return fmt.Errorf("save graph settings of %s: %w", l.Name(), err)
-	}
-	return nil
+	return view, obsidian, loaded.Saved, warnings
 }
 
 // normalView bounds every number of v and replaces nil lists, so that the window

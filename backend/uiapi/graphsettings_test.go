@@ -129,32 +129,39 @@ func TestGraphSettingsReadAndSaved(t *testing.T) {
 		t.Fatal(err)
 	}
 	a, _ := openAPI(t, dir)
-	s, err := a.GraphSettings("v")
-	if err != nil {
-		t.Fatal(err)
+	read := func() uiapi.VaultSettingsView {
+		t.Helper()
+		s, err := a.VaultSettings("v")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
 	}
-	if s.Saved || s.Obsidian == nil || len(s.View.ColorGroups) != 2 || s.View.ColorGroups[0].Query != "tag:#book" || len(s.Warnings) != 0 {
+	save := func(v uiapi.GraphView) {
+		t.Helper()
+		if _, err := a.SaveVaultSettings("v", uiapi.VaultSettingsPatch{Graph: &v}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := read()
+	if s.GraphSaved || s.Obsidian == nil || len(s.Settings.Graph.ColorGroups) != 2 || s.Settings.Graph.ColorGroups[0].Query != "tag:#book" || len(s.Warnings) != 0 {
 		t.Fatalf("Obsidian's settings shown: %+v", s)
 	}
-	mine := s.View
+	mine := s.Settings.Graph
 	mine.ColorGroups = append(mine.ColorGroups, uiapi.ColorGroup{Query: "tag:#history", Color: "#123456"}, uiapi.ColorGroup{Query: "bad", Color: "red"})
 	mine.HiddenGroups = []string{"path:People"}
 	many := mine
 	for range 2 * uiapi.MaxColorGroups {
 		many.ColorGroups = append(many.ColorGroups, uiapi.ColorGroup{Query: "x", Color: "#000000"})
 	}
-	if err := a.SaveGraphSettings("v", many); err != nil {
-		t.Fatal(err)
+	save(many)
+	if s := read(); len(s.Settings.Graph.ColorGroups) != uiapi.MaxColorGroups {
+		t.Errorf("%d groups saved and read back, want the first %d", len(s.Settings.Graph.ColorGroups), uiapi.MaxColorGroups)
 	}
-	if s, _ := a.GraphSettings("v"); len(s.View.ColorGroups) != uiapi.MaxColorGroups {
-		t.Errorf("%d groups saved and read back, want the first %d", len(s.View.ColorGroups), uiapi.MaxColorGroups)
-	}
-	if err := a.SaveGraphSettings("v", mine); err != nil {
-		t.Fatal(err)
-	}
-	s, _ = a.GraphSettings("v")
-	if !s.Saved || len(s.View.ColorGroups) != 3 || s.View.ColorGroups[2].Color != "#123456" || s.View.HiddenGroups[0] != "path:People" {
-		t.Errorf("our settings, a colour that is not #rrggbb dropped: %+v", s.View)
+	save(mine)
+	s = read()
+	if g := s.Settings.Graph; !s.GraphSaved || len(g.ColorGroups) != 3 || g.ColorGroups[2].Color != "#123456" || g.HiddenGroups[0] != "path:People" {
+		t.Errorf("our settings, a colour that is not #rrggbb dropped: %+v", g)
 	}
 	if b, _ := os.ReadFile(obsidian); string(b) != obsidianGraphJSON {
 		t.Error(".obsidian/graph.json was changed")
@@ -162,8 +169,8 @@ func TestGraphSettingsReadAndSaved(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".memotree", "graph.json"), []byte("{broken"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, _ = a.GraphSettings("v")
-	if s.Saved || len(s.View.ColorGroups) != 2 || len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "damaged") {
+	s = read()
+	if s.GraphSaved || len(s.Settings.Graph.ColorGroups) != 2 || len(s.Warnings) != 1 || !strings.Contains(s.Warnings[0], "damaged") {
 		t.Errorf("a damaged file of ours: Obsidian's settings and a warning: %+v", s)
 	}
 }

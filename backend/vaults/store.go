@@ -10,8 +10,6 @@ package vaults
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"time"
@@ -59,11 +57,11 @@ type Store struct {
 // DefaultPath returns the file of the remembered state in the user's config folder
 // (~/.config/memotree/vaults.toml on Linux), beside the settings.
 func DefaultPath() (string, error) {
-	dir, err := os.UserConfigDir()
+	p, err := userfile.Path("vaults.toml")
 	if err != nil {
-		return "", fmt.Errorf("remembered vaults: no config folder for this user (set $XDG_CONFIG_HOME or $HOME): %w", err)
+		return "", fmt.Errorf("remembered vaults: %w", err)
 	}
-	return filepath.Join(dir, "memotree", "vaults.toml"), nil
+	return p, nil
 }
 
 // Load reads the state at path; a missing file is an empty state. A file that does not

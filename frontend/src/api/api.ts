@@ -13,9 +13,9 @@ import type {
   ChatTurn,
   FileEntry,
   GraphData,
-  GraphSettingsView,
-  GraphViewSettings,
   NoteBefore,
+  PersonSettings,
+  PersonSettingsView,
   LibraryInfo,
   NoteView,
   RenderReport,
@@ -24,6 +24,8 @@ import type {
   SearchOptions,
   SearchResults,
   SwitchItem,
+  VaultSettingsPatch,
+  VaultSettingsView,
 } from './types'
 
 /**
@@ -36,10 +38,13 @@ export interface Api {
   files(library: string): Promise<FileEntry[]>
   note(library: string, path: string): Promise<NoteView>
   graph(library: string): Promise<GraphData>
-  /** How the library's graph is shown: saved settings, Obsidian's graph.json, defaults. */
-  graphSettings(library: string): Promise<GraphSettingsView>
-  /** Keeps the library's graph settings in .memotree/graph.json. */
-  saveGraphSettings(library: string, view: GraphViewSettings): Promise<void>
+  /** Every setting of a vault, whole (the graph's: saved, else Obsidian's, else the defaults). */
+  vaultSettings(library: string): Promise<VaultSettingsView>
+  /** Saves the sections the patch names, each in its file of .memotree. */
+  saveVaultSettings(library: string, patch: VaultSettingsPatch): Promise<VaultSettingsView>
+  /** The person's settings that hold no secret (the look). */
+  personSettings(): Promise<PersonSettingsView>
+  savePersonSettings(settings: PersonSettings): Promise<PersonSettingsView>
   /** The notes at `paths` as the last commit has them (a change set's before-state). */
   graphBefore(library: string, paths: string[]): Promise<NoteBefore[]>
   /**
@@ -97,7 +102,6 @@ export interface Api {
   canvasExpand(library: string, view: string, id: string, level: string): Promise<CanvasView>
   canvasCollapse(library: string, view: string, id: string): Promise<CanvasView>
   canvasPin(library: string, view: string, id: string, pinned: boolean): Promise<CanvasView>
-  canvasSettings(library: string, budget: number, autoSummary: boolean): Promise<CanvasView>
   /** Subscribes to a topic; returns the function that unsubscribes. */
   on<T extends Topic>(topic: T, cb: (e: EventPayloads[T]) => void): Unsubscribe
 }
@@ -108,8 +112,10 @@ export const GO_METHODS = {
   files: 'Files',
   note: 'Note',
   graph: 'Graph',
-  graphSettings: 'GraphSettings',
-  saveGraphSettings: 'SaveGraphSettings',
+  vaultSettings: 'VaultSettings',
+  saveVaultSettings: 'SaveVaultSettings',
+  personSettings: 'PersonSettings',
+  savePersonSettings: 'SavePersonSettings',
   graphBefore: 'GraphBefore',
   saveNote: 'SaveNote',
   quickSwitch: 'QuickSwitch',
@@ -140,7 +146,6 @@ export const GO_METHODS = {
   canvasExpand: 'CanvasExpand',
   canvasCollapse: 'CanvasCollapse',
   canvasPin: 'CanvasPin',
-  canvasSettings: 'CanvasSettings',
 } as const satisfies Record<Exclude<keyof Api, 'on' | 'git'>, string>
 
 export type GoMethod = (typeof GO_METHODS)[keyof typeof GO_METHODS] | GitMethod
@@ -164,10 +169,10 @@ export function apiFromCaller(
     files: async (library) => readFileList((await call(GO_METHODS.files, [library])) as FileList),
     note: (library, path) => call(GO_METHODS.note, [library, path]) as Promise<NoteView>,
     graph: (library) => call(GO_METHODS.graph, [library]) as Promise<GraphData>,
-    graphSettings: (library) => call(GO_METHODS.graphSettings, [library]) as Promise<GraphSettingsView>,
-    saveGraphSettings: async (library, view) => {
-      await call(GO_METHODS.saveGraphSettings, [library, view])
-    },
+    vaultSettings: (library) => call(GO_METHODS.vaultSettings, [library]) as Promise<VaultSettingsView>,
+    saveVaultSettings: (library, patch) => call(GO_METHODS.saveVaultSettings, [library, patch]) as Promise<VaultSettingsView>,
+    personSettings: () => call(GO_METHODS.personSettings, []) as Promise<PersonSettingsView>,
+    savePersonSettings: (settings) => call(GO_METHODS.savePersonSettings, [settings]) as Promise<PersonSettingsView>,
     graphBefore: (library, paths) => call(GO_METHODS.graphBefore, [library, paths]) as Promise<NoteBefore[]>,
     saveNote: (library, path, content, baseHash) =>
       call(GO_METHODS.saveNote, [library, path, content, baseHash]) as Promise<SaveResult>,
@@ -221,8 +226,6 @@ export function apiFromCaller(
     canvasCollapse: (library, view, id) => call(GO_METHODS.canvasCollapse, [library, view, id]) as Promise<CanvasView>,
     canvasPin: (library, view, id, pinned) =>
       call(GO_METHODS.canvasPin, [library, view, id, pinned]) as Promise<CanvasView>,
-    canvasSettings: (library, budget, autoSummary) =>
-      call(GO_METHODS.canvasSettings, [library, budget, autoSummary]) as Promise<CanvasView>,
     on,
   }
 }

@@ -19,7 +19,9 @@ const aliases: Record<string, string> = {
   'event.TaskProgressEvent': 'TaskProgress',
   'uiapi.Forces': 'GraphForces',
   'uiapi.GraphView': 'GraphViewSettings',
-  'uiapi.GraphSettings': 'GraphSettingsView',
+  'canvas.Settings': 'CanvasSettings',
+  'settings.Look': 'LookSettings',
+  'settings.Person': 'PersonSettings',
   'autosync.Settings': 'BackupSettings',
   'autosync.State': 'BackupState',
 }

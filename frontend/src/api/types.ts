@@ -1,3 +1,5 @@
+import type { BackupSettings } from './conflictTypes'
+
 // Shapes exchanged with the backend (Go package backend/uiapi), written by hand to match
 // its json tags. Both transports return exactly these.
 
@@ -222,14 +224,61 @@ export interface GraphViewSettings {
   hidden_groups: string[]
 }
 
-/** A library's graph settings: what to show, whether MemoTree saved its own, Obsidian's. */
-export interface GraphSettingsView {
-  view: GraphViewSettings
-  saved: boolean
+/** A vault's canvas settings (canvas.Settings, .memotree/canvas.json). */
+export interface CanvasSettings {
+  /** The token budget of every view (0 when saved: the default). */
+  budget: number
+  /** When a model is configured, notes created or updated without a summary get one. */
+  auto_summary: boolean
+}
+
+/**
+ * Every setting of a vault (uiapi.VaultSettings), one section per file of its
+ * .memotree folder. A section is saved whole.
+ */
+export interface VaultSettings {
+  graph: GraphViewSettings
+  canvas: CanvasSettings
+  backup: BackupSettings
+}
+
+/** A vault's settings as the backend serves them: whole, and the defaults beside them. */
+export interface VaultSettingsView {
+  library: string
+  settings: VaultSettings
+  /** The settings of a vault that has none of its own. */
+  defaults: VaultSettings
+  /** Whether MemoTree has graph settings of its own (else Obsidian's are shown). */
+  graph_saved: boolean
   /** What .obsidian/graph.json says; null when the vault has none. */
   obsidian: GraphViewSettings | null
   /** What could not be read, and why (each ignored). */
   warnings: string[]
+}
+
+/** The sections of a vault's settings to save; the others stay as they are. */
+export interface VaultSettingsPatch {
+  graph?: GraphViewSettings
+  canvas?: CanvasSettings
+  backup?: BackupSettings
+}
+
+/** How the window looks (settings.Look): 'auto' follows the system. */
+export interface LookSettings {
+  theme: 'auto' | 'light' | 'dark'
+  language: 'auto' | 'en' | 'zh'
+}
+
+/** The person's settings that hold no secret (settings.Person). */
+export interface PersonSettings {
+  look: LookSettings
+}
+
+/** The person's settings as served: whole, the defaults beside them, and their file. */
+export interface PersonSettingsView {
+  settings: PersonSettings
+  defaults: PersonSettings
+  path: string
 }
 
 /** A note as the last commit has it: whether it existed, and its edges then. */
@@ -370,7 +419,6 @@ export interface CanvasView {
   nodes: CanvasNode[]
   collapsed: string[]
   views: string[]
-  auto_summary: boolean
 }
 
 /** One note offered by the quick switcher (uiapi.SwitchItem). */

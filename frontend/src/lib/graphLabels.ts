@@ -202,3 +202,41 @@ export class LabelLayer<N extends Attributes, E extends Attributes> {
     }
   }
 }
+
+/**
+ * labelDiscs are the nodes on screen a label should not cover: their position and
+ * radius in pixels (none above `max` nodes, where checking costs too much).
+ */
+export function labelDiscs<N extends Attributes, E extends Attributes>(
+  r: Sigma<N, E>,
+  g: { order: number; forEachNode(cb: (id: string) => void): void } | null,
+  max: number,
+): { x: number; y: number; size: number }[] {
+  if (!g || g.order > max) return []
+  const { width, height } = r.getDimensions()
+  const out: { x: number; y: number; size: number }[] = []
+  g.forEachNode((id) => {
+    const d = r.getNodeDisplayData(id)
+    if (!d || d.hidden) return
+    const p = r.framedGraphToViewport(d)
+    if (p.x < -20 || p.y < -20 || p.x > width + 20 || p.y > height + 20) return
+    out.push({ x: p.x, y: p.y, size: r.scaleSize(d.size) })
+  })
+  return out
+}
+
+/**
+ * overlayBoxes are where the elements matching `selector` beside the canvas (the
+ * graph's toolbar and legend) cover it, in the canvas's pixels: no label goes under them.
+ */
+export function overlayBoxes(canvas: HTMLElement, selector: string): Box[] {
+  const root = canvas.parentElement
+  if (!root) return []
+  const c = canvas.getBoundingClientRect()
+  const out: Box[] = []
+  for (const el of root.querySelectorAll(selector)) {
+    const r = el.getBoundingClientRect()
+    if (r.width > 0 && r.height > 0) out.push({ x: r.left - c.left, y: r.top - c.top, w: r.width, h: r.height })
+  }
+  return out
+}

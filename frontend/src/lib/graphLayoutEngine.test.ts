@@ -1,5 +1,8 @@
 import { describe, expect, test } from 'vitest'
-import { applyStretch, components, DEFAULT_FORCES, faSettings, LayoutEngine, separate, stretchFor, turn } from './graphLayoutEngine'
+import { applyStretch, components, faSettings, LayoutEngine, separate, stretchFor, turn, type Forces } from './graphLayoutEngine'
+
+/** Forces as a test sets them (the defaults are the backend's). */
+const FORCES: Forces = { center: 0.5, repel: 10, linkStrength: 1, linkDistance: 250 }
 
 const PPN = 10
 
@@ -51,7 +54,7 @@ function figures(out: Float32Array, w: number, h: number, pad = 28) {
 
 function layOut(n: number, pairs: [number, number][], aspect = 460 / 776) {
   const { nodes, edges } = arrays(n, pairs)
-  const e = new LayoutEngine({ nodes, edges, aspect, fresh: true })
+  const e = new LayoutEngine({ nodes, edges, aspect, fresh: true, forces: FORCES })
   for (let i = 0; i < 1000 && !e.run(50); i++);
   return e.positions()
 }
@@ -142,7 +145,7 @@ describe('LayoutEngine: the drawing reads on graphs of every shape', () => {
     // WebKit (the desktop window) takes at most 65,536 arguments per call, V8 some
     // 120,000: no step may spread a per-node array into a call.
     const { nodes, edges } = arrays(200_000, [[0, 1]])
-    const e = new LayoutEngine({ nodes, edges, aspect: 1, fresh: true })
+    const e = new LayoutEngine({ nodes, edges, aspect: 1, fresh: true, forces: FORCES })
     expect(e.run(1)).toBe(true)
   })
 
@@ -164,8 +167,8 @@ describe('LayoutEngine: the drawing reads on graphs of every shape', () => {
 
 describe('forces', () => {
   test('the sliders map onto ForceAtlas2: repel scales repulsion, center is gravity', () => {
-    const a = faSettings(100, { ...DEFAULT_FORCES, repel: 4, center: 0.2 })
-    const b = faSettings(100, { ...DEFAULT_FORCES, repel: 16, center: 0.9 })
+    const a = faSettings(100, { ...FORCES, repel: 4, center: 0.2 })
+    const b = faSettings(100, { ...FORCES, repel: 16, center: 0.9 })
     expect(b.scalingRatio).toBeGreaterThan(a.scalingRatio)
     expect(b.gravity).toBeGreaterThan(a.gravity)
   })
@@ -174,7 +177,7 @@ describe('forces', () => {
     const ring: [number, number][] = Array.from({ length: 30 }, (_, i) => [i, (i + 1) % 30])
     const extent = (linkDistance: number) => {
       const { nodes, edges } = arrays(30, ring)
-      const e = new LayoutEngine({ nodes, edges, aspect: 1, fresh: true, forces: { ...DEFAULT_FORCES, linkDistance } })
+      const e = new LayoutEngine({ nodes, edges, aspect: 1, fresh: true, forces: { ...FORCES, linkDistance } })
       while (!e.run(50));
       const out = e.positions()
       let max = 0

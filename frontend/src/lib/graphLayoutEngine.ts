@@ -31,8 +31,12 @@ export interface Forces {
   linkDistance: number
 }
 
-/** Obsidian's defaults, which its graph.json carries too. */
-export const DEFAULT_FORCES: Forces = { center: 0.518713, repel: 10, linkStrength: 1, linkDistance: 250 }
+/**
+ * The link distance the spacing of a drawing was tuned at (Obsidian's default, as
+ * the graph's settings have it): a longer one spreads the drawing out in proportion.
+ * The forces themselves, defaults included, are the settings' (the backend's).
+ */
+export const SPACING_LINK_DISTANCE = 250
 
 /** What a layout is asked for. */
 export interface EngineInput {
@@ -44,7 +48,7 @@ export interface EngineInput {
   aspect: number
   /** No node had a position: turn and stretch the drawing to the panel. */
   fresh: boolean
-  forces?: Forces
+  forces: Forces
 }
 
 /** One connected component, laid out in arrays of its own. */
@@ -66,7 +70,7 @@ export function iterationsFor(n: number): number {
 }
 
 /** faSettings picks ForceAtlas2's settings for a component of `order` nodes. */
-export function faSettings(order: number, f: Forces = DEFAULT_FORCES): LayoutSettings {
+export function faSettings(order: number, f: Forces): LayoutSettings {
   const big = order > 1000
   return {
     linLogMode: false,
@@ -127,7 +131,7 @@ export class LayoutEngine {
 
   constructor(input: EngineInput) {
     this.input = input
-    this.forces = input.forces ?? DEFAULT_FORCES
+    this.forces = input.forces
     this.stretch = stretchFor(input.aspect)
     this.comps = split(input, this.forces, input.fresh ? null : this.stretch)
   }
@@ -152,7 +156,7 @@ export class LayoutEngine {
    */
   positions(final = true): Float32Array {
     const out = this.input.nodes.slice()
-    const spacing = this.forces.linkDistance / DEFAULT_FORCES.linkDistance
+    const spacing = this.forces.linkDistance / SPACING_LINK_DISTANCE
     const passes = final ? 150 : 12
     const shapes = this.comps.map((c) => shape(c, spacing, this.stretch, this.input.fresh, passes))
     pack(shapes, out, this.stretch)

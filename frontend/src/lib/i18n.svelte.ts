@@ -1,8 +1,12 @@
 // The window's language: English or Simplified Chinese, following the system's
-// locale unless the person picked one in the settings (remembered in localStorage).
-// t(key) reads the current locale, so a template that calls it redraws on a switch.
+// locale unless the person picked one in the settings (the person's settings, kept by
+// the backend: see stores/person.svelte.ts, which sets `choice`). Until the backend
+// answers, the copy the window keeps of the person's look (lib/windowState.ts) is
+// used. t(key) reads the current locale, so a template that calls it redraws on a
+// switch.
 import { en } from './messages/en'
 import { zh } from './messages/zh'
+import { cachedLook } from './windowState'
 
 export type Locale = 'en' | 'zh'
 export type LocaleChoice = Locale | 'auto'
@@ -11,35 +15,20 @@ export type MessageKey = keyof typeof en
 export type PluralKey = { [K in MessageKey]: K extends `${infer B}.one` ? B : never }[MessageKey]
 
 const catalogues: Record<Locale, Record<MessageKey, string>> = { en, zh }
-const STORAGE_KEY = 'memotree.locale'
 
 /** systemLocale maps a BCP 47 tag (navigator.language) to a supported locale. */
 export function systemLocale(tag: string | undefined): Locale {
   return tag?.toLowerCase().startsWith('zh') ? 'zh' : 'en'
 }
 
-function storedChoice(): LocaleChoice {
-  try {
-    const v = globalThis.localStorage?.getItem(STORAGE_KEY)
-    return v === 'en' || v === 'zh' ? v : 'auto'
-  } catch {
-    return 'auto'
-  }
-}
-
 class I18n {
-  choice = $state<LocaleChoice>(storedChoice())
+  /** The person's choice ('auto' follows the system, as the window does until it knows). */
+  choice = $state<LocaleChoice>(cachedLook().language ?? 'auto')
   locale = $derived<Locale>(this.choice === 'auto' ? systemLocale(globalThis.navigator?.language) : this.choice)
 
-  /** choose sets and remembers the language ('auto' follows the system again). */
+  /** choose shows the window in a language ('auto' follows the system); PersonStore saves it. */
   choose(c: LocaleChoice) {
     this.choice = c
-    try {
-      if (c === 'auto') globalThis.localStorage?.removeItem(STORAGE_KEY)
-      else globalThis.localStorage?.setItem(STORAGE_KEY, c)
-    } catch {
-      // Storage refused (private mode): the choice lasts for this window only.
-    }
   }
 }
 

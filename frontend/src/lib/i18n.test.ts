@@ -17,21 +17,19 @@ describe('i18n', () => {
     expect(format('{n} and {m}', { n: 1 })).toBe('1 and {m}')
   })
 
-  it('switches language and remembers the choice', () => {
-    const store = new Map<string, string>()
-    vi.stubGlobal('localStorage', {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    })
-    i18n.choose('zh')
-    expect(t('settings.language')).toBe('语言')
-    expect(localStorage.getItem('memotree.locale')).toBe('zh')
-    i18n.choose('en')
-    expect(t('settings.language')).toBe('Language')
-    i18n.choose('auto')
-    expect(localStorage.getItem('memotree.locale')).toBeNull()
-    vi.unstubAllGlobals()
+  it('switches language, and follows the system on auto', () => {
+    vi.stubGlobal('navigator', { language: 'zh-TW' })
+    try {
+      i18n.choose('zh')
+      expect(t('settings.language')).toBe('语言')
+      i18n.choose('en')
+      expect(t('settings.language')).toBe('Language')
+      i18n.choose('auto')
+      expect(i18n.locale).toBe('zh')
+    } finally {
+      vi.unstubAllGlobals()
+      i18n.choose('en')
+    }
   })
 
   it('has every English key translated, and no Chinese message left in English', () => {

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { clamp, DEFAULT_LAYOUT, fitLayout, LIMITS, MIN_MAIN, parseLayout } from './layout'
-import { LAYOUT_KEY, LayoutStore } from '../stores/layout.svelte'
+import { LayoutStore } from '../stores/layout.svelte'
+import { WINDOW_KEYS } from './windowState'
 
 describe('parseLayout', () => {
   test('a missing or corrupt entry gives the default', () => {
@@ -63,7 +64,7 @@ describe('fitLayout', () => {
 describe('LayoutStore', () => {
   function memory() {
     const m = new Map<string, string>()
-    return { m, getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v) }
+    return { m, getItem: (k: string) => m.get(k) ?? null, setItem: (k: string, v: string) => void m.set(k, v), removeItem: (k: string) => void m.delete(k) }
   }
 
   test('restores what was saved', () => {
@@ -74,7 +75,7 @@ describe('LayoutStore', () => {
     a.toggleSide('chat')
     const b = new LayoutStore(s)
     expect(b.snapshot()).toMatchObject({ sidebarWidth: 333, showGraph: false, side: 'chat' })
-    expect(JSON.parse(s.m.get(LAYOUT_KEY) ?? '{}').side).toBe('chat')
+    expect(JSON.parse(s.m.get(WINDOW_KEYS.layout) ?? '{}').side).toBe('chat')
   })
 
   test('one right-hand panel at a time; toggling the open one closes it', () => {
@@ -94,6 +95,9 @@ describe('LayoutStore', () => {
       setItem: () => {
         throw new Error('denied')
       },
+      removeItem: () => {
+        throw new Error('denied')
+      },
     }
     const a = new LayoutStore(bad)
     expect(a.snapshot()).toEqual(DEFAULT_LAYOUT)
@@ -107,7 +111,7 @@ describe('LayoutStore', () => {
 describe('the graph as the main view', () => {
   test('is remembered, shows the graph’s column (the note), and an odd value falls back', () => {
     const store = new Map<string, string>()
-    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v) }
+    const storage = { getItem: (k: string) => store.get(k) ?? null, setItem: (k: string, v: string) => void store.set(k, v), removeItem: (k: string) => void store.delete(k) }
     const a = new LayoutStore(storage)
     a.toggleGraph()
     a.toggleGraphMain()

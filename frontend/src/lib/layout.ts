@@ -1,6 +1,6 @@
 // The window's layout: panel sizes and which panels are open, remembered between
-// sessions. Pure functions here; the store (stores/layout.svelte.ts) keeps it in
-// localStorage.
+// sessions. Pure functions here; the store (stores/layout.svelte.ts) keeps it in the
+// browser (lib/windowState.ts).
 
 /** The right-hand panel that is open, or '' for none. */
 export type SidePanel = '' | 'git' | 'chat' | 'canvas'

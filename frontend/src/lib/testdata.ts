@@ -1,5 +1,5 @@
 // Builders for unit tests: NoteViews with links placed by their real byte offsets.
-import type { LinkView, NoteView } from '../api/types'
+import type { GraphViewSettings, LinkView, NoteView, VaultSettings, VaultSettingsView } from '../api/types'
 import { indexToByte } from './utf8'
 
 /** note builds a NoteView from its text; `resolved` maps link targets to vault paths. */
@@ -48,4 +48,36 @@ export function note(path: string, content: string, resolved: Record<string, str
 /** dom parses rendered HTML for assertions (vitest runs in node: a tiny query helper). */
 export function count(html: string, needle: string): number {
   return html.split(needle).length - 1
+}
+
+/**
+ * graphViewSettings is a graph's settings as a test wants them (every field set: the
+ * backend, not the window, knows the defaults).
+ */
+export function graphViewSettings(patch: Partial<GraphViewSettings> = {}): GraphViewSettings {
+  return {
+    color_groups: [],
+    search: '',
+    show_orphans: true,
+    show_unresolved: true,
+    show_attachments: false,
+    show_tags: false,
+    show_arrows: false,
+    text_fade: 0,
+    node_size: 1,
+    link_thickness: 1,
+    forces: { center: 0.5, repel: 10, link_strength: 1, link_distance: 250 },
+    hidden_groups: [],
+    ...patch,
+  }
+}
+
+/** vaultSettingsView is a vault's settings as the backend serves them, for tests. */
+export function vaultSettingsView(library = 'demo', settings: Partial<VaultSettings> = {}): VaultSettingsView {
+  const defaults: VaultSettings = {
+    graph: graphViewSettings(),
+    canvas: { budget: 8000, auto_summary: false },
+    backup: { pull_on_open: false, push_on_commit: false, interval_minutes: 0, commit_own: false, message_template: 'vault backup: {{date}}' },
+  }
+  return { library, settings: { ...defaults, ...settings }, defaults, graph_saved: false, obsidian: null, warnings: [] }
 }

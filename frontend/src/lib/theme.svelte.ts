@@ -1,14 +1,16 @@
 // The window's look: light or dark, following the system unless the person picked one
-// in the settings (remembered in localStorage). bindDocument writes the choice, and the
-// language, onto <html> (data-theme, lang); style.css reads data-theme.
+// in the settings (the person's settings, kept by the backend: see
+// stores/person.svelte.ts, which sets `choice`; until the backend answers, the copy of
+// lib/windowState.ts). bindDocument writes the choice, and the language, onto <html>
+// (data-theme, lang); style.css reads data-theme.
 import { i18n, langTag } from './i18n.svelte'
+import { cachedLook } from './windowState'
 
 export type Theme = 'light' | 'dark'
 export type ThemeChoice = Theme | 'auto'
 
 /** The window event sent after data-theme changed, so canvases can re-read their colours. */
 export const THEME_EVENT = 'memotree:themechange'
-const STORAGE_KEY = 'memotree.theme'
 
 /** resolveTheme is the theme a choice gives on a system that is (or is not) dark. */
 export function resolveTheme(choice: ThemeChoice, systemDark: boolean): Theme {
@@ -21,29 +23,16 @@ export function parseThemeChoice(v: string | null | undefined): ThemeChoice {
   return v === 'light' || v === 'dark' ? v : 'auto'
 }
 
-function storedChoice(): ThemeChoice {
-  try {
-    return parseThemeChoice(globalThis.localStorage?.getItem(STORAGE_KEY))
-  } catch {
-    return 'auto'
-  }
-}
-
 class Appearance {
-  choice = $state<ThemeChoice>(storedChoice())
+  /** The person's choice ('auto' follows the system, as the window does until it knows). */
+  choice = $state<ThemeChoice>(parseThemeChoice(cachedLook().theme))
   /** Whether the system asks for dark (kept up to date by bindDocument). */
   systemDark = $state(false)
   theme = $derived<Theme>(resolveTheme(this.choice, this.systemDark))
 
-  /** choose sets and remembers the theme ('auto' follows the system again). */
+  /** choose shows the window in a theme ('auto' follows the system); PersonStore saves it. */
   choose(c: ThemeChoice) {
     this.choice = c
-    try {
-      if (c === 'auto') globalThis.localStorage?.removeItem(STORAGE_KEY)
-      else globalThis.localStorage?.setItem(STORAGE_KEY, c)
-    } catch {
-      // Storage refused (private mode): the choice lasts for this window only.
-    }
   }
 }
 

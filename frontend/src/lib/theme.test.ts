@@ -51,19 +51,6 @@ describe('theme', () => {
     expect(parseThemeChoice(null)).toBe('auto')
   })
 
-  it('remembers the choice, and forgets it to follow the system again', () => {
-    const store = new Map<string, string>()
-    vi.stubGlobal('localStorage', {
-      getItem: (k: string) => store.get(k) ?? null,
-      setItem: (k: string, v: string) => void store.set(k, v),
-      removeItem: (k: string) => void store.delete(k),
-    })
-    appearance.choose('dark')
-    expect(store.get('memotree.theme')).toBe('dark')
-    appearance.choose('auto')
-    expect(store.has('memotree.theme')).toBe(false)
-  })
-
   it('writes data-theme and lang on the document, and tells the window each time the theme changes', () => {
     const doc: DocumentLike = { documentElement: { lang: '', dataset: {} } }
     const sys = fakeSystem(true)

@@ -29,11 +29,6 @@ export class CanvasStore {
     return this.run(() => this.api.canvasPin(library, view, id, pinned))
   }
 
-  /** settings stores the library's budget (0: the default) and the auto-summary switch. */
-  settings(library: string, budget: number, autoSummary: boolean): Promise<void> {
-    return this.run(() => this.api.canvasSettings(library, budget, autoSummary))
-  }
-
   private async run(f: () => Promise<CanvasView>): Promise<void> {
     const seq = ++this.seq
     this.busy = true

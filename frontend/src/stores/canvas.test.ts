@@ -12,7 +12,6 @@ const view = (tokens: number): CanvasView => ({
   nodes: [],
   collapsed: [],
   views: ['default'],
-  auto_summary: false,
 })
 
 test('a newer answer wins over an older one, and errors are kept', async () => {

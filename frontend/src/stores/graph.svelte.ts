@@ -1,8 +1,8 @@
 // The graph store: the open library's whole graph, and how the person looks at it
-// (global or local, depth, search, relation filter). Talks only to src/api.
+// (global or local, depth, search, relation filter; the graph's settings are the
+// vault's, in VaultSettingsStore). Talks only to src/api.
 import type { Api, GraphData, GraphViewSettings, NoteBefore } from '../api'
-import { debounce } from '../lib/debounce'
-import { defaultGraphView } from '../lib/graphSettings'
+import { VaultSettingsStore } from './vaultSettings.svelte'
 
 /** Whole library, or the notes around the open one. */
 export type GraphMode = 'global' | 'local'
@@ -18,14 +18,8 @@ export class GraphStore {
   query = $state('')
   /** Relation types whose edges are hidden ("links to" and "embeds" included). */
   hiddenRelations = $state.raw<ReadonlySet<string>>(new Set())
-  /** How the graph is shown (filters, groups, display, forces), saved per library. */
-  view = $state.raw<GraphViewSettings>(defaultGraphView())
-  /** What of the saved or Obsidian's settings could not be read. */
-  viewWarnings = $state.raw<string[]>([])
   /** Whether the settings panel is open. */
   settingsOpen = $state(false)
-  private viewLibrary = ''
-  private viewSeq = 0
   /** How many times the person asked to fit the drawing to the panel (the view follows). */
   fitRequests = $state(0)
   /**
@@ -41,14 +35,32 @@ export class GraphStore {
   /** Whether the data is the early answer, shown before the first load. */
   private earlyShown = false
 
-  constructor(private readonly api: Api) {}
+  constructor(
+    private readonly api: Api,
+    /** The open vault's settings, the graph's among them. */
+    readonly settings: VaultSettingsStore = new VaultSettingsStore(api),
+  ) {}
+
+  /**
+   * How the graph is shown (filters, groups, display, forces), saved per library;
+   * null until the backend has answered (the graph is drawn only then).
+   */
+  get view(): GraphViewSettings | null {
+    return this.settings.settings?.graph ?? null
+  }
+
+  /** What of the saved or Obsidian's settings could not be read, or saved. */
+  get viewWarnings(): string[] {
+    const e = this.settings.error
+    return e ? [...this.settings.warnings, e] : this.settings.warnings
+  }
 
   /**
    * prefetch asks for the default library's graph at once, before the window knows the
    * library's name: the first load of that library takes this answer.
    */
   prefetch() {
-    void this.loadView('')
+    void this.settings.load('')
     const early = this.api.graph('').catch(() => null)
     this.early = early
     // The answer is shown as soon as it is in, before the window knows the library's
@@ -82,7 +94,7 @@ export class GraphStore {
       performance.mark('graph:response')
       if (seq !== this.seq) return
       if (library !== this.library) this.positions = null
-      if (library !== this.viewLibrary) void this.loadView(library)
+      if (library !== this.settings.library) void this.settings.load(library)
       this.library = library
       this.data = d
       this.error = null
@@ -100,45 +112,20 @@ export class GraphStore {
     this.data = null
     this.positions = null
     this.error = null
-    this.viewSeq++
-    this.viewLibrary = ''
-  }
-
-  /**
-   * loadView reads a library's graph settings (MemoTree's saved ones, else
-   * Obsidian's graph.json, else the defaults); a newer call wins.
-   */
-  async loadView(library: string): Promise<void> {
-    const seq = ++this.viewSeq
-    try {
-      const s = await this.api.graphSettings(library)
-      if (seq !== this.viewSeq) return
-      this.viewLibrary = library
-      this.view = s.view
-      this.viewWarnings = s.warnings
-    } catch (e) {
-      if (seq === this.viewSeq) this.viewWarnings = [e instanceof Error ? e.message : String(e)]
-    }
+    this.settings.clear()
   }
 
   /** updateView changes the graph's settings and saves them (once the changes pause). */
   updateView(patch: Partial<GraphViewSettings>) {
-    this.view = { ...this.view, ...patch }
-    this.saveView()
+    void this.settings.update('graph', patch)
   }
 
   /** toggleGroup shows or hides the nodes of a colour group (by its query). */
   toggleGroup(query: string) {
+    if (!this.view) return
     const hidden = this.view.hidden_groups
     this.updateView({ hidden_groups: hidden.includes(query) ? hidden.filter((q) => q !== query) : [...hidden, query] })
   }
-
-  private readonly saveView = debounce(() => {
-    const lib = this.viewLibrary || this.library
-    void this.api.saveGraphSettings(lib, this.view).catch((e: unknown) => {
-      this.viewWarnings = [`${e instanceof Error ? e.message : String(e)}`]
-    })
-  }, 400)
 
   /** before reads the notes at paths as the last commit has them (a change set's before-state). */
   before(paths: string[]): Promise<NoteBefore[]> {

@@ -1,23 +1,8 @@
-// The layout store: panel sizes and open panels, restored from localStorage at start
+// The layout store: panel sizes and open panels, state of this window (not a setting
+// of the person or the vault), restored from the browser at start (lib/windowState.ts)
 // and saved on every change (a resize saves once, when the drag ends).
 import { DEFAULT_LAYOUT, parseLayout, type Layout, type SidePanel } from '../lib/layout'
-
-/** Where the layout is kept. */
-export const LAYOUT_KEY = 'memotree.layout'
-
-/** The small part of the Storage interface the store uses. */
-export interface LayoutStorage {
-  getItem(key: string): string | null
-  setItem(key: string, value: string): void
-}
-
-function defaultStorage(): LayoutStorage | undefined {
-  try {
-    return globalThis.localStorage
-  } catch {
-    return undefined // storage refused (private mode): the layout lasts for this window
-  }
-}
+import { browserStorage, readItem, WINDOW_KEYS, writeItem, type WindowStorage } from '../lib/windowState'
 
 export class LayoutStore {
   sidebarWidth = $state(DEFAULT_LAYOUT.sidebarWidth)
@@ -29,14 +14,8 @@ export class LayoutStore {
   graphMain = $state(DEFAULT_LAYOUT.graphMain)
   side = $state<SidePanel>(DEFAULT_LAYOUT.side)
 
-  constructor(private readonly storage: LayoutStorage | undefined = defaultStorage()) {
-    let text: string | null = null
-    try {
-      text = storage?.getItem(LAYOUT_KEY) ?? null
-    } catch {
-      text = null
-    }
-    Object.assign(this, parseLayout(text))
+  constructor(private readonly storage: WindowStorage | undefined = browserStorage()) {
+    Object.assign(this, parseLayout(readItem(WINDOW_KEYS.layout, storage)))
   }
 
   /** snapshot returns the layout as stored. */
@@ -55,11 +34,7 @@ export class LayoutStore {
 
   /** save writes the layout to storage. */
   save(): void {
-    try {
-      this.storage?.setItem(LAYOUT_KEY, JSON.stringify(this.snapshot()))
-    } catch {
-      // Quota or private mode: the layout is kept for this window only.
-    }
+    writeItem(WINDOW_KEYS.layout, JSON.stringify(this.snapshot()), this.storage)
   }
 
   /** describe names the panels open: "sidebar graph side=git". */

@@ -1,10 +1,9 @@
 import { afterEach, beforeEach, expect, test, vi } from 'vitest'
 import type { Api } from '../api'
 import type { EventPayloads, TaskProgress } from '../api/events'
-import type { CanvasView, FileEntry, GraphData, GraphSettingsView, GraphViewSettings, NoteBefore, NoteView, SaveResult, SearchResults, SwitchItem } from '../api/types'
-import { defaultGraphView } from '../lib/graphSettings'
+import type { CanvasView, FileEntry, GraphData, NoteBefore, NoteView, SaveResult, SearchResults, SwitchItem, VaultSettingsView } from '../api/types'
 import { colorForType, typeColors, UNTYPED_COLOR } from '../lib/colors'
-import { note } from '../lib/testdata'
+import { note, vaultSettingsView } from '../lib/testdata'
 import { GraphStore } from './graph.svelte'
 import { connectLive, LIVE_DEBOUNCE_MS } from './live'
 import { QUIET_LIMIT_MS, VaultStore } from './vault.svelte'
@@ -85,11 +84,11 @@ class FakeApi implements Api {
     throw new Error('not used here')
   }
   // The chat is not exercised here (see chat.test.ts).
-  graphView: GraphViewSettings | null = null
-  graphSettings = async (): Promise<GraphSettingsView> => ({ view: this.graphView ?? defaultGraphView(), saved: this.graphView !== null, obsidian: null, warnings: [] })
-  saveGraphSettings = async (_lib: string, view: GraphViewSettings) => {
-    this.graphView = view
-  }
+  // The vault's and the person's settings have their own tests (settings.test.ts).
+  vaultSettings = async (library: string): Promise<VaultSettingsView> => vaultSettingsView(library || 'demo')
+  saveVaultSettings = this.vaultSettings
+  personSettings = () => Promise.reject(new Error('no person settings in this fake'))
+  savePersonSettings = this.personSettings
   graphBefore = async (): Promise<NoteBefore[]> => []
   chatSend = () => Promise.reject(new Error('no chat'))
   chatStop = async () => {}
@@ -106,7 +105,6 @@ class FakeApi implements Api {
   canvasExpand = this.canvas
   canvasCollapse = this.canvas
   canvasPin = this.canvas
-  canvasSettings = this.canvas
   async quickSwitch(): Promise<SwitchItem[]> {
     return []
   }
