@@ -8,11 +8,14 @@ import (
 	"io"
 
 	"github.com/memotree/memotree/backend/doctor"
+	"github.com/memotree/memotree/backend/workspace/face"
 )
 
 func runDoctor(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	specs := libraryFlags(fs)
+	var ff face.Flags
+	ff.RegisterLibraries(fs, "")
+	specs := &ff.Libraries
 	repair := fs.Bool("repair", false, "remove the temporary files of writes a crash interrupted, set aside undo journals no rollback can use (keeping them and their pre-images in .memotree/recovered/), and forget the list of files a recovery kept")
 	asJSON := fs.Bool("json", false, "print the report as JSON, one object per library")
 	limit := fs.Int("limit", 20, "examples listed per kind of problem")

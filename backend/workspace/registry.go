@@ -38,7 +38,9 @@ func (w *Workspace) Registry() (*tool.Registry, error) {
 // policy judges it (tool.Registry.Judge, from the tools' declared attributes). The
 // person is never restricted by a permission: in the window (actor user) what they
 // click runs; at a terminal (actor cli, `memotree call`) a call that deletes or
-// discards runs once they confirmed it (Approved). A call a script makes is judged as
+// discards runs once they confirmed it (Approved), unless they gave the library a
+// permission (--permission): then their call is judged by it as the agent's would be,
+// the terminal answering what waits for them. A call a script makes is judged as
 // its Origin, the caller of run_starlark. Under propose, a call that waits for the
 // person is answered CodeApprovalRequired, which a face that can ask the person turns
 // into a question (and a call with Approved once they say yes).
@@ -47,7 +49,7 @@ func (w *Workspace) guard(call *tool.Call, t *tool.Tool, args map[string]any) *t
 	switch {
 	case actor == tool.ActorUser:
 		return nil
-	case actor == tool.ActorCLI:
+	case actor == tool.ActorCLI && !w.permissionGiven(call.Library):
 		if call.Approved || !w.registry.reg.NeedsPerson(t, args) {
 			return nil
 		}
@@ -78,8 +80,11 @@ func (w *Workspace) libName(name string) string {
 }
 
 func actorKind(actor string) string {
-	if strings.HasPrefix(actor, "mcp:") {
+	switch {
+	case strings.HasPrefix(actor, "mcp:"):
 		return "MCP clients"
+	case actor == tool.ActorCLI:
+		return "memotree call (--permission)"
 	}
 	return "the agent"
 }
