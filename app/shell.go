@@ -47,6 +47,7 @@ func (s *shell) startup(ctx context.Context) {
 	s.mu.Lock()
 	s.ctx = ctx
 	s.mu.Unlock()
+	takeSignals(os.Stderr, s.quit)
 	ch, cancel := s.ws.Bus().Subscribe(64)
 	s.stopBus = cancel
 	go func() {

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/memotree/memotree/backend/doctor"
 	"github.com/memotree/memotree/backend/workspace/face"
@@ -16,7 +17,7 @@ func runDoctor(ctx context.Context, env Env, args []string) int {
 	var ff face.Flags
 	ff.RegisterLibraries(fs, "")
 	specs := &ff.Libraries
-	repair := fs.Bool("repair", false, "remove the temporary files of writes a crash interrupted, set aside undo journals no rollback can use (keeping them and their pre-images in .memotree/recovered/), and forget the list of files a recovery kept")
+	repair := fs.Bool("repair", false, "remove the temporary files of writes a crash interrupted")
 	asJSON := fs.Bool("json", false, "print the report as JSON, one object per library")
 	limit := fs.Int("limit", 20, "examples listed per kind of problem")
 	if code, ok := parseFlags(fs, env, args); !ok {
@@ -62,29 +63,9 @@ func printReport(w io.Writer, r *doctor.Report, repaired bool) {
 			fmt.Fprintf(w, "    … and %d more (raise --limit)\n", count-shown)
 		}
 	}
-	journals := "no rollback can use them, so the vault refuses writes; run `memotree doctor --repair` to set them aside (the journal and the versions from before the change set are kept in .memotree/recovered/; no note is changed)"
-	if repaired {
-		journals = "set aside: compare the notes they name with the versions kept there; writes are allowed again"
-	}
-	section(r.DamagedJournals.Count, "undo journals of crashed change sets that cannot be rolled back", journals, func(out func(string)) {
-		for _, d := range r.DamagedJournals.Examples {
-			line := fmt.Sprintf("%s (%s): %s", d.Name, d.ChangeSet, d.Reason)
-			if len(d.Paths) > 0 {
-				line += fmt.Sprintf("; it names %v", d.Paths)
-			}
-			if d.SetAside != "" {
-				line += "; kept in " + d.SetAside
-			}
-			out(line)
-		}
-	})
-	kept := "review them: a crashed change set (a script) had changed them, and they changed again after the crash, so its rollback kept them as they are; `memotree doctor --repair` forgets this list"
-	if repaired {
-		kept = "review them (this list is now forgotten)"
-	}
-	section(r.RecoveryConflicts.Count, "files kept by the rollback of a crashed change set", kept, func(out func(string)) {
-		for _, c := range r.RecoveryConflicts.Examples {
-			out(fmt.Sprintf("%s (%s, %s)", c.Path, c.ChangeSet, c.Time.Local().Format("2006-01-02 15:04:05")))
+	section(r.OldJournals.Count, "undo journals left by an older MemoTree", "MemoTree no longer uses them: a script that older MemoTree ran was cut short by a crash, and the notes a journal names may hold part of its changes; the journal (one JSON line per note, its earlier content in base64 under \"data\") keeps their earlier versions. Compare, then delete the journal", func(out func(string)) {
+		for _, j := range r.OldJournals.Examples {
+			out(j)
 		}
 	})
 	section(r.SpecialFiles.Count, "special files (named pipes, devices, sockets)", "MemoTree does not read them; remove them if they are not meant to be there", func(out func(string)) {
@@ -119,6 +100,16 @@ func printReport(w io.Writer, r *doctor.Report, repaired bool) {
 	section(r.DuplicateNames.Count, "names shared by several notes", "[[Name]] picks one of them; link with a path to choose", func(out func(string)) {
 		for _, d := range r.DuplicateNames.Examples {
 			out(fmt.Sprintf("%s: %v", d.Name, d.Paths))
+		}
+	})
+	section(r.CaseClashes.Count, "groups of files whose paths differ only in case (warning)", "on Windows and macOS they are one file, and a checkout there keeps only one of them; rename one of them", func(out func(string)) {
+		for _, c := range r.CaseClashes.Examples {
+			out(fmt.Sprintf("%v", c.Paths))
+		}
+	})
+	section(r.WindowsPaths.Count, "paths Windows cannot hold (warning)", "a checkout on Windows fails or leaves them out; rename them", func(out func(string)) {
+		for _, p := range r.WindowsPaths.Examples {
+			out(fmt.Sprintf("%s: %s", p.Path, strings.Join(p.Problems, "; ")))
 		}
 	})
 	if r.Healthy() {

@@ -46,3 +46,29 @@ func TestDoctorReportsAndRepairs(t *testing.T) {
 		t.Errorf("doctor --json: exit %d\n%s", code, out)
 	}
 }
+
+// TestDoctorWarnsOfWhatWindowsAndMacOSWouldNotKeep: notes whose paths differ only in
+// case, and a name Windows reserves, are listed as warnings with what to do; the
+// vault is still healthy (exit 0).
+func TestDoctorWarnsOfWhatWindowsAndMacOSWouldNotKeep(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"Note.md": "# upper\n", "note.md": "# lower\n", "aux.md": "# aux\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := runCLI(t, "doctor", "--library", "v="+dir)
+	for _, want := range []string{
+		"1 groups of files whose paths differ only in case (warning) — on Windows and macOS they are one file",
+		"rename one of them", "[Note.md note.md]",
+		"1 paths Windows cannot hold (warning)", `aux.md: "aux.md" is a device name Windows reserves (AUX)`,
+		"healthy",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor does not say %q:\n%s%s", want, out, errOut)
+		}
+	}
+	if code != 0 {
+		t.Errorf("doctor: exit %d, want 0 (warnings only)", code)
+	}
+}

@@ -82,9 +82,14 @@ var built struct {
 // headlessBinary returns the path of a headless memotree built from this checkout as
 // `make headless` builds it (CGO_ENABLED=0, the Makefile's LDFLAGS naming the commit:
 // go stamps no revision in a git worktree, nor where GOFLAGS turns it off), building
-// it on first use. TestMain removes it.
+// it on first use. TestMain removes it. make test-go, which has just built that very
+// binary, names it in MEMOTREE_TEST_BIN: building it again from inside `go test ./...`
+// took minutes on a loaded machine.
 func headlessBinary(t *testing.T) string {
 	t.Helper()
+	if bin := os.Getenv("MEMOTREE_TEST_BIN"); bin != "" {
+		return bin
+	}
 	built.once.Do(func() {
 		var ldflags []byte
 		ldflags, built.err = exec.Command("make", "-s", "-C", "..", "--eval", "print-ldflags: ; @echo $(LDFLAGS)", "print-ldflags").Output()

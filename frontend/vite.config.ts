@@ -10,6 +10,9 @@ export default defineConfig({
     // A local app: the window's scripts (sigma, graphology, markdown-it) in one bundle
     // of about 480 kB; the editor (CodeMirror, about 500 kB) loads when first used.
     chunkSizeWarningLimit: 1024,
+    // Rolldown names the plugins that took most of a build's time: Svelte's compiler
+    // always does, so the notice (in yellow) said nothing a newcomer could act on.
+    rolldownOptions: { checks: { bundlerTimings: false } },
   },
   test: {
     include: ['src/**/*.test.ts'],

@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Installs or packages the desktop app for Linux.
 #   scripts/package.sh stage BINARY PREFIX     puts the app under PREFIX: bin/memotree,
-#                                              share/applications/memotree.desktop and the
-#                                              icons (share/icons/hicolor/SIZE/apps)
+#                                              share/applications/memotree.desktop, the
+#                                              icons (share/icons/hicolor/SIZE/apps) and
+#                                              the manual page (share/man/man1)
 #   scripts/package.sh unstage PREFIX          removes what stage put there
 #   scripts/package.sh package BINARY VERSION NFPM
 #                                              builds build/package/memotree_VERSION_amd64.deb
-#                                              (nfpm) and memotree-VERSION-linux-amd64.tar.gz
+#                                              (nfpm; with the copyright, changelog and
+#                                              lintian overrides Debian asks of a package)
+#                                              and memotree-VERSION-linux-amd64.tar.gz
 # The icons are made from build/appicon.png with ImageMagick, at the sizes of the
 # hicolor theme; desktop-file-validate checks the launcher entry.
 set -euo pipefail
@@ -19,6 +22,8 @@ stage() {
   install -D -m 0755 "$bin" "$prefix/bin/memotree"
   install -D -m 0644 build/linux/memotree.desktop "$prefix/share/applications/memotree.desktop"
   desktop-file-validate "$prefix/share/applications/memotree.desktop"
+  mkdir -p "$prefix/share/man/man1"
+  gzip -9n <build/linux/memotree.1 >"$prefix/share/man/man1/memotree.1.gz"
   for s in "${SIZES[@]}"; do
     local d=$prefix/share/icons/hicolor/${s}x${s}/apps
     mkdir -p "$d"
@@ -29,7 +34,7 @@ stage() {
 
 unstage() {
   local prefix=$1
-  rm -f "$prefix/bin/memotree" "$prefix/share/applications/memotree.desktop"
+  rm -f "$prefix/bin/memotree" "$prefix/share/applications/memotree.desktop" "$prefix/share/man/man1/memotree.1.gz"
   for s in "${SIZES[@]}"; do rm -f "$prefix/share/icons/hicolor/${s}x${s}/apps/memotree.png"; done
 }
 
@@ -39,6 +44,10 @@ package() {
   rm -rf "$out"
   mkdir -p "$out"
   stage "$bin" "$out/root/usr"
+  local doc=$out/root/usr/share/doc/memotree
+  install -D -m 0644 build/linux/copyright "$doc/copyright"
+  gzip -9n <build/linux/changelog >"$doc/changelog.gz"
+  install -D -m 0644 build/linux/lintian-overrides "$out/root/usr/share/lintian/overrides/memotree"
   MEMOTREE_VERSION=$version "$nfpm" package --config build/linux/nfpm.yaml --packager deb --target "$out/"
   # The tarball: the same files under one folder (bin/, share/) and the README, to
   # unpack into /usr/local or ~/.local.

@@ -24,7 +24,7 @@ func (a *Agent) textCalls(ctx context.Context, turn, reply string) (msg llm.Mess
 			b.WriteString(script.FormatToolResult(c.Target, string(tool.StatusError), string(script.CodeScriptError), c.Problem, nil))
 			continue
 		}
-		approved, refused := a.gate(ctx, turn, llm.ToolCall{Name: script.ToolName, Arguments: string(c.Args())})
+		approved, refused := a.gate(ctx, turn, llm.ToolCall{Name: script.RunStarlark.Name(), Arguments: string(c.Args())})
 		if refused != nil {
 			b.WriteString(script.FormatToolResult(c.Target, string(refused.Status), string(refused.ErrorCode), refused.Message, nil))
 			continue
@@ -33,7 +33,7 @@ func (a *Agent) textCalls(ctx context.Context, turn, reply string) (msg llm.Mess
 		res, out, _ := script.RunStarlark.Call(ctx, a.Registry, call, script.RunStarlarkIn{Target: c.Target, Code: c.Code})
 		if a.OnTool != nil {
 			a.toolMu.Lock()
-			a.OnTool(script.ToolName, string(c.Args()), res)
+			a.OnTool(script.RunStarlark.Name(), string(c.Args()), res)
 			a.toolMu.Unlock()
 		}
 		var result any

@@ -1,6 +1,10 @@
 // Package catalog is the catalogue: the tool families of DESIGN.md declared once on the
-// registry of package tool. Each family is one file (entity.go, relation.go, …) with a
-// Markdown description per tool in docs/. Every write goes through the library
+// registry of package tool. A family's declaration file (entity.go, git.go, pages.go,
+// relation.go, …) holds the Ref of each of its tools (tool.NewRef: the name with the
+// input and output types; the Refs Go code calls are exported, in refs.go) and the
+// family function that declares them and adds itself to families; its handlers live
+// there and in files named after it (entity_read.go, git_write.go, …), and each tool's
+// Markdown description is docs/<name>.md. Every write goes through the library
 // (Library.Write and Apply) to the vault's atomic, compare-and-swap, locked path,
 // records the journey with the caller's actor, and is in the graph before the tool
 // returns. A handler that reads the graph takes its library with env.loaded, which
@@ -313,10 +317,10 @@ func writeFailure(p vpath.Path, err error) (tool.Result, bool) {
 		return tool.Fail(tool.CodeInvalidArguments, "%s: %v", p, err), true
 	case errors.Is(err, vault.ErrReadOnly):
 		return tool.Fail(tool.CodePermissionDenied, "%s is a read-only note (its file permissions allow no writing): nothing changed; ask the person to make it writable if it should change", p.Name()), true
-	case errors.Is(err, vault.ErrDamagedJournal):
-		return tool.Fail(tool.CodeNeedsRepair, "%s was not written: %v. Ask the person to run `memotree doctor --repair`", p.Name(), err), true
 	case errors.Is(err, vault.ErrNotRegular):
 		return tool.Fail(tool.CodeInvalidArguments, "%s: %v; nothing changed", p, err), true
+	case errors.Is(err, vault.ErrInUse):
+		return tool.Fail(tool.CodeInUse, "%s is held by another program: %v. Ask the person to close it there, then try again", p.Name(), err), true
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
 		return tool.Fail(tool.CodeCanceled, "stopped before %s was written; nothing changed", p.Name()), true
 	}

@@ -14,13 +14,21 @@ import (
 
 func init() { families = append(families, canvasTools) }
 
+// The Refs of the canvas tools (ViewCanvas is in refs.go): each tool is declared
+// through its Ref, which names it with its input and output types, so that the
+// compiler checks its handler and rules.
+var (
+	expandNode   = tool.NewRef[expandNodeIn, *canvasChangeOut]("expand_node")
+	collapseNode = tool.NewRef[collapseNodeIn, *canvasChangeOut]("collapse_node")
+)
+
 // canvasTools declares the canvas family: the agent's view of a library, raised and
 // lowered node by node. They change only the view (in .memotree), never a note, so
 // they are read-only for permissions.
 func canvasTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("expand_node", tool.ReadOnly, desc("expand_node"), e.expandNode).Enum("level", "title", "summary", "full"),
-		tool.New("collapse_node", tool.ReadOnly, desc("collapse_node"), e.collapseNode),
+		expandNode.New(tool.ReadOnly, desc("expand_node"), e.expandNode).Enum("level", "title", "summary", "full"),
+		collapseNode.New(tool.ReadOnly, desc("collapse_node"), e.collapseNode),
 		ViewCanvas.New(tool.ReadOnly, desc("view_canvas"), e.viewCanvas),
 	}
 }

@@ -18,22 +18,38 @@ import (
 
 func init() { families = append(families, entityTools) }
 
+// The Refs of the entity tools: each tool is declared through its Ref, which names it
+// with its input and output types, so that the compiler checks its handler and rules.
+var (
+	createEntity   = tool.NewRef[createEntityIn, *writeOut]("create_entity")
+	addEntities    = tool.NewRef[addEntitiesIn, *batchOut]("add_entities")
+	readEntities   = tool.NewRef[readEntitiesIn, *readEntitiesOut]("read_entities")
+	listEntities   = tool.NewRef[listEntitiesIn, *entityListOut[string]]("list_entities")
+	getEntitiesTOC = tool.NewRef[tocIn, *tocOut]("get_entities_toc")
+	updateEntity   = tool.NewRef[updateEntityIn, *writeOut]("update_entity")
+	editEntity     = tool.NewRef[editEntityIn, *writeOut]("edit_entity")
+	deleteEntities = tool.NewRef[deleteEntitiesIn, *deleteOut]("delete_entities")
+	renameEntity   = tool.NewRef[renameEntityIn, *renameOut]("rename_entity")
+	moveEntity     = tool.NewRef[moveEntityIn, *renameOut]("move_entity")
+	mergeEntities  = tool.NewRef[mergeEntitiesIn, *mergeOut]("merge_entities")
+)
+
 // entityTools is the entity family: create, read, list, update, edit, delete, rename,
 // move and merge notes.
 func entityTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("create_entity", tool.Write, desc("create_entity"), e.createEntity).Enum("initial_level", "title", "summary", "full"),
-		tool.New("add_entities", tool.Write, desc("add_entities"), e.addEntities),
-		tool.New("read_entities", tool.ReadOnly, desc("read_entities"), e.readEntities),
-		tool.New("list_entities", tool.ReadOnly, desc("list_entities"), e.listEntities),
-		tool.New("get_entities_toc", tool.ReadOnly, desc("get_entities_toc"), e.getEntitiesTOC),
-		tool.New("update_entity", tool.Write, desc("update_entity"), e.updateEntity).
+		createEntity.New(tool.Write, desc("create_entity"), e.createEntity).Enum("initial_level", "title", "summary", "full"),
+		addEntities.New(tool.Write, desc("add_entities"), e.addEntities),
+		readEntities.New(tool.ReadOnly, desc("read_entities"), e.readEntities),
+		listEntities.New(tool.ReadOnly, desc("list_entities"), e.listEntities),
+		getEntitiesTOC.New(tool.ReadOnly, desc("get_entities_toc"), e.getEntitiesTOC),
+		updateEntity.New(tool.Write, desc("update_entity"), e.updateEntity).
 			Enum("mode", "merge", "replace", "append", "prepend").Enum("level", "title", "summary", "full"),
-		tool.New("edit_entity", tool.Write, desc("edit_entity"), e.editEntity),
-		tool.New("delete_entities", tool.Destructive, desc("delete_entities"), e.deleteEntities),
-		tool.New("rename_entity", tool.Write, desc("rename_entity"), e.renameEntity),
-		tool.New("move_entity", tool.Write, desc("move_entity"), e.moveEntity),
-		tool.New("merge_entities", tool.Destructive, desc("merge_entities"), e.mergeEntities),
+		editEntity.New(tool.Write, desc("edit_entity"), e.editEntity),
+		deleteEntities.New(tool.Destructive, desc("delete_entities"), e.deleteEntities),
+		renameEntity.New(tool.Write, desc("rename_entity"), e.renameEntity),
+		moveEntity.New(tool.Write, desc("move_entity"), e.moveEntity),
+		mergeEntities.New(tool.Destructive, desc("merge_entities"), e.mergeEntities),
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/note"
+	"github.com/memotree/memotree/backend/portable"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -85,7 +86,9 @@ func (e *env) relocate(ctx context.Context, call *tool.Call, l lib, oldP, newP v
 	switch {
 	case oldP == newP:
 		return tool.Fail(tool.CodeInvalidArguments, "%s already has that name", oldP.Name()), nil, nil
-	case !strings.EqualFold(string(oldP), string(newP)) && entityExists(l.Library, newP):
+	// A name that differs only in case or Unicode form "exists" where the file system
+	// ignores those, as this very note: the vault tells the two apart (vault.Apply).
+	case !portable.SameName(string(oldP), string(newP)) && entityExists(l.Library, newP):
 		return tool.Fail(tool.CodeAlreadyExists, "%s already exists; choose another name, or merge_entities to join the two", newP.Name()), nil, nil
 	}
 	if res := twin(l, newP, oldP); res != nil {

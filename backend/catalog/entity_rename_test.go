@@ -124,3 +124,41 @@ func TestMergeEntities(t *testing.T) {
 		t.Errorf("self merge = %s", res.ErrorCode)
 	}
 }
+
+// TestCaseOnlyRenameAndMove: on Linux, where names differ in case and in Unicode
+// form, a rename that changes only those is a rename as any other, and the note then
+// moves as any other. (Where case is ignored the vault's decision, tested in
+// backend/vault, lets the same rename through: no such file system is available here.)
+func TestCaseOnlyRenameAndMove(t *testing.T) {
+	const nfd, nfc = "Cafe\u0301", "Caf\u00e9"
+	files := map[string]string{
+		"a/Note.md":   "n\n",
+		nfd + ".md":   "c\n",
+		"Linker.md":   "[[a/Note]] [[" + nfd + "]]\n",
+		"b/Parked.md": "p\n",
+	}
+	h := entNew(t, files, workspace.Options{})
+	if d := h.ok("rename_entity", `{"old_name":"a/Note","new_name":"note"}`); d["new_name"] != "a/note" {
+		t.Errorf("rename to note: new name = %v", d["new_name"])
+	}
+	if d := h.ok("rename_entity", `{"old_name":"`+nfd+`","new_name":"`+nfc+`"}`); d["new_name"] != nfc {
+		t.Errorf("rename to the precomposed form: new name = %v", d["new_name"])
+	}
+	if d := h.ok("move_entity", `{"entity_name":"a/note","folder":"b"}`); d["new_name"] != "b/note" {
+		t.Errorf("move: new name = %v", d["new_name"])
+	}
+	tree := entTree(t, h.dir)
+	for _, p := range []string{"a/Note.md", "a/note.md", nfd + ".md"} {
+		if _, ok := tree[p]; ok {
+			t.Errorf("%s is still there", p)
+		}
+	}
+	for _, p := range []string{"b/note.md", nfc + ".md"} {
+		if _, ok := tree[p]; !ok {
+			t.Errorf("%s is missing: %v", p, tree)
+		}
+	}
+	if got, want := h.read("Linker.md"), "[[b/note]] [["+nfc+"]]\n"; got != want {
+		t.Errorf("Linker = %q, want %q", got, want)
+	}
+}

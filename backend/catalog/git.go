@@ -19,6 +19,18 @@ import (
 
 func init() { families = append(families, gitTools) }
 
+// The Refs of the git tools (GitStatus is in refs.go): each tool is declared through
+// its Ref, which names it with its input and output types, so that the compiler checks
+// its handler and rules.
+var (
+	gitDiff     = tool.NewRef[gitDiffIn, *diffOut]("git_diff")
+	gitCommit   = tool.NewRef[gitCommitIn, *commitOut]("git_commit")
+	gitCheckout = tool.NewRef[gitCheckoutIn, *discardOut]("git_checkout")
+	gitLog      = tool.NewRef[gitLogIn, *logOut]("git_log")
+	gitBlame    = tool.NewRef[gitBlameIn, *blameOut]("git_blame")
+	gitResolve  = tool.NewRef[gitResolveIn, *resolveOut]("git_resolve")
+)
+
 // CodeNotRepository answers a git tool called on a library that is not a git
 // repository.
 const CodeNotRepository tool.Code = "not_a_repository"
@@ -35,16 +47,16 @@ const (
 func gitTools(e *env) []*tool.Tool {
 	ts := []*tool.Tool{
 		GitStatus.New(tool.ReadOnly, desc("git_status"), e.gitStatus).WithTitle("Pending changes"),
-		tool.New("git_diff", tool.ReadOnly, desc("git_diff"), e.gitDiff).WithTitle("Diff against the last commit"),
-		tool.New("git_commit", tool.Write, desc("git_commit"), e.gitCommit).WithTitle("Commit changes").
+		gitDiff.New(tool.ReadOnly, desc("git_diff"), e.gitDiff).WithTitle("Diff against the last commit"),
+		gitCommit.New(tool.Write, desc("git_commit"), e.gitCommit).WithTitle("Commit changes").
 			WithHistory().NotInScripts(), // a commit cannot wait for the script's end
-		tool.New("git_checkout", tool.Destructive, desc("git_checkout"), e.gitCheckout).WithTitle("Discard changes").
-			WithHistory().WithDryRun(func(args map[string]any) bool { return args["confirmed"] != true }).
+		gitCheckout.New(tool.Destructive, desc("git_checkout"), e.gitCheckout, tool.DryRun(gitCheckoutIn.dryRun)).
+			WithTitle("Discard changes").WithHistory().
 			NotInScripts(), // git writes the working tree beside a script's transaction
 
-		tool.New("git_log", tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
-		tool.New("git_blame", tool.ReadOnly, desc("git_blame"), e.gitBlame).WithTitle("Who wrote each line"),
-		tool.New("git_resolve", tool.Write, desc("git_resolve"), e.gitResolve).WithTitle("Resolve a conflict").WithHistory().
+		gitLog.New(tool.ReadOnly, desc("git_log"), e.gitLog).WithTitle("History"),
+		gitBlame.New(tool.ReadOnly, desc("git_blame"), e.gitBlame).WithTitle("Who wrote each line"),
+		gitResolve.New(tool.Write, desc("git_resolve"), e.gitResolve).WithTitle("Resolve a conflict").WithHistory().
 			NotInScripts(), // git writes the working tree beside a script's transaction
 	}
 	for _, t := range ts {

@@ -168,7 +168,10 @@ func TestGitToolsBlame(t *testing.T) {
 		var hash string
 		var orig, final int
 		if n, _ := fmt.Sscanf(l, "%40s %d %d", &hash, &orig, &final); n == 3 && len(hash) == 40 {
-			byLine[final] = strings.TrimLeft(hash, "0")
+			if hash == strings.Repeat("0", 40) {
+				hash = "" // not committed yet
+			}
+			byLine[final] = hash
 		}
 	}
 	for _, l := range out.Lines {

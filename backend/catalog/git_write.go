@@ -181,6 +181,10 @@ type gitCheckoutIn struct {
 	tool.LibraryArg
 }
 
+// dryRun reports whether the call only says what it would discard: unless confirmed.
+// The handler and the policy (tool.DryRun) decide by it.
+func (in gitCheckoutIn) dryRun() bool { return !in.Confirmed }
+
 // discardItem is one note a discard restores or removes, or whose hunks it puts back
 // (Hunks, and Diff: those hunks as a unified diff).
 type discardItem struct {
@@ -229,7 +233,7 @@ func (e *env) gitCheckout(ctx context.Context, call *tool.Call, in gitCheckoutIn
 		items = append(items, p.item)
 	}
 	data := &discardOut{Entities: items}
-	if !in.Confirmed {
+	if in.dryRun() {
 		var lines []string
 		for _, it := range items {
 			lines = append(lines, "- "+it.Entity+": "+it.Effect)

@@ -15,6 +15,14 @@ import (
 
 func init() { families = append(families, manualTools) }
 
+// The Refs of the manual tools (ReadManual is in refs.go): each tool is declared
+// through its Ref, which names it with its input and output types, so that the
+// compiler checks its handler and rules.
+var (
+	editManualSection = tool.NewRef[editManualSectionIn, *writeOut]("edit_manual_section")
+	addManualSection  = tool.NewRef[addManualSectionIn, *writeOut]("add_manual_section")
+)
+
 // manualPath is where a library keeps its manual.
 const manualPath vpath.Path = "meta.md"
 
@@ -22,8 +30,8 @@ const manualPath vpath.Path = "meta.md"
 func manualTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
 		ReadManual.New(tool.ReadOnly, desc("read_manual"), e.readManual),
-		tool.New("edit_manual_section", tool.Write, desc("edit_manual_section"), e.editManualSection),
-		tool.New("add_manual_section", tool.Write, desc("add_manual_section"), e.addManualSection),
+		editManualSection.New(tool.Write, desc("edit_manual_section"), e.editManualSection),
+		addManualSection.New(tool.Write, desc("add_manual_section"), e.addManualSection),
 	}
 }
 

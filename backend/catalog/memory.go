@@ -15,6 +15,12 @@ import (
 
 func init() { families = append(families, memoryTools) }
 
+// The Refs of the memory tools: each tool is declared through its Ref, which names it
+// with its input and output types, so that the compiler checks its handler and rules.
+var (
+	memoryNotebookReplace = tool.NewRef[memoryReplaceIn, *memoryOut]("memory_notebook_replace")
+)
+
 // The memory notebook (seed 004): memory.md in the default library.
 const (
 	memoryPath vpath.Path = "memory.md"
@@ -30,7 +36,7 @@ const (
 // memoryTools declares the memory family.
 func memoryTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("memory_notebook_replace", tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace).
+		memoryNotebookReplace.New(tool.Write, desc("memory_notebook_replace"), e.memoryNotebookReplace).
 			Describe(tool.LibraryParam, "the default library's name, or absent: the notebook lives there, and another library is refused"),
 	}
 }

@@ -31,34 +31,52 @@ import (
 
 func init() { families = append(families, pageTools) }
 
+// The Refs of the page tools: each tool is declared through its Ref, which names it
+// with its input and output types, so that the compiler checks its handler and rules.
+var (
+	listSegments       = tool.NewRef[listSegmentsIn, *segmentsOut]("list_segments")
+	getSegment         = tool.NewRef[getSegmentIn, *segmentOut]("get_segment")
+	getPage            = tool.NewRef[pageIndexIn, *pageOut]("get_page")
+	findPage           = tool.NewRef[findPageIn, *pagesOut]("find_page")
+	updatePage         = tool.NewRef[updatePageIn, *pageOut]("update_page")
+	expandDetails      = tool.NewRef[detailsIn, *canvasPageOut]("expand_details")
+	hideDetails        = tool.NewRef[detailsIn, *canvasPageOut]("hide_details")
+	movePage           = tool.NewRef[movePageIn, *movedPageOut]("move_page")
+	removePage         = tool.NewRef[pageIndexIn, *removedPageOut]("remove_page")
+	createDetailPage   = tool.NewRef[createDetailPageIn, *createdPageOut]("create_detail_page")
+	createContentsPage = tool.NewRef[createContentsPageIn, *createdPageOut]("create_contents_page")
+)
+
 // The two kinds of page.
 const (
 	pageContents = "contents"
 	pageDetail   = "detail"
 )
 
-// pageIndexParams are the arguments of the page tools that hold a page index, in the
-// order they decide the library a call acts on.
-var pageIndexParams = []string{"page_index", "parent_index", "source", "target"}
-
 // pageTools declares seed 003's segment and page tools, under its names and with its
 // parameters; get_children, get_parent and get_ancestors (tree.go) take page_index too.
 func pageTools(e *env) []*tool.Tool {
-	from := e.libraryOfIndex(pageIndexParams...)
 	return []*tool.Tool{
-		tool.New("list_segments", tool.ReadOnly, desc("list_segments"), e.listSegments).
+		listSegments.New(tool.ReadOnly, desc("list_segments"), e.listSegments).
 			Describe(tool.LibraryParam, "ignored: every segment is listed"),
-		tool.New("get_segment", tool.ReadOnly, desc("get_segment"), e.getSegment),
-		tool.New("get_page", tool.ReadOnly, desc("get_page"), e.getPage).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfPage),
-		tool.New("find_page", tool.ReadOnly, desc("find_page"), e.findPage).Describe(tool.LibraryParam, librarySearched),
-		tool.New("update_page", tool.Write, desc("update_page"), e.updatePage).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfPage),
-		tool.New("expand_details", tool.ReadOnly, desc("expand_details"), e.expandDetails).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfPage),
-		tool.New("hide_details", tool.ReadOnly, desc("hide_details"), e.hideDetails).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfPage),
-		tool.New("move_page", tool.Write, desc("move_page"), e.movePage).WithLibraryFrom(from).
+		getSegment.New(tool.ReadOnly, desc("get_segment"), e.getSegment),
+		getPage.New(tool.ReadOnly, desc("get_page"), e.getPage, libraryFrom(e, pageIndexIn.pageIndexes)).
+			Describe(tool.LibraryParam, libraryOfPage),
+		findPage.New(tool.ReadOnly, desc("find_page"), e.findPage).Describe(tool.LibraryParam, librarySearched),
+		updatePage.New(tool.Write, desc("update_page"), e.updatePage, libraryFrom(e, updatePageIn.pageIndexes)).
+			Describe(tool.LibraryParam, libraryOfPage),
+		expandDetails.New(tool.ReadOnly, desc("expand_details"), e.expandDetails, libraryFrom(e, detailsIn.pageIndexes)).
+			Describe(tool.LibraryParam, libraryOfPage),
+		hideDetails.New(tool.ReadOnly, desc("hide_details"), e.hideDetails, libraryFrom(e, detailsIn.pageIndexes)).
+			Describe(tool.LibraryParam, libraryOfPage),
+		movePage.New(tool.Write, desc("move_page"), e.movePage, libraryFrom(e, movePageIn.pageIndexes)).
 			Describe(tool.LibraryParam, "the library; by default the one source names, else the default one"),
-		tool.New("remove_page", tool.Destructive, desc("remove_page"), e.removePage).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfPage),
-		tool.New("create_detail_page", tool.Write, desc("create_detail_page"), e.createDetailPage).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfParent),
-		tool.New("create_contents_page", tool.Write, desc("create_contents_page"), e.createContentsPage).WithLibraryFrom(from).Describe(tool.LibraryParam, libraryOfParent),
+		removePage.New(tool.Destructive, desc("remove_page"), e.removePage, libraryFrom(e, pageIndexIn.pageIndexes)).
+			Describe(tool.LibraryParam, libraryOfPage),
+		createDetailPage.New(tool.Write, desc("create_detail_page"), e.createDetailPage, libraryFrom(e, createDetailPageIn.pageIndexes)).
+			Describe(tool.LibraryParam, libraryOfParent),
+		createContentsPage.New(tool.Write, desc("create_contents_page"), e.createContentsPage, libraryFrom(e, createContentsPageIn.pageIndexes)).
+			Describe(tool.LibraryParam, libraryOfParent),
 	}
 }
 
@@ -113,19 +131,18 @@ func (e *env) splitIndex(s string) (lib, rest string, ok bool) {
 	return lib, rest, true
 }
 
-// libraryOfIndex returns the WithLibraryFrom function of the page tools: the library
-// named by the first of params that holds a page index of a mounted library.
-func (e *env) libraryOfIndex(params ...string) func(map[string]any) string {
-	return func(args map[string]any) string {
-		for _, p := range params {
-			if s, ok := args[p].(string); ok {
-				if lib, _, ok := e.splitIndex(s); ok {
-					return lib
-				}
+// libraryFrom is the LibraryFrom rule of a tool that takes page indexes: a call
+// without library_name acts on the library named by the first of indexes(in) that is
+// a page index of a mounted library.
+func libraryFrom[In any](e *env, indexes func(in In) []string) tool.Option[In] {
+	return tool.LibraryFrom(func(in In) string {
+		for _, s := range indexes(in) {
+			if lib, _, ok := e.splitIndex(s); ok {
+				return lib
 			}
 		}
 		return ""
-	}
+	})
 }
 
 // pageRef is a page found by its index: its library, the library's graph and folder

@@ -17,6 +17,9 @@ type pageIndexIn struct {
 	tool.LibraryArg
 }
 
+// pageIndexes returns the page index that decides the library of a call (libraryFrom).
+func (in pageIndexIn) pageIndexes() []string { return []string{in.PageIndex} }
+
 // How library_name reads in the page tools, which act by default on the library the
 // page index names.
 const (

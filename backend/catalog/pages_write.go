@@ -17,6 +17,9 @@ type updatePageIn struct {
 	tool.LibraryArg
 }
 
+// pageIndexes returns the page index that decides the library of a call (libraryFrom).
+func (in updatePageIn) pageIndexes() []string { return []string{in.PageIndex} }
+
 // updatePage renames a page and sets its description, through rename_entity and
 // update_entity (or create_entity for a folder's first folder note).
 func (e *env) updatePage(ctx context.Context, call *tool.Call, in updatePageIn) (tool.Result, *pageOut, error) {
@@ -98,6 +101,9 @@ type detailsIn struct {
 	tool.LibraryArg
 }
 
+// pageIndexes returns the page index that decides the library of a call (libraryFrom).
+func (in detailsIn) pageIndexes() []string { return []string{in.PageIndex} }
+
 // nodeName is how the canvas tools name the node of a page.
 func (ref pageRef) nodeName() string {
 	switch {
@@ -149,6 +155,10 @@ type movePageIn struct {
 	Target string `json:"target" jsonschema:"the page to move it under: a folder, a folder's note, or a detail page, which becomes a contents page"`
 	tool.LibraryArg
 }
+
+// pageIndexes returns the page indexes that decide the library of a call, in order
+// (libraryFrom).
+func (in movePageIn) pageIndexes() []string { return []string{in.Source, in.Target} }
 
 // movedPageOut is move_page's data.
 type movedPageOut struct {
@@ -228,6 +238,9 @@ type createDetailPageIn struct {
 	tool.LibraryArg
 }
 
+// pageIndexes returns the page index that decides the library of a call (libraryFrom).
+func (in createDetailPageIn) pageIndexes() []string { return []string{in.ParentIndex} }
+
 // createDetailPage writes a new note under a page (create_entity) and returns its
 // index.
 func (e *env) createDetailPage(ctx context.Context, call *tool.Call, in createDetailPageIn) (tool.Result, *createdPageOut, error) {
@@ -289,6 +302,9 @@ type createContentsPageIn struct {
 	Children    []string `json:"children" jsonschema:"the indexes of pages (notes) to move into it; may be empty"`
 	tool.LibraryArg
 }
+
+// pageIndexes returns the page index that decides the library of a call (libraryFrom).
+func (in createContentsPageIn) pageIndexes() []string { return []string{in.ParentIndex} }
 
 // createContentsPage makes a folder with its folder note (create_entity) under a
 // page and moves the given pages into it (move_entity). Every child is checked

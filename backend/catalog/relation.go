@@ -14,15 +14,25 @@ import (
 
 func init() { families = append(families, relationTools) }
 
+// The Refs of the relation tools: each tool is declared through its Ref, which names
+// it with its input and output types, so that the compiler checks its handler and
+// rules.
+var (
+	createRelations         = tool.NewRef[relationsIn, *createdRelationsOut]("create_relations")
+	deleteRelations         = tool.NewRef[relationsIn, *deletedRelationsOut]("delete_relations")
+	findRelations           = tool.NewRef[findRelationsIn, *foundRelationsOut]("find_relations")
+	garbageCollectRelations = tool.NewRef[gcRelationsIn, *gcOut]("garbage_collect_relations")
+)
+
 // relationTools declares the relation family (seed 002): typed edges stored in the
 // front matter of the note they start from.
 func relationTools(e *env) []*tool.Tool {
 	return []*tool.Tool{
-		tool.New("create_relations", tool.Write, desc("create_relations"), e.createRelations),
-		tool.New("delete_relations", tool.Destructive, desc("delete_relations"), e.deleteRelations),
-		tool.New("find_relations", tool.ReadOnly, desc("find_relations"), e.findRelations),
-		tool.New("garbage_collect_relations", tool.Destructive, desc("garbage_collect_relations"), e.garbageCollectRelations).
-			WithDryRun(func(args map[string]any) bool { return args["dry_run"] != false }), // dry_run is true unless false
+		createRelations.New(tool.Write, desc("create_relations"), e.createRelations),
+		deleteRelations.New(tool.Destructive, desc("delete_relations"), e.deleteRelations),
+		findRelations.New(tool.ReadOnly, desc("find_relations"), e.findRelations),
+		garbageCollectRelations.New(tool.Destructive, desc("garbage_collect_relations"), e.garbageCollectRelations,
+			tool.DryRun(gcRelationsIn.dryRun)),
 	}
 }
 

@@ -191,6 +191,10 @@ type gcRelationsIn struct {
 	tool.Paging
 }
 
+// dryRun reports whether the call only lists the dangling relations: unless dry_run
+// is false. The handler and the policy (tool.DryRun) decide by it.
+func (in gcRelationsIn) dryRun() bool { return in.DryRun == nil || *in.DryRun }
+
 // danglingOut is one relation whose target does not exist (seed 002's shape).
 type danglingOut struct {
 	InEntity   string `json:"in_entity"`
@@ -227,7 +231,7 @@ func (e *env) garbageCollectRelations(ctx context.Context, call *tool.Call, in g
 		}
 		dangling = append(dangling, danglingOut{InEntity: ed.From.Name(), RelationTo: ed.Target, Type: ed.Type, Line: lines.of(ed)})
 	}
-	if in.DryRun == nil || *in.DryRun {
+	if in.dryRun() {
 		page, info := tool.Paginate(dangling, in.Paging)
 		msg := info.Hint("dangling relations")
 		if len(dangling) > 0 {

@@ -19,14 +19,23 @@ import (
 
 func init() { families = append(families, searchTools) }
 
+// The Refs of the pattern search tools: each tool is declared through its Ref, which
+// names it with its input and output types, so that the compiler checks its handler
+// and rules.
+var (
+	searchInNames    = tool.NewRef[searchInNamesIn, *entityListOut[nameHit]]("search_in_names")
+	searchInContents = tool.NewRef[searchInContentsIn, *contentOut]("search_in_contents")
+	searchAnywhere   = tool.NewRef[searchAnywhereIn, *contentOut]("search_anywhere")
+)
+
 // searchTools declares the pattern searches (search_nodes comes with the full-text
 // index).
 func searchTools(e *env) []*tool.Tool {
 	s := &searcher{env: e}
 	return []*tool.Tool{
-		tool.New("search_in_names", tool.ReadOnly, desc("search_in_names"), s.searchInNames).Describe(tool.LibraryParam, librarySearched),
-		tool.New("search_in_contents", tool.ReadOnly, desc("search_in_contents"), s.searchInContents).Describe(tool.LibraryParam, librarySearched),
-		tool.New("search_anywhere", tool.ReadOnly, desc("search_anywhere"), s.searchAnywhere).Describe(tool.LibraryParam, librarySearched),
+		searchInNames.New(tool.ReadOnly, desc("search_in_names"), s.searchInNames).Describe(tool.LibraryParam, librarySearched),
+		searchInContents.New(tool.ReadOnly, desc("search_in_contents"), s.searchInContents).Describe(tool.LibraryParam, librarySearched),
+		searchAnywhere.New(tool.ReadOnly, desc("search_anywhere"), s.searchAnywhere).Describe(tool.LibraryParam, librarySearched),
 	}
 }
 

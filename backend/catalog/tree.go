@@ -11,18 +11,29 @@ import (
 
 func init() { families = append(families, treeTools) }
 
+// The Refs of the tree and graph tools: each tool is declared through its Ref, which
+// names it with its input and output types, so that the compiler checks its handler
+// and rules.
+var (
+	listLibraries = tool.NewRef[listLibrariesIn, *librariesOut]("list_libraries")
+	getChildren   = tool.NewRef[getChildrenIn, *childrenForms]("get_children")
+	getParent     = tool.NewRef[treeIn, *parentForms]("get_parent")
+	getAncestors  = tool.NewRef[treeIn, *ancestorForms]("get_ancestors")
+	getNeighbors  = tool.NewRef[getNeighborsIn, *neighborsOut]("get_neighbors")
+	getBacklinks  = tool.NewRef[getBacklinksIn, *backlinksOut]("get_backlinks")
+)
+
 // treeTools declares the tree and graph family: libraries, the folder tree (seed
 // 003's parent, children and ancestors) and the link graph around a note.
 func treeTools(e *env) []*tool.Tool {
-	from := e.libraryOfIndex("page_index")
 	return []*tool.Tool{
-		tool.New("list_libraries", tool.ReadOnly, desc("list_libraries"), e.listLibraries).
+		listLibraries.New(tool.ReadOnly, desc("list_libraries"), e.listLibraries).
 			Describe(tool.LibraryParam, "ignored: every library is listed"),
-		tool.New("get_children", tool.ReadOnly, desc("get_children"), e.getChildren).WithLibraryFrom(from),
-		tool.New("get_parent", tool.ReadOnly, desc("get_parent"), e.getParent).WithLibraryFrom(from),
-		tool.New("get_ancestors", tool.ReadOnly, desc("get_ancestors"), e.getAncestors).WithLibraryFrom(from),
-		tool.New("get_neighbors", tool.ReadOnly, desc("get_neighbors"), e.getNeighbors),
-		tool.New("get_backlinks", tool.ReadOnly, desc("get_backlinks"), e.getBacklinks),
+		getChildren.New(tool.ReadOnly, desc("get_children"), e.getChildren, libraryFrom(e, getChildrenIn.pageIndexes)),
+		getParent.New(tool.ReadOnly, desc("get_parent"), e.getParent, libraryFrom(e, treeIn.pageIndexes)),
+		getAncestors.New(tool.ReadOnly, desc("get_ancestors"), e.getAncestors, libraryFrom(e, treeIn.pageIndexes)),
+		getNeighbors.New(tool.ReadOnly, desc("get_neighbors"), e.getNeighbors),
+		getBacklinks.New(tool.ReadOnly, desc("get_backlinks"), e.getBacklinks),
 	}
 }
 
@@ -69,12 +80,18 @@ type treeIn struct {
 	tool.LibraryArg
 }
 
+// pageIndexes returns the page index that decides the library of a call (libraryFrom).
+func (in treeIn) pageIndexes() []string { return []string{in.PageIndex} }
+
 type getChildrenIn struct {
 	PageIndex  string `json:"page_index,omitempty" jsonschema:"seed 003's form: a page index (\"notes:people/\"); the children are then pages {index, name, description, type, has_detail}"`
 	EntityName string `json:"entity_name,omitempty" jsonschema:"a folder path (\"people\", \"/\" for the root) or a note's name"`
 	tool.LibraryArg
 	tool.Paging
 }
+
+// pageIndexes returns the page index that decides the library of a call (libraryFrom).
+func (in getChildrenIn) pageIndexes() []string { return []string{in.PageIndex} }
 
 // childrenOut is the output of get_children: for a folder, its children; for a note
 // without a folder of its own, no children and kind note.

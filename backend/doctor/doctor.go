@@ -1,15 +1,15 @@
-// Package doctor checks a vault the way `memotree doctor` reports on it: an
-// interrupted write finished or rolled back, the undo journals of crashed change sets
-// that no rollback can use (while one is there the vault refuses content writes), the
-// files a rollback after a crash kept because they changed after it (the vault's
-// record in .memotree), orphaned temporary files of crashed writes, notes whose front
-// matter does not parse, links that resolve to nothing, names shared by several notes
-// (which [[Name]] cannot tell apart), special files (named pipes, devices) that
-// MemoTree will not read, and journey lines that cannot be read. With Repair it removes the orphaned temporary
-// files, under the vault's write lock so that no write in progress loses its file,
-// sets each damaged journal aside in .memotree/recovered/ (the journal byte for byte,
-// and every pre-image it holds as a file at its path; no note is changed), and
-// forgets the record of kept files (the person reviewed them).
+// Package doctor checks a vault the way `memotree doctor` reports on it: a batch of
+// writes a crash interrupted, finished, orphaned temporary files of crashed writes,
+// notes whose front matter does not parse, links that resolve to nothing, names
+// shared by several notes (which [[Name]] cannot tell apart), special files (named
+// pipes, devices) that MemoTree will not read, journey lines that cannot be read,
+// undo journals an older MemoTree left in .memotree (see OldJournals), and, as
+// warnings, the files that would not survive the vault's checkout on Windows or
+// macOS: paths that differ only in case (one file there) and paths Windows cannot
+// hold (reserved names, characters it refuses, a trailing dot or space, 260
+// characters or more under a typical vault folder there; see backend/portable). With
+// Repair it removes the orphaned temporary files, under the vault's write lock so
+// that no write in progress loses its file.
 //
 // The link graph and every index are rebuilt from the files when a library opens, so
 // "repairing the index" is opening it: the report's counts are those of a fresh scan.
@@ -37,8 +37,7 @@ import (
 
 // Options configure Check.
 type Options struct {
-	// Repair removes orphaned temporary files and forgets the record of the files a
-	// recovery kept (they are listed once more).
+	// Repair removes orphaned temporary files.
 	Repair bool
 	// Limit caps the examples listed per kind of problem (default 50); counts are
 	// always complete.
@@ -52,20 +51,16 @@ type Report struct {
 	Notes   int    `json:"notes"`
 	Files   int    `json:"files"`
 	Links   int    `json:"links"`
-	// Recovered is true when a batch of writes interrupted by a crash was finished
-	// or rolled back on opening.
+	// Recovered is true when a batch of writes interrupted by a crash was finished on
+	// opening.
 	Recovered bool `json:"recovered"`
 
-	// DamagedJournals are undo journals of crashed change sets that no rollback can
-	// use; while one is there the vault's content writes are refused. Repair sets
-	// each aside (SetAside names where what it held was kept).
-	DamagedJournals Problems[DamagedJournal] `json:"damaged_journals"`
-	// RecoveryConflicts are files that a rollback after a crash kept because they
-	// changed after it: the crashed change set's version of them was not put back.
-	RecoveryConflicts Problems[vault.RecoveryConflict] `json:"recovery_conflicts"`
-	// ConflictsForgotten says Repair forgot the record of RecoveryConflicts, listed
-	// this once more.
-	ConflictsForgotten bool `json:"recovery_conflicts_forgotten,omitempty"`
+	// OldJournals are the undo journals (.memotree/undo-*.log) an older MemoTree left
+	// when a script it ran was interrupted by a crash. MemoTree no longer uses them:
+	// the notes a journal names may hold part of that script's changes, and the
+	// journal holds their earlier versions, for the person to compare and then delete
+	// it. Repair leaves them.
+	OldJournals Problems[string] `json:"old_undo_journals"`
 	// SpecialFiles are named pipes, devices and sockets in the vault: not notes,
 	// never read.
 	SpecialFiles   Problems[string]              `json:"special_files"`
@@ -74,6 +69,12 @@ type Report struct {
 	BrokenLinks    Problems[BrokenLink]          `json:"broken_links"`
 	DuplicateNames Problems[Duplicate]           `json:"duplicate_names"`
 	JourneyErrors  Problems[string]              `json:"journey_errors"`
+	// CaseClashes are files whose paths differ only in case or Unicode form: one
+	// file on Windows and macOS. WindowsPaths are files whose paths Windows refuses
+	// (reserved names, characters, a trailing dot or space) or that are too long
+	// there under WindowsRoot. Both are warnings, not failures.
+	CaseClashes  Problems[CaseClash]   `json:"case_clashes"`
+	WindowsPaths Problems[WindowsPath] `json:"windows_paths"`
 }
 
 // Problems is a count and the first examples of one kind of problem.
@@ -87,15 +88,6 @@ func (p *Problems[T]) add(limit int, x T) {
 	if len(p.Examples) < limit {
 		p.Examples = append(p.Examples, x)
 	}
-}
-
-// DamagedJournal is an undo journal that no rollback can use, and where Repair kept
-// what it held.
-type DamagedJournal struct {
-	vault.DamagedJournal
-	// SetAside is the folder in the vault where Repair kept the journal and the
-	// pre-images it holds ("" when it was not set aside).
-	SetAside string `json:"set_aside,omitempty"`
 }
 
 // TempFile is a temporary file a write left behind.
@@ -121,10 +113,11 @@ type Duplicate struct {
 }
 
 // Healthy reports whether nothing needs repair or review: no temporary file left, no
-// file a recovery kept that was not reviewed, no note that does not parse, no
-// unreadable journey line. Broken links (often notes not written yet), shared names
-// (Obsidian resolves them by path) and special files (skipped) are reported, not
-// failed.
+// Healthy reports whether nothing needs repair or review: no temporary file left, no
+// older MemoTree's undo journal, no note that does not parse, no unreadable journey
+// line. Broken links (often notes not written yet), shared names (Obsidian resolves
+// them by path), special files (skipped), and paths that Windows or macOS would not
+// keep apart or Windows cannot hold are reported, not failed.
 func (r *Report) Healthy() bool {
 	left := 0
 	for _, t := range r.TempFiles.Examples {
@@ -132,13 +125,7 @@ func (r *Report) Healthy() bool {
 			left++
 		}
 	}
-	unreviewed := r.RecoveryConflicts.Count > 0 && !r.ConflictsForgotten
-	for _, d := range r.DamagedJournals.Examples {
-		if d.SetAside == "" {
-			left++
-		}
-	}
-	return left == 0 && !unreviewed && r.BrokenNotes.Count == 0 && r.JourneyErrors.Count == 0
+	return left == 0 && r.OldJournals.Count == 0 && r.BrokenNotes.Count == 0 && r.JourneyErrors.Count == 0
 }
 
 // Check examines the vault in dir, mounted under name.
@@ -159,21 +146,8 @@ func Check(ctx context.Context, name, dir string, o Options) (*Report, error) {
 	if r.Recovered, err = v.Recover(ctx); err != nil {
 		return nil, fmt.Errorf("doctor: finishing an interrupted write: %w", err)
 	}
-	if err := r.damagedJournals(ctx, v, o); err != nil {
+	if err := r.oldJournals(abs, o); err != nil {
 		return nil, err
-	}
-	conflicts, err := v.RecoveryConflicts()
-	if err != nil {
-		return nil, fmt.Errorf("doctor: read the record of files kept by a recovery: %w", err)
-	}
-	for _, c := range conflicts {
-		r.RecoveryConflicts.add(o.Limit, c)
-	}
-	if o.Repair && len(conflicts) > 0 {
-		if err := v.ClearRecoveryConflicts(); err != nil {
-			return nil, fmt.Errorf("doctor: %w", err)
-		}
-		r.ConflictsForgotten = true
 	}
 	if err := r.tempFiles(ctx, v, abs, o); err != nil {
 		return nil, err
@@ -207,23 +181,26 @@ func Check(ctx context.Context, name, dir string, o Options) (*Report, error) {
 		r.BrokenLinks.add(o.Limit, b)
 	}
 	r.duplicates(g, o.Limit)
+	r.portability(g.Files(), WindowsRoot(abs), o.Limit)
 	return r, nil
 }
 
-// damagedJournals lists the undo journals no rollback can use and, with Repair, sets
-// each aside (vault.SetAsideJournal keeps the journal and its pre-images in
-// .memotree/recovered/), which lets the vault be written again.
-func (r *Report) damagedJournals(ctx context.Context, v *vault.Vault, o Options) error {
-	for _, d := range v.DamagedJournals() {
-		x := DamagedJournal{DamagedJournal: d}
-		if o.Repair {
-			kept, err := v.SetAsideJournal(ctx, d.Name)
-			if err != nil {
-				return fmt.Errorf("doctor: %w", err)
-			}
-			x.SetAside = kept
+// oldJournals lists the undo journals an older MemoTree left in .memotree (see
+// Report.OldJournals). A .memotree that is not a folder (a link, a named pipe) holds
+// none of MemoTree's.
+func (r *Report) oldJournals(dir string, o Options) error {
+	internal := filepath.Join(dir, ".memotree")
+	if st, err := os.Lstat(internal); err != nil || !st.IsDir() {
+		return nil
+	}
+	ents, err := os.ReadDir(internal)
+	if err != nil {
+		return fmt.Errorf("doctor: list .memotree: %w", err)
+	}
+	for _, e := range ents {
+		if n := e.Name(); e.Type().IsRegular() && strings.HasPrefix(n, "undo-") && strings.HasSuffix(n, ".log") {
+			r.OldJournals.add(o.Limit, ".memotree/"+n)
 		}
-		r.DamagedJournals.add(o.Limit, x)
 	}
 	return nil
 }

@@ -3,12 +3,16 @@ package doctor_test
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/memotree/memotree/backend/doctor"
 	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 func write(t *testing.T, dir string, files map[string]string) { vaulttest.Write(t, dir, files) }
@@ -102,5 +106,53 @@ func TestCheckHealthyVault(t *testing.T) {
 	}
 	if !r.Healthy() || r.BrokenLinks.Count != 0 || r.DuplicateNames.Count != 0 || r.Notes != 2 || r.Links != 1 {
 		t.Errorf("healthy vault reported as %+v", r)
+	}
+}
+
+// TestCheckReportsWhatWindowsAndMacOSWouldNotKeep: real files that Linux keeps apart
+// and holds, and Windows or macOS would not: two notes whose paths differ only in
+// case (one file there), a reserved device name, a character Windows refuses, a
+// folder ending in a dot, and a path of 260 characters or more under a typical vault
+// folder on Windows. They are warnings: the vault stays healthy.
+func TestCheckReportsWhatWindowsAndMacOSWouldNotKeep(t *testing.T) {
+	dir := t.TempDir()
+	root := doctor.WindowsRoot(dir)
+	// A path exactly at MAX_PATH under root, and one a character shorter.
+	long := "long/" + strings.Repeat("x", 259-len(root)-1-len("long/")-len(".md")+1) + ".md"
+	short := "long/" + strings.Repeat("y", len(long)-len("long/")-len(".md")-1) + ".md"
+	write(t, dir, map[string]string{
+		"a/Note.md":    "# upper\n",
+		"a/note.md":    "# lower\n",
+		"b/NOTE.md":    "# another folder\n",
+		"con.md":       "# the console\n",
+		"why?.md":      "# a question\n",
+		"trail./in.md": "# in a folder ending in a dot\n",
+		long:           "# long\n",
+		short:          "# just short enough\n",
+		"fine.md":      "# fine\n",
+	})
+	r, err := doctor.Check(t.Context(), "v", dir, doctor.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantClashes := []doctor.CaseClash{{Paths: []vpath.Path{"a/Note.md", "a/note.md"}}}
+	if d := cmp.Diff(wantClashes, r.CaseClashes.Examples); d != "" || r.CaseClashes.Count != 1 {
+		t.Errorf("case clashes (-want +got):\n%s", d)
+	}
+	got := map[vpath.Path]string{}
+	for _, w := range r.WindowsPaths.Examples {
+		got[w.Path] = strings.Join(w.Problems, "; ")
+	}
+	for p, word := range map[vpath.Path]string{"con.md": "device name", "why?.md": "refuses", "trail./in.md": "ends in a dot",
+		vpath.Path(long): "260 characters long in " + root} {
+		if !strings.Contains(got[p], word) {
+			t.Errorf("%s: problems %q, want one saying %q", p, got[p], word)
+		}
+	}
+	if r.WindowsPaths.Count != 4 {
+		t.Errorf("windows paths = %+v, want the four above (not %s)", r.WindowsPaths, short)
+	}
+	if !r.Healthy() {
+		t.Error("warnings about other systems made the vault unhealthy")
 	}
 }

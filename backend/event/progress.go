@@ -14,9 +14,6 @@ const (
 	// TaskSearchIndex is the full-text index of a library being built or brought up
 	// to date with the files.
 	TaskSearchIndex = "search-index"
-	// TaskRecovery is a change set that a crash interrupted being rolled back; the
-	// final event's Error tells of files kept because they changed after the crash.
-	TaskRecovery = "recovery"
 )
 
 // TaskProgressEvent is the payload of TaskProgress.

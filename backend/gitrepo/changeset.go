@@ -50,11 +50,6 @@ func JourneyNames(changes []Change) []string {
 // after the file).
 const mtimeSlack = 2 * time.Second
 
-// echoWindow is how soon after a write an external edit of the same file is taken for
-// the watcher's echo of that write, made by another MemoTree process (an MCP server,
-// `memotree call`) that this process's watcher cannot tell from an outside editor.
-const echoWindow = 5 * time.Second
-
 // ChangeSet is the pending changes one actor made in one turn (or script run, or MCP
 // session): what the person reviews, commits or discards together.
 type ChangeSet struct {
@@ -143,8 +138,10 @@ func rank(id string) int {
 
 // latestEntries finds, for each changed path, the newest successful journey entry
 // naming it (as a path, or as a note name as the watcher writes them). An external
-// edit that followed another actor's write within echoWindow is that write's echo:
-// the write counts. An undo of hunks (OpUndoHunks) leaves the file to the entry before
+// edit counts as one however soon it followed another actor's write: the watcher
+// journals none of the echoes of another MemoTree process's writes (it tells them
+// under the vault lock, see vault.Vault.AppendExternal), so that a person's save a
+// second after the agent's is never taken for the agent's, nor undone with it. An undo of hunks (OpUndoHunks) leaves the file to the entry before
 // it, timed at the undo (so that the file, written by the undo, is not taken for an
 // outside edit); with no entry before it, the file is an outside edit.
 func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault.Entry {
@@ -181,22 +178,11 @@ func latestEntries(changes []Change, journey []vault.Entry) map[vpath.Path]vault
 // owner picks from a path's entries (newest first) the one its pending change belongs
 // to (see latestEntries).
 func owner(es []vault.Entry) (vault.Entry, bool) {
-	i := 0
-	if es[0].Actor == OutsideID {
-		for j := 1; j < len(es); j++ {
-			if es[j].Actor != OutsideID {
-				if es[0].Time.Sub(es[j].Time) <= echoWindow {
-					i = j // the outside edit is the echo of this write
-				}
-				break
-			}
-		}
+	if es[0].Op != OpUndoHunks {
+		return es[0], true
 	}
-	if es[i].Op != OpUndoHunks {
-		return es[i], true
-	}
-	at := es[i].Time
-	for k := i + 1; k < len(es); k++ {
+	at := es[0].Time
+	for k := 1; k < len(es); k++ {
 		if es[k].Op != OpUndoHunks {
 			e := es[k]
 			e.Time = at

@@ -3,6 +3,7 @@ package gitrepo_test
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -58,8 +59,8 @@ func TestChangeSetsFromTheJourney(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A note the watcher saw changing outside the app.
-	// A minute later the watcher saw a.md change outside the app (too late to be the
-	// echo of t-1's write): it moves to the outside edits.
+	// A minute later the watcher saw a.md change outside the app: it moves to the
+	// outside edits.
 	if err := v.AppendJourney(ctx, vault.Entry{Time: time.Now().Add(time.Minute), Actor: "external", Op: "edit", Entities: []string{"a"}}); err != nil {
 		t.Fatal(err)
 	}
@@ -108,15 +109,15 @@ func TestGroupChangesTurnField(t *testing.T) {
 	if d := cmp.Diff(map[string][]string{"agent@t-9": {"n.md"}, "script@run-1": {"gone.md"}}, got); d != "" {
 		t.Errorf("(-want +got):\n%s", d)
 	}
-	// Another process's write, echoed by this one's watcher as an external edit: the
-	// write counts; a real outside edit later does not echo.
-	echo := append(journey, vault.Entry{Time: at.Add(time.Second), Actor: "external", Op: "edit", Entities: []string{"n"}, Outcome: "ok"})
-	if got := summary(gitrepo.GroupChanges(changes, echo, nil)); got["agent@t-9"] == nil {
-		t.Errorf("an echo moved n.md out of its turn: %v", got)
-	}
-	later := append(journey, vault.Entry{Time: at.Add(time.Minute), Actor: "external", Op: "edit", Entities: []string{"n"}, Outcome: "ok"})
-	if got := summary(gitrepo.GroupChanges(changes, later, nil)); got["external"] == nil {
-		t.Errorf("an outside edit a minute later still counts as the turn's: %v", got)
+	// An outside edit the watcher journaled a second after the turn's write, or a
+	// minute after, is the person's, not the turn's: the watcher journals no echo of
+	// another MemoTree process's write (vault.AppendExternal tells them apart), so an
+	// external entry is never taken for one.
+	for _, after := range []time.Duration{time.Second, time.Minute} {
+		edit := append(slices.Clone(journey), vault.Entry{Time: at.Add(after), Actor: "external", Op: "edit", Entities: []string{"n"}, Outcome: "ok"})
+		if got := summary(gitrepo.GroupChanges(changes, edit, nil)); got["external"] == nil {
+			t.Errorf("an outside edit %v after the turn's write counts as the turn's: %v", after, got)
+		}
 	}
 	stamp := func(vpath.Path) (time.Time, bool) { return at.Add(time.Hour), true }
 	got = summary(gitrepo.GroupChanges(changes, journey, stamp))

@@ -401,10 +401,12 @@ func stageMode(mode filemode.FileMode, old *ientry, rules *workRules) filemode.F
 }
 
 // updateIndex sets the index entries of the paths in set (removing those whose entry
-// is nil, and every conflict stage of each) and leaves every other entry as it was.
+// is nil, and every conflict stage of each) and leaves every other entry as it was,
+// but for the racily clean ones whose files differ, which it smudges (racy.go).
 func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) error {
+	racy := r.racyCheck(filepath.Join(r.gitDir(), "index"))
 	if raw, err := os.ReadFile(filepath.Join(r.dir, ".git", "index")); err == nil {
-		out, ok, err := spliceIndex(raw, set)
+		out, ok, err := spliceIndex(raw, set, racy)
 		if err != nil {
 			return err
 		}
@@ -419,7 +421,7 @@ func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) err
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
 	}
-	if err := setEntries(idx, set); err != nil {
+	if err := setEntries(idx, set, racy); err != nil {
 		return err
 	}
 	if err := r.writeIndexWaiting(ctx, func() error { return r.writeIndex(idx) }); err != nil {
@@ -429,10 +431,11 @@ func (r *Repo) updateIndex(ctx context.Context, set map[string]*index.Entry) err
 }
 
 // setEntries applies set to a decoded index: the entries named or displaced by set
-// go (a submodule that a file of set would be inside is refused), the new ones are
-// added, all sorted by name, and the cached trees, which would describe the old
-// entries, are dropped (git rebuilds them). spliceIndex does the same on the raw bytes.
-func setEntries(idx *index.Index, set map[string]*index.Entry) error {
+// go (a submodule that a file of set would be inside is refused), the racily clean
+// entries racy finds are smudged, the new ones are added, all sorted by name, and the
+// cached trees, which would describe the old entries, are dropped (git rebuilds
+// them). spliceIndex does the same on the raw bytes.
+func setEntries(idx *index.Index, set map[string]*index.Entry, racy *racyCheck) error {
 	folders := setFolders(set)
 	kept := idx.Entries[:0]
 	for _, e := range idx.Entries {
@@ -446,6 +449,7 @@ func setEntries(idx *index.Index, set map[string]*index.Entry) error {
 		}
 	}
 	idx.Entries = kept
+	racy.smudgeEntries(kept)
 	for _, e := range set {
 		if e != nil {
 			idx.Entries = append(idx.Entries, e)

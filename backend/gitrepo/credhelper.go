@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/go-git/go-git/v5/plumbing/transport"
 )
@@ -89,7 +90,9 @@ func (r *Repo) credentialHelpers(ctx context.Context) []helperEntry {
 // helperForm is a helper git runs as `git credential-NAME ARGS` with plain arguments:
 // no shell command ("!…"), no program's path, nothing the shell (through which git
 // runs it) would read as more than words.
-var helperForm = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*( +[A-Za-z0-9._,:=/~@%+-]+)*$`)
+var helperForm = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*( +[A-Za-z0-9._,:=/~@%+-]+)*$`)
+})
 
 // vaultHelper reports whether a credential helper of the repository's own
 // configuration is one MemoTree asks: a helper of helperForm that git has built in
@@ -98,7 +101,7 @@ var helperForm = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*( +[A-Za-z0-9._,
 // look NAME up among the configuration's aliases, which the repository's
 // configuration may define to run anything.
 func (r *Repo) vaultHelper(ctx context.Context, value string) bool {
-	if !helperForm.MatchString(value) {
+	if !helperForm().MatchString(value) {
 		return false
 	}
 	name, _, _ := strings.Cut(value, " ")

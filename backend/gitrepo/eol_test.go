@@ -273,3 +273,34 @@ func TestTrackerReadsNewAttributes(t *testing.T) {
 		compareWithGit(t, dir, fmt.Sprintf(".gitattributes %q", attrs), statesOf(st))
 	}
 }
+
+// TestAutoCRLFFromTheSystemConfig: core.autocrlf=true set only in the system-wide
+// configuration (where Git for Windows' installer puts it; GIT_CONFIG_SYSTEM names the
+// file here) rules how MemoTree compares a note: a CRLF note stored with LF is
+// unchanged, and a one-line edit counts one line, as git counts it.
+func TestAutoCRLFFromTheSystemConfig(t *testing.T) {
+	home := t.TempDir()
+	sys := filepath.Join(home, "system-gitconfig")
+	if err := os.WriteFile(sys, []byte("[core]\n\tautocrlf = true\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("HOME", home)
+	t.Setenv("XDG_CONFIG_HOME", "")
+	t.Setenv("GIT_CONFIG_GLOBAL", filepath.Join(home, "no-gitconfig"))
+	t.Setenv("GIT_CONFIG_NOSYSTEM", "")
+	t.Setenv("GIT_CONFIG_SYSTEM", sys)
+	dir := filepath.Join(t.TempDir(), "vault")
+	note := "# Ada\r\n\r\nfirst line\r\nsecond line\r\n"
+	write(t, dir, map[string]string{"ada.md": note})
+	run(t, dir, "init", "-q")
+	run(t, dir, "-c", "core.autocrlf=true", "add", "-A")
+	run(t, dir, "-c", "core.autocrlf=true", "commit", "-q", "-m", "initial")
+	r := open(t, dir)
+	if d := cmp.Diff(map[string]string{}, sidesNumstat(t, r)); d != "" {
+		t.Errorf("the CRLF note as checked out (-want +got):\n%s", d)
+	}
+	write(t, dir, map[string]string{"ada.md": strings.Replace(note, "second line", "second line, revised", 1)})
+	if d := cmp.Diff(map[string]string{"ada.md": "1 1"}, sidesNumstat(t, r)); d != "" {
+		t.Errorf("after a one-line edit (-want +got):\n%s", d)
+	}
+}

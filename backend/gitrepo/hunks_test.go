@@ -338,14 +338,14 @@ func TestUndoHunkKeepsTheChangeSet(t *testing.T) {
 }
 
 // TestGroupChangesAfterUndo: an undo of hunks keeps the file in the set of the write
-// it partly undid, also when the watcher saw the undo's write as an outside edit (its
-// echo); a later outside edit, or an undo of an outside edit, is an outside edit.
+// it partly undid; an outside edit after it, however soon, or an undo of an outside
+// edit, is an outside edit.
 func TestGroupChangesAfterUndo(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	agent := vault.Entry{Time: t0, Actor: "agent", Turn: "t1", Session: "s1", Op: "edit_entity", Entities: []string{"n.md"}, Outcome: "ok"}
 	undo := vault.Entry{Time: t0.Add(time.Minute), Actor: "user", Op: gitrepo.OpUndoHunks, Entities: []string{"n.md"}, Outcome: "ok"}
-	echo := vault.Entry{Time: undo.Time.Add(time.Second), Actor: gitrepo.OutsideID, Op: "external_edit", Entities: []string{"n"}, Outcome: "ok"}
-	later := echo
+	soon := vault.Entry{Time: undo.Time.Add(time.Second), Actor: gitrepo.OutsideID, Op: "external_edit", Entities: []string{"n"}, Outcome: "ok"}
+	later := soon
 	later.Time = undo.Time.Add(time.Minute)
 	changes := []gitrepo.Change{{Path: "n.md", State: gitrepo.Modified}}
 	for _, tc := range []struct {
@@ -356,7 +356,7 @@ func TestGroupChangesAfterUndo(t *testing.T) {
 	}{
 		{"undo", []vault.Entry{agent, undo}, undo.Time, "agent@t1"},
 		{"two undos", []vault.Entry{agent, undo, undo}, undo.Time, "agent@t1"},
-		{"undo and its echo", []vault.Entry{agent, undo, echo}, echo.Time, "agent@t1"},
+		{"an outside edit a second after the undo", []vault.Entry{agent, undo, soon}, undo.Time, gitrepo.OutsideID},
 		{"an outside edit after the undo", []vault.Entry{agent, undo, later}, later.Time, gitrepo.OutsideID},
 		{"an outside edit undone", []vault.Entry{undo}, undo.Time, gitrepo.OutsideID},
 		{"modified after the undo", []vault.Entry{agent, undo}, undo.Time.Add(time.Minute), gitrepo.OutsideID},

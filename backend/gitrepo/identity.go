@@ -4,8 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 	"time"
@@ -13,14 +15,15 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/object"
 
 	"github.com/memotree/memotree/backend/internal/regular"
+	"github.com/memotree/memotree/backend/portable"
 )
 
 // Who signs a commit, found as git finds it (git's ident.c): for the author,
 // GIT_AUTHOR_NAME and GIT_AUTHOR_EMAIL, then author.name and author.email, then
 // user.name and user.email, then (the email only) EMAIL; for the committer the same
 // with GIT_COMMITTER_* and committer.*. The configuration is read as git reads it, the
-// last value winning: the system file (/etc/gitconfig, or GIT_CONFIG_SYSTEM; none with
-// GIT_CONFIG_NOSYSTEM), the global files ($XDG_CONFIG_HOME/git/config, or
+// last value winning: the system file (/etc/gitconfig, Git for Windows' own on Windows,
+// or GIT_CONFIG_SYSTEM; none with GIT_CONFIG_NOSYSTEM), the global files ($XDG_CONFIG_HOME/git/config, or
 // ~/.config/git/config, then ~/.gitconfig; only GIT_CONFIG_GLOBAL when that is set),
 // then the repository's .git/config, each with the files its include.path and
 // includeIf "gitdir:" / "onbranch:" sections name. Where git would guess a name from
@@ -173,10 +176,7 @@ func (r *Repo) branchName() string {
 // systemAndGlobalConfig lists the configuration files git reads before the
 // repository's, lowest precedence first.
 func systemAndGlobalConfig() []string {
-	var files []string
-	if os.Getenv("GIT_CONFIG_NOSYSTEM") == "" {
-		files = append(files, cmpOr(os.Getenv("GIT_CONFIG_SYSTEM"), "/etc/gitconfig"))
-	}
+	files := systemConfig(runtime.GOOS, os.Getenv, exec.LookPath)
 	if g := os.Getenv("GIT_CONFIG_GLOBAL"); g != "" {
 		return append(files, expandHome(g))
 	}
@@ -192,11 +192,24 @@ func systemAndGlobalConfig() []string {
 	return files
 }
 
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
+// systemConfig lists the system-wide configuration files git reads on the system
+// goos, lowest precedence first: GIT_CONFIG_SYSTEM when set, none with
+// GIT_CONFIG_NOSYSTEM, otherwise portable.GitSystemConfigs: /etc/gitconfig, or on
+// Windows Git for Windows' own (%PROGRAMDATA%\Git\config, then etc\gitconfig where
+// the git found on the PATH is installed), which is where its installer sets
+// core.autocrlf=true.
+func systemConfig(goos string, getenv func(string) string, lookPath func(string) (string, error)) []string {
+	switch {
+	case getenv("GIT_CONFIG_NOSYSTEM") != "":
+		return nil
+	case getenv("GIT_CONFIG_SYSTEM") != "":
+		return []string{getenv("GIT_CONFIG_SYSTEM")}
 	}
-	return b
+	var gitExe string
+	if goos == "windows" {
+		gitExe, _ = lookPath("git") // "" when there is none: the installer's default place
+	}
+	return portable.GitSystemConfigs(goos, getenv, gitExe)
 }
 
 // expandHome replaces a leading "~/" by the home folder.

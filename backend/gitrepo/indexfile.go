@@ -226,12 +226,7 @@ func offsetVarint(s string) (int, int) {
 func fromIndex(idx *index.Index) []ientry {
 	out := make([]ientry, len(idx.Entries))
 	for i, e := range idx.Entries {
-		out[i] = ientry{
-			name: e.Name, hash: e.Hash, mode: e.Mode, size: e.Size, ino: e.Inode,
-			stage: uint8(e.Stage), intentToAdd: e.IntentToAdd, skipWorktree: e.SkipWorktree,
-		}
-		out[i].ctimeS, out[i].ctimeN = unixParts(e.CreatedAt)
-		out[i].mtimeS, out[i].mtimeN = unixParts(e.ModifiedAt)
+		out[i] = entryOf(e)
 	}
 	return out
 }

@@ -19,11 +19,13 @@ import (
 // Like go-git's encoder it writes no extensions: the cached trees and the rest are
 // dropped, and git rebuilds them. Index version 4 (names stored as prefixes of the
 // previous one), an index that is not sorted, a split or sparse index, or one whose
-// checksum is wrong are left to go-git: ok false.
+// checksum is wrong are left to go-git: ok false. A kept entry that racy says is
+// racily clean and differs from its file is copied with its size set to 0 (racy.go).
 
 // spliceIndex returns the index file raw with the entries named in set replaced (nil
-// drops a path, and every stage of a named path goes), as updateIndex computes them.
-func spliceIndex(raw []byte, set map[string]*index.Entry) (out []byte, ok bool, err error) {
+// drops a path, and every stage of a named path goes), as updateIndex computes them,
+// and the racily clean entries racy finds smudged (nil finds none).
+func spliceIndex(raw []byte, set map[string]*index.Entry, racy *racyCheck) (out []byte, ok bool, err error) {
 	const header, fixed = 12, 62
 	if len(raw) < header+20 || string(raw[:4]) != "DIRC" {
 		return nil, false, nil
@@ -43,6 +45,7 @@ func spliceIndex(raw []byte, set map[string]*index.Entry) (out []byte, ok bool, 
 	type span struct {
 		start, end int
 		name       string
+		smudge     bool
 	}
 	kept := make([]span, 0, n)
 	folders := setFolders(set)
@@ -54,11 +57,13 @@ func spliceIndex(raw []byte, set map[string]*index.Entry) (out []byte, ok bool, 
 		start := pos
 		mode := filemode.FileMode(binary.BigEndian.Uint32(raw[pos+24:]))
 		flags := binary.BigEndian.Uint16(raw[pos+60:])
+		var ext uint16
 		pos += fixed
 		if flags&0x4000 != 0 {
 			if version < 3 || pos+2 > end {
 				return nil, false, nil
 			}
+			ext = binary.BigEndian.Uint16(raw[pos:])
 			pos += 2
 		}
 		nul := bytes.IndexByte(raw[pos:end], 0)
@@ -77,7 +82,8 @@ func spliceIndex(raw []byte, set map[string]*index.Entry) (out []byte, ok bool, 
 			return nil, false, insideSubmodule(name)
 		}
 		if !gone {
-			kept = append(kept, span{start, pos, name})
+			kept = append(kept, span{start, pos, name, racy.racy(binary.BigEndian.Uint32(raw[start+8:])) &&
+				racy.smudge(rawEntry(raw[start:], name, flags, ext))})
 		}
 	}
 	for pos+8 <= end { // the extensions: a split or sparse index goes to go-git
@@ -108,6 +114,9 @@ func spliceIndex(raw []byte, set map[string]*index.Entry) (out []byte, ok bool, 
 			}
 		}
 		out = append(out, raw[k.start:k.end]...)
+		if k.smudge {
+			clear(out[len(out)-(k.end-k.start)+36:][:4])
+		}
 	}
 	for ; i < len(added); i++ {
 		if out, ok = appendEntry(out, added[i], version); !ok {
@@ -116,6 +125,17 @@ func spliceIndex(raw []byte, set map[string]*index.Entry) (out []byte, ok bool, 
 	}
 	sum := sha1.Sum(out)
 	return append(out, sum[:]...), true, nil
+}
+
+// rawEntry is what the racy check reads of the entry at the start of b, an index
+// of version 2 or 3, whose name, flags and extended flags were read already.
+func rawEntry(b []byte, name string, flags, ext uint16) *ientry {
+	e := &ientry{name: name, mode: filemode.FileMode(binary.BigEndian.Uint32(b[24:])), size: binary.BigEndian.Uint32(b[36:]),
+		mtimeS: binary.BigEndian.Uint32(b[8:]), mtimeN: binary.BigEndian.Uint32(b[12:]), ino: binary.BigEndian.Uint32(b[20:]),
+		stage: uint8(flags>>12) & 3, intentToAdd: ext&0x2000 != 0, skipWorktree: ext&0x4000 != 0}
+	e.ctimeS, e.ctimeN = binary.BigEndian.Uint32(b[0:]), binary.BigEndian.Uint32(b[4:])
+	copy(e.hash[:], b[40:60])
+	return e
 }
 
 // appendEntry encodes e as go-git's encoder does for index version 2 or 3; ok is

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -29,13 +30,13 @@ func gitIn(t *testing.T, dir string, args ...string) {
 
 // goGitSplice is updateIndex's way for the indexes spliceIndex leaves to go-git: the
 // index decoded, set applied (setEntries), and encoded again.
-func goGitSplice(t *testing.T, raw []byte, set map[string]*index.Entry) []byte {
+func goGitSplice(t *testing.T, raw []byte, set map[string]*index.Entry, racy *racyCheck) []byte {
 	t.Helper()
 	idx := &index.Index{}
 	if err := index.NewDecoder(bytes.NewReader(raw)).Decode(idx); err != nil {
 		t.Fatal(err)
 	}
-	if err := setEntries(idx, set); err != nil {
+	if err := setEntries(idx, set, racy); err != nil {
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
@@ -55,7 +56,9 @@ func newEntry(name string, seed byte) *index.Entry {
 // TestSpliceIndexAsGoGit compares spliceIndex byte for byte with go-git's decode and
 // encode, on indexes of version 2 and 3 written by git (with cached trees, an
 // intent-to-add entry and a conflict), for edits, deletions, additions, a file in
-// place of a folder and a folder in place of a file.
+// place of a folder and a folder in place of a file; and with every entry racily
+// clean, where the kept entries the check finds stale are smudged in both, and with
+// none, where no entry is checked.
 func TestSpliceIndexAsGoGit(t *testing.T) {
 	for _, version := range []string{"2", "3"} {
 		dir := t.TempDir()
@@ -95,12 +98,21 @@ func TestSpliceIndexAsGoGit(t *testing.T) {
 			"folder for file":   {"f/inside.md": newEntry("f/inside.md", 8)},
 			"nothing":           {},
 		} {
-			got, ok, err := spliceIndex(raw, set)
-			if err != nil || !ok {
-				t.Fatalf("version %s, %s: ok %v, %v", version, name, ok, err)
-			}
-			if want := goGitSplice(t, raw, set); !bytes.Equal(got, want) {
-				t.Errorf("version %s, %s: the spliced index differs from go-git's (%d and %d bytes)", version, name, len(got), len(want))
+			// Nothing is racy from 2106 on: an entry that is not is never read again.
+			noneRacy := &racyCheck{since: 1 << 32, stale: func(e *ientry) bool {
+				t.Errorf("version %s, %s: %s, which is not racily clean, was read again", version, name, e.name)
+				return true
+			}}
+			for _, racy := range []*racyCheck{nil, staleNames("a.md", "b.md", "dir/y.md", "f", "new.md", "z/deep/n.md"), noneRacy} {
+				got, ok, err := spliceIndex(raw, set, racy)
+				if err != nil || !ok {
+					t.Fatalf("version %s, %s: ok %v, %v", version, name, ok, err)
+				}
+				if want := goGitSplice(t, raw, set, racy); !bytes.Equal(got, want) {
+					t.Errorf("version %s, %s, racy %v: the spliced index differs from go-git's (%d and %d bytes)", version, name,
+						racy != nil, len(got), len(want))
+				}
+				checkSmudged(t, raw, got, set, racy)
 			}
 		}
 	}
@@ -116,12 +128,12 @@ func TestSpliceIndexLeavesToGoGit(t *testing.T) {
 	gitIn(t, dir, "add", "-A")
 	raw, _ := os.ReadFile(filepath.Join(dir, ".git", "index"))
 	set := map[string]*index.Entry{"a.md": newEntry("a.md", 1)}
-	if _, ok, _ := spliceIndex(raw, set); !ok {
+	if _, ok, _ := spliceIndex(raw, set, nil); !ok {
 		t.Fatal("a plain version 2 index was not spliced")
 	}
 	damaged := bytes.Clone(raw)
 	damaged[len(damaged)-1] ^= 1
-	if _, ok, _ := spliceIndex(damaged, set); ok {
+	if _, ok, _ := spliceIndex(damaged, set, nil); ok {
 		t.Error("an index with a wrong checksum was spliced")
 	}
 	swapped := bytes.Clone(raw) // b.md before a.md, checksum made right
@@ -131,17 +143,17 @@ func TestSpliceIndexLeavesToGoGit(t *testing.T) {
 	end := len(swapped) - 20
 	sum := sha1Sum(swapped[:end])
 	copy(swapped[end:], sum)
-	if _, ok, _ := spliceIndex(swapped, set); ok {
+	if _, ok, _ := spliceIndex(swapped, set, nil); ok {
 		t.Error("an unsorted index was spliced")
 	}
 	gitIn(t, dir, "update-index", "--index-version", "4")
 	raw4, _ := os.ReadFile(filepath.Join(dir, ".git", "index"))
-	if _, ok, _ := spliceIndex(raw4, set); ok {
+	if _, ok, _ := spliceIndex(raw4, set, nil); ok {
 		t.Error("a version 4 index was spliced")
 	}
 	for _, sig := range []string{"link", "sdir"} { // a split or sparse index's extension
 		ext := append(bytes.Clone(raw[:len(raw)-20]), sig+"\x00\x00\x00\x00"...)
-		if _, ok, _ := spliceIndex(append(ext, sha1Sum(ext)...), set); ok {
+		if _, ok, _ := spliceIndex(append(ext, sha1Sum(ext)...), set, nil); ok {
 			t.Errorf("an index with the %s extension was spliced", sig)
 		}
 	}
@@ -154,20 +166,77 @@ func sha1Sum(b []byte) []byte {
 }
 
 // FuzzSpliceIndex: an index file with a right checksum and anything inside it is
-// spliced or left to go-git, never a panic, and a spliced index reads back.
+// spliced or left to go-git, never a panic, and a spliced index reads back, with the
+// entries a racy check finds stale smudged and no other changed.
 func FuzzSpliceIndex(f *testing.F) {
+	// The seeds are index files without their checksum, which the target appends.
 	withSum := func(b []byte) []byte { return append(b, sha1Sum(b)...) }
-	f.Add(withSum([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00")))
-	f.Add(withSum(append([]byte("DIRC\x00\x00\x00\x03\x00\x00\x00\x01"), append(make([]byte, 60), 0x40, 1, 'a', 0)...)))
-	f.Add(withSum(append(append([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x01"), make([]byte, 60)...), "\x00\x01a\x00\x00\x00\x00\x00\x00\x00TREE\x00\x00\x00\x01x"...)))
+	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00"))
+	// An entry with extended flags (version 3), padded to 72 bytes.
+	f.Add(append(append([]byte("DIRC\x00\x00\x00\x03\x00\x00\x00\x01"), make([]byte, 60)...), "\x40\x01\x00\x00a\x00\x00\x00\x00\x00\x00\x00"...))
+	// An entry padded to 64 bytes, then a cached tree.
+	f.Add(append(append([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x01"), make([]byte, 60)...), "\x00\x01a\x00TREE\x00\x00\x00\x01x"...))
+	racyEntry := make([]byte, 62) // modified at the end of time, size 5, "x": racy and stale
+	copy(racyEntry[8:], "\xff\xff\xff\xff")
+	copy(racyEntry[24:], "\x00\x00\x81\xa4")
+	copy(racyEntry[36:], "\x00\x00\x00\x05")
+	copy(racyEntry[60:], "\x00\x01")          // flags: a name of 1 byte
+	racyEntry = append(racyEntry, "x\x00"...) // and one NUL: 64 bytes
+	f.Add(append([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x01"), racyEntry...))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		raw := withSum(body)
-		out, ok, _ := spliceIndex(raw, map[string]*index.Entry{"a": newEntry("a", 1), "b/c": nil})
+		set := map[string]*index.Entry{"a": newEntry("a", 1), "b/c": nil}
+		racy := &racyCheck{since: 1 << 20, stale: func(e *ientry) bool { return len(e.name)%2 == 1 }}
+		out, ok, _ := spliceIndex(raw, set, racy)
 		if !ok {
 			return
 		}
 		if _, _, err := parseIndex(string(out)); err != nil {
 			t.Fatalf("a spliced index does not read back: %v", err)
 		}
+		checkSmudged(t, raw, out, set, racy)
 	})
+}
+
+// staleNames is a racy check to which every entry is racily clean, and those named
+// differ from their files.
+func staleNames(names ...string) *racyCheck {
+	return &racyCheck{since: 0, stale: func(e *ientry) bool { return slices.Contains(names, e.name) }}
+}
+
+// checkSmudged checks out, the index raw spliced with set: an entry kept from raw
+// has size 0 if it is racily clean by racy's time, at stage 0, neither a submodule
+// nor intent-to-add, not empty, and stale by racy's judgement; else its size in raw.
+func checkSmudged(t *testing.T, raw, out []byte, set map[string]*index.Entry, racy *racyCheck) {
+	t.Helper()
+	in, _, err := parseIndex(string(raw))
+	if err != nil {
+		t.Fatalf("the index spliced does not read: %v", err)
+	}
+	type key struct {
+		name  string
+		stage uint8
+	}
+	sizes := map[key]uint32{}
+	for _, e := range in {
+		sizes[key{e.name, e.stage}] = e.size
+	}
+	entries, _, err := parseIndex(string(out))
+	if err != nil {
+		t.Fatalf("a spliced index does not read back: %v", err)
+	}
+	for i := range entries {
+		e := &entries[i]
+		if _, named := set[e.name]; named {
+			continue
+		}
+		want := sizes[key{e.name, e.stage}]
+		if racy != nil && int64(e.mtimeS) >= racy.since && e.stage == 0 && e.mode != filemode.Submodule && !e.intentToAdd &&
+			!e.skipWorktree && racy.stale(e) {
+			want = 0
+		}
+		if e.size != want {
+			t.Errorf("%s (stage %d) was written with size %d, want %d", e.name, e.stage, e.size, want)
+		}
+	}
 }

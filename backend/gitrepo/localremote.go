@@ -28,7 +28,10 @@ import (
 // one transport per protocol): go-git's would start them in the folder MemoTree was
 // started in, with its environment, and receive-pack would run the remote
 // repository's hooks.
-func init() { client.InstallProtocol("file", localTransport{}) }
+// useLocalTransport installs localTransport as go-git's transport for repositories on
+// this machine, for the whole process, before the first fetch or push (not at start-up,
+// which every process of MemoTree pays: see TestOwnPackagesInitCheaply).
+var useLocalTransport = sync.OnceFunc(func() { client.InstallProtocol("file", localTransport{}) })
 
 // localProtections are given to git's upload-pack and receive-pack, besides
 // gitProtections, so that the remote repository's configuration (which may have come

@@ -386,8 +386,10 @@ func (r *Repo) apply(ctx context.Context, m *merged, stages bool) error {
 
 // setEntries points the index entries of paths at the given contents (removing the
 // absent ones), and replaces those of the paths of stages by their unmerged entries,
-// in one write of the index.
+// in one write of the index; the racily clean entries it keeps are smudged where
+// their files differ (racy.go).
 func (r *Repo) setEntries(set map[vpath.Path]version, stages map[vpath.Path]stageSet) error {
+	racy := r.racyCheck(filepath.Join(r.gitDir(), "index"))
 	idx, err := r.repo.Storer.Index()
 	if err != nil {
 		return fmt.Errorf("read index: %w", err)
@@ -401,6 +403,7 @@ func (r *Repo) setEntries(set map[vpath.Path]version, stages map[vpath.Path]stag
 		}
 	}
 	idx.Entries = kept
+	racy.smudgeEntries(kept)
 	for p, v := range set {
 		if _, staged := stages[p]; staged || !v.ok {
 			continue

@@ -112,6 +112,7 @@ func (o SyncOptions) remoteName() string {
 // remote returns the remote's URL for a fetch, or for a push (its pushurl when it has
 // one, as git pushes there), and the sign-in to use for that URL.
 func (r *Repo) remote(ctx context.Context, o SyncOptions, push bool) (string, transport.AuthMethod, error) {
+	useLocalTransport()
 	// git's configuration is read first, bounded (see readConfigFile): one MemoTree
 	// refuses, git (asked for credentials) and go-git are not given.
 	if _, err := r.config(); err != nil {

@@ -37,8 +37,10 @@
 // journaled and recognised by the watcher as the app's own. Staging never calls
 // go-git's Worktree.Add, which runs a full status per file: Commit builds the new tree
 // from HEAD's and the chosen paths alone (as `git commit -- paths` does), reads the
-// index once, updates the entries of those paths, and writes it back once. Commits are
-// signed as git signs them (see Identity).
+// index once, updates the entries of those paths, and writes it back once. Every index
+// it writes smudges the racily clean entries whose files differ, as git does (racy.go),
+// so that a note saved again within the second its entry was written is never hidden
+// from git status or Status. Commits are signed as git signs them (see Identity).
 //
 // Paths are vault-relative vpath.Path values; the vault folder must be the root of the
 // repository. Status reports what `git status` reports, Obsidian's .obsidian/ and

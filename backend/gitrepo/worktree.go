@@ -225,11 +225,22 @@ func parseIgnore(b []byte, domain []string) []gitignore.Pattern {
 	return out
 }
 
+// emptyBlob is the hash of the empty file, the one content an index entry of size 0
+// may hold without having been smudged.
+var emptyBlob = plumbing.ComputeHash(plumbing.BlobObject, nil)
+
 // unchanged reports whether the working-tree file matches its index entry by stat
-// data alone, compared as git compares them (32-bit fields). A file modified in the
-// same instant the index was written is "racily clean" and must be hashed, as git
-// does.
+// data alone, compared as git compares them (32-bit fields). An entry modified in the
+// second the index was written, or later, is "racily clean" and its file must be
+// hashed, as git does: git compares those times in whole seconds unless built with
+// USE_NSEC (Git for Windows is, Debian's git is not), so a finer comparison would
+// trust an entry git hashes, and this one hashes a little more than a git with it. An entry of size 0 that does not hold the empty
+// file was smudged by an index write (git's ce_smudge_racily_clean_entry: the file
+// may differ from it) and is hashed too, as git's ce_match_stat_basic has it.
 func unchanged(e *ientry, f workFile, indexTime time.Time, rules *workRules) bool {
+	if e.size == 0 && e.hash != emptyBlob {
+		return false
+	}
 	if uint32(f.size) != e.size || uint32(f.mtime.sec) != e.mtimeS || uint32(f.mtime.nsec) != e.mtimeN || !modeMatches(e.mode, f.mode, rules) {
 		return false
 	}
@@ -240,7 +251,7 @@ func unchanged(e *ientry, f workFile, indexTime time.Time, rules *workRules) boo
 		(uint32(f.ctime.sec) != e.ctimeS || uint32(f.ctime.nsec) != e.ctimeN) {
 		return false // git compares the change time too (core.trustctime)
 	}
-	return time.Unix(f.mtime.sec, f.mtime.nsec).Before(indexTime)
+	return f.mtime.sec < indexTime.Unix()
 }
 
 // modeMatches reports whether a working-tree file's type and executable bit are

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 
@@ -20,14 +21,15 @@ var (
 
 // method is one exported method of the receiver, callable over HTTP.
 type method struct {
-	fn      reflect.Value
-	in      []reflect.Type // argument types, without a leading context.Context
-	withCtx bool
-	result  bool // returns a value before its error
+	fn     reflect.Value
+	in     []reflect.Type // argument types
+	result bool           // returns a value before its error
 }
 
 // methods derives the callable methods of recv: every exported method whose results
-// are (T, error) or (error). Any other method is not served.
+// are (T, error) or (error) and whose arguments are all JSON values. Any other method
+// is not served: one taking a context.Context, in particular, since neither this
+// server nor the window's bindings would pass one.
 func methods(recv any) map[string]method {
 	out := map[string]method{}
 	v := reflect.ValueOf(recv)
@@ -41,11 +43,10 @@ func methods(recv any) map[string]method {
 		}
 		md := method{fn: v.Method(i), result: nout == 2}
 		for j := 1; j < ft.NumIn(); j++ {
-			if j == 1 && ft.In(j) == ctxType {
-				md.withCtx = true
-				continue
-			}
 			md.in = append(md.in, ft.In(j))
+		}
+		if slices.Contains(md.in, ctxType) {
+			continue
 		}
 		out[m.Name] = md
 	}
@@ -63,7 +64,7 @@ func Names(recv any) []string {
 }
 
 // call decodes the JSON array body into the method's arguments and calls it.
-func (m method) call(ctx context.Context, body []byte) (any, error) {
+func (m method) call(body []byte) (any, error) {
 	var raw []json.RawMessage
 	if len(body) > 0 {
 		if err := json.Unmarshal(body, &raw); err != nil {
@@ -73,10 +74,7 @@ func (m method) call(ctx context.Context, body []byte) (any, error) {
 	if len(raw) != len(m.in) {
 		return nil, &badRequest{fmt.Errorf("want %d arguments, got %d", len(m.in), len(raw))}
 	}
-	args := make([]reflect.Value, 0, len(m.in)+1)
-	if m.withCtx {
-		args = append(args, reflect.ValueOf(ctx))
-	}
+	args := make([]reflect.Value, 0, len(m.in))
 	for i, t := range m.in {
 		p := reflect.New(t)
 		if err := json.Unmarshal(raw[i], p.Interface()); err != nil {
@@ -117,7 +115,7 @@ func serveCall(ms map[string]method) http.HandlerFunc {
 			writeError(w, http.StatusRequestEntityTooLarge, err)
 			return
 		}
-		res, err := m.call(r.Context(), body)
+		res, err := m.call(body)
 		if err != nil {
 			status := http.StatusInternalServerError
 			var br *badRequest

@@ -2,8 +2,8 @@
 // note in parallel into the link graph, and, when watching, applies the watcher's
 // batches so that the graph follows edits made by anyone, publishing a VaultChanged
 // event after each applied batch. The index keeps a bounded part of a huge note
-// (Max*PerNote, with a warning). A watching library also rolls back, at once, a
-// change set whose process died (see changeSets), and tells the window of it.
+// (Max*PerNote, with a warning). A watching library also finishes, at once, a batch
+// of writes whose writer died after recording its intent (see crashedBatches).
 //
 // The library owns its writes: Write, Apply and Update write through the vault and
 // index what they wrote before returning, so that no writer has to remember to
@@ -101,7 +101,7 @@ type Library struct {
 	watcher  *watch.Watcher
 	done     chan struct{}
 	stopScan context.CancelFunc // cancels a background scan; nil otherwise
-	sets     *changeSets        // watches for crashed change sets; nil unless watching
+	crashed  *crashedBatches    // finishes crashed batches; nil unless watching
 
 	keepTemps  bool            // Options.KeepTemps
 	beforeRead func(notes int) // Options.BeforeRead
@@ -206,12 +206,6 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 		// that command asks for them, not by every scan (graph.DeferReverse).
 		l.graph.DeferReverse()
 	}
-	// A journal no rollback can use does not keep the library from opening: its
-	// writes are refused until doctor sets it aside, and the window is told.
-	v.OnDamaged(l.damaged)
-	for _, d := range v.DamagedJournals() {
-		l.damaged(d)
-	}
 	if o.Watch {
 		// Watch before the scan so that no edit made during the scan is missed.
 		w, err := watch.New(v.Dir(), watch.Options{Debounce: o.Debounce})
@@ -220,7 +214,7 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 			return nil, fmt.Errorf("watch library %s: %w", name, err)
 		}
 		l.watcher = w
-		l.sets = newChangeSets(l)
+		l.crashed = newCrashedBatches(l)
 	}
 	if o.Lazy && !o.Watch {
 		return l, nil
@@ -272,7 +266,7 @@ func (l *Library) Close() error {
 			<-l.done
 		}
 	}
-	l.sets.close()
+	l.crashed.close()
 	return l.vault.Close()
 }
 
@@ -478,8 +472,8 @@ func (l *Library) follow() {
 	defer close(l.done)
 	for b := range l.watcher.Batches() {
 		ctx := context.Background()
-		if b.ChangeSets {
-			l.sets.kick()
+		if b.Intent {
+			l.crashed.kick()
 		}
 		if b.Rescan {
 			prog, err := l.scan(ctx)

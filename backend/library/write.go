@@ -72,8 +72,8 @@ func (l *Library) JourneyLatest(maxBytes int64, names []string) ([]vault.Entry, 
 }
 
 // Refresh re-reads the given files or folders and updates the graph, for files this
-// process changed other than through Write and Apply (the undo journal putting a
-// failed script's notes back). Like them, it runs to its end whatever becomes of ctx.
+// process changed other than through Write and Apply (a library that does not watch
+// sees no other change). Like them, it runs to its end whatever becomes of ctx.
 func (l *Library) Refresh(ctx context.Context, paths ...vpath.Path) {
 	l.index(context.WithoutCancel(ctx), nil, paths)
 }

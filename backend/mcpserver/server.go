@@ -126,7 +126,6 @@ func mcpTool(t *tool.Tool) *mcp.Tool {
 			Title:           t.Title(),
 			ReadOnlyHint:    a.ReadOnlyHint,
 			DestructiveHint: &destructive,
-			IdempotentHint:  a.IdempotentHint,
 			OpenWorldHint:   &openWorld,
 		},
 	}

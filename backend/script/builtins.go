@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
-	"sort"
 	"strings"
 
 	"go.starlark.net/starlark"
@@ -35,7 +34,7 @@ func (x *run) predeclared() starlark.StringDict {
 // toolBuiltin makes t callable with keyword arguments, and with positional ones in
 // the order of its parameters (seed 003's get_page("notes:Ada")). The arguments are
 // converted to JSON and go through Registry.Call like any other call (validation,
-// guard, observer); a successful result comes back as Starlark values (its
+// guard); a successful result comes back as Starlark values (its
 // ForScript: the data, or the value seed 003's signature returns), a failed one raises
 // a ToolError.
 func (x *run) toolBuiltin(t *tool.Tool) *starlark.Builtin {
@@ -123,16 +122,4 @@ func (x *run) warn(w string) {
 	case len(x.warnings) == 50:
 		x.warnings = append(x.warnings, "more warnings were dropped")
 	}
-}
-
-// BuiltinNames returns the tool builtins a script of reg can call, sorted.
-func BuiltinNames(reg *tool.Registry) []string {
-	var out []string
-	for _, t := range reg.List() {
-		if t.InScripts() {
-			out = append(out, t.Name())
-		}
-	}
-	sort.Strings(out)
-	return out
 }

@@ -1,8 +1,8 @@
 // Package script runs Starlark scripts in which every tool of the registry is a
 // builtin (seed 003): run_starlark(target, code, dry_run?). A tool builtin takes the
 // tool's parameters as keyword arguments, which are converted to JSON and sent through
-// Registry.Call exactly as any other caller's, so validation, the permission guard and
-// the observer apply; its data comes back as Starlark values. The value of __result__
+// Registry.Call exactly as any other caller's, so validation and the permission guard
+// apply; its data comes back as Starlark values. The value of __result__
 // is the answer; print output is captured apart. A failing tool raises a Starlark error
 // carrying the tool's error_code and message; Starlark has no try, so it stops the
 // script, and run_starlark answers with that error_code.
@@ -50,5 +50,5 @@
 // code) in a model's reply, for models without native function calling.
 //
 // Concurrency: a Runner is safe for concurrent use; each run has its own thread,
-// budget and journal. Tool builtins run on the script's goroutine, one at a time.
+// budget and transaction. Tool builtins run on the script's goroutine, one at a time.
 package script

@@ -77,6 +77,6 @@ func TestSIGKILLMidScriptIsAllOrNothing(t *testing.T) {
 		default:
 			t.Errorf("%d notes after recovery; want 0 or 400", n)
 		}
-		assertNoJournal(t, dir)
+		assertNoIntent(t, dir)
 	}
 }

@@ -19,9 +19,6 @@ import (
 	"github.com/memotree/memotree/backend/tool"
 )
 
-// ToolName is the name under which scripts are run.
-const ToolName = "run_starlark"
-
 // Error codes of a failed script, besides those of the tool that stopped it.
 const (
 	// CodeScriptError means the script does not compile or failed while running.
@@ -225,7 +222,7 @@ func (r *Runner) compile(code string) (*syntax.File, error) {
 }
 
 func (r *Runner) newRun(ctx context.Context, call *tool.Call, id string) *run {
-	c := tool.Call{Actor: tool.ActorScript, Via: ToolName}
+	c := tool.Call{Actor: tool.ActorScript, Via: RunStarlark.Name()}
 	if call != nil {
 		// A script the person approved (it named a destructive tool) makes its calls
 		// approved: the approval was for the script, every call of it.
@@ -235,7 +232,7 @@ func (r *Runner) newRun(ctx context.Context, call *tool.Call, id string) *run {
 		c.Turn = "script-" + id
 	}
 	x := &run{r: r, ctx: ctx, call: c, budget: &budget{lim: r.lim}}
-	th := &starlark.Thread{Name: ToolName}
+	th := &starlark.Thread{Name: RunStarlark.Name()}
 	th.Load = func(*starlark.Thread, string) (starlark.StringDict, error) {
 		return nil, errors.New("load() is not available in scripts")
 	}

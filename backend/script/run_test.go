@@ -66,15 +66,15 @@ __result__ = "done"`, false)
 	if _, err := os.Stat(filepath.Join(e.dir, "ideas", "New.md")); err != nil {
 		t.Errorf("the created note is not there: %v", err)
 	}
-	assertNoJournal(t, e.dir)
+	assertNoIntent(t, e.dir)
 }
 
-// assertNoJournal checks that no undo journal outlived its script.
-func assertNoJournal(t *testing.T, dir string) {
+// assertNoIntent checks that no batch's intent outlived its script: the script's
+// changes were applied whole, or never decided.
+func assertNoIntent(t *testing.T, dir string) {
 	t.Helper()
-	left, _ := filepath.Glob(filepath.Join(dir, ".memotree", "undo-*"))
-	if len(left) > 0 {
-		t.Errorf("undo journals left: %v", left)
+	if _, err := os.Stat(filepath.Join(dir, ".memotree", "intent.json")); !os.IsNotExist(err) {
+		t.Errorf("a batch's intent is left: %v", err)
 	}
 }
 
@@ -104,7 +104,7 @@ func TestWriteThenFailLeavesTheTreeAsItWas(t *testing.T) {
 	if st := git(t, dir, "status", "--porcelain"); st != "" {
 		t.Errorf("git status after the failed script (the journey included: nothing was written):\n%s", st)
 	}
-	assertNoJournal(t, dir)
+	assertNoIntent(t, dir)
 	assertGraphMatchesFiles(t, e)
 }
 
@@ -248,24 +248,35 @@ func outsideEdit(e *env) starlark.StringDict {
 	})}
 }
 
-// TestFailedScriptLeavesSomeoneElsesEdit: a script that fails after someone else
-// changed a note it had changed leaves their version and writes nothing of its own.
-func TestFailedScriptLeavesSomeoneElsesEdit(t *testing.T) {
-	e := newEnv(t, writeVault(t, false), Limits{})
-	e.run.extra = outsideEdit(e)
-	o := e.mustRun(t, `
+// overtakenScript edits two notes, lets another program rewrite the second, and ends
+// as ending says.
+const overtakenScript = `
 edit_entity(entity_name="Ada Lovelace", old_content="First", new_content="The first")
 edit_entity(entity_name="Charles Babbage", old_content="Designed", new_content="Drew")
 outside_edit("people/Charles Babbage.md", "the person's own words\n")
-fail("stop")`, false)
-	if o.Failure == nil || o.Applied {
-		t.Fatalf("failure %+v, applied %v; want a failure, nothing applied", o.Failure, o.Applied)
-	}
+`
+
+// assertOvertakenLeftAlone checks what overtakenScript leaves when nothing of it was
+// applied: Ada as she was, Charles as the other program wrote him.
+func assertOvertakenLeftAlone(t *testing.T, e *env) {
+	t.Helper()
 	ada, _ := os.ReadFile(filepath.Join(e.dir, "people", "Ada Lovelace.md"))
 	charles, _ := os.ReadFile(filepath.Join(e.dir, "people", "Charles Babbage.md"))
 	if string(ada) != seedNotes["people/Ada Lovelace.md"] || string(charles) != "the person's own words\n" {
 		t.Errorf("ada %q\ncharles %q", ada, charles)
 	}
+}
+
+// TestFailedScriptLeavesSomeoneElsesEdit: a script that fails after someone else
+// changed a note it had changed leaves their version and writes nothing of its own.
+func TestFailedScriptLeavesSomeoneElsesEdit(t *testing.T) {
+	e := newEnv(t, writeVault(t, false), Limits{})
+	e.run.extra = outsideEdit(e)
+	o := e.mustRun(t, overtakenScript+`fail("stop")`, false)
+	if o.Failure == nil || o.Applied {
+		t.Fatalf("failure %+v, applied %v; want a failure, nothing applied", o.Failure, o.Applied)
+	}
+	assertOvertakenLeftAlone(t, e)
 }
 
 // TestScriptOvertakenByAnotherWriterAppliesNothing: a script that finishes after
@@ -274,19 +285,11 @@ fail("stop")`, false)
 func TestScriptOvertakenByAnotherWriterAppliesNothing(t *testing.T) {
 	e := newEnv(t, writeVault(t, false), Limits{})
 	e.run.extra = outsideEdit(e)
-	o := e.mustRun(t, `
-edit_entity(entity_name="Ada Lovelace", old_content="First", new_content="The first")
-edit_entity(entity_name="Charles Babbage", old_content="Designed", new_content="Drew")
-outside_edit("people/Charles Babbage.md", "the person's own words\n")
-__result__ = "done"`, false)
+	o := e.mustRun(t, overtakenScript+`__result__ = "done"`, false)
 	if o.Failure == nil || o.Failure.Code != CodeConflict || !strings.Contains(o.Failure.Message, "Charles Babbage") || o.Applied {
 		t.Fatalf("failure %+v, applied %v; want a conflict naming Charles Babbage, nothing applied", o.Failure, o.Applied)
 	}
-	ada, _ := os.ReadFile(filepath.Join(e.dir, "people", "Ada Lovelace.md"))
-	charles, _ := os.ReadFile(filepath.Join(e.dir, "people", "Charles Babbage.md"))
-	if string(ada) != seedNotes["people/Ada Lovelace.md"] || string(charles) != "the person's own words\n" {
-		t.Errorf("ada %q\ncharles %q", ada, charles)
-	}
+	assertOvertakenLeftAlone(t, e)
 }
 
 // TestScriptSearchesSeeItsOwnWrites: inside a script, every search answers from the

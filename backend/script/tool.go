@@ -20,9 +20,10 @@ type RunStarlarkIn struct {
 	tool.LibraryArg
 }
 
-// RunStarlark is run_starlark's typed handle, for Go code that runs a script through
-// the registry (the agent's text tool calls): its output is the run's Outcome.
-var RunStarlark = tool.NewRef[RunStarlarkIn, *Outcome](ToolName)
+// RunStarlark is run_starlark's typed handle: the tool is declared through it, and Go
+// code runs a script through the registry with it (the agent's text tool calls). Its
+// output is the run's Outcome.
+var RunStarlark = tool.NewRef[RunStarlarkIn, *Outcome]("run_starlark")
 
 // Tool returns the run_starlark tool, which runs scripts with r.
 func (r *Runner) Tool() *tool.Tool {
@@ -30,23 +31,15 @@ func (r *Runner) Tool() *tool.Tool {
 	if err != nil {
 		panic(err) // embedded: cannot fail
 	}
-	return RunStarlark.New(tool.Write, tool.MustDescription(sub, ToolName), r.handle).
+	return RunStarlark.New(tool.Write, tool.MustDescription(sub, RunStarlark.Name()), r.handle, tool.Calls(r.calls)).
 		Describe(tool.LibraryParam, "the library the script's calls act on when they name none; the default one when absent").
 		WithTitle("Run a Starlark script").
-		NotInScripts(). // no nesting
-		WithCalls(r.calls)
+		NotInScripts() // no nesting
 }
 
-// calls names the tools a script's code names (see ToolsNamed): the registry's
+// calls returns the tools a script's code names (see ToolsNamed): the registry's
 // policy judges run_starlark by them, so a script is no way around an approval.
-func (r *Runner) calls(args map[string]any) []string {
-	code, _ := args["code"].(string)
-	var names []string
-	for _, t := range ToolsNamed(r.reg, code) {
-		names = append(names, t.Name())
-	}
-	return names
-}
+func (r *Runner) calls(in RunStarlarkIn) []*tool.Tool { return ToolsNamed(r.reg, in.Code) }
 
 // Register declares run_starlark on reg, running scripts against reg's own tools
 // within lim.

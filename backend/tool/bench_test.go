@@ -10,7 +10,7 @@ import (
 // validation, decoding, the guard and the handler.
 func BenchmarkCallReadTool(b *testing.B) {
 	r := testRegistry(b)
-	r.SetGuard(func(*Call, *Tool, map[string]any) *Result { return nil })
+	r.SetGuard(func(*Call, Request) *Result { return nil })
 	args := json.RawMessage(`{"entity_names":["people/Ada Lovelace","Charles Babbage"],"mode":"merge","library_name":"work"}`)
 	call := &Call{Actor: ActorAgent, Turn: "t1"}
 	ctx := context.Background()

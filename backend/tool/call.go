@@ -51,7 +51,7 @@ type Call struct {
 	// or is empty for a direct call.
 	Via string
 	// Approved says the person approved this very call when it was put to them (a
-	// call the policy holds for approval: see Registry.Judge and NeedsPerson), in the
+	// call the policy holds for approval: see Request.Judge and NeedsPerson), in the
 	// window, through an MCP client, or at the terminal. A script's calls carry the
 	// approval of the script.
 	Approved bool
@@ -61,16 +61,12 @@ type Call struct {
 	Origin string
 }
 
-// Guard decides whether a call may run. It sees the call (with Library resolved), the
-// tool and the arguments after they were validated (as decoded JSON values), and
-// returns nil to let the call through, or the result to answer instead
-// (permission_denied, approval_required).
-type Guard func(call *Call, t *Tool, args map[string]any) *Result
-
-// Observer is told about every call once it has finished, with its arguments, result
-// and infrastructure error; the journey and event publishing hang here. It runs on the
-// caller's goroutine, so it must be quick and safe for concurrent use.
-type Observer func(ctx context.Context, call *Call, name string, args json.RawMessage, res Result, err error)
+// Guard decides whether a call may run. It sees the call (with Library resolved) and
+// the request: the tool, and the arguments validated and decoded into its input,
+// which Request.Judge and NeedsPerson judge by the tool's policy. It returns nil to
+// let the call through, or the result to answer instead (permission_denied,
+// approval_required).
+type Guard func(call *Call, req Request) *Result
 
 // PanicError is the error returned when a handler panicked; the result says
 // error_code internal.

@@ -23,9 +23,13 @@ type listEntitiesOut struct {
 	Page     tool.PageInfo `json:"page"`
 }
 
+// ListEntities names the tool with its types: the tool is declared through it, and Go
+// code calls the tool through it (ListEntities.Call).
+var ListEntities = tool.NewRef[listEntitiesIn, *listEntitiesOut]("list_entities")
+
 // listEntities would live in backend/catalog/entity.go, with its description in
 // list_entities.md (loaded with tool.MustDescription from an embed.FS).
-var listEntities = tool.New("list_entities", tool.ReadOnly,
+var listEntities = ListEntities.New(tool.ReadOnly,
 	"Lists the entities whose names match a glob.",
 	func(ctx context.Context, call *tool.Call, in listEntitiesIn) (tool.Result, *listEntitiesOut, error) {
 		var names []string

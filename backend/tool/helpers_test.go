@@ -82,23 +82,23 @@ func testRegistry(t testing.TB) *Registry {
 		names[i] = "note-" + string(rune('a'+i%26)) + string(rune('a'+i/26))
 	}
 	err := r.Register(
-		New("echo", ReadOnly, "Echo the input.", func(ctx context.Context, c *Call, in echoIn) (Result, echoIn, error) {
+		newTool("echo", ReadOnly, "Echo the input.", func(ctx context.Context, c *Call, in echoIn) (Result, echoIn, error) {
 			return OK("echoed"), in, nil
 		}).Enum("mode", "merge", "replace", "append", "prepend"),
-		New("list", ReadOnly, "List names.", func(ctx context.Context, c *Call, in listIn) (Result, *listOut, error) {
+		newTool("list", ReadOnly, "List names.", func(ctx context.Context, c *Call, in listIn) (Result, *listOut, error) {
 			page, info := Paginate(names, in.Paging)
 			return OK(info.Hint("entities")), &listOut{Entities: page, Page: info}, nil
 		}),
-		New("status", ReadOnly, "Report status.", func(ctx context.Context, c *Call, in emptyIn) (Result, *emptyIn, error) {
+		newTool("status", ReadOnly, "Report status.", func(ctx context.Context, c *Call, in emptyIn) (Result, *emptyIn, error) {
 			return OK("ok"), nil, nil
 		}),
-		New("boom", Write, "Panic.", func(ctx context.Context, c *Call, in emptyIn) (Result, *emptyIn, error) {
+		newTool("boom", Write, "Panic.", func(ctx context.Context, c *Call, in emptyIn) (Result, *emptyIn, error) {
 			panic("index out of range [3] with length 2")
 		}),
-		New("broken", Destructive, "Fail.", func(ctx context.Context, c *Call, in emptyIn) (Result, *emptyIn, error) {
+		newTool("broken", Destructive, "Fail.", func(ctx context.Context, c *Call, in emptyIn) (Result, *emptyIn, error) {
 			return OK("never shown"), nil, errBroken
 		}),
-		New("refuse", Write, "Refuse.", func(ctx context.Context, c *Call, in emptyIn) (Result, *emptyIn, error) {
+		newTool("refuse", Write, "Refuse.", func(ctx context.Context, c *Call, in emptyIn) (Result, *emptyIn, error) {
 			return Fail(CodeNotFound, "no entity %q", "Ada").WithData(map[string]any{"did_you_mean": []string{"Ada Lovelace"}}), nil, nil
 		}),
 	)

@@ -15,27 +15,27 @@ type pageIn struct {
 	LibraryName string `json:"library_name,omitempty"`
 }
 
-// TestLibraryFromArguments checks WithLibraryFrom: a call without library_name acts on
-// the library its page_index names, and the guard judges that library; library_name,
-// when given, wins.
+// TestLibraryFromArguments checks LibraryFrom: a call without library_name acts on the
+// library its page_index names, and the guard judges that library; library_name, when
+// given, wins.
 func TestLibraryFromArguments(t *testing.T) {
 	r := NewRegistry()
 	var guarded, handled []string
-	r.SetGuard(func(c *Call, t *Tool, _ map[string]any) *Result {
+	r.SetGuard(func(c *Call, _ Request) *Result {
 		guarded = append(guarded, c.Library)
 		return nil
 	})
-	fromIndex := func(args map[string]any) string {
-		lib, _, _ := strings.Cut(args["page_index"].(string), ":")
+	fromIndex := func(in pageIn) string {
+		lib, _, _ := strings.Cut(in.PageIndex, ":")
 		if lib == "unknown" {
 			return ""
 		}
 		return lib
 	}
-	tl := New("get_page", ReadOnly, "reads a page", func(ctx context.Context, c *Call, in pageIn) (Result, any, error) {
+	tl := NewRef[pageIn, any]("get_page").New(ReadOnly, "reads a page", func(ctx context.Context, c *Call, in pageIn) (Result, any, error) {
 		handled = append(handled, c.Library)
 		return OK("ok"), nil, nil
-	}).WithLibraryFrom(fromIndex)
+	}, LibraryFrom(fromIndex))
 	if err := r.Register(tl); err != nil {
 		t.Fatal(err)
 	}
@@ -64,11 +64,11 @@ func TestLibraryFromArguments(t *testing.T) {
 // TestParamsInDeclaredOrder checks that Params lists the parameters as Usage does, the
 // order positional Starlark arguments fill.
 func TestParamsInDeclaredOrder(t *testing.T) {
-	tl := New("get_page", ReadOnly, "", func(ctx context.Context, c *Call, in pageIn) (Result, any, error) { return Result{}, nil, nil })
+	tl := newTool("get_page", ReadOnly, "", func(ctx context.Context, c *Call, in pageIn) (Result, any, error) { return Result{}, nil, nil })
 	if diff := cmp.Diff([]string{"page_index", "name", "library_name"}, tl.Params()); diff != "" {
 		t.Errorf("Params (-want +got):\n%s", diff)
 	}
-	if got := New("list", ReadOnly, "", func(ctx context.Context, c *Call, in listIn) (Result, any, error) { return Result{}, nil, nil }).Params(); !cmp.Equal(got, []string{"entity_glob", "offset", "limit", "summary_only"}) {
+	if got := newTool("list", ReadOnly, "", func(ctx context.Context, c *Call, in listIn) (Result, any, error) { return Result{}, nil, nil }).Params(); !cmp.Equal(got, []string{"entity_glob", "offset", "limit", "summary_only"}) {
 		t.Errorf("Params with paging: %v", got)
 	}
 }

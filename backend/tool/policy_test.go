@@ -2,6 +2,7 @@ package tool
 
 import (
 	"context"
+	"strings"
 	"testing"
 )
 
@@ -10,54 +11,81 @@ type policyIn struct {
 	Code   string `json:"code,omitempty"`
 }
 
-func policyTool(name string, class Class) *Tool {
-	return New(name, class, "A tool of the policy test.", func(context.Context, *Call, policyIn) (Result, any, error) { return OK("ran"), nil, nil })
+// dryRun is the rule of the gc test tool: a dry run unless dry_run is false.
+func (in policyIn) dryRun() bool { return in.DryRun == nil || *in.DryRun }
+
+func policyTool(name string, class Class, opts ...Option[policyIn]) *Tool {
+	return NewRef[policyIn, any](name).New(class, "A tool of the policy test.",
+		func(context.Context, *Call, policyIn) (Result, any, error) { return OK("ran"), nil, nil }, opts...)
 }
 
-// The policy reads the tools' attributes: each permission, for each kind of tool and
-// call, says Allow, Ask or Refuse, and Check answers what the guard says without
-// running anything.
+// request is the Request the registry makes of a call of the tool named name with
+// the JSON arguments args.
+func request(t *testing.T, r *Registry, name, args string) Request {
+	t.Helper()
+	tl, ok := r.Get(name)
+	if !ok {
+		t.Fatalf("no tool %s", name)
+	}
+	in, _, bad := tl.prepare([]byte(args))
+	if bad != nil {
+		t.Fatalf("%s(%s): %s", name, args, bad.Message)
+	}
+	return Request{tool: tl, in: in}
+}
+
+// The policy reads the tools' attributes and, through their rules, the calls' typed
+// inputs: each permission, for each kind of tool and call, says Allow, Ask or Refuse,
+// and Check answers what the guard says without running anything.
 func TestJudge(t *testing.T) {
 	r := NewRegistry()
-	gc := policyTool("gc", Destructive).WithDryRun(func(a map[string]any) bool { return a["dry_run"] != false })
-	script := policyTool("script", Write).NotInScripts().WithCalls(func(a map[string]any) []string {
-		if a["code"] == "del" {
-			return []string{"read", "del"}
+	gc := policyTool("gc", Destructive, DryRun(policyIn.dryRun))
+	script := policyTool("script", Write, Calls(func(in policyIn) []*Tool {
+		var out []*Tool
+		for _, name := range strings.Fields(in.Code) {
+			if tl, ok := r.Get(name); ok {
+				out = append(out, tl)
+			}
 		}
-		return []string{"read"}
-	})
+		return out
+	})).NotInScripts()
 	if err := r.Register(policyTool("read", ReadOnly), policyTool("write", Write), policyTool("del", Destructive), gc,
 		policyTool("commit", Write).WithHistory().NotInScripts(), policyTool("discard", Destructive).WithHistory(), script); err != nil {
 		t.Fatal(err)
 	}
-	no := map[string]any{}
 	cases := []struct {
-		tool     string
-		args     map[string]any
-		approved bool
-		read     Verdict
-		propose  Verdict
+		tool, args string
+		approved   bool
+		read       Verdict
+		propose    Verdict
+		person     bool // NeedsPerson
 	}{
-		{"read", no, false, Allow, Allow},
-		{"write", no, false, Refuse, Allow},
-		{"del", no, false, Refuse, Ask},
-		{"del", no, true, Refuse, Allow},
-		{"gc", no, false, Refuse, Allow},
-		{"gc", map[string]any{"dry_run": false}, false, Refuse, Ask},
-		{"commit", no, false, Refuse, Refuse},
-		{"commit", no, true, Refuse, Refuse},
-		{"discard", no, false, Refuse, Ask},
-		{"discard", no, true, Refuse, Allow},
-		{"script", map[string]any{"code": "read"}, false, Allow, Allow},
-		{"script", map[string]any{"code": "del"}, false, Allow, Ask},
-		{"script", map[string]any{"code": "del"}, true, Allow, Allow},
+		{"read", `{}`, false, Allow, Allow, false},
+		{"write", `{}`, false, Refuse, Allow, false},
+		{"del", `{}`, false, Refuse, Ask, true},
+		{"del", `{}`, true, Refuse, Allow, true},
+		{"gc", `{}`, false, Refuse, Allow, false},
+		{"gc", `{"dry_run":null}`, false, Refuse, Allow, false},
+		{"gc", `{"dry_run":true}`, false, Refuse, Allow, false},
+		{"gc", `{"dry_run":false}`, false, Refuse, Ask, true},
+		{"commit", `{}`, false, Refuse, Refuse, false},
+		{"commit", `{}`, true, Refuse, Refuse, false},
+		{"discard", `{}`, false, Refuse, Ask, true},
+		{"discard", `{}`, true, Refuse, Allow, true},
+		{"script", `{"code":"read"}`, false, Allow, Allow, false},
+		{"script", `{"code":"read del"}`, false, Allow, Ask, true},
+		{"script", `{"code":"read del"}`, true, Allow, Allow, true},
+		{"script", `{"code":"gc"}`, false, Allow, Ask, true}, // a script's calls are taken at their worst
 	}
 	for _, c := range cases {
-		tl, _ := r.Get(c.tool)
+		q := request(t, r, c.tool, c.args)
 		for perm, want := range map[Permission]Verdict{PermRead: c.read, PermPropose: c.propose, PermWrite: Allow, "": c.read} {
-			if got, _ := r.Judge(perm, tl, c.args, c.approved); got != want {
-				t.Errorf("%s %v approved=%v under %q: %v, want %v", c.tool, c.args, c.approved, perm, got, want)
+			if got, _ := q.Judge(perm, c.approved); got != want {
+				t.Errorf("%s %s approved=%v under %q: %v, want %v", c.tool, c.args, c.approved, perm, got, want)
 			}
+		}
+		if got := q.NeedsPerson(); got != c.person {
+			t.Errorf("%s %s: NeedsPerson = %v, want %v", c.tool, c.args, got, c.person)
 		}
 	}
 	if s, _ := r.Get("script"); s.InScripts() {
@@ -69,15 +97,15 @@ func TestJudge(t *testing.T) {
 
 	// Check asks the guard without running the tool.
 	ran := false
-	if err := r.Register(New("probe", Destructive, "Probe.", func(context.Context, *Call, policyIn) (Result, any, error) {
+	if err := r.Register(NewRef[policyIn, any]("probe").New(Destructive, "Probe.", func(context.Context, *Call, policyIn) (Result, any, error) {
 		ran = true
 		return OK("ran"), nil, nil
 	})); err != nil {
 		t.Fatal(err)
 	}
-	r.SetGuard(func(c *Call, tl *Tool, args map[string]any) *Result {
-		if v, _ := r.Judge(PermPropose, tl, args, c.Approved); v == Ask {
-			res := Fail(CodeApprovalRequired, "%s waits", tl.Name())
+	r.SetGuard(func(c *Call, q Request) *Result {
+		if v, _ := q.Judge(PermPropose, c.Approved); v == Ask {
+			res := Fail(CodeApprovalRequired, "%s waits", q.Tool().Name())
 			return &res
 		}
 		return nil
@@ -87,6 +115,12 @@ func TestJudge(t *testing.T) {
 	}
 	if res := r.Check(&Call{Approved: true}, "probe", []byte(`{}`)); res != nil || ran {
 		t.Errorf("Check(approved probe) = %+v, ran %v", res, ran)
+	}
+	if res := r.Check(&Call{}, "gc", []byte(`{"dry_run":false}`)); res == nil || res.ErrorCode != CodeApprovalRequired {
+		t.Errorf("Check(gc, dry_run=false) = %+v", res)
+	}
+	if res := r.Check(&Call{}, "gc", []byte(`{}`)); res != nil {
+		t.Errorf("Check(gc) = %+v, want a dry run allowed", res)
 	}
 	if res := r.Check(&Call{}, "probe", []byte(`{"nope":1}`)); res == nil || res.ErrorCode != CodeInvalidArguments {
 		t.Errorf("Check with a bad argument = %+v", res)

@@ -17,16 +17,17 @@ var (
 	ErrTypeMismatch = errors.New("tool registered with other types")
 )
 
-// Ref names a tool together with its input and output types, so that Go code calls it
-// with typed values instead of a name, hand-built JSON and a result read back by
-// string keys. A catalogue declares its tools with Ref.New and exports the Refs that Go
-// callers use:
+// Ref names a tool together with its input and output types. Every tool is declared
+// through its Ref (Ref.New), so the compiler checks the handler and the policy's rules
+// against the Ref's types, and Go code calls a tool through the same Ref, with typed
+// values instead of a name, hand-built JSON and a result read back by string keys. A
+// catalogue exports the Refs that Go callers use:
 //
 //	var ReadManual = tool.NewRef[ReadManualIn, *ManualOut]("read_manual")
 //	...
 //	ReadManual.New(tool.ReadOnly, desc, e.readManual) // the handler's types are checked
 //	...
-//	res, manual, err := tools.ReadManual.Call(ctx, reg, call, tools.ReadManualIn{})
+//	res, manual, err := catalog.ReadManual.Call(ctx, reg, call, catalog.ReadManualIn{})
 type Ref[In, Out any] struct {
 	name string
 }
@@ -37,14 +38,29 @@ func NewRef[In, Out any](name string) Ref[In, Out] { return Ref[In, Out]{name: n
 // Name returns the tool's name.
 func (r Ref[In, Out]) Name() string { return r.name }
 
-// New declares the tool r names, as New does; the compiler checks that the handler
-// takes In and returns Out.
-func (r Ref[In, Out]) New(class Class, desc string, h Handler[In, Out]) *Tool {
-	return New(r.name, class, desc, h)
+// New declares the tool r names, whose arguments decode into In, a struct, and whose
+// successful results carry an Out as their data; the compiler checks that the handler
+// and the options take In and that the handler returns Out. The input schema is
+// derived from In: json names, `jsonschema:"..."` tags as descriptions, fields without
+// omitempty required, slices, maps and pointers typed plainly. The output schema
+// (OutputSchema) is derived from Out the same way, nullable types kept. desc is the
+// Markdown description (see Description); opts are the rules of the tool's policy that
+// read a call's input (DryRun, Calls, LibraryFrom). A nil handler or an In that is not
+// a struct is refused by Register; a field the schema cannot express, or a Tune that
+// fails, is reported by Err, since the schema is derived on first use (the
+// catalogue's tests call Err on every tool).
+func (r Ref[In, Out]) New(class Class, desc string, h Handler[In, Out], opts ...Option[In]) *Tool {
+	t := newTool(r.name, class, desc, h)
+	for _, o := range opts {
+		if o.apply != nil {
+			o.apply(&t.policy)
+		}
+	}
+	return t
 }
 
 // Call runs the tool on reg with in, as Registry.Call does with in's JSON: the
-// arguments are validated, the guard asks, the call is timed and observed. It returns
+// arguments are validated, the guard asks, the call is timed. It returns
 // the result and, for a success or partial result, the tool's output (the result's
 // Data, not copied through JSON); for an error result, out is the zero Out and the
 // result's Data holds the details. The error is non-nil when the infrastructure broke,

@@ -48,7 +48,7 @@ func (r *Registry) mustList(t *testing.T) []string {
 
 func TestRefCallGuardedAndFailing(t *testing.T) {
 	r := testRegistry(t)
-	r.SetGuard(func(c *Call, tl *Tool, _ map[string]any) *Result {
+	r.SetGuard(func(*Call, Request) *Result {
 		res := Fail(CodePermissionDenied, "no")
 		return &res
 	})
@@ -80,16 +80,16 @@ func TestRefCallWrongTool(t *testing.T) {
 func TestOutputIsTheData(t *testing.T) {
 	r := NewRegistry()
 	err := r.Register(
-		New("nothing", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, *listOut, error) {
+		newTool("nothing", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, *listOut, error) {
 			return OK("nothing to say"), nil, nil
 		}),
-		New("both", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, *listOut, error) {
+		newTool("both", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, *listOut, error) {
 			return OK("two answers").WithData("stray"), &listOut{}, nil
 		}),
-		New("partly", Write, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, *listOut, error) {
+		newTool("partly", Write, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, *listOut, error) {
 			return Partial("1 of 2", "b failed"), &listOut{Entities: []string{"a"}}, nil
 		}),
-		New("failing", Write, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, *listOut, error) {
+		newTool("failing", Write, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, *listOut, error) {
 			return Fail(CodeConflict, "changed"), &listOut{Entities: []string{"ignored"}}, nil
 		}),
 	)
@@ -111,7 +111,7 @@ func TestOutputIsTheData(t *testing.T) {
 }
 
 func TestOutputSchema(t *testing.T) {
-	tl := New("list", ReadOnly, "d", func(ctx context.Context, c *Call, in listIn) (Result, *listOut, error) {
+	tl := newTool("list", ReadOnly, "d", func(ctx context.Context, c *Call, in listIn) (Result, *listOut, error) {
 		return OK(""), nil, nil
 	})
 	if err := tl.OutputErr(); err != nil {
@@ -157,7 +157,7 @@ func TestOutputSchema(t *testing.T) {
 }
 
 func TestOutputSchemaOfAnyOutput(t *testing.T) {
-	tl := New("e", ReadOnly, "d", nop[emptyIn])
+	tl := newTool("e", ReadOnly, "d", nop[emptyIn])
 	var s map[string]any
 	if err := json.Unmarshal(tl.OutputSchema(), &s); err != nil {
 		t.Fatal(err)
@@ -174,7 +174,7 @@ func TestLibraryArg(t *testing.T) {
 		LibraryArg
 	}
 	var got string
-	tl := New("find", ReadOnly, "d", func(ctx context.Context, c *Call, v in) (Result, any, error) {
+	tl := newTool("find", ReadOnly, "d", func(ctx context.Context, c *Call, v in) (Result, any, error) {
 		got = c.Library
 		return OK(""), nil, nil
 	})
@@ -184,7 +184,7 @@ func TestLibraryArg(t *testing.T) {
 	if d := tl.Schema().Properties[LibraryParam].Description; d != "the library; the default one when absent" {
 		t.Errorf("description = %q", d)
 	}
-	other := New("list", ReadOnly, "d", nop[in]).Describe(LibraryParam, "ignored")
+	other := newTool("list", ReadOnly, "d", nop[in]).Describe(LibraryParam, "ignored")
 	if d := other.Schema().Properties[LibraryParam].Description; d != "ignored" {
 		t.Errorf("Describe: %q", d)
 	}
@@ -204,7 +204,7 @@ func TestEither(t *testing.T) {
 	type two struct {
 		B []int `json:"b"`
 	}
-	tl := New("either", ReadOnly, "d", func(ctx context.Context, c *Call, in listIn) (Result, *Either[one, two], error) {
+	tl := newTool("either", ReadOnly, "d", func(ctx context.Context, c *Call, in listIn) (Result, *Either[one, two], error) {
 		if in.EntityGlob == "two" {
 			return OK(""), &Either[one, two]{Right: &two{B: []int{1}}}, nil
 		}

@@ -17,32 +17,27 @@ import (
 // DefaultMaxArgsBytes is the largest argument payload a registry accepts by default.
 const DefaultMaxArgsBytes = 4 << 20
 
-// Errors returned by Register and RegisterAlias.
+// Errors returned by Register.
 var (
-	// ErrDuplicate means the name is already taken by a tool or an alias.
+	// ErrDuplicate means the name is already taken by another tool.
 	ErrDuplicate = errors.New("name already registered")
 	// ErrInvalidTool means the tool's name, input type or schema is unusable.
 	ErrInvalidTool = errors.New("invalid tool")
-	// ErrUnknownTarget means an alias points at a tool that is not registered.
-	ErrUnknownTarget = errors.New("alias target not registered")
 )
 
 // Registry holds every tool and serves calls to them. The zero value is not usable;
 // call NewRegistry.
 type Registry struct {
-	mu       sync.RWMutex
-	tools    map[string]*Tool
-	aliases  map[string]alias
-	guard    Guard
-	observer Observer
-	maxArgs  int
+	mu      sync.RWMutex
+	tools   map[string]*Tool
+	guard   Guard
+	maxArgs int
 }
 
 // NewRegistry returns an empty registry.
 func NewRegistry() *Registry {
 	return &Registry{
 		tools:   map[string]*Tool{},
-		aliases: map[string]alias{},
 		maxArgs: DefaultMaxArgsBytes,
 	}
 }
@@ -72,61 +67,10 @@ func (r *Registry) add(t *Tool) error {
 		return fmt.Errorf("register %s: %w: %w", t.name, ErrInvalidTool, t.err)
 	case !validName(t.name):
 		return fmt.Errorf("register %q: %w: a name is lower-case letters, digits and _", t.name, ErrInvalidTool)
-	case r.taken(t.name):
+	case r.tools[t.name] != nil:
 		return fmt.Errorf("register %s: %w", t.name, ErrDuplicate)
 	}
 	r.tools[t.name] = t
-	return nil
-}
-
-// taken reports whether a tool or alias has this name; the caller holds the lock.
-func (r *Registry) taken(name string) bool {
-	_, tool := r.tools[name]
-	_, alias := r.aliases[name]
-	return tool || alias
-}
-
-// alias is another name of a tool, with the parameter names it renames.
-type alias struct {
-	target string
-	// params maps a parameter name of the alias to the target's (page_index to
-	// entity_name); nil when the names are the same.
-	params map[string]string
-}
-
-// RegisterAlias makes name another name for the registered tool target, for names
-// older clients use (a renamed tool keeps answering to its old name). params are pairs
-// of parameter names, the alias's then the target's ("page_index", "entity_name"),
-// renamed in a call's arguments when the target's name is absent. Aliases are
-// callable and found by Get, but not listed.
-func (r *Registry) RegisterAlias(name, target string, params ...string) error {
-	if len(params)%2 != 0 {
-		return fmt.Errorf("alias %s: %w: parameter names come in pairs", name, ErrInvalidTool)
-	}
-	a := alias{target: target}
-	for i := 0; i < len(params); i += 2 {
-		if a.params == nil {
-			a.params = map[string]string{}
-		}
-		a.params[params[i]] = params[i+1]
-	}
-	return r.registerAlias(name, a)
-}
-
-func (r *Registry) registerAlias(alias string, a alias) error {
-	target := a.target
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !validName(alias) {
-		return fmt.Errorf("alias %q: %w: a name is lower-case letters, digits and _", alias, ErrInvalidTool)
-	}
-	if r.taken(alias) {
-		return fmt.Errorf("alias %s: %w", alias, ErrDuplicate)
-	}
-	if _, ok := r.tools[target]; !ok {
-		return fmt.Errorf("alias %s -> %s: %w", alias, target, ErrUnknownTarget)
-	}
-	r.aliases[alias] = a
 	return nil
 }
 
@@ -135,13 +79,6 @@ func (r *Registry) SetGuard(g Guard) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.guard = g
-}
-
-// SetObserver installs the function told about every finished call (nil removes it).
-func (r *Registry) SetObserver(o Observer) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.observer = o
 }
 
 // SetMaxArgsBytes sets the largest argument payload accepted; larger ones are answered
@@ -155,23 +92,17 @@ func (r *Registry) SetMaxArgsBytes(n int) {
 	r.maxArgs = n
 }
 
-// Get returns the tool registered under name or under an alias of it.
+// Get returns the tool registered under name. Go code that calls a tool it knows goes
+// through the tool's Ref instead of naming it; Get is for names a caller was given (a
+// model's call, an MCP request, a script's builtin).
 func (r *Registry) Get(name string) (*Tool, bool) {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
-	return r.lookup(name)
-}
-
-// lookup resolves a name or alias; the caller holds the lock.
-func (r *Registry) lookup(name string) (*Tool, bool) {
-	if a, ok := r.aliases[name]; ok {
-		name = a.target
-	}
 	t, ok := r.tools[name]
 	return t, ok
 }
 
-// List returns the registered tools sorted by name, without aliases.
+// List returns the registered tools sorted by name.
 func (r *Registry) List() []*Tool {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
@@ -183,7 +114,7 @@ func (r *Registry) List() []*Tool {
 	return out
 }
 
-// Names returns the registered tool names, sorted, without aliases.
+// Names returns the registered tool names, sorted.
 func (r *Registry) Names() []string {
 	tools := r.List()
 	names := make([]string, len(tools))
@@ -193,7 +124,7 @@ func (r *Registry) Names() []string {
 	return names
 }
 
-// Call runs the tool called name (or an alias) with JSON arguments on behalf of call
+// Call runs the tool called name with JSON arguments on behalf of call
 // (nil means an anonymous caller). Whatever happens, the answer is a Result with its
 // Elapsed set: an unknown tool, invalid arguments, a refusal by the guard and a
 // failure the handler reports are results with status error. The error is non-nil
@@ -204,13 +135,9 @@ func (r *Registry) Names() []string {
 func (r *Registry) Call(ctx context.Context, call *Call, name string, args json.RawMessage) (Result, error) {
 	start := time.Now()
 	r.mu.RLock()
-	t, ok := r.lookup(name)
-	guard, observer, maxArgs := r.guard, r.observer, r.maxArgs
-	renames := r.aliases[name].params
+	t, ok := r.tools[name]
+	guard, maxArgs := r.guard, r.maxArgs
 	r.mu.RUnlock()
-	if renames != nil && len(args) <= maxArgs {
-		args = renameArgs(args, renames)
-	}
 	c := Call{}
 	if call != nil {
 		c = *call
@@ -219,7 +146,8 @@ func (r *Registry) Call(ctx context.Context, call *Call, name string, args json.
 	var err error
 	if ok {
 		// What went wrong on the way without failing the call (a journey record that
-		// failed, a crashed change set rolled back before this write) is a warning.
+		// failed, a crashed batch that could not be finished before this write) is a
+		// warning.
 		nctx, notices := notice.With(ctx)
 		res, err = r.run(nctx, &c, t, args, guard, maxArgs)
 		for _, w := range notices.Take() {
@@ -229,9 +157,6 @@ func (r *Registry) Call(ctx context.Context, call *Call, name string, args json.
 		res = r.unknown(name)
 	}
 	res.Elapsed = time.Since(start)
-	if observer != nil {
-		observer(ctx, &c, name, args, res, err)
-	}
 	return res, err
 }
 
@@ -258,11 +183,11 @@ func (r *Registry) admit(c *Call, t *Tool, args json.RawMessage, guard Guard) (a
 	if bad != nil {
 		return nil, bad
 	}
-	if lib := t.LibraryOf(m); lib != "" {
+	if lib := t.libraryOf(m, in); lib != "" {
 		c.Library = lib
 	}
 	if guard != nil {
-		if refusal := guard(c, t, m); refusal != nil {
+		if refusal := guard(c, Request{tool: t, in: in}); refusal != nil {
 			res := *refusal
 			res.Status = StatusError
 			res.ErrorCode = cmp.Or(res.ErrorCode, CodePermissionDenied)
@@ -273,17 +198,16 @@ func (r *Registry) admit(c *Call, t *Tool, args json.RawMessage, guard Guard) (a
 }
 
 // Check validates a call and asks the guard about it without running it: it returns
-// the result the call would be refused with, or nil when it would run. Nothing is
-// observed. It sets call.Library (when call is not nil) to the library the call acts
-// on, as Call resolves it (library_name, or what a tool's WithLibraryFrom finds in the
-// arguments), so that a face asking the person names that library and asks in it. A
+// the result the call would be refused with, or nil when it would run. It sets
+// call.Library (when call is not nil) to the library the call acts on, as Call
+// resolves it (library_name, or what the tool's LibraryFrom rule finds in the input),
+// so that a face asking the person names that library and asks in it. A
 // face that can ask the person calls Check first and asks when the answer says
 // CodeApprovalRequired, then makes the call with Call.Approved.
 func (r *Registry) Check(call *Call, name string, args json.RawMessage) *Result {
 	r.mu.RLock()
-	t, ok := r.lookup(name)
+	t, ok := r.tools[name]
 	guard, maxArgs := r.guard, r.maxArgs
-	renames := r.aliases[name].params
 	r.mu.RUnlock()
 	if !ok {
 		res := r.unknown(name)
@@ -292,9 +216,6 @@ func (r *Registry) Check(call *Call, name string, args json.RawMessage) *Result 
 	if len(args) > maxArgs {
 		res := Fail(CodeTooLarge, "arguments for %s are %d bytes; the limit is %d: send less at a time", t.name, len(args), maxArgs)
 		return &res
-	}
-	if renames != nil {
-		args = renameArgs(args, renames)
 	}
 	c := Call{}
 	if call != nil {
@@ -315,32 +236,4 @@ func (r *Registry) unknown(name string) Result {
 		return Fail(CodeUnknownTool, "there is no tool %q; no tools are registered", shown)
 	}
 	return Fail(CodeUnknownTool, "there is no tool %q; the nearest are: %s", shown, strings.Join(near, ", "))
-}
-
-// renameArgs renames the keys of a JSON object of arguments as renames says, unless
-// the new name is given too (then the call is left for validation to refuse the
-// unknown old name). Anything but an object is returned as it is.
-func renameArgs(args json.RawMessage, renames map[string]string) json.RawMessage {
-	var m map[string]json.RawMessage
-	if json.Unmarshal(args, &m) != nil {
-		return args
-	}
-	changed := false
-	for from, to := range renames {
-		v, ok := m[from]
-		if _, taken := m[to]; !ok || taken {
-			continue
-		}
-		delete(m, from)
-		m[to] = v
-		changed = true
-	}
-	if !changed {
-		return args
-	}
-	out, err := json.Marshal(m)
-	if err != nil {
-		return args
-	}
-	return out
 }

@@ -15,23 +15,9 @@ import (
 
 func TestRegisterRefusesDuplicates(t *testing.T) {
 	r := testRegistry(t)
-	err := r.Register(New("echo", ReadOnly, "again", nop[emptyIn]))
+	err := r.Register(newTool("echo", ReadOnly, "again", nop[emptyIn]))
 	if !errors.Is(err, ErrDuplicate) {
 		t.Errorf("duplicate tool: err = %v, want ErrDuplicate", err)
-	}
-	if err := r.RegisterAlias("echo_back", "echo"); err != nil {
-		t.Fatal(err)
-	}
-	for _, tt := range []struct{ alias, target string }{{"echo_back", "list"}, {"list", "echo"}} {
-		if err := r.RegisterAlias(tt.alias, tt.target); !errors.Is(err, ErrDuplicate) {
-			t.Errorf("alias %s: err = %v, want ErrDuplicate", tt.alias, err)
-		}
-	}
-	if err := r.Register(New("echo_back", ReadOnly, "d", nop[emptyIn])); !errors.Is(err, ErrDuplicate) {
-		t.Errorf("tool named like an alias: err = %v, want ErrDuplicate", err)
-	}
-	if err := r.RegisterAlias("ghost", "nothing"); !errors.Is(err, ErrUnknownTarget) {
-		t.Errorf("alias of a missing tool: err = %v, want ErrUnknownTarget", err)
 	}
 	if err := r.Register(nil); !errors.Is(err, ErrInvalidTool) {
 		t.Errorf("nil tool: err = %v, want ErrInvalidTool", err)
@@ -40,20 +26,12 @@ func TestRegisterRefusesDuplicates(t *testing.T) {
 
 func TestListAndGet(t *testing.T) {
 	r := testRegistry(t)
-	if err := r.RegisterAlias("expand_details", "echo"); err != nil {
-		t.Fatal(err)
-	}
 	want := []string{"boom", "broken", "echo", "list", "refuse", "status"}
 	if diff := cmp.Diff(want, r.Names()); diff != "" {
 		t.Errorf("names (-want +got):\n%s", diff)
 	}
-	tl, ok := r.Get("expand_details")
-	if !ok || tl.Name() != "echo" {
-		t.Errorf("Get(alias) = %v, %v", tl, ok)
-	}
-	res, err := r.Call(t.Context(), nil, "expand_details", json.RawMessage(`{"entity_names":["a"]}`))
-	if err != nil || res.Status != StatusSuccess {
-		t.Errorf("call through alias = %s %s, %v", res.Status, res.Message, err)
+	if tl, ok := r.Get("echo"); !ok || tl.Name() != "echo" {
+		t.Errorf("Get(echo) = %v, %v", tl, ok)
 	}
 	if _, ok := r.Get("nope"); ok {
 		t.Error("Get(nope) found a tool")
@@ -115,7 +93,7 @@ func TestCanceledContext(t *testing.T) {
 	if !errors.Is(err, context.Canceled) || res.ErrorCode != CodeCanceled {
 		t.Errorf("Call = %s, %v; want canceled", res.ErrorCode, err)
 	}
-	slow := New("slow", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
+	slow := newTool("slow", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
 		<-ctx.Done()
 		return Result{}, nil, ctx.Err()
 	})
@@ -132,7 +110,7 @@ func TestCanceledContext(t *testing.T) {
 
 func TestElapsed(t *testing.T) {
 	r := NewRegistry()
-	err := r.Register(New("nap", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
+	err := r.Register(newTool("nap", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
 		time.Sleep(5 * time.Millisecond)
 		return OK("rested"), nil, nil
 	}))
@@ -148,15 +126,15 @@ func TestElapsed(t *testing.T) {
 func TestGuardAndCall(t *testing.T) {
 	r := NewRegistry()
 	var seen []Call
-	err := r.Register(New("who", Write, "d", func(ctx context.Context, c *Call, in echoIn) (Result, any, error) {
+	err := r.Register(newTool("who", Write, "d", func(ctx context.Context, c *Call, in echoIn) (Result, any, error) {
 		seen = append(seen, *c)
 		return OK("ran"), nil, nil
 	}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.SetGuard(func(c *Call, tl *Tool, _ map[string]any) *Result {
-		if c.Library == "secret" && tl.Class() != ReadOnly {
+	r.SetGuard(func(c *Call, q Request) *Result {
+		if c.Library == "secret" && q.Tool().Class() != ReadOnly {
 			res := Fail("", "library %s is read-only for %s", c.Library, c.Actor)
 			return &res
 		}
@@ -177,30 +155,6 @@ func TestGuardAndCall(t *testing.T) {
 	}
 	if call.Library != "work" {
 		t.Errorf("the caller's Call was changed: %+v", call)
-	}
-}
-
-func TestObserver(t *testing.T) {
-	r := testRegistry(t)
-	type record struct {
-		Actor, Name string
-		Code        Code
-		Err         bool
-	}
-	var mu sync.Mutex
-	var got []record
-	r.SetObserver(func(ctx context.Context, c *Call, name string, args json.RawMessage, res Result, err error) {
-		mu.Lock()
-		defer mu.Unlock()
-		got = append(got, record{c.Actor, name, res.ErrorCode, err != nil})
-	})
-	user := &Call{Actor: ActorUser}
-	for _, name := range []string{"status", "nope", "broken"} {
-		r.Call(t.Context(), user, name, nil)
-	}
-	want := []record{{"user", "status", "", false}, {"user", "nope", CodeUnknownTool, false}, {"user", "broken", CodeInternal, true}}
-	if diff := cmp.Diff(want, got); diff != "" {
-		t.Errorf("observed (-want +got):\n%s", diff)
 	}
 }
 
@@ -225,8 +179,8 @@ func TestConcurrentCalls(t *testing.T) {
 func TestZeroResultIsSuccess(t *testing.T) {
 	r := NewRegistry()
 	err := r.Register(
-		New("zero", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) { return Result{}, nil, nil }),
-		New("coded", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
+		newTool("zero", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) { return Result{}, nil, nil }),
+		newTool("coded", ReadOnly, "d", func(ctx context.Context, c *Call, in emptyIn) (Result, any, error) {
 			return Result{ErrorCode: CodeConflict}, nil, nil
 		}),
 	)
@@ -261,42 +215,4 @@ func TestDescription(t *testing.T) {
 		}
 	}()
 	MustDescription(docs, "missing")
-}
-
-func TestAliasRenamesParameters(t *testing.T) {
-	r := NewRegistry()
-	type in struct {
-		EntityName string `json:"entity_name"`
-		Folder     string `json:"folder,omitempty"`
-	}
-	var got in
-	if err := r.Register(New("move_entity", Write, "Moves.", func(_ context.Context, _ *Call, v in) (Result, any, error) {
-		got = v
-		return OK("moved"), nil, nil
-	})); err != nil {
-		t.Fatal(err)
-	}
-	if err := r.RegisterAlias("move_page", "move_entity", "source", "entity_name", "target"); !errors.Is(err, ErrInvalidTool) {
-		t.Errorf("an odd list of parameter names: %v", err)
-	}
-	if err := r.RegisterAlias("move_page", "move_entity", "source", "entity_name", "target", "folder"); err != nil {
-		t.Fatal(err)
-	}
-	res, _ := r.Call(context.Background(), nil, "move_page", json.RawMessage(`{"source":"Engine","target":"machines"}`))
-	if res.Status != StatusSuccess || got != (in{"Engine", "machines"}) {
-		t.Errorf("move_page(source, target) = %+v, handler got %+v", res, got)
-	}
-	// The target's own names work through the alias too.
-	got = in{}
-	if res, _ := r.Call(context.Background(), nil, "move_page", json.RawMessage(`{"entity_name":"A","folder":"b"}`)); res.Status != StatusSuccess || got != (in{"A", "b"}) {
-		t.Errorf("move_page(entity_name, folder) = %+v, got %+v", res, got)
-	}
-	// Both names at once: the old one is not renamed, and validation refuses it.
-	if res, _ := r.Call(context.Background(), nil, "move_page", json.RawMessage(`{"source":"A","entity_name":"B"}`)); res.ErrorCode != CodeInvalidArguments {
-		t.Errorf("both names = %+v", res)
-	}
-	// The tool's own name does not rename.
-	if res, _ := r.Call(context.Background(), nil, "move_entity", json.RawMessage(`{"source":"A"}`)); res.ErrorCode != CodeInvalidArguments {
-		t.Errorf("move_entity(source) = %+v", res)
-	}
 }

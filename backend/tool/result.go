@@ -42,10 +42,10 @@ const (
 	// error); the message says which disk and what to free. Retrying at once fails
 	// again.
 	CodeDiskFull Code = "disk_full"
-	// CodeNeedsRepair: the vault takes no writes until the person runs `memotree
-	// doctor --repair` (it holds the undo journal of a crashed change set that no
-	// rollback can use); the message says so. Retrying fails again until then.
-	CodeNeedsRepair Code = "needs_repair"
+	// CodeInUse: a note could not be replaced or moved because another program holds
+	// it open (on Windows, where that blocks a rename, even after MemoTree retried for
+	// about two seconds); the message names it. It works once that program closes it.
+	CodeInUse Code = "in_use"
 )
 
 // Result is the envelope every tool call answers with (seed 000): a status, a message

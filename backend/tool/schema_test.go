@@ -19,9 +19,9 @@ func TestSchemaGolden(t *testing.T) {
 		name string
 		tool *Tool
 	}{
-		{"echo", New("echo", ReadOnly, "d", nop[echoIn]).Enum("mode", "merge", "replace", "append", "prepend")},
-		{"list", New("list", ReadOnly, "d", nop[listIn])},
-		{"empty", New("empty", ReadOnly, "d", nop[emptyIn])},
+		{"echo", newTool("echo", ReadOnly, "d", nop[echoIn]).Enum("mode", "merge", "replace", "append", "prepend")},
+		{"list", newTool("list", ReadOnly, "d", nop[listIn])},
+		{"empty", newTool("empty", ReadOnly, "d", nop[emptyIn])},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -60,7 +60,7 @@ func collectTypes(s *jsonschema.Schema, path string, out map[string]any) {
 
 func TestSchemaPlainTypes(t *testing.T) {
 	got := map[string]any{}
-	collectTypes(New("echo", ReadOnly, "d", nop[echoIn]).Schema(), "", got)
+	collectTypes(newTool("echo", ReadOnly, "d", nop[echoIn]).Schema(), "", got)
 	want := map[string]any{
 		"":                  "object",
 		".entity_names":     "array",
@@ -84,7 +84,7 @@ func TestSchemaPlainTypes(t *testing.T) {
 }
 
 func TestSchemaRequiredAndDescriptions(t *testing.T) {
-	s := New("echo", ReadOnly, "d", nop[echoIn]).Schema()
+	s := newTool("echo", ReadOnly, "d", nop[echoIn]).Schema()
 	if diff := cmp.Diff([]string{"entity_names"}, s.Required); diff != "" {
 		t.Errorf("required (-want +got):\n%s", diff)
 	}
@@ -106,9 +106,9 @@ func TestDeclarationErrors(t *testing.T) {
 		name string
 		tool *Tool
 	}{
-		{"not a struct", New("s", ReadOnly, "d", nop[string])},
-		{"nil handler", New[emptyIn, any]("n", ReadOnly, "d", nil)},
-		{"bad name", New("Bad-Name", ReadOnly, "d", nop[emptyIn])},
+		{"not a struct", newTool("s", ReadOnly, "d", nop[string])},
+		{"nil handler", newTool[emptyIn, any]("n", ReadOnly, "d", nil)},
+		{"bad name", newTool("Bad-Name", ReadOnly, "d", nop[emptyIn])},
 	}
 	for _, tt := range refused {
 		t.Run(tt.name, func(t *testing.T) {
@@ -122,8 +122,8 @@ func TestDeclarationErrors(t *testing.T) {
 		tool func() *Tool
 		want string
 	}{
-		{"unsupported field", func() *Tool { return New("c", ReadOnly, "d", nop[withChan]) }, "derive schema"},
-		{"enum on missing property", func() *Tool { return New("e", ReadOnly, "d", nop[echoIn]).Enum("nope", "a") }, "tune schema"},
+		{"unsupported field", func() *Tool { return newTool("c", ReadOnly, "d", nop[withChan]) }, "derive schema"},
+		{"enum on missing property", func() *Tool { return newTool("e", ReadOnly, "d", nop[echoIn]).Enum("nope", "a") }, "tune schema"},
 	}
 	for _, tt := range broken {
 		t.Run(tt.name, func(t *testing.T) {
@@ -144,7 +144,7 @@ func TestDeclarationErrors(t *testing.T) {
 }
 
 func TestEnumNested(t *testing.T) {
-	tl := New("e", ReadOnly, "d", nop[echoIn]).Enum("relations.type", "knows", "parent of")
+	tl := newTool("e", ReadOnly, "d", nop[echoIn]).Enum("relations.type", "knows", "parent of")
 	if err := tl.Err(); err != nil {
 		t.Fatal(err)
 	}
@@ -159,9 +159,9 @@ func TestAnnotations(t *testing.T) {
 		tool *Tool
 		want Annotations
 	}{
-		{New("r", ReadOnly, "d", nop[emptyIn]).WithTitle("Read"), Annotations{Title: "Read", ReadOnlyHint: true}},
-		{New("w", Write, "d", nop[emptyIn]).WithIdempotent(), Annotations{IdempotentHint: true}},
-		{New("x", Destructive, "d", nop[emptyIn]), Annotations{DestructiveHint: true}},
+		{newTool("r", ReadOnly, "d", nop[emptyIn]).WithTitle("Read"), Annotations{Title: "Read", ReadOnlyHint: true}},
+		{newTool("w", Write, "d", nop[emptyIn]), Annotations{}},
+		{newTool("x", Destructive, "d", nop[emptyIn]), Annotations{DestructiveHint: true}},
 	}
 	for _, tt := range tests {
 		if diff := cmp.Diff(tt.want, tt.tool.Annotations()); diff != "" {
@@ -176,7 +176,7 @@ func TestRawJSONField(t *testing.T) {
 	}
 	var got []string
 	r := NewRegistry()
-	err := r.Register(New("raw", Write, "d", func(ctx context.Context, c *Call, in in) (Result, any, error) {
+	err := r.Register(newTool("raw", Write, "d", func(ctx context.Context, c *Call, in in) (Result, any, error) {
 		got = append(got, string(in.Value))
 		return OK(""), nil, nil
 	}))

@@ -55,15 +55,14 @@ func (c Class) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
 type Handler[In, Out any] func(ctx context.Context, call *Call, in In) (Result, Out, error)
 
 // Tool is one registered capability: a name, a class, a Markdown description, the
-// input and output schemas derived from its Go input and output types, and the handler. Build it with New,
-// adjust it with Enum, Tune, WithTitle and WithIdempotent, then Register it; a Tool must
-// not be changed after it is registered.
+// input and output schemas derived from its Go input and output types, and the
+// handler. Declare it with its Ref's New, adjust it with Enum, Tune and WithTitle, then
+// Register it; a Tool must not be changed after it is registered.
 type Tool struct {
-	name       string
-	class      Class
-	desc       string
-	title      string
-	idempotent bool
+	name  string
+	class Class
+	desc  string
+	title string
 	// derive infers the input schema from the Go input type, and tunes adjust it
 	// (Enum, Tune); both run on first use, with the derived forms below.
 	derive   func() (*jsonschema.Schema, error)
@@ -94,9 +93,6 @@ type Tool struct {
 	// run calls the handler; data is its output, or nil for a nil pointer, map or
 	// slice.
 	run func(ctx context.Context, call *Call, in any) (res Result, data any, err error)
-	// libraryFrom, when set, names the library an argument other than library_name
-	// points into (WithLibraryFrom).
-	libraryFrom func(args map[string]any) string
 }
 
 // validName reports whether name is what MCP clients and model providers accept as a
@@ -115,15 +111,9 @@ func validName(name string) bool {
 	return true
 }
 
-// New declares a tool whose arguments decode into In, a struct, and whose successful
-// results carry an Out as their data. The input schema is derived from In: json names,
-// `jsonschema:"..."` tags as descriptions, fields without omitempty required, slices,
-// maps and pointers typed plainly. The output schema (OutputSchema) is derived from Out
-// the same way, nullable types kept. desc is the Markdown description (see
-// Description). A nil handler or an In that is not a struct is refused by Register; a
-// field the schema cannot express, or a Tune that fails, is reported by Err, since the
-// schema is derived on first use (the catalogue's tests call Err on every tool).
-func New[In, Out any](name string, class Class, desc string, h Handler[In, Out]) *Tool {
+// newTool declares a tool, for Ref.New, which is the only way to declare one: see
+// there.
+func newTool[In, Out any](name string, class Class, desc string, h Handler[In, Out]) *Tool {
 	t := &Tool{
 		name:      name,
 		class:     class,
@@ -249,36 +239,17 @@ func (t *Tool) WithTitle(title string) *Tool {
 	return t
 }
 
-// WithLibraryFrom lets a tool's arguments name the library it acts on other than by
-// library_name: seed 003's page_index ("notes:people/Ada") carries its library. When a
-// call has no library_name, f is given the validated arguments and returns the name
-// of the library to act on, or "" to keep the caller's; the registry sets
-// Call.Library from it before the guard runs, so the permission checked is that of
-// the library the call acts on. It returns t; call it before the tool is registered.
-func (t *Tool) WithLibraryFrom(f func(args map[string]any) string) *Tool {
-	t.libraryFrom = f
-	return t
-}
-
-// LibraryOf returns the library a call with these arguments acts on, as the registry
-// decides it before the guard runs: library_name, else what WithLibraryFrom's function
-// finds in the arguments, else "" (the caller's). Gates outside the registry (the
-// agent's approvals) judge a call by it, so that they judge the same library.
-func (t *Tool) LibraryOf(args map[string]any) string {
+// libraryOf returns the library a call acts on, as the registry decides it before the
+// guard runs: library_name, else what the tool's LibraryFrom rule finds in the
+// decoded input in, else "" (the caller's).
+func (t *Tool) libraryOf(args map[string]any, in any) string {
 	if lib, ok := args[LibraryParam].(string); ok && lib != "" {
 		return lib
 	}
-	if t.libraryFrom != nil {
-		return t.libraryFrom(args)
+	if t.policy.libraryFrom != nil {
+		return t.policy.libraryFrom(in)
 	}
 	return ""
-}
-
-// WithIdempotent marks a tool whose repeated calls with the same arguments have no
-// further effect. It returns t.
-func (t *Tool) WithIdempotent() *Tool {
-	t.idempotent = true
-	return t
 }
 
 // Name returns the tool's name.
@@ -363,20 +334,17 @@ type Annotations struct {
 	Title           string
 	ReadOnlyHint    bool
 	DestructiveHint bool
-	IdempotentHint  bool
 	OpenWorldHint   bool
 }
 
 // Annotations returns the tool's MCP hints: read-only for ReadOnly, destructive for
-// Destructive, idempotent only when marked with WithIdempotent, never open-world. MCP
-// reads an absent destructiveHint or openWorldHint as true, so the MCP server should
-// send every hint explicitly.
+// Destructive, never idempotent or open-world. MCP reads an absent destructiveHint or
+// openWorldHint as true, so the MCP server should send every hint explicitly.
 func (t *Tool) Annotations() Annotations {
 	return Annotations{
 		Title:           t.title,
 		ReadOnlyHint:    t.class == ReadOnly,
 		DestructiveHint: t.class == Destructive,
-		IdempotentHint:  t.idempotent,
 	}
 }
 

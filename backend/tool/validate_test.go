@@ -161,7 +161,7 @@ func TestBackstopValidator(t *testing.T) {
 		Name string   `json:"name"`
 		Tags []string `json:"tags,omitempty"`
 	}
-	tl := New("tagged", ReadOnly, "d", nop[in]).Tune(func(s *jsonschema.Schema) error {
+	tl := newTool("tagged", ReadOnly, "d", nop[in]).Tune(func(s *jsonschema.Schema) error {
 		s.Properties["name"].Pattern = `^[a-z]+$`
 		s.Properties["tags"].UniqueItems = true
 		return nil
@@ -169,7 +169,7 @@ func TestBackstopValidator(t *testing.T) {
 	if !tl.ready().backstop {
 		t.Fatal("a schema with a pattern does not use the full validator")
 	}
-	if New("echo", ReadOnly, "d", nop[echoIn]).ready().backstop {
+	if newTool("echo", ReadOnly, "d", nop[echoIn]).ready().backstop {
 		t.Error("a derived schema uses the full validator")
 	}
 	r := NewRegistry()

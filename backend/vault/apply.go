@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"slices"
 	"sort"
 	"time"
@@ -32,8 +33,8 @@ type Change struct {
 	// git's status can show one move rather than a deletion and a new file.
 	From vpath.Path
 
-	// mode, when set (by a rollback), is the file's permission bits, exactly: a
-	// pre-image is put back as it was, not as a new file.
+	// mode, when set (by a transaction's move), is the file's permission bits,
+	// exactly: a moved file keeps them, as a rename would.
 	mode fs.FileMode
 }
 
@@ -49,6 +50,11 @@ type intent struct {
 type step struct {
 	Temp   vpath.Path `json:"temp,omitempty"` // the synced new content, or "" for a delete
 	Target vpath.Path `json:"target"`
+	// Was, when set, is the same file as Target under a spelling that differs only
+	// in case (a file system that ignores case): the batch deletes Was and creates
+	// Target, so Was is renamed to Target first, then replaced by Temp. A delete of
+	// Was would remove Target with it, and so would its repetition by a recovery.
+	Was vpath.Path `json:"was,omitempty"`
 }
 
 // Apply makes a batch of changes all or nothing. Under the vault lock it first checks
@@ -69,7 +75,7 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 	if v.stage != nil {
 		return v.stage.apply(changes, o)
 	}
-	unlock, err := v.lockWrite(ctx)
+	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
 	}
@@ -79,7 +85,7 @@ func (v *Vault) Apply(ctx context.Context, changes []Change, o WriteOptions) ([]
 
 // applyLocked is Apply for a caller that holds the vault lock.
 func (v *Vault) applyLocked(ctx context.Context, changes []Change, o WriteOptions) ([]Hash, error) {
-	hashes, err := v.applyUndoable(ctx, changes)
+	hashes, err := v.applyBatch(changes)
 	if err = v.settle(ctx, fmt.Sprintf("a batch of %d changes", len(changes)), err); err != nil {
 		return nil, err
 	}
@@ -87,44 +93,16 @@ func (v *Vault) applyLocked(ctx context.Context, changes []Change, o WriteOption
 	return hashes, nil
 }
 
-// applyUndoable makes a batch under the lock, recorded in ctx's Undo if any. An error
-// that isMade reports comes with the hashes: the batch was made.
-func (v *Vault) applyUndoable(ctx context.Context, changes []Change) ([]Hash, error) {
+// applyBatch checks and makes a batch under the lock the caller holds. An error that
+// isMade reports comes with the hashes: the batch was made.
+func (v *Vault) applyBatch(changes []Change) ([]Hash, error) {
 	dirs := v.newBatchDirs()
 	defer dirs.close()
 	targets, err := v.checkBatch(dirs, changes)
 	if err != nil {
 		return nil, err
 	}
-	if undoFrom(ctx) != nil {
-		paths := make([]vpath.Path, len(targets))
-		posts := make([]Hash, len(targets))
-		for i, t := range targets {
-			paths[i], posts[i] = t.path, noFile
-			if !changes[i].Delete {
-				posts[i] = HashOf(changes[i].Data)
-			}
-		}
-		if err := v.saveUndo(ctx, paths, posts); err != nil {
-			return nil, fmt.Errorf("apply %d changes: %w", len(changes), err)
-		}
-	}
 	return v.applyChecked(dirs, changes, targets)
-}
-
-// applyUnrecorded makes a batch under the lock the caller holds, recorded in no undo
-// journal and no journey (a rollback's).
-func (v *Vault) applyUnrecorded(changes []Change) error {
-	dirs := v.newBatchDirs()
-	defer dirs.close()
-	targets, err := v.checkBatch(dirs, changes)
-	if err == nil {
-		_, err = v.applyChecked(dirs, changes, targets)
-	}
-	if isMade(err) {
-		return nil
-	}
-	return err
 }
 
 // applyChecked stages and commits a checked batch.
@@ -149,12 +127,18 @@ type target struct {
 	path   vpath.Path  // the path finally written (symbolic links followed)
 	exists bool        // a file is there
 	perm   fs.FileMode // its permissions, when it exists
+	// was is, for a file created where the file a delete of the batch removes
+	// already is under another spelling (a rename that only changes case, where case
+	// is ignored), that delete's path; renamed says a delete is done so.
+	was     vpath.Path
+	renamed bool
 }
 
 // checkBatch validates every change under the lock and returns where each lands.
 func (v *Vault) checkBatch(dirs *batchDirs, changes []Change) ([]target, error) {
 	seen := map[vpath.Path]bool{}
 	targets := make([]target, len(changes))
+	var clashes []int // created where a file is
 	for i, c := range changes {
 		if err := checkContent(c.Path); err != nil {
 			return nil, pathErr(c.Path, err)
@@ -178,7 +162,7 @@ func (v *Vault) checkBatch(dirs *batchDirs, changes []Change) ([]target, error) 
 		case exists && !mode.IsRegular():
 			return nil, pathErr(c.Path, notRegular(mode))
 		case c.CreateOnly && exists:
-			return nil, pathErr(c.Path, ErrExists)
+			clashes = append(clashes, i)
 		case exists && readOnly(mode.Perm()):
 			return nil, pathErr(c.Path, ErrReadOnly)
 		case c.IfHash != "":
@@ -187,7 +171,26 @@ func (v *Vault) checkBatch(dirs *batchDirs, changes []Change) ([]target, error) 
 			}
 		}
 	}
+	for _, i := range clashes {
+		j := v.caseRenamed(changes, targets, i)
+		if j < 0 {
+			return nil, pathErr(changes[i].Path, ErrExists)
+		}
+		targets[i].was, targets[j].renamed = targets[j].path, true
+	}
 	return targets, nil
+}
+
+// caseRenamed returns the change of the batch that deletes the file a creation at
+// targets[i] finds in its place under another spelling (sameEntry: a rename that
+// only changes case, on a file system that ignores it), or -1.
+func (v *Vault) caseRenamed(changes []Change, targets []target, i int) int {
+	for j, c := range changes {
+		if c.Delete && targets[j].exists && !targets[j].renamed && v.respelled(targets[j].path, targets[i].path) {
+			return j
+		}
+	}
+	return -1
 }
 
 // staged is a batch written to temporary files, not yet decided.
@@ -226,7 +229,9 @@ func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) 
 	for i, c := range changes {
 		t := targets[i]
 		if c.Delete {
-			st.steps = append(st.steps, step{Target: t.path})
+			if !t.renamed { // else renamed to its new spelling (step.Was)
+				st.steps = append(st.steps, step{Target: t.path})
+			}
 			continue
 		}
 		if dir := t.path.Dir(); !t.exists && !known[dir] {
@@ -241,7 +246,7 @@ func (v *Vault) stageBatch(dirs *batchDirs, changes []Change, targets []target) 
 		if err != nil {
 			return nil, pathErr(c.Path, err)
 		}
-		st.steps = append(st.steps, step{Temp: tmp, Target: t.path})
+		st.steps = append(st.steps, step{Temp: tmp, Target: t.path, Was: t.was})
 		st.hashes[i] = HashOf(c.Data)
 	}
 	itmp, err := v.stageIntent(st.steps)
@@ -374,6 +379,11 @@ func (v *Vault) finishWith(bd *batchDirs, steps []step) error {
 			}
 			continue
 		}
+		if s.Was != "" {
+			if err := bd.rename(s.Was, s.Target); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return fmt.Errorf("rename %s to %s: %w", s.Was, s.Target, mapErr(err))
+			}
+		}
 		err := fsfault.Check("rename", string(s.Target))
 		if err == nil {
 			err = bd.rename(s.Temp, s.Target)
@@ -449,4 +459,12 @@ func batchEntries(changes []Change, o WriteOptions, now time.Time) []Entry {
 		}
 	}
 	return entries
+}
+
+// createFile creates the new file name of r for writing.
+func createFile(r *os.Root, name string) (*os.File, error) {
+	if err := fsfault.Check("create", name); err != nil {
+		return nil, err
+	}
+	return r.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL|os.O_APPEND, 0o644)
 }

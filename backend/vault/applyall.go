@@ -40,7 +40,7 @@ func ApplyAll(ctx context.Context, batches []Batch) ([][]Hash, error) {
 		if v.stage != nil {
 			return nil, fmt.Errorf("apply: %s is a transaction's view, not a vault", v.dir)
 		}
-		unlock, err := v.lockWrite(ctx)
+		unlock, err := v.Lock(ctx)
 		if err != nil {
 			return nil, fmt.Errorf("apply %d changes to %s: %w", len(batches[i].Changes), v.dir, err)
 		}

@@ -213,9 +213,9 @@ func writeAll(fd int, data []byte, err error) error {
 	return err
 }
 
-// rename moves from to to, replacing what is at to (a symbolic link there is
-// replaced, not followed).
-func (b *batchDirs) rename(from, to vpath.Path) error {
+// renameOnce moves from to to, replacing what is at to (a symbolic link there is
+// replaced, not followed); rename retries it.
+func (b *batchDirs) renameOnce(from, to vpath.Path) error {
 	ffd, err := b.dir(from.Dir())
 	if err != nil {
 		return err

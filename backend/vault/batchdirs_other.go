@@ -114,7 +114,9 @@ func (b *batchDirs) openFile(p vpath.Path, flag int, perm fs.FileMode) (*os.File
 	return regular.OpenFile(b.v.root, osName(p), flag, perm)
 }
 
-func (b *batchDirs) rename(from, to vpath.Path) error {
+// renameOnce moves from to to, replacing what is at to, through os.Root; rename
+// retries it.
+func (b *batchDirs) renameOnce(from, to vpath.Path) error {
 	if err := b.folder(from.Dir()); err != nil {
 		return err
 	}

@@ -30,8 +30,8 @@ func BenchmarkWrite(b *testing.B) {
 }
 
 // BenchmarkLock takes and releases the vault lock, as every write does first: the
-// lock's look for what a crash left (a batch's intent, undo journals) lists
-// .memotree, here holding a few of the app's files.
+// lock's look for what a crash left (a batch's intent) lists .memotree, here holding
+// a few of the app's files.
 func BenchmarkLock(b *testing.B) {
 	dir := b.TempDir()
 	v, err := Open(dir)

@@ -37,10 +37,6 @@ func (v *Vault) SetCacheDir(dir string) error {
 	return nil
 }
 
-// HasInternal reports whether the vault's .memotree folder exists: whether MemoTree
-// (or a process through it) ever wrote in this folder.
-func (v *Vault) HasInternal() bool { return v.hasInternal() }
-
 // hasInternal reports whether the vault's .memotree folder exists.
 func (v *Vault) hasInternal() bool {
 	v.internMu.Lock()

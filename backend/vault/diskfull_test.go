@@ -39,13 +39,10 @@ func temps(dir string) []string {
 }
 
 // writeCase is one write path of the vault, on a fresh vault seeded with files.
-// history says the journey records what happened even when the change is undone (a
-// change set's writes and their rollback), so it is left out of the comparison.
 type writeCase struct {
-	name    string
-	files   map[string]string
-	run     func(ctx context.Context, v *Vault) error
-	history bool
+	name  string
+	files map[string]string
+	run   func(ctx context.Context, v *Vault) error
 }
 
 var diskFullSeed = map[string]string{"a.md": "alpha\n", "b.md": "beta\n", "d/c.md": "gamma\n", "journey.yaml": ""}
@@ -54,11 +51,11 @@ var writeCases = []writeCase{
 	{"write an existing note", diskFullSeed, func(ctx context.Context, v *Vault) error {
 		_, err := v.Write(ctx, "a.md", []byte("ALPHA\n"), WriteOptions{Actor: "test", IfHash: HashOf([]byte("alpha\n"))})
 		return err
-	}, false},
+	}},
 	{"create a note in new folders", diskFullSeed, func(ctx context.Context, v *Vault) error {
 		_, err := v.Write(ctx, "x/y/new.md", []byte("new\n"), WriteOptions{Actor: "test", CreateOnly: true})
 		return err
-	}, false},
+	}},
 	{"batch", diskFullSeed, func(ctx context.Context, v *Vault) error {
 		_, err := v.Apply(ctx, []Change{
 			{Path: "a.md", Data: []byte("ALPHA\n")},
@@ -67,46 +64,42 @@ var writeCases = []writeCase{
 			{Path: "d/c.md", Data: []byte("GAMMA\n")},
 		}, WriteOptions{Actor: "test"})
 		return err
-	}, false},
+	}},
 	{"remove", diskFullSeed, func(ctx context.Context, v *Vault) error {
 		return v.RemoveWith(ctx, "b.md", WriteOptions{Actor: "test"})
-	}, false},
+	}},
 	{"move into a new folder", diskFullSeed, func(ctx context.Context, v *Vault) error {
 		return v.RenameWith(ctx, "d/c.md", "e/f/c.md", WriteOptions{Actor: "test"})
-	}, false},
+	}},
 	{"journey", diskFullSeed, func(ctx context.Context, v *Vault) error {
 		return v.AppendJourney(ctx, Entry{Actor: "test", Op: "note"})
-	}, false},
-	{"change set", diskFullSeed, func(ctx context.Context, v *Vault) error {
-		u, err := NewUndo("full")
+	}},
+	{"transaction", diskFullSeed, func(ctx context.Context, v *Vault) error {
+		// A script's writes, held by its stage and applied at its end as one batch.
+		s := NewStage(v)
+		tx := s.Vault()
+		_, err := tx.Write(ctx, "a.md", []byte("ALPHA\n"), WriteOptions{Actor: "script"})
+		if err == nil {
+			_, err = tx.Apply(ctx, []Change{{Path: "s/n1.md", Data: []byte("one\n")}, {Path: "s/n2.md", Data: []byte("two\n")}}, WriteOptions{Actor: "script"})
+		}
+		if err == nil {
+			err = tx.RemoveWith(ctx, "b.md", WriteOptions{Actor: "script"})
+		}
 		if err != nil {
 			return err
 		}
-		uctx := WithUndo(ctx, u)
-		_, err = v.Write(uctx, "a.md", []byte("ALPHA\n"), WriteOptions{Actor: "script"})
-		if err == nil {
-			_, err = v.Apply(uctx, []Change{{Path: "s/n1.md", Data: []byte("one\n")}, {Path: "s/n2.md", Data: []byte("two\n")}}, WriteOptions{Actor: "script"})
-		}
-		if err == nil {
-			err = v.RemoveWith(uctx, "b.md", WriteOptions{Actor: "script"})
-		}
-		if err == nil {
-			return u.Commit()
-		}
-		// The script failed on the full disk: its writes are rolled back (and if the
-		// rollback fails too, the journal stays for the next lock).
-		_, rerr := u.Rollback(ctx, "script")
-		return errors.Join(err, rerr)
-	}, true},
+		changes, journey := s.Batch()
+		_, err = v.Apply(ctx, changes, WriteOptions{Journey: journey})
+		return err
+	}},
 }
 
 // TestDiskFullAtEveryStep makes each write path fail at each of its steps in turn,
 // with ENOSPC (a disk full for a moment), EIO and with a disk that stays full from that
-// step on (so that the cleanup and a change set's rollback fail too, except removals,
-// which free space). Whatever the step: no panic, no temporary file left; an error is
-// a disk fault and leaves the vault (journey included) byte-identical, or — a batch
-// that failed after it was decided, or a change set whose rollback failed — is
-// completed the right way at the next lock, once the disk has room; a success leaves
+// step on (so that the cleanup fails too, except removals, which free space). Whatever
+// the step: no panic, no temporary file left; an error is a disk fault and leaves the
+// vault (journey included) byte-identical, or — a batch that failed after it was
+// decided — is completed at the next lock, once the disk has room; a success leaves
 // the whole change.
 func TestDiskFullAtEveryStep(t *testing.T) {
 	faults := []struct {
@@ -144,16 +137,6 @@ func memDir(t *testing.T) string {
 		}
 	}
 	return t.TempDir()
-}
-
-func without(m map[string]string, key string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		if k != key {
-			out[k] = v
-		}
-	}
-	return out
 }
 
 // reference runs c without a fault and returns the vault before and after, and how
@@ -198,13 +181,7 @@ func diskFullStep(t *testing.T, c writeCase, fault string, n int, hook func(int,
 		err = c.run(ctx, v)
 	}()
 	restore()
-	if c.history {
-		before = without(before, "journey.yaml")
-	}
 	got := snapshot(t, dir)
-	if c.history {
-		delete(got, "journey.yaml")
-	}
 	if left := temps(dir); len(left) > 0 && !errors.Is(err, ErrPending) {
 		t.Errorf("%s: temporary files left: %v", where(), left)
 	}
@@ -218,9 +195,8 @@ func diskFullStep(t *testing.T, c writeCase, fault string, n int, hook func(int,
 	if !fsfault.Is(err) {
 		t.Errorf("%s: error %v is not a disk fault", where(), err)
 	}
-	if errors.Is(err, ErrPending) || strings.Contains(err.Error(), "undo journal") && strings.Contains(err.Error(), "stays") {
-		// Decided, or a rollback left for later: the next lock, with room on the disk,
-		// completes it.
+	if errors.Is(err, ErrPending) {
+		// Decided: the next lock, with room on the disk, completes it.
 		unlock, lerr := v.Lock(t.Context())
 		if lerr != nil {
 			t.Fatal(lerr)
@@ -230,16 +206,8 @@ func diskFullStep(t *testing.T, c writeCase, fault string, n int, hook func(int,
 			t.Errorf("%s: temporary files left after the next lock: %v", where(), left)
 		}
 		got = snapshot(t, dir)
-		want := after
-		if strings.Contains(err.Error(), "undo journal") {
-			want = before // the change set's rollback wins over its pending batch
-		} else {
-			delete(got, "journey.yaml")
-		}
-		if c.history {
-			delete(got, "journey.yaml")
-		}
-		if d := cmp.Diff(want, got); d != "" {
+		delete(got, "journey.yaml")
+		if d := cmp.Diff(after, got); d != "" {
 			t.Errorf("%s: %v; after the next lock (-want +got):\n%s", where(), err, d)
 		}
 		return

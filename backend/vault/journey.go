@@ -66,10 +66,11 @@ func (v *Vault) journalEntry(o WriteOptions, e Entry, opErr error) error {
 	return v.appendLocked(e)
 }
 
-// appendLocked appends e; the caller holds the vault lock.
-func (v *Vault) appendLocked(e Entry) error {
+// complete checks an entry given to AppendJourney and fills what it may leave out: a
+// zero time is now, an empty outcome "ok".
+func (e Entry) complete() (Entry, error) {
 	if e.Actor == "" || e.Op == "" {
-		return errors.New("append journey: actor and op are required")
+		return e, errors.New("append journey: actor and op are required")
 	}
 	if e.Time.IsZero() {
 		e.Time = time.Now()
@@ -77,6 +78,15 @@ func (v *Vault) appendLocked(e Entry) error {
 	e.Time = e.Time.Round(0).Truncate(time.Millisecond)
 	if e.Outcome == "" {
 		e.Outcome = "ok"
+	}
+	return e, nil
+}
+
+// appendLocked appends e; the caller holds the vault lock.
+func (v *Vault) appendLocked(e Entry) error {
+	e, err := e.complete()
+	if err != nil {
+		return err
 	}
 	b, err := encodeEntries([]Entry{e})
 	if err != nil {

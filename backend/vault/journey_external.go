@@ -27,6 +27,9 @@ const echoTailBytes = 256 << 10
 // since, the edit is that write, journaled already. It takes the vault lock (see Lock
 // for ctx).
 func (v *Vault) AppendExternal(ctx context.Context, p vpath.Path) error {
+	if v.stage != nil {
+		return v.stage.appendJourney(Entry{Actor: "external", Op: "edit", Entities: []string{p.Name()}})
+	}
 	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return fmt.Errorf("append journey: %w", err)

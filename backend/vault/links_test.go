@@ -115,10 +115,8 @@ var linkOps = map[string]func(ctx context.Context, v *Vault, in, note vpath.Path
 		_, err := v.Write(ctx, in, []byte("trap\n"), WriteOptions{})
 		return err
 	},
-	"Write in a change set": func(ctx context.Context, v *Vault, in, _ vpath.Path) error {
-		u, _ := NewUndo("links")
-		defer u.Commit()
-		_, err := v.Write(WithUndo(ctx, u), in, []byte("trap\n"), WriteOptions{})
+	"Write in a transaction": func(ctx context.Context, v *Vault, in, _ vpath.Path) error {
+		_, err := NewStage(v).Vault().Write(ctx, in, []byte("trap\n"), WriteOptions{})
 		return err
 	},
 	"Apply": func(ctx context.Context, v *Vault, in, _ vpath.Path) error {
@@ -151,7 +149,7 @@ var linkOps = map[string]func(ctx context.Context, v *Vault, in, note vpath.Path
 }
 
 // TestWritesFollowNoLinkOutOfContent: every write of the vault (write, batch, update,
-// remove, either end of a move, inside a change set or not), given a path below a
+// remove, either end of a move, in a transaction or not), given a path below a
 // folder link to .git (at the root, in a nested repository, from a subfolder, through
 // a chain of links, through "..", deeper), .obsidian or .memotree, is refused with
 // ErrOutside naming the link, and the folders it reaches do not change by a byte.

@@ -7,12 +7,12 @@ import (
 )
 
 // live is the process-wide record of the files this process holds as a sign that
-// their owner lives: the undo journals of its running change sets and the temporary
-// files of its writes in .memotree. A recoverer asks it before it probes a file's
-// lock, and leaves a file of its own process alone without opening it: where flock is
-// emulated by per-process locks (NFS), the probe would succeed, and closing it would
-// drop the owner's lock. It is process-wide because several Vaults of one process
-// (the library's, a doctor's, a watcher's) may open the same folder.
+// their writer lives: the temporary files of its writes in .memotree, which are made
+// without the vault lock (see InternalTempLive). A remover of orphans asks it before it
+// probes a file's lock, and leaves a file of its own process alone without opening it:
+// where flock is emulated by per-process locks (NFS), the probe would succeed, and
+// closing it would drop the writer's lock. It is process-wide because several Vaults
+// of one process (the library's, a doctor's, a watcher's) may open the same folder.
 var live struct {
 	mu    sync.Mutex
 	files []os.FileInfo

@@ -5,57 +5,22 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 // perProcessLocks makes v's probes behave as flock emulated by per-process locks
 // (NFS) does in the process that holds the file: the probe always gets the lock.
 func perProcessLocks(v *Vault) { v.probeLock = func(*os.File) (bool, error) { return true, nil } }
 
-// TestOwnLiveJournalIsNeverProbed: where locks are per process (flock over NFS), a
-// probe of a journal this process holds succeeds, and closing the probe would drop the
-// owner's lock. So a process never probes its own live change sets' journals: the
-// second write of a running change set (whose Lock looks for crashed ones) and a
-// watcher's RecoverStale in the same process leave it alone.
-func TestOwnLiveJournalIsNeverProbed(t *testing.T) {
-	v, dir := openWith(t, undoSeed)
-	perProcessLocks(v)
-	watcher, err := Open(dir) // another Vault of the same process: the library's watcher
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer watcher.Close()
-	perProcessLocks(watcher)
-	u, _ := NewUndo("live")
-	ctx := WithUndo(t.Context(), u)
-	if _, err := v.Write(ctx, "a.md", []byte("ALPHA\n"), WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := v.Write(ctx, "b.md", []byte("BETA\n"), WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if n, err := watcher.RecoverStale(t.Context()); n != 1 || err != nil {
-		t.Errorf("RecoverStale = %d, %v; want the live change set pending", n, err)
-	}
-	want := map[string]string{"a.md": "ALPHA\n", "b.md": "BETA\n", "d/c.md": "gamma\n"}
-	if d := cmp.Diff(want, contents(t, dir)); d != "" {
-		t.Fatalf("the live change set was rolled back by its own process (-want +got):\n%s", d)
-	}
-	if _, err := u.Rollback(t.Context(), ""); err != nil {
-		t.Fatal(err)
-	}
-	if d := cmp.Diff(undoSeed, contents(t, dir)); d != "" {
-		t.Errorf("after its own rollback (-want +got):\n%s", d)
-	}
-}
-
 // TestRemoveOrphanTempsSparesALiveInternalWrite: the app's own files in .memotree are
 // written without the vault lock, so their temporary files are told from orphans by
 // whether their writer lives (it holds the file's lock), not by their age: a clock
-// that jumped makes a live one look old. A dead writer's old temporary file goes.
+// that jumped makes a live one look old. Where locks are per process (flock over NFS)
+// a probe of a file this process holds succeeds, and closing the probe would drop the
+// writer's lock, so a remover never probes its own process's files (see live). A dead
+// writer's old temporary file goes.
 func TestRemoveOrphanTempsSparesALiveInternalWrite(t *testing.T) {
 	v, dir := openWith(t, nil)
+	perProcessLocks(v)
 	other, err := Open(dir) // another process, in effect
 	if err != nil {
 		t.Fatal(err)

@@ -20,17 +20,16 @@ const lockName = "lock"
 // reentrant: a goroutine holding it must not call Write, Remove, Rename or
 // AppendJourney.
 //
-// Before it returns, Lock finishes what a crashed writer left (see Recover): a batch
-// whose intent was recorded, a change set whose owner died. So no write lands on the
-// half of a crashed change, and a write made after a crash is never undone by its
-// recovery. What that recovery did, and any warning that waited for a caller, is added
-// to ctx's notices (internal/notice) when it collects them.
+// Before it returns, Lock finishes a batch whose writer crashed after recording its
+// intent (see Recover), so no write lands on the half of a crashed batch. A failure
+// to finish it, and any warning that waited for a caller, is added to ctx's notices
+// (internal/notice) when it collects them.
 func (v *Vault) Lock(ctx context.Context) (unlock func(), err error) {
 	unlock, err = v.lockOnly(ctx)
 	if err != nil {
 		return nil, err
 	}
-	_, _ = v.recoverLocked(ctx) // what failed is told, and tried again at the next lock
+	_, _ = v.finishCrashedLocked(ctx) // what failed is told, and tried again at the next lock
 	v.tell(ctx)
 	return unlock, nil
 }

@@ -12,12 +12,12 @@ import (
 )
 
 // The resolver: every write of the vault (Write, UpdateFile, Apply, Update,
-// RemoveWith, RenameWith, the journey's append, an undo journal's pre-images, a
-// rollback, the recovery of a crashed batch, WriteInternal) finds its file here, and
-// then works on that file through a batchDirs, whose folders are opened without
-// following a symbolic link at any component (on Linux by file descriptor, one
-// component at a time, so that what was judged is what is written: a folder swapped
-// for a link after the judgement fails the write instead of leading it elsewhere).
+// RemoveWith, RenameWith, the journey's append, the recovery of a crashed batch,
+// WriteInternal) finds its file here, and then works on that file through a
+// batchDirs, whose folders are opened without following a symbolic link at any
+// component (on Linux by file descriptor, one component at a time, so that what was
+// judged is what is written: a folder swapped for a link after the judgement fails
+// the write instead of leading it elsewhere).
 //
 // A path given by a caller may go through symbolic links of the vault, as Obsidian
 // lets a folder or a note be a link. The resolver follows them one component at a
@@ -141,11 +141,11 @@ func (v *Vault) walkLinks(dirs *batchDirs, p vpath.Path, followLast bool) (at vp
 	return at, mode, via, nil
 }
 
-// checkRecorded judges a path MemoTree recorded itself (a step of a batch's intent,
-// a path of an undo journal) before a recovery writes there: it was resolved when it
-// was recorded, so it is content and no folder on its way is a symbolic link. One
-// that is not was not recorded by MemoTree (a vault copied with a crafted
-// .memotree), or its folders changed since, and is left alone.
+// checkRecorded judges a path MemoTree recorded itself (a step of a batch's intent)
+// before a recovery writes there: it was resolved when it was recorded, so it is
+// content and no folder on its way is a symbolic link. One that is not was not
+// recorded by MemoTree (a vault copied with a crafted .memotree), or its folders
+// changed since, and is left alone.
 func (v *Vault) checkRecorded(dirs *batchDirs, p vpath.Path) error {
 	if err := checkContent(p); err != nil {
 		return err

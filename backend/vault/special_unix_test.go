@@ -80,10 +80,8 @@ func TestSpecialFilesAreRefused(t *testing.T) {
 			refused("Read "+string(p), err)
 			_, err = v.Write(ctx, p, []byte("x"), WriteOptions{IfHash: HashOf([]byte("x"))})
 			refused("Write with IfHash "+string(p), err)
-			u, _ := NewUndo("special")
-			_, err = v.Write(WithUndo(ctx, u), p, []byte("x"), WriteOptions{})
-			refused("Write in a change set "+string(p), err)
-			u.Commit()
+			_, err = NewStage(v).Vault().Write(ctx, p, []byte("x"), WriteOptions{})
+			refused("Write in a transaction "+string(p), err)
 			_, err = v.Apply(ctx, []Change{{Path: p, Data: []byte("x")}}, WriteOptions{})
 			refused("Apply "+string(p), err)
 		})
@@ -176,7 +174,7 @@ func TestNamedPipeInPlaceOfAFolder(t *testing.T) {
 			unlock()
 			t.Error("the lock was taken with .memotree a named pipe")
 		}
-		if _, err := other.RecoverStale(t.Context()); err != nil {
+		if err := other.RecoverStale(t.Context()); err != nil {
 			t.Logf("RecoverStale: %v", err)
 		}
 	})

@@ -537,6 +537,9 @@ func (s *Stage) renameLocked(from, to vpath.Path, ifHash Hash) error {
 	if err != nil {
 		return err
 	}
+	if dst.exists && !dstStaged && s.base.respelled(st, dt) {
+		dst = &txFile{} // the source itself, where case is ignored: Apply renames it
+	}
 	if dst.exists {
 		return fmt.Errorf("%w: %s", ErrExists, to)
 	}
@@ -553,15 +556,9 @@ func (s *Stage) renameLocked(from, to vpath.Path, ifHash Hash) error {
 // appendJourney is Vault.AppendJourney in the transaction: the entry is recorded when
 // the batch is applied.
 func (s *Stage) appendJourney(e Entry) error {
-	if e.Actor == "" || e.Op == "" {
-		return errors.New("append journey: actor and op are required")
-	}
-	if e.Time.IsZero() {
-		e.Time = time.Now()
-	}
-	e.Time = e.Time.Round(0).Truncate(time.Millisecond)
-	if e.Outcome == "" {
-		e.Outcome = "ok"
+	e, err := e.complete()
+	if err != nil {
+		return err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()

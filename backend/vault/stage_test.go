@@ -22,18 +22,16 @@ import (
 // one that writes content belongs to the stage, or a transaction would write through.
 var (
 	stagedMethods = []string{
-		"Apply", "AppendJourney", "AppendJourneyEntries", "Close", "Read", "ReadFile", "ReadMany",
+		"Apply", "AppendExternal", "AppendJourney", "AppendJourneyEntries", "Close", "Read", "ReadFile", "ReadMany",
 		"Remove", "RemoveWith", "Rename", "RenameWith", "Stat", "Update", "UpdateFile",
 		"Walk", "WalkNames", "WalkPaths", "WalkUnder", "Write",
 	}
 	sharedMethods = []string{
-		"CachePath", "CachesInside", "ClearRecoveryConflicts", "DamagedJournals", "Dir",
-		"HasInternal", "HoldCache", "HoldInternal", "InternalPath", "InternalTempLive",
-		"Journey", "JourneyLatest", "JourneyTail", "ListCache", "ListInternal", "Lock",
-		"OnDamaged", "OnRecover", "OwnWrite", "ReadCache", "ReadInternal",
-		"ReadObsidianConfig", "Recover", "RecoverStale", "RecoveryConflicts", "RemoveCache",
-		"RemoveInternal", "RemoveOrphanTemps", "SetAsideJournal", "SetCacheDir", "WriteCache",
-		"WriteInternal",
+		"AppendExternal", "CachePath", "CachesInside", "Dir", "HoldCache",
+		"HoldInternal", "InternalPath", "InternalTempLive", "Journey", "JourneyLatest",
+		"JourneyTail", "ListCache", "ListInternal", "Lock", "OwnWrite", "ReadCache",
+		"ReadInternal", "ReadObsidianConfig", "Recover", "RecoverStale", "RemoveCache",
+		"RemoveInternal", "RemoveOrphanTemps", "SetCacheDir", "WriteCache", "WriteInternal",
 	}
 )
 

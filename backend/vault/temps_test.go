@@ -1,15 +1,22 @@
 package vault
 
 import (
+	"encoding/json"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
 	"go/types"
+	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // personsTempNames are files a person may have that start with TempPrefix but are
@@ -102,5 +109,81 @@ func TestTempNamesAreMadeOneWay(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no temporary name made in the package: the test looks at nothing")
+	}
+}
+
+// TestRemoveOrphanTemps: temporary files a walk found among the notes are removed
+// under the lock; in .memotree only those older than a minute. A person's own files
+// that merely start with the prefix (".memotree-tmp-notes.md", three hours old) stay,
+// as does anything not named exactly as MemoTree names its temporary files.
+func TestRemoveOrphanTemps(t *testing.T) {
+	dir := t.TempDir()
+	v, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	orphanNotes, orphanRoot := "n/"+TempName(), TempName()
+	oldInternal, newInternal := internalDir+"/"+TempName(), internalDir+"/"+TempName()
+	want := map[string]bool{"a.md": true, orphanNotes: false, orphanRoot: false, oldInternal: false, newInternal: true}
+	for _, name := range personsTempNames {
+		want[name] = true
+	}
+	for name := range want {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if name == newInternal {
+			continue
+		}
+		old := time.Now().Add(-3 * time.Hour)
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := v.WalkPaths(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	n, err := v.RemoveOrphanTemps(t.Context())
+	if err != nil || n != 3 {
+		t.Errorf("removed %d, %v; want 3", n, err)
+	}
+	for name, want := range want {
+		_, err := os.Stat(filepath.Join(dir, filepath.FromSlash(name)))
+		if (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", name, err == nil, want)
+		}
+	}
+}
+
+// TestRecoverTakesNoPersonsFileForATemp: a crashed batch's intent (here a crafted
+// one, as a vault copied with its .memotree may hold) whose new content is a person's
+// file named with the prefix is refused: the recovery moves only files named exactly
+// as MemoTree names its temporary files, so the person's file and the note it names
+// both stay as they are.
+func TestRecoverTakesNoPersonsFileForATemp(t *testing.T) {
+	for _, name := range personsTempNames {
+		if strings.HasPrefix(name, internalDir+"/") {
+			continue // never beside a note
+		}
+		t.Run(name, func(t *testing.T) {
+			target := path.Join(path.Dir(name), "a.md")
+			files := map[string]string{name: "mine\n", target: "a\n"}
+			v, dir := openWith(t, files)
+			b, _ := json.Marshal(intent{Steps: []step{{Temp: vpath.Path(name), Target: vpath.Path(target)}}})
+			if err := v.WriteInternal(intentName, b); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := v.Recover(t.Context()); err == nil {
+				t.Error("Recover moved a person's file over a note")
+			}
+			if d := cmp.Diff(files, contents(t, dir)); d != "" {
+				t.Errorf("after the recovery (-want +got):\n%s", d)
+			}
+		})
 	}
 }

@@ -44,7 +44,7 @@ func (v *Vault) Update(ctx context.Context, paths []vpath.Path, fn UpdateFunc, o
 	if v.stage != nil {
 		return v.stage.update(paths, fn, o)
 	}
-	unlock, err := v.lockWrite(ctx)
+	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("update %d files: %w", len(paths), err)
 	}
@@ -91,7 +91,7 @@ func (v *Vault) UpdateFile(ctx context.Context, p vpath.Path, fn func(cur []byte
 	if v.stage != nil {
 		return v.stage.updateFile(p, fn, o)
 	}
-	unlock, err := v.lockWrite(ctx)
+	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", p, err)
 	}
@@ -123,9 +123,7 @@ func (v *Vault) UpdateFile(ctx context.Context, p vpath.Path, fn func(cur []byte
 		} else {
 			wo.IfHash, wo.CreateOnly = "", true
 		}
-		if err = v.undoable(ctx, []vpath.Path{p}, []Hash{HashOf(data)}); err == nil {
-			h, err = v.writeLocked(p, data, wo)
-		}
+		h, err = v.writeLocked(p, data, wo)
 		if err == nil || isMade(err) {
 			_ = v.settle(ctx, string(p), err) // made: a notice, not an error
 			size = len(data)

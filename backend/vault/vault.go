@@ -18,37 +18,35 @@
 // a time: a folder replaced by a link after the judgement is not followed; elsewhere
 // each folder is checked just before the call, which a program racing it can still
 // defeat). .memotree itself, journey.yaml (nor a second name of it, a hard link) and
-// the paths a crashed batch or change set recorded are never links on the way of a
-// write: such a one is refused, or a crafted undo journal kept as damaged. Content writes are atomic (temporary file, fsync, rename, fsync of
-// the folder), serialised across processes by an exclusive lock on .memotree/lock, and
-// can be made conditional (CreateOnly, or a compare-and-swap on the content Hash) or
-// be computed from the file's content as it is, under the lock (Update, UpdateFile).
-// Every write made with an Actor is recorded in journey.yaml, the append-only log of
-// operations at the vault root.
+// the paths a crashed batch recorded in its intent are never links on the way of a
+// write: such a one is refused. Content writes are atomic (temporary file, fsync,
+// rename, fsync of the folder), serialised across processes by an exclusive lock on
+// .memotree/lock, and can be made conditional (CreateOnly, or a compare-and-swap on
+// the content Hash) or be computed from the file's content as it is, under the lock
+// (Update, UpdateFile). A batch (Apply, ApplyAll) is all or nothing: its intent is
+// recorded before its first rename. Every write made with an Actor is recorded in
+// journey.yaml, the append-only log of operations at the vault root. A transaction (a
+// Starlark script's: see Stage) holds its writes in memory and lands them as one
+// such batch per vault when it ends.
 //
-// Failures leave the vault as it was. Whoever takes the lock first finishes what a
-// crashed writer left (a decided batch, a change set whose process died: see Undo and
-// Recover), so no write lands on half of a crashed change and no recovery undoes a
-// later write; a crashed change set whose journal no rollback can use (damaged,
-// unreadable) leaves the vault readable but stops its content writes
-// (ErrDamagedJournal) until `memotree doctor --repair` sets it aside
-// (SetAsideJournal), and a process never takes its own live journals or temporary
-// files for a crashed writer's (see live). A write that fails on a full or failing disk removes what it made and
-// names the disk (internal/fsfault); one that was made, but whose journey record or
-// folder sync failed, succeeds with a notice in its context (internal/notice). Only
-// regular files are read or written (ErrNotRegular), without ever blocking on a named
-// pipe, and a note whose permissions allow no writing is left alone (ErrReadOnly).
+// Failures leave the vault as it was. Whoever takes the lock first finishes a batch
+// whose writer crashed after recording its intent (see Recover), so no write lands on
+// half of a crashed batch; a process never takes its own temporary files in .memotree
+// for a crashed writer's (see live). A write that fails on a full or failing disk
+// removes what it made and names the disk (internal/fsfault); one that was made, but
+// whose journey record or folder sync failed, succeeds with a notice in its context
+// (internal/notice). Only regular files are read or written (ErrNotRegular), without
+// ever blocking on a named pipe, and a note whose permissions allow no writing is left
+// alone (ErrReadOnly).
 //
 // Concurrency: a *Vault is safe for concurrent use by many goroutines. Writes, removes,
 // renames and journey appends take the vault lock, which excludes every other Vault on
 // the same folder, in this process or another. Reads take no lock: they see either the
 // old or the new content of a file, never a mix, because writes replace files by rename.
 //
-// Lock order: a vault's lock comes before an Undo's mutex. A write of a change set
-// records its pre-images in the change set's journal (taking the Undo's mutex) while
-// it holds the vault lock; Undo.Rollback ends the change set under the mutex and lets
-// go of it before it takes each vault's lock; Commit and Touched take the mutex alone.
-// Nothing takes a vault's lock while it holds an Undo's mutex.
+// Lock order: ApplyAll, the one function of this package that holds several vaults'
+// locks, takes them in the order of their folders, so that two callers never wait for
+// each other.
 package vault
 
 import (
@@ -59,11 +57,13 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
+	"github.com/memotree/memotree/backend/portable"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -85,6 +85,10 @@ var (
 	// ErrPending means a batch failed after it was decided (its intent recorded): it
 	// is completed at the next write or open of the vault, in this process or another.
 	ErrPending = errors.New("the change is recorded and is completed at the next write or open of the vault")
+	// ErrInUse means a note could not be replaced or moved because another program
+	// holds it open (Windows' sharing violation), even after the rename was retried
+	// for about two seconds (see portable.Retry). It is portable.ErrInUse.
+	ErrInUse = portable.ErrInUse
 )
 
 // JourneyPath is the vault-relative path of the journey, the append-only operation log.
@@ -138,10 +142,8 @@ type state struct {
 	internOK bool   // .memotree exists
 	cacheDir string // where caches live while .memotree does not (cache.go)
 
-	// rec tells of the crashed change sets this Vault rolled back.
-	rec recoveries
-	// dmg are the crashed change sets' journals that no rollback can use.
-	dmg damage
+	// notes are the warnings not yet given to a caller (see warn).
+	notes notices
 
 	// noWaitOff is set once preadv2(RWF_NOWAIT) failed for want of support on the
 	// vault's file system (kernels before 4.14, tmpfs and others): the fast reader
@@ -153,6 +155,17 @@ type state struct {
 	orphanMu sync.Mutex
 	orphans  map[vpath.Path]bool
 
+	// retry says how a rename that replaces or moves a file is retried while another
+	// program holds it (on Windows; see rename.go).
+	retry portable.Retry
+	// wrapRenamer, when set (by tests), wraps the renamer of every such rename: a
+	// test's fake fails as Windows does while another program holds the file.
+	wrapRenamer func(portable.Renamer) portable.Renamer
+	// caseIgnored, when set (by tests), decides instead of sameEntry whether a
+	// rename's existing target is its source under another spelling: no file system
+	// here ignores case, a test answers as one does.
+	caseIgnored func(from, to vpath.Path, src, dst fs.FileInfo) bool
+
 	// afterResolve, when set (by tests), runs when the resolver has judged a path a
 	// write was given (resolve.go), before the write works on what it found.
 	afterResolve func(p vpath.Path)
@@ -162,22 +175,14 @@ type state struct {
 	// afterJourneyMapped, when set (by tests), runs once JourneyLatest has mapped the
 	// journey, before it reads it.
 	afterJourneyMapped func()
-	// onJournalProbe, when set (by tests), runs while a recoverer holds the lock of
-	// the undo journal name, which it found free; onLockWait runs when a Lock first
-	// finds the vault's lock taken by another Vault or process.
-	onJournalProbe func(name string)
-	onLockWait     func()
-	// probeLock, when set (by tests), replaces tryLockFile where a recoverer asks
-	// whether a journal's or a temporary file's owner lives: a test makes it succeed
+	// onLockWait, when set (by tests), runs when a Lock first finds the vault's lock
+	// taken by another Vault or process.
+	onLockWait func()
+	// probeLock, when set (by tests), replaces tryLockFile where a remover of orphaned
+	// temporary files asks whether a file's writer lives: a test makes it succeed
 	// always, as flock emulated by per-process locks (NFS) does for the process that
 	// holds the file.
 	probeLock func(*os.File) (bool, error)
-	// onJournalRead, when set (by tests), runs before a recoverer reads a crashed
-	// change set's journal; its error stands for a read that failed.
-	onJournalRead func(name string) error
-	// beforeUndoRecord, when set (by tests), runs when a write of a change set, under
-	// the vault lock, is about to record its pre-images in the change set's journal.
-	beforeUndoRecord func()
 }
 
 // Open opens the vault in dir, which must be an existing folder. The .memotree folder
@@ -199,7 +204,8 @@ func Open(dir string) (*Vault, error) {
 		return nil, fmt.Errorf("open vault %s: %w", dir, err)
 	}
 	captureEscape(root)
-	return &Vault{state: &state{dir: abs, root: root, sem: make(chan struct{}, 1)}}, nil
+	retry := portable.Retry{GOOS: runtime.GOOS}
+	return &Vault{state: &state{dir: abs, root: root, sem: make(chan struct{}, 1), retry: retry}}, nil
 }
 
 // Close releases the vault. Pending operations must have returned.

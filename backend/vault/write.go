@@ -56,16 +56,12 @@ func (v *Vault) Write(ctx context.Context, p vpath.Path, data []byte, o WriteOpt
 	if v.stage != nil {
 		return v.stage.write(p, data, o)
 	}
-	unlock, err := v.lockWrite(ctx)
+	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return "", fmt.Errorf("write %s: %w", p, err)
 	}
 	defer unlock()
-	err = v.undoable(ctx, []vpath.Path{p}, []Hash{HashOf(data)})
-	var h Hash
-	if err == nil {
-		h, err = v.writeLocked(p, data, o)
-	}
+	h, err := v.writeLocked(p, data, o)
 	if err = v.settle(ctx, string(p), err); err != nil {
 		err = fmt.Errorf("write %s: %w", p, err)
 	}
@@ -78,44 +74,6 @@ func (v *Vault) Write(ctx context.Context, p vpath.Path, data []byte, o WriteOpt
 		return "", err
 	}
 	return h, nil
-}
-
-// undoable records, for the Undo in ctx if any, the pre-images of the files at paths
-// (symbolic links followed) and what the write about to happen leaves there (posts:
-// content hashes, noFile for none) before a Write, RemoveWith or RenameWith changes
-// them; a folder cannot be recorded and is refused. The caller holds the lock.
-func (v *Vault) undoable(ctx context.Context, paths []vpath.Path, posts []Hash) error {
-	if undoFrom(ctx) == nil {
-		return nil
-	}
-	targets := make([]vpath.Path, 0, len(paths))
-	for _, p := range paths {
-		if err := checkContent(p); err != nil {
-			return err
-		}
-		t, err := v.resolve(p)
-		if err != nil {
-			return err
-		}
-		if st, err := v.root.Stat(osName(t)); err == nil && st.IsDir() {
-			return fmt.Errorf("%s is a folder, which a change set cannot undo", p)
-		}
-		targets = append(targets, t)
-	}
-	return v.saveUndo(ctx, targets, posts)
-}
-
-// keepsLink refuses, inside a change set (an Undo in ctx), to remove or move the
-// symbolic link at p: the journal records files (a link's target, followed), not
-// links, so a rollback could not put the link back. The caller holds the lock.
-func (v *Vault) keepsLink(ctx context.Context, p vpath.Path) error {
-	if undoFrom(ctx) == nil {
-		return nil
-	}
-	if st, err := v.root.Lstat(osName(p)); err == nil && st.Mode()&fs.ModeSymlink != 0 {
-		return fmt.Errorf("%s is a symbolic link, whose removal or move a change set (a script) cannot undo: remove or move it outside a script", p)
-	}
-	return nil
 }
 
 func writeArgs(n int, o WriteOptions) string {
@@ -340,18 +298,12 @@ func (v *Vault) RemoveWith(ctx context.Context, p vpath.Path, o WriteOptions) er
 	if v.stage != nil {
 		return v.stage.remove(p, o)
 	}
-	unlock, err := v.lockWrite(ctx)
+	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return fmt.Errorf("remove %s: %w", p, err)
 	}
 	defer unlock()
-	err = v.keepsLink(ctx, p)
-	if err == nil {
-		err = v.undoable(ctx, []vpath.Path{p}, []Hash{noFile})
-	}
-	if err == nil {
-		err = v.removeLocked(p, o.IfHash)
-	}
+	err = v.removeLocked(p, o.IfHash)
 	if err = v.settle(ctx, "the removal of "+string(p), err); err != nil {
 		err = fmt.Errorf("remove %s: %w", p, err)
 	}
@@ -413,24 +365,12 @@ func (v *Vault) RenameWith(ctx context.Context, from, to vpath.Path, o WriteOpti
 	if v.stage != nil {
 		return v.stage.rename(from, to, o)
 	}
-	unlock, err := v.lockWrite(ctx)
+	unlock, err := v.Lock(ctx)
 	if err != nil {
 		return fmt.Errorf("rename %s to %s: %w", from, to, err)
 	}
 	defer unlock()
-	if undoFrom(ctx) != nil {
-		moved, herr := v.hashFile(from) // what the move leaves at to
-		if herr != nil {
-			moved = noFile
-		}
-		err = v.keepsLink(ctx, from)
-		if err == nil {
-			err = v.undoable(ctx, []vpath.Path{from, to}, []Hash{noFile, moved})
-		}
-	}
-	if err == nil {
-		err = v.renameLocked(from, to, o.IfHash)
-	}
+	err = v.renameLocked(from, to, o.IfHash)
 	subject := fmt.Sprintf("the move of %s to %s", from, to)
 	if err = v.settle(ctx, subject, err); err != nil {
 		err = fmt.Errorf("rename %s to %s: %w", from, to, err)
@@ -473,7 +413,7 @@ func (v *Vault) renameLocked(from, to vpath.Path, ifHash Hash) error {
 		return ErrReadOnly
 	}
 	if toMode != absent {
-		if dst, err := v.root.Lstat(osName(rto)); err == nil && !os.SameFile(src, dst) {
+		if dst, err := v.root.Lstat(osName(rto)); err == nil && !v.sameEntryOf(rfrom, rto, src, dst) {
 			return fmt.Errorf("%w: %s", ErrExists, to)
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return mapErr(err)

@@ -8,9 +8,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/memotree/memotree/backend/internal/regular"
@@ -34,14 +36,47 @@ type Found struct {
 // Support/obsidian on macOS, %APPDATA%\obsidian on Windows), and on Linux also those
 // of the Flatpak and Snap packages.
 func ObsidianConfigs() []string {
-	var out []string
-	if dir, err := os.UserConfigDir(); err == nil {
-		out = append(out, filepath.Join(dir, "obsidian", "obsidian.json"))
+	home, _ := os.UserHomeDir()
+	return obsidianConfigsFor(runtime.GOOS, os.Getenv, home)
+}
+
+// obsidianConfigsFor is the rule of ObsidianConfigs for the system goos, with the
+// environment getenv and the home folder home (empty when unknown). Obsidian is an
+// Electron app: its config folder is Electron's appData folder plus "obsidian".
+func obsidianConfigsFor(goos string, getenv func(string) string, home string) []string {
+	switch goos {
+	case "windows":
+		// %APPDATA%, the roaming profile: C:\Users\NAME\AppData\Roaming.
+		if appData := getenv("APPDATA"); appData != "" {
+			return []string{strings.TrimRight(appData, `\/`) + `\obsidian\obsidian.json`}
+		}
+		return nil
+	case "darwin":
+		if home == "" {
+			return nil
+		}
+		return []string{path.Join(home, "Library", "Application Support", "obsidian", "obsidian.json")}
 	}
-	if home, err := os.UserHomeDir(); err == nil && runtime.GOOS == "linux" {
+	// Linux and the other Unix systems: $XDG_CONFIG_HOME when it is absolute (as
+	// Electron and Go read it), else ~/.config.
+	var out []string
+	config := getenv("XDG_CONFIG_HOME")
+	if !path.IsAbs(config) {
+		config = ""
+		if home != "" {
+			config = path.Join(home, ".config")
+		}
+	}
+	if config != "" {
+		out = append(out, path.Join(config, "obsidian", "obsidian.json"))
+	}
+	if home != "" && goos == "linux" {
+		// The Flatpak keeps its config in its own sandbox folder, the Snap in its
+		// revision's home ("current" links to the installed revision); neither reads
+		// $XDG_CONFIG_HOME from outside.
 		out = append(out,
-			filepath.Join(home, ".var", "app", "md.obsidian.Obsidian", "config", "obsidian", "obsidian.json"),
-			filepath.Join(home, "snap", "obsidian", "current", ".config", "obsidian", "obsidian.json"))
+			path.Join(home, ".var", "app", "md.obsidian.Obsidian", "config", "obsidian", "obsidian.json"),
+			path.Join(home, "snap", "obsidian", "current", ".config", "obsidian", "obsidian.json"))
 	}
 	return out
 }

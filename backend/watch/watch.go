@@ -6,9 +6,9 @@
 // burst like `mkdir -p a/b/c && touch a/b/c/x.md` is seen whole. Temporary files of
 // the vault's atomic writes (".memotree-tmp-*") are never reported: the rename that
 // ends such a write is reported as a change of its target. A change of attributes
-// alone (chmod, touch) is not reported. Inside .memotree only the undo journals of
-// change sets and the intent of a batch are watched, reported as Batch.ChangeSets (a
-// writer's process may have died in the middle), and fences (below). Symbolic links to folders are not followed.
+// alone (chmod, touch) is not reported. Inside .memotree only the intent of a batch is
+// watched, reported as Batch.Intent (a writer's process may have died in the middle of
+// its batch), and fences (below). Symbolic links to folders are not followed.
 //
 // A file created directly in .memotree whose name starts with "fence-" is a fence:
 // another process asks to know when this watcher has seen every change made before
@@ -58,11 +58,10 @@ type Batch struct {
 	// be watched, or too many paths piled up): the consumer must rescan the vault.
 	// Paths may still list some changes.
 	Rescan bool
-	// ChangeSets means an undo journal of a change set (.memotree/undo-*) or the
-	// intent of a batch (.memotree/intent.json) appeared, changed or went away: a
-	// change is being made, or ended, or its process died in the middle. The consumer
-	// finishes or rolls back crashed ones (vault.RecoverStale).
-	ChangeSets bool
+	// Intent means the intent of a batch (.memotree/intent.json) appeared, changed or
+	// went away: a batch is being applied, or ended, or its writer died in the middle.
+	// The consumer finishes a crashed one (vault.RecoverStale).
+	Intent bool
 	// Fences are the names of the fence files (FencePrefix…, in .memotree) created
 	// before the batch was sent: every change made before them is in this batch or
 	// an earlier one. Such a batch is sent without waiting for quiet.
@@ -95,13 +94,13 @@ type Watcher struct {
 	closeErr  error
 
 	// Owned by the loop goroutine (or New, before it starts).
-	dirs     map[vpath.Path]struct{} // watched folders
-	pending  map[vpath.Path]struct{}
-	rescan   bool
-	journals bool      // an undo journal changed (Batch.ChangeSets)
-	fences   []string  // fences seen since the last batch
-	first    time.Time // of the pending batch
-	last     time.Time
+	dirs    map[vpath.Path]struct{} // watched folders
+	pending map[vpath.Path]struct{}
+	rescan  bool
+	intent  bool      // a batch's intent changed (Batch.Intent)
+	fences  []string  // fences seen since the last batch
+	first   time.Time // of the pending batch
+	last    time.Time
 }
 
 // New starts watching the folder dir and its subfolders.
@@ -200,11 +199,11 @@ func (w *Watcher) loop() {
 }
 
 func (w *Watcher) hasPending() bool {
-	return w.rescan || w.journals || len(w.pending) > 0 || len(w.fences) > 0
+	return w.rescan || w.intent || len(w.pending) > 0 || len(w.fences) > 0
 }
 
-// internalDir is the app's own folder in the vault, whose undo journals and batch
-// intent are watched (but nothing else in it is reported).
+// internalDir is the app's own folder in the vault, whose batch intent and fences
+// are watched (but nothing else in it is reported).
 const internalDir = ".memotree"
 
 // intentName is the recorded intent of a batch of writes being applied
@@ -217,14 +216,15 @@ func (w *Watcher) watchInternal() {
 	_ = w.fsw.Add(w.abs(internalDir)) // absent until the app first writes there
 }
 
-// journal handles an event inside .memotree: only undo journals are of interest.
-func (w *Watcher) journal(p vpath.Path, ev fsnotify.Event) {
+// internal handles an event inside .memotree: only the intent and fences are of
+// interest.
+func (w *Watcher) internal(p vpath.Path, ev fsnotify.Event) {
 	switch {
 	case p == internalDir && ev.Has(fsnotify.Create):
 		w.watchInternal()
-	case p.Dir() == internalDir && (strings.HasPrefix(p.Base(), "undo-") || p.Base() == intentName):
+	case p == vpath.Path(internalDir).Join(intentName):
 		w.touch()
-		w.journals = true
+		w.intent = true
 	case p.Dir() == internalDir && strings.HasPrefix(p.Base(), FencePrefix) && ev.Has(fsnotify.Create):
 		w.touch()
 		w.fences = append(w.fences, p.Base())
@@ -246,13 +246,13 @@ func (w *Watcher) deadline() time.Time {
 
 // take empties the pending set into a Batch.
 func (w *Watcher) take() Batch {
-	b := Batch{Rescan: w.rescan, ChangeSets: w.journals, Fences: w.fences, Paths: make([]vpath.Path, 0, len(w.pending))}
+	b := Batch{Rescan: w.rescan, Intent: w.intent, Fences: w.fences, Paths: make([]vpath.Path, 0, len(w.pending))}
 	for p := range w.pending {
 		b.Paths = append(b.Paths, p)
 	}
 	slices.Sort(b.Paths)
 	clear(w.pending)
-	w.rescan, w.journals, w.fences = false, false, nil
+	w.rescan, w.intent, w.fences = false, false, nil
 	return b
 }
 
@@ -294,7 +294,7 @@ func (w *Watcher) handle(ev fsnotify.Event) {
 		return
 	}
 	if p == internalDir || p.Dir() == internalDir {
-		w.journal(p, ev)
+		w.internal(p, ev)
 		return
 	}
 	if p.Ignored() || strings.HasPrefix(p.Base(), tempPrefix) || ev.Op == fsnotify.Chmod {

@@ -282,10 +282,11 @@ func BenchmarkEventLatency(b *testing.B) {
 	}
 }
 
-// TestChangeSetJournals: an undo journal appearing, growing or going away in
-// .memotree is reported as Batch.ChangeSets, also when .memotree is made after the
-// watch began; nothing else in .memotree is reported.
-func TestChangeSetJournals(t *testing.T) {
+// TestBatchIntent: the intent of a batch appearing (renamed into place, as Apply
+// records it), changing or going away in .memotree is reported as Batch.Intent, also
+// when .memotree is made after the watch began; nothing else in .memotree is reported,
+// an undo journal an older MemoTree left included.
+func TestBatchIntent(t *testing.T) {
 	dir := t.TempDir()
 	w := start(t, dir, Options{Debounce: 10 * time.Millisecond})
 	internal := filepath.Join(dir, ".memotree")
@@ -293,44 +294,53 @@ func TestChangeSetJournals(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Until the watch on the new folder is in place its events are not seen: keep
-	// writing the journal until one is reported, as a running change set does.
-	journal := filepath.Join(internal, "undo-script-x.log")
+	// recording the intent until one is reported.
+	intent := filepath.Join(internal, "intent.json")
 	deadline := time.Now().Add(10 * time.Second)
 	for got := false; !got; {
 		if time.Now().After(deadline) {
-			t.Fatal("no ChangeSets batch in 10 s for a journal in a new .memotree")
+			t.Fatal("no Intent batch in 10 s for an intent in a new .memotree")
 		}
-		f, err := os.OpenFile(journal, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
-		if err != nil {
+		tmp := filepath.Join(internal, ".memotree-tmp-INTENT")
+		if err := os.WriteFile(tmp, []byte(`{"steps":[]}`), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f.WriteString("{}\n")
-		f.Close()
+		if err := os.Rename(tmp, intent); err != nil {
+			t.Fatal(err)
+		}
 		select {
 		case b := <-w.Batches():
 			if len(b.Paths) > 0 {
-				t.Errorf("a journal reported as vault paths: %v", b.Paths)
+				t.Errorf("an intent reported as vault paths: %v", b.Paths)
 			}
-			got = b.ChangeSets
+			got = b.Intent
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
 	write(t, dir, ".memotree/search.idx", "x")
+	write(t, dir, ".memotree/undo-script-x.log", "{}\n")
 	write(t, dir, "a.md", "a")
-	seen, _ := collect(t, w, "a.md")
-	if len(seen) != 1 {
-		t.Errorf("seen %v; want only a.md (nothing of .memotree but journals)", keys(seen))
+	for seen := false; !seen; {
+		select {
+		case b := <-w.Batches():
+			if b.Intent || slices.ContainsFunc(b.Paths, func(p vpath.Path) bool { return p != "a.md" }) {
+				t.Errorf("got %+v; want only a.md (nothing of .memotree but the intent)", b)
+			}
+			seen = slices.Contains(b.Paths, "a.md")
+		case <-time.After(30 * time.Second):
+			t.Fatal("a.md was not reported")
+		}
 	}
-	if err := os.Remove(journal); err != nil {
+	if err := os.Remove(intent); err != nil {
 		t.Fatal(err)
 	}
 	select {
 	case b := <-w.Batches():
-		if !b.ChangeSets {
-			t.Errorf("removing the journal gave %+v, want ChangeSets", b)
+		if !b.Intent {
+			t.Errorf("removing the intent gave %+v, want Intent", b)
 		}
 	case <-time.After(10 * time.Second):
-		t.Fatal("the journal's removal was not reported")
+		t.Fatal("the intent's removal was not reported")
 	}
 }
 

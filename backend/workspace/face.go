@@ -63,7 +63,9 @@ func OpenFace(ctx context.Context, specs []Spec, f Face) (*Workspace, error) {
 		// writes: its caches wait in the user's cache folder (Options.OutsideCaches).
 		o.Watch, o.Background, o.OutsideCaches = true, true, true
 	case OneShot:
-		o.Lazy = true
+		// A one-shot command (memotree call, chat) writes nothing in a folder it only
+		// read either, a dry run of a script included.
+		o.Lazy, o.OutsideCaches = true, true
 	case Indexing:
 		o.Once = true
 	}

@@ -333,3 +333,35 @@ func TestDemoIsARepositoryWithHistory(t *testing.T) {
 		t.Errorf("second DemoSpec = %+v, %v", again, err)
 	}
 }
+
+// TestOneShotFaceWritesNothingUntilTheFirstWrite: a one-shot command (memotree call)
+// that only reads a folder, a search and a dry run of a script that searches
+// included, writes nothing in it: its search index waits in the user's cache folder.
+func TestOneShotFaceWritesNothingUntilTheFirstWrite(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	writeNotes(t, dir, map[string]string{"a.md": "# A\n\nzebra [[b]]\n", "sub/b.md": "# B\n"})
+	before := listTree(t, dir)
+	ws, err := OpenFace(t.Context(), []Spec{{Name: "v", Path: dir, Permission: tool.PermWrite}}, Face{Mode: OneShot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{"search_in_contents", map[string]any{"content_glob": "zebra", "summary_only": true}},
+		{"search_nodes", map[string]any{"query": "zebra"}},
+		{"run_starlark", map[string]any{"target": "t", "dry_run": true, "code": "update_entity(entity_name=\"a\", content=\"more zebra\", mode=\"append\")\n__result__ = search_nodes(query=\"zebra\")"}},
+	} {
+		if r := call(t, ws, c.tool, c.args); r.IsError() {
+			t.Errorf("%s: %+v", c.tool, r)
+		}
+	}
+	if err := ws.Close(); err != nil { // saves the search index
+		t.Fatal(err)
+	}
+	if after := listTree(t, dir); !slices.Equal(before, after) {
+		t.Errorf("a one-shot command changed the folder it only read:\nbefore %v\nafter  %v", before, after)
+	}
+}

@@ -35,29 +35,30 @@ func (w *Workspace) Registry() (*tool.Registry, error) {
 }
 
 // guard enforces the permission of the library a call acts on, as the registry's
-// policy judges it (tool.Registry.Judge, from the tools' declared attributes). The
-// person is never restricted by a permission: in the window (actor user) what they
-// click runs; at a terminal (actor cli, `memotree call`) a call that deletes or
+// policy judges it (tool.Request.Judge, from the tool's declaration and the call's
+// input). The person is never restricted by a permission: in the window (actor user)
+// what they click runs; at a terminal (actor cli, `memotree call`) a call that deletes or
 // discards runs once they confirmed it (Approved), unless they gave the library a
 // permission (--permission): then their call is judged by it as the agent's would be,
 // the terminal answering what waits for them. A call a script makes is judged as
 // its Origin, the caller of run_starlark. Under propose, a call that waits for the
 // person is answered CodeApprovalRequired, which a face that can ask the person turns
 // into a question (and a call with Approved once they say yes).
-func (w *Workspace) guard(call *tool.Call, t *tool.Tool, args map[string]any) *tool.Result {
+func (w *Workspace) guard(call *tool.Call, req tool.Request) *tool.Result {
+	t := req.Tool()
 	actor := cmp.Or(call.Origin, call.Actor)
 	switch {
 	case actor == tool.ActorUser:
 		return nil
 	case actor == tool.ActorCLI && !w.permissionGiven(call.Library):
-		if call.Approved || !w.registry.reg.NeedsPerson(t, args) {
+		if call.Approved || !req.NeedsPerson() {
 			return nil
 		}
 		r := tool.Fail(tool.CodeApprovalRequired, "%s deletes or discards notes, so it runs once you confirm it: answer y when asked at a terminal, or pass --yes (memotree call --yes ...)", t.Name())
 		return &r
 	}
 	perm := w.Permission(call.Library)
-	v, why := w.registry.reg.Judge(perm, t, args, call.Approved)
+	v, why := req.Judge(perm, call.Approved)
 	var r tool.Result
 	switch {
 	case v == tool.Allow:

@@ -144,8 +144,8 @@ __result__ = "all"
 	if now, _ := os.ReadFile(filepath.Join(dir, ".git", "index")); string(now) != string(index) {
 		t.Error("the failed commit changed the git index")
 	}
-	if m, _ := filepath.Glob(filepath.Join(dir, ".memotree", "undo-*")); len(m) > 0 {
-		t.Errorf("undo journals left: %v", m)
+	if _, err := os.Stat(filepath.Join(dir, ".memotree", "intent.json")); !os.IsNotExist(err) {
+		t.Errorf("a batch's intent is left: %v", err)
 	}
 }
 

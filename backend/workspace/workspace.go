@@ -265,9 +265,6 @@ func (w *Workspace) publishLibraries(c event.LibrariesChange) {
 	w.bus.Publish(event.Event{Topic: event.LibrariesChanged, Data: c})
 }
 
-// PermissionOf is Permission as a string, for packages that do not import this one.
-func (w *Workspace) PermissionOf(name string) string { return string(w.Permission(name)) }
-
 // Permission returns the permission of the agent and MCP clients in the library named
 // name ("" for the default); PermRead for a library that is not mounted.
 func (w *Workspace) Permission(name string) tool.Permission {

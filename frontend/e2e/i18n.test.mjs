@@ -5,7 +5,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { frontendDir, openApp, vaultNotes } from './harness.mjs'
+import { artifactsDir, openApp, vaultNotes } from './harness.mjs'
 
 const settings = '[data-testid="settings"]'
 
@@ -194,10 +194,11 @@ describe('a Chinese system', () => {
     await page.waitForFunction((n) => (window.__memotreeGraph?.order ?? 0) >= n, notes.length)
     await page.waitForFunction(() => window.__memotreeGraphState && !window.__memotreeGraphState.layout, null, { timeout: 60000, polling: 100 })
     await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
-    if (process.env.MEMOTREE_SCREENSHOTS) {
-      await page.screenshot({ path: path.join(frontendDir, '../docs/window-zh.png') })
-      assert.ok(fs.statSync(path.join(frontendDir, '../docs/window-zh.png')).size > 10000)
-    }
+    // docs/window-zh.png with `make screenshots` (MEMOTREE_SCREENSHOTS=docs), else an artifact.
+    const shots = process.env.MEMOTREE_SCREENSHOTS ? path.resolve(process.env.MEMOTREE_SCREENSHOTS) : artifactsDir
+    fs.mkdirSync(shots, { recursive: true })
+    await page.screenshot({ path: path.join(shots, 'window-zh.png') })
+    assert.ok(fs.statSync(path.join(shots, 'window-zh.png')).size > 10000)
     assert.deepEqual(browser.errors, [], 'no uncaught errors in the page')
   })
 })

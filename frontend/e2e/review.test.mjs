@@ -10,6 +10,10 @@ import { after, before, describe, test } from 'node:test'
 import { startFakeLLM, text, toolCalls } from './fakellm.mjs'
 import { artifactsDir, basicVault, openApp } from './harness.mjs'
 
+// The pictures of docs/ this file makes (docs/pictures.json): into docs/ with `make
+// screenshots` (MEMOTREE_SCREENSHOTS=docs), else into the artifacts.
+const shotsDir = process.env.MEMOTREE_SCREENSHOTS ? path.resolve(process.env.MEMOTREE_SCREENSHOTS) : artifactsDir
+
 const panel = '[data-testid="git-panel"]'
 const chatPane = '#chat-pane'
 const input = `${chatPane} [data-testid="chat-input"]`
@@ -139,8 +143,8 @@ describe('reviewing an agent change hunk by hunk, and the blame', () => {
 
     const feedback = page.locator('[data-testid="undo-feedback"]')
     await feedback.waitFor()
-    fs.mkdirSync(artifactsDir, { recursive: true })
-    await page.locator(panel).screenshot({ path: path.join(artifactsDir, 'review-hunks.png') })
+    fs.mkdirSync(shotsDir, { recursive: true })
+    await page.locator(panel).screenshot({ path: path.join(shotsDir, 'review-hunks.png') })
     llm.script(text('Understood: sentence 25 stays as it was.'))
     await page.fill('[data-testid="feedback-text"]', 'Sentence 25 was right as it was.')
     await page.click('[data-testid="feedback-send"]')
@@ -219,7 +223,7 @@ describe('reviewing an agent change hunk by hunk, and the blame', () => {
       const list = el.querySelector('ol')
       if (list) list.scrollTop = 0
     })
-    await page.locator(panel).screenshot({ path: path.join(artifactsDir, 'blame.png') })
+    await page.locator(panel).screenshot({ path: path.join(shotsDir, 'blame.png') })
   })
 
   test('an undo of a note saved meanwhile overwrites nothing: its diff is shown again', async () => {

@@ -1,7 +1,7 @@
 // Package notice carries warnings from deep inside an operation up to the result of
 // the call that caused it, through the context: a write that succeeded but whose
-// journey record failed, a crashed change set rolled back (or kept) on the way to a
-// write. The tool registry puts a List in every call's context and adds what it
+// journey record failed, a batch a crash interrupted that could not be finished on
+// the way to a write. The tool registry puts a List in every call's context and adds what it
 // collected to the result's warnings.
 //
 // Concurrency: a List is safe for concurrent use.

@@ -424,7 +424,6 @@ export const en = {
   'status.scan': 'Reading notes',
   'status.searchIndex': 'Building the search index',
   'status.embeddings': 'Embedding notes for semantic search',
-  'status.recovery': 'Rolling back a script a crash interrupted',
   'status.count': '{done} of {total}',
   'status.failed': '{task} stopped: {error}',
   'status.dismiss': 'Dismiss',

@@ -423,7 +423,6 @@ export const zh: Record<keyof typeof en, string> = {
   'status.scan': '正在读取笔记',
   'status.searchIndex': '正在建立搜索索引',
   'status.embeddings': '正在为语义搜索生成向量',
-  'status.recovery': '正在撤销因崩溃中断的脚本',
   'status.count': '{done} / {total}',
   'status.failed': '{task}已停止：{error}',
   'status.dismiss': '关闭',
