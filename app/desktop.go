@@ -15,18 +15,19 @@ import (
 	"github.com/wailsapp/wails/v2/pkg/options"
 	"github.com/wailsapp/wails/v2/pkg/options/assetserver"
 
-	"github.com/memotree/memotree/backend/uiapi"
 	"github.com/memotree/memotree/backend/vaults"
-	"github.com/memotree/memotree/backend/workspace"
-	"github.com/memotree/memotree/cli"
+	"github.com/memotree/memotree/backend/workspace/face"
 )
+
+// Headless is false in the build with the window.
+const Headless = false
 
 // runDesktop opens the window.
 func runDesktop(assets fs.FS, args []string) int {
 	if generatingBindings {
 		// `wails build` runs the program to generate the JavaScript bindings: bind the
 		// API type and let Wails do the rest. Nothing is opened.
-		return runWails(&options.App{AssetServer: &assetserver.Options{Assets: assets}, Bind: []any{uiapi.NewAPI(nil, uiapi.Options{})}})
+		return runWails(&options.App{AssetServer: &assetserver.Options{Assets: assets}, Bind: []any{face.BindingsAPI()}})
 	}
 	wd, _ := os.Getwd()
 	f, err := parseDesktopFlags(args, wd, os.Stderr)
@@ -59,20 +60,7 @@ func runDesktop(assets fs.FS, args []string) int {
 		fmt.Fprintln(os.Stderr, "memotree:", err)
 		return 1
 	}
-	defer sh.ws.Close()
-	// MCP clients on these vaults that cannot ask the person put their destructive
-	// calls in the window's approval queue.
-	if stop, err := uiapi.ServeApprovals(sh.api); err != nil {
-		fmt.Fprintln(os.Stderr, "memotree: no approval queue for MCP clients:", err)
-	} else {
-		defer stop()
-	}
-	// Vaults whose settings ask for it are backed up to their remotes.
-	if stop, err := uiapi.ServeBackups(sh.api, uiapi.BackupOptions{}); err != nil {
-		fmt.Fprintln(os.Stderr, "memotree: no backups to the remotes:", err)
-	} else {
-		defer stop()
-	}
+	defer sh.win.Close()
 	win := sh.store.State().Window
 	app := &options.App{
 		Title:            "MemoTree",
@@ -106,50 +94,24 @@ func runDesktop(assets fs.FS, args []string) int {
 	return code
 }
 
-// openShell opens the workspace the flags ask for: exactly the --library ones (or
-// the demo vault), remembering nothing; otherwise the vaults open last time and the
-// FOLDER named, remembered, or none (the welcome).
+// openShell opens the window's side of MemoTree as the flags ask (face.OpenWindow):
+// exactly the --library ones (or the demo vault), remembering nothing, the person
+// free to open others; otherwise the vaults open last time and the FOLDER named,
+// remembered, or none (the welcome). It hosts the approval queue and the backups.
 func openShell(f desktopFlags, statePath string) (*shell, error) {
-	store, loadErr := vaults.Load(statePath)
-	specs := f.specs
-	if f.demo {
-		spec, err := workspace.DemoSpec()
-		if err != nil {
-			return nil, err
-		}
-		specs = append(specs, spec)
-	}
-	ctx := context.Background()
-	sh := &shell{store: store, statePath: statePath, smoke: f.smoke, smokeHold: f.smokeHold, smokeWant: f.smokeReports}
-	opts := uiapi.Options{Reveal: reveal}
+	sh := &shell{statePath: statePath, smoke: f.smoke, smokeHold: f.smokeHold, smokeWant: f.smokeReports}
+	o := face.WindowOptions{Folder: f.folder, Demo: f.demo, OpenOthers: true, PickFolder: sh.pickFolder, Reveal: reveal, StatePath: statePath}
 	if f.smoke {
-		opts.OnRendered = sh.smokeRendered
-		opts.OnWelcome = sh.smokeWelcome
+		o.OnRendered, o.OnWelcome = sh.smokeRendered, sh.smokeWelcome
 	}
-	prepare := func(ws *workspace.Workspace, o *uiapi.Options) error {
-		vo := &uiapi.VaultOptions{Store: store}
-		if len(specs) == 0 {
-			remembered, err := cli.RememberedVaults(ctx, ws, f.folder)
-			if err != nil {
-				return err
-			}
-			vo = remembered
-			sh.store = remembered.Store
-		} else if loadErr != nil {
-			vo.Notices = append(vo.Notices, loadErr.Error())
-		}
-		vo.PickFolder = sh.pickFolder
-		for _, n := range vo.Notices {
-			fmt.Fprintln(os.Stderr, "memotree:", n)
-		}
-		o.Vaults = vo
-		return nil
-	}
-	ws, api, err := openWindow(ctx, specs, opts, prepare)
+	win, err := face.OpenWindow(context.Background(), f.flags, o)
 	if err != nil {
 		return nil, err
 	}
-	sh.ws, sh.api = ws, api
+	for _, n := range win.Notices {
+		fmt.Fprintln(os.Stderr, "memotree:", n)
+	}
+	sh.win, sh.ws, sh.api, sh.store = win, win.Workspace, win.API, win.Store
 	if f.smoke {
 		go sh.smokeDeadline(f.smokeTimeout)
 	}

@@ -7,16 +7,15 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"strings"
 	"time"
 
-	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/backend/workspace/face"
 )
 
 // desktopFlags are the flags of the window.
 type desktopFlags struct {
-	specs        []workspace.Spec
-	folder       string // a FOLDER named on the command line, absolute
+	flags        face.Flags // --library and --permission, as every face takes them
+	folder       string     // a FOLDER named on the command line, absolute
 	demo         bool
 	smoke        bool
 	smokeTimeout time.Duration
@@ -39,21 +38,9 @@ func parseDesktopFlags(args []string, wd string, out io.Writer) (desktopFlags, e
 `)
 		fs.PrintDefaults()
 	}
-	fs.Func("library", "mount a vault as `NAME=PATH` (repeatable; nothing is remembered then)", func(s string) error {
-		sp, err := workspace.ParseSpec(s)
-		if err != nil {
-			return err
-		}
-		// ParseSpec takes a relative PATH from our working folder; a second launch's
-		// is its own.
-		if _, raw, ok := strings.Cut(s, "="); ok && !filepath.IsAbs(raw) {
-			sp.Path = filepath.Join(wd, raw)
-		} else if !ok && !filepath.IsAbs(s) {
-			sp.Path = filepath.Join(wd, s)
-		}
-		f.specs = append(f.specs, sp)
-		return nil
-	})
+	// A relative library is taken from the launch's working folder: a second
+	// launch's is its own. Given libraries are not remembered.
+	f.flags.Register(fs, wd)
 	fs.BoolVar(&f.demo, "demo", false, "open the demo vault (copied into your data folder on first use)")
 	fs.BoolVar(&f.smoke, "smoke-test", false, "open, wait until the window reports what it shows (the notes rendered, or the welcome), print it, exit")
 	fs.DurationVar(&f.smokeTimeout, "smoke-timeout", 90*time.Second, "how long the smoke test waits for the window's reports")
@@ -74,7 +61,7 @@ func parseDesktopFlags(args []string, wd string, out io.Writer) (desktopFlags, e
 			f.folder = filepath.Join(wd, f.folder)
 		}
 	}
-	if f.folder != "" && len(f.specs) > 0 {
+	if f.folder != "" && len(f.flags.Libraries) > 0 {
 		return f, fmt.Errorf("give either --library NAME=PATH or a FOLDER, not both")
 	}
 	return f, nil

@@ -20,7 +20,9 @@ func TestParseDesktopFlags(t *testing.T) {
 		specs  int
 		// specPath is the first library's folder, when given.
 		specPath string
-		err      string
+		// perm is the permission given library a, when one is.
+		perm string
+		err  string
 	}{
 		{name: "nothing", args: nil},
 		{name: "a relative folder is the launch's", args: []string{"Notes"}, folder: filepath.Join(wd, "Notes")},
@@ -34,6 +36,8 @@ func TestParseDesktopFlags(t *testing.T) {
 		{name: "a bare relative library too", args: []string{"--library", "Notes"}, specs: 1, specPath: filepath.Join(wd, "Notes")},
 		{name: "a library without a path", args: []string{"--library", "a="}, err: "NAME=PATH"},
 		{name: "an unknown flag", args: []string{"--nope"}, err: "not defined"},
+		{name: "a permission, as every face takes it", args: []string{"--library", "a=/srv/a", "--permission", "a=read"}, specs: 1, perm: "read"},
+		{name: "a wrong permission", args: []string{"--permission", "a=all"}, err: "want read, propose or write"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -47,11 +51,14 @@ func TestParseDesktopFlags(t *testing.T) {
 			if err != nil {
 				t.Fatalf("parseDesktopFlags(%q): %v", tt.args, err)
 			}
-			if f.folder != tt.folder || f.smoke != tt.smoke || len(f.specs) != tt.specs {
-				t.Errorf("parseDesktopFlags(%q) = folder %q, smoke %v, %d libraries; want %q, %v, %d", tt.args, f.folder, f.smoke, len(f.specs), tt.folder, tt.smoke, tt.specs)
+			if f.folder != tt.folder || f.smoke != tt.smoke || len(f.flags.Libraries) != tt.specs {
+				t.Errorf("parseDesktopFlags(%q) = folder %q, smoke %v, %d libraries; want %q, %v, %d", tt.args, f.folder, f.smoke, len(f.flags.Libraries), tt.folder, tt.smoke, tt.specs)
 			}
-			if tt.specPath != "" && (len(f.specs) == 0 || f.specs[0].Path != tt.specPath) {
-				t.Errorf("parseDesktopFlags(%q) = libraries %+v, want the first at %q", tt.args, f.specs, tt.specPath)
+			if got := string(f.flags.Permissions["a"]); got != tt.perm {
+				t.Errorf("parseDesktopFlags(%q) = permission %q for a, want %q", tt.args, got, tt.perm)
+			}
+			if tt.specPath != "" && (len(f.flags.Libraries) == 0 || f.flags.Libraries[0].Path != tt.specPath) {
+				t.Errorf("parseDesktopFlags(%q) = libraries %+v, want the first at %q", tt.args, f.flags.Libraries, tt.specPath)
 			}
 		})
 	}

@@ -6,18 +6,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-
-	"github.com/memotree/memotree/cli"
 )
 
-// runDesktop explains, in a build without the window, how to get one.
-func runDesktop(_ fs.FS, _ []string) int {
-	fmt.Fprint(os.Stderr, `memotree: this is the headless build: it has every subcommand but no window.
-For the desktop app, build it with `+"`make build`"+` (Wails, cgo and WebKitGTK), or
-serve the same interface to a browser with `+"`memotree serve`"+` (its welcome opens
-your vaults) or `+"`memotree serve --library NAME=PATH`"+`.
+// Headless is true in a build without the window (no Wails, no cgo): main runs every
+// argument as a subcommand there (package cli), which explains how to get a window.
+const Headless = true
 
-`)
-	cli.Usage(os.Stderr)
+// runDesktop is not reached in the headless build (see Headless).
+func runDesktop(_ fs.FS, _ []string) int {
+	fmt.Fprintln(os.Stderr, "memotree: this build has no window; run memotree help")
 	return 2
 }

@@ -1,32 +1,13 @@
-// Package app is the Wails shell: it decides between a subcommand and the desktop
-// window, holds the window's run options and lifecycle, binds the API and is the one
-// place that emits Wails events. Everything it does is delegated to backend packages.
+// Package app is the Wails shell: the desktop window's flags, run options and
+// lifecycle, its native menu and dialogs, and the one place that emits Wails events.
+// What the window works on (the workspace, the API it binds, the approvals and
+// backups it hosts) is assembled by package face; the subcommands are package cli's,
+// which main runs without this package.
 package app
 
-import (
-	"context"
-	"fmt"
-	"io/fs"
-	"os"
-	"os/signal"
-	"syscall"
+import "io/fs"
 
-	"github.com/memotree/memotree/cli"
-)
-
-// Run is the whole program: a subcommand when the first argument names one, otherwise
-// the desktop window. It returns the exit code.
-func Run(assets fs.FS) int {
-	dist, err := fs.Sub(assets, "frontend/dist")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "memotree:", err)
-		return 1
-	}
-	args := os.Args[1:]
-	if len(args) > 0 && cli.IsCommand(args[0]) {
-		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-		defer stop()
-		return cli.Main(ctx, cli.Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Assets: dist}, args)
-	}
-	return runDesktop(dist, args)
-}
+// Run opens the desktop window with args (its flags, or a FOLDER) on assets (the built
+// frontend) and returns the exit code. A build without the window (Headless) has none
+// to open: main runs the subcommands there.
+func Run(assets fs.FS, args []string) int { return runDesktop(assets, args) }

@@ -14,10 +14,12 @@ import (
 	"github.com/memotree/memotree/backend/uiapi"
 	"github.com/memotree/memotree/backend/vaults"
 	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/backend/workspace/face"
 )
 
 // shell holds the window's lifecycle state.
 type shell struct {
+	win       *face.Window // what the window works on; ws, api and store are its
 	ws        *workspace.Workspace
 	api       *uiapi.API
 	store     *vaults.Store
@@ -137,7 +139,7 @@ func (s *shell) secondLaunch(d options.SecondInstanceData) {
 			s.notice(err.Error())
 		}
 	}
-	for _, sp := range f.specs {
+	for _, sp := range f.flags.Libraries {
 		s.openFolder(sp.Path)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/backend/workspace/face"
 )
 
 // maxCallInput bounds the JSON read from standard input.
@@ -19,12 +20,13 @@ const maxCallInput = 16 << 20
 
 func runCall(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("call", flag.ContinueOnError)
-	specs := libraryFlags(fs)
+	var ff face.Flags
+	ff.Register(fs, "")
 	asJSON := fs.Bool("json", false, "print the result as JSON instead of YAML")
 	list := fs.Bool("list", false, "list the tools and exit")
 	yes := fs.Bool("yes", false, "run a call that deletes or discards (delete, merge, discard, a script naming one) without asking")
 	fs.Usage = func() {
-		fmt.Fprint(env.Stderr, "usage: memotree call [--library NAME=PATH]... [--json] [--yes] TOOL [JSON | -]\n       memotree call --list\n\n")
+		fmt.Fprint(env.Stderr, "usage: memotree call [--library NAME=PATH]... [--permission NAME=LEVEL]... [--json] [--yes] TOOL [JSON | -]\n       memotree call --list\n\n")
 		fs.PrintDefaults()
 	}
 	fs.SetOutput(env.Stderr)
@@ -37,10 +39,10 @@ func runCall(ctx context.Context, env Env, args []string) int {
 		}
 		return 2
 	}
-	if *list && len(*specs) == 0 {
+	if *list && len(ff.Libraries) == 0 {
 		return listTools(env)
 	}
-	if !requireLibraries(env, "call", *specs) {
+	if !requireLibraries(env, "call", ff.Libraries) || !checkFaceFlags(env, "call", ff) {
 		return 2
 	}
 	if !*list && (len(rest) < 1 || len(rest) > 2) {
@@ -58,26 +60,18 @@ func runCall(ctx context.Context, env Env, args []string) int {
 	gitrepo.DirectStat()
 	// A one-shot call does only the work it needs: libraries are scanned lazily, the
 	// first time a tool needs the link graph.
-	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.OneShot})
+	c, err := face.OpenCall(ctx, ff)
 	if err != nil {
 		return fail(env, "call", err)
 	}
-	defer ws.Close()
-	reg, err := ws.Registry()
-	if err != nil {
-		return fail(env, "call", err)
-	}
+	defer c.Close()
 	if *list {
-		printTools(env, reg)
+		printTools(env, c.Registry)
 		return 0
 	}
-	call := &tool.Call{Actor: tool.ActorCLI}
-	if r := reg.Check(call, rest[0], input); r != nil && r.ErrorCode == tool.CodeApprovalRequired {
-		// The person at the terminal confirms what deletes or discards; a script or a
-		// pipe passes --yes.
-		call.Approved = *yes || confirm(env.Stdin, env.Stderr, stdinTerminal(env, rest), rest[0], input)
-	}
-	res, err := reg.Call(ctx, call, rest[0], input)
+	// The person at the terminal confirms what deletes or discards; a script or a
+	// pipe passes --yes.
+	res, err := c.Run(ctx, rest[0], input, callTerminal(env, rest, *yes).ask)
 	if *asJSON {
 		env.Stdout.Write(append(res.JSON(), '\n'))
 	} else {
@@ -123,18 +117,24 @@ func callInput(env Env, rest []string) (json.RawMessage, error) {
 	return raw, nil
 }
 
-// confirm asks the person at a terminal whether the call that deletes or discards may
-// run: y or yes runs it, anything else (end of input included) does not. Without a
-// terminal (interactive false) it asks nothing and says no.
-func confirm(in io.Reader, out io.Writer, interactive bool, name string, args []byte) bool {
-	if !interactive || in == nil {
-		return false
+// callTerminal is the person who answers for `memotree call`: at the terminal of
+// standard input, when it is one and not the arguments' source; approving everything
+// with --yes.
+func callTerminal(env Env, rest []string, yes bool) terminal {
+	t := terminal{out: env.Stderr, yes: yes, advice: "answer y when asked at a terminal, or pass --yes (memotree call --yes ...)"}
+	if env.Stdin != nil && stdinTerminal(env, rest) {
+		t.line = lines(env.Stdin)
 	}
-	// The whole call, however long: the person approves what they were shown.
-	fmt.Fprintf(out, "memotree call: %s %s deletes or discards notes. Run it? [y/N] ", name, args)
-	line, _ := bufio.NewReader(in).ReadString('\n')
-	a := strings.ToLower(strings.TrimSpace(line))
-	return a == "y" || a == "yes"
+	return t
+}
+
+// lines reads in a line at a time; false at the end of the input.
+func lines(in io.Reader) func() (string, bool) {
+	r := bufio.NewReader(in)
+	return func() (string, bool) {
+		line, err := r.ReadString('\n')
+		return line, err == nil || line != ""
+	}
 }
 
 // stdinTerminal reports whether standard input is a terminal the person can answer

@@ -4,10 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/memotree/memotree/backend/approval"
+	"github.com/memotree/memotree/backend/tool"
 )
 
 // `memotree call` is the person at a terminal: a call that deletes or discards runs
@@ -51,19 +55,26 @@ func TestCallConfirmsDestructiveCalls(t *testing.T) {
 	}
 }
 
-// At a terminal the person is asked; y runs the call, anything else does not.
+// At a terminal the person is asked, in the one wording of every face (who asks,
+// the tool, the library, the whole call); y runs the call, anything else does not.
+// Without one, nobody is asked and the refusal says how to allow it.
 func TestConfirmAtTheTerminal(t *testing.T) {
+	r := approval.Request{From: tool.ActorCLI, Library: "demo", Tool: "delete_entities", Args: `{"entity_names":["Welcome"]}`}
 	for answer, want := range map[string]bool{"y\n": true, "YES\n": true, "n\n": false, "\n": false, "": false} {
 		var prompt bytes.Buffer
-		if got := confirm(strings.NewReader(answer), &prompt, true, "delete_entities", []byte(`{"entity_names":["Welcome"]}`)); got != want {
-			t.Errorf("answer %q: %v, want %v", answer, got, want)
+		got, err := terminal{out: &prompt, line: lines(strings.NewReader(answer))}.ask(t.Context(), r)
+		if got != want || err != nil {
+			t.Errorf("answer %q: %v %v, want %v", answer, got, err, want)
 		}
-		if !strings.Contains(prompt.String(), "delete_entities") || !strings.Contains(prompt.String(), "[y/N]") {
-			t.Errorf("prompt %q", prompt.String())
+		if want := r.Question() + " [y/N] "; prompt.String() != want {
+			t.Errorf("prompt %q, want %q", prompt.String(), want)
 		}
 	}
-	if confirm(strings.NewReader("y\n"), &bytes.Buffer{}, false, "delete_entities", nil) {
-		t.Error("confirmed without a terminal")
+	if yes, err := callTerminal(Env{Stdin: strings.NewReader("y\n"), Stderr: &bytes.Buffer{}}, []string{"delete_entities", "-"}, false).ask(t.Context(), r); yes || !errors.Is(err, approval.ErrNobody) || !strings.Contains(err.Error(), "--yes") {
+		t.Errorf("with the arguments on standard input: %v %v, want nobody to ask and how to allow it", yes, err)
+	}
+	if yes, _ := callTerminal(Env{Stderr: &bytes.Buffer{}}, nil, true).ask(t.Context(), r); !yes {
+		t.Error("--yes did not approve")
 	}
 }
 
@@ -75,17 +86,20 @@ func TestTerminalApprovalShowsTheWholeCall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := approval.Request{From: tool.ActorCLI, Library: "demo", Tool: "run_starlark", Args: string(args)}
 	var prompt bytes.Buffer
-	confirm(strings.NewReader("n\n"), &prompt, true, "run_starlark", args)
+	tm := terminal{out: &prompt, line: func() (string, bool) { return "n", true }}
+	tm.ask(t.Context(), r)
 	if !strings.Contains(prompt.String(), `delete_entities(entity_names=[\"Welcome\"])`) {
 		t.Errorf("memotree call asked about %q, without the end of the script", prompt.String())
 	}
 	var stderr bytes.Buffer
 	s := &chatSession{env: Env{Stderr: &stderr}, in: bufio.NewScanner(strings.NewReader("n\n"))}
-	if yes, _ := s.approve(t.Context(), "run_starlark", string(args)); yes {
+	r.From = tool.ActorAgent
+	if yes, _ := s.approve(t.Context(), r); yes {
 		t.Error("the REPL approved on n")
 	}
-	if !strings.Contains(stderr.String(), `delete_entities(entity_names=[\"Welcome\"])`) {
-		t.Errorf("the REPL asked about %q, without the end of the script", stderr.String())
+	if !strings.Contains(stderr.String(), `delete_entities(entity_names=[\"Welcome\"])`) || !strings.Contains(stderr.String(), `the agent wants to run run_starlark in library "demo"`) {
+		t.Errorf("the REPL asked about %q, without the end of the script or the library", stderr.String())
 	}
 }

@@ -14,9 +14,10 @@ import (
 	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/approval"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/backend/workspace/face"
 )
 
 // chatSession is one terminal conversation.
@@ -35,10 +36,10 @@ type chatSession struct {
 
 func runChat(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("chat", flag.ContinueOnError)
-	specs := libraryFlags(fs)
+	var ff face.Flags
+	ff.Register(fs, "")
 	prompt := fs.String("p", "", "answer this `PROMPT` and exit (the answer on stdout, tool activity on stderr)")
 	model := fs.String("model", "", "the model `NAME` (default $MEMOTREE_MODEL, then the saved settings)")
-	perms := permissionFlags(fs)
 	resume := fs.String("resume", "", "continue the saved session `ID` (see /sessions in the REPL)")
 	noStream := fs.Bool("no-stream", false, "ask for whole replies, for servers that cannot stream tool calls")
 	yes := fs.Bool("yes", false, "approve every destructive call (delete, merge, discard) without asking")
@@ -50,11 +51,7 @@ func runChat(ctx context.Context, env Env, args []string) int {
 	if code, ok := parseFlags(fs, env, args); !ok {
 		return code
 	}
-	if !requireLibraries(env, "chat", *specs) {
-		return 2
-	}
-	if err := applyPermissions(*specs, *perms); err != nil {
-		fmt.Fprintf(env.Stderr, "memotree chat: %v\n", err)
+	if !requireLibraries(env, "chat", ff.Libraries) || !checkFaceFlags(env, "chat", ff) {
 		return 2
 	}
 	settings, err := endpointSettings(ctx, env, *model)
@@ -62,24 +59,15 @@ func runChat(ctx context.Context, env Env, args []string) int {
 		fmt.Fprintf(env.Stderr, "memotree chat: %v\n", err)
 		return 2
 	}
-	cfg := settings.Config()
-	cfg.NoStream = *noStream
-	client, err := llm.New(cfg)
-	if err != nil {
-		return fail(env, "chat", err)
-	}
 	// The workspace's models follow the same settings as the agent's: the endpoint
 	// and model resolved (or found) here are its flags.
-	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.OneShot, Settings: llm.Resolver{Flags: settings}})
+	s := &chatSession{env: env, yes: *yes}
+	c, err := face.OpenChat(ctx, ff, face.ChatOptions{Settings: settings, NoStream: *noStream, Ask: s.approve})
 	if err != nil {
 		return fail(env, "chat", err)
 	}
-	defer ws.Close()
-	s, err := newChatSession(env, ws, client)
-	if err != nil {
-		return fail(env, "chat", err)
-	}
-	s.yes = *yes
+	defer c.Close()
+	s.attach(c)
 	if *resume != "" {
 		if err := s.resumeSession(*resume); err != nil {
 			return fail(env, "chat", err)
@@ -116,24 +104,16 @@ func endpointSettings(ctx context.Context, env Env, model string) (llm.Settings,
 	return s, nil
 }
 
-// newChatSession wires an agent to the workspace's registry and the model.
-func newChatSession(env Env, ws *workspace.Workspace, model agent.Model) (*chatSession, error) {
-	reg, err := ws.Registry()
-	if err != nil {
-		return nil, err
+// attach takes the agent and the conversations of the chat face (face.OpenChat: the
+// workspace's agent, asking through s.approve), starts a new conversation and shows
+// each tool call on stderr.
+func (s *chatSession) attach(c *face.Chat) {
+	s.agent, s.sessions, s.memory, s.sess = c.Agent, c.Sessions, c.Agent.Memory, agent.NewSession(time.Now())
+	env := s.env
+	s.agent.OnTool = func(name, args string, res tool.Result) {
+		shown, _ := tool.Clip(args, 120)
+		fmt.Fprintf(env.Stderr, "· %s %s → %s: %s\n", name, shown, res.Status, firstLine(res.Message))
 	}
-	l, err := ws.Library("")
-	if err != nil {
-		return nil, err
-	}
-	s := &chatSession{env: env, memory: ws.Memory, sessions: agent.NewSessions(l.Vault()), sess: agent.NewSession(time.Now())}
-	s.agent = &agent.Agent{Registry: reg, Model: model, Memory: s.memory,
-		Approve: s.approve,
-		OnTool: func(name, args string, res tool.Result) {
-			shown, _ := tool.Clip(args, 120)
-			fmt.Fprintf(env.Stderr, "· %s %s → %s: %s\n", name, shown, res.Status, firstLine(res.Message))
-		}}
-	return s, nil
 }
 
 // once answers one prompt: streamed text goes to stdout as it arrives.
@@ -273,26 +253,20 @@ func (s *chatSession) resumeSession(id string) error {
 	return nil
 }
 
-// approve asks the person on the terminal whether a destructive call may run: y
-// approves, anything else (end of input included) declines. With -p there is no one to
+// approve asks the person at the terminal about a call the library's permission holds
+// for them (approval.Asker): in the REPL, on its input; with -p there is no one to
 // ask, so only --yes approves.
-func (s *chatSession) approve(_ context.Context, name, args string) (bool, error) {
-	shown, _ := tool.Clip(args, 300)
-	if s.yes {
-		fmt.Fprintf(s.env.Stderr, "· approved by --yes: %s %s\n", name, shown)
-		return true, nil
+func (s *chatSession) approve(ctx context.Context, r approval.Request) (bool, error) {
+	t := terminal{out: s.env.Stderr, yes: s.yes, advice: "pass --yes to allow it (memotree chat --yes)"}
+	if s.in != nil {
+		t.line = func() (string, bool) {
+			if !s.in.Scan() {
+				return "", false
+			}
+			return s.in.Text(), true
+		}
 	}
-	if s.in == nil {
-		fmt.Fprintf(s.env.Stderr, "· refused %s %s: it needs approval; pass --yes to allow it\n", name, shown)
-		return false, nil
-	}
-	// The whole call, however long: the person approves what they were shown.
-	fmt.Fprintf(s.env.Stderr, "The agent wants to run %s %s\nAllow? [y/N] ", name, args)
-	if !s.in.Scan() {
-		return false, nil
-	}
-	a := strings.ToLower(strings.TrimSpace(s.in.Text()))
-	return a == "y" || a == "yes", nil
+	return t.ask(ctx, r)
 }
 
 // describeMessage renders history message i on one line.

@@ -137,7 +137,7 @@ func TestChatApprovals(t *testing.T) {
 			var out, errOut bytes.Buffer
 			in := strings.NewReader("delete Welcome\n" + answer + "\n/exit\n")
 			code := Main(t.Context(), Env{Stdin: in, Stdout: &out, Stderr: &errOut}, []string{"chat", "--library", "demo=" + dir})
-			if code != 0 || gone(dir) != (answer == "y") || !strings.Contains(errOut.String(), "Allow? [y/N]") {
+			if code != 0 || gone(dir) != (answer == "y") || !strings.Contains(errOut.String(), "Allow it? [y/N]") {
 				t.Errorf("exit %d, deleted %v, stderr %q", code, gone(dir), errOut.String())
 			}
 		})

@@ -1,5 +1,7 @@
-// Package cli implements memotree's subcommands. Each works without a display and in a
-// build without cgo.
+// Package cli implements memotree's subcommands: their command lines, the loopback
+// listeners, and the terminal. What each assembles (its workspace, the window's API,
+// the MCP server, the agent) comes from package face, with the flags every face takes.
+// Each works without a display and in a build without cgo.
 package cli
 
 import (
@@ -9,10 +11,13 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/backend/workspace/face"
 )
 
 // Env is what a subcommand runs with.
@@ -43,6 +48,26 @@ var commands = map[string]command{
 func IsCommand(arg string) bool {
 	_, ok := commands[arg]
 	return ok || arg == "help" || arg == "-h" || arg == "--help" || arg == "-help" || isVersionFlag(arg)
+}
+
+// Run is the program of a build without the window, and the subcommands of one with
+// it: the subcommand args[0] names, stopped by Ctrl-C or SIGTERM, with the standard
+// streams and assets (the built frontend, served by `serve`). An argument that names
+// no subcommand gets the headless build's explanation. It returns the exit code.
+func Run(assets fs.FS, args []string) int {
+	if len(args) == 0 || !IsCommand(args[0]) {
+		fmt.Fprint(os.Stderr, `memotree: this is the headless build: it has every subcommand but no window.
+For the desktop app, build it with `+"`make build`"+` (Wails, cgo and WebKitGTK), or
+serve the same interface to a browser with `+"`memotree serve`"+` (its welcome opens
+your vaults) or `+"`memotree serve --library NAME=PATH`"+`.
+
+`)
+		Usage(os.Stderr)
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return Main(ctx, Env{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Assets: assets}, args)
 }
 
 // Main runs the subcommand named by args[0] and returns the process exit code:
@@ -84,20 +109,6 @@ Commands:
 		fmt.Fprintf(w, "  %-8s %s\n", n, commands[n].summary)
 	}
 	fmt.Fprint(w, "\nRun `memotree <command> -h` for a command's flags.\n")
-}
-
-// libraryFlags registers the repeatable --library flag on fs.
-func libraryFlags(fs *flag.FlagSet) *[]workspace.Spec {
-	var specs []workspace.Spec
-	fs.Func("library", "mount a vault as `NAME=PATH` (repeatable; the first is the default)", func(s string) error {
-		sp, err := workspace.ParseSpec(s)
-		if err != nil {
-			return err
-		}
-		specs = append(specs, sp)
-		return nil
-	})
-	return &specs
 }
 
 // parseFlags parses args, printing errors to env.Stderr; ok is false on a usage error
@@ -165,6 +176,16 @@ func fail(env Env, name string, err error) int {
 func requireLibraries(env Env, name string, specs []workspace.Spec) bool {
 	if len(specs) == 0 {
 		fmt.Fprintf(env.Stderr, "memotree %s: no library: pass --library NAME=PATH\n", name)
+		return false
+	}
+	return true
+}
+
+// checkFaceFlags reports whether the flags every face takes hold together (each
+// --permission names a --library), telling the person when they do not.
+func checkFaceFlags(env Env, name string, f face.Flags) bool {
+	if err := f.Check(); err != nil {
+		fmt.Fprintf(env.Stderr, "memotree %s: %v\n", name, err)
 		return false
 	}
 	return true

@@ -9,11 +9,14 @@ import (
 	"strings"
 
 	"github.com/memotree/memotree/backend/doctor"
+	"github.com/memotree/memotree/backend/workspace/face"
 )
 
 func runDoctor(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
-	specs := libraryFlags(fs)
+	var ff face.Flags
+	ff.RegisterLibraries(fs, "")
+	specs := &ff.Libraries
 	repair := fs.Bool("repair", false, "remove the temporary files of writes a crash interrupted")
 	asJSON := fs.Bool("json", false, "print the report as JSON, one object per library")
 	limit := fs.Int("limit", 20, "examples listed per kind of problem")

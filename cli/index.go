@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/library"
-	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/backend/workspace/face"
 )
 
 // IndexStats is what `memotree index --stats` prints, one object per library.
@@ -30,13 +30,14 @@ type IndexStats struct {
 
 func runIndex(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("index", flag.ContinueOnError)
-	specs := libraryFlags(fs)
+	var ff face.Flags
+	ff.Register(fs, "")
 	stats := fs.Bool("stats", false, "print statistics as one JSON object per library")
 	details := fs.Bool("warnings", false, "include every warning (file and line) in the output")
 	if code, ok := parseFlags(fs, env, args); !ok {
 		return code
 	}
-	if !requireLibraries(env, "index", *specs) {
+	if !requireLibraries(env, "index", ff.Libraries) || !checkFaceFlags(env, "index", ff) {
 		return 2
 	}
 	// Parsing allocates a lot of short-lived memory; a lazier collector roughly halves
@@ -47,7 +48,7 @@ func runIndex(ctx context.Context, env Env, args []string) int {
 	}
 	var heap indexHeap
 	start := time.Now()
-	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.Indexing, BeforeRead: heap.beforeRead})
+	ws, err := face.OpenIndex(ctx, ff, heap.beforeRead)
 	if err != nil {
 		return fail(env, "index", err)
 	}

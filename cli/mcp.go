@@ -15,8 +15,7 @@ import (
 
 	"github.com/memotree/memotree/backend/httpapi"
 	"github.com/memotree/memotree/backend/mcpserver"
-	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/backend/workspace/face"
 )
 
 // Version is the version MemoTree reports to MCP clients.
@@ -27,33 +26,21 @@ const tokenEnv = "MEMOTREE_MCP_TOKEN"
 
 func runMCP(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	specs := libraryFlags(fs)
-	perms := permissionFlags(fs)
+	var ff face.Flags
+	ff.Register(fs, "")
 	addr := fs.String("http", "", "serve streamable HTTP on this loopback `address` (e.g. 127.0.0.1:7777) instead of stdio; the bearer token comes from $"+tokenEnv+" or is generated and printed")
 	if code, ok := parseFlags(fs, env, args); !ok {
 		return code
 	}
-	if !requireLibraries(env, "mcp", *specs) {
+	if !requireLibraries(env, "mcp", ff.Libraries) || !checkFaceFlags(env, "mcp", ff) {
 		return 2
 	}
-	if err := applyPermissions(*specs, *perms); err != nil {
-		fmt.Fprintf(env.Stderr, "memotree mcp: %v\n", err)
-		return 2
-	}
-	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.Serving})
+	m, err := face.OpenMCP(ctx, ff, Version)
 	if err != nil {
 		return fail(env, "mcp", err)
 	}
-	defer ws.Close()
-	reg, err := ws.Registry()
-	if err != nil {
-		return fail(env, "mcp", err)
-	}
-	srv, err := mcpserver.New(ctx, mcpserver.Deps{Registry: reg, Libraries: ws, Version: Version})
-	if err != nil {
-		return fail(env, "mcp", err)
-	}
-	go srv.Follow(ctx)
+	defer m.Close()
+	srv := m.Server
 	if *addr == "" {
 		// stdout belongs to the protocol: everything else goes to stderr.
 		if err := srv.MCP().Run(ctx, &mcp.StdioTransport{}); err != nil && !errors.Is(err, context.Canceled) {
@@ -112,38 +99,4 @@ func requireBearer(token string, next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
-}
-
-// permissionFlags registers the repeatable --permission NAME=LEVEL flag.
-func permissionFlags(fs *flag.FlagSet) *map[string]tool.Permission {
-	perms := map[string]tool.Permission{}
-	fs.Func("permission", "what the agent and MCP clients may do in a library: `NAME=read|propose|write` (default propose)", func(s string) error {
-		name, level, ok := strings.Cut(s, "=")
-		if !ok {
-			return fmt.Errorf("want NAME=LEVEL, got %q", s)
-		}
-		p, err := tool.ParsePermission(level)
-		if err != nil {
-			return err
-		}
-		perms[name] = p
-		return nil
-	})
-	return &perms
-}
-
-// applyPermissions sets each spec's permission from the flags.
-func applyPermissions(specs []workspace.Spec, perms map[string]tool.Permission) error {
-	for name := range perms {
-		found := false
-		for i := range specs {
-			if specs[i].Name == name {
-				specs[i].Permission, found = perms[name], true
-			}
-		}
-		if !found {
-			return fmt.Errorf("--permission names %q, which is not a mounted library", name)
-		}
-	}
-	return nil
 }

@@ -7,17 +7,17 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"path/filepath"
 	"time"
 
 	"github.com/memotree/memotree/backend/httpapi"
-	"github.com/memotree/memotree/backend/uiapi"
-	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/backend/workspace/face"
 )
 
 func runServe(ctx context.Context, env Env, args []string) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), `Usage: memotree serve [--library NAME=PATH]... [--addr 127.0.0.1:PORT]
+		fmt.Fprint(fs.Output(), `Usage: memotree serve [--library NAME=PATH]... [--permission NAME=LEVEL]... [--addr 127.0.0.1:PORT]
        memotree serve [FOLDER] [--addr 127.0.0.1:PORT]
 
 With --library, serves exactly those libraries. Without it, serves the vaults that
@@ -27,14 +27,18 @@ with none, it shows the welcome.
 `)
 		fs.PrintDefaults()
 	}
-	specs := libraryFlags(fs)
+	var ff face.Flags
+	ff.Register(fs, "")
 	addr := fs.String("addr", "127.0.0.1:0", "listen `address`; must be a loopback address")
 	folder, code, ok := parseFolderFlags(fs, env, args)
 	if !ok {
 		return code
 	}
-	if folder != "" && len(*specs) > 0 {
+	if folder != "" && len(ff.Libraries) > 0 {
 		fmt.Fprintln(env.Stderr, "memotree serve: give either --library NAME=PATH or a FOLDER, not both")
+		return 2
+	}
+	if !checkFaceFlags(env, "serve", ff) {
 		return 2
 	}
 	ln, err := listenLoopback(*addr)
@@ -46,42 +50,19 @@ with none, it shows the welcome.
 	if err != nil {
 		return fail(env, "serve", err)
 	}
-	ws, err := workspace.OpenFace(ctx, *specs, workspace.Face{Mode: workspace.Serving, AllowNone: len(*specs) == 0})
+	// The page is a window: without --library, the vaults open last time (and
+	// FOLDER), remembered again; it hosts the approval queue of MCP clients that
+	// cannot ask the person, and the backups.
+	win, err := face.OpenWindow(ctx, ff, face.WindowOptions{Folder: folder})
 	if err != nil {
 		return fail(env, "serve", err)
 	}
-	defer ws.Close()
-	opts := uiapi.Options{WarmGraph: true}
-	if len(*specs) == 0 {
-		// The vault switcher: what was open last time, remembered again.
-		vo, err := RememberedVaults(ctx, ws, folder)
-		if err != nil {
-			return fail(env, "serve", err)
-		}
-		opts.Vaults = vo
-	}
-	api := uiapi.NewAPI(ws, opts)
-	// The page is a window: MCP clients on these vaults that cannot ask the person
-	// put their destructive calls in its approval queue.
-	if stop, err := uiapi.ServeApprovals(api); err != nil {
-		fmt.Fprintf(env.Stderr, "memotree serve: no approval queue for MCP clients: %v\n", err)
-	} else {
-		defer stop()
-	}
-	// Vaults whose settings ask for it are backed up to their remotes.
-	if stop, err := uiapi.ServeBackups(api, uiapi.BackupOptions{}); err != nil {
-		fmt.Fprintf(env.Stderr, "memotree serve: no backups to the remotes: %v\n", err)
-	} else {
-		defer stop()
-	}
-	h := httpapi.Handler(httpapi.Deps{API: api, Bus: ws.Bus(), Assets: env.Assets, Token: token})
-	srv := httpLimits.Server(h)
+	defer win.Close()
+	srv := httpLimits.Server(win.Handler(env.Assets, token))
 	fmt.Fprintf(env.Stdout, "http://%s/?token=%s\n", ln.Addr(), token)
-	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token, which the page trades for a session of its tab and takes out of the address bar; the URL opens more tabs while this runs). Ctrl-C stops.\n", len(ws.Libraries()))
-	if opts.Vaults != nil {
-		for _, n := range opts.Vaults.Notices {
-			fmt.Fprintln(env.Stderr, "memotree serve:", n)
-		}
+	fmt.Fprintf(env.Stderr, "memotree serve: serving %d libraries; open the URL above (it carries the access token, which the page trades for a session of its tab and takes out of the address bar; the URL opens more tabs while this runs). Ctrl-C stops.\n", len(win.Workspace.Libraries()))
+	for _, n := range win.Notices {
+		fmt.Fprintln(env.Stderr, "memotree serve:", n)
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
@@ -115,4 +96,34 @@ func listenLoopback(addr string) (net.Listener, error) {
 		return nil, fmt.Errorf("address %q is not a loopback address: MemoTree serves only 127.0.0.1 or ::1", addr)
 	}
 	return net.Listen("tcp", addr)
+}
+
+// parseFolderFlags parses args that may hold one FOLDER among the flags (memotree
+// serve ~/Notes --addr ...), returning it made absolute ("" when none); ok is false
+// on a usage error (or -h, with code 0).
+func parseFolderFlags(fs *flag.FlagSet, env Env, args []string) (folder string, code int, ok bool) {
+	fs.SetOutput(env.Stderr)
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return "", 0, false
+		}
+		return "", 2, false
+	}
+	if fs.NArg() > 0 {
+		folder = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return "", 2, false
+		}
+		if fs.NArg() > 0 {
+			fmt.Fprintf(env.Stderr, "memotree %s: unexpected argument %q (one folder at most)\n", fs.Name(), fs.Arg(0))
+			return "", 2, false
+		}
+		abs, err := filepath.Abs(folder)
+		if err != nil {
+			fmt.Fprintf(env.Stderr, "memotree %s: folder %q: %v\n", fs.Name(), folder, err)
+			return "", 2, false
+		}
+		folder = abs
+	}
+	return folder, 0, true
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/memotree/memotree/backend/approval"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/tool"
 )
@@ -51,10 +52,10 @@ type Agent struct {
 	// OnCall is told when a tool call starts, waits for approval and ends, one event
 	// at a time.
 	OnCall func(CallEvent)
-	// Approve asks the person about a call the registry's policy holds for approval
-	// (a destructive call where the library's permission is propose); nil refuses
-	// such calls.
-	Approve Approver
+	// Approval puts to the person the calls the registry's policy holds for them (a
+	// destructive call where the library's permission is propose); with no Ask, such
+	// calls are refused. workspace.Workspace.Agent sets it.
+	Approval approval.Gate
 	// Session identifies the chat session in tool calls.
 	Session string
 	// ActiveNote, when set, names the note open in the window, for the sensory block.

@@ -36,21 +36,22 @@ func setupPerm(t *testing.T, srv *llmtest.Server, perm tool.Permission) (*agent.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ws.Close() })
-	reg, err := ws.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
 	model, err := llm.New(llm.Config{BaseURL: srv.URL(), APIKey: "k", Model: "m", Backoff: time.Millisecond, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
-	a := &agent.Agent{Registry: reg, Model: model,
-		Now: func() time.Time { return time.Date(2026, 11, 22, 9, 30, 0, 0, time.FixedZone("CST", 8*3600)) },
-		Memory: func(context.Context) (string, error) {
-			l, _ := ws.Library("")
-			b, _, err := l.Vault().Read("memory.md")
-			return string(b), err
-		}}
+	// The agent every face makes: the workspace's registry, memory and approvals
+	// (nobody to ask until a test sets Approval.Ask).
+	a, err := ws.Agent(model, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Now = func() time.Time { return time.Date(2026, 11, 22, 9, 30, 0, 0, time.FixedZone("CST", 8*3600)) }
+	a.Memory = func(context.Context) (string, error) {
+		l, _ := ws.Library("")
+		b, _, err := l.Vault().Read("memory.md")
+		return string(b), err
+	}
 	return a, ws
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/approval"
 	"github.com/memotree/memotree/backend/llm/llmtest"
 	"github.com/memotree/memotree/backend/tool"
 )
@@ -20,14 +21,14 @@ func TestDestructiveCallsWaitForApproval(t *testing.T) {
 	tests := []struct {
 		name       string
 		perm       tool.Permission
-		approve    agent.Approver
+		approve    approval.Asker
 		wantAsked  bool
 		wantGone   bool
 		wantResult string
 	}{
-		{"approved", tool.PermPropose, func(context.Context, string, string) (bool, error) { return true, nil }, true, true, "status: success"},
-		{"declined", tool.PermPropose, func(context.Context, string, string) (bool, error) { return false, nil }, true, false, "the person declined"},
-		{"no answer", tool.PermPropose, func(context.Context, string, string) (bool, error) { return false, errors.New("window closed") }, true, false, "window closed"},
+		{"approved", tool.PermPropose, func(context.Context, approval.Request) (bool, error) { return true, nil }, true, true, "status: success"},
+		{"declined", tool.PermPropose, func(context.Context, approval.Request) (bool, error) { return false, nil }, true, false, "the person declined"},
+		{"no answer", tool.PermPropose, func(context.Context, approval.Request) (bool, error) { return false, errors.New("window closed") }, true, false, "window closed"},
 		{"no one to ask", tool.PermPropose, nil, false, false, "no one can be asked"},
 		{"write runs", tool.PermWrite, nil, false, true, "status: success"},
 		{"read refuses", tool.PermRead, nil, false, false, "read-only"},
@@ -39,12 +40,12 @@ func TestDestructiveCallsWaitForApproval(t *testing.T) {
 			asked := false
 			var events []string
 			if tc.approve != nil {
-				a.Approve = func(ctx context.Context, name, args string) (bool, error) {
+				a.Approval.Ask = func(ctx context.Context, r approval.Request) (bool, error) {
 					asked = true
-					if name != "delete_entities" || !strings.Contains(args, "Welcome") {
-						t.Errorf("asked about %s %s", name, args)
+					if r.Tool != "delete_entities" || !strings.Contains(r.Args, "Welcome") || r.Library != "demo" || r.From != tool.ActorAgent {
+						t.Errorf("asked about %+v", r)
 					}
-					return tc.approve(ctx, name, args)
+					return tc.approve(ctx, r)
 				}
 			}
 			a.OnCall = func(e agent.CallEvent) { events = append(events, e.Phase) }
@@ -99,7 +100,7 @@ func TestApprovedDiscardPassesTheGuard(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "Welcome.md"), []byte("scribbled"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a.Approve = func(context.Context, string, string) (bool, error) { return true, nil }
+	a.Approval.Ask = func(context.Context, approval.Request) (bool, error) { return true, nil }
 	hist, _, err := a.Turn(context.Background(), nil, "discard")
 	if err != nil {
 		t.Fatal(err)
@@ -121,8 +122,8 @@ func TestScriptsThatDeleteWaitForApproval(t *testing.T) {
 		srv := llmtest.New(t, llmtest.ToolCall("call_1", "run_starlark", string(args)), llmtest.Text("done"))
 		a, ws := setupPerm(t, srv, tool.PermPropose)
 		asked := false
-		a.Approve = func(_ context.Context, name, _ string) (bool, error) {
-			asked = name == "run_starlark"
+		a.Approval.Ask = func(_ context.Context, r approval.Request) (bool, error) {
+			asked = r.Tool == "run_starlark"
 			return approve, nil
 		}
 		if _, _, err := a.Turn(context.Background(), nil, "delete Welcome with a script"); err != nil {
@@ -138,7 +139,7 @@ func TestScriptsThatDeleteWaitForApproval(t *testing.T) {
 	read, _ := json.Marshal(map[string]string{"target": "read", "code": `__result__ = read_entities(entity_names=["Welcome"])`})
 	srv := llmtest.New(t, llmtest.ToolCall("call_1", "run_starlark", string(read)), llmtest.Text("done"))
 	a, _ := setupPerm(t, srv, tool.PermPropose)
-	a.Approve = func(context.Context, string, string) (bool, error) {
+	a.Approval.Ask = func(context.Context, approval.Request) (bool, error) {
 		t.Error("a script of reads asked for approval")
 		return false, nil
 	}

@@ -1,4 +1,4 @@
-package agent
+package agent_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/memotree/memotree/backend/agent"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/bench/vaultgen"
@@ -53,7 +54,7 @@ func BenchmarkRound(b *testing.B) {
 	if len(notes) < 2 {
 		b.Fatalf("the vault has %d notes", len(notes))
 	}
-	a := &Agent{Registry: reg, Memory: func(context.Context) (string, error) { return strings.Repeat("I remember. ", 200), nil },
+	a := &agent.Agent{Registry: reg, Memory: func(context.Context) (string, error) { return strings.Repeat("I remember. ", 200), nil },
 		ActiveNote: func() string { return notes[0].Name() }, PendingChanges: func(context.Context) (int, error) { return 3, nil }}
 	hist := benchHistory(notes[0].Name())
 	calls := []llm.ToolCall{
@@ -65,11 +66,11 @@ func BenchmarkRound(b *testing.B) {
 	var rounds []time.Duration
 	for b.Loop() {
 		start := time.Now()
-		if _, err := a.context(ctx, hist); err != nil {
+		if _, err := agent.BuildContext(ctx, a, hist); err != nil {
 			b.Fatal(err)
 		}
-		a.toolDefs()
-		out := a.runCalls(ctx, "t", calls)
+		agent.ToolDefs(a)
+		out := agent.RunCalls(ctx, a, "t", calls)
 		rounds = append(rounds, time.Since(start))
 		if len(out) != 2 || !strings.Contains(out[0].Content, "status: success") {
 			b.Fatalf("calls failed: %v", out)

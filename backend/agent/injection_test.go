@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/approval"
 	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
@@ -70,22 +70,20 @@ func TestPromptInjectionCannotEscalate(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer ws.Close()
-			reg, err := ws.Registry()
-			if err != nil {
-				t.Fatal(err)
-			}
 			srv := llmtest.New(t, obey...)
 			model, err := llm.New(llm.Config{BaseURL: srv.URL(), Model: "m", Backoff: time.Millisecond, Timeout: 10 * time.Second})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var asked []string
-			a := &agent.Agent{Registry: reg, Model: model,
-				Memory: func(context.Context) (string, error) { return "", nil },
-				Approve: func(_ context.Context, name, args string) (bool, error) {
-					asked = append(asked, name)
-					return false, nil // the person declines
-				}}
+			a, err := ws.Agent(model, func(_ context.Context, r approval.Request) (bool, error) {
+				asked = append(asked, r.Tool)
+				return false, nil // the person declines
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			a.Memory = func(context.Context) (string, error) { return "", nil }
 			hist, _, err := a.Turn(context.Background(), nil, "Summarise my meeting notes.")
 			if err != nil {
 				t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/approval"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
 	"github.com/memotree/memotree/backend/tool"
@@ -32,22 +32,23 @@ func TestRemovePageAsksInTheLibraryItsIndexNames(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ws.Close()
-	reg, err := ws.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
 	model, err := llm.New(llm.Config{BaseURL: srv.URL(), Model: "m", Backoff: time.Millisecond, Timeout: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
 	asked := ""
-	a := &agent.Agent{Registry: reg, Model: model,
-		Approve: func(_ context.Context, name, args string) (bool, error) { asked = name + " " + args; return false, nil }}
+	a, err := ws.Agent(model, func(_ context.Context, r approval.Request) (bool, error) {
+		asked = r.Library + ": " + r.Tool + " " + r.Args
+		return false, nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
 	hist, _, err := a.Turn(context.Background(), nil, "remove the welcome page of kept")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(asked, "remove_page") || !strings.Contains(hist[2].Content, "the person declined") {
+	if !strings.HasPrefix(asked, "kept: remove_page") || !strings.Contains(hist[2].Content, "the person declined") {
 		t.Errorf("asked %q; result %q", asked, hist[2].Content)
 	}
 	if _, err := os.Stat(filepath.Join(kept, "Welcome.md")); err != nil {

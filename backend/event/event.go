@@ -164,8 +164,13 @@ type ChatApprovalEvent struct {
 	// ID names this request in ChatApprove.
 	ID     string `json:"id"`
 	CallID string `json:"call_id"`
-	Name   string `json:"name"`
-	Args   string `json:"args"`
+	// From says who asks, as the journey names actors ("agent"); Library is the
+	// library the call acts on.
+	From    string `json:"from"`
+	Library string `json:"library"`
+	// Name is the tool and Args the whole call, as JSON.
+	Name string `json:"name"`
+	Args string `json:"args"`
 }
 
 // ChatDoneEvent is the payload of ChatDone.

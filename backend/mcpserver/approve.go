@@ -19,8 +19,8 @@ import (
 	"github.com/memotree/memotree/backend/tool"
 )
 
-// How a call that waits for the person (tool.CodeApprovalRequired) is put to them,
-// in order:
+// How a call that waits for the person (approval.Pending) is put to them, in order,
+// always in the one wording of package approval (Request.Question, approval.Decide):
 //
 //  1. the client asks them, when it supports MCP elicitation: on the protocol of
 //     2026-07-28 by an input request the client answers when it calls again (its
@@ -105,75 +105,76 @@ func (a *approvals) mac(head []byte, actor, name string, args json.RawMessage) [
 	return h.Sum(nil)
 }
 
-// approve puts a call that waits for the person to them. It returns approved true
-// when they said yes to this very call; otherwise out is what to answer the client
-// instead: an input request (the client asks the person and calls again) or a refusal.
-func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, call *tool.Call, name string, args json.RawMessage, waits tool.Result) (approved bool, out *mcp.CallToolResult) {
-	if len(args) > approval.MaxArgs {
-		// The person is shown the whole call or asked nothing.
-		return false, s.refusal(tool.Fail(tool.CodeApprovalRequired, "%s was not run: its arguments are %d bytes, too long to show the person for approval (at most %d); nothing changed. Send less at a time: fewer notes per call, or a shorter script", name, len(args), approval.MaxArgs))
-	}
+// approve puts r, a call that waits for the person (approval.Pending), to them. It
+// returns nil when they said yes to this very call; otherwise what to answer the
+// client instead: an input request (the client asks the person and calls again) or a
+// refusal, in the one wording of package approval.
+func (s *Server) approve(ctx context.Context, req *mcp.CallToolRequest, call *tool.Call, r approval.Request) *mcp.CallToolResult {
+	args := json.RawMessage(r.Args)
 	if p := req.Params; p != nil && p.RequestState != "" {
-		if !s.approvals.check(p.RequestState, call.Actor, name, args) {
-			return false, s.refusal(tool.Fail(tool.CodeApprovalRequired, "%s was not run: the approval this call carries was not asked for it, or has expired; call the tool again to be asked", name))
+		if !s.approvals.check(p.RequestState, call.Actor, r.Tool, args) {
+			return s.refusal(tool.Fail(tool.CodeApprovalRequired, "%s was not run: the approval this call carries was not asked for it, or has expired; call the tool again to be asked", r.Tool))
 		}
-		return s.answered(name, p.InputResponses[approvalInput])
+		yes, err := answered(p.InputResponses[approvalInput])
+		return s.decided(r, yes, err)
 	}
 	if caps := req.ClientCapabilities(); caps != nil && caps.Elicitation != nil && (caps.Elicitation.Form != nil || caps.Elicitation.URL == nil) {
-		params := elicitParams(call.Actor, s.libraryName(call.Library), name, args)
+		params := elicitParams(r)
 		if req.ProtocolVersion() >= "2026-07-28" {
-			return false, &mcp.CallToolResult{
+			return &mcp.CallToolResult{
 				InputRequests: mcp.InputRequestMap{approvalInput: params},
-				RequestState:  s.approvals.sign(call.Actor, name, args),
+				RequestState:  s.approvals.sign(call.Actor, r.Tool, args),
 			}
 		}
 		if req.Session != nil {
 			if res, err := req.Session.Elicit(ctx, params); err == nil {
-				return s.answered(name, res)
+				yes, err := answered(res)
+				return s.decided(r, yes, err)
 			}
 			// A client that declared elicitation but cannot be asked now (a stateless
 			// HTTP request): try the window.
 		}
 	}
-	return s.askWindow(ctx, call, name, args, waits)
+	yes, err := s.askWindow(ctx, call.Library, r)
+	return s.decided(r, yes, err)
 }
 
-// answered reads the person's answer to an approval elicitation.
-func (s *Server) answered(name string, r mcp.InputResponse) (bool, *mcp.CallToolResult) {
+// decided renders the person's answer (approval.Decide): nil when they said yes.
+func (s *Server) decided(r approval.Request, yes bool, err error) *mcp.CallToolResult {
+	if res := approval.Decide(r, yes, err); res != nil {
+		return s.refusal(*res)
+	}
+	return nil
+}
+
+// answered reads the person's answer to an approval elicitation: the box ticked and
+// accepted is a yes; declined, or accepted without the box, a no.
+func answered(r mcp.InputResponse) (bool, error) {
 	res, ok := r.(*mcp.ElicitResult)
-	if ok && res.Action == "accept" && res.Content["approve"] == true {
-		return true, nil
+	switch {
+	case !ok:
+		return false, errors.New("the client sent none")
+	case res.Action == "cancel":
+		return false, approval.ErrDismissed
 	}
-	why := "the person declined"
-	if !ok {
-		why = "no answer came"
-	} else if res.Action == "cancel" {
-		why = "the person dismissed the question"
-	}
-	return false, s.refusal(tool.Fail(tool.CodeApprovalRequired, "%s was not run: %s. Nothing changed; do not retry it unless the person asks", name, why))
+	return res.Action == "accept" && res.Content["approve"] == true, nil
 }
 
-// askWindow puts the request in the approval queue of a MemoTree window open on the
-// call's library, or refuses the call when there is none.
-func (s *Server) askWindow(ctx context.Context, call *tool.Call, name string, args json.RawMessage, waits tool.Result) (bool, *mcp.CallToolResult) {
-	l, err := s.deps.Libraries.Library(call.Library)
+// askWindow puts r in the approval queue of a MemoTree window open on the library the
+// call acts on (named lib in the call), and waits for the person's answer there.
+func (s *Server) askWindow(ctx context.Context, lib string, r approval.Request) (bool, error) {
+	nobody := approval.Nobody(fmt.Sprintf("this client does not support MCP elicitation, and no MemoTree window is open on the library. The person may do it themselves, approve it from a client that supports elicitation or with the MemoTree window open, or let MCP clients run such calls by serving the library with --permission %s=write", r.Library))
+	l, err := s.deps.Libraries.Library(lib)
 	if err != nil {
-		return false, s.refusal(waits)
+		return false, nobody
 	}
 	wctx, cancel := context.WithTimeout(ctx, windowWait)
 	defer cancel()
-	yes, err := approval.Ask(wctx, l.Vault(), approval.Request{From: call.Actor, Library: l.Name(), Tool: name, Args: string(args)})
-	switch {
-	case errors.Is(err, approval.ErrNoWindow):
-		return false, s.refusal(tool.Fail(tool.CodeApprovalRequired,
-			"%s waits for the person's approval in library %q (permission propose), and nobody could be asked: this client does not support MCP elicitation, and no MemoTree window is open on the library. Nothing changed. The person may do it themselves, approve it from a client that supports elicitation or with the MemoTree window open, or let MCP clients run such calls by serving the library with --permission %s=write",
-			name, l.Name(), l.Name()))
-	case err != nil:
-		return false, s.refusal(tool.Fail(tool.CodeApprovalRequired, "%s was not run: no answer came from the MemoTree window (%v). Nothing changed", name, err))
-	case !yes:
-		return false, s.refusal(tool.Fail(tool.CodeApprovalRequired, "%s was not run: the person declined in the MemoTree window. Nothing changed; do not retry it unless the person asks", name))
+	yes, err := approval.Ask(wctx, l.Vault(), r)
+	if errors.Is(err, approval.ErrNoWindow) {
+		return false, nobody
 	}
-	return true, nil
+	return yes, err
 }
 
 // libraryName is the name of the library a call acts on (name "" for the default).
@@ -184,16 +185,16 @@ func (s *Server) libraryName(name string) string {
 	return name
 }
 
-// elicitParams asks the person, through the client, about one call of actor in
-// library lib. The arguments are shown whole (approve refuses longer ones than
-// approval.MaxArgs): the person approves only what they were shown.
-func elicitParams(actor, lib, name string, args json.RawMessage) *mcp.ElicitParams {
+// elicitParams asks the person, through the client, about r in the one wording of
+// package approval. The arguments are shown whole (approval.Pending refuses longer
+// ones than approval.MaxArgs): the person approves only what they were shown.
+func elicitParams(r approval.Request) *mcp.ElicitParams {
 	return &mcp.ElicitParams{
-		Message: fmt.Sprintf("MemoTree: %s wants to run %s in library %q, which deletes, merges or discards notes:\n%s\nAllow it?", actor, name, lib, args),
+		Message: r.Question(),
 		RequestedSchema: map[string]any{
 			"type": "object",
 			"properties": map[string]any{
-				"approve": map[string]any{"type": "boolean", "title": "Allow " + name, "description": "Run this call once", "default": false},
+				"approve": map[string]any{"type": "boolean", "title": "Allow " + r.Tool, "description": "Run this call once", "default": false},
 			},
 			"required": []string{"approve"},
 		},

@@ -258,7 +258,7 @@ func TestTheWindowAsksWhenTheClientCannot(t *testing.T) {
 		if gone := !exists(dir, "Welcome.md"); gone != approve || (e.Status == "success") != approve {
 			t.Errorf("approve=%v: Welcome deleted %v, result %+v", approve, gone, e)
 		}
-		if !approve && !strings.Contains(e.Message, "declined in the MemoTree window") {
+		if !approve && !strings.Contains(e.Message, "the person declined") {
 			t.Errorf("the refusal says %q", e.Message)
 		}
 	}

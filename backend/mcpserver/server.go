@@ -19,6 +19,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/memotree/memotree/backend/approval"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/library"
@@ -151,9 +152,12 @@ func (s *Server) handler(name string) mcp.ToolHandler {
 		// One MCP session is one change set: its id is the call's turn.
 		sid := sessionID(req.Session)
 		call := &tool.Call{Actor: tool.MCPActor(clientName(req)), Turn: sid, Session: sid}
-		if waits := s.deps.Registry.Check(call, name, args); waits != nil && waits.ErrorCode == tool.CodeApprovalRequired {
-			approved, out := s.approve(ctx, req, call, name, args, *waits)
-			if !approved {
+		r, refused := approval.Pending(s.deps.Registry, call, name, args, s.libraryName)
+		if refused != nil {
+			return s.refusal(*refused), nil
+		}
+		if r != nil {
+			if out := s.approve(ctx, req, call, *r); out != nil {
 				return out, nil
 			}
 			call.Approved = true

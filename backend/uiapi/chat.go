@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/approval"
 	"github.com/memotree/memotree/backend/catalog"
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/llm"
@@ -85,8 +86,7 @@ func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
 			return ChatTurn{}, err
 		}
 	}
-	reg, err := a.ws.Registry()
-	if err != nil {
+	if _, err := a.ws.Registry(); err != nil {
 		return ChatTurn{}, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -96,7 +96,12 @@ func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
 		return ChatTurn{}, err
 	}
 	out := rt.out
-	ag := a.turnAgent(reg, client, in, rt, out)
+	ag, err := a.turnAgent(client, in, rt, out)
+	if err != nil {
+		cancel()
+		a.chat.end(rt)
+		return ChatTurn{}, err
+	}
 	go func() {
 		defer cancel()
 		answer, err := ag.TurnIn(ctx, sessions, sess, in.Prompt)
@@ -106,15 +111,21 @@ func (a *API) ChatSend(in ChatSendInput) (ChatTurn, error) {
 	return ChatTurn{Session: sess.ID, Turn: rt.turn}, nil
 }
 
-// turnAgent wires an agent for one turn of the window: the registry and model, the
-// library's permissions and the window's approvals, the outline and sensory data, and
-// the events of out.
-func (a *API) turnAgent(reg *tool.Registry, model agent.Model, in ChatSendInput, rt *runningTurn, out *chatOut) *agent.Agent {
-	return &agent.Agent{Registry: reg, Model: model, Memory: a.ws.Memory, TurnID: rt.turn, Session: rt.session,
-		Approve:        a.chat.approver(rt),
-		ActiveNote:     func() string { return activeNote(in.Library, in.ActiveNote) },
-		PendingChanges: func(ctx context.Context) (int, error) { return a.chat.pending.count(ctx, reg) },
-		OnDelta:        out.delta, OnReasoning: out.reasoning, OnCall: out.call}
+// turnAgent makes the workspace's agent (workspace.Workspace.Agent: the registry, the
+// library permissions, the memory) for one turn of the window, asking the person in
+// the chat panel, with the open note and pending changes for its sensory data and the
+// events of out.
+func (a *API) turnAgent(model agent.Model, in ChatSendInput, rt *runningTurn, out *chatOut) (*agent.Agent, error) {
+	ag, err := a.ws.Agent(model, a.chat.approver(rt))
+	if err != nil {
+		return nil, err
+	}
+	reg := ag.Registry
+	ag.TurnID, ag.Session = rt.turn, rt.session
+	ag.ActiveNote = func() string { return activeNote(in.Library, in.ActiveNote) }
+	ag.PendingChanges = func(ctx context.Context) (int, error) { return a.chat.pending.count(ctx, reg) }
+	ag.OnDelta, ag.OnReasoning, ag.OnCall = out.delta, out.reasoning, out.call
+	return ag, nil
 }
 
 // ChatStop stops the turn turn (or the running one when turn is empty). The history
@@ -224,11 +235,7 @@ func (a *API) sessions() (*agent.Sessions, error) {
 	if a.ws == nil {
 		return nil, errors.New("no library is open")
 	}
-	l, err := a.ws.Library("")
-	if err != nil {
-		return nil, err
-	}
-	return agent.NewSessions(l.Vault()), nil
+	return a.ws.Sessions()
 }
 
 // activeNote names the open note for the sensory block.
@@ -266,12 +273,13 @@ func (c *chat) end(rt *runningTurn) {
 	close(rt.done)
 }
 
-// approver asks the window: it publishes chat:approval and waits for ChatApprove or
-// the end of the turn.
-func (c *chat) approver(rt *runningTurn) agent.Approver {
+// approver asks the person in the window's chat panel: it publishes chat:approval (the
+// whole call and the library it acts on) and waits for ChatApprove or the end of the
+// turn.
+func (c *chat) approver(rt *runningTurn) approval.Asker {
 	n := 0
 	session, turn := rt.session, rt.turn
-	return func(ctx context.Context, name, args string) (bool, error) {
+	return func(ctx context.Context, r approval.Request) (bool, error) {
 		ch := make(chan bool, 1)
 		c.mu.Lock()
 		n++
@@ -287,7 +295,7 @@ func (c *chat) approver(rt *runningTurn) agent.Approver {
 			c.mu.Unlock()
 			rt.out.answered(id)
 		}()
-		rt.out.approval(event.ChatApprovalEvent{Session: session, Turn: turn, ID: id, Name: name, Args: args})
+		rt.out.approval(event.ChatApprovalEvent{Session: session, Turn: turn, ID: id, From: r.From, Library: r.Library, Name: r.Tool, Args: r.Args})
 		select {
 		case yes := <-ch:
 			return yes, nil

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/memotree/memotree/backend/llm"
+	"github.com/memotree/memotree/backend/tool"
 )
 
 // Mode says how a face reads its libraries.
@@ -36,20 +37,25 @@ type Face struct {
 	// AllowNone opens a workspace with no library, into which vaults are mounted
 	// later (the window's welcome, `memotree serve` without --library).
 	AllowNone bool
+	// Permissions are the permissions the person gave by library name (the
+	// --permission flag): see Options.Permissions.
+	Permissions map[string]tool.Permission
 }
 
 // OpenFace opens the workspace of a face: every face (the window, serve, mcp, call,
-// chat, index) builds its workspace here, so that each has the same models, chosen by
-// the person. The embeddings model of semantic search and the model that writes the
-// summaries of notes (when a library's canvas settings turn auto_summary on) both
-// follow f.Settings at each use, as the window's settings change them; the specs carry
-// the permissions.
+// chat, index) builds its workspace here, through the assembly of the faces
+// (backend/workspace/face, the one caller outside tests), so that each has the same
+// models, chosen by the person. The embeddings model of semantic search and the model
+// that writes the summaries of notes (when a library's canvas settings turn
+// auto_summary on) both follow f.Settings at each use, as the window's settings change
+// them; the specs and f.Permissions carry the permissions.
 func OpenFace(ctx context.Context, specs []Spec, f Face) (*Workspace, error) {
 	o := Options{
-		Embedder:   llm.NewSettingsEmbedder(f.Settings),
-		Summarizer: llm.NewSettingsSummarizer(f.Settings),
-		BeforeRead: f.BeforeRead,
-		AllowNone:  f.AllowNone,
+		Embedder:    llm.NewSettingsEmbedder(f.Settings),
+		Summarizer:  llm.NewSettingsSummarizer(f.Settings),
+		BeforeRead:  f.BeforeRead,
+		AllowNone:   f.AllowNone,
+		Permissions: f.Permissions,
 	}
 	switch f.Mode {
 	case Serving:

@@ -36,10 +36,11 @@ func (w *Workspace) Registry() (*tool.Registry, error) {
 
 // guard enforces the permission of the library a call acts on, as the registry's
 // policy judges it (tool.Request.Judge, from the tool's declaration and the call's
-// input). The
-// person is never restricted by a permission: in the window (actor user) what they
-// click runs; at a terminal (actor cli, `memotree call`) a call that deletes or
-// discards runs once they confirmed it (Approved). A call a script makes is judged as
+// input). The person is never restricted by a permission: in the window (actor user)
+// what they click runs; at a terminal (actor cli, `memotree call`) a call that deletes or
+// discards runs once they confirmed it (Approved), unless they gave the library a
+// permission (--permission): then their call is judged by it as the agent's would be,
+// the terminal answering what waits for them. A call a script makes is judged as
 // its Origin, the caller of run_starlark. Under propose, a call that waits for the
 // person is answered CodeApprovalRequired, which a face that can ask the person turns
 // into a question (and a call with Approved once they say yes).
@@ -49,7 +50,7 @@ func (w *Workspace) guard(call *tool.Call, req tool.Request) *tool.Result {
 	switch {
 	case actor == tool.ActorUser:
 		return nil
-	case actor == tool.ActorCLI:
+	case actor == tool.ActorCLI && !w.permissionGiven(call.Library):
 		if call.Approved || !req.NeedsPerson() {
 			return nil
 		}
@@ -80,8 +81,11 @@ func (w *Workspace) libName(name string) string {
 }
 
 func actorKind(actor string) string {
-	if strings.HasPrefix(actor, "mcp:") {
+	switch {
+	case strings.HasPrefix(actor, "mcp:"):
 		return "MCP clients"
+	case actor == tool.ActorCLI:
+		return "memotree call (--permission)"
 	}
 	return "the agent"
 }

@@ -93,6 +93,10 @@ type Options struct {
 	// Once reads each library once, never to be kept current (memotree index; see
 	// library.Options.Once). Ignored when Watch is set.
 	Once bool
+	// Permissions are the permissions the person gave by library name (the
+	// --permission flag of every face), for a library mounted under that name without
+	// a Spec.Permission of its own, now or later (a vault the window opens).
+	Permissions map[string]tool.Permission
 }
 
 // Workspace is the set of mounted libraries and the bus they publish on. Libraries
@@ -104,6 +108,7 @@ type Workspace struct {
 	libMu    sync.RWMutex
 	libs     []*library.Library
 	perms    map[string]tool.Permission
+	given    map[string]bool               // the libraries whose permission the person gave
 	libStops map[*library.Library][]func() // run when the library is unmounted
 
 	registry   registry
@@ -128,7 +133,7 @@ func Open(ctx context.Context, specs []Spec, o Options) (*Workspace, error) {
 	if len(specs) == 0 && !o.AllowNone {
 		return nil, errors.New("open workspace: no library given (use --library NAME=PATH)")
 	}
-	w := &Workspace{bus: event.NewBus(), opts: o, perms: map[string]tool.Permission{}, libStops: map[*library.Library][]func(){}, watch: o.Watch, canvases: canvas.NewSet(), summarizer: o.Summarizer, embedder: o.Embedder}
+	w := &Workspace{bus: event.NewBus(), opts: o, perms: map[string]tool.Permission{}, given: map[string]bool{}, libStops: map[*library.Library][]func(){}, watch: o.Watch, canvases: canvas.NewSet(), summarizer: o.Summarizer, embedder: o.Embedder}
 	for _, s := range specs {
 		if _, err := w.mount(ctx, s); err != nil {
 			w.Close()
@@ -179,8 +184,11 @@ func (w *Workspace) mount(ctx context.Context, s Spec) (*library.Library, error)
 	if err != nil {
 		return nil, err
 	}
-	perm := s.Permission
-	if perm == "" {
+	perm, given := s.Permission, s.Permission != ""
+	if !given {
+		perm, given = o.Permissions[s.Name]
+	}
+	if !given {
 		perm = tool.PermPropose
 	}
 	w.libMu.Lock()
@@ -190,7 +198,7 @@ func (w *Workspace) mount(ctx context.Context, s Spec) (*library.Library, error)
 		return nil, fmt.Errorf("open library %s: %w", s.Name, ErrNameTaken)
 	}
 	w.libs = append(w.libs, l)
-	w.perms[s.Name] = perm
+	w.perms[s.Name], w.given[s.Name] = perm, given
 	w.libMu.Unlock()
 	w.WatchGit(l.Name())
 	if o.Watch {
@@ -231,6 +239,7 @@ func (w *Workspace) unmount(name string, gone bool) error {
 	l := w.libs[i]
 	w.libs = slices.Delete(slices.Clone(w.libs), i, i+1)
 	delete(w.perms, name)
+	delete(w.given, name)
 	stops := w.libStops[l]
 	delete(w.libStops, l)
 	w.libMu.Unlock()
@@ -269,6 +278,18 @@ func (w *Workspace) Permission(name string) tool.Permission {
 		return p
 	}
 	return tool.PermRead
+}
+
+// permissionGiven reports whether the person gave the permission of the library named
+// name ("" for the default), rather than leaving it at its default.
+func (w *Workspace) permissionGiven(name string) bool {
+	l, err := w.Library(name)
+	if err != nil {
+		return false
+	}
+	w.libMu.RLock()
+	defer w.libMu.RUnlock()
+	return w.given[l.Name()]
 }
 
 // Canvases returns the agent's views of the libraries, shared by the tools and the

@@ -58,7 +58,8 @@ func TestOpenRefusesBadLibraries(t *testing.T) {
 }
 
 // TestPermissions checks the guard: the agent and MCP clients are held to the
-// library's permission, the person is not.
+// library's permission, the person in the window is not, and memotree call is held
+// to it only when the person gave one.
 func TestPermissions(t *testing.T) {
 	ro, rw := t.TempDir(), t.TempDir()
 	ws, err := Open(t.Context(), []Spec{{Name: "ro", Path: ro, Permission: tool.PermRead}, {Name: "rw", Path: rw}}, Options{})
@@ -87,8 +88,14 @@ func TestPermissions(t *testing.T) {
 	if r := create(tool.MCPActor("c"), "ro", "a"); r.ErrorCode != tool.CodePermissionDenied {
 		t.Errorf("MCP client writing a read library: %+v", r)
 	}
-	if r := create(tool.ActorCLI, "ro", "a"); r.IsError() {
+	if r := create(tool.ActorCLI, "ro", "c"); r.ErrorCode != tool.CodePermissionDenied {
+		t.Errorf("memotree call writing a library given read: %+v", r)
+	}
+	if r := create(tool.ActorUser, "ro", "a"); r.IsError() {
 		t.Errorf("the person writing a read library: %+v", r)
+	}
+	if r := create(tool.ActorCLI, "rw", "d"); r.IsError() {
+		t.Errorf("memotree call writing a library given no permission: %+v", r)
 	}
 	if r := create(tool.ActorAgent, "rw", "b"); r.IsError() {
 		t.Errorf("agent writing a propose library: %+v", r)

@@ -101,7 +101,7 @@ describe('the approval queue', () => {
         assert.ok(!fs.existsSync(note), 'the approved delete did not run')
       } else {
         assert.equal(content.error_code, 'approval_required')
-        assert.match(content.message, /declined in the MemoTree window/)
+        assert.match(content.message, /was not run: the person declined\. Nothing changed/)
         assert.ok(fs.existsSync(note), 'a declined delete ran')
       }
     }

@@ -70,6 +70,10 @@ export interface ChatApprovalEvent {
   /** Answer with Api.chatApprove(id, ...). */
   id: string
   call_id: string
+  /** Who asks, as the journey names actors ("agent"). */
+  from: string
+  /** The library the call acts on. */
+  library: string
   name: string
   args: string
 }

@@ -27,7 +27,7 @@ test('live events build the turn in order', () => {
   live = applyDelta(live, { session: 's', turn: 't-1', seq: 1, text: 'Hel' })
   live = applyDelta(live, { session: 's', turn: 't-1', seq: 2, text: 'lo' })
   live = applyDelta(live, { session: 's', turn: 'other', seq: 1, text: 'ignored' })
-  live = applyApproval(live, { session: 's', turn: 't-1', id: 'a1', call_id: 'c1', name: 'delete_entities', args: '{}' })
+  live = applyApproval(live, { session: 's', turn: 't-1', id: 'a1', call_id: 'c1', from: 'agent', library: 'demo', name: 'delete_entities', args: '{}' })
   live = applyTool(live, { session: 's', turn: 't-1', id: 'c1', name: 'delete_entities', args: '{}', phase: 'start', status: '', message: '', result: '' })
   expect(live.items.map((i) => i.kind)).toEqual(['user', 'assistant', 'tool'])
   live = applyTool(live, { session: 's', turn: 't-1', id: 'c1', name: 'delete_entities', args: '{}', phase: 'end', status: 'success', message: 'ok', result: 'status: success' })
@@ -39,7 +39,7 @@ test('live events build the turn in order', () => {
 
 test('an answered approval goes away', () => {
   let live = newLive('t', 'x', t)
-  live = applyApproval(live, { session: 's', turn: 't', id: 'a1', call_id: 'c', name: 'n', args: '{}' })
+  live = applyApproval(live, { session: 's', turn: 't', id: 'a1', call_id: 'c', from: 'agent', library: 'demo', name: 'n', args: '{}' })
   expect(removeApproval(live, 'a1').items.map((i) => i.kind)).toEqual(['user'])
 })
 

@@ -26,7 +26,7 @@ function fakeApi(session: ChatSessionView) {
       const ids = { session: session.id, turn: 't-1' }
       emit('chat:delta', { ...ids, seq: 1, text: 'Hi' })
       emit('chat:tool', { ...ids, id: 'c1', name: 'create_entity', args: '{}', phase: 'start', status: '', message: '', result: '' })
-      emit('chat:approval', { ...ids, id: 'a1', call_id: 'c2', name: 'delete_entities', args: '{}' })
+      emit('chat:approval', { ...ids, id: 'a1', call_id: 'c2', from: 'agent', library: 'demo', name: 'delete_entities', args: '{}' })
       return ids
     },
     async chatSession() {
@@ -92,13 +92,13 @@ test('a reloaded window attaches to the running turn: replayed events, then live
   setLive({ ...ids, prompt: 'rename the types', started: '2026-11-22T09:31:00Z', events: [
     { topic: 'chat:delta', data: { ...ids, seq: 2, text: 'Looking at the notes.' } },
     { topic: 'chat:tool', data: { ...ids, id: 'c1', name: 'search_nodes', args: '{}', phase: 'end', status: 'success', message: 'ok', result: '' } },
-    { topic: 'chat:approval', data: { ...ids, id: 'a1', call_id: '', name: 'delete_entities', args: '{}' } },
+    { topic: 'chat:approval', data: { ...ids, id: 'a1', call_id: '', from: 'agent', library: 'demo', name: 'delete_entities', args: '{}' } },
   ] })
   const chat = new ChatStore(api)
   const off = chat.connect()
   // Published before the attach finished, and already in the replay: shown once.
   emit('chat:delta', { ...ids, seq: 2, text: 'Looking at the notes.' })
-  emit('chat:approval', { ...ids, id: 'a1', call_id: '', name: 'delete_entities', args: '{}' })
+  emit('chat:approval', { ...ids, id: 'a1', call_id: '', from: 'agent', library: 'demo', name: 'delete_entities', args: '{}' })
   await vi.waitFor(() => expect(chat.busy).toBe(true))
   emit('chat:delta', { ...ids, seq: 3, text: ' Now deleting.' })
   expect(chat.session).toBe('s-2')

@@ -1,4 +1,4 @@
-package app
+package face
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 	"github.com/memotree/memotree/demo"
 )
 
-// TestWindowAutoSummary opens the window's workspace as the desktop app does, with the
+// TestWindowAutoSummary opens the window as the desktop app does, with the
 // endpoint saved in the settings file the window edits (nothing in the environment),
 // and auto_summary on: a note the agent creates from the window's chat gets the
 // summary the model wrote.
@@ -45,12 +45,13 @@ func TestWindowAutoSummary(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".memotree", "canvas.json"), []byte(`{"auto_summary": true}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	ws, api, err := openWindow(t.Context(), []workspace.Spec{{Name: "demo", Path: dir}}, uiapi.Options{}, nil)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	w, err := OpenWindow(t.Context(), Flags{Libraries: []workspace.Spec{{Name: "demo", Path: dir}}}, WindowOptions{OpenOthers: true, StatePath: filepath.Join(t.TempDir(), "vaults.toml")})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer ws.Close()
-	if _, err := api.ChatSend(uiapi.ChatSendInput{Prompt: "Add Mary Somerville", Library: "demo"}); err != nil {
+	defer w.Close()
+	if _, err := w.API.ChatSend(uiapi.ChatSendInput{Prompt: "Add Mary Somerville", Library: "demo"}); err != nil {
 		t.Fatal(err)
 	}
 	note := filepath.Join(dir, "people", "Mary Somerville.md")
