@@ -144,7 +144,7 @@ func (r *Repo) moveBranch(ctx context.Context, br plumbing.ReferenceName, fastFo
 		res.Outcome, res.Head = PullMerged, h.String()
 	}
 	if len(m.stages) > 0 {
-		if err := r.setEntries(nil, m.stages); err != nil {
+		if err := r.setEntries(ctx, nil, m.stages); err != nil {
 			return fmt.Errorf("record the conflicts in the index: %w", err)
 		}
 	}
@@ -381,14 +381,15 @@ func (r *Repo) apply(ctx context.Context, m *merged, stages bool) error {
 		return err
 	}
 	defer unlock()
-	return r.setEntries(m.index, st)
+	return r.setEntries(ctx, m.index, st)
 }
 
 // setEntries points the index entries of paths at the given contents (removing the
 // absent ones), and replaces those of the paths of stages by their unmerged entries,
 // in one write of the index; the racily clean entries it keeps are smudged where
-// their files differ (racy.go).
-func (r *Repo) setEntries(set map[vpath.Path]version, stages map[vpath.Path]stageSet) error {
+// their files differ (racy.go). Like a commit's, the write waits a moment for a git
+// command's index.lock to go (`git status` takes it to refresh the index).
+func (r *Repo) setEntries(ctx context.Context, set map[vpath.Path]version, stages map[vpath.Path]stageSet) error {
 	racy := r.racyCheck(filepath.Join(r.gitDir(), "index"))
 	idx, err := r.repo.Storer.Index()
 	if err != nil {
@@ -426,7 +427,7 @@ func (r *Repo) setEntries(set map[vpath.Path]version, stages map[vpath.Path]stag
 		return a.Name < b.Name || a.Name == b.Name && a.Stage < b.Stage
 	})
 	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
-	return r.writeIndex(idx)
+	return r.writeIndexWaiting(ctx, func() error { return r.writeIndex(idx) })
 }
 
 // indexEntry is the index entry of p holding v at stage; a stage-0 entry whose
