@@ -80,7 +80,7 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 	if !ok || theirs == head {
 		return res, nil
 	}
-	if err := r.checkRewritten(before, theirs, head, tracking); err != nil {
+	if err := r.checkRewritten(ctx, before, theirs, head, tracking); err != nil {
 		return res, wrapPull(err)
 	}
 	p, err := r.plan(head, theirs)
@@ -116,23 +116,18 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 }
 
 // moveBranch ends a pull that needs no waiting: the branch moves to theirs (a fast
-// forward) or to a merge commit of both, under the vault lock and guarded against a
-// kill (beginRefUpdate); then the conflicts of uncommitted edits with the remote's
-// changes are recorded, as a `git stash pop` that conflicts leaves them: unmerged
-// entries over the new HEAD.
+// forward, provided it still holds head) or to a merge commit of both, under the
+// vault lock and as git moves it (updateRef); then the conflicts of uncommitted edits
+// with the remote's changes are recorded, as a `git stash pop` that conflicts leaves
+// them: unmerged entries over the new HEAD.
 func (r *Repo) moveBranch(ctx context.Context, br plumbing.ReferenceName, fastForward bool, head, theirs plumbing.Hash, label string, m *merged, res *PullResult) error {
 	unlock, err := r.w.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	done, err := r.beginRefUpdate()
-	if err != nil {
-		return err
-	}
-	defer done()
 	if fastForward {
-		if err := r.repo.Storer.SetReference(plumbing.NewHashReference(br, theirs)); err != nil {
+		if err := r.updateRef(ctx, plumbing.NewHashReference(br, theirs), plumbing.NewHashReference(br, head)); err != nil {
 			return err
 		}
 		res.Outcome, res.Head = PullFastForward, theirs.String()
@@ -460,9 +455,13 @@ func (r *Repo) indexEntry(p vpath.Path, v version, stage index.Stage) (*index.En
 	return e, nil
 }
 
-// commitMerge commits the index with both parents.
+// commitMerge commits the index with both parents; the caller holds the vault lock.
 func (r *Repo) commitMerge(head, theirs plumbing.Hash, msg string) (plumbing.Hash, error) {
-	wt, err := r.repo.Worktree()
+	repo, err := r.underLock()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	wt, err := repo.Worktree()
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}
