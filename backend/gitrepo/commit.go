@@ -17,7 +17,6 @@ import (
 	"github.com/go-git/go-git/v5/storage"
 
 	"github.com/memotree/memotree/backend/internal/fsfault"
-	"github.com/memotree/memotree/backend/internal/syncfile"
 	"github.com/memotree/memotree/backend/vpath"
 	"time"
 )
@@ -141,7 +140,7 @@ func (r *Repo) commitLocked(ctx context.Context, o CommitOptions) (_ plumbing.Ha
 		return plumbing.ZeroHash, Identity{}, err
 	}
 	if o.Tag != "" {
-		if err := r.tagCommit(o.Tag, o.TagMessage, h, committer); err != nil {
+		if err := r.tagCommit(ctx, o.Tag, o.TagMessage, h, committer); err != nil {
 			return h, who, fmt.Errorf("committed %s, but tag %s: %w", h, o.Tag, err)
 		}
 	}
@@ -196,7 +195,7 @@ func (r *Repo) writeCommit(ctx context.Context, o CommitOptions, merging bool, a
 		TreeHash: tree, ParentHashes: parents}
 	h, err := r.storeCommit(c)
 	if err == nil {
-		err = r.moveHead(head, h)
+		err = r.moveHead(ctx, head, h)
 	}
 	undo(err != nil)
 	if err != nil {
@@ -263,40 +262,23 @@ func (r *Repo) storeCommit(c *object.Commit) (plumbing.Hash, error) {
 // committed meanwhile): nothing was committed.
 var ErrHeadMoved = errors.New("HEAD moved while committing (a git command committed meanwhile); commit again")
 
-// moveHead moves the checked-out branch (or a detached HEAD) from old to h, guarded
-// against a kill (beginRefUpdate) and against a git command that moved it meanwhile.
-// It must be called under the vault lock.
-func (r *Repo) moveHead(old, h plumbing.Hash) error {
+// moveHead moves the checked-out branch (or a detached HEAD) from old (zero: the
+// branch is unborn) to h, as git moves it (updateRef): a git command reading it
+// meanwhile sees old or h, a kill leaves it at one of them, and a git command that
+// moved it meanwhile makes it fail with ErrHeadMoved. It must be called under the
+// vault lock.
+func (r *Repo) moveHead(ctx context.Context, old, h plumbing.Hash) error {
 	name := plumbing.HEAD
 	if ref, err := r.repo.Storer.Reference(plumbing.HEAD); err == nil && ref.Type() == plumbing.SymbolicReference {
 		name = ref.Target()
 	}
-	done, err := r.beginRefUpdate()
-	if err != nil {
-		return err
-	}
-	var prev *plumbing.Reference
-	if !old.IsZero() {
-		prev = plumbing.NewHashReference(name, old)
-	} else if _, err := r.repo.Storer.Reference(name); err == nil {
-		done()
-		return ErrHeadMoved // born meanwhile
-	}
-	err = r.repo.Storer.CheckAndSetReference(plumbing.NewHashReference(name, h), prev)
+	err := r.updateRef(ctx, plumbing.NewHashReference(name, h), plumbing.NewHashReference(name, old))
 	if errors.Is(err, storage.ErrReferenceHasChanged) {
-		done()
 		return ErrHeadMoved
 	}
 	if err != nil {
-		// go-git may have truncated the branch file and failed to write it (a full
-		// disk): put it back now, or leave the record for the next open to.
-		r.repairRef(filepath.Join(r.dir, ".git"))
-		if ref, rerr := r.repo.Storer.Reference(name); rerr == nil && ref.Hash() == h {
-			return nil // the branch moved after all: the commit is made
-		}
 		return fmt.Errorf("move %s: %w", name.Short(), err)
 	}
-	done()
 	return nil
 }
 
@@ -496,44 +478,17 @@ func setFolders(set map[string]*index.Entry) map[string]bool {
 	return out
 }
 
-// createTag points the tag name at h (a commit for a lightweight tag, a tag object for
-// an annotated one). go-git writes a new reference file in place (created
-// empty, then written), so a process killed between the two would leave a tag git
-// calls broken; this writes the hash to a temporary file in .git, syncs it, and links
-// it to its name, which either appears whole or not at all, and fails with
-// ErrTagExists if the name was taken meanwhile (by git itself, say). A linked
-// worktree, whose .git is a file, falls back to go-git.
-func (r *Repo) createTag(name string, h plumbing.Hash) error {
-	gitDir := filepath.Join(r.dir, ".git")
-	if st, err := os.Stat(gitDir); err != nil || !st.IsDir() {
-		_, err := r.repo.CreateTag(name, h, nil)
-		return err
-	}
-	ref := filepath.Join(gitDir, filepath.FromSlash(plumbing.NewTagReferenceName(name).String()))
-	if err := os.MkdirAll(filepath.Dir(ref), 0o755); err != nil {
-		return err
-	}
-	tmp := filepath.Join(gitDir, "MEMOTREE_TAG.tmp")
-	if err := fsfault.Check("create", tmp); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp)
-	if err := syncfile.Finish(f, []byte(h.String()+"\n"), 0, false); err != nil {
-		return err
-	}
-	if err := fsfault.Check("link", ref); err != nil {
-		return err
-	}
-	if err := os.Link(tmp, ref); errors.Is(err, os.ErrExist) {
+// createTag points the new tag name at h (a commit for a lightweight tag, a tag
+// object for an annotated one), as git creates a reference (updateRef): it appears
+// whole or not at all, and fails with ErrTagExists if the name was taken meanwhile (by
+// git itself, say). The caller holds the vault lock.
+func (r *Repo) createTag(ctx context.Context, name string, h plumbing.Hash) error {
+	tag := plumbing.NewTagReferenceName(name)
+	err := r.updateRef(ctx, plumbing.NewHashReference(tag, h), plumbing.NewHashReference(tag, plumbing.ZeroHash))
+	if errors.Is(err, storage.ErrReferenceHasChanged) {
 		return fmt.Errorf("%w: %s", ErrTagExists, name)
-	} else if err != nil {
-		return err
 	}
-	return nil
+	return err
 }
 
 // checkTag refuses an existing tag name before anything is committed.

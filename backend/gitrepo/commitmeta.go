@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -43,9 +44,9 @@ func CheckAuthor(a Signature) error {
 
 // tagCommit tags the commit h: with a message, an annotated tag (a tag object carrying
 // it, signed by the tagger, as `git tag -a -m` makes it), else a lightweight one.
-func (r *Repo) tagCommit(name, message string, h plumbing.Hash, tagger *object.Signature) error {
+func (r *Repo) tagCommit(ctx context.Context, name, message string, h plumbing.Hash, tagger *object.Signature) error {
 	if message == "" {
-		return r.createTag(name, h)
+		return r.createTag(ctx, name, h)
 	}
 	t := &object.Tag{Name: name, Tagger: *tagger, Message: tagMessage(message), TargetType: plumbing.CommitObject, Target: h}
 	obj := r.repo.Storer.NewEncodedObject()
@@ -56,7 +57,7 @@ func (r *Repo) tagCommit(name, message string, h plumbing.Hash, tagger *object.S
 	if err != nil {
 		return fmt.Errorf("store tag: %w", err)
 	}
-	return r.createTag(name, th)
+	return r.createTag(ctx, name, th)
 }
 
 // tagMessage cleans a tag message as git does by default: trailing spaces of each line

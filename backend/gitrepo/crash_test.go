@@ -74,9 +74,15 @@ func TestCommitKillChild(t *testing.T) {
 	}
 	ctx := t.Context()
 	v, r := openRecovered(t, dir)
-	if os.Getenv("MT_COMMIT_KILL_AT") == "index.lock" {
+	switch os.Getenv("MT_COMMIT_KILL_AT") {
+	case "index.lock":
 		gitrepo.PauseBeforeIndexRename(r, func() {
 			crashtest.Say("holding index.lock")
+			time.Sleep(time.Minute)
+		})
+	case "main.lock":
+		gitrepo.PauseBeforeRefRename(r, func() {
+			crashtest.Say("holding main.lock")
 			time.Sleep(time.Minute)
 		})
 	}
@@ -476,12 +482,12 @@ func checkKilledPull(t *testing.T, dir, where string, finished bool) (int, gitre
 	return merged, res
 }
 
-// TestKilledBranchMoveIsRepaired leaves the repository as a process killed inside
-// go-git's rewrite of the branch would (it truncates refs/heads/main, then writes the
-// new hash): an empty branch file and MemoTree's record of the move. Git refuses such
-// a repository; the next open puts the branch back to the commit it had (the commit
-// did not happen: all or nothing), and committing works again. A record whose branch
-// still reads is simply dropped.
+// TestKilledBranchMoveIsRepaired leaves the repository as an older MemoTree killed
+// inside go-git's rewrite of the branch would (it truncated refs/heads/main, then
+// wrote the new hash): an empty branch file and MemoTree's record of the move. Git
+// refuses such a repository; the next open puts the branch back to the commit it had
+// (the commit did not happen: all or nothing), and committing works again. A record
+// whose branch still reads is simply dropped.
 func TestKilledBranchMoveIsRepaired(t *testing.T) {
 	dir, r := newRepo(t)
 	write(t, dir, map[string]string{"a.md": "# A\n\nchanged\n"})

@@ -17,23 +17,28 @@ import (
 )
 
 // gitLeftovers lists what a commit must never leave in .git once it returned: its
-// locks and records, the index it kept, temporary objects.
+// locks (of the index, the branch and the tag) and records, the index it kept,
+// temporary objects.
 func gitLeftovers(dir string) []string {
 	var out []string
-	for _, name := range []string{"index.lock", "MEMOTREE_INDEX_LOCK", "MEMOTREE_REF_UPDATE", "MEMOTREE_INDEX_BEFORE", "MEMOTREE_TAG.tmp"} {
+	for _, name := range []string{"index.lock", "MEMOTREE_INDEX_LOCK", "MEMOTREE_REF_UPDATE", "MEMOTREE_INDEX_BEFORE"} {
 		if _, err := os.Lstat(filepath.Join(dir, ".git", name)); err == nil {
 			out = append(out, name)
 		}
 	}
-	m, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "tmp_*"))
-	return append(out, m...)
+	for _, pattern := range []string{"objects/pack/tmp_*", "refs/heads/*.lock", "refs/tags/*.lock", "HEAD.lock"} {
+		m, _ := filepath.Glob(filepath.Join(dir, ".git", filepath.FromSlash(pattern)))
+		out = append(out, m...)
+	}
+	return out
 }
 
 // TestCommitOnAFullDisk makes a commit (with a tag) fail at each step that MemoTree
 // itself writes in .git (the owner records, index.lock, its write, sync and rename,
-// the tag), once and with a disk that stays full: a failed commit is a disk fault and
-// leaves HEAD, the index and the working tree as they were and nothing behind; a
-// commit that succeeds is whole, and the next one works.
+// the branch's and the tag's locks, their writes, syncs and renames), once and with a
+// disk that stays full: a failed commit is a disk fault and leaves HEAD, the index and
+// the working tree as they were and nothing behind; a commit that succeeds is whole,
+// and the next one works.
 func TestCommitOnAFullDisk(t *testing.T) {
 	steps := func(n int) (int, error) {
 		dir, r := newRepo(t)

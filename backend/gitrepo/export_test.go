@@ -60,6 +60,11 @@ func IndexEntries(r *Repo) ([]string, error) {
 // there).
 func PauseBeforeIndexRename(r *Repo, fn func()) { r.beforeIndexRename = fn }
 
+// PauseBeforeRefRename makes every later reference update of r call fn once the new
+// value is written to <ref>.lock and checked, before it replaces the reference (a
+// crash test kills there).
+func PauseBeforeRefRename(r *Repo, fn func()) { r.beforeRefRename = fn }
+
 // PauseAfterConfigRead makes every later SetIdentity call fn once it has read
 // .git/config, before it writes the new one.
 func PauseAfterConfigRead(fn func()) { afterConfigRead = fn }

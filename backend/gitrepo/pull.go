@@ -80,7 +80,7 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 	if !ok || theirs == head {
 		return res, nil
 	}
-	if err := r.checkRewritten(before, theirs, head, tracking); err != nil {
+	if err := r.checkRewritten(ctx, before, theirs, head, tracking); err != nil {
 		return res, wrapPull(err)
 	}
 	p, err := r.plan(head, theirs)
@@ -116,23 +116,18 @@ func (r *Repo) Pull(ctx context.Context, o SyncOptions) (PullResult, error) {
 }
 
 // moveBranch ends a pull that needs no waiting: the branch moves to theirs (a fast
-// forward) or to a merge commit of both, under the vault lock and guarded against a
-// kill (beginRefUpdate); then the conflicts of uncommitted edits with the remote's
-// changes are recorded, as a `git stash pop` that conflicts leaves them: unmerged
-// entries over the new HEAD.
+// forward, provided it still holds head) or to a merge commit of both, under the
+// vault lock and as git moves it (updateRef); then the conflicts of uncommitted edits
+// with the remote's changes are recorded, as a `git stash pop` that conflicts leaves
+// them: unmerged entries over the new HEAD.
 func (r *Repo) moveBranch(ctx context.Context, br plumbing.ReferenceName, fastForward bool, head, theirs plumbing.Hash, label string, m *merged, res *PullResult) error {
 	unlock, err := r.w.Lock(ctx)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	done, err := r.beginRefUpdate()
-	if err != nil {
-		return err
-	}
-	defer done()
 	if fastForward {
-		if err := r.repo.Storer.SetReference(plumbing.NewHashReference(br, theirs)); err != nil {
+		if err := r.updateRef(ctx, plumbing.NewHashReference(br, theirs), plumbing.NewHashReference(br, head)); err != nil {
 			return err
 		}
 		res.Outcome, res.Head = PullFastForward, theirs.String()
@@ -144,7 +139,7 @@ func (r *Repo) moveBranch(ctx context.Context, br plumbing.ReferenceName, fastFo
 		res.Outcome, res.Head = PullMerged, h.String()
 	}
 	if len(m.stages) > 0 {
-		if err := r.setEntries(nil, m.stages); err != nil {
+		if err := r.setEntries(ctx, nil, m.stages); err != nil {
 			return fmt.Errorf("record the conflicts in the index: %w", err)
 		}
 	}
@@ -381,14 +376,15 @@ func (r *Repo) apply(ctx context.Context, m *merged, stages bool) error {
 		return err
 	}
 	defer unlock()
-	return r.setEntries(m.index, st)
+	return r.setEntries(ctx, m.index, st)
 }
 
 // setEntries points the index entries of paths at the given contents (removing the
 // absent ones), and replaces those of the paths of stages by their unmerged entries,
 // in one write of the index; the racily clean entries it keeps are smudged where
-// their files differ (racy.go).
-func (r *Repo) setEntries(set map[vpath.Path]version, stages map[vpath.Path]stageSet) error {
+// their files differ (racy.go). Like a commit's, the write waits a moment for a git
+// command's index.lock to go (`git status` takes it to refresh the index).
+func (r *Repo) setEntries(ctx context.Context, set map[vpath.Path]version, stages map[vpath.Path]stageSet) error {
 	racy := r.racyCheck(filepath.Join(r.gitDir(), "index"))
 	idx, err := r.repo.Storer.Index()
 	if err != nil {
@@ -426,7 +422,7 @@ func (r *Repo) setEntries(set map[vpath.Path]version, stages map[vpath.Path]stag
 		return a.Name < b.Name || a.Name == b.Name && a.Stage < b.Stage
 	})
 	idx.Cache, idx.ResolveUndo, idx.EndOfIndexEntry = nil, nil, nil
-	return r.writeIndex(idx)
+	return r.writeIndexWaiting(ctx, func() error { return r.writeIndex(idx) })
 }
 
 // indexEntry is the index entry of p holding v at stage; a stage-0 entry whose
@@ -459,9 +455,13 @@ func (r *Repo) indexEntry(p vpath.Path, v version, stage index.Stage) (*index.En
 	return e, nil
 }
 
-// commitMerge commits the index with both parents.
+// commitMerge commits the index with both parents; the caller holds the vault lock.
 func (r *Repo) commitMerge(head, theirs plumbing.Hash, msg string) (plumbing.Hash, error) {
-	wt, err := r.repo.Worktree()
+	repo, err := r.underLock()
+	if err != nil {
+		return plumbing.ZeroHash, err
+	}
+	wt, err := repo.Worktree()
 	if err != nil {
 		return plumbing.ZeroHash, err
 	}

@@ -56,11 +56,16 @@
 // through .git/index.lock, so a git command running at the same moment is excluded too
 // (the loser gets ErrIndexLocked); an index.lock that a MemoTree process killed
 // mid-write left behind is recognised by the owner file written before it and removed
-// by the next write of the index. The branch moves (commit, fast-forward) under the
-// vault lock too, recorded first, so that a branch file a killed process left empty
-// is put back by the next Open (see beginRefUpdate). Pull and Restore write files with compare-and-swap
-// against what they read, so an edit landing meanwhile fails the write rather than
-// being overwritten. A HeadWatcher runs one goroutine of its own (see its doc).
+// by the next write of the index. Every reference MemoTree writes (the branch a
+// commit or fast-forward moves, a tag, the remote-tracking branches and tags of a
+// fetch or push) is replaced as git replaces it, through <ref>.lock renamed over it,
+// under the vault lock and recorded first: a git command reading it meanwhile sees
+// the old value or the new one, one updating it makes MemoTree wait and then fail
+// (ErrRefLocked), and a lock a killed MemoTree process left is removed by the next
+// Open or update (see refupdate.go, refguard.go); a branch an older MemoTree left
+// empty is put back. Pull and Restore write files with compare-and-swap against what
+// they read, so an edit landing meanwhile fails the write rather than being
+// overwritten. A HeadWatcher runs one goroutine of its own (see its doc).
 package gitrepo
 
 import (
@@ -126,6 +131,12 @@ type Repo struct {
 	similar renameCache
 	// packs is the file system go-git's storage writes packs through (see packFS).
 	packs *packFS
+	// refs is go-git's storage, through which every reference is written as git
+	// writes it (see refStore).
+	refs *refStore
+	// beforeRefRename, when set (by tests), runs in updateRef once the new value is
+	// written to <ref>.lock and checked, before the rename (a crash test kills there).
+	beforeRefRename func()
 	// beforeHunkWrite, when set (by tests), runs in UndoHunks once the file is read,
 	// before the compare-and-swap write (a test saves the note there, as an editor
 	// would).
@@ -133,14 +144,16 @@ type Repo struct {
 }
 
 // packSafe reopens r's go-git repository over a packFS, so that the packs a fetch
-// writes survive a kill at any moment.
+// writes survive a kill at any moment, and over a refStore, so that the references
+// it writes are replaced whole.
 func (r *Repo) packSafe(st *filesystem.Storage) error {
 	wt, err := r.repo.Worktree()
 	if err != nil {
 		return fmt.Errorf("open the working tree: %w", err)
 	}
 	r.packs = &packFS{Filesystem: st.Filesystem()}
-	repo, err := git.Open(filesystem.NewStorage(r.packs, cache.NewObjectLRUDefault()), wt.Filesystem)
+	r.refs = &refStore{Storage: filesystem.NewStorage(r.packs, cache.NewObjectLRUDefault()), r: r}
+	repo, err := git.Open(r.refs, wt.Filesystem)
 	if err != nil {
 		return err
 	}

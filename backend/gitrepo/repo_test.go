@@ -134,7 +134,7 @@ func TestSelectiveCommit(t *testing.T) {
 		t.Errorf("git's own next commit (-want +got):\n%s", d)
 	}
 	run(t, dir, "fsck", "--strict", "--no-progress")
-	// A tag in a folder; the tag's file is written whole, through a temporary file.
+	// A tag in a folder; the tag's file is written whole, through its lock.
 	write(t, dir, map[string]string{"a.md": "# A\n\nagain\n"})
 	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "again", Tag: "release/v2"}); err != nil {
 		t.Fatal(err)
@@ -142,8 +142,8 @@ func TestSelectiveCommit(t *testing.T) {
 	if got := strings.TrimSpace(run(t, dir, "tag", "--points-at", "HEAD")); got != "release/v2" {
 		t.Errorf("tag on HEAD = %q", got)
 	}
-	if exists(dir, ".git/MEMOTREE_TAG.tmp") {
-		t.Errorf("the tag's temporary file is left in .git")
+	if exists(dir, ".git/refs/tags/release/v2.lock") {
+		t.Errorf("the tag's lock is left in .git")
 	}
 	if _, err := r.Commit(t.Context(), gitrepo.CommitOptions{Message: "same tag", Tag: "release/v2"}); !errors.Is(err, gitrepo.ErrTagExists) {
 		t.Errorf("a second release/v2 = %v, want ErrTagExists", err)

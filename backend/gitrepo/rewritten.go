@@ -1,6 +1,7 @@
 package gitrepo
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -15,9 +16,9 @@ var ErrRewritten = errors.New("the remote's branch was rewritten (force-pushed)"
 // checkRewritten refuses a pull whose remote branch no longer holds the commit it
 // had at the last fetch (before) while the local branch holds it: the remote's
 // history was rewritten, and a merge would put back what was taken out. The
-// remote-tracking branch is put back where it was, so the next pull refuses too
-// until the person decides.
-func (r *Repo) checkRewritten(before *plumbing.Reference, theirs, head plumbing.Hash, tracking plumbing.ReferenceName) error {
+// remote-tracking branch is put back where it was (unless something moved it again
+// meanwhile), so the next pull refuses too until the person decides.
+func (r *Repo) checkRewritten(ctx context.Context, before *plumbing.Reference, theirs, head plumbing.Hash, tracking plumbing.ReferenceName) error {
 	if before == nil || before.Hash() == theirs || head.IsZero() {
 		return nil
 	}
@@ -39,7 +40,8 @@ func (r *Repo) checkRewritten(before *plumbing.Reference, theirs, head plumbing.
 	if local, err := old.IsAncestor(hc); err != nil || !local {
 		return err
 	}
-	if err := r.repo.Storer.SetReference(plumbing.NewHashReference(tracking, before.Hash())); err != nil {
+	back, now := plumbing.NewHashReference(tracking, before.Hash()), plumbing.NewHashReference(tracking, theirs)
+	if err := r.updateRefLocked(ctx, back, now); err != nil {
 		return fmt.Errorf("%w; and putting %s back failed: %w", ErrRewritten, tracking.Short(), err)
 	}
 	short := tracking.Short()

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsnotify/fsnotify"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/crypto/ssh"
 
@@ -132,6 +133,49 @@ func TestPushAndFastForwardPull(t *testing.T) {
 	if res, err := rb.Pull(ctx, gitrepo.SyncOptions{}); err != nil || res.Outcome != gitrepo.PullUpToDate {
 		t.Errorf("a second Pull = %+v, %v", res, err)
 	}
+}
+
+// TestPullWaitsForAGitCommandsIndexLock: `git status` (a person's terminal, Obsidian
+// Git) takes .git/index.lock for a moment to refresh the index. A pull that reaches
+// its write of the index meanwhile waits for the lock to go, as a commit does, rather
+// than failing with ErrIndexLocked.
+func TestPullWaitsForAGitCommandsIndexLock(t *testing.T) {
+	_, a, b := clones(t)
+	rb := open(t, b)
+	edit(t, a, "n1.md", "one", "ONE from A")
+	run(t, a, "commit", "-qam", "A")
+	run(t, a, "push", "-q", "origin", "main")
+	lock := filepath.Join(b, ".git", "index.lock")
+	write(t, b, map[string]string{".git/index.lock": ""})
+	// The lock goes once the pull has tried to write the index twice (its owner record
+	// of index.lock appears each time): a pull that does not wait fails at the first.
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	if err := w.Add(filepath.Join(b, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		tries := 0
+		for e := range w.Events {
+			if filepath.Base(e.Name) == "MEMOTREE_INDEX_LOCK" && e.Has(fsnotify.Create) {
+				if tries++; tries == 2 {
+					os.Remove(lock)
+					return
+				}
+			}
+		}
+	}()
+	res, err := rb.Pull(t.Context(), gitrepo.SyncOptions{})
+	if err != nil || res.Outcome != gitrepo.PullFastForward || head(t, b) != head(t, a) {
+		t.Fatalf("Pull while git status held index.lock = %+v, %v", res, err)
+	}
+	if got := porcelain(t, b); len(got) != 0 {
+		t.Errorf("git status after the pull = %q", got)
+	}
+	run(t, b, "fsck", "--strict", "--no-progress")
 }
 
 func TestDivergedPullMergesOrWaits(t *testing.T) {
