@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
@@ -66,42 +67,69 @@ const (
 
 // leftRight counts the commits reachable from ours only and from theirs only, as
 // `git rev-list --left-right --count` does: both histories are walked together,
-// newest commit first, and the walk stops once every commit left to visit is reached
-// from both sides (the shared history below is never read). At most maxCounted
-// commits are visited.
+// newest commit first, each commit marked with the sides that reach it. Commits made
+// in the same second (or with a clock behind) may come off the queue before a commit
+// of the other side reaches them: such a commit's mark grows later, and it is counted
+// again, its parents marked again, with the new mark. The walk stops once every
+// commit left to visit is reached from both sides and is older than every commit
+// counted for one side alone, so that none of those can still be reached from the
+// other (the shared history below is never read). At most maxCounted commits are
+// visited.
 func (r *Repo) leftRight(ours, theirs plumbing.Hash) (ahead, behind int, err error) {
 	flags := map[plumbing.Hash]uint8{ours: fromOurs, theirs: fromTheirs}
+	counted := map[plumbing.Hash]uint8{} // the mark each commit was last counted with
+	commits := map[plumbing.Hash]*object.Commit{}
 	q := &commitQueue{}
 	for _, h := range []plumbing.Hash{ours, theirs} {
 		c, err := object.GetCommit(r.repo.Storer, h)
 		if err != nil {
 			return 0, 0, err
 		}
+		commits[h] = c
 		heap.Push(q, c)
 	}
-	for visited := 0; q.Len() > 0 && visited < maxCounted && !q.allBoth(flags); visited++ {
+	var oldest time.Time // of the commits counted for one side alone
+	for visited := 0; q.Len() > 0 && visited < maxCounted; visited++ {
+		if q.allBoth(flags) && (oldest.IsZero() || (*q)[0].Committer.When.Before(oldest)) {
+			break
+		}
 		c := heap.Pop(q).(*object.Commit)
-		f := flags[c.Hash]
-		switch f {
-		case fromOurs:
-			ahead++
-		case fromTheirs:
-			behind++
+		f, was := flags[c.Hash], counted[c.Hash]
+		if f == was {
+			continue // queued again, and counted since with the mark it has
+		}
+		ahead, behind = ahead-side(was, fromOurs)+side(f, fromOurs), behind-side(was, fromTheirs)+side(f, fromTheirs)
+		counted[c.Hash] = f
+		if f != fromOurs|fromTheirs && (oldest.IsZero() || c.Committer.When.Before(oldest)) {
+			oldest = c.Committer.When
 		}
 		for _, p := range c.ParentHashes {
 			old, seen := flags[p]
-			flags[p] = old | f
-			if seen {
+			if seen && old|f == old {
 				continue
 			}
-			pc, err := object.GetCommit(r.repo.Storer, p)
-			if err != nil {
-				return 0, 0, err
+			flags[p] = old | f
+			pc := commits[p]
+			if pc == nil {
+				if pc, err = object.GetCommit(r.repo.Storer, p); err != nil {
+					return 0, 0, err
+				}
+				commits[p] = pc
+			} else if counted[p] == 0 {
+				continue // still queued: it is counted with its grown mark when it comes off
 			}
 			heap.Push(q, pc)
 		}
 	}
 	return ahead, behind, nil
+}
+
+// side is 1 when the mark f is the one side s alone, else 0.
+func side(f, s uint8) int {
+	if f == s {
+		return 1
+	}
+	return 0
 }
 
 // commitQueue orders commits newest first (by committer time), a heap.
