@@ -431,3 +431,39 @@ func TestOperationNamesWhatFinishesIt(t *testing.T) {
 		}
 	}
 }
+
+// TestAheadBehindWithinOneSecond: every commit of both clones made in the same second
+// (a script committing, a fast machine), so that the walk's newest-first order cannot
+// tell a commit from its parent: the counts are still git's, after each round of
+// commits on both sides, merged or not.
+func TestAheadBehindWithinOneSecond(t *testing.T) {
+	t.Setenv("GIT_COMMITTER_DATE", "2026-12-01T10:00:00Z")
+	t.Setenv("GIT_AUTHOR_DATE", "2026-12-01T10:00:00Z")
+	_, a, b := clones(t)
+	rb := open(t, b)
+	for round := range 4 {
+		for i := range round + 1 { // the two sides unlike: one commit here, two there
+			write(t, b, map[string]string{fmt.Sprintf("b%d-%d.md", round, i): "b\n"})
+			run(t, b, "add", "-A")
+			run(t, b, "commit", "-qm", fmt.Sprintf("b %d %d", round, i))
+		}
+		for i := range round + 2 {
+			write(t, a, map[string]string{fmt.Sprintf("a%d-%d.md", round, i): "a\n"})
+			run(t, a, "add", "-A")
+			run(t, a, "commit", "-qm", fmt.Sprintf("a %d %d", round, i))
+		}
+		run(t, a, "push", "-q", "origin", "main")
+		run(t, b, "fetch", "-q", "origin")
+		var ahead, behind int
+		if _, err := fmt.Sscan(run(t, b, "rev-list", "--left-right", "--count", "HEAD...origin/main"), &ahead, &behind); err != nil {
+			t.Fatal(err)
+		}
+		got, err := rb.AheadBehind("")
+		if want := (gitrepo.Divergence{Tracked: true, Ahead: ahead, Behind: behind}); err != nil || got != want {
+			t.Errorf("round %d: AheadBehind = %+v, %v; git counts %+v", round, got, err, want)
+		}
+		if round%2 == 1 {
+			run(t, b, "merge", "-q", "--no-edit", "origin/main")
+		}
+	}
+}
