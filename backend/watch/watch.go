@@ -222,12 +222,33 @@ func (w *Watcher) internal(p vpath.Path, ev fsnotify.Event) {
 	switch {
 	case p == internalDir && ev.Has(fsnotify.Create):
 		w.watchInternal()
+		w.internalBefore()
 	case p == vpath.Path(internalDir).Join(intentName):
 		w.touch()
 		w.intent = true
 	case p.Dir() == internalDir && strings.HasPrefix(p.Base(), FencePrefix) && ev.Has(fsnotify.Create):
 		w.touch()
 		w.fences = append(w.fences, p.Base())
+	}
+}
+
+// internalBefore reports what was made in .memotree between its creation and the
+// watch on it (a writer makes the folder and its batch's intent, or a fence, at once):
+// no event will come for those.
+func (w *Watcher) internalBefore() {
+	entries, err := readDir(w.abs(internalDir))
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		switch name := e.Name(); {
+		case name == intentName:
+			w.touch()
+			w.intent = true
+		case strings.HasPrefix(name, FencePrefix) && !slices.Contains(w.fences, name):
+			w.touch()
+			w.fences = append(w.fences, name)
+		}
 	}
 }
 

@@ -344,6 +344,37 @@ func TestBatchIntent(t *testing.T) {
 	}
 }
 
+// TestIntentInANewMemoTreeFolder: a .memotree folder that arrives with a batch's
+// intent and a fence already in it (made and filled before the watch on it could be
+// in place; here moved in whole, so that no event inside it ever comes) reports both.
+func TestIntentInANewMemoTreeFolder(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, "vault")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	w := start(t, dir, Options{Debounce: 10 * time.Millisecond})
+	made := filepath.Join(root, "made")
+	if err := os.Mkdir(made, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, made, "intent.json", `{"steps":[]}`)
+	write(t, made, FencePrefix+"1", "")
+	if err := os.Rename(made, filepath.Join(dir, ".memotree")); err != nil {
+		t.Fatal(err)
+	}
+	var intent, fence bool
+	for !intent || !fence {
+		select {
+		case b := <-w.Batches():
+			intent = intent || b.Intent
+			fence = fence || slices.Contains(b.Fences, FencePrefix+"1")
+		case <-time.After(10 * time.Second):
+			t.Fatalf("in 10 s: intent reported %v, fence reported %v; want both", intent, fence)
+		}
+	}
+}
+
 // TestFence: a fence file created in .memotree ends the pending batch at once, with a
 // long debounce still running, and that batch (or an earlier one) holds every change
 // made before the fence, across folders.
