@@ -78,12 +78,12 @@ func TestCommitKillChild(t *testing.T) {
 	case "index.lock":
 		gitrepo.PauseBeforeIndexRename(r, func() {
 			crashtest.Say("holding index.lock")
-			time.Sleep(time.Minute)
+			select {} // held until the parent kills this process
 		})
 	case "main.lock":
 		gitrepo.PauseBeforeRefRename(r, func() {
 			crashtest.Say("holding main.lock")
-			time.Sleep(time.Minute)
+			select {} // held until the parent kills this process
 		})
 	}
 	m := roundRE.FindStringSubmatch(read(t, dir, string(roundPath(0))))
@@ -373,7 +373,7 @@ func TestPullKillChild(t *testing.T) {
 	if at := os.Getenv("MT_PULL_KILL_AT"); at != "" {
 		gitrepo.PausePackWrite(r, at, func() {
 			crashtest.Say("paused at %s", at)
-			time.Sleep(time.Minute)
+			select {} // held until the parent kills this process
 		})
 	}
 	crashtest.Say("pull")
