@@ -171,8 +171,21 @@ type goFile struct {
 // goFiles parses the repository's Go files, tests and the frontend left out.
 func goFiles(t *testing.T) []goFile {
 	t.Helper()
+	files, err := parseGoFiles(".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) < 100 {
+		t.Fatalf("only %d Go files found: the walk missed the code", len(files))
+	}
+	return files
+}
+
+// parseGoFiles parses the Go files under root, tests, the frontend, builds and test
+// data left out; each goFile's path is relative to root, with slashes.
+func parseGoFiles(root string) ([]goFile, error) {
 	var files []goFile
-	err := filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -186,21 +199,19 @@ func goFiles(t *testing.T) []goFile {
 		if !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 			return nil
 		}
+		rel, err := filepath.Rel(root, p)
+		if err != nil {
+			return err
+		}
 		fset := token.NewFileSet()
 		f, err := parser.ParseFile(fset, p, nil, 0)
 		if err != nil {
 			return err
 		}
-		files = append(files, goFile{filepath.ToSlash(p), fset, f})
+		files = append(files, goFile{filepath.ToSlash(rel), fset, f})
 		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 100 {
-		t.Fatalf("only %d Go files found: the walk missed the code", len(files))
-	}
-	return files
+	return files, err
 }
 
 // toolRefs returns the tools f declares through tool.NewRef, each with the position of
@@ -302,33 +313,15 @@ func TestOnlyTheAssemblyBuildsFaces(t *testing.T) {
 func faceBuilderUses(t *testing.T, root string) (uses []string, checked int) {
 	t.Helper()
 	const mod = "github.com/memotree/memotree/"
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			switch d.Name() {
-			case "node_modules", ".git", "frontend", "build", "testdata":
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
-		rel = filepath.ToSlash(rel)
+	files, err := parseGoFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, gf := range files {
+		rel, f := gf.path, gf.ast
 		dir := filepath.ToSlash(filepath.Dir(rel))
 		if dir == assembly {
-			return nil
-		}
-		fset := token.NewFileSet()
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
+			continue
 		}
 		checked++
 		// The builders by the name this file calls them: imported ones qualified,
@@ -372,10 +365,6 @@ func faceBuilderUses(t *testing.T, root string) (uses []string, checked int) {
 			}
 			return true
 		})
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	slices.Sort(uses)
 	return uses, checked
