@@ -85,7 +85,7 @@ func TestGitPanelFlow(t *testing.T) {
 
 	// An agent turn writes a.md through the vault; b.md is edited outside.
 	l, _ := ws.Library("v")
-	if _, err := l.Vault().Write(t.Context(), "a.md", []byte("# A\n\nAda was born in 1815.\n"), vault.WriteOptions{Actor: "agent@t-7"}); err != nil {
+	if _, err := l.Write(t.Context(), "a.md", []byte("# A\n\nAda was born in 1815.\n"), vault.WriteOptions{Actor: "agent@t-7"}); err != nil {
 		t.Fatal(err)
 	}
 	writeFiles(t, dir, map[string]string{"b.md": "# B\n\nscribbled over\n"})
