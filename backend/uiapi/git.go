@@ -76,6 +76,9 @@ func (a *API) GitStatus(libraryName string) (GitStatus, error) {
 	if out.Remotes == nil {
 		out.Remotes = []gitrepo.Remote{}
 	}
+	for i := range out.Remotes {
+		out.Remotes[i].URL = redactURL(out.Remotes[i].URL) // a token written into the address stays out of the window
+	}
 	sets, err := a.changeSets(ctx, l)
 	if err != nil {
 		return out, err

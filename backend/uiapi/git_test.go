@@ -309,3 +309,21 @@ func TestGitCommitAnnotatedTag(t *testing.T) {
 		t.Errorf("v1.0 points at %s, want the new commit %s", got, res.Hash)
 	}
 }
+
+// TestGitStatusRedactsRemotes: the panel's status names the remotes without a secret
+// written into an address (an access token as the user name, a password), as the
+// backup settings do.
+func TestGitStatusRedactsRemotes(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.md": "# A\n"})
+	git(t, dir, "init", "-q")
+	git(t, dir, "remote", "add", "origin", "https://ghp_T0kenT0kenT0ken@git.example/me/notes.git")
+	api, _ := openAPI(t, dir)
+	st, err := api.GitStatus("v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Remotes) != 1 || strings.Contains(st.Remotes[0].URL, "ghp_T0kenT0kenT0ken") || !strings.Contains(st.Remotes[0].URL, "git.example/me/notes.git") {
+		t.Errorf("GitStatus remotes = %+v, want origin's address without its token", st.Remotes)
+	}
+}
