@@ -5,7 +5,6 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
-	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -265,10 +264,10 @@ const assembly = "backend/workspace/face"
 
 // faceBuilders are the constructors only the assembly may call, by the import path
 // of their package: the workspace of a face, the window's API, the MCP server.
-var faceBuilders = map[string]string{
-	"github.com/memotree/memotree/backend/workspace": "OpenFace",
-	"github.com/memotree/memotree/backend/uiapi":     "NewAPI",
-	"github.com/memotree/memotree/backend/mcpserver": "New",
+var faceBuilders = map[string][]string{
+	"github.com/memotree/memotree/backend/workspace": {"OpenFace"},
+	"github.com/memotree/memotree/backend/uiapi":     {"NewAPI"},
+	"github.com/memotree/memotree/backend/mcpserver": {"New"},
 }
 
 // TestOnlyTheAssemblyBuildsFaces keeps one place that assembles the window, serve,
@@ -277,21 +276,12 @@ var faceBuilders = map[string]string{
 // wire itself, nor a flag every face takes be forgotten by one. The check is first
 // run on a planted violation, which it must find.
 func TestOnlyTheAssemblyBuildsFaces(t *testing.T) {
-	planted := t.TempDir()
-	for path, src := range map[string]string{
+	planted := plant(t, map[string]string{
 		"cli/serve.go":                   "package cli\n\nimport w \"github.com/memotree/memotree/backend/workspace\"\n\nvar open = w.OpenFace\n",
 		"app/window.go":                  "package app\n\nimport \"github.com/memotree/memotree/backend/uiapi\"\n\nfunc f() { uiapi.NewAPI(nil, uiapi.Options{}) }\n",
 		"backend/uiapi/own.go":           "package uiapi\n\nfunc g() { NewAPI(nil, Options{}) }\n",
 		"backend/workspace/face/face.go": "package face\n\nimport \"github.com/memotree/memotree/backend/mcpserver\"\n\nvar _ = mcpserver.New\n",
-	} {
-		p := filepath.Join(planted, filepath.FromSlash(path))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	got, _ := faceBuilderUses(t, planted)
 	want := []string{"app/window.go: uiapi.NewAPI", "backend/uiapi/own.go: uiapi.NewAPI", "cli/serve.go: workspace.OpenFace"}
 	if !slices.Equal(got, want) {
@@ -312,6 +302,16 @@ func TestOnlyTheAssemblyBuildsFaces(t *testing.T) {
 // read.
 func faceBuilderUses(t *testing.T, root string) (uses []string, checked int) {
 	t.Helper()
+	return funcUses(t, root, faceBuilders, func(dir string) bool { return dir == assembly })
+}
+
+// funcUses returns, for the Go files under root (tests aside, and those in a folder
+// skip accepts), each use — a call or a value — of the package-level functions funcs
+// names by the import path of their package, as "path: package.Name", sorted, and how
+// many files it read. A file of the functions' own package is held to the same rule
+// for its bare names.
+func funcUses(t *testing.T, root string, funcs map[string][]string, skip func(dir string) bool) (uses []string, checked int) {
+	t.Helper()
 	const mod = "github.com/memotree/memotree/"
 	files, err := parseGoFiles(root)
 	if err != nil {
@@ -320,27 +320,25 @@ func faceBuilderUses(t *testing.T, root string) (uses []string, checked int) {
 	for _, gf := range files {
 		rel, f := gf.path, gf.ast
 		dir := filepath.ToSlash(filepath.Dir(rel))
-		if dir == assembly {
+		if skip(dir) {
 			continue
 		}
 		checked++
-		// The builders by the name this file calls them: imported ones qualified,
-		// its own package's bare.
+		// The functions by the name this file uses them: imported ones qualified, its
+		// own package's bare.
 		names := map[[2]string]string{}
 		for _, imp := range f.Imports {
 			p, _ := strconv.Unquote(imp.Path.Value)
-			if b, ok := faceBuilders[p]; ok {
-				local := p[strings.LastIndex(p, "/")+1:]
-				if imp.Name != nil {
-					local = imp.Name.Name
-				}
+			local := p[strings.LastIndex(p, "/")+1:]
+			if imp.Name != nil {
+				local = imp.Name.Name
+			}
+			for _, b := range funcs[p] {
 				names[[2]string{local, b}] = p
 			}
 		}
-		for p, b := range faceBuilders {
-			if mod+dir == p {
-				names[[2]string{"", b}] = p
-			}
+		for _, b := range funcs[mod+dir] {
+			names[[2]string{"", b}] = mod + dir
 		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			var key [2]string

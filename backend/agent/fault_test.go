@@ -55,7 +55,7 @@ func TestFaultyEndpointInATurn(t *testing.T) {
 			}
 			a.Model = model
 			l, _ := ws.Library("")
-			ss := agent.NewSessions(l.Vault())
+			ss := agent.NewSessions(l.State())
 			s := agent.NewSession(time.Now())
 			done := make(chan error, 1)
 			go func() { _, err := a.TurnIn(context.Background(), ss, s, "Add Emmy Noether."); done <- err }()

@@ -24,7 +24,7 @@ func TestSessionsSaveResumeAndList(t *testing.T) {
 	clock := time.Date(2026, 11, 22, 9, 30, 0, 0, time.UTC)
 	a.Now = func() time.Time { clock = clock.Add(time.Second); return clock }
 	l, _ := ws.Library("")
-	ss := agent.NewSessions(l.Vault())
+	ss := agent.NewSessions(l.State())
 	s := agent.NewSession(clock)
 	if _, err := a.TurnIn(context.Background(), ss, s, "What is in the manual?"); err != nil {
 		t.Fatal(err)

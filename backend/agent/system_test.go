@@ -24,7 +24,7 @@ func TestSystemPromptAndReasoning(t *testing.T) {
 		llmtest.Deltas(map[string]any{"reasoning_content": "Again brief."}, map[string]any{"content": "Yes."}))
 	a, ws := setup(t, srv)
 	l, _ := ws.Library("")
-	ss := agent.NewSessions(l.Vault())
+	ss := agent.NewSessions(l.State())
 	s := agent.NewSession(time.Now())
 	if err := s.SetSystem("  You are a terse technical writer.  "); err != nil {
 		t.Fatal(err)

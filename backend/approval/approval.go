@@ -100,7 +100,7 @@ func validID(s string) bool {
 // windowOpen reports whether a window holds its presence lock in v's queue. A lock
 // file no one holds is left by a window that was killed; it is left alone (removing
 // it could race with a window that just created it and is about to lock it).
-func windowOpen(v *vault.Vault) (bool, error) {
+func windowOpen(v vault.State) (bool, error) {
 	names, err := v.ListCache(dir)
 	if err != nil {
 		return false, err
@@ -127,7 +127,7 @@ func windowOpen(v *vault.Vault) (bool, error) {
 // once when no window is open on the vault, and as soon as the last one closes while
 // the request waits; and ctx's error when it ended first. The request is gone from
 // the queue when Ask returns.
-func Ask(ctx context.Context, v *vault.Vault, req Request) (bool, error) {
+func Ask(ctx context.Context, v vault.State, req Request) (bool, error) {
 	if len(req.Args) > MaxArgs {
 		return false, fmt.Errorf("%w: %d bytes, the most is %d", ErrTooLong, len(req.Args), MaxArgs)
 	}

@@ -66,19 +66,19 @@ func TestAskWaitsForTheWindow(t *testing.T) {
 	dir := t.TempDir()
 	asker, window := openVault(t, dir), openVault(t, dir)
 	req := Request{From: "mcp:test client", Library: "demo", Tool: "delete_entities", Args: `{"entity_names":["Welcome"]}`}
-	if _, err := Ask(t.Context(), asker, req); !errors.Is(err, ErrNoWindow) {
+	if _, err := Ask(t.Context(), asker.State(), req); !errors.Is(err, ErrNoWindow) {
 		t.Fatalf("Ask with no window = %v, want ErrNoWindow", err)
 	}
 
 	ev := newEvents()
-	h, err := Serve(window, ev.notify)
+	h, err := Serve(window.State(), ev.notify)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, approve := range []bool{true, false} {
 		got := make(chan asked, 1)
 		go func() {
-			yes, err := Ask(t.Context(), asker, req)
+			yes, err := Ask(t.Context(), asker.State(), req)
 			got <- asked{yes, err}
 		}()
 		r := wait(t, ev.added, "request in the window")
@@ -106,7 +106,7 @@ func TestAskWaitsForTheWindow(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	got := make(chan asked, 1)
 	go func() {
-		yes, err := Ask(ctx, asker, req)
+		yes, err := Ask(ctx, asker.State(), req)
 		got <- asked{yes, err}
 	}()
 	r := wait(t, ev.added, "request in the window")
@@ -122,7 +122,7 @@ func TestAskWaitsForTheWindow(t *testing.T) {
 	h.stop()
 	<-h.done
 	h.release()
-	if _, err := Ask(t.Context(), asker, req); !errors.Is(err, ErrNoWindow) {
+	if _, err := Ask(t.Context(), asker.State(), req); !errors.Is(err, ErrNoWindow) {
 		t.Errorf("Ask after the window died = %v, want ErrNoWindow", err)
 	}
 	names, err := asker.ListInternal("approvals")
@@ -152,7 +152,7 @@ func TestHostIgnoresForeignFiles(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	h, err := Serve(v, nil)
+	h, err := Serve(v.State(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,13 +168,13 @@ func TestAskEndsWhenTheWindowCloses(t *testing.T) {
 	dir := t.TempDir()
 	asker, window := openVault(t, dir), openVault(t, dir)
 	ev := newEvents()
-	h, err := Serve(window, ev.notify)
+	h, err := Serve(window.State(), ev.notify)
 	if err != nil {
 		t.Fatal(err)
 	}
 	got := make(chan asked, 1)
 	go func() {
-		yes, err := Ask(t.Context(), asker, Request{From: "mcp:test", Library: "demo", Tool: "delete_entities", Args: `{}`})
+		yes, err := Ask(t.Context(), asker.State(), Request{From: "mcp:test", Library: "demo", Tool: "delete_entities", Args: `{}`})
 		got <- asked{yes, err}
 	}()
 	wait(t, ev.added, "request in the window")
@@ -190,7 +190,7 @@ func TestAskShowsTheWholeCall(t *testing.T) {
 	dir := t.TempDir()
 	asker, window := openVault(t, dir), openVault(t, dir)
 	ev := newEvents()
-	h, err := Serve(window, ev.notify)
+	h, err := Serve(window.State(), ev.notify)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestAskShowsTheWholeCall(t *testing.T) {
 	args := `{"code":"` + strings.Repeat("# harmless\\n", 1000) + `delete_entities(entity_names=['Welcome'])"}`
 	got := make(chan asked, 1)
 	go func() {
-		yes, err := Ask(t.Context(), asker, Request{From: "mcp:test", Library: "demo", Tool: "run_starlark", Args: args})
+		yes, err := Ask(t.Context(), asker.State(), Request{From: "mcp:test", Library: "demo", Tool: "run_starlark", Args: args})
 		got <- asked{yes, err}
 	}()
 	r := wait(t, ev.added, "request in the window")
@@ -210,7 +210,7 @@ func TestAskShowsTheWholeCall(t *testing.T) {
 	}
 	wait(t, got, "answer")
 	long := Request{From: "mcp:test", Library: "demo", Tool: "run_starlark", Args: strings.Repeat("x", MaxArgs+1)}
-	if _, err := Ask(t.Context(), asker, long); !errors.Is(err, ErrTooLong) {
+	if _, err := Ask(t.Context(), asker.State(), long); !errors.Is(err, ErrTooLong) {
 		t.Errorf("Ask with %d bytes of arguments = %v, want ErrTooLong", len(long.Args), err)
 	}
 	if w := h.Waiting(); len(w) != 0 {

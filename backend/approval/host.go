@@ -19,7 +19,7 @@ var ErrNotWaiting = errors.New("the request is not waiting (it was answered or w
 // Host is a window's side of one vault's queue: it shows the window what waits, and
 // writes the person's answers. Make one with Serve.
 type Host struct {
-	v       *vault.Vault
+	v       vault.State
 	release func()
 	lock    string
 	notify  func(added []Request, closed []string)
@@ -34,7 +34,7 @@ type Host struct {
 // Ask waits for an answer instead of saying ErrNoWindow) and, until Close, calls
 // notify with the requests that arrived and the ids of those that went (answered here
 // or elsewhere, or withdrawn by the asker), from its own goroutine.
-func Serve(v *vault.Vault, notify func(added []Request, closed []string)) (*Host, error) {
+func Serve(v vault.State, notify func(added []Request, closed []string)) (*Host, error) {
 	id, err := newID()
 	if err != nil {
 		return nil, err

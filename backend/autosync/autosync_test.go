@@ -15,6 +15,7 @@ import (
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/internal/githttptest"
 	"github.com/memotree/memotree/backend/internal/vaulttest"
+	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -89,7 +90,7 @@ func git(t *testing.T, dir string, args ...string) string {
 // machine), and the vault's repository and target.
 type backup struct {
 	remote, other, dir string
-	v                  *vault.Vault
+	l                  *library.Library
 	repo               *gitrepo.Repo
 	target             autosync.GitTarget
 }
@@ -108,14 +109,14 @@ func newBackup(t *testing.T) *backup {
 	git(t, root, "clone", "-q", "file://"+b.remote, b.other)
 	git(t, root, "clone", "-q", "file://"+b.remote, b.dir)
 	var err error
-	if b.v, err = vault.Open(b.dir); err != nil {
+	if b.l, err = library.Open(t.Context(), "backup", b.dir, library.Options{Lazy: true}); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { b.v.Close() })
-	if b.repo, err = gitrepo.Open(b.dir, b.v); err != nil {
+	t.Cleanup(func() { b.l.Close() })
+	if b.repo, err = b.l.Git(); err != nil {
 		t.Fatal(err)
 	}
-	b.target = autosync.GitTarget{Tracker: gitrepo.NewTracker(b.repo), Journal: b.v,
+	b.target = autosync.GitTarget{Tracker: gitrepo.NewTracker(b.repo), Journal: b.l.Vault(),
 		Options: func() (gitrepo.SyncOptions, error) { return gitrepo.SyncOptions{}, nil }}
 	return b
 }
@@ -138,7 +139,7 @@ func (b *backup) head(t *testing.T) string       { return git(t, b.dir, "rev-par
 func (b *backup) save(t *testing.T, path, text, actor, turn string) {
 	t.Helper()
 	ch := vault.Change{Path: vpath.Path(path), Data: []byte(text)}
-	if _, err := b.v.Apply(t.Context(), []vault.Change{ch}, vault.WriteOptions{Actor: actor, Op: "save", Turn: turn}); err != nil {
+	if _, err := b.l.Apply(t.Context(), []vault.Change{ch}, vault.WriteOptions{Actor: actor, Op: "save", Turn: turn}); err != nil {
 		t.Fatal(err)
 	}
 }

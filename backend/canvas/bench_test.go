@@ -58,7 +58,7 @@ func BenchmarkExpandCollapse(b *testing.B) {
 			break
 		}
 	}
-	b.Cleanup(func() { c.lib.Vault().RemoveInternal("views/bench-expand.json") })
+	b.Cleanup(func() { c.lib.State().RemoveInternal("views/bench-expand.json") })
 	for b.Loop() {
 		if _, err := c.Expand(ctx, "bench-expand", folder, Summary, ExpandOptions{}); err != nil {
 			b.Fatal(err)

@@ -48,7 +48,8 @@ type Library interface {
 	Name() string
 	// Graph returns the link graph, scanning the vault first if need be.
 	Graph(ctx context.Context) (*graph.Graph, error)
-	Vault() *vault.Vault
+	// State is the vault's view that keeps the canvas's views under .memotree.
+	State() vault.State
 	// Scanned reports whether the graph is loaded; a view is rendered from the
 	// folder alone until it is.
 	Scanned() bool
@@ -93,9 +94,9 @@ func (c *Canvas) mostLinked(src source) []linked {
 	if c.ml == nil || time.Since(c.mlAt) > mostLinkedTTL {
 		if g, ok := src.(*graph.Graph); ok {
 			c.ml = mostLinked(g, mostLinkedShown)
-			saveMostLinked(c.lib.Vault(), c.ml)
+			saveMostLinked(c.lib.State(), c.ml)
 		} else {
-			c.ml = loadMostLinked(c.lib.Vault())
+			c.ml = loadMostLinked(c.lib.State())
 		}
 		c.mlAt = time.Now()
 	}
@@ -179,7 +180,7 @@ func (c *Canvas) Render(ctx context.Context, name string) (Rendering, error) {
 	if err != nil {
 		return Rendering{}, err
 	}
-	stored, err := c.lib.Vault().ReadInternal(viewFile(name))
+	stored, err := c.lib.State().ReadInternal(viewFile(name))
 	if err != nil && !errors.Is(err, vault.ErrNotFound) {
 		return Rendering{}, fmt.Errorf("load view %s: %w", name, err)
 	}
@@ -199,7 +200,7 @@ func (c *Canvas) Render(ctx context.Context, name string) (Rendering, error) {
 		return r.clone(), nil
 	}
 	c.cacheMu.Unlock()
-	vw, err := loadView(c.lib.Vault(), name)
+	vw, err := loadView(c.lib.State(), name)
 	if err != nil {
 		return Rendering{}, err
 	}
@@ -211,7 +212,7 @@ func (c *Canvas) Render(ctx context.Context, name string) (Rendering, error) {
 }
 
 func (c *Canvas) render(s *snapshot, vw *view) Rendering {
-	nodes := render(s, c.lib.Vault(), vw)
+	nodes := render(s, c.lib.State(), vw)
 	var b strings.Builder
 	b.WriteString(header(s, c.lib.Name(), vw.Name, c.mostLinked(s.g)))
 	headTokens := Tokens(b.String())
@@ -233,12 +234,12 @@ func (c *Canvas) update(ctx context.Context, name string, keep string, f func(s 
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	unlock, err := c.lib.Vault().Lock(ctx)
+	unlock, err := c.lib.State().Lock(ctx)
 	if err != nil {
 		return Change{}, fmt.Errorf("change view %s: %w", name, err)
 	}
 	defer unlock()
-	vw, err := loadView(c.lib.Vault(), name)
+	vw, err := loadView(c.lib.State(), name)
 	if err != nil {
 		return Change{}, err
 	}
@@ -266,7 +267,7 @@ func (c *Canvas) update(ctx context.Context, name string, keep string, f func(s 
 	if r.Tokens > r.Budget && keep != "" {
 		return Change{}, fmt.Errorf("%w: the view needs %d tokens with %s, the budget is %d", ErrOverBudget, r.Tokens, keep, r.Budget)
 	}
-	if err := vw.save(c.lib.Vault()); err != nil {
+	if err := vw.save(c.lib.State()); err != nil {
 		return Change{}, err
 	}
 	ch.Rendering = r
@@ -469,7 +470,7 @@ func (c *Canvas) Pin(ctx context.Context, name, id string, pinned bool) (Change,
 // Views lists the names of the saved views, sorted. Listing creates nothing: a vault
 // the agent never changed has no views folder (nor .memotree) and no saved views.
 func (c *Canvas) Views() ([]string, error) {
-	names, err := c.lib.Vault().ListInternal(path.Dir(viewFile(DefaultView)))
+	names, err := c.lib.State().ListInternal(path.Dir(viewFile(DefaultView)))
 	if err != nil {
 		return nil, fmt.Errorf("list views: %w", err)
 	}
@@ -501,12 +502,12 @@ func (c *Canvas) Renamed(ctx context.Context, oldP, newP vpath.Path) error {
 func (c *Canvas) rename(ctx context.Context, name, oldID, newID string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	unlock, err := c.lib.Vault().Lock(ctx)
+	unlock, err := c.lib.State().Lock(ctx)
 	if err != nil {
 		return fmt.Errorf("change view %s: %w", name, err)
 	}
 	defer unlock()
-	vw, err := loadView(c.lib.Vault(), name)
+	vw, err := loadView(c.lib.State(), name)
 	if err != nil {
 		return err
 	}
@@ -531,5 +532,5 @@ func (c *Canvas) rename(ctx context.Context, name, oldID, newID string) error {
 	if !moved {
 		return nil
 	}
-	return vw.save(c.lib.Vault())
+	return vw.save(c.lib.State())
 }

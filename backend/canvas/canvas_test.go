@@ -2,6 +2,7 @@ package canvas
 
 import (
 	"fmt"
+	"github.com/memotree/memotree/backend/vault"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,10 +151,13 @@ func TestViewPersistsAndFollowsRenames(t *testing.T) {
 		t.Fatalf("the view did not survive:\n%s", r.Text)
 	}
 
-	if err := os.Rename(filepath.Join(dir, "people/Ada Lovelace.md"), filepath.Join(dir, "Ada.md")); err != nil {
+	ada, err := os.ReadFile(filepath.Join(dir, "people/Ada Lovelace.md"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	l2.Refresh(ctx, "people/Ada Lovelace.md", "Ada.md")
+	if _, err := l2.Apply(ctx, []vault.Change{{Path: "Ada.md", Data: ada, From: "people/Ada Lovelace.md"}, {Path: "people/Ada Lovelace.md", Delete: true}}, vault.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
 	c := New(l2, nil)
 	if err := c.Renamed(ctx, "people/Ada Lovelace.md", "Ada.md"); err != nil {
 		t.Fatal(err)
@@ -163,10 +167,9 @@ func TestViewPersistsAndFollowsRenames(t *testing.T) {
 		t.Errorf("the view did not follow the rename:\n%s", r.Text)
 	}
 	// A deleted note leaves the view at its next change.
-	if err := os.Remove(filepath.Join(dir, "Ada.md")); err != nil {
+	if _, err := l2.Apply(ctx, []vault.Change{{Path: "Ada.md", Delete: true}}, vault.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	l2.Refresh(ctx, "Ada.md")
 	ch, err := c.Expand(ctx, "", "Engine", Summary, ExpandOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -378,10 +381,9 @@ func TestRenderCacheFollowsChanges(t *testing.T) {
 	if r := render(); !strings.Contains(r.Text, "- people/ [summary]") {
 		t.Fatalf("after an expansion the old rendering came back:\n%s", r.Text)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "people", "Grace Hopper.md"), []byte("# Grace Hopper\n"), 0o644); err != nil {
+	if _, err := l.Write(ctx, "people/Grace Hopper.md", []byte("# Grace Hopper\n"), vault.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	l.Refresh(ctx, "people/Grace Hopper.md")
 	if r := render(); !strings.Contains(r.Text, "people/Grace Hopper") {
 		t.Fatalf("after a new note the old rendering came back:\n%s", r.Text)
 	}

@@ -15,7 +15,7 @@ func (c *Canvas) Reach(ctx context.Context, name string) (map[vpath.Path]int, er
 	if err != nil {
 		return nil, err
 	}
-	vw, err := loadView(c.lib.Vault(), name)
+	vw, err := loadView(c.lib.State(), name)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +56,7 @@ func (c *Canvas) PathTo(ctx context.Context, name string, p vpath.Path) ([]strin
 	if err != nil {
 		return nil, err
 	}
-	vw, err := loadView(c.lib.Vault(), name)
+	vw, err := loadView(c.lib.State(), name)
 	if err != nil {
 		return nil, err
 	}

@@ -35,14 +35,14 @@ type NodeCost struct {
 // renderer writes the text of a view.
 type renderer struct {
 	s     *snapshot
-	v     *vault.Vault
+	v     vault.State
 	vw    *view
 	focus map[string]bool // nodes with held descendants
 	nodes []NodeCost
 }
 
 // render returns the nodes of the view in order, with their text.
-func render(s *snapshot, v *vault.Vault, vw *view) []NodeCost {
+func render(s *snapshot, v vault.State, vw *view) []NodeCost {
 	r := &renderer{s: s, v: v, vw: vw, focus: map[string]bool{}}
 	for id := range vw.Nodes {
 		n, ok := s.resolve(id)

@@ -26,7 +26,7 @@ func NewSet() *Set { return &Set{m: map[string]*Canvas{}} }
 func (s *Set) For(lib Library) *Canvas {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := lib.Vault().Dir()
+	key := lib.State().Dir()
 	c := s.m[key]
 	if c == nil || c.lib != lib {
 		c = New(lib, nil)
@@ -39,7 +39,7 @@ func (s *Set) For(lib Library) *Canvas {
 func (s *Set) Forget(lib Library) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	key := lib.Vault().Dir()
+	key := lib.State().Dir()
 	if c := s.m[key]; c != nil && c.lib == lib {
 		delete(s.m, key)
 	}
@@ -82,13 +82,13 @@ var SettingsSection = settings.Section[Settings]{
 // Settings returns the library's canvas settings; missing or damaged settings are
 // the defaults.
 func (c *Canvas) Settings() Settings {
-	st, _ := SettingsSection.Load(c.lib.Vault())
+	st, _ := SettingsSection.Load(c.lib.State())
 	return st
 }
 
 // SetSettings stores the library's canvas settings.
 func (c *Canvas) SetSettings(st Settings) error {
-	_, err := SettingsSection.Save(c.lib.Vault(), st)
+	_, err := SettingsSection.Save(c.lib.State(), st)
 	return err
 }
 
@@ -99,7 +99,7 @@ func (c *Canvas) Shown(ctx context.Context, name string) (map[vpath.Path]bool, e
 	if err != nil {
 		return nil, err
 	}
-	vw, err := loadView(c.lib.Vault(), name)
+	vw, err := loadView(c.lib.State(), name)
 	if err != nil {
 		return nil, err
 	}
@@ -108,7 +108,7 @@ func (c *Canvas) Shown(ctx context.Context, name string) (map[vpath.Path]bool, e
 	if err != nil {
 		return nil, err
 	}
-	for _, n := range render(newSnapshot(g), c.lib.Vault(), vw) {
+	for _, n := range render(newSnapshot(g), c.lib.State(), vw) {
 		if n.Kind == KindNote {
 			out[vpath.Path(n.ID+".md")] = true
 		}

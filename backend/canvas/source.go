@@ -31,7 +31,7 @@ type source interface {
 // now; when the folder cannot be listed, the graph, or the error of its scan.
 func (c *Canvas) source(ctx context.Context) (source, error) {
 	if !c.lib.Scanned() {
-		if fs, err := newFolderSource(ctx, c.lib.Vault()); err == nil {
+		if fs, err := newFolderSource(ctx, c.lib.State()); err == nil {
 			return fs, nil
 		}
 	}
@@ -48,7 +48,7 @@ func (c *Canvas) source(ctx context.Context) (source, error) {
 //
 // Concurrency: safe for concurrent use.
 type folderSource struct {
-	v     *vault.Vault
+	v     vault.State
 	notes []vpath.Path
 	has   map[vpath.Path]bool
 	gen   uint64
@@ -61,7 +61,7 @@ type folderSource struct {
 // taken for another's.
 var folderGen atomic.Uint64
 
-func newFolderSource(ctx context.Context, v *vault.Vault) (*folderSource, error) {
+func newFolderSource(ctx context.Context, v vault.State) (*folderSource, error) {
 	files, err := v.WalkPaths(ctx)
 	if err != nil {
 		return nil, err
@@ -126,7 +126,7 @@ type linkedJSON struct {
 }
 
 // saveMostLinked records ml, when it differs from what is recorded (best effort).
-func saveMostLinked(v *vault.Vault, ml []linked) {
+func saveMostLinked(v vault.State, ml []linked) {
 	out := make([]linkedJSON, len(ml))
 	for i, l := range ml {
 		out[i] = linkedJSON{l.path, l.in}
@@ -142,7 +142,7 @@ func saveMostLinked(v *vault.Vault, ml []linked) {
 }
 
 // loadMostLinked returns the most linked notes as last recorded, or nil.
-func loadMostLinked(v *vault.Vault) []linked {
+func loadMostLinked(v vault.State) []linked {
 	b, err := v.ReadCache(mostLinkedFile)
 	if err != nil {
 		return nil

@@ -1,6 +1,7 @@
 package canvas
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,9 +18,15 @@ const RootID = "/"
 // so that no expansion floods the view and any note is a few expansions away.
 const FanOut = 30
 
-// OutlineFolders bounds the folders the view always shows: folders are listed down to
-// the deepest level at which their number stays within it.
-const OutlineFolders = 64
+// OutlineFolders and OutlineTokens bound the folders the view always shows: folders
+// are listed down to the deepest level at which their number stays within
+// OutlineFolders and their lines within OutlineTokens, so that a vault of long or
+// foreign names (a line of Chinese, Thai or Greek costs several times the tokens of
+// an English one) keeps its default view as short as any other's.
+const (
+	OutlineFolders = 64
+	OutlineTokens  = 1000
+)
 
 // inContext lists the notes every model call carries already, outside the canvas: the
 // manual (meta.md) and the memory notebook (memory.md). The canvas leaves them out.
@@ -99,18 +106,25 @@ func newSnapshot(g source) *snapshot {
 			d = d.Dir()
 		}
 	}
-	perDepth := map[int]int{}
+	perDepth := map[int][]vpath.Path{}
 	for f := range s.total {
 		if f != "" {
-			perDepth[depthOf(f)]++
+			perDepth[depthOf(f)] = append(perDepth[depthOf(f)], f)
 		}
 	}
-	for n := 0; ; s.outline++ {
-		c, ok := perDepth[s.outline+1]
-		if !ok || n+c > OutlineFolders {
+	for n, tokens := 0, 0; ; s.outline++ {
+		fs, ok := perDepth[s.outline+1]
+		if !ok || n+len(fs) > OutlineFolders {
 			break
 		}
-		n += c
+		t := 0
+		for _, f := range fs {
+			t += Tokens(s.outlineLine(f))
+		}
+		if tokens+t > OutlineTokens {
+			break
+		}
+		n, tokens = n+len(fs), tokens+t
 	}
 	for _, subs := range s.subs {
 		sort.Slice(subs, func(i, j int) bool { return subs[i] < subs[j] })
@@ -124,6 +138,16 @@ func newSnapshot(g source) *snapshot {
 		s.pages[f] = s.paginate(FolderID(f), 0, len(ns), max(slots, FanOut/3))
 	}
 	return s
+}
+
+// outlineLine is the line of folder f closed, as the outline shows it (see
+// renderer.containerLine).
+func (s *snapshot) outlineLine(f vpath.Path) string {
+	line := strings.Repeat("  ", depthOf(f)) + "+ " + FolderID(f) + " " + counts(len(s.subs[f]), len(s.notes[f]))
+	if below := s.total[f]; below != len(s.notes[f]) {
+		line += fmt.Sprintf(" (%d below)", below)
+	}
+	return line + "\n"
 }
 
 func lessName(a, b vpath.Path) bool {

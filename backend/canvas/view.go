@@ -83,7 +83,7 @@ func newView(name string) *view {
 func viewFile(name string) string { return "views/" + name + ".json" }
 
 // loadView reads the view named name from v, or returns its default state.
-func loadView(v *vault.Vault, name string) (*view, error) {
+func loadView(v vault.State, name string) (*view, error) {
 	b, err := v.ReadInternal(viewFile(name))
 	if errors.Is(err, vault.ErrNotFound) {
 		return newView(name), nil
@@ -106,7 +106,7 @@ func loadView(v *vault.Vault, name string) (*view, error) {
 }
 
 // save writes the view atomically.
-func (vw *view) save(v *vault.Vault) error {
+func (vw *view) save(v vault.State) error {
 	b, err := json.MarshalIndent(vw, "", " ")
 	if err != nil {
 		return fmt.Errorf("save view %s: %w", vw.Name, err)

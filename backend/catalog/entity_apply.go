@@ -78,7 +78,7 @@ func applySteps(ctx context.Context, l lib, call *tool.Call, op string, steps []
 // batchOf turns ordered steps into one batch of changes, one per file: a rename is the
 // removal of the old path and the creation of the new one, and a later step on a path
 // the batch already changes folds into that change.
-func batchOf(v *vault.Vault, steps []step) ([]vault.Change, *tool.Result, error) {
+func batchOf(v vault.View, steps []step) ([]vault.Change, *tool.Result, error) {
 	var changes []vault.Change
 	at := map[vpath.Path]int{}
 	put := func(c vault.Change) {

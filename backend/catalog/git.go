@@ -135,7 +135,7 @@ func (e *env) gitOpen(ctx context.Context, call *tool.Call, status bool) (*gitCt
 			r = tr.Repo()
 		}
 	} else {
-		r, err = gitrepo.Open(l.Vault().Dir(), l) // the library indexes what git writes
+		r, err = l.Git()
 	}
 	if errors.Is(err, gitrepo.ErrNotRepository) {
 		f := tool.Fail(CodeNotRepository, "library %q (%s) is not a git repository, so it has no pending changes or history; "+

@@ -99,7 +99,7 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 			}
 		}
 	}
-	opened, _, err := search.Open(ctx, l.Vault(), opts)
+	opened, _, err := search.Open(ctx, l.State(), opts)
 	if err != nil {
 		progMu.Lock()
 		prog.Finish(err)

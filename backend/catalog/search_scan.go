@@ -27,7 +27,7 @@ type textCorpus interface {
 
 // diskCorpus reads notes from the vault, in parallel, each folder's through one
 // handle on it and into buffers reused from note to note (vault.ReadMany).
-type diskCorpus struct{ v *vault.Vault }
+type diskCorpus struct{ v vault.View }
 
 // scan implements textCorpus.
 func (d diskCorpus) scan(ctx context.Context, paths []vpath.Path, keep func([]byte) bool, visit func(int, []byte)) ([]string, error) {

@@ -58,7 +58,7 @@ func openRecovered(t testing.TB, dir string) (*vault.Vault, *gitrepo.Repo) {
 	if _, err := v.RemoveOrphanTemps(t.Context()); err != nil {
 		t.Fatal(err)
 	}
-	r, err := gitrepo.Open(dir, v)
+	r, err := gitrepo.Open(dir, writer{Vault: v})
 	if err != nil {
 		t.Fatal(err)
 	}

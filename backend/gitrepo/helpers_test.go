@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/memotree/memotree/backend/gitrepo"
@@ -87,7 +88,7 @@ func open(t testing.TB, dir string) *gitrepo.Repo {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { v.Close() })
-	r, err := gitrepo.Open(dir, v)
+	r, err := gitrepo.Open(dir, writer{Vault: v})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,4 +118,19 @@ func lines(s string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// writer is what the tests' repositories write their working tree through: the vault
+// itself, counting the changes of the repository it is told of (in the product the
+// library is the Writer, and announces them).
+type writer struct {
+	*vault.Vault
+	changes *atomic.Int64
+}
+
+// GitChanged counts a change of the repository.
+func (w writer) GitChanged() {
+	if w.changes != nil {
+		w.changes.Add(1)
+	}
 }

@@ -24,7 +24,7 @@ func openVault(t testing.TB, dir string) (*vault.Vault, *gitrepo.Repo) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { v.Close() })
-	r, err := gitrepo.Open(dir, v)
+	r, err := gitrepo.Open(dir, writer{Vault: v})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,6 +20,11 @@ import (
 // so a git command writing it at the same moment makes one of the two fail rather
 // than lose the other's change.
 func (r *Repo) SetIdentity(name, email string) (err error) {
+	defer func() {
+		if err == nil {
+			r.changed()
+		}
+	}()
 	name, email = strings.TrimSpace(name), strings.TrimSpace(email)
 	if err := checkSignature(Signature{Name: name, Email: email}); err != nil {
 		return fmt.Errorf("set the commit identity: %w", err)

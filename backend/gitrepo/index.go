@@ -39,7 +39,11 @@ const ownerName = "MEMOTREE_INDEX_LOCK"
 func (r *Repo) writeIndex(idx *index.Index) (err error) {
 	gitDir := filepath.Join(r.dir, ".git")
 	if st, err := os.Stat(gitDir); err != nil || !st.IsDir() {
-		return r.repo.Storer.SetIndex(idx) // a linked worktree: let go-git find the index
+		if err := r.repo.Storer.SetIndex(idx); err != nil { // a linked worktree: let go-git find the index
+			return err
+		}
+		r.changed()
+		return nil
 	}
 	return r.replaceIndex(gitDir, func(w io.Writer) error {
 		bw := bufio.NewWriter(w)
@@ -72,6 +76,11 @@ func (r *Repo) writeIndexRaw(data []byte) error {
 
 // replaceIndex is writeIndex with what write writes to index.lock.
 func (r *Repo) replaceIndex(gitDir string, write func(io.Writer) error) (err error) {
+	defer func() {
+		if err == nil {
+			r.changed()
+		}
+	}()
 	lock, owner := filepath.Join(gitDir, "index.lock"), filepath.Join(gitDir, ownerName)
 	removeStaleIndexLock(lock, owner)
 	if err := writeSmall(owner, fmt.Appendf(nil, "pid %d\n", os.Getpid())); err != nil {

@@ -72,7 +72,7 @@ func TestUnsupportedIndexFormsRefused(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Cleanup(func() { v.Close() })
-				if r, err = gitrepo.Open(dir, v); err != nil {
+				if r, err = gitrepo.Open(dir, writer{Vault: v}); err != nil {
 					errs = append(errs, err)
 				}
 			}

@@ -103,7 +103,12 @@ func (r *Repo) updateRefLocked(ctx context.Context, ref, old *plumbing.Reference
 // fails with ErrRefLocked naming the lock. Nothing is left behind on any failure: the
 // lock is removed and the reference holds what it held. The caller holds the vault
 // lock (or the repository was opened without a Writer, and nothing is recorded).
-func (r *Repo) updateRef(ctx context.Context, ref, old *plumbing.Reference) error {
+func (r *Repo) updateRef(ctx context.Context, ref, old *plumbing.Reference) (err error) {
+	defer func() {
+		if err == nil {
+			r.changed()
+		}
+	}()
 	name := ref.Name()
 	if err := name.Validate(); err != nil || (name != plumbing.HEAD && !strings.HasPrefix(name.String(), "refs/")) {
 		return fmt.Errorf("update %q: not a reference name git accepts", name)

@@ -106,7 +106,9 @@ var (
 	ErrUntracked = errors.New("untracked file")
 )
 
-// Writer writes the working tree; *vault.Vault implements it.
+// Writer writes the working tree, and is told when the repository changes;
+// *library.Library implements it, so that what git writes is indexed and every change
+// of the repository is announced from one place.
 type Writer interface {
 	// Apply makes a batch of changes all or nothing (see vault.Vault.Apply).
 	Apply(ctx context.Context, changes []vault.Change, o vault.WriteOptions) ([]vault.Hash, error)
@@ -116,6 +118,17 @@ type Writer interface {
 	// AppendJourneyEntries appends journey entries given as text (see
 	// vault.Vault.AppendJourneyEntries); a pull brings in another copy's entries so.
 	AppendJourneyEntries(ctx context.Context, text []byte) error
+	// GitChanged is called after the Repo changed the repository's references (HEAD,
+	// a branch, a tag, a remote's), its index or its configuration, so that whoever
+	// shows its status reads it again. It must not call back into the Repo.
+	GitChanged()
+}
+
+// changed tells the Writer that the repository changed.
+func (r *Repo) changed() {
+	if r.w != nil {
+		r.w.GitChanged()
+	}
 }
 
 // Repo is a git repository whose working tree is a vault.
@@ -265,7 +278,11 @@ func Init(ctx context.Context, dir string, w Writer) (*Repo, error) {
 	if err := ensureIgnored(ctx, dir, w); err != nil {
 		return nil, fmt.Errorf("init repository %s: %w", dir, err)
 	}
-	return Open(dir, w)
+	r, err := Open(dir, w)
+	if err == nil {
+		r.changed()
+	}
+	return r, err
 }
 
 // gitignorePath is the repository's own ignore file.

@@ -30,7 +30,7 @@ func TestInitKeepsGitignore(t *testing.T) {
 	}
 	defer v.Close()
 	for range 2 { // a second Init changes nothing
-		if _, err := gitrepo.Init(t.Context(), dir, v); err != nil {
+		if _, err := gitrepo.Init(t.Context(), dir, writer{Vault: v}); err != nil {
 			t.Fatal(err)
 		}
 	}

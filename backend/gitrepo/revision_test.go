@@ -89,7 +89,7 @@ func TestIsRepositoryAndInit(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	r, err := gitrepo.Init(t.Context(), dir, v)
+	r, err := gitrepo.Init(t.Context(), dir, writer{Vault: v})
 	if err != nil {
 		t.Fatal(err)
 	}

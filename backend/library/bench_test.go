@@ -66,7 +66,7 @@ func BenchmarkRefreshOneNote(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.StartTimer()
-		l.Refresh(b.Context(), scratch)
+		l.refresh(b.Context(), scratch)
 	}
 	b.StopTimer()
 	if !graphOf(b, l).Has(scratch) {

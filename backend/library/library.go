@@ -8,7 +8,11 @@
 // The library owns its writes: Write, Apply and Update write through the vault and
 // index what they wrote before returning, so that no writer has to remember to
 // refresh the graph, and a caller's cancellation cannot leave a landed write
-// unindexed. Git writes through it too (it is a gitrepo.Writer). Graph returns the
+// unindexed. Nothing else can write a note: Vault hands out a read-only view, State
+// one that writes only the vault's own files (.memotree, the caches). Git is opened
+// through it alone (Git, InitGit) and writes through it (it is the gitrepo.Writer),
+// and every change of the repository is announced from it (GitChanged publishes
+// event.GitChanged); arch_writes_test.go keeps the rest of the code to that. Graph returns the
 // graph with the error of the scan that loads it; a scan that failed or was
 // cancelled is run again by the next caller, so a lazily opened library never keeps
 // an empty graph.
@@ -245,8 +249,14 @@ func Open(ctx context.Context, name, dir string, o Options) (*Library, error) {
 // Name returns the library's mount name.
 func (l *Library) Name() string { return l.name }
 
-// Vault returns the library's vault.
-func (l *Library) Vault() *vault.Vault { return l.vault }
+// Vault returns a read-only view of the library's vault: every write goes through the
+// library.
+func (l *Library) Vault() vault.View { return l.vault.View() }
+
+// State returns the view of the library's vault that writes the vault's own files
+// (under .memotree, and its caches) for a search index, a canvas or an approval: never
+// a note.
+func (l *Library) State() vault.State { return l.vault.State() }
 
 // Close stops watching and releases the vault.
 func (l *Library) Close() error {

@@ -1,6 +1,7 @@
 package library
 
 import (
+	"context"
 	"maps"
 	"slices"
 	"sync"
@@ -48,10 +49,10 @@ func TestApplyIndexesAsRefresh(t *testing.T) {
 				t.Fatal(err)
 			}
 		} else {
-			if _, err := l.Vault().Apply(t.Context(), changes, vault.WriteOptions{}); err != nil {
+			if _, err := l.vault.Apply(t.Context(), changes, vault.WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			l.Refresh(t.Context(), paths...)
+			l.refresh(t.Context(), paths...)
 		}
 		return outcome{graphOf(t, l).Stats(), graphOf(t, l).Backlinks("A.md"), l.Warnings()}
 	}
@@ -111,4 +112,10 @@ func TestFenceAfterChanges(t *testing.T) {
 	if n, ok := g.Note("sub/B.md"); !ok || len(n.Links) != 1 {
 		t.Error("the graph does not hold the note created before the fence")
 	}
+}
+
+// refresh re-reads paths from disk into the graph (index given nothing written), the
+// path the tests compare with writes whose content the library is given.
+func (l *Library) refresh(ctx context.Context, paths ...vpath.Path) {
+	l.index(context.WithoutCancel(ctx), nil, paths)
 }

@@ -71,13 +71,6 @@ func (l *Library) JourneyLatest(maxBytes int64, names []string) ([]vault.Entry, 
 	return l.vault.JourneyLatest(maxBytes, names)
 }
 
-// Refresh re-reads the given files or folders and updates the graph, for files this
-// process changed other than through Write and Apply (a library that does not watch
-// sees no other change). Like them, it runs to its end whatever becomes of ctx.
-func (l *Library) Refresh(ctx context.Context, paths ...vpath.Path) {
-	l.index(context.WithoutCancel(ctx), nil, paths)
-}
-
 // index updates the graph with files this process has just written, from the content
 // written (notes only: another file, or a note too large to index, is read back), and
 // with the paths to read from disk, then publishes the change once. Before the graph is

@@ -32,7 +32,7 @@ func TestCancelledFirstScanIsRetried(t *testing.T) {
 	if l.Scanned() {
 		t.Error("a cancelled scan counts as done")
 	}
-	l.Refresh(ctx, "notes/n001.md")
+	l.refresh(ctx, "notes/n001.md")
 	g, err := l.Graph(t.Context())
 	if err != nil {
 		t.Fatal(err)

@@ -170,7 +170,7 @@ func (s *Server) askWindow(ctx context.Context, lib string, r approval.Request) 
 	}
 	wctx, cancel := context.WithTimeout(ctx, windowWait)
 	defer cancel()
-	yes, err := approval.Ask(wctx, l.Vault(), r)
+	yes, err := approval.Ask(wctx, l.State(), r)
 	if errors.Is(err, approval.ErrNoWindow) {
 		return false, nobody
 	}

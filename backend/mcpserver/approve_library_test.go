@@ -53,7 +53,7 @@ func TestTheWindowOfTheLibraryTheCallActsOnIsAsked(t *testing.T) {
 	}
 	defer v.Close()
 	reqs := make(chan approval.Request, 4)
-	h, err := approval.Serve(v, func(added []approval.Request, _ []string) {
+	h, err := approval.Serve(v.State(), func(added []approval.Request, _ []string) {
 		for _, r := range added {
 			reqs <- r
 		}

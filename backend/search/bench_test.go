@@ -55,7 +55,7 @@ func BenchmarkBuild(b *testing.B) {
 	defer func() { benchtest.ReportCPU(b, start) }()
 	for b.Loop() {
 		v.RemoveInternal(indexFile)
-		ix, _, err := Open(b.Context(), v, Options{SaveDelay: -1})
+		ix, _, err := Open(b.Context(), v.State(), Options{SaveDelay: -1})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func BenchmarkBuild(b *testing.B) {
 // BenchmarkReopen opens the persisted index of an unchanged 10k vault.
 func BenchmarkReopen(b *testing.B) {
 	_, v := benchVaultOpen(b)
-	ix, _, err := Open(b.Context(), v, Options{})
+	ix, _, err := Open(b.Context(), v.State(), Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func BenchmarkReopen(b *testing.B) {
 	start := benchtest.CPU()
 	defer func() { benchtest.ReportCPU(b, start) }()
 	for b.Loop() {
-		ix, st, err := Open(b.Context(), v, Options{})
+		ix, st, err := Open(b.Context(), v.State(), Options{})
 		if err != nil || !st.Loaded || st.Reread != 0 {
 			b.Fatal(st, err)
 		}
@@ -173,7 +173,7 @@ func benchVaultOpen(b *testing.B) (string, *vault.Vault) {
 func benchIndex(b *testing.B) (string, *Index) {
 	b.Helper()
 	dir, v := benchVaultOpen(b)
-	ix, _, err := Open(b.Context(), v, Options{SaveDelay: -1})
+	ix, _, err := Open(b.Context(), v.State(), Options{SaveDelay: -1})
 	if err != nil {
 		b.Fatal(err)
 	}

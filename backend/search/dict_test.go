@@ -95,7 +95,7 @@ func fresh(t *testing.T, dir string) *Index {
 	}
 	t.Cleanup(func() { v.Close() })
 	v.RemoveInternal(indexFile)
-	ix, st, err := Open(t.Context(), v, Options{SaveDelay: -1})
+	ix, st, err := Open(t.Context(), v.State(), Options{SaveDelay: -1})
 	if err != nil || st.Loaded {
 		t.Fatalf("fresh build: %+v, %v", st, err)
 	}
@@ -112,7 +112,7 @@ func saveAndReopen(t *testing.T, v *vault.Vault, ix *Index) *Index {
 	if err := v.WriteInternal(indexFile, data); err != nil {
 		t.Fatal(err)
 	}
-	re, st, err := Open(t.Context(), v, Options{SaveDelay: -1})
+	re, st, err := Open(t.Context(), v.State(), Options{SaveDelay: -1})
 	if err != nil || !st.Loaded || re.x.dict.n == 0 {
 		t.Fatalf("reopen: %+v, %v", st, err)
 	}

@@ -48,7 +48,7 @@ func openIndex(t testing.TB, dir string, o Options) (*vault.Vault, *Index, Stats
 	if err != nil {
 		t.Fatal(err)
 	}
-	ix, st, err := Open(t.Context(), v, o)
+	ix, st, err := Open(t.Context(), v.State(), o)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,7 @@ import (
 
 // mapFile maps the cache file name of v read-only; release unmaps it. Replacing
 // the file (saves rename a new one into place) leaves the mapping valid.
-func mapFile(v *vault.Vault, name string) ([]byte, func(), error) {
+func mapFile(v vault.State, name string) ([]byte, func(), error) {
 	path, err := v.CachePath(name)
 	if err != nil {
 		return nil, nil, err

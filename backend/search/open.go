@@ -49,7 +49,7 @@ type Stats struct {
 
 // Index is the full-text and pattern index of one vault.
 type Index struct {
-	v    *vault.Vault
+	v    vault.State
 	opts Options
 
 	mu sync.RWMutex
@@ -95,7 +95,7 @@ type walked struct {
 // Open loads the persisted index of v, brings it up to date with the files (reading
 // only those whose size, time or content changed) and returns it. Without a usable
 // persisted index, it builds one from every note.
-func Open(ctx context.Context, v *vault.Vault, o Options) (*Index, Stats, error) {
+func Open(ctx context.Context, v vault.State, o Options) (*Index, Stats, error) {
 	start := time.Now()
 	if o.SaveDelay == 0 {
 		o.SaveDelay = 5 * time.Second

@@ -393,7 +393,7 @@ func (d *decoder) strs() []string {
 // load reads the persisted index of v. The file is mapped into memory where the
 // platform allows (mapFile): posting lists, word sequences and trigram filters are
 // then used where they lie, and only the pages a query touches are read.
-func load(v *vault.Vault) (*postings, error) {
+func load(v vault.State) (*postings, error) {
 	data, release, err := mapFile(v, indexFile)
 	if err != nil {
 		return nil, err

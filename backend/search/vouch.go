@@ -207,7 +207,7 @@ const staleFence = time.Minute
 // sweepFences removes the fences older than before that askers killed while waiting
 // left in .memotree. Only the voucher sweeps, holding the lock, so a fence some
 // asker still waits on (never older than fenceWait) is never taken from it.
-func sweepFences(v *vault.Vault, before time.Time) {
+func sweepFences(v vault.State, before time.Time) {
 	own, err := v.InternalPath(watch.FencePrefix + "sweep")
 	if err != nil {
 		return // a sweep is housekeeping: the next voucher tries again
@@ -300,7 +300,7 @@ func validFence(name string) bool {
 
 // writeAnswer writes the answer into the fence the asker created (never creating one,
 // never opening anything but a regular file, never waiting on one).
-func writeAnswer(v *vault.Vault, name string, data []byte) error {
+func writeAnswer(v vault.State, name string, data []byte) error {
 	path, err := v.InternalPath(name)
 	if err != nil {
 		return err
@@ -324,7 +324,7 @@ type question struct {
 }
 
 // ask creates a fence if a voucher holds the lock, or returns nil.
-func ask(v *vault.Vault) *question {
+func ask(v vault.State) *question {
 	if !vouchSupported {
 		return nil
 	}

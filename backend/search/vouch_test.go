@@ -87,7 +87,7 @@ func indexGen(t *testing.T, dir string) uint64 {
 		t.Fatal(err)
 	}
 	defer v.Close()
-	x, err := load(v)
+	x, err := load(v.State())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestVoucherWritesNothingUntilTheVaultHasMemotree(t *testing.T) {
 	if err := v.SetCacheDir(t.TempDir()); err != nil {
 		t.Fatal(err)
 	}
-	ix, _, err := Open(t.Context(), v, Options{SaveDelay: time.Hour})
+	ix, _, err := Open(t.Context(), v.State(), Options{SaveDelay: time.Hour})
 	if err != nil {
 		t.Fatal(err)
 	}

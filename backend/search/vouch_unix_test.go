@@ -41,7 +41,7 @@ func TestAnswerNeverFollowsALinkOrWaits(t *testing.T) {
 	go func() {
 		defer close(done)
 		for _, name := range []string{"link", "pipe", "dir"} {
-			if err := writeAnswer(v, watch.FencePrefix+name, []byte("{}\n")); err == nil {
+			if err := writeAnswer(v.State(), watch.FencePrefix+name, []byte("{}\n")); err == nil {
 				t.Errorf("an answer was written into the fence %s", name)
 			}
 		}

@@ -91,7 +91,7 @@ func (a *API) hostApprovals(l *library.Library) error {
 		delete(a.approvals.hosts, l)
 	}
 	bus, name := a.ws.Bus(), l.Name()
-	h, err := approval.Serve(l.Vault(), func(added []approval.Request, closed []string) {
+	h, err := approval.Serve(l.State(), func(added []approval.Request, closed []string) {
 		for _, r := range added {
 			bus.Publish(event.Event{Topic: event.ApprovalWaiting, Data: approvalEvent(name, r)})
 		}

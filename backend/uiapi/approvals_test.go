@@ -29,7 +29,7 @@ func TestApprovalsReachTheWindow(t *testing.T) {
 	}
 	defer other.Close()
 	req := approval.Request{From: "mcp:Some Client", Library: "v", Tool: "delete_entities", Args: `{"entity_names":["a"]}`}
-	if _, err := approval.Ask(t.Context(), other, req); !errors.Is(err, approval.ErrNoWindow) {
+	if _, err := approval.Ask(t.Context(), other.State(), req); !errors.Is(err, approval.ErrNoWindow) {
 		t.Fatalf("Ask before the window serves = %v", err)
 	}
 	ch, cancel := ws.Bus().Subscribe(64)
@@ -44,7 +44,7 @@ func TestApprovalsReachTheWindow(t *testing.T) {
 	}
 	answer := make(chan bool, 1)
 	go func() {
-		yes, err := approval.Ask(t.Context(), other, req)
+		yes, err := approval.Ask(t.Context(), other.State(), req)
 		if err != nil {
 			t.Errorf("Ask: %v", err)
 		}
@@ -78,7 +78,7 @@ func TestApprovalsReachTheWindow(t *testing.T) {
 		t.Errorf("still waiting: %+v", list)
 	}
 	stop()
-	if _, err := approval.Ask(t.Context(), other, req); !errors.Is(err, approval.ErrNoWindow) {
+	if _, err := approval.Ask(t.Context(), other.State(), req); !errors.Is(err, approval.ErrNoWindow) {
 		t.Errorf("Ask after the window stopped = %v", err)
 	}
 }
@@ -129,7 +129,7 @@ func TestApprovalsInAFolderNobodyWroteIn(t *testing.T) {
 			// A library just opened is served once the window hears of it: until
 			// then an asker hears that no window is open.
 			for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-				yes, err := approval.Ask(t.Context(), v, req)
+				yes, err := approval.Ask(t.Context(), v.State(), req)
 				if errors.Is(err, approval.ErrNoWindow) && time.Now().Before(deadline) {
 					continue
 				}
@@ -182,7 +182,7 @@ func TestApprovalsInAFolderNobodyWroteIn(t *testing.T) {
 	if err := ws.Unmount("w"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := approval.Ask(t.Context(), other2, req); !errors.Is(err, approval.ErrNoWindow) {
+	if _, err := approval.Ask(t.Context(), other2.State(), req); !errors.Is(err, approval.ErrNoWindow) {
 		t.Errorf("Ask in a closed library = %v", err)
 	}
 }

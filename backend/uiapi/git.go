@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/vault"
@@ -76,6 +75,9 @@ func (a *API) GitStatus(libraryName string) (GitStatus, error) {
 	}
 	if out.Remotes == nil {
 		out.Remotes = []gitrepo.Remote{}
+	}
+	for i := range out.Remotes {
+		out.Remotes[i].URL = redactURL(out.Remotes[i].URL) // a token written into the address stays out of the window
 	}
 	sets, err := a.changeSets(ctx, l)
 	if err != nil {
@@ -167,9 +169,6 @@ func (a *API) GitCommit(libraryName string, req GitCommitRequest) (GitCommitResu
 		paths[i] = vpath.Path(p)
 	}
 	res, err := r.CommitPending(ctx, sets, gitrepo.PendingCommit{Paths: paths, Message: req.Message, Tag: strings.TrimSpace(req.Tag), TagMessage: strings.TrimSpace(req.TagDescription)})
-	if !res.Hash.IsZero() {
-		a.gitChanged(l)
-	}
 	if errors.Is(err, gitrepo.ErrNotPending) {
 		return GitCommitResult{}, fmt.Errorf("%w (refresh the panel)", err)
 	}
@@ -246,7 +245,6 @@ func (a *API) GitDiscard(libraryName string, paths []string) ([]string, error) {
 	}
 	all := gitrepo.Paths(chosen)
 	done, err := r.Discard(ctx, gitrepo.DiscardOptions{Paths: all, RemoveUntracked: true, Actor: gitActor, Op: opGitDiscard})
-	a.gitChanged(l)
 	if err != nil {
 		return pathStrings(done), err
 	}
@@ -329,9 +327,6 @@ func (a *API) GitRestore(libraryName, path, rev string) (bool, error) {
 		return false, err
 	}
 	changed, err := r.Restore(ctx, gitrepo.RestoreOptions{Path: p, Rev: rev, Actor: gitActor, Op: opGitRestore})
-	if changed {
-		a.gitChanged(l)
-	}
 	return changed, err
 }
 
@@ -344,11 +339,10 @@ func (a *API) GitInit(libraryName string) (GitStatus, error) {
 	if err != nil {
 		return GitStatus{}, err
 	}
-	if _, err := gitrepo.Init(ctx, l.Vault().Dir(), l); err != nil { // the library indexes the .gitignore written
+	if _, err := l.InitGit(ctx); err != nil {
 		return GitStatus{}, err
 	}
 	a.ws.WatchGit(l.Name())
-	a.gitChanged(l)
 	return a.GitStatus(l.Name())
 }
 
@@ -391,11 +385,6 @@ func (a *API) changeSets(ctx context.Context, l *library.Library) ([]gitrepo.Cha
 		sets = []gitrepo.ChangeSet{}
 	}
 	return sets, err
-}
-
-// gitChanged tells the windows that a library's repository changed.
-func (a *API) gitChanged(l *library.Library) {
-	a.ws.Bus().Publish(event.Event{Topic: event.GitChanged, Data: event.GitChange{Library: l.Name()}})
 }
 
 // pick returns the changes of sets named by paths (by their path or a rename's old

@@ -85,7 +85,7 @@ func TestGitPanelFlow(t *testing.T) {
 
 	// An agent turn writes a.md through the vault; b.md is edited outside.
 	l, _ := ws.Library("v")
-	if _, err := l.Vault().Write(t.Context(), "a.md", []byte("# A\n\nAda was born in 1815.\n"), vault.WriteOptions{Actor: "agent@t-7"}); err != nil {
+	if _, err := l.Write(t.Context(), "a.md", []byte("# A\n\nAda was born in 1815.\n"), vault.WriteOptions{Actor: "agent@t-7"}); err != nil {
 		t.Fatal(err)
 	}
 	writeFiles(t, dir, map[string]string{"b.md": "# B\n\nscribbled over\n"})
@@ -307,5 +307,23 @@ func TestGitCommitAnnotatedTag(t *testing.T) {
 	}
 	if got := strings.TrimSpace(git(t, dir, "rev-parse", "v1.0^{commit}")); got != res.Hash {
 		t.Errorf("v1.0 points at %s, want the new commit %s", got, res.Hash)
+	}
+}
+
+// TestGitStatusRedactsRemotes: the panel's status names the remotes without a secret
+// written into an address (an access token as the user name, a password), as the
+// backup settings do.
+func TestGitStatusRedactsRemotes(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"a.md": "# A\n"})
+	git(t, dir, "init", "-q")
+	git(t, dir, "remote", "add", "origin", "https://ghp_T0kenT0kenT0ken@git.example/me/notes.git")
+	api, _ := openAPI(t, dir)
+	st, err := api.GitStatus("v")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Remotes) != 1 || strings.Contains(st.Remotes[0].URL, "ghp_T0kenT0kenT0ken") || !strings.Contains(st.Remotes[0].URL, "git.example/me/notes.git") {
+		t.Errorf("GitStatus remotes = %+v, want origin's address without its token", st.Remotes)
 	}
 }

@@ -139,7 +139,7 @@ func (a *API) backupOf(l *library.Library, opened bool) *backup {
 	if rs, err := t.Repo().Remotes(); err != nil || len(rs) == 0 {
 		return nil
 	}
-	s, _ := backupSection.Load(l.Vault())
+	s, _ := backupSection.Load(l.State())
 	target := autosync.GitTarget{Tracker: t, Journal: l.Vault(), Options: func() (gitrepo.SyncOptions, error) { return a.backupOptions(t.Repo()) }}
 	bus, lib := a.ws.Bus(), l.Name()
 	x := autosync.New(target, s, autosync.Options{Clock: a.backups.o.Clock, IdleAfter: a.backups.o.IdleAfter, OnChange: func(autosync.State) {
@@ -205,7 +205,7 @@ func (a *API) GitBackup(libraryName string) (GitBackup, error) {
 	}
 	out := GitBackup{Library: l.Name(), Warnings: []string{}}
 	var loaded settings.Loaded
-	out.Settings, loaded = backupSection.Load(l.Vault())
+	out.Settings, loaded = backupSection.Load(l.State())
 	out.Warnings = append(out.Warnings, loaded.Warnings...)
 	r, err := a.repo(l)
 	if errors.Is(err, gitrepo.ErrNotRepository) {
@@ -243,7 +243,7 @@ func (a *API) SaveGitBackup(libraryName string, s autosync.Settings) (GitBackup,
 
 // saveBackup saves l's backup settings and hands them to its running backup.
 func (a *API) saveBackup(l *library.Library, s autosync.Settings) error {
-	s, err := backupSection.Save(l.Vault(), s)
+	s, err := backupSection.Save(l.State(), s)
 	if err != nil {
 		return fmt.Errorf("save backup settings of %s: %w", l.Name(), err)
 	}

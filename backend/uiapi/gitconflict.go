@@ -78,8 +78,5 @@ func (a *API) GitResolve(libraryName string, req GitResolveRequest) (gitrepo.Res
 	}
 	res, err := r.Resolve(ctx, gitrepo.ResolveOptions{Path: p, Take: gitrepo.Choice(req.Take), Hunks: req.Hunks, Content: req.Content,
 		IfHash: vault.Hash(req.IfHash), Actor: gitActor, Op: opGitResolve})
-	if res.Written || res.Resolved {
-		a.gitChanged(l)
-	}
 	return res, err
 }

@@ -65,7 +65,6 @@ func (a *API) GitUndoHunks(libraryName string, req GitHunkUndo) (GitHunkUndone, 
 	if err != nil {
 		return GitHunkUndone{}, err
 	}
-	a.gitChanged(l)
 	return GitHunkUndone{Undone: res.Undone, Diff: res.Diff}, nil
 }
 

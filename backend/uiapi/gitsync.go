@@ -13,7 +13,6 @@ import (
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/gitrepo"
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/userfile"
 )
@@ -213,13 +212,12 @@ func redactURL(raw string) string {
 func (a *API) GitPush(libraryName string) (gitrepo.PushResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	l, r, o, err := a.syncSetup(libraryName)
+	r, o, err := a.syncSetup(libraryName)
 	if err != nil {
 		return gitrepo.PushResult{}, err
 	}
 	defer o.report.flush()
 	res, err := r.Push(ctx, o.SyncOptions)
-	a.gitChanged(l)
 	return res, err
 }
 
@@ -228,13 +226,12 @@ func (a *API) GitPush(libraryName string) (gitrepo.PushResult, error) {
 func (a *API) GitPull(libraryName string) (gitrepo.PullResult, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), gitTimeout)
 	defer cancel()
-	l, r, o, err := a.syncSetup(libraryName)
+	r, o, err := a.syncSetup(libraryName)
 	if err != nil {
 		return gitrepo.PullResult{}, err
 	}
 	defer o.report.flush()
 	res, err := r.Pull(ctx, o.SyncOptions) // the repository writes through the library, which indexes the files
-	a.gitChanged(l)
 	return res, err
 }
 
@@ -245,25 +242,25 @@ type syncOptions struct {
 }
 
 // syncSetup opens a library's repository and the options of a push or pull.
-func (a *API) syncSetup(libraryName string) (*library.Library, *gitrepo.Repo, syncOptions, error) {
+func (a *API) syncSetup(libraryName string) (*gitrepo.Repo, syncOptions, error) {
 	l, err := a.ws.Library(libraryName)
 	if err != nil {
-		return nil, nil, syncOptions{}, err
+		return nil, syncOptions{}, err
 	}
 	r, err := a.repo(l)
 	if err != nil {
-		return nil, nil, syncOptions{}, err
+		return nil, syncOptions{}, err
 	}
 	creds, err := a.gitCredentials()
 	if err != nil {
-		return nil, nil, syncOptions{}, err
+		return nil, syncOptions{}, err
 	}
 	p := &progress{bus: a.ws.Bus(), library: l.Name()}
 	o := syncOptions{SyncOptions: gitrepo.SyncOptions{Credentials: creds, Progress: p}, report: p}
 	if rs, err := r.Remotes(); err == nil && len(rs) > 0 {
 		o.Remote = rs[0].Name
 	}
-	return l, r, o, nil
+	return r, o, nil
 }
 
 // progress publishes a remote's progress messages, a line (or carriage-return

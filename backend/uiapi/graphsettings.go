@@ -79,7 +79,7 @@ var graphSection = settings.Section[GraphView]{
 // else Obsidian's .obsidian/graph.json (only ever read), else the defaults. obsidian
 // is what Obsidian's file says, nil when the vault has none; saved is true when the
 // view is MemoTree's own.
-func graphView(v *vault.Vault) (view GraphView, obsidian *GraphView, saved bool, warnings []string) {
+func graphView(v vault.State) (view GraphView, obsidian *GraphView, saved bool, warnings []string) {
 	view = DefaultGraphView()
 	if b, err := v.ReadObsidianConfig("graph.json"); err == nil {
 		obs, warns := ParseObsidianGraph(b)

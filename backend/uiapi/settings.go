@@ -59,7 +59,7 @@ func (a *API) VaultSettings(libraryName string) (VaultSettingsView, error) {
 	if err != nil {
 		return VaultSettingsView{}, err
 	}
-	v := l.Vault()
+	v := l.State()
 	out := VaultSettingsView{Library: l.Name(), Defaults: defaultVaultSettings()}
 	out.Settings.Graph, out.Obsidian, out.GraphSaved, out.Warnings = graphView(v)
 	var canvasLoaded, backupLoaded settings.Loaded
@@ -81,12 +81,12 @@ func (a *API) SaveVaultSettings(libraryName string, p VaultSettingsPatch) (Vault
 		return VaultSettingsView{}, errors.New("save vault settings: no section to save")
 	}
 	if p.Graph != nil {
-		if _, err := graphSection.Save(l.Vault(), *p.Graph); err != nil {
+		if _, err := graphSection.Save(l.State(), *p.Graph); err != nil {
 			return VaultSettingsView{}, err
 		}
 	}
 	if p.Canvas != nil {
-		if _, err := canvas.SettingsSection.Save(l.Vault(), *p.Canvas); err != nil {
+		if _, err := canvas.SettingsSection.Save(l.State(), *p.Canvas); err != nil {
 			return VaultSettingsView{}, err
 		}
 	}

@@ -26,7 +26,7 @@ func (w *Workspace) Sessions() (*agent.Sessions, error) {
 	if err != nil {
 		return nil, err
 	}
-	return agent.NewSessions(l.Vault()), nil
+	return agent.NewSessions(l.State()), nil
 }
 
 // LibraryName returns the name of the library mounted under name ("" for the default),

@@ -10,7 +10,7 @@ import (
 	"strings"
 
 	"github.com/memotree/memotree/backend/gitrepo"
-	"github.com/memotree/memotree/backend/vault"
+	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
@@ -60,11 +60,11 @@ const demoAppendPath, demoAppendText = "projects/Open Questions.md", "\n- Konrad
 // few commits by DemoAuthor and a pending change, so that the review panel, a note's
 // history and the diff have something to show on the first run.
 func makeDemoHistory(ctx context.Context, dir string) (err error) {
-	v, err := vault.Open(dir)
+	l, err := library.Open(ctx, "demo", dir, library.Options{Lazy: true})
 	if err != nil {
 		return err
 	}
-	defer v.Close()
+	defer l.Close()
 	final := map[string][]byte{}
 	for _, c := range demoCommits {
 		for _, p := range c.grows {
@@ -78,7 +78,7 @@ func makeDemoHistory(ctx context.Context, dir string) (err error) {
 			}
 		}
 	}
-	r, err := gitrepo.Init(ctx, dir, v)
+	r, err := l.InitGit(ctx)
 	if err != nil {
 		return fmt.Errorf("demo history: %w", err)
 	}

@@ -46,7 +46,7 @@ func (w *Workspace) GitTracker(name string) (*gitrepo.Tracker, error) {
 		tr.cancel() // the repository was removed: forget it
 		delete(w.git.trackers, l.Name())
 	}
-	r, err := gitrepo.Open(l.Vault().Dir(), l) // what git writes goes through the library, which indexes it
+	r, err := l.Git()
 	if err != nil {
 		return nil, err
 	}

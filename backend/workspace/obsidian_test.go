@@ -81,7 +81,7 @@ func TestObsidianSettingsAreNeverWritten(t *testing.T) {
 		}
 	}
 	l, _ := ws.Library("v")
-	r, err := gitrepo.Init(t.Context(), dir, l.Vault())
+	r, err := l.InitGit(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

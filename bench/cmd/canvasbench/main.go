@@ -63,8 +63,8 @@ func main() {
 	}
 	defer lib.Close()
 	c := canvas.New(lib, nil)
-	defer lib.Vault().RemoveInternal("views/" + benchView + ".json")
-	lib.Vault().RemoveInternal("views/" + benchView + ".json")
+	defer lib.State().RemoveInternal("views/" + benchView + ".json")
+	lib.State().RemoveInternal("views/" + benchView + ".json")
 
 	var r report
 	def, err := c.Render(ctx, benchView)
