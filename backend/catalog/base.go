@@ -4,7 +4,10 @@
 // input and output types; the Refs Go code calls are exported, in refs.go) and the
 // family function that declares them and adds itself to families; its handlers live
 // there and in files named after it (entity_read.go, git_write.go, …), and each tool's
-// Markdown description is docs/<name>.md. Every write goes through the library
+// Markdown description is docs/<name>.md. The catalogue holds tools, not engines: the
+// search tools (search.go, search_nodes.go) decode their arguments, call the
+// registry's search.Engine (env.search) and shape its answers into results, and the
+// engine, with its tests, is package search. Every write goes through the library
 // (Library.Write and Apply) to the vault's atomic, compare-and-swap, locked path,
 // records the journey with the caller's actor, and is in the graph before the tool
 // returns. A handler that reads the graph takes its library with env.loaded, which
