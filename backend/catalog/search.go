@@ -159,6 +159,8 @@ type contentOut struct {
 	Results []search.NoteMatches `json:"results"`
 }
 
+// runContentQuery runs a content search in the call's library (search.Engine.Contents)
+// and shapes its page into the tool's result.
 func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q contentQuery) (tool.Result, *contentOut, error) {
 	l, fail := e.library(ctx, call) // not loaded: a one-shot search lists the folder rather than scan it
 	if fail != nil {
