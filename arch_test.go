@@ -36,7 +36,8 @@ func TestBackendHasNoWails(t *testing.T) {
 }
 
 // TestImportsPointInward checks the dependency direction of the inner packages: the
-// note parser and the graph do no I/O and know nothing of the packages around them.
+// note parser and the graph do no I/O and know nothing of the packages around them,
+// and the search engine knows nothing of the tools.
 func TestImportsPointInward(t *testing.T) {
 	const mod = "github.com/memotree/memotree/"
 	forbidden := map[string][]string{
@@ -45,6 +46,9 @@ func TestImportsPointInward(t *testing.T) {
 		"backend/graph": {"os", "net", mod + "backend/vault", mod + "backend/watch", mod + "app"},
 		// The file-system rules of other systems do no I/O: callers pass the Renamer.
 		"backend/portable": {"os", "io/fs", "net", mod},
+		// The search engine knows nothing of the tools that call it: the catalogue
+		// decodes their arguments and shapes the engine's answers into results.
+		"backend/search": {mod + "backend/tool", mod + "backend/catalog"},
 	}
 	for pkg, bad := range forbidden {
 		for _, imp := range goList(t, "-f", `{{join .Imports " "}}`, "./"+pkg) {

@@ -4,7 +4,10 @@
 // input and output types; the Refs Go code calls are exported, in refs.go) and the
 // family function that declares them and adds itself to families; its handlers live
 // there and in files named after it (entity_read.go, git_write.go, …), and each tool's
-// Markdown description is docs/<name>.md. Every write goes through the library
+// Markdown description is docs/<name>.md. The catalogue holds tools, not engines: the
+// search tools (search.go, search_nodes.go) decode their arguments, call the
+// registry's search.Engine (env.search) and shape its answers into results, and the
+// engine, with its tests, is package search. Every write goes through the library
 // (Library.Write and Apply) to the vault's atomic, compare-and-swap, locked path,
 // records the journey with the caller's actor, and is in the graph before the tool
 // returns. A handler that reads the graph takes its library with env.loaded, which
@@ -89,7 +92,7 @@ type Deps struct {
 // env is shared by every handler of the catalogue.
 type env struct {
 	ws         Libraries
-	indexes    searchIndexes // the full-text and pattern index of each library
+	search     *search.Engine // the searches: each library's index and text cache
 	canvases   *canvas.Set
 	summarizer Summarizer
 	// searchTimeout bounds one content search (Deps.SearchTimeout).
@@ -97,7 +100,7 @@ type env struct {
 }
 
 // embedder returns the embeddings model, or nil.
-func (e *env) embedder() Embedder { return e.indexes.emb }
+func (e *env) embedder() Embedder { return e.search.Embedder() }
 
 // family registers one family of tools.
 type family func(e *env) []*tool.Tool
@@ -107,7 +110,8 @@ var families []family
 
 // Register declares every tool of the catalogue on r.
 func Register(r *tool.Registry, d Deps) error {
-	e := &env{ws: d.Libraries, indexes: searchIndexes{emb: d.Embedder, bus: d.Bus, atClose: d.AtClose}, canvases: d.Canvases, summarizer: d.Summarizer, searchTimeout: d.SearchTimeout}
+	engine := search.NewEngine(search.EngineOptions{Embedder: d.Embedder, Bus: d.Bus, AtClose: d.AtClose})
+	e := &env{ws: d.Libraries, search: engine, canvases: d.Canvases, summarizer: d.Summarizer, searchTimeout: d.SearchTimeout}
 	if e.searchTimeout <= 0 {
 		e.searchTimeout = defaultSearchTimeout
 	}
@@ -120,7 +124,7 @@ func Register(r *tool.Registry, d Deps) error {
 		}
 	}
 	if d.BuildInBackground && d.AtClose != nil {
-		e.indexes.inBackground(d.Libraries.Libraries(), d.AtClose)
+		e.search.InBackground(d.Libraries.Libraries(), d.AtClose)
 	}
 	return nil
 }
@@ -331,6 +335,16 @@ func writeFailure(p vpath.Path, err error) (tool.Result, bool) {
 		return tool.Fail(tool.CodeDiskFull, "%s was not written: %v. Nothing changed. %s", p.Name(), err, advice), true
 	}
 	return tool.Result{}, false
+}
+
+// clipText shortens s to at most n bytes without splitting a character, and marks a
+// cut with "…".
+func clipText(s string, n int) (string, bool) {
+	c, cut := tool.Clip(s, n)
+	if cut {
+		c += "…"
+	}
+	return c, cut
 }
 
 func quoteAll(s []string) []string {

@@ -80,11 +80,11 @@ func (e *env) findPage(ctx context.Context, call *tool.Call, in findPageIn) (too
 	for _, f := range folders[:min(len(folders), limit)] {
 		out.Pages = append(out.Pages, describePage(l.Library, g, fi, treeNode{folder: true, path: f}))
 	}
-	ix, err := e.indexes.get(ctx, l.Library)
+	ix, err := e.search.IndexOf(ctx, l.Library)
 	if err != nil {
 		return tool.Result{}, nil, err
 	}
-	hits, err := overlayOf(l.Library).search(ctx, ix, search.Request{Query: q, Limit: limit, NoSnippet: true})
+	hits, err := ix.Search(ctx, search.Request{Query: q, Limit: limit, NoSnippet: true})
 	if err != nil {
 		return tool.Result{}, nil, fmt.Errorf("find_page %s: %w", l.Name(), err)
 	}

@@ -1,20 +1,14 @@
 package catalog
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
-	"regexp/syntax"
-
-	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
-	"github.com/memotree/memotree/backend/vpath"
 )
 
 func init() { families = append(families, searchTools) }
@@ -42,11 +36,9 @@ func searchTools(e *env) []*tool.Tool {
 // librarySearched describes library_name for the search tools.
 const librarySearched = "the library to search; the default one when absent"
 
-// searcher runs the pattern searches of one registry, with a text cache per library.
-type searcher struct {
-	*env
-	caches searchCaches
-}
+// searcher answers the pattern searches of one registry, which its search engine
+// (env.search) runs.
+type searcher struct{ *env }
 
 type searchInNamesIn struct {
 	EntityGlob string `json:"entity_glob" jsonschema:"a glob over entity names (*, **, ?, [...]), case-insensitive, or a /regular expression/"`
@@ -81,25 +73,13 @@ func (e *searcher) searchInNames(ctx context.Context, call *tool.Call, in search
 	if fail != nil || err != nil {
 		return deref(fail), nil, err
 	}
-	p, err := compileNamePattern(in.EntityGlob)
+	p, err := search.CompileNamePattern(in.EntityGlob)
 	if err != nil {
 		return patternFailure("entity_glob", err), nil, nil
 	}
-	g := l.Graph()
 	var hits []nameHit
-	for _, path := range g.Notes() {
-		if nameMatches(p, path) {
-			hits = append(hits, nameHit{EntityName: path.Name()})
-			continue
-		}
-		if n, ok := g.Note(path); ok {
-			for _, a := range n.Aliases {
-				if p.re.MatchString(a) {
-					hits = append(hits, nameHit{EntityName: path.Name(), Alias: a})
-					break
-				}
-			}
-		}
+	for _, m := range search.MatchNames(l.Graph(), p) {
+		hits = append(hits, nameHit{EntityName: m.Path.Name(), Alias: m.Alias})
 	}
 	if len(hits) == 0 {
 		return tool.Fail(tool.CodeNoMatch, "no entity name or alias matches %q; a glob without \"/\" matches a note's own name, \"**\" crosses folders (\"**/*%s*\")", in.EntityGlob, strings.Trim(in.EntityGlob, "*/")), nil, nil
@@ -108,23 +88,9 @@ func (e *searcher) searchInNames(ctx context.Context, call *tool.Call, in search
 	return tool.OK(info.Hint("entities")), &entityListOut[nameHit]{Entities: page, Page: info}, nil
 }
 
-// nameMatches reports whether p matches a note's name: the whole name, or, for a
-// pattern without "/", the name without its folder.
-func nameMatches(p *searchPattern, path vpath.Path) bool {
-	name := path.Name()
-	if p.re.MatchString(name) {
-		return true
-	}
-	if strings.Contains(p.src, "/") && !strings.HasPrefix(p.src, "/") {
-		return false
-	}
-	base := name[strings.LastIndexByte(name, '/')+1:]
-	return base != name && p.re.MatchString(base)
-}
-
 // patternFailure answers an invalid pattern.
 func patternFailure(arg string, err error) tool.Result {
-	if errors.Is(err, errPattern) {
+	if errors.Is(err, search.ErrPattern) {
 		return tool.Fail(tool.CodeInvalidArguments, "%s: %v; write a glob such as \"*engine*\", or a regular expression between slashes such as \"/engine(s)?/i\"", arg, err)
 	}
 	return tool.Fail(tool.CodeInvalidArguments, "%s: %v", arg, err)
@@ -134,17 +100,11 @@ func patternFailure(arg string, err error) tool.Result {
 // was found by then is answered.
 const defaultSearchTimeout = 10 * time.Second
 
-// contentQuery is one content search: what to look for, where, and in which parts.
+// contentQuery is one content search: the engine's query, and the page the call
+// asks for.
 type contentQuery struct {
-	pattern    *searchPattern
-	names      *searchPattern // nil: every note
-	frontInc   bool           // search the front matter too (search_anywhere)
-	nameInc    bool           // match the names too (search_anywhere)
-	maxResults int
-	paging     tool.Paging
-	// countOnly counts the notes with matches (summary_only): each note is searched
-	// up to its first matching line, and no line is kept.
-	countOnly bool
+	search.ContentQuery
+	paging tool.Paging
 }
 
 func (e *searcher) searchInContents(ctx context.Context, call *tool.Call, in searchInContentsIn) (tool.Result, *contentOut, error) {
@@ -160,311 +120,90 @@ func (e *searcher) searchAnywhere(ctx context.Context, call *tool.Call, in searc
 	if fail != nil {
 		return *fail, nil, nil
 	}
-	q.frontInc, q.nameInc = true, true
+	q.FrontMatter, q.Name = true, true
 	return e.runContentQuery(ctx, call, q)
 }
 
+// The matching lines a content search shows in one call, by default and at most.
+const (
+	defaultMaxResult = 50
+	maxMaxResults    = 500
+)
+
 // newContentQuery compiles the patterns of a content search.
 func newContentQuery(pattern, arg, entityGlob string, maxResults int, pg tool.Paging) (contentQuery, *tool.Result) {
-	q := contentQuery{maxResults: maxResults, paging: pg}
+	q := contentQuery{paging: pg}
 	var err error
-	if q.pattern, err = compileSearchPattern(pattern); err != nil {
+	if q.Pattern, err = search.CompilePattern(pattern); err != nil {
 		r := patternFailure(arg, err)
 		return q, &r
 	}
 	if entityGlob != "" {
-		if q.names, err = compileNamePattern(entityGlob); err != nil {
+		if q.Names, err = search.CompileNamePattern(entityGlob); err != nil {
 			r := patternFailure("entity_glob", err)
 			return q, &r
 		}
 	}
-	if q.maxResults <= 0 {
-		q.maxResults = defaultMaxResult
+	q.MaxLines = maxResults
+	if q.MaxLines <= 0 {
+		q.MaxLines = defaultMaxResult
 	}
-	q.maxResults = min(q.maxResults, maxMaxResults)
+	q.MaxLines = min(q.MaxLines, maxMaxResults)
 	return q, nil
 }
 
 // contentOut is the output of search_in_contents and search_anywhere: one page of the
 // notes with matches.
 type contentOut struct {
-	Page    tool.PageInfo `json:"page"`
-	Results []noteMatches `json:"results"`
+	Page    tool.PageInfo        `json:"page"`
+	Results []search.NoteMatches `json:"results"`
 }
 
+// runContentQuery runs a content search in the call's library (search.Engine.Contents)
+// and shapes its page into the tool's result.
 func (e *searcher) runContentQuery(ctx context.Context, call *tool.Call, q contentQuery) (tool.Result, *contentOut, error) {
 	l, fail := e.library(ctx, call) // not loaded: a one-shot search lists the folder rather than scan it
 	if fail != nil {
 		return *fail, nil, nil
 	}
-	var (
-		paths    []vpath.Path
-		nameOnly []bool // the note cannot match by content: its name alone is matched
-		corpus   textCorpus
-	)
-	if c, ok := e.patternCandidates(ctx, l, q); ok {
-		// The trigram filters ruled out the notes in c.Others: only the candidates
-		// are read (from disk: they are few), the others can match by name only.
-		corpus = diskCorpus{l.Vault()}
-		paths = c.Notes
-		if q.nameInc {
-			paths, nameOnly = mergeNameOnly(c.Notes, c.Others)
-		}
-	} else {
-		var err error
-		if paths, err = e.candidateNotes(ctx, l, q.names); err != nil {
-			return tool.Result{}, nil, err
-		}
-		corpus = diskCorpus{l.Vault()}
-		if l.Scanned() && l.Parent() == l {
-			corpus = e.caches.corpus(l) // the graph says which cached texts are current
-		}
-	}
 	offset, limit := q.paging.Window()
-	want := pageWant{offset: offset, limit: limit, lines: q.maxResults}
-	if q.paging.SummaryOnly {
-		// A summary counts every note with matches, each up to its first line.
-		want = pageWant{limit: len(paths) + 1, summary: true}
-		q.countOnly = true
-	}
-	// The time limit starts once the notes to read are known: building the index
-	// (a first search) is not searching.
-	sctx, cancel := context.WithTimeout(ctx, e.searchTimeout)
-	defer cancel()
-	page, info, problems, err := searchPage(sctx, corpus, paths, nameOnly, q, want)
-	info.Limit = limit
-	timedOut := err != nil
+	q.Offset, q.Limit, q.Summary = offset, limit, q.paging.SummaryOnly
+	found, err := e.search.Contents(ctx, l, q.ContentQuery, e.searchTimeout)
 	if err != nil {
-		if ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded) {
-			return tool.Result{}, nil, fmt.Errorf("search %s: %w", l.Name(), err)
-		}
+		return tool.Result{}, nil, err
+	}
+	info := tool.PageInfo{Total: found.Total, Offset: offset, Limit: limit, NextOffset: found.NextOffset, AtLeast: found.NextOffset > 0}
+	if q.Summary {
+		info.Offset = 0 // a summary counts from the first note
+	}
+	problems := found.Problems
+	if found.TimedOut {
 		problems = append(problems, fmt.Sprintf("the search stopped after %v, so the results are incomplete; search for a word (a literal) or narrow entity_glob", e.searchTimeout))
 		info.AtLeast = true
 	}
-	if info.Total == 0 && timedOut {
+	if info.Total == 0 && found.TimedOut {
 		r := tool.Partial(fmt.Sprintf("no note with matches was found in the %v the search may take", e.searchTimeout), problems...)
-		return r, &contentOut{Results: page[:0:0], Page: info}, nil
+		return r, &contentOut{Results: found.Notes, Page: info}, nil
 	}
 	if info.Total == 0 {
-		r := tool.Fail(tool.CodeNoMatch, "nothing matches %q in %d notes; try a shorter pattern, wildcards (\"*engine*\") or search_in_names", q.pattern.src, len(paths))
+		r := tool.Fail(tool.CodeNoMatch, "nothing matches %q in %d notes; try a shorter pattern, wildcards (\"*engine*\") or search_in_names", q.Pattern.Source(), found.Searched)
 		for _, p := range problems {
 			r = r.WithWarning("%s", p)
 		}
 		return r, nil, nil
 	}
-	if q.paging.SummaryOnly {
-		page = page[:0:0]
+	if q.Summary {
 		info.SummaryOnly, info.NextOffset, info.Offset = true, 0, offset
 	}
-	page, cut := capMatches(page, q.maxResults)
-	for i := range page {
-		renderAll(page[i].Matches)
-	}
 	res := tool.OK(info.Hint("notes with matches"))
-	if cut {
-		res = res.WithWarning("only the first %d matching lines are shown; narrow the pattern or entity_glob, or page with a smaller limit", q.maxResults)
+	if found.Cut {
+		res = res.WithWarning("only the first %d matching lines are shown; narrow the pattern or entity_glob, or page with a smaller limit", q.MaxLines)
 	}
 	for _, p := range problems {
 		res = res.WithWarning("%s", p)
 	}
-	if timedOut {
+	if found.TimedOut {
 		res.Status = tool.StatusPartial
 	}
-	return res, &contentOut{Results: page, Page: info}, nil
-}
-
-// denseCandidates is the share of the notes a pattern may match above which a search
-// that would first wait for the index to check every note's size and time reads
-// every note instead (search.Index.NarrowCandidates).
-const denseCandidates = 0.5
-
-// patternCandidates asks the library's index which notes may match q's pattern; ok
-// is false when the index cannot narrow the search (the pattern requires no
-// trigram, or most notes may match it while the index is still being checked
-// against the files) or is unavailable, and the caller reads every note.
-func (e *searcher) patternCandidates(ctx context.Context, l *library.Library, q contentQuery) (search.Candidates, bool) {
-	tree, err := syntax.Parse(q.pattern.re.String(), syntax.Perl)
-	if err != nil || search.RequiredTrigrams(tree) == nil {
-		return search.Candidates{}, false
-	}
-	ix, err := e.indexes.get(ctx, l)
-	if err != nil {
-		return search.Candidates{}, false
-	}
-	c, ok, err := ix.NarrowCandidates(ctx, tree, denseCandidates)
-	if err != nil || !ok {
-		return search.Candidates{}, false
-	}
-	c = overlayOf(l).candidates(c)
-	if q.names != nil {
-		c.Notes = slices.DeleteFunc(c.Notes, func(p vpath.Path) bool { return !nameMatches(q.names, p) })
-		c.Others = slices.DeleteFunc(c.Others, func(p vpath.Path) bool { return !nameMatches(q.names, p) })
-	}
-	return c, true
-}
-
-// mergeNameOnly merges the candidates with the other notes, both in path order, and
-// marks the others as matchable by name only.
-func mergeNameOnly(cands, others []vpath.Path) ([]vpath.Path, []bool) {
-	paths := make([]vpath.Path, 0, len(cands)+len(others))
-	nameOnly := make([]bool, 0, cap(paths))
-	i, j := 0, 0
-	for i < len(cands) || j < len(others) {
-		if j >= len(others) || i < len(cands) && cands[i] < others[j] {
-			paths, nameOnly = append(paths, cands[i]), append(nameOnly, false)
-			i++
-		} else {
-			paths, nameOnly = append(paths, others[j]), append(nameOnly, true)
-			j++
-		}
-	}
-	return paths, nameOnly
-}
-
-// candidateNotes lists the notes whose names match names (all when nil), in path
-// order. A library whose graph is not loaded yet (a one-shot command) lists its
-// folder instead of parsing every note.
-func (e *searcher) candidateNotes(ctx context.Context, l *library.Library, names *searchPattern) ([]vpath.Path, error) {
-	all, listed := listNotes(ctx, l)
-	if !listed {
-		g, err := l.Graph(ctx) // loaded, or the folder cannot be listed: the scan says why
-		if err != nil {
-			return nil, fmt.Errorf("read library %s: %w", l.Name(), err)
-		}
-		all = g.Notes()
-	}
-	if names == nil {
-		return all, nil
-	}
-	out := all[:0]
-	for _, p := range all {
-		if nameMatches(names, p) {
-			out = append(out, p)
-		}
-	}
-	return out, nil
-}
-
-// listNotes lists the notes of a library whose graph is not loaded from its folder,
-// in path order; listed is false when the graph is loaded or the folder cannot be
-// listed.
-func listNotes(ctx context.Context, l *library.Library) (notes []vpath.Path, listed bool) {
-	if l.Scanned() {
-		return nil, false
-	}
-	files, err := l.Vault().WalkPaths(ctx)
-	if err != nil {
-		return nil, false
-	}
-	for _, f := range files {
-		if !f.IsDir && f.Path.IsNote() && !f.Path.Ignored() {
-			notes = append(notes, f.Path)
-		}
-	}
-	slices.Sort(notes)
-	return notes, true
-}
-
-// searchPage runs q over the notes at paths (in path order; those marked nameOnly
-// are matched by name without being read), in parallel, and returns the page want
-// asks for, stopping once it is known (see pageCollector).
-func searchPage(ctx context.Context, c textCorpus, paths []vpath.Path, nameOnly []bool, q contentQuery, want pageWant) ([]noteMatches, tool.PageInfo, []string, error) {
-	sctx, stop := context.WithCancel(ctx)
-	defer stop()
-	pc := newPageCollector(len(paths), want, stop)
-	read, at := paths, []int(nil)
-	if nameOnly != nil {
-		read = nil
-		for i, p := range paths {
-			if nameOnly[i] {
-				pc.done(i, matchNote(q, p, nil))
-				continue
-			}
-			read, at = append(read, p), append(at, i)
-		}
-	}
-	problems, err := c.scan(sctx, read, func([]byte) bool { return true }, func(j int, data []byte) {
-		i := j
-		if at != nil {
-			i = at[j]
-		}
-		r := matchNote(q, paths[i], data)
-		if r != nil {
-			r.own(data) // data is the corpus's only during this call
-		}
-		pc.done(i, r)
-	})
-	if err != nil && ctx.Err() == nil && errors.Is(err, context.Canceled) {
-		err = nil // stopped because the page is complete
-	}
-	page, info := pc.info()
-	return page, info, problems, err
-}
-
-// matchNote searches one note; nil when nothing matches. A count (q.countOnly)
-// stops at the note's first matching line and keeps no lines.
-func matchNote(q contentQuery, p vpath.Path, data []byte) *noteMatches {
-	limit := maxCountPerNote
-	if q.countOnly {
-		limit = 1
-	}
-	nm := noteMatches{EntityName: p.Name(), FilePath: string(p)}
-	if q.nameInc && q.pattern.re.MatchString(p.Name()) {
-		nm.Matches = append(nm.Matches, lineMatch{MatchedIn: "name", MatchedText: p.Name()})
-		nm.MatchCount++
-	}
-	body := frontMatterEnd(data)
-	if q.frontInc && body > 0 && !(q.countOnly && nm.MatchCount > 0) && q.pattern.regionMatches(data, 0, body) {
-		m, n := findLinesUpTo(q.pattern, data, 0, body, "frontmatter", limit)
-		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
-	}
-	where := ""
-	if q.frontInc {
-		where = "content"
-	}
-	if !(q.countOnly && nm.MatchCount > 0) && q.pattern.bodyMatches(data, body, len(data), q.countOnly) {
-		m, n := findLinesUpTo(q.pattern, data, body, len(data), where, limit)
-		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
-	}
-	switch {
-	case nm.MatchCount == 0:
-		return nil
-	case q.countOnly:
-		nm.Matches = nil // counted, never shown: data is not kept
-	case len(nm.Matches) > maxLinesPerNote:
-		nm.Matches = nm.Matches[:maxLinesPerNote]
-	}
-	return &nm
-}
-
-// own points the matches of nm at a copy of data, the note they were found in.
-func (nm *noteMatches) own(data []byte) {
-	var clone []byte
-	for k := range nm.Matches {
-		if nm.Matches[k].data != nil {
-			if clone == nil {
-				clone = bytes.Clone(data)
-			}
-			nm.Matches[k].data = clone
-		}
-	}
-}
-
-// capMatches keeps at most max matching lines over the page, dropping whole notes'
-// extra lines first; cut reports whether anything was dropped.
-func capMatches(page []noteMatches, maxLines int) ([]noteMatches, bool) {
-	out := make([]noteMatches, 0, len(page))
-	left, cut := maxLines, false
-	for _, nm := range page {
-		if left <= 0 {
-			cut = true
-			break
-		}
-		if len(nm.Matches) > left {
-			nm.Matches, cut = slices.Clone(nm.Matches[:left]), true
-		}
-		left -= len(nm.Matches)
-		out = append(out, nm)
-	}
-	return out, cut
+	return res, &contentOut{Results: found.Notes, Page: info}, nil
 }

@@ -1,18 +1,13 @@
 package catalog
 
 import (
-	"cmp"
 	"context"
-	"errors"
 	"fmt"
-	"slices"
 	"strings"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/memotree/memotree/backend/library"
-	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
@@ -26,8 +21,8 @@ func searchNodesTools(e *env) []*tool.Tool {
 		Describe(tool.LibraryParam, librarySearched).TuneOutput(patternResults)}
 }
 
-// nodeSearcher answers search_nodes with one full-text index per library, opened on
-// first use and kept current through the library's change notifications.
+// nodeSearcher answers search_nodes, which the registry's search engine (env.search)
+// runs; a pattern search_type is search_anywhere's search.
 type nodeSearcher struct {
 	*env
 	patterns *searcher
@@ -57,7 +52,7 @@ type SearchNodesOut struct {
 	// Results are the notes found by every search type but pattern.
 	Results []NodeHit `json:"results"`
 	// Matches are the notes with matches of search_type pattern.
-	Matches []noteMatches `json:"-"`
+	Matches []search.NoteMatches `json:"-"`
 }
 
 // MarshalJSON writes Matches as the results when the search was a pattern search.
@@ -85,7 +80,7 @@ func (o *SearchNodesOut) Hits() []NodeHit {
 // patternResults tells the output schema that results may be the notes with matches of
 // a pattern search, with a page.
 func patternResults(s *jsonschema.Schema) error {
-	matches, err := jsonschema.For[[]noteMatches](nil)
+	matches, err := jsonschema.For[[]search.NoteMatches](nil)
 	if err != nil {
 		return err
 	}
@@ -127,7 +122,7 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in Sear
 		if fail != nil {
 			return *fail, nil, nil
 		}
-		q.frontInc, q.nameInc = true, true
+		q.FrontMatter, q.Name = true, true
 		res, out, err := s.patterns.runContentQuery(ctx, call, q)
 		if out == nil {
 			return res, nil, err
@@ -144,123 +139,68 @@ func (s *nodeSearcher) searchNodes(ctx context.Context, call *tool.Call, in Sear
 	if fail != nil || err != nil {
 		return deref(fail), nil, err
 	}
-	ix, err := s.indexes.get(ctx, l)
+	ix, err := s.search.IndexOf(ctx, l)
 	if err != nil {
 		return tool.Result{}, nil, err
 	}
 	preview := in.IncludePreview == nil || *in.IncludePreview
 	req := search.Request{Query: in.Query, Limit: in.MaxResults, Types: in.EntityTypes, Tags: in.Tags,
 		Within: within, PreviewLength: in.PreviewLength, NoSnippet: !preview}
-	over := overlayOf(l)
-	hits, pending, staged, err := runSearch(ctx, ix, in.SearchType, req, over)
+	found, err := ix.Rank(ctx, searchMode(in.SearchType), req)
 	if err != nil {
 		if in.SearchType == "semantic" || in.SearchType == "hybrid" {
 			return tool.Fail(tool.CodeInternal, "the embeddings model failed: %v; try search_type fulltext", err), nil, nil
 		}
 		return tool.Result{}, nil, fmt.Errorf("search %s: %w", l.Name(), err)
 	}
-	out := make([]NodeHit, 0, len(hits))
-	for _, h := range hits {
-		nh := NodeHit{EntityName: h.Path.Name(), Score: h.Score, EntityType: h.EntityType, Tags: h.Tags}
-		if h.Snippet != nil {
-			nh.Preview, nh.Line = h.Snippet.Rendered, h.Snippet.Line
-		}
-		out = append(out, nh)
-	}
+	var out []NodeHit
 	if in.SearchType == "relation" {
 		lg, fail, err := s.loaded(ctx, call)
 		if fail != nil || err != nil {
 			return deref(fail), nil, err
 		}
-		out = s.neighbourhood(lg, out, req, in.MaxResults)
+		for _, h := range search.Related(lg.Graph(), found.Hits, req, in.MaxResults) {
+			out = append(out, nodeHit(h.Hit, h.Via))
+		}
+	} else {
+		for _, h := range found.Hits {
+			out = append(out, nodeHit(h, ""))
+		}
 	}
 	if len(out) == 0 {
 		return tool.Fail(tool.CodeNoMatch, "no note matches %q; try fewer or other words, a prefix (\"engin*\"), or search_type pattern for exact text", in.Query), nil, nil
 	}
 	res := tool.OK(fmt.Sprintf("%d notes, best first", len(out)))
-	if staged != "" {
-		res = res.WithWarning("%s", staged)
+	if found.StagedLeftOut > 0 {
+		res = res.WithWarning("the %d notes this script wrote are not in a semantic search until it has finished; search_type fulltext finds them", found.StagedLeftOut)
 	}
-	if pending > 0 {
-		res = res.WithWarning("%d notes are still being embedded and were left out; ask again in a moment for a complete answer", pending)
+	if found.Pending > 0 {
+		res = res.WithWarning("%d notes are still being embedded and were left out; ask again in a moment for a complete answer", found.Pending)
 		res.Status = tool.StatusPartial
 	}
 	return res, &SearchNodesOut{Results: out}, nil
 }
 
-// embedWait is how long a semantic search waits for notes still being embedded
-// before it answers without them.
-const embedWait = 5 * time.Second
+// nodeHit is a note found as search_nodes shows it; via names the match a relation
+// search reached it from.
+func nodeHit(h search.Hit, via string) NodeHit {
+	nh := NodeHit{EntityName: h.Path.Name(), Score: h.Score, EntityType: h.EntityType, Tags: h.Tags, Via: via}
+	if h.Snippet != nil {
+		nh.Preview, nh.Line = h.Snippet.Rendered, h.Snippet.Line
+	}
+	return nh
+}
 
-// runSearch runs one search of the given type, with a transaction's writes laid
-// over the index (over); pending counts the notes a semantic or hybrid answer had to
-// leave out because they are not embedded yet, and staged, when not empty, says what
-// it left out of the transaction's.
-func runSearch(ctx context.Context, ix *search.Index, typ string, r search.Request, over stagedOverlay) (hits []search.Hit, pending int, staged string, err error) {
+// searchMode is the engine's mode of a ranked search type; fulltext and relation
+// rank by the words.
+func searchMode(typ string) search.Mode {
 	switch typ {
-	case "semantic", "hybrid":
-		wctx, cancel := context.WithTimeout(ctx, embedWait)
-		err := ix.WaitEmbedded(wctx)
-		cancel()
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
-			return nil, 0, "", err
-		}
-		var info search.SemanticInfo
-		if typ == "semantic" {
-			hits, info, err = ix.SemanticSearch(ctx, r)
-		} else {
-			hits, info, err = ix.HybridSearch(ctx, r)
-		}
-		hits, staged = over.semantic(hits)
-		return hits, info.Pending, staged, err
+	case "semantic":
+		return search.Semantic
+	case "hybrid":
+		return search.Hybrid
 	}
-	hits, err = over.search(ctx, ix, r)
-	return hits, 0, "", err
-}
-
-// neighbourhood follows the graph one step from each match: the notes they link to
-// or are linked from join the matches, each naming the match it came by and scored
-// half as much (the best of its matches when several lead to it), those the request's
-// filters refuse left out. The answer is the best limit of them all, best first.
-func (s *nodeSearcher) neighbourhood(l lib, hits []NodeHit, req search.Request, limit int) []NodeHit {
-	g := l.Graph()
-	at := map[string]int{}
-	out := slices.Clone(hits)
-	for i, h := range out {
-		at[h.EntityName] = i
-	}
-	for _, h := range hits {
-		p, err := g.Lookup(h.EntityName)
-		if err != nil {
-			continue
-		}
-		for _, n := range g.Neighbors(p, 1, nil) {
-			name, score := n.Name(), h.Score/2
-			if i, seen := at[name]; seen {
-				if out[i].Via != "" && score > out[i].Score {
-					out[i].Score, out[i].Via = score, h.EntityName
-				}
-				continue
-			}
-			nt, ok := g.Note(n)
-			if !n.IsNote() || !ok || !req.Admits(n, nt.EntityType, tagNames(nt)) {
-				continue
-			}
-			at[name] = len(out)
-			out = append(out, NodeHit{EntityName: name, Score: score, EntityType: nt.EntityType, Via: h.EntityName})
-		}
-	}
-	slices.SortStableFunc(out, func(a, b NodeHit) int { return cmp.Compare(b.Score, a.Score) })
-	return out[:min(limit, len(out))]
-}
-
-// tagNames lists the names of a note's tags.
-func tagNames(n *note.Note) []string {
-	out := make([]string, len(n.Tags))
-	for i, t := range n.Tags {
-		out[i] = t.Name
-	}
-	return out
+	return search.FullText
 }
 
 // scope turns the scope arguments into a filter on paths (nil: every note). The

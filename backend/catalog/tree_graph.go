@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/memotree/memotree/backend/graph"
+	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -208,6 +209,6 @@ func lineText(data []byte, n int) string {
 		}
 		start += j + 1
 	}
-	s, e := lineBounds(data, start)
-	return strings.TrimSpace(clipLine(data[s:e], 0))
+	s, e := search.LineBounds(data, start)
+	return strings.TrimSpace(search.ClipLine(data[s:e], 0))
 }

@@ -4,6 +4,12 @@
 // prefix queries, highlighted snippets, and a trigram index that narrows regular
 // expression searches to the notes that can match.
 //
+// It also runs the searches of the mounted libraries (Engine, engine.go): an Index per
+// library, opened on first use and following the library's changes (indexes.go), the
+// ranked searches on it (ranked.go), and the glob and regular expression searches over
+// the notes' text (pattern_*.go), which the trigrams narrow, literal and window
+// prefilters skip, and RE2 and Go's regexp match, one page of notes at a time.
+//
 // The index is our own, in memory, persisted among the vault's caches (.memotree; see
 // persist.go), and kept current incrementally: Changed marks paths whose files
 // changed (the library's change notifications call it) and the next query re-reads

@@ -1,17 +1,14 @@
-package catalog
+package search
 
-import (
-	"sync"
-
-	"github.com/memotree/memotree/backend/tool"
-)
+import "sync"
 
 // A content search answers one page: the notes with matches from the offset-th on,
 // up to the page's size in notes or in matching lines, whichever is reached first.
 // Notes are searched in parallel but counted in path order, so the search stops as
 // soon as the page is full and one more note with matches is known (there is a next
 // page); the notes after it are never read, and the total is then a lower bound. A
-// summary (summary_only) keeps no page: it counts every note with matches, exactly.
+// summary (ContentQuery.Summary) keeps no page: it counts every note with matches,
+// exactly.
 
 // pageWant is the window of one page of a content search.
 type pageWant struct {
@@ -29,22 +26,22 @@ type pageCollector struct {
 	stop func() // cancels the scan once the page is complete
 
 	mu       sync.Mutex
-	results  []*noteMatches // by item, nil: no match
+	results  []*NoteMatches // by item, nil: no match
 	finished []bool
 	frontier int // items before it are counted
 	matched  int // notes with matches before the frontier
-	page     []noteMatches
+	page     []NoteMatches
 	lines    int  // matching lines of the page
 	full     bool // the page holds all it will
 	more     bool // a note with matches follows the page
 }
 
 func newPageCollector(n int, want pageWant, stop func()) *pageCollector {
-	return &pageCollector{want: want, stop: stop, results: make([]*noteMatches, n), finished: make([]bool, n)}
+	return &pageCollector{want: want, stop: stop, results: make([]*NoteMatches, n), finished: make([]bool, n)}
 }
 
 // done records the result of item i (nil: no match) and advances the frontier.
-func (pc *pageCollector) done(i int, r *noteMatches) {
+func (pc *pageCollector) done(i int, r *NoteMatches) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
 	if pc.more {
@@ -74,15 +71,11 @@ func (pc *pageCollector) done(i int, r *noteMatches) {
 	}
 }
 
-// info returns the page's notes and its PageInfo once the scan ended; complete says
-// the whole list was searched (else the total is a lower bound).
-func (pc *pageCollector) info() ([]noteMatches, tool.PageInfo) {
+// info returns the page's notes, the count of notes with matches before the
+// frontier (every note's, when the whole list was searched), and whether a note with
+// matches follows the page (the count is then a lower bound).
+func (pc *pageCollector) info() (page []NoteMatches, total int, more bool) {
 	pc.mu.Lock()
 	defer pc.mu.Unlock()
-	info := tool.PageInfo{Total: pc.matched, Offset: pc.want.offset, Limit: pc.want.limit}
-	if pc.more {
-		info.NextOffset = pc.want.offset + len(pc.page)
-		info.AtLeast = true
-	}
-	return pc.page, info
+	return pc.page, pc.matched, pc.more
 }

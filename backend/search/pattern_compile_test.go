@@ -1,4 +1,4 @@
-package catalog
+package search
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
-func TestCompileSearchPattern(t *testing.T) {
+func TestCompilePattern(t *testing.T) {
 	tests := []struct {
 		pattern string
 		lit     string
@@ -33,7 +33,7 @@ func TestCompileSearchPattern(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.pattern, func(t *testing.T) {
-			p, err := compileSearchPattern(tc.pattern)
+			p, err := CompilePattern(tc.pattern)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -67,7 +67,7 @@ func TestCompileNamePattern(t *testing.T) {
 		{"/^中文/", []string{"中文/器物/算盘"}, []string{"器物/中文"}},
 	}
 	for _, tc := range tests {
-		p, err := compileNamePattern(tc.glob)
+		p, err := CompileNamePattern(tc.glob)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,8 +86,8 @@ func TestCompileNamePattern(t *testing.T) {
 
 func TestBadPatterns(t *testing.T) {
 	for _, s := range []string{"", "  ", "/(/", "/a{99999}/", "/[\\s\\S]{1000}/", "/(a{50}){5}b/", "//", "a\x00b", strings.Repeat("a", maxPatternLen+1), "\xff"} {
-		if _, err := compileSearchPattern(s); !errors.Is(err, errPattern) {
-			t.Errorf("compileSearchPattern(%q): %v, want errPattern", kitClip(s), err)
+		if _, err := CompilePattern(s); !errors.Is(err, ErrPattern) {
+			t.Errorf("CompilePattern(%q): %v, want ErrPattern", kitClip(s), err)
 		}
 	}
 }
@@ -105,7 +105,7 @@ func TestPrefilterAgreesWithRegexp(t *testing.T) {
 	texts := []string{"", "ENGINE", "eNgInE room", "Kelvin \u212aelvin", "long \u017fs", "engin", "e\nngine", "x" + strings.Repeat("E", 1000) + "ngine"}
 	pats := []string{"*engine*", "*kelvin*", "*ss*", "/engine/i", "/Engine/", "/k+elvin/i", "e*ngine"}
 	for _, ps := range pats {
-		p, err := compileSearchPattern(ps)
+		p, err := CompilePattern(ps)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,21 +133,21 @@ func TestIndexFoldASCII(t *testing.T) {
 
 func TestFindLinesContext(t *testing.T) {
 	data := []byte("---\ntitle: x\n---\nfirst\nthe API endpoint\r\nlast line\n")
-	p, err := compileSearchPattern("*api endpoint*")
+	p, err := CompilePattern("*api endpoint*")
 	if err != nil {
 		t.Fatal(err)
 	}
 	got, n := findLines(p, data, frontMatterEnd(data), len(data), "")
 	got = renderAll(got)
-	want := []lineMatch{{LineNumber: 5, MatchedText: "API endpoint", Context: []string{"line 4: first", "line 5: the API endpoint", "line 6: last line"}}}
-	if d := cmp.Diff(want, got, cmpopts.IgnoreUnexported(lineMatch{})); d != "" || n != 1 {
+	want := []LineMatch{{LineNumber: 5, MatchedText: "API endpoint", Context: []string{"line 4: first", "line 5: the API endpoint", "line 6: last line"}}}
+	if d := cmp.Diff(want, got, cmpopts.IgnoreUnexported(LineMatch{})); d != "" || n != 1 {
 		t.Errorf("findLines (-want +got), count %d:\n%s", n, d)
 	}
 }
 
 func TestCatastrophicGlobIsFast(t *testing.T) {
 	start := time.Now()
-	p, err := compileSearchPattern(strings.Repeat("*", 400) + "a")
+	p, err := CompilePattern(strings.Repeat("*", 400) + "a")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +184,7 @@ func BenchmarkPrefilter(b *testing.B) {
 		notes[i] = []byte(sb.String())
 	}
 	for _, pat := range []string{`/[zq]yxwvut\s+marker/`, `/[zq]yxwvut\s+marker/i`, `*zyxwvut*marker*`} {
-		p, err := compileSearchPattern(pat)
+		p, err := CompilePattern(pat)
 		if err != nil {
 			b.Fatal(err)
 		}

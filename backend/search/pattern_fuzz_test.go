@@ -1,4 +1,4 @@
-package catalog
+package search
 
 import (
 	"testing"
@@ -12,7 +12,7 @@ func FuzzSearchPattern(f *testing.F) {
 		f.Add(s, "the Engine room\nabd ACD\n# title\n\u212aelvin 活字和印刷")
 	}
 	f.Fuzz(func(t *testing.T, pattern, text string) {
-		for _, compile := range []func(string) (*searchPattern, error){compileSearchPattern, compileNamePattern} {
+		for _, compile := range []func(string) (*Pattern, error){CompilePattern, CompileNamePattern} {
 			p, err := compile(pattern)
 			if err != nil {
 				continue

@@ -1,4 +1,4 @@
-package catalog
+package search
 
 import (
 	"math/rand/v2"
@@ -74,7 +74,7 @@ func TestWindowFilterAgreesWithRegexp(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, pt := range patterns {
 		expr := pt.expr
-		p, err := newSearchPattern(expr, "(?m)"+expr)
+		p, err := newPattern(expr, "(?m)"+expr)
 		if err != nil {
 			t.Fatal(err)
 		}

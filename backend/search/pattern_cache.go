@@ -1,4 +1,4 @@
-package catalog
+package search
 
 import (
 	"bytes"
@@ -19,14 +19,14 @@ import (
 // notes past it are read from disk on every search.
 const cacheBudget = 256 << 20
 
-// searchCaches keeps one cachedCorpus per library for the searches of one registry.
-type searchCaches struct {
+// textCaches keeps one cachedCorpus per library for the searches of one Engine.
+type textCaches struct {
 	mu      sync.Mutex
 	corpora map[*library.Library]*cachedCorpus
 }
 
 // corpus returns the cache of l, creating it on first use.
-func (s *searchCaches) corpus(l *library.Library) textCorpus {
+func (s *textCaches) corpus(l *library.Library) textCorpus {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.corpora == nil {

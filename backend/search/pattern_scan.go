@@ -1,4 +1,4 @@
-package catalog
+package search
 
 import (
 	"bytes"
@@ -58,15 +58,13 @@ func (d diskCorpus) scan(ctx context.Context, paths []vpath.Path, keep func([]by
 
 // Limits of what one search answers with, so no result floods a context window.
 const (
-	maxLinesPerNote  = 5    // matching lines shown per note
-	maxCountPerNote  = 1000 // matches counted per note
-	maxContextBytes  = 200  // bytes of one context line
-	defaultMaxResult = 50   // matching lines shown per call by default
-	maxMaxResults    = 500
+	maxLinesPerNote = 5    // matching lines shown per note
+	maxCountPerNote = 1000 // matches counted per note
+	maxContextBytes = 200  // bytes of one context line
 )
 
-// lineMatch is one matching line of a note.
-type lineMatch struct {
+// LineMatch is one matching line of a note.
+type LineMatch struct {
 	MatchedIn   string   `json:"matched_in,omitempty"`
 	LineNumber  int      `json:"line_number"`
 	MatchedText string   `json:"matched_text"`
@@ -78,7 +76,7 @@ type lineMatch struct {
 }
 
 // render fills the matched text and the context of a line match found by findLines.
-func (m *lineMatch) render() {
+func (m *LineMatch) render() {
 	if m.data == nil {
 		return
 	}
@@ -88,32 +86,32 @@ func (m *lineMatch) render() {
 }
 
 // renderAll renders every match of ms and returns ms.
-func renderAll(ms []lineMatch) []lineMatch {
+func renderAll(ms []LineMatch) []LineMatch {
 	for i := range ms {
 		ms[i].render()
 	}
 	return ms
 }
 
-// noteMatches is what a content search found in one note.
-type noteMatches struct {
+// NoteMatches is what a content search found in one note.
+type NoteMatches struct {
 	EntityName string      `json:"entity_name"`
 	FilePath   string      `json:"file_path"`
 	MatchCount int         `json:"match_count"`
-	Matches    []lineMatch `json:"matches"`
+	Matches    []LineMatch `json:"matches"`
 }
 
 // findLines finds the lines of data[from:to] that p matches, with one line of context
 // on each side, labelled with where. It returns up to maxLinesPerNote lines and the
 // number of matching lines (counted up to maxCountPerNote). A match is reported at the
 // line where it starts.
-func findLines(p *searchPattern, data []byte, from, to int, where string) ([]lineMatch, int) {
+func findLines(p *Pattern, data []byte, from, to int, where string) ([]LineMatch, int) {
 	return findLinesUpTo(p, data, from, to, where, maxCountPerNote)
 }
 
 // findLinesUpTo is findLines counting at most limit matching lines: a count of
 // the notes with matches asks for one, and stops at a note's first.
-func findLinesUpTo(p *searchPattern, data []byte, from, to int, where string, limit int) ([]lineMatch, int) {
+func findLinesUpTo(p *Pattern, data []byte, from, to int, where string, limit int) ([]LineMatch, int) {
 	if from >= to {
 		return nil, 0
 	}
@@ -137,7 +135,7 @@ func findLinesUpTo(p *searchPattern, data []byte, from, to int, where string, li
 
 // matchedLines collects the matching lines of one region, in order.
 type matchedLines struct {
-	out             []lineMatch
+	out             []LineMatch
 	count, lastLine int
 	limit           int // the most lines counted
 	line, pos       int // the line number at offset pos
@@ -145,7 +143,7 @@ type matchedLines struct {
 
 // byLiteral visits only the lines holding p's literal and runs the regexp on each:
 // the literal is found with bytes.Index, far faster than the regexp over the file.
-func (ml *matchedLines) byLiteral(p *searchPattern, data []byte, from, to int, where string) {
+func (ml *matchedLines) byLiteral(p *Pattern, data []byte, from, to int, where string) {
 	for pos := from; pos < to && ml.count < ml.limit; {
 		var i int
 		if p.fold {
@@ -156,7 +154,7 @@ func (ml *matchedLines) byLiteral(p *searchPattern, data []byte, from, to int, w
 		if i < 0 {
 			return
 		}
-		s, e := lineBounds(data, pos+i)
+		s, e := LineBounds(data, pos+i)
 		s, e = max(s, from), min(e, to)
 		if loc := p.re.FindIndex(data[s:e]); loc != nil {
 			ml.add(data, s+loc[0], s+loc[1], where)
@@ -179,7 +177,7 @@ func (ml *matchedLines) add(data []byte, s, e int, where string) {
 	ml.lastLine = ml.line
 	ml.count++
 	if len(ml.out) < maxLinesPerNote {
-		ml.out = append(ml.out, lineMatch{MatchedIn: where, LineNumber: ml.line, data: data, s: s, e: e})
+		ml.out = append(ml.out, LineMatch{MatchedIn: where, LineNumber: ml.line, data: data, s: s, e: e})
 	}
 }
 
@@ -195,9 +193,9 @@ func hasFoldTrap(data []byte) bool {
 
 var nl = []byte{'\n'}
 
-// lineBounds returns the start and end (without the line break) of the line holding
-// offset i.
-func lineBounds(data []byte, i int) (int, int) {
+// LineBounds returns the start and end (without the line break) of the line holding
+// offset i of data.
+func LineBounds(data []byte, i int) (int, int) {
 	start := bytes.LastIndexByte(data[:i], '\n') + 1
 	end := bytes.IndexByte(data[i:], '\n')
 	if end < 0 {
@@ -222,22 +220,23 @@ func matchedText(data []byte, s, e int) string {
 
 // contextLines renders the line holding offset s and its neighbours as "line N: text".
 func contextLines(data []byte, s, line int) []string {
-	start, end := lineBounds(data, s)
+	start, end := LineBounds(data, s)
 	var out []string
 	if start > 0 {
-		ps, pe := lineBounds(data, start-1)
-		out = append(out, fmt.Sprintf("line %d: %s", line-1, clipLine(data[ps:pe], 0)))
+		ps, pe := LineBounds(data, start-1)
+		out = append(out, fmt.Sprintf("line %d: %s", line-1, ClipLine(data[ps:pe], 0)))
 	}
-	out = append(out, fmt.Sprintf("line %d: %s", line, clipLine(data[start:end], s-start)))
+	out = append(out, fmt.Sprintf("line %d: %s", line, ClipLine(data[start:end], s-start)))
 	if i := bytes.IndexByte(data[s:], '\n'); i >= 0 && s+i+1 < len(data) {
-		ns, ne := lineBounds(data, s+i+1)
-		out = append(out, fmt.Sprintf("line %d: %s", line+1, clipLine(data[ns:ne], 0)))
+		ns, ne := LineBounds(data, s+i+1)
+		out = append(out, fmt.Sprintf("line %d: %s", line+1, ClipLine(data[ns:ne], 0)))
 	}
 	return out
 }
 
-// clipLine shortens a long line to about maxContextBytes around offset at.
-func clipLine(b []byte, at int) string {
+// ClipLine shortens a long line to about 200 bytes around offset at, marking each
+// cut with "…", as a pattern search shows the lines of its matches.
+func ClipLine(b []byte, at int) string {
 	if len(b) <= maxContextBytes {
 		return string(b)
 	}
@@ -254,7 +253,8 @@ func clipLine(b []byte, at int) string {
 
 func isRuneStart(c byte) bool { return c&0xC0 != 0x80 }
 
-// clipText is tool.Clip with a marker.
+// clipText shortens s to at most n bytes without splitting a character, and marks a
+// cut with "…".
 func clipText(s string, n int) (string, bool) {
 	if len(s) <= n {
 		return s, false
@@ -278,7 +278,7 @@ func frontMatterEnd(data []byte) int {
 	}
 	pos := i + bytes.IndexByte(first, '\n') + 1
 	for pos < len(data) {
-		s, e := lineBounds(data, pos)
+		s, e := LineBounds(data, pos)
 		if l := bytes.TrimRight(data[s:e], " \t"); string(l) == "---" || string(l) == "..." {
 			next := bytes.IndexByte(data[e:], '\n')
 			if next < 0 {

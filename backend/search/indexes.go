@@ -1,4 +1,4 @@
-package catalog
+package search
 
 import (
 	"context"
@@ -8,28 +8,27 @@ import (
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
-	"github.com/memotree/memotree/backend/search"
 	"github.com/memotree/memotree/backend/vpath"
 )
 
-// searchIndexes holds one search.Index per library, opened on first use (reading the
+// libraryIndexes holds one Index per library, opened on first use (reading the
 // persisted index and only the files changed since) and kept current through the
 // library's change notifications.
 //
 // Concurrency: safe for concurrent use; opening an index holds the mutex, so a second
 // caller waits for the first instead of building twice.
-type searchIndexes struct {
-	emb     search.Embedder // nil: no semantic search
-	bus     *event.Bus      // nil: progress is not published
-	atClose func(func())    // nil: indexes are never closed (one-shot processes)
+type libraryIndexes struct {
+	emb     Embedder     // nil: no semantic search
+	bus     *event.Bus   // nil: progress is not published
+	atClose func(func()) // nil: indexes are never closed (one-shot processes)
 	mu      sync.Mutex
-	indexes map[*library.Library]*search.Index
+	indexes map[*library.Library]*Index
 }
 
 // inBackground opens the index of every library once its scan has ended, one after
 // the other, until the workspace closes. A failure is left for the first search to
 // meet again (and report).
-func (s *searchIndexes) inBackground(libs []*library.Library, atClose func(func())) {
+func (s *libraryIndexes) inBackground(libs []*library.Library, atClose func(func())) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	atClose(func() {
@@ -50,9 +49,9 @@ func (s *searchIndexes) inBackground(libs []*library.Library, atClose func(func(
 }
 
 // get returns the index of l, opening it on first use. A transaction's fork of a
-// library has its parent's index, which does not hold the transaction's writes: the
-// callers lay them over it (see stagedOverlay).
-func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.Index, error) {
+// library has its parent's index, which does not hold the transaction's writes:
+// IndexOf lays them over it (see stagedOverlay).
+func (s *libraryIndexes) get(ctx context.Context, l *library.Library) (*Index, error) {
 	l = l.Parent()
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -61,7 +60,7 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 	}
 	var (
 		emu    sync.Mutex
-		ix     *search.Index
+		ix     *Index
 		early  []vpath.Path
 		rescan bool
 	)
@@ -81,7 +80,7 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 	)
 	// Deferred: a one-shot search narrows its candidates while the vault is checked
 	// against the persisted index, instead of after.
-	opts := search.Options{Deferred: true}
+	opts := Options{Deferred: true}
 	if bus := s.bus; bus != nil {
 		// Every pass that reads notes (the open, a later reconcile) is one task.
 		opts.Progress = func(done, total int) {
@@ -99,7 +98,7 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 			}
 		}
 	}
-	opened, _, err := search.Open(ctx, l.State(), opts)
+	opened, _, err := Open(ctx, l.State(), opts)
 	if err != nil {
 		progMu.Lock()
 		prog.Finish(err)
@@ -111,10 +110,10 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 		return nil, fmt.Errorf("open search index of %s: %w", l.Name(), err)
 	}
 	if s.emb != nil {
-		var progress func(search.Progress)
+		var progress func(Progress)
 		if bus := s.bus; bus != nil {
 			name := l.Name()
-			progress = func(p search.Progress) {
+			progress = func(p Progress) {
 				bus.Publish(event.Event{Topic: event.SearchEmbedding, Data: event.EmbeddingProgress{Library: name, Done: p.Done, Total: p.Total, Final: p.Final, Error: p.Err}})
 			}
 		}
@@ -125,7 +124,7 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 	ix.Changed(early, rescan)
 	emu.Unlock()
 	if s.indexes == nil {
-		s.indexes = map[*library.Library]*search.Index{}
+		s.indexes = map[*library.Library]*Index{}
 	}
 	s.indexes[l] = ix
 	stopVouching := func() {}
@@ -158,12 +157,12 @@ func (s *searchIndexes) get(ctx context.Context, l *library.Library) (*search.In
 
 // vouch makes a long-running process whose library watches the vault vouch for the
 // persisted index, so that one-shot processes need not walk the vault to find what
-// changed (search.Voucher). It returns the function that stops it.
-func (s *searchIndexes) vouch(l *library.Library, ix *search.Index) (stop func()) {
+// changed (Voucher). It returns the function that stops it.
+func (s *libraryIndexes) vouch(l *library.Library, ix *Index) (stop func()) {
 	if !l.Watching() {
 		return func() {}
 	}
-	vc := search.NewVoucher(ix)
+	vc := NewVoucher(ix)
 	cancelFences := l.SubscribeFences(vc.Answer)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
@@ -224,7 +223,7 @@ func (o stagedOverlay) hidden(p vpath.Path) bool {
 // candidates lays the overlay over an index's pattern candidates: the notes the
 // transaction wrote are candidates whatever the index says of them (their text is
 // read from the transaction's view), and those it removed are none.
-func (o stagedOverlay) candidates(c search.Candidates) search.Candidates {
+func (o stagedOverlay) candidates(c Candidates) Candidates {
 	if o.empty() {
 		return c
 	}
@@ -238,8 +237,8 @@ func (o stagedOverlay) candidates(c search.Candidates) search.Candidates {
 }
 
 // search answers a ranked full-text query on ix with the overlay laid over it
-// (search.Index.SearchOver).
-func (o stagedOverlay) search(ctx context.Context, ix *search.Index, r search.Request) ([]search.Hit, error) {
+// (Index.SearchOver).
+func (o stagedOverlay) search(ctx context.Context, ix *Index, r Request) ([]Hit, error) {
 	if o.empty() {
 		return ix.Search(ctx, r)
 	}
@@ -247,15 +246,12 @@ func (o stagedOverlay) search(ctx context.Context, ix *search.Index, r search.Re
 }
 
 // semantic drops from a semantic or hybrid answer the notes whose indexed version is
-// not the transaction's, and says so (the embeddings of its notes are made once the
-// transaction is applied).
-func (o stagedOverlay) semantic(hits []search.Hit) ([]search.Hit, string) {
+// not the transaction's, and counts the notes it wrote, which are left out (the
+// embeddings of its notes are made once the transaction is applied).
+func (o stagedOverlay) semantic(hits []Hit) ([]Hit, int) {
 	if o.empty() {
-		return hits, ""
+		return hits, 0
 	}
-	hits = slices.DeleteFunc(hits, func(h search.Hit) bool { return o.hidden(h.Path) })
-	if len(o.written) == 0 {
-		return hits, ""
-	}
-	return hits, fmt.Sprintf("the %d notes this script wrote are not in a semantic search until it has finished; search_type fulltext finds them", len(o.written))
+	hits = slices.DeleteFunc(hits, func(h Hit) bool { return o.hidden(h.Path) })
+	return hits, len(o.written)
 }

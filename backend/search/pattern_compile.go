@@ -1,4 +1,4 @@
-package catalog
+package search
 
 import (
 	"bytes"
@@ -9,14 +9,16 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/memotree/memotree/backend/vpath"
 )
 
 // maxPatternLen bounds a glob or regular expression, in bytes.
 const maxPatternLen = 1000
 
-// searchPattern is a compiled glob or /regular expression/ with the literals every
+// Pattern is a compiled glob or /regular expression/ with the literals every
 // match must contain, used to skip files cheaply before the regexp runs.
-type searchPattern struct {
+type Pattern struct {
 	src string
 	re  *regexp.Regexp
 	// lit is a literal every match contains, or nil when none could be found; fold
@@ -24,23 +26,41 @@ type searchPattern struct {
 	lit  []byte
 	fold bool
 	// alts are the literals of every match, by alternative (literalPrefilter), nil
-	// when unknown; fast is the RE2 engine (search_engine.go), nil when RE2 refused
+	// when unknown; fast is the RE2 engine (pattern_re2.go), nil when RE2 refused
 	// the expression.
 	alts [][][]byte
 	fast fastMatcher
 	// win looks for matches around the occurrences of a literal when every match is
-	// short (search_window.go); nil when it cannot.
+	// short (pattern_window.go); nil when it cannot.
 	win *windowFilter
 }
 
-// errPattern wraps every problem with a pattern, so handlers can tell it apart.
-var errPattern = errors.New("invalid pattern")
+// Source returns the glob or /regular expression/ the pattern was compiled from.
+func (p *Pattern) Source() string { return p.src }
 
-// compileSearchPattern compiles a content pattern: a regular expression when written
+// MatchesName reports whether a name pattern (CompileNamePattern) matches a note's
+// name: the whole name, or, for a glob without "/", the name without its folder.
+func (p *Pattern) MatchesName(path vpath.Path) bool {
+	name := path.Name()
+	if p.re.MatchString(name) {
+		return true
+	}
+	if strings.Contains(p.src, "/") && !strings.HasPrefix(p.src, "/") {
+		return false
+	}
+	base := name[strings.LastIndexByte(name, '/')+1:]
+	return base != name && p.re.MatchString(base)
+}
+
+// ErrPattern wraps every problem with a pattern, so that callers can tell a pattern
+// they were given that is wrong from a failure.
+var ErrPattern = errors.New("invalid pattern")
+
+// CompilePattern compiles a content pattern: a regular expression when written
 // "/like this/flags" (flags i, m, s, U), else a glob matched anywhere in a line, case
 // insensitively, where "*" and "**" match any run of characters, "?" one character and
 // "[...]" one of a class ("[!...]" for none of it).
-func compileSearchPattern(s string) (*searchPattern, error) {
+func CompilePattern(s string) (*Pattern, error) {
 	if err := checkPatternText(s); err != nil {
 		return nil, err
 	}
@@ -48,7 +68,7 @@ func compileSearchPattern(s string) (*searchPattern, error) {
 		if err != nil {
 			return nil, err
 		}
-		return newSearchPattern(s, "(?m)"+expr)
+		return newPattern(s, "(?m)"+expr)
 	}
 	// A content glob matches anywhere in a line, so stars at its ends add nothing
 	// but cost: "*engine*" searches for "engine".
@@ -56,13 +76,13 @@ func compileSearchPattern(s string) (*searchPattern, error) {
 	if g == "" {
 		g = s
 	}
-	return newSearchPattern(s, "(?im)"+globExpr(g, false))
+	return newPattern(s, "(?im)"+globExpr(g, false))
 }
 
-// compileNamePattern compiles a name pattern: a /regular expression/ searched in the
+// CompileNamePattern compiles a name pattern: a /regular expression/ searched in the
 // name, or a glob matched against the whole name, where "*" stays within one folder
 // and "**" crosses folders.
-func compileNamePattern(s string) (*searchPattern, error) {
+func CompileNamePattern(s string) (*Pattern, error) {
 	if err := checkPatternText(s); err != nil {
 		return nil, err
 	}
@@ -70,21 +90,21 @@ func compileNamePattern(s string) (*searchPattern, error) {
 		if err != nil {
 			return nil, err
 		}
-		return newSearchPattern(s, expr)
+		return newPattern(s, expr)
 	}
 	g := strings.TrimPrefix(s, "/") // names have no leading slash: "/people/*" means "people/*"
-	return newSearchPattern(s, "(?is)^"+globExpr(g, true)+"$")
+	return newPattern(s, "(?is)^"+globExpr(g, true)+"$")
 }
 
 // checkPatternText refuses empty, oversized and binary patterns.
 func checkPatternText(s string) error {
 	switch {
 	case strings.TrimSpace(s) == "":
-		return fmt.Errorf("%w: the pattern is empty", errPattern)
+		return fmt.Errorf("%w: the pattern is empty", ErrPattern)
 	case len(s) > maxPatternLen:
-		return fmt.Errorf("%w: the pattern is %d bytes long; the limit is %d", errPattern, len(s), maxPatternLen)
+		return fmt.Errorf("%w: the pattern is %d bytes long; the limit is %d", ErrPattern, len(s), maxPatternLen)
 	case !utf8.ValidString(s) || strings.ContainsRune(s, 0):
-		return fmt.Errorf("%w: the pattern holds a NUL byte or invalid UTF-8", errPattern)
+		return fmt.Errorf("%w: the pattern holds a NUL byte or invalid UTF-8", ErrPattern)
 	}
 	return nil
 }
@@ -105,7 +125,7 @@ func slashRegexp(s string) (expr string, ok bool, err error) {
 	}
 	expr = s[1:end]
 	if expr == "" {
-		return "", true, fmt.Errorf("%w: the regular expression between the slashes is empty", errPattern)
+		return "", true, fmt.Errorf("%w: the regular expression between the slashes is empty", ErrPattern)
 	}
 	if flags != "" {
 		expr = "(?" + dedupe(flags) + ")" + expr
@@ -204,20 +224,20 @@ func globClass(g string) (string, int) {
 	return b.String(), i + 1
 }
 
-// newSearchPattern compiles expr and extracts its required literal.
-func newSearchPattern(src, expr string) (*searchPattern, error) {
+// newPattern compiles expr and extracts its required literal.
+func newPattern(src, expr string) (*Pattern, error) {
 	re, err := regexp.Compile(expr)
 	if err != nil {
 		var se *syntax.Error
 		if errors.As(err, &se) {
-			return nil, fmt.Errorf("%w: %s in %q", errPattern, se.Code, se.Expr)
+			return nil, fmt.Errorf("%w: %s in %q", ErrPattern, se.Code, se.Expr)
 		}
-		return nil, fmt.Errorf("%w: %v", errPattern, err)
+		return nil, fmt.Errorf("%w: %v", ErrPattern, err)
 	}
-	p := &searchPattern{src: src, re: re}
+	p := &Pattern{src: src, re: re}
 	if tree, err := syntax.Parse(expr, syntax.Perl); err == nil {
 		if n := largestRepeat(tree); n > maxRepeat {
-			return nil, fmt.Errorf("%w: a repetition count of %d is more than a search allows (%d); use * or + instead", errPattern, n, maxRepeat)
+			return nil, fmt.Errorf("%w: a repetition count of %d is more than a search allows (%d); use * or + instead", ErrPattern, n, maxRepeat)
 		}
 		p.lit, p.fold = requiredLiteral(tree.Simplify())
 		p.alts = literalPrefilter(tree)
@@ -304,7 +324,7 @@ func literalOf(r *syntax.Regexp) (lit []byte, fold, ok bool) {
 var foldTraps = [][]byte{[]byte("\u212a"), []byte("\u017f")}
 
 // mayMatch reports whether data can hold a match, by looking for the literals.
-func (p *searchPattern) mayMatch(data []byte) bool {
+func (p *Pattern) mayMatch(data []byte) bool {
 	if !altsMayMatch(data, p.alts) {
 		return false
 	}

@@ -1,10 +1,9 @@
-package catalog
+package search
 
 import (
 	"regexp/syntax"
 	"unicode/utf8"
 
-	"github.com/memotree/memotree/backend/search"
 	re2 "github.com/wasilibs/go-re2"
 )
 
@@ -37,11 +36,11 @@ func compileFast(expr string) fastMatcher {
 // maxPrefilterAlts bounds the alternatives the literal prefilter tries per note.
 const maxPrefilterAlts = 8
 
-// literalPrefilter returns the literals of expr's matches (search.LiteralAlternatives)
+// literalPrefilter returns the literals of expr's matches (LiteralAlternatives)
 // without empty strings, or nil when some alternative requires none or there are
 // too many to try.
 func literalPrefilter(tree *syntax.Regexp) [][][]byte {
-	alts := search.LiteralAlternatives(tree)
+	alts := LiteralAlternatives(tree)
 	if len(alts) == 0 || len(alts) > maxPrefilterAlts {
 		return nil
 	}
@@ -84,7 +83,7 @@ func altsMayMatch(data []byte, alts [][][]byte) bool {
 
 // regionMatches reports whether p can match data[from:to]: false only when it
 // cannot (its literals are missing, or RE2 finds no match).
-func (p *searchPattern) regionMatches(data []byte, from, to int) bool {
+func (p *Pattern) regionMatches(data []byte, from, to int) bool {
 	region := data[from:to]
 	if !p.mayMatch(region) {
 		return false
@@ -109,7 +108,7 @@ func (p *searchPattern) regionMatches(data []byte, from, to int) bool {
 // first matching line, when the literals allow a match: findLines then finds that line
 // at once, where asking RE2 or the windows about the whole region first would do the
 // work twice in the notes that match.
-func (p *searchPattern) bodyMatches(data []byte, from, to int, count bool) bool {
+func (p *Pattern) bodyMatches(data []byte, from, to int, count bool) bool {
 	if count {
 		return p.mayMatch(data[from:to])
 	}
