@@ -286,19 +286,8 @@ func TestOnlyTheAssemblyBuildsFaces(t *testing.T) {
 		"backend/uiapi/own.go":           "package uiapi\n\nfunc g() { NewAPI(nil, Options{}) }\n",
 		"backend/workspace/face/face.go": "package face\n\nimport \"github.com/memotree/memotree/backend/mcpserver\"\n\nvar _ = mcpserver.New\n",
 	})
-	got, _ := faceBuilderUses(t, planted)
-	want := []string{"app/window.go: uiapi.NewAPI", "backend/uiapi/own.go: uiapi.NewAPI", "cli/serve.go: workspace.OpenFace"}
-	if !slices.Equal(got, want) {
-		t.Fatalf("on the planted violations the check found %q, want %q", got, want)
-	}
-
-	uses, checked := faceBuilderUses(t, ".")
-	for _, u := range uses {
-		t.Errorf("%s: only %s assembles the faces (see its package doc)", u, assembly)
-	}
-	if checked < 100 {
-		t.Fatalf("only %d Go files checked: the walk missed the code", checked)
-	}
+	holds(t, planted, []string{"app/window.go: uiapi.NewAPI", "backend/uiapi/own.go: uiapi.NewAPI", "cli/serve.go: workspace.OpenFace"},
+		faceBuilderUses, "only "+assembly+" assembles the faces (see its package doc)")
 }
 
 // faceBuilderUses returns, for the Go files under root (tests and the assembly aside),

@@ -82,19 +82,8 @@ func TestFilesAreWrittenInTheirPlace(t *testing.T) {
 		"backend/workspace/demo.go":   "package workspace\n\nimport \"os\"\n\nfunc d() { os.MkdirAll(\"d\", 0o755) }\n",
 		"backend/catalog/readonly.go": "package catalog\n\nimport \"os\"\n\nfunc r() { os.ReadFile(\"n.md\") }\n",
 	})
-	got, _ := unsealedWrites(t, planted)
-	want := []string{"backend/catalog/x.go: os.WriteFile", "backend/uiapi/z.go: os.Rename", "backend/workspace/mount.go: os.MkdirAll", "cli/y.go: os.Remove"}
-	if !slices.Equal(got, want) {
-		t.Fatalf("on the planted violations the check found %q, want %q", got, want)
-	}
-
-	bad, checked := unsealedWrites(t, ".")
-	for _, u := range bad {
-		t.Errorf("%s: write through the library (a note) or vault.State (the vault's own files); see arch_writes_test.go", u)
-	}
-	if checked < 100 {
-		t.Fatalf("only %d Go files checked: the walk missed the code", checked)
-	}
+	holds(t, planted, []string{"backend/catalog/x.go: os.WriteFile", "backend/uiapi/z.go: os.Rename", "backend/workspace/mount.go: os.MkdirAll", "cli/y.go: os.Remove"},
+		unsealedWrites, "write through the library (a note) or vault.State (the vault's own files); see arch_writes_test.go")
 }
 
 // vaultOpeners are the functions that open a vault or its repository.
@@ -137,15 +126,20 @@ func TestOnlyTheLibraryOpensVaultsAndRepositories(t *testing.T) {
 		"backend/doctor/vault.go":    "package doctor\n\nimport \"github.com/memotree/memotree/backend/vault\"\n\nfunc v() { vault.Open(\"d\") }\n",
 		"backend/library/library.go": "package library\n\nimport \"github.com/memotree/memotree/backend/gitrepo\"\n\nfunc l() { gitrepo.Open(\"d\", nil) }\n",
 	})
-	got, _ := unsealedOpens(t, planted)
-	want := []string{"backend/catalog/git.go: gitrepo.Open", "backend/doctor/doctor.go: gitrepo.Open", "backend/uiapi/git.go: gitrepo.Init", "backend/workspace/demo.go: vault.Open"}
-	if !slices.Equal(got, want) {
+	holds(t, planted, []string{"backend/catalog/git.go: gitrepo.Open", "backend/doctor/doctor.go: gitrepo.Open", "backend/uiapi/git.go: gitrepo.Init", "backend/workspace/demo.go: vault.Open"},
+		unsealedOpens, "open the library (library.Open) and reach the vault and its repository through it (Vault, State, Git, InitGit)")
+}
+
+// holds checks an architecture rule: find, run on the planted violations, must report
+// exactly want; run on the repository, each place it reports is an error with advice.
+func holds(t *testing.T, planted string, want []string, find func(*testing.T, string) ([]string, int), advice string) {
+	t.Helper()
+	if got, _ := find(t, planted); !slices.Equal(got, want) {
 		t.Fatalf("on the planted violations the check found %q, want %q", got, want)
 	}
-
-	bad, checked := unsealedOpens(t, ".")
+	bad, checked := find(t, ".")
 	for _, u := range bad {
-		t.Errorf("%s: open the library (library.Open) and reach the vault and its repository through it (Vault, State, Git, InitGit)", u)
+		t.Errorf("%s: %s", u, advice)
 	}
 	if checked < 100 {
 		t.Fatalf("only %d Go files checked: the walk missed the code", checked)
