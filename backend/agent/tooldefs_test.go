@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/memotree/memotree/backend/agent"
+	"github.com/memotree/memotree/backend/canvas"
 	"github.com/memotree/memotree/backend/workspace"
 )
 
@@ -76,5 +77,35 @@ func undescribed(t *testing.T, tool, path string, schema any) {
 	}
 	if items, ok := m["items"]; ok {
 		undescribed(t, tool, path+"[].", items)
+	}
+}
+
+// maxToolTokens bounds the tokens of the tools' definitions every model call carries
+// (descriptions and input schemas, in canvas.Encoding): docs/chat.md tells the person
+// to give a local server a context of 32k tokens on this figure.
+const maxToolTokens = 18000
+
+// TestToolDefsFitALocalContext keeps the tools a model is given on every call within
+// maxToolTokens, so that a new tool or a longer description cannot silently outgrow the
+// context docs/chat.md asks a local server for.
+func TestToolDefsFitALocalContext(t *testing.T) {
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "v", Path: t.TempDir()}}, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ws.Close()
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := 0
+	for _, d := range agent.ToolDefs(&agent.Agent{Registry: reg}) {
+		total += canvas.Tokens(d.Name) + canvas.Tokens(d.Description) + canvas.Tokens(string(d.Parameters))
+	}
+	if total > maxToolTokens {
+		t.Errorf("the tools' definitions are %d tokens, more than %d: shorten descriptions (the manual can hold the rest) or raise the figure here and in docs/chat.md", total, maxToolTokens)
+	}
+	if total < maxToolTokens/2 {
+		t.Errorf("the tools' definitions are %d tokens: lower maxToolTokens and the figures in docs/chat.md to say so", total)
 	}
 }
