@@ -327,3 +327,21 @@ func TestGitStatusRedactsRemotes(t *testing.T) {
 		t.Errorf("GitStatus remotes = %+v, want origin's address without its token", st.Remotes)
 	}
 }
+
+// twoClones commits files to a repository, makes it a bare remote and clones it twice:
+// the other machine's copy and the vault's. It returns the three folders.
+func twoClones(t *testing.T, files map[string]string) (remote, other, mine string) {
+	t.Helper()
+	root := t.TempDir()
+	seed := filepath.Join(root, "seed")
+	writeFiles(t, seed, files)
+	git(t, seed, "init", "-q", "-b", "main")
+	git(t, seed, "add", "-A")
+	git(t, seed, "commit", "-q", "-m", "seed")
+	remote = filepath.Join(root, "remote.git")
+	git(t, root, "clone", "-q", "--bare", seed, remote)
+	other, mine = filepath.Join(root, "other"), filepath.Join(root, "mine")
+	git(t, root, "clone", "-q", "file://"+remote, other)
+	git(t, root, "clone", "-q", "file://"+remote, mine)
+	return remote, other, mine
+}

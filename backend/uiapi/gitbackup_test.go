@@ -16,17 +16,7 @@ import (
 // opens and pushes the commit made from the panel; the window reads how the backup
 // stands.
 func TestBackupPullsOnOpenAndPushesCommits(t *testing.T) {
-	root := t.TempDir()
-	seed := filepath.Join(root, "seed")
-	writeFiles(t, seed, map[string]string{".gitignore": ".memotree/\njourney.yaml\n", "n.md": "one\n", "m.md": "m\n"})
-	git(t, seed, "init", "-q", "-b", "main")
-	git(t, seed, "add", "-A")
-	git(t, seed, "commit", "-q", "-m", "seed")
-	remote := filepath.Join(root, "remote.git")
-	git(t, root, "clone", "-q", "--bare", seed, remote)
-	other, mine := filepath.Join(root, "other"), filepath.Join(root, "mine")
-	git(t, root, "clone", "-q", "file://"+remote, other)
-	git(t, root, "clone", "-q", "file://"+remote, mine)
+	remote, other, mine := twoClones(t, map[string]string{".gitignore": ".memotree/\njourney.yaml\n", "n.md": "one\n", "m.md": "m\n"})
 	writeFiles(t, mine, map[string]string{".memotree/sync.json": `{"pull_on_open": true, "push_on_commit": true}`})
 	writeFiles(t, other, map[string]string{"m.md": "m from the other machine\n"})
 	git(t, other, "commit", "-q", "-am", "other")

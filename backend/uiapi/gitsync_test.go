@@ -17,17 +17,7 @@ import (
 )
 
 func TestGitPushPullFromThePanel(t *testing.T) {
-	root := t.TempDir()
-	seed := filepath.Join(root, "seed")
-	writeFiles(t, seed, map[string]string{".gitignore": ".memotree/\njourney.yaml\n", "n.md": "one\ntwo\nthree\n", "m.md": "m\n"})
-	git(t, seed, "init", "-q", "-b", "main")
-	git(t, seed, "add", "-A")
-	git(t, seed, "commit", "-q", "-m", "seed")
-	remote := filepath.Join(root, "remote.git")
-	git(t, root, "clone", "-q", "--bare", seed, remote)
-	other, mine := filepath.Join(root, "other"), filepath.Join(root, "mine")
-	git(t, root, "clone", "-q", "file://"+remote, other)
-	git(t, root, "clone", "-q", "file://"+remote, mine)
+	remote, other, mine := twoClones(t, map[string]string{".gitignore": ".memotree/\njourney.yaml\n", "n.md": "one\ntwo\nthree\n", "m.md": "m\n"})
 	api, _ := openAPI(t, mine)
 
 	st, err := api.GitStatus("v")

@@ -316,17 +316,7 @@ func gitDiscardThroughLink(t *testing.T, c linkCase) {
 }
 
 func gitPullThroughLink(t *testing.T, c linkCase) {
-	root := t.TempDir()
-	seed := filepath.Join(root, "seed")
-	writeFiles(t, seed, linkBase)
-	git(t, seed, "init", "-q", "-b", "main")
-	git(t, seed, "add", "-A")
-	git(t, seed, "commit", "-q", "-m", "seed")
-	remote := filepath.Join(root, "remote.git")
-	git(t, root, "clone", "-q", "--bare", seed, remote)
-	other, mine := filepath.Join(root, "other"), filepath.Join(root, "mine")
-	git(t, root, "clone", "-q", "file://"+remote, other)
-	git(t, root, "clone", "-q", "file://"+remote, mine)
+	_, other, mine := twoClones(t, linkBase)
 	writeFiles(t, mine, map[string]string{".obsidian/app.json": linkBase[".obsidian/app.json"], ".memotree/keep": "kept\n"})
 	if c.guard == "inner/.git" {
 		if err := os.MkdirAll(filepath.Join(mine, "inner"), 0o755); err != nil {
