@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/gitrepo"
-	"github.com/memotree/memotree/backend/internal/wait"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 func TestWatchHeadSeesGitCommits(t *testing.T) {

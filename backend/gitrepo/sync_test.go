@@ -16,8 +16,8 @@ import (
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/internal/githttptest"
 	"github.com/memotree/memotree/backend/internal/gitsshtest"
-	"github.com/memotree/memotree/backend/internal/wait"
 	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // clones makes a bare remote with base committed and two clones of it over file://.

@@ -11,9 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/memotree/memotree/backend/internal/wait"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 func TestTempPrefixMatchesVault(t *testing.T) {
