@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 )
 
 // Collector settings of one-shot commands. A short process on a small heap spends a
@@ -20,6 +21,10 @@ const (
 // lazyGCOnce makes lazyGC act once per process: a second call (tests run many
 // commands in one process) would take the lazy setting for the default.
 var lazyGCOnce sync.Once
+
+// lazyGCChecks counts the checks of the live heap after a collection (a test waits
+// for one instead of guessing when the cleanup has run).
+var lazyGCChecks atomic.Int64
 
 // lazyGC makes the collector lazy until the live heap reaches lazyGCUntil bytes; a
 // GOGC set in the environment wins. It acts once per process.
@@ -44,6 +49,7 @@ func startLazyGC() {
 			// process that links it.)
 			var ms runtime.MemStats
 			runtime.ReadMemStats(&ms)
+			defer lazyGCChecks.Add(1)
 			if ms.HeapAlloc >= lazyGCUntil {
 				debug.SetGCPercent(old)
 				return

@@ -1,11 +1,13 @@
 package cli
 
 import (
+	"fmt"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"testing"
-	"time"
+
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // TestLazyGC: the collector is lazy on a small heap and back to its default once the
@@ -16,8 +18,11 @@ func TestLazyGC(t *testing.T) {
 	if p := gogc(); p != lazyGCPercent {
 		t.Fatalf("GC percent after lazyGC = %d, want %d", p, lazyGCPercent)
 	}
+	checks := lazyGCChecks.Load()
 	runtime.GC() // a small heap: stays lazy
-	time.Sleep(10 * time.Millisecond)
+	wait.For(t, "the lazy collector's check of the heap after a collection", func() bool {
+		return lazyGCChecks.Load() > checks
+	})
 	if p := gogc(); p != lazyGCPercent {
 		t.Fatalf("GC percent on a small heap = %d, want %d", p, lazyGCPercent)
 	}
@@ -25,18 +30,13 @@ func TestLazyGC(t *testing.T) {
 	for i := range live {
 		live[i] = byte(i)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	wait.Until(t, "the default GC percent with a large live heap", func() error {
 		runtime.GC()
-		time.Sleep(5 * time.Millisecond)
-		p := gogc()
-		if p == 100 {
-			break
+		if p := gogc(); p != 100 {
+			return fmt.Errorf("GC percent with %d MB live = %d, want 100", len(live)>>20, p)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("GC percent with %d MB live = %d, want the default 100", len(live)>>20, p)
-		}
-	}
+		return nil
+	})
 	runtime.KeepAlive(live)
 }
 

@@ -3,17 +3,18 @@ package cli
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/memotree/memotree/backend/llm/llmtest"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // The auto summary in every face: a library whose canvas settings turn auto_summary
@@ -41,17 +42,13 @@ func autoSummaryVault(t *testing.T) string {
 // if it does not within a generous bound.
 func waitSummary(t *testing.T, dir, rel string) {
 	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	wait.Until(t, rel+" to have the model's summary", func() error {
 		b, _ := os.ReadFile(filepath.Join(dir, filepath.FromSlash(rel)))
 		if strings.Contains(string(b), "summary: "+summaryText+"\n") {
-			return
+			return nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s has no summary from the model:\n%s", rel, b)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return fmt.Errorf("%s reads:\n%s", rel, b)
+	})
 }
 
 func TestAutoSummaryCall(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 var fixture = map[string]string{
@@ -335,20 +336,16 @@ func TestFollowsOutsideMoves(t *testing.T) {
 	if err := os.Rename(filepath.Join(dir, "people/Charles Babbage.md"), filepath.Join(dir, "archive/Charles Babbage.md")); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	wait.Until(t, "the view to follow the move", func() error {
 		r, err := c.Render(t.Context(), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Contains(r.Text, "· archive/Charles Babbage [summary]") {
-			break
+		if !strings.Contains(r.Text, "· archive/Charles Babbage [summary]") {
+			return fmt.Errorf("the view:\n%s", r.Text)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the view did not follow the move:\n%s", r.Text)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return nil
+	})
 }
 
 // TestRenderCacheFollowsChanges: a rendering is reused while nothing changed (every

@@ -47,6 +47,8 @@ type Progress struct {
 
 	mu   sync.Mutex
 	last time.Time
+	// now is the clock (time.Now; a test moves it on instead of sleeping).
+	now func() time.Time
 }
 
 // StartProgress publishes the start (0 of total) of work of the given kind on bus and
@@ -55,7 +57,8 @@ func StartProgress(bus *Bus, library, kind string, total int) *Progress {
 	if bus == nil {
 		return nil
 	}
-	p := &Progress{bus: bus, library: library, kind: kind, last: time.Now()}
+	p := &Progress{bus: bus, library: library, kind: kind, now: time.Now}
+	p.last = p.now()
 	p.total.Store(int64(total))
 	p.publish(0, false, "")
 	return p
@@ -69,7 +72,7 @@ func (p *Progress) SetTotal(total int) {
 	}
 	p.total.Store(int64(total))
 	p.mu.Lock()
-	p.last = time.Now()
+	p.last = p.now()
 	p.mu.Unlock()
 	p.publish(int(p.done.Load()), false, "")
 }
@@ -81,7 +84,7 @@ func (p *Progress) Add(n int) {
 		return
 	}
 	done := int(p.done.Add(int64(n)))
-	now := time.Now()
+	now := p.now()
 	p.mu.Lock()
 	if now.Sub(p.last) < ProgressInterval {
 		p.mu.Unlock()

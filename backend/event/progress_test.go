@@ -59,8 +59,11 @@ func TestProgressPublishesWhileWorkRuns(t *testing.T) {
 	ch, cancel := b.Subscribe(64)
 	defer cancel()
 	p := StartProgress(b, "lib", TaskSearchIndex, 3)
-	p.Add(1)
-	time.Sleep(ProgressInterval + 20*time.Millisecond)
+	start := p.now()
+	clock := start
+	p.now = func() time.Time { return clock }
+	p.Add(1) // within an interval of the start: not published
+	clock = start.Add(ProgressInterval + time.Millisecond)
 	p.Add(1) // more than an interval after the start: published
 	got := drain(ch)
 	if len(got) != 2 || got[1].Done != 2 || got[1].Final {

@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/fsnotify/fsnotify"
+
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/internal/vaulttest"
 	"github.com/memotree/memotree/backend/vault"
@@ -133,4 +135,31 @@ func (w writer) GitChanged() {
 	if w.changes != nil {
 		w.changes.Add(1)
 	}
+}
+
+// releaseIndexLockAfterTries removes the git command's index.lock in the repository
+// at dir once a MemoTree write of the index has tried to take it tries times (its
+// owner record of index.lock, MEMOTREE_INDEX_LOCK, is created at each try): a write
+// that does not wait for the lock fails before then.
+func releaseIndexLockAfterTries(t *testing.T, dir string, tries int) {
+	t.Helper()
+	w, err := fsnotify.NewWatcher()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { w.Close() })
+	if err := w.Add(filepath.Join(dir, ".git")); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		seen := 0
+		for e := range w.Events {
+			if filepath.Base(e.Name) == "MEMOTREE_INDEX_LOCK" && e.Has(fsnotify.Create) {
+				if seen++; seen == tries {
+					os.Remove(filepath.Join(dir, ".git", "index.lock"))
+					return
+				}
+			}
+		}
+	}()
 }

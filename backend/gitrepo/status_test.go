@@ -179,7 +179,7 @@ func TestStatusSameSizeEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(10 * time.Millisecond)
+	time.Sleep(10 * time.Millisecond) // the edit's change time must differ from the stat's
 	same := strings.Replace(read(t, dir, "a.md"), "first", "FIRST", 1)
 	f, err := os.OpenFile(full, os.O_WRONLY, 0)
 	if err != nil {

@@ -9,9 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/fsnotify/fsnotify"
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/crypto/ssh"
 
@@ -19,6 +17,7 @@ import (
 	"github.com/memotree/memotree/backend/internal/githttptest"
 	"github.com/memotree/memotree/backend/internal/gitsshtest"
 	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // clones makes a bare remote with base committed and two clones of it over file://.
@@ -145,29 +144,10 @@ func TestPullWaitsForAGitCommandsIndexLock(t *testing.T) {
 	edit(t, a, "n1.md", "one", "ONE from A")
 	run(t, a, "commit", "-qam", "A")
 	run(t, a, "push", "-q", "origin", "main")
-	lock := filepath.Join(b, ".git", "index.lock")
 	write(t, b, map[string]string{".git/index.lock": ""})
-	// The lock goes once the pull has tried to write the index twice (its owner record
-	// of index.lock appears each time): a pull that does not wait fails at the first.
-	w, err := fsnotify.NewWatcher()
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close() })
-	if err := w.Add(filepath.Join(b, ".git")); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		tries := 0
-		for e := range w.Events {
-			if filepath.Base(e.Name) == "MEMOTREE_INDEX_LOCK" && e.Has(fsnotify.Create) {
-				if tries++; tries == 2 {
-					os.Remove(lock)
-					return
-				}
-			}
-		}
-	}()
+	// The lock goes once the pull has tried to write the index twice: a pull that
+	// does not wait fails at the first.
+	releaseIndexLockAfterTries(t, b, 2)
 	res, err := rb.Pull(t.Context(), gitrepo.SyncOptions{})
 	if err != nil || res.Outcome != gitrepo.PullFastForward || head(t, b) != head(t, a) {
 		t.Fatalf("Pull while git status held index.lock = %+v, %v", res, err)
@@ -421,16 +401,13 @@ func TestSyncOverSSHWithTheAgent(t *testing.T) {
 	}
 	t.Cleanup(func() { agent.Process.Kill(); agent.Wait() })
 	// The socket file appears before ssh-agent listens on it: wait until it answers.
-	for stop := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	wait.Until(t, "ssh-agent to answer on its socket", func() error {
 		c, err := net.Dial("unix", sock)
 		if err == nil {
 			c.Close()
-			break
 		}
-		if time.Now().After(stop) {
-			t.Fatalf("ssh-agent does not answer on its socket: %v", err)
-		}
-	}
+		return err
+	})
 	t.Setenv("SSH_AUTH_SOCK", sock)
 	if out, err := exec.Command("ssh-add", key).CombinedOutput(); err != nil {
 		t.Fatalf("ssh-add: %v\n%s", err, out)

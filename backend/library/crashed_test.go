@@ -9,6 +9,7 @@ import (
 
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // TestCrashedBatchReachesTheGraph: a batch whose writer died after recording its
@@ -37,11 +38,11 @@ func TestCrashedBatchReachesTheGraph(t *testing.T) {
 	if err := os.Rename(filepath.Join(dir, ".memotree", "intent.json.part"), filepath.Join(dir, ".memotree", "intent.json")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool {
+	wait.For(t, "the watching library to finish the crashed batch", func() bool {
 		_, err := os.Stat(filepath.Join(dir, ".memotree", "intent.json"))
 		return errors.Is(err, os.ErrNotExist)
-	}, "the watching library to finish the crashed batch")
-	waitFor(t, func() bool { return inGraph(t, l, "made.md") && !inGraph(t, l, "b.md") }, "the graph to follow the finished batch")
+	})
+	wait.For(t, "the graph to follow the finished batch", func() bool { return inGraph(t, l, "made.md") && !inGraph(t, l, "b.md") })
 	g, err := l.Graph(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -63,13 +64,4 @@ func inGraph(t *testing.T, l *Library, p vpath.Path) bool {
 		t.Fatal(err)
 	}
 	return g.Has(p)
-}
-
-func waitFor(t *testing.T, ok func() bool, what string) {
-	t.Helper()
-	for stop := time.Now().Add(10 * time.Second); !ok(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(stop) {
-			t.Fatalf("waited 10 s for %s", what)
-		}
-	}
 }

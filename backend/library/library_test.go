@@ -11,6 +11,7 @@ import (
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/graph"
 	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // writeFiles creates files (path → content) under dir.
@@ -77,28 +78,18 @@ func TestFollowsExternalEdits(t *testing.T) {
 	}
 	defer l.Close()
 
-	waitFor := func(what string, cond func() bool) {
-		t.Helper()
-		deadline := time.Now().Add(5 * time.Second)
-		for !cond() {
-			if time.Now().After(deadline) {
-				t.Fatalf("timed out waiting for %s", what)
-			}
-			time.Sleep(5 * time.Millisecond)
-		}
-	}
 	writeFiles(t, dir, map[string]string{"A.md": "now [[B]]\n"})
-	waitFor("the new link", func() bool { return graphOf(t, l).Stats().Unresolved == 1 })
+	wait.For(t, "the new link", func() bool { return graphOf(t, l).Stats().Unresolved == 1 })
 
 	writeFiles(t, dir, map[string]string{"deep/er/B.md": "hello [[A]]\n"})
-	waitFor("B in a new nested folder", func() bool {
+	wait.For(t, "B in a new nested folder", func() bool {
 		return slices.Contains(graphOf(t, l).Notes(), vpath.Path("deep/er/B.md")) && graphOf(t, l).Stats().Unresolved == 0
 	})
 
 	if err := os.Rename(filepath.Join(dir, "deep"), filepath.Join(dir, "moved")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor("the folder move", func() bool {
+	wait.For(t, "the folder move", func() bool {
 		ns := graphOf(t, l).Notes()
 		return slices.Contains(ns, vpath.Path("moved/er/B.md")) && !slices.Contains(ns, vpath.Path("deep/er/B.md"))
 	})
@@ -106,7 +97,7 @@ func TestFollowsExternalEdits(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "moved", "er", "B.md")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor("the removal", func() bool { return graphOf(t, l).Stats().Unresolved == 1 })
+	wait.For(t, "the removal", func() bool { return graphOf(t, l).Stats().Unresolved == 1 })
 
 	// The scan's progress comes first; then the changes.
 	for seen := false; !seen; {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/event"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // ringOfNotes returns n notes under notes/, each linking to the next.
@@ -87,13 +88,7 @@ func TestBackgroundScan(t *testing.T) {
 	if got := g.Stats().Notes; got < 300 {
 		t.Fatalf("the graph has %d notes after the background scan, want at least 300", got)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !g.Has("late.md") {
-		if time.Now().After(deadline) {
-			t.Fatal("the note written right after Open never reached the graph")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	wait.For(t, "the note written right after Open to reach the graph", func() bool { return g.Has("late.md") })
 	final := false
 	for len(ch) > 0 {
 		if e := <-ch; e.Topic == event.TaskProgress {

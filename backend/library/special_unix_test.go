@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // TestWatcherSkipsANamedPipe: a named pipe named like a note that appears in a watched
@@ -23,7 +25,7 @@ func TestWatcherSkipsANamedPipe(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeFiles(t, dir, map[string]string{"b.md": "b [[a]]"})
-	waitFor(t, func() bool { return inGraph(t, l, "b.md") }, "b.md, written after the pipe, to be indexed")
+	wait.For(t, "b.md, written after the pipe, to be indexed", func() bool { return inGraph(t, l, "b.md") })
 	if inGraph(t, l, "pipe.md") {
 		t.Error("the named pipe is in the graph")
 	}

@@ -12,6 +12,7 @@ import (
 
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 func readAll(t *testing.T, dir string) map[string]string {
@@ -146,14 +147,14 @@ func TestWatchingLibraryFinishesACrashedBatch(t *testing.T) {
 	if err := os.Rename(filepath.Join(dir, ".memotree", "intent.json.part"), filepath.Join(dir, ".memotree", "intent.json")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool {
+	wait.For(t, "the watching library to finish the crashed batch", func() bool {
 		b, _ := os.ReadFile(filepath.Join(dir, "a.md"))
 		_, err := os.Stat(filepath.Join(dir, ".memotree", "intent.json"))
 		return string(b) == "new\n" && errors.Is(err, os.ErrNotExist)
-	}, "the watching library to finish the crashed batch")
-	waitFor(t, func() bool {
+	})
+	wait.For(t, "the graph to hold the finished note", func() bool {
 		g, _ := l.Graph(context.Background())
 		n, ok := g.Note("a.md")
 		return ok && n != nil
-	}, "the graph to hold the finished note")
+	})
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // client is how a test's MCP client connects: its protocol version and whether (and
@@ -196,16 +197,13 @@ func TestApprovalStateIsForThatCallOnly(t *testing.T) {
 	}
 	mustWrite(t, filepath.Join(dir, "Welcome.md"), "# Welcome again\n")
 	// Once the server reads the note again, a replay that were taken would delete it.
-	for deadline := time.Now().Add(10 * time.Second); ; {
+	wait.Until(t, "the server to read the rewritten Welcome", func() error {
 		rr, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "read_entities", Arguments: welcome})
 		if err == nil && !rr.IsError && strings.Contains(fmt.Sprint(rr.StructuredContent), "Welcome again") {
-			break
+			return nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server never read the rewritten Welcome: %+v, %v", rr, err)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return fmt.Errorf("read_entities: %+v, %v", rr, err)
+	})
 	if res := ask(welcome, first.RequestState, yes); !res.IsError || !exists(dir, "Welcome.md") {
 		t.Fatalf("a replayed state deleted again: %+v", res)
 	}

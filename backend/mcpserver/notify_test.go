@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -20,6 +21,7 @@ import (
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // served opens a fresh copy of the demo vault and serves it over streamable HTTP.
@@ -218,18 +220,14 @@ func TestStandaloneStreamResumes(t *testing.T) {
 	stream.Body.Close() // the connection drops
 	updated()           // while no stream is open: stored
 	// The server may not have seen the first stream go yet: ask again until it has.
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	wait.Until(t, "GET with Last-Event-ID to be served", func() error {
 		stream = get(first)
 		if stream.StatusCode == http.StatusOK {
-			break
+			return nil
 		}
 		stream.Body.Close()
-		if time.Now().After(deadline) {
-			t.Fatalf("GET with Last-Event-ID: %s", stream.Status)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return errors.New(stream.Status)
+	})
 	defer stream.Body.Close()
 	select {
 	case g := <-listen(stream):
@@ -275,17 +273,13 @@ func TestResourceURIsRawOrEncoded(t *testing.T) {
 		t.Fatalf("URI = %s, want it percent-encoded", encoded)
 	}
 	for _, uri := range []string{encoded, "memotree://demo/Zoë Ada 名前.md", "memotree://demo/Zo%C3%AB Ada 名前.md"} {
-		deadline := time.Now().Add(10 * time.Second)
-		for {
+		wait.Until(t, "the watcher to index the new note, read as "+uri, func() error {
 			rr, err := cs.ReadResource(t.Context(), &mcp.ReadResourceParams{URI: uri})
 			if err == nil && len(rr.Contents) == 1 && rr.Contents[0].Text == "# Zoë\n" {
-				break
+				return nil
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("read %q: %+v, %v", uri, rr, err)
-			}
-			time.Sleep(20 * time.Millisecond) // the watcher indexes the new note
-		}
+			return fmt.Errorf("read %q: %+v, %v", uri, rr, err)
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // TestPlainGETSendsOnlyNew: a session's GET stream opened again without Last-Event-ID
@@ -50,17 +53,16 @@ func TestPlainGETSendsOnlyNew(t *testing.T) {
 	// open opens the session's stream without Last-Event-ID, again until the server
 	// has seen the previous one go.
 	open := func() *http.Response {
-		for deadline := time.Now().Add(20 * time.Second); ; {
-			stream := c.stream("")
+		var stream *http.Response
+		wait.Until(t, "GET of the standalone stream to be served", func() error {
+			stream = c.stream("")
 			if stream.StatusCode == http.StatusOK {
-				return stream
+				return nil
 			}
 			stream.Body.Close()
-			if time.Now().After(deadline) {
-				t.Fatalf("GET the standalone stream: %s", stream.Status)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return errors.New(stream.Status)
+		})
+		return stream
 	}
 	updated() // before any stream: stored, never heard
 	first := open()

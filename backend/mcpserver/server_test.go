@@ -5,10 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -16,6 +16,7 @@ import (
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // connect serves a fresh copy of the demo vault and returns a client session talking
@@ -242,24 +243,13 @@ func TestResourcesAndUpdates(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "Outside.md"), []byte("made elsewhere"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	wait.For(t, "a note made outside to become a resource", func() bool {
 		res, err := cs.ListResources(t.Context(), nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		found := false
-		for _, r := range res.Resources {
-			found = found || r.Name == "Outside"
-		}
-		if found {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("a note made outside never became a resource")
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return slices.ContainsFunc(res.Resources, func(r *mcp.Resource) bool { return r.Name == "Outside" })
+	})
 }
 
 // newServer opens a workspace of specs with opts (closed when t ends) and serves its

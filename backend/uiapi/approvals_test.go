@@ -12,6 +12,7 @@ import (
 	"github.com/memotree/memotree/backend/uiapi"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/workspace"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // TestApprovalsReachTheWindow: with the window's approval queue served, a request
@@ -160,15 +161,10 @@ func TestApprovalsInAFolderNobodyWroteIn(t *testing.T) {
 		t.Fatalf("the first write: %+v, %v", res, err)
 	}
 	// The queue follows the write's change event into .memotree.
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+	wait.For(t, "the queue to move into .memotree after the first write", func() bool {
 		names, _ := os.ReadDir(filepath.Join(dir, ".memotree", "approvals"))
-		if len(names) > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the queue did not move into .memotree after the first write")
-		}
-	}
+		return len(names) > 0
+	})
 	ask(other, req, true)
 
 	dir2 := t.TempDir()

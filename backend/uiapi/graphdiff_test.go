@@ -5,11 +5,11 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/memotree/memotree/backend/uiapi"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // A change set's notes as the last commit has them: a note edited since keeps its
@@ -38,8 +38,8 @@ func TestGraphBefore(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "Old.md")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, func() bool { _, err := a.Note("v", "New.md"); return err == nil })
-	waitFor(t, func() bool { g, _ := a.Graph("v"); return !slices.Contains(g.Nodes, "Old.md") })
+	wait.For(t, "New.md to be readable", func() bool { _, err := a.Note("v", "New.md"); return err == nil })
+	wait.For(t, "Old.md to leave the graph", func() bool { g, _ := a.Graph("v"); return !slices.Contains(g.Nodes, "Old.md") })
 
 	nb, err = a.GraphBefore("v", []string{"Ada.md", "New.md", "Old.md"})
 	if err != nil {
@@ -97,15 +97,5 @@ func TestGraphTagsAndAttachments(t *testing.T) {
 	}
 	if d := cmp.Diff(map[string][]string{"Ada.md": {"history", "math", "people/women"}, "Charles.md": {"history"}}, tags); d != "" {
 		t.Errorf("tags (-want +got):\n%s", d)
-	}
-}
-
-// waitFor polls cond until it holds, or fails after a generous guard.
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	for end := time.Now().Add(10 * time.Second); !cond(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatal("condition not met in 10 s")
-		}
 	}
 }

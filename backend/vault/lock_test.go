@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memotree/memotree/internal/wait"
 )
 
 func TestLockTwoVaults(t *testing.T) {
@@ -38,12 +40,16 @@ func TestLockTwoVaults(t *testing.T) {
 	if _, err := a.Write(ctx2, "x.md", nil, WriteOptions{}); !errors.Is(err, ErrLocked) {
 		t.Fatalf("write while locked = %v, want ErrLocked", err)
 	}
+	waiting := make(chan struct{})
+	b.onLockWait = func() { close(waiting) }
 	go func() {
-		time.Sleep(20 * time.Millisecond)
+		<-waiting // b's Lock below has found the lock held: release it now
 		unlock()
 		unlock() // harmless
 	}()
-	u2, err := b.Lock(t.Context())
+	ctx3, cancel3 := context.WithTimeout(t.Context(), wait.Timeout)
+	defer cancel3()
+	u2, err := b.Lock(ctx3)
 	if err != nil {
 		t.Fatalf("lock after release: %v", err)
 	}

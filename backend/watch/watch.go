@@ -79,6 +79,10 @@ type Options struct {
 	// MaxPaths is the most paths a batch lists; beyond it the batch becomes a Rescan.
 	// Default 10,000.
 	MaxPaths int
+
+	// ready, if set, is called on the loop goroutine each time a batch is built and
+	// waits for the consumer: a test's view of a state it cannot see from outside.
+	ready func()
 }
 
 // Watcher watches a vault folder. Create it with New and stop it with Close.
@@ -170,6 +174,9 @@ func (w *Watcher) loop() {
 			} else {
 				b := w.take()
 				ready = &b
+				if w.opt.ready != nil {
+					w.opt.ready()
+				}
 			}
 		}
 		var out chan Batch

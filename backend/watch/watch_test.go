@@ -13,6 +13,7 @@ import (
 
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 func TestTempPrefixMatchesVault(t *testing.T) {
@@ -212,12 +213,22 @@ func TestCloseLeaksNothing(t *testing.T) {
 	before := runtime.NumGoroutine()
 	for range 5 {
 		dir := t.TempDir()
-		w, err := New(dir, Options{})
+		ready := make(chan struct{}, 1)
+		w, err := New(dir, Options{ready: func() {
+			select {
+			case ready <- struct{}{}:
+			default:
+			}
+		}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		write(t, dir, "x.md", "x") // leave a batch unread
-		time.Sleep(50 * time.Millisecond)
+		write(t, dir, "x.md", "x")
+		select { // a batch built and left unread: the loop is blocked sending it
+		case <-ready:
+		case <-time.After(wait.Timeout):
+			t.Fatalf("no batch built in %v for a written note", wait.Timeout)
+		}
 		if err := w.Close(); err != nil {
 			t.Fatal(err)
 		}
@@ -227,14 +238,13 @@ func TestCloseLeaksNothing(t *testing.T) {
 		for range w.Batches() { // closed after Close
 		}
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if n := runtime.NumGoroutine(); n > before {
-		buf := make([]byte, 1<<16)
-		t.Errorf("%d goroutines after Close, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
-	}
+	wait.Until(t, "the watchers' goroutines to end", func() error {
+		if n := runtime.NumGoroutine(); n > before {
+			buf := make([]byte, 1<<16)
+			return fmt.Errorf("%d goroutines after Close, %d before:\n%s", n, before, buf[:runtime.Stack(buf, true)])
+		}
+		return nil
+	})
 }
 
 func TestDebounceLimit(t *testing.T) {

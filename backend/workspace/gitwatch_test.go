@@ -2,6 +2,7 @@ package workspace
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/memotree/memotree/backend/gitrepo"
 	"github.com/memotree/memotree/backend/tool"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // TestGitTrackerFollowsTheWatcher: in a watched workspace the status tracker learns of
@@ -39,31 +41,32 @@ func TestGitTrackerFollowsTheWatcher(t *testing.T) {
 	if again, _ := ws.GitTracker("v"); again != tr {
 		t.Fatal("a watched workspace made a second tracker for the same library")
 	}
+	// waitFor waits for the tracker's status, less the operation log (its own
+	// change set), to be as ok wants.
 	waitFor := func(what string, ok func([]gitrepo.Change) bool) {
 		t.Helper()
-		var st []gitrepo.Change
-		for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		wait.Until(t, what, func() error {
 			all, err := tr.Status(t.Context())
 			if err != nil {
 				t.Fatal(err)
 			}
-			st = st[:0]
+			var st []gitrepo.Change
 			for _, c := range all {
-				if c.Path != "journey.yaml" { // the operation log, its own change set
+				if c.Path != "journey.yaml" {
 					st = append(st, c)
 				}
 			}
-			if ok(st) {
-				return
+			if !ok(st) {
+				return fmt.Errorf("status %v", st)
 			}
-		}
-		t.Fatalf("%s: status stayed %v", what, st)
+			return nil
+		})
 	}
-	waitFor("clean", func(st []gitrepo.Change) bool { return len(st) == 0 })
+	waitFor("a clean status", func(st []gitrepo.Change) bool { return len(st) == 0 })
 	if err := os.WriteFile(filepath.Join(dir, "a.md"), []byte("# A\n\nedited outside\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	waitFor("outside edit", func(st []gitrepo.Change) bool {
+	waitFor("the outside edit in the status", func(st []gitrepo.Change) bool {
 		return len(st) == 1 && st[0].Path == "a.md" && st[0].State == gitrepo.Modified
 	})
 	reg, err := ws.Registry()
@@ -74,7 +77,7 @@ func TestGitTrackerFollowsTheWatcher(t *testing.T) {
 	if res, err := reg.Call(t.Context(), &tool.Call{Actor: tool.ActorUser}, "create_entity", args); err != nil || res.IsError() {
 		t.Fatalf("create_entity: %v %+v", err, res)
 	}
-	waitFor("tool write", func(st []gitrepo.Change) bool {
+	waitFor("the tool's write in the status", func(st []gitrepo.Change) bool {
 		return len(st) == 2 && st[0].Path == "B.md" && st[0].State == gitrepo.Untracked
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/memotree/memotree/backend/library"
 	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/vpath"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // liveHeap is the heap in use after a full collection.
@@ -44,7 +45,7 @@ func TestHugeNoteMemoryIsBoundedAndReturns(t *testing.T) {
 	if !warned {
 		t.Errorf("no warning naming huge.md and the links cut: %v", h.lib.Warnings())
 	}
-	waitUntil(t, func() bool { return h.search(t) }, "the search index to hold huge.md")
+	wait.Within(t, 2*time.Minute, "the search index to hold huge.md", func() bool { return h.search(t) })
 	h.pattern(t, glob)
 	with := liveHeap() - base
 	t.Logf("live heap: %d MB more with the note of %d MB", with>>20, size>>20)
@@ -53,7 +54,7 @@ func TestHugeNoteMemoryIsBoundedAndReturns(t *testing.T) {
 	}
 
 	h.remove(t)
-	waitUntil(t, func() bool { return !h.search(t) }, "huge.md to leave the search index")
+	wait.Within(t, 2*time.Minute, "huge.md to leave the search index", func() bool { return !h.search(t) })
 	h.pattern(t, glob)
 	after := liveHeap() - base
 	t.Logf("live heap: %d MB more after it was deleted", after>>20)
@@ -137,7 +138,7 @@ func (h *hugeNoteVault) add(t *testing.T) int64 {
 	if err := os.Rename(tmp, filepath.Join(h.dir, "huge.md")); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, func() bool { return inGraph(t, h.lib, "huge.md") }, "huge.md to be indexed")
+	wait.Within(t, 2*time.Minute, "huge.md to be indexed", func() bool { return inGraph(t, h.lib, "huge.md") })
 	return int64(b.Len())
 }
 
@@ -146,7 +147,7 @@ func (h *hugeNoteVault) remove(t *testing.T) {
 	if err := os.Remove(filepath.Join(h.dir, "huge.md")); err != nil {
 		t.Fatal(err)
 	}
-	waitUntil(t, func() bool { return !inGraph(t, h.lib, "huge.md") }, "huge.md to leave the index")
+	wait.Within(t, 2*time.Minute, "huge.md to leave the index", func() bool { return !inGraph(t, h.lib, "huge.md") })
 }
 
 // inGraph tells whether the library's graph holds p, failing the test when the graph
@@ -158,15 +159,6 @@ func inGraph(t *testing.T, l *library.Library, p vpath.Path) bool {
 		t.Fatal(err)
 	}
 	return g.Has(p)
-}
-
-func waitUntil(t *testing.T, ok func() bool, what string) {
-	t.Helper()
-	for stop := time.Now().Add(2 * time.Minute); !ok(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(stop) {
-			t.Fatalf("waited two minutes for %s", what)
-		}
-	}
 }
 
 // TestRenameReachesLinksPastTheIndexLimit: a note whose only link to X comes after the

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // goMemory is what the Go runtime holds of the operating system's memory now
@@ -57,7 +59,7 @@ func TestHugeNoteMemoryGoesBackToTheSystem(t *testing.T) {
 	baseRSS := residentMemory()
 
 	h.add(t)
-	waitUntil(t, func() bool { return h.search(t) }, "the search index to hold huge.md")
+	wait.Within(t, 2*time.Minute, "the search index to hold huge.md", func() bool { return h.search(t) })
 	h.pattern(t, glob) // its text is cached now
 	withHeld, withLive := goMemory()
 	withRSS := residentMemory()

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/memotree/memotree/backend/internal/vaulttest"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // A workspace that watches (the app, serve, MCP) builds each library's search index
@@ -38,12 +39,8 @@ func TestSearchIndexBuiltInTheBackground(t *testing.T) {
 	if _, err := ws.Registry(); err != nil {
 		t.Fatal(err)
 	}
-	for end := time.Now().Add(60 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		if _, err := os.Stat(index(dir)); err == nil {
-			break
-		}
-		if time.Now().After(end) {
-			t.Fatal("no search index 60 s after the workspace opened")
-		}
-	}
+	wait.Within(t, 60*time.Second, "the search index to be built", func() bool {
+		_, err := os.Stat(index(dir))
+		return err == nil
+	})
 }

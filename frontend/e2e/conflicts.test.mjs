@@ -7,7 +7,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { openApp } from './harness.mjs'
+import { openApp, waitFor } from './harness.mjs'
 
 const panel = '[data-testid="git-panel"]'
 const view = (p) => `[data-testid="conflict-view"][data-path="${p}"]`
@@ -29,16 +29,6 @@ function tryGit(dir, ...args) {
   } catch (e) {
     return { ok: false, out: `${e.stdout ?? ''}${e.stderr ?? ''}` }
   }
-}
-
-/** waitFor polls fn until it returns true. */
-async function waitFor(fn, what, timeoutMs = 30000) {
-  const end = Date.now() + timeoutMs
-  while (Date.now() < end) {
-    if (fn()) return
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  assert.fail(`timed out waiting for ${what}`)
 }
 
 const plan = (status, second, tenth) =>

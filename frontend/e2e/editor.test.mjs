@@ -4,7 +4,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { openApp, vaultNotes } from './harness.mjs'
+import { openApp, vaultNotes, waitFor } from './harness.mjs'
 
 const tree = '[data-testid="file-tree"]'
 const noteView = '[data-testid="note-view"]'
@@ -13,14 +13,9 @@ const entry = (p) => `${tree} [data-path="${p.replace(/"/g, '\\"')}"]`
 
 /** waitFile waits until the file holds what pred accepts. */
 async function waitFile(file, pred, what) {
-  const deadline = Date.now() + 30000 // a last guard: a busy machine is slow
   let text = ''
-  while (Date.now() < deadline) {
-    text = fs.readFileSync(file, 'utf8')
-    if (pred(text)) return text
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  assert.fail(`${what}: the file holds ${JSON.stringify(text.slice(-200))}`)
+  await waitFor(() => pred((text = fs.readFileSync(file, 'utf8'))), () => `the file to change (${what}); it holds ${JSON.stringify(text.slice(-200))}`)
+  return text
 }
 
 describe('the editor', () => {

@@ -6,7 +6,7 @@ import fs from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { artifactsDir, basicVault, openApp } from './harness.mjs'
+import { artifactsDir, basicVault, openApp, waitFor } from './harness.mjs'
 
 const panel = '[data-testid="git-panel"]'
 const change = (p) => `${panel} [data-change="${p.replace(/"/g, '\\"')}"]`
@@ -18,16 +18,6 @@ function git(dir, ...args) {
     ['-c', 'user.name=E2E', '-c', 'user.email=e2e@example.com', '-c', 'commit.gpgsign=false', '-c', 'core.quotepath=off', ...args],
     { cwd: dir, encoding: 'utf8', env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' } },
   )
-}
-
-/** waitFor polls fn until it returns true. */
-async function waitFor(fn, what, timeoutMs = 30000) {
-  const end = Date.now() + timeoutMs
-  while (Date.now() < end) {
-    if (fn()) return
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  assert.fail(`timed out waiting for ${what}`)
 }
 
 describe('the source-control panel', () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict'
 import fs from 'node:fs'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
-import { frontendDir, openBrowser, startServer, useApp } from './harness.mjs'
+import { frontendDir, openBrowser, startServer, useApp, waitFor } from './harness.mjs'
 
 const vault = path.resolve(frontendDir, '../../shared/corpora/obsidian-help-en')
 const absent = fs.existsSync(vault) ? false : `the corpus is not at ${vault}`
@@ -176,8 +176,7 @@ describe('a vault’s .obsidian/graph.json', { skip: absent }, () => {
     // A change in MemoTree is saved in .memotree, never in .obsidian.
     await page.locator('[data-testid="graph-legend"] li[data-query] button').first().click()
     const saved = path.join(server.vaultDir, '.memotree', 'graph.json')
-    for (let i = 0; i < 100 && !fs.existsSync(saved); i++) await new Promise((r) => setTimeout(r, 100))
-    assert.ok(fs.existsSync(saved), 'the settings were saved in .memotree/graph.json')
+    await waitFor(() => fs.existsSync(saved), 'the settings to be saved in .memotree/graph.json')
     assert.deepEqual(JSON.parse(fs.readFileSync(saved, 'utf8')).hidden_groups, ['path:Plugins/'])
     assert.equal(fs.readFileSync(path.join(server.vaultDir, '.obsidian', 'graph.json'), 'utf8'), graphJSON, '.obsidian/graph.json is unchanged')
   })

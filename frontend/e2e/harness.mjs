@@ -239,6 +239,20 @@ export async function paintedPixels(page, png) {
 }
 
 /**
+ * waitFor polls check (which may be async) until it returns something true, and fails,
+ * saying what was awaited, after timeoutMs: a generous guard, as the machines running
+ * the tests are busy; it returns as soon as the state holds. `what` may be a function,
+ * called on failure, to describe the state last seen.
+ */
+export async function waitFor(check, what, timeoutMs = 30000) {
+  const end = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`waited ${timeoutMs} ms for ${typeof what === 'function' ? what() : what}`)
+    await new Promise((r) => setTimeout(r, 25))
+  }
+}
+
+/**
  * scansDone waits until the server has read its vaults: `memotree serve` answers
  * at once and scans in the background, and a benchmark of the window measures from
  * a server that is ready.

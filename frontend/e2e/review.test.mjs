@@ -8,7 +8,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { after, before, describe, test } from 'node:test'
 import { startFakeLLM, text, toolCalls } from './fakellm.mjs'
-import { artifactsDir, basicVault, openApp } from './harness.mjs'
+import { artifactsDir, basicVault, openApp, waitFor } from './harness.mjs'
 
 // The pictures of docs/ this file makes (docs/pictures.json): into docs/ with `make
 // screenshots` (MEMOTREE_SCREENSHOTS=docs), else into the artifacts.
@@ -27,16 +27,6 @@ function git(dir, ...args) {
     encoding: 'utf8',
     env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' },
   })
-}
-
-/** waitFor polls fn until it returns true. */
-async function waitFor(fn, what, timeoutMs = 30000) {
-  const end = Date.now() + timeoutMs
-  while (Date.now() < end) {
-    if (fn()) return
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  assert.fail(`timed out waiting for ${what}`)
 }
 
 /** The draft as committed: front matter, a title and forty sentences. */

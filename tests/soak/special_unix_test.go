@@ -4,6 +4,7 @@ package soak
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +13,8 @@ import (
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // TestMCPServerWithANamedPipe: a running `memotree mcp --http` whose vault gains a
@@ -51,16 +54,16 @@ func TestMCPServerWithANamedPipe(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "b.md"), []byte("# B\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for {
+	wait.Until(t, "the server to find b.md, written after the pipe", func() error {
 		res, isErr, err := call(quick, "read_entities", map[string]any{"entity_names": []string{"b"}})
 		if err != nil {
 			t.Fatalf("read_entities b: %v", err)
 		}
-		if !isErr && strings.Contains(string(res), "# B") {
-			break
+		if isErr || !strings.Contains(string(res), "# B") {
+			return fmt.Errorf("read_entities b: %s", res)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return nil
+	})
 	exited := make(chan error, 1)
 	go func() { exited <- srv.Wait() }()
 	if err := srv.Process.Signal(syscall.SIGTERM); err != nil {

@@ -1,17 +1,18 @@
 package face
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/memotree/memotree/backend/llm"
 	"github.com/memotree/memotree/backend/llm/llmtest"
 	"github.com/memotree/memotree/backend/uiapi"
 	"github.com/memotree/memotree/backend/workspace"
 	"github.com/memotree/memotree/demo"
+	"github.com/memotree/memotree/internal/wait"
 )
 
 // TestWindowAutoSummary opens the window as the desktop app does, with the
@@ -55,17 +56,13 @@ func TestWindowAutoSummary(t *testing.T) {
 		t.Fatal(err)
 	}
 	note := filepath.Join(dir, "people", "Mary Somerville.md")
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	wait.Until(t, "the model's summary in the note", func() error {
 		b, _ := os.ReadFile(note)
 		if strings.Contains(string(b), "summary: "+summary+"\n") {
-			break
+			return nil
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the note has no summary from the model:\n%s", b)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return fmt.Errorf("the note reads:\n%s", b)
+	})
 	for _, r := range srv.Requests() {
 		if r.Body["model"] != "window-model" {
 			t.Errorf("a request for model %v, want the saved window-model", r.Body["model"])

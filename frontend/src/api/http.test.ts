@@ -1,4 +1,5 @@
 import { afterEach, expect, test, vi } from 'vitest'
+import { settled, waitFor } from '../lib/testing'
 import { errorMessage } from './errors'
 import fs from 'node:fs'
 import { GO_METHODS } from './api'
@@ -155,8 +156,6 @@ function sseStream() {
   return { body, push: (s: string) => ctl.enqueue(enc.encode(s)), end: () => ctl.close() }
 }
 
-const tick = () => new Promise((r) => setTimeout(r, 0))
-
 test('events come from one authorised stream, parsed per topic, split anywhere', async () => {
   const streams: ReturnType<typeof sseStream>[] = []
   const auths: (string | null)[] = []
@@ -170,31 +169,30 @@ test('events come from one authorised stream, parsed per topic, split anywhere',
   const hub = new EventHub('/api/events', async () => 'Bearer s-1', f as unknown as typeof fetch, async (ms) => void pauses.push(ms))
   const got: unknown[] = []
   const off = hub.on('vault:changed', (e) => got.push(e))
-  hub.on('vault:changed', () => {})
-  await tick()
-  expect(f).toHaveBeenCalledTimes(1)
+  const all: unknown[] = [] // a listener that stays: it shows when an event has been read
+  hub.on('vault:changed', (e) => all.push(e))
+  await waitFor(() => expect(f).toHaveBeenCalledTimes(1))
   expect(auths).toEqual(['Bearer s-1'])
   const s = streams[0]!
   s.push(': connected\n\nevent: vault:changed\ndata: {"library":"demo",')
   s.push('"paths":["a.md"],"rescan":false}\n\nevent: git:changed\ndata: {"library":"demo"}\n\n')
-  await tick()
-  expect(got).toEqual([{ library: 'demo', paths: ['a.md'], rescan: false }])
+  await waitFor(() => expect(got).toEqual([{ library: 'demo', paths: ['a.md'], rescan: false }]))
   // A dropped stream is opened again; events may have been missed: a rescan.
   s.end()
-  await vi.waitFor(() => expect(f).toHaveBeenCalledTimes(2))
-  await vi.waitFor(() => expect(got[1]).toEqual({ library: '', paths: [], rescan: true }))
+  await waitFor(() => expect(f).toHaveBeenCalledTimes(2))
+  await waitFor(() => expect(got[1]).toEqual({ library: '', paths: [], rescan: true }))
   expect(pauses).toEqual([500])
   off()
   streams[1]!.push('event: vault:changed\ndata: {"library":"demo","paths":[],"rescan":false}\n\n')
-  await tick()
-  expect(got).toHaveLength(2)
+  await waitFor(() => expect(all).toHaveLength(3)) // read and given to the listener that stays
+  expect(got).toHaveLength(2) // but not to the one that left
 })
 
 test('a refused session ends the event stream', async () => {
   const f = vi.fn(async () => new Response('missing or wrong token', { status: 401 }))
   const hub = new EventHub('/api/events', async () => 'Bearer gone', f as unknown as typeof fetch, async () => {})
   hub.on('vault:changed', () => {})
-  await tick()
-  await tick()
+  await waitFor(() => expect(f).toHaveBeenCalledTimes(1))
+  await settled() // a hub that tried again would have called fetch by now: nothing else waits
   expect(f).toHaveBeenCalledTimes(1)
 })

@@ -79,3 +79,23 @@ export function ringNodes<N extends Attributes, E extends Attributes>(r: Sigma<N
     ctx.stroke()
   }
 }
+
+/** drawArrows gives sigma the arrow's program, once the settings ask for arrows. */
+export function drawArrows(r: Sigma<NodeAttrs, EdgeAttrs>): void {
+  const classes = r.getSetting('edgeProgramClasses')
+  if (classes.arrow !== EdgeArrowProgram) r.setSetting('edgeProgramClasses', { ...classes, arrow: EdgeArrowProgram })
+}
+
+/**
+ * refreshNodes applies the reducers again after a change that concerns only `nodes`
+ * of g (and their edges): on a big graph just those, not every node and edge.
+ */
+export function refreshNodes(r: Sigma<NodeAttrs, EdgeAttrs>, g: ModelGraph, nodes: Iterable<string | null>, big: boolean): void {
+  if (!big) {
+    r.refresh({ skipIndexation: true })
+    return
+  }
+  const ns = [...new Set(nodes)].filter((n): n is string => n !== null && g.hasNode(n))
+  const es = ns.flatMap((n) => g.edges(n))
+  r.refresh({ partialGraph: { nodes: ns, edges: es }, skipIndexation: true, schedule: true })
+}

@@ -11,20 +11,22 @@
 // completion of a big graph, the open note's highlight and the redraw at a new size
 // wait for the next frame and for the window to be quiet (nothing of the person's to
 // show first: see VaultStore.quiet), and a layout's positions wait behind that gate.
+//
+// Its parts: graphCamera (fitting, the panel's size), graphPointer (clicks, hover,
+// edge labels), graphLayoutRun (one layout at a time), graphDiffView (a change set's
+// diff), graphReducers (how each node and edge is drawn) and graphCanvas (sigma made).
 import Sigma from 'sigma'
-import { drawStraightEdgeLabel, EdgeArrowProgram } from 'sigma/rendering'
-import type { EdgeLabelDrawingFunction } from 'sigma/rendering'
 import type { ChangeSet, ChangeState, GraphData, GraphViewSettings } from '../api'
 import type { GraphStore } from '../stores/graph.svelte'
-import { changeSetLabel } from './changesets'
-import { debounce, type Debounced } from './debounce'
-import { afterNextFrame, framePainted } from './frames'
+import { afterNextFrame } from './frames'
 import { BulkEdges, bulkEdgeProgram } from './graphBulkEdges'
-import { graphDiff, withGhosts, type GraphDiff } from './graphDiff'
-import { glide, type Glide } from './graphGlide'
+import { aspectOf, fitCamera, followSize, homeCamera, stillAndDrawn } from './graphCamera'
+import type { GraphDiff } from './graphDiff'
+import { diffOver } from './graphDiffView'
+import { glide } from './graphGlide'
 import { applyGroups, groupsFor, type ActiveGroup } from './graphGroups'
 import { LabelLayer, labelDiscs, overlayBoxes } from './graphLabels'
-import { startLayout, type RunningLayout } from './graphLayout'
+import { LayoutRunner } from './graphLayoutRun'
 import {
   addEdgesInSlices,
   buildGraph,
@@ -41,11 +43,11 @@ import {
   type RelationCount,
 } from './graphModel'
 import { bulkStyle, reduceEdge, reduceNode, type ReducerState } from './graphReducers'
-import { BIG, BUSY, EDGE_LABEL_FEW, EDGE_LABEL_RATIO, globalLayoutMs, LABEL_DISCS, labelThreshold, layoutPostEvery, localLayoutMs, renderOnBareRefresh, sizeSettings } from './graphSigma'
-import { makeSigma, ringNodes } from './graphCanvas'
-import { readTheme, type GraphTheme } from './graphTheme'
+import { edgeLabels, listenPointer, type EdgeTip, type PointerState } from './graphPointer'
+import { BIG, BUSY, globalLayoutMs, LABEL_DISCS, labelThreshold, localLayoutMs, renderOnBareRefresh, sizeSettings } from './graphSigma'
+import { drawArrows, makeSigma, refreshNodes, ringNodes } from './graphCanvas'
+import { followTheme, readTheme, type GraphTheme } from './graphTheme'
 import { graphFilter, layoutForces, viewChange } from './graphViewSettings'
-import { THEME_EVENT } from './theme.svelte'
 import { diffHook, graphHooks, newGraphState, type GraphState } from './graphHooks'
 
 const emptyData: GraphData = { library: '', nodes: [], labels: [], types: [''], node_types: [], first_unresolved: 0, relations: [], edges: [], aliases: {} }
@@ -59,10 +61,10 @@ export interface RendererDeps {
   onopen: (path: string) => void
 }
 
-export class GraphRenderer implements ReducerState {
+export class GraphRenderer implements ReducerState, PointerState {
   /** Set once sigma exists, so the panel's effects run (again) then. */
   ready = $state(false)
-  tip = $state<{ text: string; x: number; y: number } | null>(null)
+  tip = $state<EdgeTip | null>(null)
   relations = $state.raw<RelationCount[]>([])
   groups = $state.raw<ActiveGroup[]>([])
   matchCount = $state<number | null>(null)
@@ -83,6 +85,8 @@ export class GraphRenderer implements ReducerState {
   hidden: ReadonlySet<string> = new Set()
   groupOf: Map<string, number> = new Map()
   hiddenGroups: ReadonlySet<string> = new Set()
+  /** How many edges are on screen: the shown graph's, or the bulk edges. */
+  shownEdges = 0
 
   private readonly store: GraphStore
   private readonly quiet: () => Promise<void>
@@ -91,30 +95,26 @@ export class GraphRenderer implements ReducerState {
   private renderer: Sigma<NodeAttrs, EdgeAttrs> | null = null
   /** The library's whole graph. */
   private full: ModelGraph | null = null
-  private layout: RunningLayout | null = null
-  private resizer: ResizeObserver | null = null
+  private readonly layout: LayoutRunner
+  /** What start set going (label layer, size, theme, glide), stopped by destroy. */
+  private stops: (() => void)[] = []
   /** The graph with a diff's ghosts (null when none). */
   private diffGraph: ModelGraph | null = null
   private diffSeq = 0
   private dataSeq = 0
   private readonly labels = new LabelLayer<NodeAttrs, EdgeAttrs>()
-  private detachLabels: (() => void) | null = null
-  private regrid: Debounced<[]> | null = null
-  private glider: Glide | null = null
   private best: string[] = []
   /** A big graph's edges for its first drawing, before graphology and sigma have them. */
   private readonly bulk = new BulkEdges()
-  /** How many edges are on screen: the shown graph's, or the bulk edges. */
-  private shownEdges = 0
   /** Whether the first drawing is no longer held back (see GraphView's hold). */
   private released = false
-  private readonly dark = window.matchMedia('(prefers-color-scheme: dark)')
   private readonly hooks: GraphState = newGraphState()
 
   constructor(deps: RendererDeps) {
     this.store = deps.store
     this.quiet = deps.quiet
     this.onopen = deps.onopen
+    this.layout = new LayoutRunner(this.hooks, this.quiet)
   }
 
   /** The graph's settings, as the reducers read them. */
@@ -127,12 +127,6 @@ export class GraphRenderer implements ReducerState {
     return this.renderer !== null
   }
 
-  private stopLayout() {
-    this.layout?.stop()
-    this.layout = null
-    this.hooks.layout = false
-  }
-
   /** colour applies the colour groups to a graph built from d. */
   private colour(g: ModelGraph, d: GraphData) {
     const view = this.store.view
@@ -142,31 +136,23 @@ export class GraphRenderer implements ReducerState {
     this.hiddenGroups = new Set(view?.hidden_groups)
   }
 
-  /** The panel's width over its height (1 before it has a size). */
-  private aspect(): number {
-    const w = this.container?.clientWidth ?? 0
-    const h = this.container?.clientHeight ?? 0
-    return w > 0 && h > 0 ? w / h : 1
-  }
-
   /**
    * runLayout lays `g` out for at most `ms`; `fresh` when no node had a position (the
    * drawing then takes the panel's shape). The camera fits the drawing once it is done.
    */
   private runLayout(g: ModelGraph, ms: number, fresh: boolean) {
-    this.stopLayout()
+    this.layout.stop()
     const view = this.store.view
     if (g.order < 2 || !view) return
-    this.hooks.layout = true
-    const opts = { aspect: this.aspect(), fresh, forces: layoutForces(view), gate: this.quiet, received: () => this.hooks.layoutUpdates++ }
-    this.layout = startLayout(g, ms, layoutPostEvery(g, ms), opts, (error) => {
-      this.layout = null
-      this.hooks.layoutError = error ?? null
+    this.layout.run(g, ms, { aspect: aspectOf(this.container), fresh, forces: layoutForces(view) }, () => {
       if (g === this.full) this.store.positions = positionsOf(g)
       // Settled once the camera has fitted the drawing and a frame shows it there:
       // nodes stay where they are drawn, and a click finds them where they are seen.
-      if (g === this.shown) void this.fit(true).then(() => this.stillAndDrawn()).then(() => (this.hooks.layout = this.layout !== null))
-      else this.hooks.layout = false
+      if (g === this.shown) {
+        void this.fit(true)
+          .then(() => stillAndDrawn(() => this.renderer))
+          .then(() => (this.hooks.layout = this.layout.active))
+      } else this.hooks.layout = false
     })
   }
 
@@ -175,26 +161,9 @@ export class GraphRenderer implements ReducerState {
    * every node in the panel at the camera's initial state), `animate`d or at once.
    */
   fit(animate: boolean): Promise<void> {
-    const camera = this.renderer?.getCamera()
-    if (!camera) return Promise.resolve()
-    const home = { x: 0.5, y: 0.5, ratio: 1, angle: 0 }
+    if (!this.renderer) return Promise.resolve()
     this.hooks.fits++
-    if (!animate) {
-      camera.setState(home)
-      return Promise.resolve()
-    }
-    // A newer move of the camera cuts this one short: do not wait for it then.
-    return Promise.race([camera.animate(home, { duration: 300 }), new Promise<void>((r) => setTimeout(r, 600))])
-  }
-
-  /**
-   * stillAndDrawn resolves once the camera has stopped and a frame has been drawn where
-   * it stopped. The camera's last step sets its place inside an animation frame, and
-   * sigma draws that place (and the picking layer a click is read from) in the next.
-   */
-  private async stillAndDrawn(): Promise<void> {
-    for (let i = 0; i < 100 && this.renderer?.getCamera().isAnimated(); i++) await framePainted()
-    await framePainted()
+    return fitCamera(this.renderer, animate)
   }
 
   /**
@@ -218,7 +187,7 @@ export class GraphRenderer implements ReducerState {
     this.thin = edges > BIG
     renderer.setGraph(g)
     this.computeMatches()
-    if (resetCamera) renderer.getCamera().setState({ x: 0.5, y: 0.5, ratio: 1, angle: 0 })
+    if (resetCamera) homeCamera(renderer)
   }
 
   /**
@@ -285,13 +254,13 @@ export class GraphRenderer implements ReducerState {
     }
     performance.mark('graph:built')
     const known = prev ? sameNodes(prev, next) : positions !== undefined && next.order === positions.size
-    const layoutRunning = this.layout !== null && this.shown === prev
+    const layoutRunning = this.layout.active && this.shown === prev
     this.full = next
     graphHooks().__memotreeGraphFull = next
     this.relations = relationCounts(next)
     this.colour(next, d)
     if (this.store.mode === 'global') {
-      this.stopLayout()
+      this.layout.stop()
       this.show(next, !prev)
       // setGraph has drawn it, synchronously.
       if (this.hooks.drawnAt === null) performance.mark('graph:drawn')
@@ -312,7 +281,7 @@ export class GraphRenderer implements ReducerState {
   private showLocal() {
     const full = this.full
     if (!full || !this.renderer) return
-    this.stopLayout()
+    this.layout.stop()
     const centre = this.current && full.hasNode(this.current) ? this.current : null
     this.localEmpty = centre === null
     const g = centre ? localGraph(this.diffGraph ?? full, centre, this.store.depth, this.follow) : buildGraph(emptyData)
@@ -325,7 +294,7 @@ export class GraphRenderer implements ReducerState {
     const full = this.full
     if (!full) return
     this.localEmpty = false
-    this.stopLayout()
+    this.layout.stop()
     this.show(this.diffGraph ?? full, true)
     if (!this.store.positions) this.runLayout(full, globalLayoutMs(full), false)
   }
@@ -349,14 +318,6 @@ export class GraphRenderer implements ReducerState {
     this.renderer?.refresh({})
   }
 
-  /** Relation labels only where they can be read: see EDGE_LABEL_RATIO. */
-  private readonly drawEdgeLabel: EdgeLabelDrawingFunction<NodeAttrs, EdgeAttrs> = (ctx, edge, source, target, settings) => {
-    const near = source.highlighted || target.highlighted
-    const few = this.shownEdges <= EDGE_LABEL_FEW
-    if (!near && !few && (this.renderer?.getCamera().ratio ?? 1) > EDGE_LABEL_RATIO) return
-    drawStraightEdgeLabel(ctx, edge, source, target, settings)
-  }
-
   /**
    * start makes sigma in the panel's container: once the tree is on screen (the
    * panel's hold), since its WebGL contexts and shaders take a tenth of a second of
@@ -371,7 +332,7 @@ export class GraphRenderer implements ReducerState {
       theme: this.theme,
       themeNow: () => this.theme,
       drawLabel: this.labels.drawLabel,
-      drawEdgeLabel: this.drawEdgeLabel,
+      drawEdgeLabel: edgeLabels(this, () => this.renderer?.getCamera().ratio ?? 1),
       bulk: bulkEdgeProgram(this.bulk),
       arrows: this.store.view?.show_arrows ?? false,
       nodeReducer: (node, a) => reduceNode(this, node, a),
@@ -379,7 +340,7 @@ export class GraphRenderer implements ReducerState {
     })
     this.renderer = renderer
     renderOnBareRefresh(renderer)
-    this.detachLabels = this.labels.attach(
+    const detachLabels = this.labels.attach(
       renderer,
       () => labelDiscs(renderer, this.shown, LABEL_DISCS),
       () => overlayBoxes(container, '[data-testid="graph-toolbar"], [data-testid="graph-legend"]'),
@@ -389,72 +350,25 @@ export class GraphRenderer implements ReducerState {
     renderer.on('afterProcess', () => this.bulk.invalidate())
     renderer.on('afterRender', () => (this.hooks.bulkEdges = this.bulk.drawn))
     // A big graph is drawn once per camera move, not on every step: see graphGlide.
-    this.glider = glide(renderer, container, () => this.shownEdges > BUSY)
-    this.listen(renderer, container)
-    // The pane changes size (a splitter, a panel opened or closed): sigma follows the
-    // window's size only. Draw at the new size, fitted again.
-    // The labels' grid is cut to the panel's size when sigma indexes the graph: once
-    // the size stops changing, index again (which draws). A busy graph is drawn only
-    // then, not at every step: each drawing of one costs a second or more in software
-    // WebGL, and drawn in the frame that changed the panel's size (a note opened
-    // beside it narrows it) it would hold that frame, the note with it, as long.
-    this.regrid = debounce(() => void this.quiet().then(() => this.renderer?.refresh()), 250)
-    this.resizer = new ResizeObserver(() => {
-      const r = this.renderer
-      if (!r || container.clientWidth === 0 || container.clientHeight === 0) return
-      const { width, height } = r.getDimensions()
-      if (width === container.clientWidth && height === container.clientHeight) return
-      void this.fit(false)
-      if (this.shownEdges <= BUSY) r.scheduleRender()
-      this.regrid?.()
+    const glider = glide(renderer, container, () => this.shownEdges > BUSY)
+    listenPointer(renderer, container, this, (path) => this.onopen(path))
+    const stopFollowingSize = followSize(container, () => this.renderer, {
+      busy: () => this.shownEdges > BUSY,
+      quiet: this.quiet,
+      fit: () => void this.fit(false),
     })
-    this.resizer.observe(container)
     graphHooks().__memotreeSigma = renderer
     graphHooks().__memotreeGraphState = this.hooks
     graphHooks().__memotreeGraphLabels = this.labels
-    this.dark.addEventListener('change', this.onTheme)
-    // A theme picked in the settings (the system's change comes through both).
-    window.addEventListener(THEME_EVENT, this.onTheme)
+    this.stops = [stopFollowingSize, detachLabels, followTheme(this.onTheme), () => glider.stop()]
     this.ready = true
-  }
-
-  /** listen opens a clicked note, fades the rest around a hovered one and names a hovered edge. */
-  private listen(renderer: Sigma<NodeAttrs, EdgeAttrs>, container: HTMLDivElement) {
-    renderer.on('clickNode', ({ node }) => {
-      if (this.shown?.getNodeAttribute(node, 'unresolved')) return
-      this.onopen(node)
-    })
-    renderer.on('enterNode', ({ node }) => {
-      container.style.cursor = this.shown?.getNodeAttribute(node, 'unresolved') ? 'default' : 'pointer'
-      // Fading the rest re-processes every edge: not worth it on a big graph.
-      if (this.shownEdges > BIG) return
-      this.hovered = node
-      this.renderer?.refresh({ skipIndexation: true })
-    })
-    renderer.on('leaveNode', () => {
-      container.style.cursor = ''
-      if (this.hovered === null) return
-      this.hovered = null
-      this.renderer?.refresh({ skipIndexation: true })
-    })
-    renderer.on('enterEdge', ({ edge, event }) => {
-      const rel = this.shown?.getEdgeAttribute(edge, 'relation') ?? ''
-      this.tip = { text: rel, x: event.x, y: event.y }
-    })
-    renderer.on('leaveEdge', () => (this.tip = null))
   }
 
   /** destroy lets sigma go, keeping the global graph's layout for the next panel. */
   destroy() {
-    this.resizer?.disconnect()
-    this.detachLabels?.()
-    this.regrid?.cancel()
-    this.dark.removeEventListener('change', this.onTheme)
-    window.removeEventListener(THEME_EVENT, this.onTheme)
-    if (this.full && this.store.mode === 'global' && !this.layout) this.store.positions = positionsOf(this.full)
-    this.stopLayout()
-    this.glider?.stop()
-    this.glider = null
+    for (const stop of this.stops.splice(0)) stop()
+    if (this.full && this.store.mode === 'global' && !this.layout.active) this.store.positions = positionsOf(this.full)
+    this.layout.stop()
     this.renderer?.kill()
     this.renderer = null
   }
@@ -492,13 +406,7 @@ export class GraphRenderer implements ReducerState {
     const renderer = this.renderer
     if (!renderer || !g) return
     this.bulk.invalidate()
-    if (this.shownEdges <= BIG) {
-      renderer.refresh({ skipIndexation: true })
-      return
-    }
-    const ns = [...new Set(nodes)].filter((n): n is string => n !== null && g.hasNode(n))
-    const es = ns.flatMap((n) => g.edges(n))
-    renderer.refresh({ partialGraph: { nodes: ns, edges: es }, skipIndexation: true, schedule: true })
+    refreshNodes(renderer, g, nodes, this.shownEdges > BIG)
   }
 
   /**
@@ -535,10 +443,7 @@ export class GraphRenderer implements ReducerState {
   settings(before: GraphViewSettings | null, v: GraphViewSettings | null) {
     const renderer = this.renderer
     if (v === before || !v || !before) return
-    if (v.show_arrows && !before.show_arrows && renderer) {
-      const classes = renderer.getSetting('edgeProgramClasses')
-      if (classes.arrow !== EdgeArrowProgram) renderer.setSetting('edgeProgramClasses', { ...classes, arrow: EdgeArrowProgram })
-    }
+    if (v.show_arrows && !before.show_arrows && renderer) drawArrows(renderer)
     const change = viewChange(before, v)
     this.hiddenGroups = new Set(v.hidden_groups)
     if (change.rebuild) {
@@ -565,19 +470,12 @@ export class GraphRenderer implements ReducerState {
       this.diffLabel = ''
       graphHooks().__memotreeGraphDiff = null
     } else {
-      const changes = set.changes.filter((c) => c.path.toLowerCase().endsWith('.md') || (c.from ?? '').toLowerCase().endsWith('.md'))
-      let before: Awaited<ReturnType<GraphStore['before']>> = []
-      try {
-        before = await this.store.before(changes.map((c) => c.from ?? c.path))
-      } catch (e) {
-        this.store.error = e instanceof Error ? e.message : String(e)
-      }
-      if (seq !== this.diffSeq || g !== this.full) return
-      const diff = graphDiff(g, changes, before)
-      this.diff = diff
-      this.diffGraph = withGhosts(g, diff)
-      this.diffLabel = changeSetLabel(set)
-      graphHooks().__memotreeGraphDiff = diffHook(set.id, diff)
+      const shown = await diffOver(this.store, g, set, () => seq !== this.diffSeq || g !== this.full)
+      if (!shown) return
+      this.diff = shown.diff
+      this.diffGraph = shown.graph
+      this.diffLabel = shown.label
+      graphHooks().__memotreeGraphDiff = diffHook(set.id, shown.diff)
     }
     if (this.store.mode === 'local') this.showLocal()
     else if (this.full) this.show(this.diffGraph ?? this.full, false)

@@ -2,6 +2,7 @@
 // light/dark theme, and the hover label drawn in those colours.
 import type { Attributes } from 'graphology-types'
 import type { NodeHoverDrawingFunction } from 'sigma/rendering'
+import { THEME_EVENT } from './theme.svelte'
 
 export interface GraphTheme {
   label: string
@@ -59,5 +60,20 @@ export function hoverDrawer<N extends Attributes, E extends Attributes>(theme: (
     ctx.fill()
     ctx.fillStyle = t.hoverText
     ctx.fillText(label, x, data.y + size / 3)
+  }
+}
+
+/**
+ * followTheme calls onchange when the theme changes: the system's light or dark, or
+ * a theme picked in the settings (the system's change comes through both). It returns
+ * a function that stops following.
+ */
+export function followTheme(onchange: () => void): () => void {
+  const dark = window.matchMedia('(prefers-color-scheme: dark)')
+  dark.addEventListener('change', onchange)
+  window.addEventListener(THEME_EVENT, onchange)
+  return () => {
+    dark.removeEventListener('change', onchange)
+    window.removeEventListener(THEME_EVENT, onchange)
   }
 }

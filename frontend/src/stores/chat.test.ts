@@ -2,6 +2,7 @@ import { expect, test, vi } from 'vitest'
 import type { Api } from '../api'
 import type { EventPayloads, Topic } from '../api/events'
 import type { ChatLiveView, ChatSessionView } from '../api/types'
+import { waitFor } from '../lib/testing'
 import { ChatStore } from './chat.svelte'
 
 type Listener = (e: unknown) => void
@@ -65,8 +66,7 @@ test('events that beat chatSend are replayed, and the end shows the saved sessio
   expect(approvals).toEqual([['a1', true]])
   expect(chat.items.some((i) => i.kind === 'approval')).toBe(false)
   emit('chat:done', { session: 's-1', turn: 't-1', answer: 'Hi there', error: '', stopped: false })
-  await new Promise((r) => setTimeout(r, 0))
-  expect(chat.busy).toBe(false)
+  await waitFor(() => expect(chat.busy).toBe(false))
   expect(chat.items.map((i) => (i.kind === 'assistant' || i.kind === 'user' ? i.text : i.kind))).toEqual(['go', 'Hi there'])
   off()
 })
@@ -77,9 +77,8 @@ test('a stopped turn leaves its message', async () => {
   chat.connect()
   await chat.send('go', '', '')
   emit('chat:done', { session: 's-1', turn: 't-1', answer: '', error: 'Stopped. The conversation is saved as it is.', stopped: true })
-  await new Promise((r) => setTimeout(r, 0))
+  await waitFor(() => expect(chat.busy).toBe(false))
   expect(chat.notice).toContain('Stopped')
-  expect(chat.busy).toBe(false)
 })
 
 test('a reloaded window attaches to the running turn: replayed events, then live ones without repeats', async () => {
@@ -99,7 +98,7 @@ test('a reloaded window attaches to the running turn: replayed events, then live
   // Published before the attach finished, and already in the replay: shown once.
   emit('chat:delta', { ...ids, seq: 2, text: 'Looking at the notes.' })
   emit('chat:approval', { ...ids, id: 'a1', call_id: '', from: 'agent', library: 'demo', name: 'delete_entities', args: '{}' })
-  await vi.waitFor(() => expect(chat.busy).toBe(true))
+  await waitFor(() => expect(chat.busy).toBe(true))
   emit('chat:delta', { ...ids, seq: 3, text: ' Now deleting.' })
   expect(chat.session).toBe('s-2')
   const kinds = chat.items.map((it) => it.kind)

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import type { Api, EventPayloads, TaskProgress, Topic } from '../api'
+import { waitFor } from '../lib/testing'
 import { percent, ProgressStore } from './progress.svelte'
 
 // A fake of the two Api methods the store uses: on(), with a way to emit, and
@@ -112,7 +113,7 @@ describe('ProgressStore', () => {
     const off = s.connect(api)
     emit('task:progress', { library: 'other', kind: 'search-index', done: 5, total: 9, final: false })
     release()
-    await vi.waitFor(() => expect(s.tasks.map((t) => t.id).sort()).toEqual(['big:scan', 'other:search-index']))
+    await waitFor(() => expect(s.tasks.map((t) => t.id).sort()).toEqual(['big:scan', 'other:search-index']))
     expect(s.tasks.find((t) => t.id === 'big:scan')?.done).toBe(300)
     expect(s.tasks.find((t) => t.id === 'other:search-index')?.done).toBe(5)
     off()

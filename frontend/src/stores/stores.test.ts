@@ -4,6 +4,7 @@ import type { EventPayloads, TaskProgress } from '../api/events'
 import type { CanvasView, FileEntry, GraphData, NoteBefore, NoteView, SaveResult, SearchResults, SwitchItem, VaultSettingsView } from '../api/types'
 import { colorForType, typeColors, UNTYPED_COLOR } from '../lib/colors'
 import { note, vaultSettingsView } from '../lib/testdata'
+import { settled, waitFor } from '../lib/testing'
 import { GraphStore } from './graph.svelte'
 import { connectLive, LIVE_DEBOUNCE_MS } from './live'
 import { QUIET_LIMIT_MS, VaultStore } from './vault.svelte'
@@ -152,7 +153,7 @@ test('init asks for the default library\'s files beside the libraries, not after
   const v = new VaultStore(api)
   const done = v.init()
   // The list of libraries is not in yet; the files are asked for already.
-  await vi.waitFor(() => expect(api.filesAsked).toEqual(['']))
+  await waitFor(() => expect(api.filesAsked).toEqual(['']))
   open()
   await done
   expect(v.library).toBe('demo')
@@ -289,7 +290,7 @@ test('the end of a first scan loads the files again (their types: the tree came 
   api.emitTask({ library: 'demo', kind: 'search-index', done: 20, total: 20, final: true })
   expect(api.calls).toEqual([])
   api.emitTask({ library: 'demo', kind: 'scan', done: 20, total: 20, final: true })
-  await vi.waitFor(() => expect(api.calls).toEqual(['files']))
+  await waitFor(() => expect(api.calls).toEqual(['files']))
   off()
   expect(api.listeners).toHaveLength(0)
 })
@@ -303,11 +304,11 @@ test('the end of a first scan loads a note opened during it again (its links and
   api.calls = []
   api.put(note('a.md', 'A'))
   api.emitTask({ library: 'demo', kind: 'scan', done: 20, total: 20, final: true })
-  await vi.waitFor(() => expect(v.note?.partial).toBeFalsy())
+  await waitFor(() => expect(v.note?.partial).toBeFalsy())
   expect(api.calls.sort()).toEqual(['files', 'note a.md'])
   api.calls = []
   api.emitTask({ library: 'demo', kind: 'scan', done: 20, total: 20, final: true })
-  await vi.waitFor(() => expect(api.calls).toEqual(['files']))
+  await waitFor(() => expect(api.calls).toEqual(['files']))
   off()
 })
 
@@ -317,21 +318,24 @@ test('quiet waits for a note being loaded and the frame that shows it, and no lo
   let release = () => {}
   const gate = new Promise<void>((r) => (release = r))
   const answer = api.note.bind(api)
-  api.note = async (lib, path) => (await gate, answer(lib, path))
+  const asked: string[] = []
+  api.note = async (lib, path) => (asked.push(path), await gate, answer(lib, path))
   const v = new VaultStore(api)
   await v.quiet() // nothing loading: at once
   let quiet = false
   const opening = v.open('a.md')
   void v.quiet().then(() => (quiet = true))
-  await new Promise((r) => setTimeout(r, 10))
+  await waitFor(() => expect(asked).toEqual(['a.md'])) // the note's answer is awaited
+  await settled()
   expect(quiet).toBe(false)
   release()
   await opening
   expect(v.note?.path).toBe('a.md')
-  await new Promise((r) => setTimeout(r, 10))
+  await waitFor(() => expect(frames.length).toBeGreaterThan(0)) // the frame that shows it is asked for
+  await settled()
   expect(quiet).toBe(false) // the frame that shows the note is not made yet
   for (const f of frames.splice(0)) f()
-  await vi.waitFor(() => expect(quiet).toBe(true))
+  await waitFor(() => expect(quiet).toBe(true))
 
   // A note whose answer never comes.
   vi.useFakeTimers()
@@ -368,7 +372,7 @@ test('the graph asked for early is shown as soon as it is in, and the first load
   const api = new FakeApi()
   const graph = new GraphStore(api)
   graph.prefetch()
-  await vi.waitFor(() => expect(graph.data?.library).toBe('demo'))
+  await waitFor(() => expect(graph.data?.library).toBe('demo'))
   const early = graph.data
   await graph.load('demo')
   expect(api.graphAsked).toEqual([''])
@@ -381,7 +385,7 @@ test('the graph asked for early is shown as soon as it is in, and the first load
   const other = new FakeApi()
   const g2 = new GraphStore(other)
   g2.prefetch()
-  await vi.waitFor(() => expect(g2.data?.library).toBe('demo'))
+  await waitFor(() => expect(g2.data?.library).toBe('demo'))
   await g2.load('other')
   expect(other.graphAsked).toEqual(['', 'other'])
   expect(g2.data?.library).toBe('other')
@@ -417,7 +421,7 @@ test('init shows the default library\'s files as soon as they are in, before the
   const v = new VaultStore(api)
   const done = v.init()
   // The list of libraries is not in yet; the tree has its files already.
-  await vi.waitFor(() => expect(v.filesLoaded).toBe(true))
+  await waitFor(() => expect(v.filesLoaded).toBe(true))
   expect(v.files.map((f) => f.path)).toEqual(['a.md', 'b.md'])
   expect(v.library).toBe('')
   open()
