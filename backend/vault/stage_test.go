@@ -20,11 +20,13 @@ import (
 // stage, and sharedMethods those it answers as its base does (MemoTree's own files,
 // the lock, the journey as read, recovery). A new method must be put in one of them:
 // one that writes content belongs to the stage, or a transaction would write through.
+// View and State are listed with the staged ones: they wrap the staged Vault itself, so
+// what they read of notes comes from its stage.
 var (
 	stagedMethods = []string{
 		"Apply", "AppendExternal", "AppendJourney", "AppendJourneyEntries", "Close", "Read", "ReadFile", "ReadMany",
 		"Remove", "RemoveWith", "Rename", "RenameWith", "Stat", "Update", "UpdateFile",
-		"Walk", "WalkNames", "WalkPaths", "WalkUnder", "Write",
+		"State", "View", "Walk", "WalkNames", "WalkPaths", "WalkUnder", "Write",
 	}
 	sharedMethods = []string{
 		"AppendExternal", "CachePath", "CachesInside", "Dir", "HoldCache",
