@@ -356,7 +356,7 @@ func (x *postings) listLen(tid uint32) int {
 	}
 	_, raw := x.dict.entry(tid)
 	n, _ := binary.Uvarint(raw)
-	return int(n) + len(x.more[tid])
+	return int(n>>1) + len(x.more[tid])
 }
 
 // numTerms is the number of term ids.

@@ -22,7 +22,7 @@ const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version. The file's generation
 // follows: 8 bytes, little-endian, new at every save (see vouch.go).
-var magic = []byte("MTSEARCH\x0c")
+var magic = []byte("MTSEARCH\x0d")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
@@ -303,36 +303,13 @@ func (x *postings) nameLists(remap []uint32) [][]posting {
 	return out
 }
 
-// appendList writes a posting list, renumbered by remap (dead documents left out), with
-// its length before it.
+// appendList writes a posting list (lists.go), renumbered by remap (dead documents
+// left out), with its length before it.
 func appendList(e *encoder, list []posting, remap []uint32, scratch []byte) []byte {
-	live := 0
-	for _, p := range list {
-		if remap[p.doc] != ^uint32(0) {
-			live++
-		}
-	}
-	pe := &encoder{b: scratch[:0]}
-	pe.uvarint(uint64(live))
-	prev := uint32(0)
-	for _, p := range list {
-		r := remap[p.doc]
-		if r == ^uint32(0) {
-			continue
-		}
-		// The gap to the previous document, shifted left; its low bit says the
-		// term occurs once at weight 1 (most postings), else its weight follows.
-		if p.tf == 1 {
-			pe.uvarint(uint64(r-prev)<<1 | 1)
-		} else {
-			pe.uvarint(uint64(r-prev) << 1)
-			pe.uvarint(uint64(p.tf))
-		}
-		prev = r
-	}
-	e.uvarint(uint64(len(pe.b)))
-	e.b = append(e.b, pe.b...)
-	return pe.b
+	body := encodeList(scratch[:0], list, remap)
+	e.uvarint(uint64(len(body)))
+	e.b = append(e.b, body...)
+	return body
 }
 
 // decoder reads the binary form; any error sticks.
@@ -467,28 +444,4 @@ func decodeIndex(data []byte) (*postings, error) {
 		return nil, errFormat
 	}
 	return x, nil
-}
-
-// decodeList decodes a persisted posting list; nil if it is damaged.
-func decodeList(raw []byte, docs int) []posting {
-	d := &decoder{b: raw}
-	np := d.uvarint()
-	if np > uint64(len(raw)) {
-		return nil
-	}
-	list := make([]posting, np)
-	doc := uint32(0)
-	for k := range list {
-		v := d.uvarint()
-		doc += uint32(v >> 1)
-		tf := float32(1)
-		if v&1 == 0 {
-			tf = float32(d.uvarint())
-		}
-		list[k] = posting{doc: doc, tf: tf}
-	}
-	if d.err != nil || np > 0 && int(doc) >= docs {
-		return nil
-	}
-	return list
 }

@@ -1,0 +1,222 @@
+package search
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// A persisted posting list starts with a uvarint: the number of postings shifted left,
+// its low bit saying how the postings follow. Short lists (most terms of a large
+// vocabulary hold one or two notes) are varints: per posting, the gap to the previous
+// document shifted left, its low bit set when the weight is 1, else the weight after
+// it. Longer lists are packed in blocks of listBlock postings, each a byte giving the
+// width in bits of its gaps less one, a byte giving the width of its weights less one,
+// then the gaps and the weights, each packed at that width (least significant bits
+// first). The encoder writes whichever is shorter: the common words of a vault, in
+// most notes with small gaps and weights, take a few bits per posting instead of two
+// bytes.
+
+// listBlock is how many postings one packed block holds.
+const listBlock = 128
+
+// listPacked is the low bit of a list's count saying the postings are packed.
+const listPacked = 1
+
+// encodeList appends the postings of list whose documents remap keeps, renumbered,
+// to out (the count first).
+func encodeList(out []byte, list []posting, remap []uint32) []byte {
+	var docs, tfs []uint32
+	for _, p := range list {
+		if r := remap[p.doc]; r != ^uint32(0) {
+			docs = append(docs, r)
+			tfs = append(tfs, max(uint32(p.tf), 1))
+		}
+	}
+	n := len(docs)
+	if varintSize(docs, tfs) <= packedSize(docs, tfs) {
+		out = binary.AppendUvarint(out, uint64(n)<<1)
+		prev := uint32(0)
+		for i, d := range docs {
+			if tfs[i] == 1 {
+				out = binary.AppendUvarint(out, uint64(d-prev)<<1|1)
+			} else {
+				out = binary.AppendUvarint(out, uint64(d-prev)<<1)
+				out = binary.AppendUvarint(out, uint64(tfs[i]))
+			}
+			prev = d
+		}
+		return out
+	}
+	out = binary.AppendUvarint(out, uint64(n)<<1|listPacked)
+	gaps := make([]uint32, n)
+	prev := int64(-1)
+	for i, d := range docs {
+		gaps[i] = uint32(int64(d) - prev - 1)
+		tfs[i]--
+		prev = int64(d)
+	}
+	for s := 0; s < n; s += listBlock {
+		e := min(s+listBlock, n)
+		gw, tw := widthOf(gaps[s:e]), widthOf(tfs[s:e])
+		out = append(out, byte(gw), byte(tw))
+		out = pack(out, gaps[s:e], gw)
+		out = pack(out, tfs[s:e], tw)
+	}
+	return out
+}
+
+// varintSize is the size of the varint form of a list (without its count).
+func varintSize(docs, tfs []uint32) int {
+	size, prev := 0, uint32(0)
+	for i, d := range docs {
+		size += uvarintLen(uint64(d-prev)<<1 | 1)
+		if tfs[i] != 1 {
+			size += uvarintLen(uint64(tfs[i]))
+		}
+		prev = d
+	}
+	return size
+}
+
+// packedSize is the size of the packed form of a list (without its count).
+func packedSize(docs, tfs []uint32) int {
+	size := 0
+	prev := int64(-1)
+	for s := 0; s < len(docs); s += listBlock {
+		e := min(s+listBlock, len(docs))
+		var gOr, tOr uint32
+		for i := s; i < e; i++ {
+			gOr |= uint32(int64(docs[i]) - prev - 1)
+			tOr |= tfs[i] - 1
+			prev = int64(docs[i])
+		}
+		size += 2 + ((e-s)*bits.Len32(gOr)+7)/8 + ((e-s)*bits.Len32(tOr)+7)/8
+	}
+	return size
+}
+
+func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
+
+// widthOf is the number of bits the largest of vs needs.
+func widthOf(vs []uint32) int {
+	var or uint32
+	for _, v := range vs {
+		or |= v
+	}
+	return bits.Len32(or)
+}
+
+// pack appends vs at w bits each, least significant bits first.
+func pack(out []byte, vs []uint32, w int) []byte {
+	if w == 0 {
+		return out
+	}
+	var acc uint64
+	have := 0
+	for _, v := range vs {
+		acc |= uint64(v) << have
+		have += w
+		for have >= 8 {
+			out = append(out, byte(acc))
+			acc >>= 8
+			have -= 8
+		}
+	}
+	if have > 0 {
+		out = append(out, byte(acc))
+	}
+	return out
+}
+
+// unpack reads n values of w bits from b into dst; it returns the bytes read, or -1
+// when b is too short.
+func unpack(dst []uint32, b []byte, w int) int {
+	size := (len(dst)*w + 7) / 8
+	if size > len(b) {
+		return -1
+	}
+	if w == 0 {
+		clear(dst)
+		return 0
+	}
+	mask := uint64(1)<<w - 1
+	for i := range dst {
+		bit := i * w
+		at := bit >> 3
+		var word uint64
+		if at+8 <= len(b) {
+			word = binary.LittleEndian.Uint64(b[at:])
+		} else {
+			for k := len(b) - 1; k >= at; k-- {
+				word = word<<8 | uint64(b[k])
+			}
+		}
+		dst[i] = uint32(word >> (bit & 7) & mask)
+	}
+	return size
+}
+
+// decodeList decodes a persisted posting list; nil if it is damaged.
+func decodeList(raw []byte, docs int) []posting {
+	head, k := binary.Uvarint(raw)
+	np := head >> 1
+	if k <= 0 || np > uint64(len(raw)) && head&listPacked == 0 || np > uint64(docs) {
+		return nil
+	}
+	list := make([]posting, np)
+	if head&listPacked != 0 {
+		if !unpackList(list, raw[k:]) {
+			return nil
+		}
+	} else {
+		d := &decoder{b: raw[k:]}
+		doc := uint32(0)
+		for i := range list {
+			v := d.uvarint()
+			doc += uint32(v >> 1)
+			tf := float32(1)
+			if v&1 == 0 {
+				tf = float32(d.uvarint())
+			}
+			list[i] = posting{doc: doc, tf: tf}
+		}
+		if d.err != nil {
+			return nil
+		}
+	}
+	if np > 0 && int(list[np-1].doc) >= docs {
+		return nil
+	}
+	return list
+}
+
+// unpackList decodes the packed blocks of a list into list; false if damaged.
+func unpackList(list []posting, b []byte) bool {
+	var gaps, tfs [listBlock]uint32
+	doc := int64(-1)
+	for s := 0; s < len(list); s += listBlock {
+		m := min(listBlock, len(list)-s)
+		if len(b) < 2 || b[0] > 32 || b[1] > 32 {
+			return false
+		}
+		gw, tw := int(b[0]), int(b[1])
+		b = b[2:]
+		k := unpack(gaps[:m], b, gw)
+		if k < 0 {
+			return false
+		}
+		b = b[k:]
+		if k = unpack(tfs[:m], b, tw); k < 0 {
+			return false
+		}
+		b = b[k:]
+		for i := range m {
+			doc += int64(gaps[i]) + 1
+			list[s+i] = posting{doc: uint32(doc), tf: float32(tfs[i]) + 1}
+		}
+		if doc > 1<<32-1 {
+			return false
+		}
+	}
+	return true
+}
