@@ -9,25 +9,35 @@ import (
 	"unicode/utf8"
 )
 
-// The pattern index: for every note, a Bloom filter of the trigrams (three
-// consecutive bytes, ASCII letters lower-cased) of its whole content. A regular
-// expression is reduced to trigrams every match must contain (requiredTrigrams); a
-// note whose filter lacks one of them cannot match and is never read. With about one
-// bit per byte of text and one hash, a filter answers "maybe" for an absent trigram
-// about a fifth of the time, so five required trigrams leave well under one note in a
-// thousand to read in vain.
+// The pattern index: for every note, a Bloom filter of the grams of its whole content,
+// ASCII letters lower-cased. Grams start at every byte that begins a character (a
+// byte that is not a UTF-8 continuation byte): three bytes from an ASCII byte, and
+// from the first byte of a longer character both three bytes (a CJK character) and
+// six (two CJK characters, three Cyrillic or Greek letters). A text of 3-byte
+// characters thus gives two grams per character, its characters and their bigrams,
+// where one per byte gave three, two of them straddling characters and saying
+// little. A regular expression is reduced to the grams every match must contain
+// (RequiredTrigrams): a match starts its literals where a character starts, so a
+// literal's grams are taken at the same places; a note whose filter lacks one of
+// them cannot match and is never read. With about one bit per byte of text and one
+// hash, a filter answers "maybe" for an absent gram about a fifth of the time, so
+// five required grams leave well under one note in a thousand to read in vain.
 
-// bloom is one note's trigram filter: a power-of-two number of bytes (64 or more),
-// bit h%8 of byte h/8 set for each hash h. Kept as bytes, a persisted filter is used
-// where it lies in the index file.
+// bloom is one note's gram filter: a power-of-two number of bytes (64 or more), bit
+// h%8 of byte h/8 set for each hash h of a gram. Kept as bytes, a persisted filter is
+// used where it lies in the index file.
 type bloom []byte
 
 // maxFoldDensity is the share of set bits a filter may reach by folding: a filter is
 // first sized at one bit per byte of text, which on prose leaves it about a tenth
 // full, and then halved (its halves OR-ed together: a bit h%m lands on h%(m/2), so
-// lookups stay exact) while it stays at most this full. Each required trigram then
+// lookups stay exact) while it stays at most this full. Each required gram then
 // lets through at most a quarter of the notes that lack it.
 const maxFoldDensity = 0.25
+
+// wideGram is how many bytes the second gram starting with a non-ASCII character
+// holds.
+const wideGram = 6
 
 // bloomFor builds the filter of data.
 func bloomFor(data []byte) bloom {
@@ -41,12 +51,50 @@ func bloomFor(data []byte) bloom {
 		return b
 	}
 	g := uint32(lowerASCII(data[0]))<<8 | uint32(lowerASCII(data[1]))
-	for _, c := range data[2:] {
+	for i, c := range data[2:] {
 		g = (g<<8 | uint32(lowerASCII(c))) & 0xFFFFFF
+		lead := data[i]
+		if lead&0xC0 == 0x80 {
+			continue // inside a character
+		}
 		h := mixTrigram(g) & mask
 		b[h>>3] |= 1 << (h & 7)
+		if lead >= 0x80 && i+wideGram <= len(data) {
+			h = mixWide(data[i:i+wideGram]) & mask
+			b[h>>3] |= 1 << (h & 7)
+		}
 	}
 	return fold(b)
+}
+
+// gramsOf returns the hashes of the grams of s, as bloomFor takes them.
+func gramsOf(s string) []uint32 {
+	var gs []uint32
+	for i := 0; i+3 <= len(s); i++ {
+		c := s[i]
+		if c&0xC0 == 0x80 {
+			continue
+		}
+		gs = append(gs, mixTrigram(uint32(lowerASCII(c))<<16|uint32(lowerASCII(s[i+1]))<<8|uint32(lowerASCII(s[i+2]))))
+		if c >= 0x80 && i+wideGram <= len(s) {
+			gs = append(gs, mixWide(s[i:i+wideGram]))
+		}
+	}
+	return gs
+}
+
+// gramCount is how many grams s gives (len(gramsOf(s))).
+func gramCount(s string) int {
+	n := 0
+	for i := 0; i+3 <= len(s); i++ {
+		if c := s[i]; c&0xC0 != 0x80 {
+			n++
+			if c >= 0x80 && i+wideGram <= len(s) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // fold halves b while the result stays at most maxFoldDensity full.
@@ -80,12 +128,23 @@ func mixTrigram(g uint32) uint32 {
 	return g ^ g>>15
 }
 
-// has reports whether the filter may hold trigram g.
-func (b bloom) has(g uint32) bool {
+// mixWide hashes a wide gram (wideGram bytes), its ASCII letters lower-cased, to
+// 32 bits.
+func mixWide[T string | []byte](w T) uint32 {
+	var v uint64
+	for i := range wideGram {
+		v = v<<8 | uint64(lowerASCII(w[i]))
+	}
+	v *= 0x9E3779B97F4A7C15
+	return uint32(v>>32) ^ uint32(v>>13)
+}
+
+// has reports whether the filter may hold the gram whose hash is h.
+func (b bloom) has(h uint32) bool {
 	if len(b) == 0 {
 		return true
 	}
-	h := mixTrigram(g) & uint32(len(b)*8-1)
+	h &= uint32(len(b)*8 - 1)
 	return b[h>>3]&(1<<(h&7)) != 0
 }
 
@@ -96,8 +155,9 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-// mayMatch reports whether a document whose filter is b may contain every trigram of
-// q: q is a disjunction of conjunctions (one alternative must hold all its trigrams);
+// mayMatch reports whether a document whose filter is b may contain every gram of q
+// (hashes, gramsOf): q is a disjunction of conjunctions (one alternative must hold
+// all its grams);
 // nil means anything may match.
 func mayMatch(b bloom, q [][]uint32) bool {
 	if q == nil {
@@ -132,8 +192,9 @@ type literalSet struct {
 	any   bool // nothing is known: the fragment may match anything
 }
 
-// RequiredTrigrams reduces a parsed regular expression to trigrams: a match must
-// contain every trigram of at least one returned alternative. It returns nil when
+// RequiredTrigrams reduces a parsed regular expression to the grams of the pattern
+// index (their hashes; see bloomFor): a match must contain every gram of at least one
+// returned alternative. It returns nil when
 // nothing is required (every note is a candidate). Case is folded: the filters hold
 // lower-cased ASCII letters.
 func RequiredTrigrams(re *syntax.Regexp) [][]uint32 {
@@ -145,7 +206,7 @@ func RequiredTrigrams(re *syntax.Regexp) [][]uint32 {
 	for _, alt := range ls.alts {
 		var gs []uint32
 		for _, s := range alt {
-			gs = append(gs, trigramsOf(s)...)
+			gs = append(gs, gramsOf(s)...)
 		}
 		if len(gs) == 0 {
 			return nil // this alternative requires nothing: anything may match
@@ -153,14 +214,6 @@ func RequiredTrigrams(re *syntax.Regexp) [][]uint32 {
 		out = append(out, gs)
 	}
 	return out
-}
-
-func trigramsOf(s string) []uint32 {
-	var gs []uint32
-	for i := 0; i+3 <= len(s); i++ {
-		gs = append(gs, uint32(lowerASCII(s[i]))<<16|uint32(lowerASCII(s[i+1]))<<8|uint32(lowerASCII(s[i+2])))
-	}
-	return gs
 }
 
 var anyLits = literalSet{any: true}
@@ -288,7 +341,7 @@ func concatLits(a, b literalSet) literalSet {
 		return literalSet{alts: alts, exact: true}
 	}
 	// Not joinable: every match holds one alternative of a and one of b. Keep the
-	// side with more trigrams in its weakest alternative.
+	// side with more grams in its weakest alternative.
 	if weakest(a) >= weakest(b) {
 		a.exact = false
 		return a
@@ -297,13 +350,13 @@ func concatLits(a, b literalSet) literalSet {
 	return b
 }
 
-// weakest is the fewest trigrams any alternative of s gives.
+// weakest is the fewest grams any alternative of s gives.
 func weakest(s literalSet) int {
 	m := -1
 	for _, alt := range s.alts {
 		n := 0
 		for _, l := range alt {
-			n += max(len(l)-2, 0)
+			n += gramCount(l)
 		}
 		if m < 0 || n < m {
 			m = n
