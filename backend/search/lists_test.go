@@ -101,4 +101,3 @@ func TestDenseListsArePacked(t *testing.T) {
 		t.Errorf("a list of 10,000 postings with gaps 1 and weights up to 3 takes %d bytes, want at most 4,000", n)
 	}
 }
-

@@ -1,7 +1,7 @@
 package search
 
 import (
-	"bytes"
+	"math"
 	"math/bits"
 	"regexp/syntax"
 	"strings"
@@ -19,21 +19,25 @@ import (
 // little. A regular expression is reduced to the grams every match must contain
 // (RequiredTrigrams): a match starts its literals where a character starts, so a
 // literal's grams are taken at the same places; a note whose filter lacks one of
-// them cannot match and is never read. With about one bit per byte of text and one
-// hash, a filter answers "maybe" for an absent gram about a fifth of the time, so
-// five required grams leave well under one note in a thousand to read in vain.
+// them cannot match and is never read. A filter answers "maybe" for an absent gram
+// about a fifth of the time, so five required grams leave well under one note in a
+// thousand to read in vain.
 
-// bloom is one note's gram filter: a power-of-two number of bytes (64 or more), bit
-// h%8 of byte h/8 set for each hash h of a gram. Kept as bytes, a persisted filter is
-// used where it lies in the index file.
+// bloom is one note's gram filter: a multiple of 8 bytes, two bits set for each gram
+// (bloom.probes). Kept as bytes, a persisted filter is used where it lies in the
+// index file.
 type bloom []byte
 
-// maxFoldDensity is the share of set bits a filter may reach by folding: a filter is
-// first sized at one bit per byte of text, which on prose leaves it about a tenth
-// full, and then halved (its halves OR-ed together: a bit h%m lands on h%(m/2), so
-// lookups stay exact) while it stays at most this full. Each required gram then
-// lets through at most a quarter of the notes that lack it.
-const maxFoldDensity = 0.25
+// A filter is sized for the grams its note holds: filterBitsPerGram bits per distinct
+// gram, with two bits per gram, answers "maybe" for an absent gram about a fifth of
+// the time ((1-e^(-2/3.2))^2 = 0.22), as a filter of one bit per gram did at 4.5 bits
+// per gram. The distinct grams are counted by a first pass into a sketch of one bit
+// per byte of text (linear counting: n = -m ln(1 - set/m)); the filter is then filled
+// by a second pass.
+const (
+	filterBitsPerGram = 3.2
+	maxFilterBytes    = 1 << 15
+)
 
 // wideGram is how many bytes the second gram starting with a non-ASCII character
 // holds.
@@ -42,13 +46,39 @@ const wideGram = 6
 // bloomFor builds the filter of data.
 func bloomFor(data []byte) bloom {
 	n := 64
-	for n*8 < len(data) && n < 1<<15 {
+	for n*8 < len(data) && n < maxFilterBytes {
 		n *= 2
 	}
-	b := make(bloom, n)
-	mask := uint32(n*8 - 1)
 	if len(data) < 3 {
-		return b
+		return make(bloom, 8)
+	}
+	sketch := make([]byte, n)
+	fillGrams(sketch, data, true)
+	set := 0
+	for _, c := range sketch {
+		set += bits.OnesCount8(c)
+	}
+	m := float64(8 * n)
+	grams := m * math.Log(m/(m-float64(min(set, 8*n-1))))
+	size := min((int(grams*filterBitsPerGram)/8+7)&^7, maxFilterBytes)
+	b := make(bloom, max(size, 8))
+	fillGrams(b, data, false)
+	return b
+}
+
+// fillGrams sets the bits of the grams of data in b: one bit each, b's size a power of
+// two, for a sketch; two bits each (bloom.probes) otherwise.
+func fillGrams(b []byte, data []byte, sketch bool) {
+	mask := uint32(len(b)*8 - 1)
+	set := func(h uint32) {
+		if sketch {
+			h &= mask
+			b[h>>3] |= 1 << (h & 7)
+			return
+		}
+		p, q := bloom(b).probes(h)
+		b[p>>3] |= 1 << (p & 7)
+		b[q>>3] |= 1 << (q & 7)
 	}
 	g := uint32(lowerASCII(data[0]))<<8 | uint32(lowerASCII(data[1]))
 	for i, c := range data[2:] {
@@ -57,14 +87,19 @@ func bloomFor(data []byte) bloom {
 		if lead&0xC0 == 0x80 {
 			continue // inside a character
 		}
-		h := mixTrigram(g) & mask
-		b[h>>3] |= 1 << (h & 7)
+		set(mixTrigram(g))
 		if lead >= 0x80 && i+wideGram <= len(data) {
-			h = mixWide(data[i:i+wideGram]) & mask
-			b[h>>3] |= 1 << (h & 7)
+			set(mixWide(data[i : i+wideGram]))
 		}
 	}
-	return fold(b)
+}
+
+// probes returns the two bits of b that a gram of hash h sets.
+func (b bloom) probes(h uint32) (p, q uint32) {
+	m := uint64(len(b) * 8)
+	h2 := h*0x85EBCA6B ^ h>>13
+	h2 ^= h2 >> 16
+	return uint32(uint64(h) * m >> 32), uint32(uint64(h2) * m >> 32)
 }
 
 // gramsOf returns the hashes of the grams of s, as bloomFor takes them.
@@ -97,31 +132,6 @@ func gramCount(s string) int {
 	return n
 }
 
-// fold halves b while the result stays at most maxFoldDensity full.
-func fold(b bloom) bloom {
-	set := 0
-	for _, c := range b {
-		set += bits.OnesCount8(c)
-	}
-	for len(b) > 64 {
-		d := float64(set) / float64(8*len(b))
-		if 1-(1-d)*(1-d) > maxFoldDensity { // the expected density once folded
-			break
-		}
-		h := len(b) / 2
-		set = 0
-		for i := range h {
-			b[i] |= b[h+i]
-			set += bits.OnesCount8(b[i])
-		}
-		b = b[:h:h]
-	}
-	if len(b) < cap(b) {
-		return bytes.Clone(b) // let the unfolded filter go
-	}
-	return b
-}
-
 // mixTrigram scatters a trigram's 24 bits over 32.
 func mixTrigram(g uint32) uint32 {
 	g *= 0x9E3779B1
@@ -144,8 +154,8 @@ func (b bloom) has(h uint32) bool {
 	if len(b) == 0 {
 		return true
 	}
-	h &= uint32(len(b)*8 - 1)
-	return b[h>>3]&(1<<(h&7)) != 0
+	p, q := b.probes(h)
+	return b[p>>3]&(1<<(p&7)) != 0 && b[q>>3]&(1<<(q&7)) != 0
 }
 
 func lowerASCII(c byte) byte {
