@@ -3,7 +3,9 @@ package search
 import (
 	"bytes"
 	"encoding/binary"
+	"slices"
 	"sort"
+	"strings"
 )
 
 // The term dictionary of a persisted index is used where it lies in the mapped file,
@@ -12,13 +14,19 @@ import (
 // vault of names and several languages has millions of terms, and building a map of
 // them was most of a fresh process's search). It holds, by term id, each term and its
 // posting list, one entry after the other, with the offset of every dictBlock-th
-// entry; the term ids in the terms' order, for lookups and prefixes by binary search;
-// and the lists of the documents holding a term in their title or an alias, for the
-// few terms that have one.
+// entry; and the lists of the documents holding a term in their title or an alias,
+// for the few terms that have one.
 //
 // Term ids are given in the order of the terms' occurrences in the word sequences
 // when they are first saved, most frequent first (postings.saveOrder), so that the
-// common words of a vault take one or two bytes in every sequence.
+// common words of a vault take one or two bytes in every sequence. Within the ids
+// that take as many bytes in a sequence (below 128, 16,384, 2,097,152), which order
+// the terms have costs nothing: there they are in byte order. The ids are thus runs
+// of terms in byte order, where a lookup or a prefix is a binary search in each run
+// (a few: one per size of id, and one more per save that added terms), and each
+// entry is written as the bytes it shares with the term before it and the rest (the
+// first of a block or a run whole), so that a large vocabulary of names, sorted,
+// costs little more than what tells its terms apart.
 
 // dictBlock is how many entries one offset covers: a lookup by id skips at most
 // dictBlock-1 entries.
@@ -27,43 +35,32 @@ const dictBlock = 8
 // dict is a persisted term dictionary, in the mapped file.
 type dict struct {
 	n       int
+	runs    []int  // the ends of the runs of ids whose terms are in byte order; the last is n
 	blocks  []byte // uint32 per dictBlock entries: the offset of the block's first in entries
-	byTerm  []byte // n uint32 term ids, in the terms' byte order
-	entries []byte // per term id: uvarint length, term, uvarint length, posting list
+	entries []byte // per term id: uvarint shared bytes, uvarint length and rest of the term, uvarint length, posting list
 	nameIdx []byte // per term with a name list, in id order: uint32 id, uint32 end in names
 	names   []byte // the name lists, one after the other
 }
 
-// entry returns the term of id and its persisted posting list (nil when damaged).
-func (d *dict) entry(id uint32) (term, list []byte) {
-	if int(id) >= d.n {
-		return nil, nil // a damaged id
-	}
-	off := int(binary.LittleEndian.Uint32(d.blocks[4*(int(id)/dictBlock):]))
-	for k := int(id) % dictBlock; ; k-- {
-		t, l, next, ok := d.at(off)
-		if !ok {
-			return nil, nil
-		}
-		if k == 0 {
-			return t, l
-		}
-		off = next
-	}
-}
-
-// at decodes the entry at offset off of entries.
-func (d *dict) at(off int) (term, list []byte, next int, ok bool) {
+// at decodes the entry at offset off of entries, whose term shares its first bytes
+// with prev (the previous entry's term): the term is built in buf (which may be
+// prev's bytes) and is valid until buf is written again.
+func (d *dict) at(off int, buf []byte) (term, list []byte, next int, ok bool) {
 	e := d.entries
 	if off < 0 || off >= len(e) {
 		return nil, nil, 0, false
 	}
+	shared, k := binary.Uvarint(e[off:])
+	if k <= 0 || shared > uint64(len(buf)) {
+		return nil, nil, 0, false
+	}
+	off += k
 	n, k := binary.Uvarint(e[off:])
 	if k <= 0 || n > uint64(len(e)-off-k) {
 		return nil, nil, 0, false
 	}
 	off += k
-	term = e[off : off+int(n) : off+int(n)]
+	term = append(buf[:shared], e[off:off+int(n)]...)
 	off += int(n)
 	n, k = binary.Uvarint(e[off:])
 	if k <= 0 || n > uint64(len(e)-off-k) {
@@ -73,27 +70,103 @@ func (d *dict) at(off int) (term, list []byte, next int, ok bool) {
 	return term, e[off : off+int(n) : off+int(n)], off + int(n), true
 }
 
-// sortedAt is the id of the i-th term in byte order.
-func (d *dict) sortedAt(i int) uint32 { return binary.LittleEndian.Uint32(d.byTerm[4*i:]) }
-
-// termAt is the i-th term in byte order.
-func (d *dict) termAt(i int) []byte {
-	t, _ := d.entry(d.sortedAt(i))
-	return t
+// entry returns the term of id (in a new slice) and its persisted posting list (nil
+// when damaged).
+func (d *dict) entry(id uint32) (term, list []byte) {
+	if int(id) >= d.n {
+		return nil, nil // a damaged id
+	}
+	off := int(binary.LittleEndian.Uint32(d.blocks[4*(int(id)/dictBlock):]))
+	var buf []byte
+	for k := int(id) % dictBlock; ; k-- {
+		t, l, next, ok := d.at(off, buf)
+		if !ok {
+			return nil, nil
+		}
+		if k == 0 {
+			return t, l
+		}
+		buf, off = t, next
+	}
 }
 
-// search returns the first position in byte order whose term is not below t.
-func (d *dict) search(t string) int {
-	return sort.Search(d.n, func(i int) bool { return string(d.termAt(i)) >= t })
+// list returns the persisted posting list of id (nil when damaged).
+func (d *dict) list(id uint32) []byte {
+	_, l := d.entry(id)
+	return l
+}
+
+// each calls f with every term in id order, its id and its list; the term's bytes are
+// valid during the call. It stops early when f returns false.
+func (d *dict) each(from int, f func(t []byte, id uint32, list []byte) bool) {
+	if from >= d.n {
+		return
+	}
+	start := from &^ (dictBlock - 1)
+	off := int(binary.LittleEndian.Uint32(d.blocks[4*(start/dictBlock):]))
+	var buf []byte
+	for id := start; id < d.n; id++ {
+		t, l, next, ok := d.at(off, buf)
+		if !ok || id >= from && !f(t, uint32(id), l) {
+			return
+		}
+		buf, off = t, next
+	}
+}
+
+// run returns the ids [lo, hi) of run r.
+func (d *dict) run(r int) (lo, hi int) {
+	if r > 0 {
+		lo = d.runs[r-1]
+	}
+	return lo, d.runs[r]
+}
+
+// search returns the first id of run r whose term is not below t.
+func (d *dict) search(r int, t string) int {
+	lo, hi := d.run(r)
+	return lo + sort.Search(hi-lo, func(i int) bool {
+		term, _ := d.entry(uint32(lo + i))
+		return string(term) >= t
+	})
 }
 
 // find returns the id of term t.
 func (d *dict) find(t string) (uint32, bool) {
-	i := d.search(t)
-	if i < d.n && string(d.termAt(i)) == t {
-		return d.sortedAt(i), true
+	for r := range d.runs {
+		_, hi := d.run(r)
+		if i := d.search(r, t); i < hi {
+			if term, _ := d.entry(uint32(i)); string(term) == t {
+				return uint32(i), true
+			}
+		}
 	}
 	return 0, false
+}
+
+// termRef is a term with its id.
+type termRef struct {
+	term string
+	id   uint32
+}
+
+// withPrefix returns the terms starting with p and their ids, in byte order.
+func (d *dict) withPrefix(p string) []termRef {
+	var out []termRef
+	for r := range d.runs {
+		_, hi := d.run(r)
+		d.each(d.search(r, p), func(t []byte, id uint32, _ []byte) bool {
+			if int(id) >= hi || !bytes.HasPrefix(t, []byte(p)) {
+				return false
+			}
+			out = append(out, termRef{string(t), id})
+			return true
+		})
+	}
+	if len(d.runs) > 1 {
+		slices.SortFunc(out, func(a, b termRef) int { return strings.Compare(a.term, b.term) })
+	}
+	return out
 }
 
 // nameList returns the persisted name list of id, or nil.
@@ -114,11 +187,21 @@ func (d *dict) nameList(id uint32) []byte {
 	return d.names[start:end:end]
 }
 
-// check verifies the areas' sizes and the name index's order; ids and offsets read
+// check verifies the areas' sizes, the runs and the name index's order; offsets read
 // from the other areas are checked where they are used (entry, at), so that opening
 // an index reads none of them.
 func (d *dict) check() bool {
-	if len(d.blocks) != 4*((d.n+dictBlock-1)/dictBlock) || len(d.byTerm) != 4*d.n || len(d.nameIdx)%8 != 0 {
+	if len(d.blocks) != 4*((d.n+dictBlock-1)/dictBlock) || len(d.nameIdx)%8 != 0 {
+		return false
+	}
+	prev := 0
+	for _, end := range d.runs {
+		if end <= prev || end > d.n {
+			return false
+		}
+		prev = end
+	}
+	if prev != d.n {
 		return false
 	}
 	prevID, prevEnd := -1, 0
@@ -130,11 +213,4 @@ func (d *dict) check() bool {
 		prevID, prevEnd = id, end
 	}
 	return true
-}
-
-// withPrefix returns the positions in byte order [lo, hi) of the terms starting with p.
-func (d *dict) withPrefix(p string) (lo, hi int) {
-	lo = d.search(p)
-	hi = lo + sort.Search(d.n-lo, func(i int) bool { return !bytes.HasPrefix(d.termAt(lo+i), []byte(p)) })
-	return lo, hi
 }

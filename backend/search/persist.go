@@ -22,7 +22,7 @@ const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version. The file's generation
 // follows: 8 bytes, little-endian, new at every save (see vouch.go).
-var magic = []byte("MTSEARCH\x0e")
+var magic = []byte("MTSEARCH\x0f")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
@@ -111,11 +111,8 @@ func encode(x *postings, gen uint64) []byte {
 			remap[i] = ^uint32(0)
 		}
 	}
-	tidMap, byNew := x.saveOrder()
-	// The terms' byte order is sorted on another core while the rest is written.
-	byTerm := make(chan []uint32, 1)
-	go func() { byTerm <- x.termOrder(tidMap) }()
-	seqs := x.savedSeqs(live, tidMap)
+	tidMap, byNew, runs, renumbered := x.saveOrder(live)
+	seqs := x.savedSeqs(live, tidMap, renumbered)
 	records := make([]byte, docRecordSize*len(live))
 	vars := &encoder{b: make([]byte, 0, 64*len(live))}
 	var filtersLen, seqsLen int
@@ -143,7 +140,7 @@ func encode(x *postings, gen uint64) []byte {
 	}
 	slices.SortFunc(sorted, func(a, b uint32) int { return strings.Compare(paths[a], paths[b]) })
 	nt := len(byNew)
-	size := 1<<16 + len(records) + 4*len(sorted) + len(vars.b) + filtersLen + seqsLen + len(x.dict.entries) + len(x.dict.names) + 8*nt
+	size := 1<<16 + len(records) + 4*len(sorted) + len(vars.b) + filtersLen + seqsLen + len(x.dict.entries) + len(x.dict.names) + 4*nt
 	for _, t := range x.names {
 		size += len(t) + 8
 	}
@@ -165,36 +162,99 @@ func encode(x *postings, gen uint64) []byte {
 	for _, s := range seqs {
 		e.b = append(e.b, s...)
 	}
-	encodeDict(e, x, remap, byNew, byTerm)
+	encodeDict(e, x, remap, byNew, runs)
 	return e.b
 }
 
-// saveOrder numbers the terms for a save: the persisted ones keep their ids, those
-// entered since follow, the most frequent in the word sequences first. It returns the
-// new id of each id, and the old id of each new one.
-func (x *postings) saveOrder() (tidMap, byNew []uint32) {
+// idTiers are the ids from which a term takes one more byte in a word sequence.
+var idTiers = []int{1 << 7, 1 << 14, 1 << 21, 1 << 28}
+
+// maxRuns caps the runs of terms in byte order a dictionary has (dict.go): a save
+// that would make more numbers every term afresh, rewriting every word sequence.
+const maxRuns = 12
+
+// saveOrder numbers the terms for a save: the persisted ones keep their ids (but when
+// their runs are too many), those entered since follow, the most frequent in the
+// word sequences first, and within the ids of each size in byte order. It returns
+// the new id of each id, the old id of each new one, the ends of the runs, and
+// whether the persisted terms were numbered afresh.
+func (x *postings) saveOrder(live []uint32) (tidMap, byNew []uint32, runs []int, renumbered bool) {
 	nt := x.numTerms()
+	keep := x.dict.n
+	occ := func(id uint32) uint32 { return x.occ[int(id)-x.dict.n] }
+	if keep > 0 && len(x.dict.runs)+len(idTiers)+1 > maxRuns {
+		keep = 0
+		all := x.occurrences(live)
+		occ = func(id uint32) uint32 { return all[id] }
+	}
 	byNew = make([]uint32, nt)
 	for i := range byNew {
 		byNew[i] = uint32(i)
 	}
-	added := byNew[x.dict.n:]
-	slices.SortStableFunc(added, func(a, b uint32) int {
-		return cmp.Compare(x.occ[int(b)-x.dict.n], x.occ[int(a)-x.dict.n])
-	})
+	added := byNew[keep:]
+	slices.SortStableFunc(added, func(a, b uint32) int { return cmp.Compare(occ(b), occ(a)) })
+	if keep > 0 {
+		runs = slices.Clone(x.dict.runs)
+	}
+	for lo := keep; lo < nt; {
+		hi := nt
+		for _, t := range idTiers {
+			if t > lo {
+				hi = min(hi, t)
+				break
+			}
+		}
+		part := byNew[lo:hi]
+		terms := make([]string, len(part))
+		for k, old := range part {
+			terms[k] = x.term(old)
+		}
+		order := make([]int, len(part))
+		for k := range order {
+			order[k] = k
+		}
+		slices.SortFunc(order, func(a, b int) int { return strings.Compare(terms[a], terms[b]) })
+		sortedPart := make([]uint32, len(part))
+		for k, o := range order {
+			sortedPart[k] = part[o]
+		}
+		copy(part, sortedPart)
+		runs = append(runs, hi)
+		lo = hi
+	}
 	tidMap = make([]uint32, nt)
 	for nw, old := range byNew {
 		tidMap[old] = uint32(nw)
 	}
-	return tidMap, byNew
+	return tidMap, byNew, runs, keep < x.dict.n
+}
+
+// occurrences counts the words of every term in the live documents' sequences.
+func (x *postings) occurrences(live []uint32) []uint32 {
+	out := make([]uint32, x.numTerms())
+	for _, id := range live {
+		seq := x.seq(id)
+		for i := 0; i < len(seq); {
+			t, next, ok := seqNext(seq, i)
+			if !ok {
+				break
+			}
+			if int(t) < len(out) {
+				out[t]++
+			}
+			i = next
+		}
+	}
+	return out
 }
 
 // savedSeqs returns the word sequences of the live documents with their terms
-// renumbered by tidMap: those persisted hold persisted terms only, whose ids stay.
-func (x *postings) savedSeqs(live, tidMap []uint32) [][]byte {
+// renumbered by tidMap: those persisted hold persisted terms only, whose ids stay
+// unless all were renumbered.
+func (x *postings) savedSeqs(live, tidMap []uint32, all bool) [][]byte {
 	out := make([][]byte, len(live))
 	for k, old := range live {
-		if int(old) < x.tab.n {
+		if int(old) < x.tab.n && !all {
 			out[k] = x.seq(old)
 		} else {
 			out[k] = remapSeq(x.seq(old), tidMap)
@@ -203,24 +263,38 @@ func (x *postings) savedSeqs(live, tidMap []uint32) [][]byte {
 	return out
 }
 
-// encodeDict writes the term dictionary (dict.go), the terms in the order byNew, and
-// their new ids in byte order, received from byTerm.
-func encodeDict(e *encoder, x *postings, remap, byNew []uint32, byTerm <-chan []uint32) {
+// encodeDict writes the term dictionary (dict.go), the terms in the order byNew, in
+// runs ending at runs.
+func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
 	nt := len(byNew)
 	entries := &encoder{b: make([]byte, 0, len(x.dict.entries)+16*len(x.names))}
 	blocks := make([]byte, 0, 4*((nt+dictBlock-1)/dictBlock))
 	var scratch []byte
+	var prev []byte
+	run := 0
 	for nw, old := range byNew {
 		if nw%dictBlock == 0 {
 			blocks = binary.LittleEndian.AppendUint32(blocks, uint32(len(entries.b)))
 		}
+		var t []byte
 		if int(old) < x.dict.n {
-			t, _ := x.dict.entry(old)
-			entries.uvarint(uint64(len(t)))
-			entries.b = append(entries.b, t...)
+			t, _ = x.dict.entry(old)
 		} else {
-			entries.str(x.names[int(old)-x.dict.n])
+			t = []byte(x.names[int(old)-x.dict.n])
 		}
+		shared := 0
+		if nw%dictBlock != 0 && (run == 0 || nw != runs[run-1]) {
+			for shared < len(t) && shared < len(prev) && t[shared] == prev[shared] {
+				shared++
+			}
+		}
+		for run < len(runs) && nw+1 >= runs[run] {
+			run++
+		}
+		entries.uvarint(uint64(shared))
+		entries.uvarint(uint64(len(t) - shared))
+		entries.b = append(entries.b, t[shared:]...)
+		prev = t
 		scratch = appendList(entries, x.list(int(old)), remap, scratch)
 	}
 	names := x.nameLists(remap)
@@ -240,10 +314,13 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, byTerm <-chan []
 	e.uvarint(uint64(len(entries.b)))
 	e.uvarint(uint64(len(nameIdx.b)))
 	e.uvarint(uint64(len(nameArea.b)))
-	e.b = append(e.b, blocks...)
-	for _, id := range <-byTerm {
-		e.b = binary.LittleEndian.AppendUint32(e.b, id)
+	e.uvarint(uint64(len(runs)))
+	prevEnd := 0
+	for _, end := range runs {
+		e.uvarint(uint64(end - prevEnd))
+		prevEnd = end
 	}
+	e.b = append(e.b, blocks...)
 	e.b = append(e.b, entries.b...)
 	e.b = append(e.b, nameIdx.b...)
 	e.b = append(e.b, nameArea.b...)
@@ -253,29 +330,6 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, byTerm <-chan []
 func listBody(b []byte) []byte {
 	_, k := binary.Uvarint(b)
 	return b[k:]
-}
-
-// termOrder returns the new ids (tidMap) of every term in the terms' byte order: the
-// persisted dictionary's order merged with the terms entered since, sorted.
-func (x *postings) termOrder(tidMap []uint32) []uint32 {
-	added := make([]uint32, len(x.names))
-	for k := range added {
-		added[k] = uint32(x.dict.n + k)
-	}
-	slices.SortFunc(added, func(a, b uint32) int { return strings.Compare(x.names[int(a)-x.dict.n], x.names[int(b)-x.dict.n]) })
-	out := make([]uint32, 0, x.numTerms())
-	for i := range x.dict.n {
-		id := x.dict.sortedAt(i)
-		t, _ := x.dict.entry(id)
-		for len(added) > 0 && x.names[int(added[0])-x.dict.n] < string(t) {
-			out, added = append(out, tidMap[added[0]]), added[1:]
-		}
-		out = append(out, tidMap[id])
-	}
-	for _, id := range added {
-		out = append(out, tidMap[id])
-	}
-	return out
 }
 
 // nameLists returns, by term id, the documents (old ids, live ones, in order) holding
@@ -435,8 +489,19 @@ func decodeIndex(data []byte) (*postings, error) {
 		return nil, errFormat
 	}
 	x.dict = dict{n: int(nt)}
+	nr := d.uvarint()
+	if d.err != nil || nr > nt {
+		return nil, errFormat
+	}
+	end := uint64(0)
+	for range nr {
+		end += d.uvarint()
+		if end > nt {
+			return nil, errFormat
+		}
+		x.dict.runs = append(x.dict.runs, int(end))
+	}
 	x.dict.blocks = take((nt + dictBlock - 1) / dictBlock * 4)
-	x.dict.byTerm = take(nt * 4)
 	x.dict.entries = take(entriesLen)
 	x.dict.nameIdx = take(nameIdxLen)
 	x.dict.names = take(namesLen)
