@@ -22,7 +22,7 @@ const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version. The file's generation
 // follows: 8 bytes, little-endian, new at every save (see vouch.go).
-var magic = []byte("MTSEARCH\x0f")
+var magic = []byte("MTSEARCH\x10")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
@@ -166,27 +166,35 @@ func encode(x *postings, gen uint64) []byte {
 	return e.b
 }
 
-// idTiers are the ids from which a term takes one more byte in a word sequence.
-var idTiers = []int{1 << 7, 1 << 14, 1 << 21, 1 << 28}
-
 // maxRuns caps the runs of terms in byte order a dictionary has (dict.go): a save
 // that would make more numbers every term afresh, rewriting every word sequence.
-const maxRuns = 12
+const maxRuns = 16
 
 // saveOrder numbers the terms for a save: the persisted ones keep their ids (but when
-// their runs are too many), those entered since follow, the most frequent in the
-// word sequences first, and within the ids of each size in byte order. It returns
+// their runs would be too many), those entered since follow, the most frequent in
+// the word sequences first, and within the ids of each size in byte order. It returns
 // the new id of each id, the old id of each new one, the ends of the runs, and
 // whether the persisted terms were numbered afresh.
 func (x *postings) saveOrder(live []uint32) (tidMap, byNew []uint32, runs []int, renumbered bool) {
-	nt := x.numTerms()
 	keep := x.dict.n
-	occ := func(id uint32) uint32 { return x.occ[int(id)-x.dict.n] }
-	if keep > 0 && len(x.dict.runs)+len(idTiers)+1 > maxRuns {
+	byNew, runs = x.numbered(keep, func(id uint32) uint32 { return x.occ[int(id)-x.dict.n] })
+	if keep > 0 && len(runs) > maxRuns {
 		keep = 0
 		all := x.occurrences(live)
-		occ = func(id uint32) uint32 { return all[id] }
+		byNew, runs = x.numbered(0, func(id uint32) uint32 { return all[id] })
 	}
+	tidMap = make([]uint32, len(byNew))
+	for nw, old := range byNew {
+		tidMap[old] = uint32(nw)
+	}
+	return tidMap, byNew, runs, keep < x.dict.n
+}
+
+// numbered returns the old id of each new one, the ids from keep on ordered by occ
+// (most first) and within each tier of seqTierEnds by their terms, and the ends of
+// the runs.
+func (x *postings) numbered(keep int, occ func(id uint32) uint32) (byNew []uint32, runs []int) {
+	nt := x.numTerms()
 	byNew = make([]uint32, nt)
 	for i := range byNew {
 		byNew[i] = uint32(i)
@@ -198,7 +206,7 @@ func (x *postings) saveOrder(live []uint32) (tidMap, byNew []uint32, runs []int,
 	}
 	for lo := keep; lo < nt; {
 		hi := nt
-		for _, t := range idTiers {
+		for _, t := range seqTierEnds {
 			if t > lo {
 				hi = min(hi, t)
 				break
@@ -214,19 +222,15 @@ func (x *postings) saveOrder(live []uint32) (tidMap, byNew []uint32, runs []int,
 			order[k] = k
 		}
 		slices.SortFunc(order, func(a, b int) int { return strings.Compare(terms[a], terms[b]) })
-		sortedPart := make([]uint32, len(part))
+		sorted := make([]uint32, len(part))
 		for k, o := range order {
-			sortedPart[k] = part[o]
+			sorted[k] = part[o]
 		}
-		copy(part, sortedPart)
+		copy(part, sorted)
 		runs = append(runs, hi)
 		lo = hi
 	}
-	tidMap = make([]uint32, nt)
-	for nw, old := range byNew {
-		tidMap[old] = uint32(nw)
-	}
-	return tidMap, byNew, runs, keep < x.dict.n
+	return byNew, runs
 }
 
 // occurrences counts the words of every term in the live documents' sequences.
