@@ -2,6 +2,7 @@ package search
 
 import (
 	"encoding/binary"
+	"math"
 	"math/bits"
 )
 
@@ -9,12 +10,15 @@ import (
 // its low bit saying how the postings follow. Short lists (most terms of a large
 // vocabulary hold one or two notes) are varints: per posting, the gap to the previous
 // document shifted left, its low bit set when the weight is 1, else the weight after
-// it. Longer lists are packed in blocks of listBlock postings, each a byte giving the
-// width in bits of its gaps less one, a byte giving the width of its weights less one,
-// then the gaps and the weights, each packed at that width (least significant bits
-// first). The encoder writes whichever is shorter: the common words of a vault, in
-// most notes with small gaps and weights, take a few bits per posting instead of two
-// bytes.
+// it. Longer lists are packed in blocks of listBlock postings: the gaps less one, then
+// the weights less one, each as a byte giving a width in bits (its high bit set when
+// exceptions follow: then a byte counting them), every value's low bits packed at
+// that width (least significant bits first), and the exceptions — the values too wide
+// for it — as the position in the block and a uvarint of the bits above the width.
+// The width is the one that makes the block shortest, so one large gap or weight
+// does not widen a whole block. The encoder writes whichever form is shorter: the
+// common words of a vault, in most notes with small gaps and weights, take a few bits
+// per posting instead of two bytes.
 
 // listBlock is how many postings one packed block holds.
 const listBlock = 128
@@ -57,10 +61,8 @@ func encodeList(out []byte, list []posting, remap []uint32) []byte {
 	}
 	for s := 0; s < n; s += listBlock {
 		e := min(s+listBlock, n)
-		gw, tw := widthOf(gaps[s:e]), widthOf(tfs[s:e])
-		out = append(out, byte(gw), byte(tw))
-		out = pack(out, gaps[s:e], gw)
-		out = pack(out, tfs[s:e], tw)
+		out = packBlock(out, gaps[s:e])
+		out = packBlock(out, tfs[s:e])
 	}
 	return out
 }
@@ -82,28 +84,116 @@ func varintSize(docs, tfs []uint32) int {
 func packedSize(docs, tfs []uint32) int {
 	size := 0
 	prev := int64(-1)
+	var gaps, ws [listBlock]uint32
 	for s := 0; s < len(docs); s += listBlock {
 		e := min(s+listBlock, len(docs))
-		var gOr, tOr uint32
 		for i := s; i < e; i++ {
-			gOr |= uint32(int64(docs[i]) - prev - 1)
-			tOr |= tfs[i] - 1
+			gaps[i-s] = uint32(int64(docs[i]) - prev - 1)
+			ws[i-s] = tfs[i] - 1
 			prev = int64(docs[i])
 		}
-		size += 2 + ((e-s)*bits.Len32(gOr)+7)/8 + ((e-s)*bits.Len32(tOr)+7)/8
+		_, gs := packWidth(gaps[:e-s])
+		_, ts := packWidth(ws[:e-s])
+		size += gs + ts
 	}
 	return size
 }
 
 func uvarintLen(v uint64) int { return (bits.Len64(v|1) + 6) / 7 }
 
-// widthOf is the number of bits the largest of vs needs.
-func widthOf(vs []uint32) int {
-	var or uint32
+// blockExceptions marks a block's width byte when exceptions follow.
+const blockExceptions = 0x80
+
+// packWidth returns the width at which the values of a block take the fewest bytes,
+// and that size: the width byte, the count of exceptions, the packed low bits and
+// the exceptions.
+func packWidth(vs []uint32) (w, size int) {
+	var count [33]int
 	for _, v := range vs {
-		or |= v
+		count[bits.Len32(v)]++
 	}
-	return bits.Len32(or)
+	best, bestSize := 0, -1
+	for w := 0; w <= 32; w++ {
+		size, exc := 1+(len(vs)*w+7)/8, 0
+		for l := w + 1; l <= 32; l++ {
+			exc += count[l]
+			size += count[l] * (1 + (l-w+6)/7)
+		}
+		if exc > 0 {
+			size++
+		}
+		if bestSize < 0 || size < bestSize {
+			best, bestSize = w, size
+		}
+		if exc == 0 {
+			break // wider only costs more
+		}
+	}
+	return best, bestSize
+}
+
+// packBlock appends the values of a block (at most listBlock) in the packed form.
+func packBlock(out []byte, vs []uint32) []byte {
+	w, _ := packWidth(vs)
+	exc := 0
+	for _, v := range vs {
+		if v>>w != 0 {
+			exc++
+		}
+	}
+	if exc == 0 {
+		return pack(append(out, byte(w)), vs, w)
+	}
+	out = append(out, byte(w)|blockExceptions, byte(exc))
+	var low [listBlock]uint32
+	mask := uint32(1)<<w - 1
+	for i, v := range vs {
+		low[i] = v & mask
+	}
+	out = pack(out, low[:len(vs)], w)
+	for i, v := range vs {
+		if v>>w != 0 {
+			out = append(out, byte(i))
+			out = binary.AppendUvarint(out, uint64(v>>w))
+		}
+	}
+	return out
+}
+
+// unpackBlock reads the values of a block into dst; it returns the bytes read, or -1
+// when b is damaged.
+func unpackBlock(dst []uint32, b []byte) int {
+	if len(b) < 1 {
+		return -1
+	}
+	w, read, exc := int(b[0]&^blockExceptions), 1, 0
+	if w > 32 {
+		return -1
+	}
+	if b[0]&blockExceptions != 0 {
+		if len(b) < 2 {
+			return -1
+		}
+		exc, read = int(b[1]), 2
+	}
+	k := unpack(dst, b[read:], w)
+	if k < 0 {
+		return -1
+	}
+	read += k
+	for range exc {
+		if read >= len(b) || int(b[read]) >= len(dst) {
+			return -1
+		}
+		i := b[read]
+		high, n := binary.Uvarint(b[read+1:])
+		if n <= 0 || high > math.MaxUint32>>w {
+			return -1
+		}
+		dst[i] |= uint32(high) << w
+		read += 1 + n
+	}
+	return read
 }
 
 // pack appends vs at w bits each, least significant bits first.
@@ -196,17 +286,12 @@ func unpackList(list []posting, b []byte) bool {
 	doc := int64(-1)
 	for s := 0; s < len(list); s += listBlock {
 		m := min(listBlock, len(list)-s)
-		if len(b) < 2 || b[0] > 32 || b[1] > 32 {
-			return false
-		}
-		gw, tw := int(b[0]), int(b[1])
-		b = b[2:]
-		k := unpack(gaps[:m], b, gw)
+		k := unpackBlock(gaps[:m], b)
 		if k < 0 {
 			return false
 		}
 		b = b[k:]
-		if k = unpack(tfs[:m], b, tw); k < 0 {
+		if k = unpackBlock(tfs[:m], b); k < 0 {
 			return false
 		}
 		b = b[k:]

@@ -39,6 +39,14 @@ func TestListRoundTrip(t *testing.T) {
 		{"one block exactly", gen(listBlock, 2, 7)},
 		{"large weights", gen(300, 2, 1<<20)},
 		{"long sparse", gen(2000, 400, 2)},
+		{"dense with one far note", append(gen(300, 2, 2), posting{doc: 900000, tf: 70000})},
+		{"weights mostly one", func() []posting {
+			l := gen(1000, 1, 1)
+			for i := 0; i < len(l); i += 37 {
+				l[i].tf = float32(1 + i)
+			}
+			return l
+		}()},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,7 +95,8 @@ func TestListRoundTrip(t *testing.T) {
 }
 
 // TestDenseListsArePacked checks the point of the packed form: a term in every
-// document takes well under a byte per posting.
+// document takes well under a byte per posting, and a few large weights among small
+// ones (a word in some titles) do not widen every posting of their blocks.
 func TestDenseListsArePacked(t *testing.T) {
 	var list []posting
 	for i := range 10000 {
@@ -99,5 +108,11 @@ func TestDenseListsArePacked(t *testing.T) {
 	}
 	if n := len(encodeList(nil, list, remap)); n > 4000 {
 		t.Errorf("a list of 10,000 postings with gaps 1 and weights up to 3 takes %d bytes, want at most 4,000", n)
+	}
+	for i := 0; i < len(list); i += 50 {
+		list[i].tf = 1000
+	}
+	if n := len(encodeList(nil, list, remap)); n > 5000 {
+		t.Errorf("with every 50th weight 1,000 it takes %d bytes, want at most 5,000", n)
 	}
 }
