@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"math"
 	"math/bits"
+	"slices"
 )
 
 // A persisted posting list starts with a uvarint: the number of postings shifted left,
@@ -26,18 +27,25 @@ const listBlock = 128
 // listPacked is the low bit of a list's count saying the postings are packed.
 const listPacked = 1
 
+// listScratch is space reused by encodeList.
+type listScratch struct{ docs, tfs, gaps []uint32 }
+
 // encodeList appends the postings of list whose documents remap keeps, renumbered,
-// to out (the count first).
-func encodeList(out []byte, list []posting, remap []uint32) []byte {
-	var docs, tfs []uint32
+// to out (the count first); sc may be nil.
+func encodeList(out []byte, list []posting, remap []uint32, sc *listScratch) []byte {
+	if sc == nil {
+		sc = &listScratch{}
+	}
+	docs, tfs := sc.docs[:0], sc.tfs[:0]
 	for _, p := range list {
 		if r := remap[p.doc]; r != ^uint32(0) {
 			docs = append(docs, r)
 			tfs = append(tfs, max(uint32(p.tf), 1))
 		}
 	}
+	sc.docs, sc.tfs = docs, tfs
 	n := len(docs)
-	if varintSize(docs, tfs) <= packedSize(docs, tfs) {
+	if n < 4 || varintSize(docs, tfs) <= packedSize(docs, tfs) {
 		out = binary.AppendUvarint(out, uint64(n)<<1)
 		prev := uint32(0)
 		for i, d := range docs {
@@ -52,7 +60,8 @@ func encodeList(out []byte, list []posting, remap []uint32) []byte {
 		return out
 	}
 	out = binary.AppendUvarint(out, uint64(n)<<1|listPacked)
-	gaps := make([]uint32, n)
+	gaps := slices.Grow(sc.gaps[:0], n)[:n]
+	sc.gaps = gaps
 	prev := int64(-1)
 	for i, d := range docs {
 		gaps[i] = uint32(int64(d) - prev - 1)
@@ -109,13 +118,16 @@ const blockExceptions = 0x80
 // the exceptions.
 func packWidth(vs []uint32) (w, size int) {
 	var count [33]int
+	top := 0
 	for _, v := range vs {
-		count[bits.Len32(v)]++
+		l := bits.Len32(v)
+		count[l]++
+		top = max(top, l)
 	}
 	best, bestSize := 0, -1
-	for w := 0; w <= 32; w++ {
+	for w := 0; w <= top; w++ {
 		size, exc := 1+(len(vs)*w+7)/8, 0
-		for l := w + 1; l <= 32; l++ {
+		for l := w + 1; l <= top; l++ {
 			exc += count[l]
 			size += count[l] * (1 + (l-w+6)/7)
 		}

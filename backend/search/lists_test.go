@@ -54,7 +54,7 @@ func TestListRoundTrip(t *testing.T) {
 			for i := range identity {
 				identity[i] = uint32(i)
 			}
-			raw := encodeList(nil, tt.list, identity)
+			raw := encodeList(nil, tt.list, identity, nil)
 			got := decodeList(raw, docs)
 			want := tt.list
 			if want == nil {
@@ -80,7 +80,7 @@ func TestListRoundTrip(t *testing.T) {
 			if kept == nil {
 				kept = []posting{}
 			}
-			got = decodeList(encodeList(nil, tt.list, half), docs)
+			got = decodeList(encodeList(nil, tt.list, half, nil), docs)
 			if diff := cmp.Diff(kept, got, cmp.AllowUnexported(posting{})); diff != "" {
 				t.Errorf("renumbered list (-want +got):\n%s", diff)
 			}
@@ -106,13 +106,13 @@ func TestDenseListsArePacked(t *testing.T) {
 	for i := range remap {
 		remap[i] = uint32(i)
 	}
-	if n := len(encodeList(nil, list, remap)); n > 4000 {
+	if n := len(encodeList(nil, list, remap, nil)); n > 4000 {
 		t.Errorf("a list of 10,000 postings with gaps 1 and weights up to 3 takes %d bytes, want at most 4,000", n)
 	}
 	for i := 0; i < len(list); i += 50 {
 		list[i].tf = 1000
 	}
-	if n := len(encodeList(nil, list, remap)); n > 5000 {
+	if n := len(encodeList(nil, list, remap, nil)); n > 5000 {
 		t.Errorf("with every 50th weight 1,000 it takes %d bytes, want at most 5,000", n)
 	}
 }

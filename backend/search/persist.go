@@ -112,6 +112,13 @@ func encode(x *postings, gen uint64) []byte {
 		}
 	}
 	tidMap, byNew, runs, renumbered := x.saveOrder(live)
+	// The dictionary is written on another core while the rest is.
+	dictDone := make(chan []byte, 1)
+	go func() {
+		d := &encoder{}
+		encodeDict(d, x, remap, byNew, runs)
+		dictDone <- d.b
+	}()
 	seqs := x.savedSeqs(live, tidMap, renumbered)
 	records := make([]byte, docRecordSize*len(live))
 	vars := &encoder{b: make([]byte, 0, 64*len(live))}
@@ -139,8 +146,8 @@ func encode(x *postings, gen uint64) []byte {
 		sorted[k], paths[k] = uint32(k), string(x.path(old))
 	}
 	slices.SortFunc(sorted, func(a, b uint32) int { return strings.Compare(paths[a], paths[b]) })
-	nt := len(byNew)
-	size := 1<<16 + len(records) + 4*len(sorted) + len(vars.b) + filtersLen + seqsLen + len(x.dict.entries) + len(x.dict.names) + 4*nt
+	dictBytes := <-dictDone
+	size := len(magic) + 8 + 64 + len(records) + 4*len(sorted) + len(vars.b) + filtersLen + seqsLen + len(dictBytes)
 	for _, t := range x.names {
 		size += len(t) + 8
 	}
@@ -162,7 +169,7 @@ func encode(x *postings, gen uint64) []byte {
 	for _, s := range seqs {
 		e.b = append(e.b, s...)
 	}
-	encodeDict(e, x, remap, byNew, runs)
+	e.b = append(e.b, dictBytes...)
 	return e.b
 }
 
@@ -213,20 +220,14 @@ func (x *postings) numbered(keep int, occ func(id uint32) uint32) (byNew []uint3
 			}
 		}
 		part := byNew[lo:hi]
-		terms := make([]string, len(part))
+		refs := make([]termRef, len(part))
 		for k, old := range part {
-			terms[k] = x.term(old)
+			refs[k] = termRef{x.term(old), old}
 		}
-		order := make([]int, len(part))
-		for k := range order {
-			order[k] = k
+		slices.SortFunc(refs, func(a, b termRef) int { return strings.Compare(a.term, b.term) })
+		for k, r := range refs {
+			part[k] = r.id
 		}
-		slices.SortFunc(order, func(a, b int) int { return strings.Compare(terms[a], terms[b]) })
-		sorted := make([]uint32, len(part))
-		for k, o := range order {
-			sorted[k] = part[o]
-		}
-		copy(part, sorted)
 		runs = append(runs, hi)
 		lo = hi
 	}
@@ -273,7 +274,7 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
 	nt := len(byNew)
 	entries := &encoder{b: make([]byte, 0, len(x.dict.entries)+16*len(x.names))}
 	blocks := make([]byte, 0, 4*((nt+dictBlock-1)/dictBlock))
-	var scratch []byte
+	sc := &saveScratch{}
 	var prev []byte
 	run := 0
 	for nw, old := range byNew {
@@ -299,7 +300,7 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
 		entries.uvarint(uint64(len(t) - shared))
 		entries.b = append(entries.b, t[shared:]...)
 		prev = t
-		scratch = appendList(entries, x.list(int(old)), remap, scratch)
+		appendList(entries, x.list(int(old)), remap, sc)
 	}
 	names := x.nameLists(remap)
 	nameIdx := &encoder{}
@@ -309,7 +310,7 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
 			continue
 		}
 		ne := &encoder{}
-		scratch = appendList(ne, names[old], remap, scratch)
+		appendList(ne, names[old], remap, sc)
 		nameArea.b = append(nameArea.b, listBody(ne.b)...)
 		nameIdx.b = binary.LittleEndian.AppendUint32(nameIdx.b, uint32(nw))
 		nameIdx.b = binary.LittleEndian.AppendUint32(nameIdx.b, uint32(len(nameArea.b)))
@@ -363,11 +364,17 @@ func (x *postings) nameLists(remap []uint32) [][]posting {
 
 // appendList writes a posting list (lists.go), renumbered by remap (dead documents
 // left out), with its length before it.
-func appendList(e *encoder, list []posting, remap []uint32, scratch []byte) []byte {
-	body := encodeList(scratch[:0], list, remap)
+func appendList(e *encoder, list []posting, remap []uint32, sc *saveScratch) {
+	body := encodeList(sc.out[:0], list, remap, &sc.listScratch)
 	e.uvarint(uint64(len(body)))
 	e.b = append(e.b, body...)
-	return body
+	sc.out = body
+}
+
+// saveScratch is space reused by appendList.
+type saveScratch struct {
+	listScratch
+	out []byte
 }
 
 // decoder reads the binary form; any error sticks.

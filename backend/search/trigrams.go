@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -53,7 +54,13 @@ func bloomFor(data []byte) bloom {
 		return make(bloom, 8)
 	}
 	sketch := make([]byte, n)
-	fillGrams(sketch, data, true)
+	// The first pass keeps the grams' hashes for the second, but of a huge note.
+	var hp *[]uint32
+	if len(data) <= maxBufferedGrams {
+		hp = gramPool.Get().(*[]uint32)
+		*hp = (*hp)[:0]
+	}
+	hashes := fillGrams(sketch, data, true, hp)
 	set := 0
 	for _, c := range sketch {
 		set += bits.OnesCount8(c)
@@ -62,37 +69,81 @@ func bloomFor(data []byte) bloom {
 	grams := m * math.Log(m/(m-float64(min(set, 8*n-1))))
 	size := min((int(grams*filterBitsPerGram)/8+7)&^7, maxFilterBytes)
 	b := make(bloom, max(size, 8))
-	fillGrams(b, data, false)
-	return b
-}
-
-// fillGrams sets the bits of the grams of data in b: one bit each, b's size a power of
-// two, for a sketch; two bits each (bloom.probes) otherwise.
-func fillGrams(b []byte, data []byte, sketch bool) {
-	mask := uint32(len(b)*8 - 1)
-	set := func(h uint32) {
-		if sketch {
-			h &= mask
-			b[h>>3] |= 1 << (h & 7)
-			return
-		}
-		p, q := bloom(b).probes(h)
+	if hp == nil {
+		fillGrams(b, data, false, nil)
+		return b
+	}
+	for _, h := range hashes {
+		p, q := b.probes(h)
 		b[p>>3] |= 1 << (p & 7)
 		b[q>>3] |= 1 << (q & 7)
 	}
+	*hp = hashes[:0]
+	gramPool.Put(hp)
+	return b
+}
+
+// maxBufferedGrams is the largest text whose grams' hashes the first pass keeps (four
+// bytes a gram); a larger one is read twice.
+const maxBufferedGrams = 4 << 20
+
+var gramPool = sync.Pool{New: func() any { return new([]uint32) }}
+
+// fillGrams sets the bits of the grams of data in b: one bit each, b's size a power of
+// two, for a sketch; two bits each (bloom.probes) otherwise. With keep (sketches
+// only) it appends the grams' hashes to *keep and returns them.
+func fillGrams(b []byte, data []byte, sketch bool, keep *[]uint32) []uint32 {
+	var hashes []uint32
+	if keep != nil {
+		hashes = *keep
+	}
+	mask := uint32(len(b)*8 - 1)
 	g := uint32(lowerASCII(data[0]))<<8 | uint32(lowerASCII(data[1]))
 	for i, c := range data[2:] {
-		g = (g<<8 | uint32(lowerASCII(c))) & 0xFFFFFF
+		g = (g<<8 | uint32(lowerTable[c])) & 0xFFFFFF
 		lead := data[i]
 		if lead&0xC0 == 0x80 {
 			continue // inside a character
 		}
-		set(mixTrigram(g))
-		if lead >= 0x80 && i+wideGram <= len(data) {
-			set(mixWide(data[i : i+wideGram]))
+		h, wide := mixTrigram(g), lead >= 0x80 && i+wideGram <= len(data)
+		var w uint32
+		if wide {
+			w = mixWide(data[i : i+wideGram])
+		}
+		if sketch {
+			if keep != nil {
+				hashes = append(hashes, h)
+				if wide {
+					hashes = append(hashes, w)
+				}
+			}
+			h &= mask
+			b[h>>3] |= 1 << (h & 7)
+			if wide {
+				w &= mask
+				b[w>>3] |= 1 << (w & 7)
+			}
+			continue
+		}
+		p, q := bloom(b).probes(h)
+		b[p>>3] |= 1 << (p & 7)
+		b[q>>3] |= 1 << (q & 7)
+		if wide {
+			p, q = bloom(b).probes(w)
+			b[p>>3] |= 1 << (p & 7)
+			b[q>>3] |= 1 << (q & 7)
 		}
 	}
+	return hashes
 }
+
+// lowerTable maps every byte to itself, ASCII capitals lower-cased.
+var lowerTable = func() (t [256]byte) {
+	for c := range t {
+		t[c] = lowerASCII(byte(c))
+	}
+	return t
+}()
 
 // probes returns the two bits of b that a gram of hash h sets.
 func (b bloom) probes(h uint32) (p, q uint32) {
