@@ -96,15 +96,15 @@ func (d *dict) list(id uint32) []byte {
 	return l
 }
 
-// each calls f with every term in id order, its id and its list; the term's bytes are
-// valid during the call. It stops early when f returns false.
-func (d *dict) each(from int, f func(t []byte, id uint32, list []byte) bool) {
-	if from >= d.n {
+// each calls f with every term from id from on in id order, its id and its list; the
+// term's bytes are valid during the call, built in buf. It stops early when f
+// returns false.
+func (d *dict) each(from int, f func(t []byte, id uint32, list []byte) bool, buf []byte) {
+	if from >= d.n || from < 0 {
 		return
 	}
 	start := from &^ (dictBlock - 1)
 	off := int(binary.LittleEndian.Uint32(d.blocks[4*(start/dictBlock):]))
-	var buf []byte
 	for id := start; id < d.n; id++ {
 		t, l, next, ok := d.at(off, buf)
 		if !ok || id >= from && !f(t, uint32(id), l) {
@@ -122,23 +122,102 @@ func (d *dict) run(r int) (lo, hi int) {
 	return lo, d.runs[r]
 }
 
-// search returns the first id of run r whose term is not below t.
-func (d *dict) search(r int, t string) int {
+// raw decodes the entry at offset off of entries without building its term: the
+// bytes it shares with the term before it, the rest of the term, its list and the
+// offset of the next entry.
+func (d *dict) raw(off int) (shared int, rest, list []byte, next int, ok bool) {
+	e := d.entries
+	if off < 0 || off >= len(e) {
+		return 0, nil, nil, 0, false
+	}
+	sh, k := binary.Uvarint(e[off:])
+	if k <= 0 || sh > maxTermBytes {
+		return 0, nil, nil, 0, false
+	}
+	off += k
+	n, k := binary.Uvarint(e[off:])
+	if k <= 0 || n > uint64(len(e)-off-k) {
+		return 0, nil, nil, 0, false
+	}
+	off += k
+	rest = e[off : off+int(n) : off+int(n)]
+	off += int(n)
+	n, k = binary.Uvarint(e[off:])
+	if k <= 0 || n > uint64(len(e)-off-k) {
+		return 0, nil, nil, 0, false
+	}
+	off += k
+	return int(sh), rest, e[off : off+int(n) : off+int(n)], off + int(n), true
+}
+
+// maxTermBytes bounds the bytes a term shares with the one before it (a damaged
+// entry is refused rather than met with a huge copy).
+const maxTermBytes = 1 << 16
+
+// anchors returns how many entries of run r begin a block or the run (their terms
+// are written whole), and anchor returns the id of the j-th.
+func (d *dict) anchors(r int) int {
 	lo, hi := d.run(r)
-	return lo + sort.Search(hi-lo, func(i int) bool {
-		term, _ := d.entry(uint32(lo + i))
-		return string(term) >= t
+	return 1 + (hi-1)/dictBlock - lo/dictBlock
+}
+
+func (d *dict) anchor(r, j int) int {
+	lo, _ := d.run(r)
+	if j == 0 {
+		return lo
+	}
+	return (lo/dictBlock + j) * dictBlock
+}
+
+// wholeTerm returns the term of an anchor id, where it lies in the mapped file.
+func (d *dict) wholeTerm(id int) ([]byte, bool) {
+	off := int(binary.LittleEndian.Uint32(d.blocks[4*(id/dictBlock):]))
+	for k := id % dictBlock; ; k-- {
+		shared, rest, _, next, ok := d.raw(off)
+		if !ok {
+			return nil, false
+		}
+		if k == 0 {
+			return rest, shared == 0
+		}
+		off = next
+	}
+}
+
+// search returns the first id of run r whose term is not below t, and whether its
+// term is t: a binary search among the terms written whole, then a walk of at most a
+// block.
+func (d *dict) search(r int, t string) (int, bool) {
+	lo, hi := d.run(r)
+	j := sort.Search(d.anchors(r), func(j int) bool {
+		term, ok := d.wholeTerm(d.anchor(r, j))
+		return !ok || string(term) >= t
 	})
+	from := lo
+	if j > 0 {
+		from = d.anchor(r, j-1) // below t: the answer is after it, by the next anchor
+	}
+	var stack [128]byte
+	buf := stack[:0]
+	off := int(binary.LittleEndian.Uint32(d.blocks[4*(from/dictBlock):]))
+	for id := from &^ (dictBlock - 1); id < hi; id++ {
+		term, _, next, ok := d.at(off, buf)
+		if !ok {
+			break
+		}
+		if id >= from && string(term) >= t {
+			return id, string(term) == t
+		}
+		buf, off = term, next
+	}
+	return hi, false
 }
 
 // find returns the id of term t.
 func (d *dict) find(t string) (uint32, bool) {
 	for r := range d.runs {
-		_, hi := d.run(r)
-		if i := d.search(r, t); i < hi {
-			if term, _ := d.entry(uint32(i)); string(term) == t {
-				return uint32(i), true
-			}
+		if i, ok := d.search(r, t); ok {
+			return uint32(i), true
 		}
 	}
 	return 0, false
@@ -155,13 +234,14 @@ func (d *dict) withPrefix(p string) []termRef {
 	var out []termRef
 	for r := range d.runs {
 		_, hi := d.run(r)
-		d.each(d.search(r, p), func(t []byte, id uint32, _ []byte) bool {
+		from, _ := d.search(r, p)
+		d.each(from, func(t []byte, id uint32, _ []byte) bool {
 			if int(id) >= hi || !bytes.HasPrefix(t, []byte(p)) {
 				return false
 			}
 			out = append(out, termRef{string(t), id})
 			return true
-		})
+		}, nil)
 	}
 	if len(d.runs) > 1 {
 		slices.SortFunc(out, func(a, b termRef) int { return strings.Compare(a.term, b.term) })

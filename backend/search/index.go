@@ -400,7 +400,7 @@ func (x *postings) eachTerm(f func(t []byte, id uint32)) {
 	x.dict.each(0, func(t []byte, id uint32, _ []byte) bool {
 		f(t, id)
 		return true
-	})
+	}, nil)
 	for k, t := range x.names {
 		f([]byte(t), uint32(x.dict.n+k))
 	}
@@ -456,6 +456,6 @@ func (x *postings) mapDict() {
 	x.dict.each(0, func(t []byte, id uint32, _ []byte) bool {
 		m[string(t)] = id
 		return true
-	})
+	}, nil)
 	x.dictMap = m
 }

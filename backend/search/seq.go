@@ -48,14 +48,15 @@ func appendSeq(seq []byte, id uint32) []byte {
 		span *= seqRadix
 		n++
 	}
+	// The least significant digit first: a phrase search looks for a pattern's
+	// first byte (bytes.Index), which then varies most from id to id.
 	r := v - base
-	last := byte(r % seqTerminal)
-	r /= seqTerminal
 	var digits [8]byte
-	for k := n - 1; k >= 0; k-- {
+	for k := range n {
 		digits[k] = byte(seqTerminal + r%seqRadix)
 		r /= seqRadix
 	}
+	last := byte(r) // below seqTerminal: span is seqRadix^n * seqTerminal
 	return append(append(seq, digits[:n]...), last)
 }
 
@@ -80,17 +81,18 @@ func seqNext(seq []byte, i int) (id uint32, next int, ok bool) {
 	if c := seq[i]; c < seqTerminal {
 		return uint32(c), i + 1, true
 	}
-	var base, r uint64
+	var base, r, scale uint64 = 0, 0, 1
 	for j := i; j < len(seq) && j-i < 6; j++ {
 		c := uint64(seq[j])
 		if c < seqTerminal {
-			v := base + r*seqTerminal + c
+			v := base + r + c*scale
 			if v > math.MaxUint32 {
 				break
 			}
 			return uint32(v), j + 1, true
 		}
-		r = r*seqRadix + c - seqTerminal
+		r += (c - seqTerminal) * scale
+		scale *= seqRadix
 		base = base*seqRadix + seqTerminal
 	}
 	return 0, len(seq), false
