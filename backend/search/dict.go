@@ -20,7 +20,7 @@ import (
 // Term ids are given in the order of the terms' occurrences in the word sequences
 // when they are first saved, most frequent first (postings.saveOrder), so that the
 // common words of a vault take one or two bytes in every sequence. Within the ids
-// that take as many bytes in a sequence (seqTierEnds: below 208, 10,192, …), which order
+// that take as many bytes in a sequence (seqTierEnds: below 128, 16,384, …), which order
 // the terms have costs nothing: there they are in byte order. The ids are thus runs
 // of terms in byte order, where a lookup or a prefix is a binary search in each run
 // (a few: one per size of id, and one more per save that added terms), and each

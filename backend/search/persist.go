@@ -22,7 +22,7 @@ const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version. The file's generation
 // follows: 8 bytes, little-endian, new at every save (see vouch.go).
-var magic = []byte("MTSEARCH\x12")
+var magic = []byte("MTSEARCH\x13")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
