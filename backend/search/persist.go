@@ -93,11 +93,11 @@ func (e *encoder) strs(ss []string) {
 // encode writes the live documents (renumbered) and their postings. After the magic
 // and the generation the file holds: the number of documents and the lengths of the
 // areas that follow; a fixed record per document (docs.go) and the ids in path
-// order; the documents' variable parts (path, type, aliases, tags); every trigram
-// filter; every word sequence; then the term dictionary (dict.go): the number of
-// terms and the lengths of its areas, the block offsets, the ids in the terms' order,
-// each term with its posting list, and the name lists (the documents holding a term
-// in their title or an alias). Loading decodes nothing per document or term: both
+// order; the documents' variable parts (path, type, aliases, tags); every gram
+// filter (trigrams.go); every word sequence; then the term dictionary (dict.go): the
+// number of terms and the lengths of its areas, the ends of its runs of terms in byte
+// order, the block offsets, each term (front-coded) with its posting list (lists.go),
+// and the name lists (the documents holding a term in their title or an alias). Loading decodes nothing per document or term: both
 // are read where they lie, and a query touches the pages it needs.
 func encode(x *postings, gen uint64) []byte {
 	n := x.n()
