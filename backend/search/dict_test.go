@@ -230,3 +230,41 @@ func TestOpenDecodesNoTerm(t *testing.T) {
 		t.Error("found a term no note holds")
 	}
 }
+
+// TestManySavesKeepFewRuns checks the dictionary's runs of terms in byte order: every
+// save that adds terms adds runs, and once they would be too many a save numbers
+// every term afresh (rewriting every word sequence), after which the index still
+// answers as one built from the files.
+func TestManySavesKeepFewRuns(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 60, Seed: 7, Shape: vaultgen.ShapeNames, MinWords: 200, MaxWords: 400}); err != nil {
+		t.Fatal(err)
+	}
+	v, ix, _ := openIndex(t, dir, Options{SaveDelay: -1})
+	queries, patterns := []string{"qlorbit0", "qlorb*", `"vexa qlorbit3"`}, []string{"qlorbit[0-9] here", "vexa qlorbit"}
+	renumbered, runs := false, 0
+	for i := range maxRuns + 2 {
+		ix = saveAndReopen(t, v, ix)
+		if len(ix.x.dict.runs) > maxRuns {
+			t.Fatalf("save %d: %d runs, want at most %d", i, len(ix.x.dict.runs), maxRuns)
+		}
+		renumbered = renumbered || len(ix.x.dict.runs) < runs
+		runs = len(ix.x.dict.runs)
+		p := fmt.Sprintf("added %d.md", i)
+		text := fmt.Sprintf("vexa qlorbit%d here, and Vexa%d.\n", i, i)
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		ix.Changed([]vpath.Path{vpath.Path(p)}, false)
+	}
+	if !renumbered {
+		t.Error("no save numbered the terms afresh")
+	}
+	want := answers(t, fresh(t, dir), queries, patterns)
+	if len(want) < len(queries)+len(patterns)+10 {
+		t.Fatalf("the queries find too little to compare: %q", want)
+	}
+	if d := cmp.Diff(want, answers(t, saveAndReopen(t, v, ix), queries, patterns)); d != "" {
+		t.Errorf("after many saves (-built +reopened):\n%s", d)
+	}
+}

@@ -202,8 +202,7 @@ func (x *postings) list(tid int) []posting {
 	if tid >= x.dict.n {
 		return x.lists[tid-x.dict.n]
 	}
-	_, raw := x.dict.entry(uint32(tid))
-	old := decodeList(raw, x.n())
+	old := decodeList(x.dict.list(uint32(tid)), x.n())
 	l := x.more[uint32(tid)]
 	if len(l) == 0 {
 		return old
@@ -313,9 +312,8 @@ func (x *postings) compact() *postings {
 // most frequent first.
 func (x *postings) withPrefix(prefix string, limit int) []uint32 {
 	var ids []uint32
-	for _, t := range x.termsWithPrefix(prefix) {
-		id, _ := x.termID(t)
-		ids = append(ids, id)
+	for _, r := range x.prefixTerms(prefix) {
+		ids = append(ids, r.id)
 	}
 	if len(ids) > limit {
 		slices.SortFunc(ids, func(a, b uint32) int { return x.listLen(b) - x.listLen(a) })
@@ -324,9 +322,19 @@ func (x *postings) withPrefix(prefix string, limit int) []uint32 {
 	return ids
 }
 
-// termsWithPrefix returns every term starting with prefix, in order: the persisted
-// dictionary's range merged with the terms entered since.
+// termsWithPrefix returns every term starting with prefix, in order.
 func (x *postings) termsWithPrefix(prefix string) []string {
+	refs := x.prefixTerms(prefix)
+	out := make([]string, len(refs))
+	for i, r := range refs {
+		out[i] = r.term
+	}
+	return out
+}
+
+// prefixTerms returns every term starting with prefix with its id, in order: the
+// persisted dictionary's merged with the terms entered since, sorted.
+func (x *postings) prefixTerms(prefix string) []termRef {
 	x.sortMu.Lock()
 	if x.sorted == nil {
 		x.sorted = slices.Clone(x.names)
@@ -340,19 +348,21 @@ func (x *postings) termsWithPrefix(prefix string) []string {
 		j++
 	}
 	added := sorted[i:j]
-	if x.dict.n == 0 {
-		return added
+	var old []termRef
+	if x.dict.n > 0 {
+		old = x.dict.withPrefix(prefix)
 	}
-	lo, hi := x.dict.withPrefix(prefix)
-	out := make([]string, 0, hi-lo+len(added))
-	for k := lo; k < hi; k++ {
-		t := string(x.dict.termAt(k))
-		for len(added) > 0 && added[0] < t {
-			out, added = append(out, added[0]), added[1:]
+	out := make([]termRef, 0, len(old)+len(added))
+	for _, r := range old {
+		for len(added) > 0 && added[0] < r.term {
+			out, added = append(out, termRef{added[0], x.terms[added[0]]}), added[1:]
 		}
-		out = append(out, t)
+		out = append(out, r)
 	}
-	return append(out, added...)
+	for _, t := range added {
+		out = append(out, termRef{t, x.terms[t]})
+	}
+	return out
 }
 
 // listLen is the length of term tid's list, without decoding it.
@@ -360,9 +370,8 @@ func (x *postings) listLen(tid uint32) int {
 	if int(tid) >= x.dict.n {
 		return len(x.lists[int(tid)-x.dict.n])
 	}
-	_, raw := x.dict.entry(tid)
-	n, _ := binary.Uvarint(raw)
-	return int(n) + len(x.more[tid])
+	n, _ := binary.Uvarint(x.dict.list(tid))
+	return int(n>>1) + len(x.more[tid])
 }
 
 // numTerms is the number of term ids.
@@ -394,14 +403,10 @@ func (x *postings) term(tid uint32) string {
 
 // eachTerm calls f with every term and its id; the bytes are valid during the call.
 func (x *postings) eachTerm(f func(t []byte, id uint32)) {
-	for off, id := 0, uint32(0); int(id) < x.dict.n; id++ {
-		t, _, next, ok := x.dict.at(off)
-		if !ok {
-			break
-		}
+	x.dict.each(0, func(t []byte, id uint32, _ []byte) bool {
 		f(t, id)
-		off = next
-	}
+		return true
+	}, nil)
 	for k, t := range x.names {
 		f([]byte(t), uint32(x.dict.n+k))
 	}
@@ -454,13 +459,9 @@ func (x *postings) mapDict() {
 		return
 	}
 	m := make(map[string]uint32, x.dict.n)
-	for off, id := 0, uint32(0); int(id) < x.dict.n; id++ {
-		t, _, next, ok := x.dict.at(off)
-		if !ok {
-			break
-		}
+	x.dict.each(0, func(t []byte, id uint32, _ []byte) bool {
 		m[string(t)] = id
-		off = next
-	}
+		return true
+	}, nil)
 	x.dictMap = m
 }

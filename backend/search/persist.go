@@ -22,7 +22,7 @@ const indexFile = "search/index.bin"
 
 // magic starts the file; the last byte is the format version. The file's generation
 // follows: 8 bytes, little-endian, new at every save (see vouch.go).
-var magic = []byte("MTSEARCH\x0c")
+var magic = []byte("MTSEARCH\x13")
 
 // errFormat reports a persisted index this version cannot read; it is rebuilt.
 var errFormat = errors.New("search index: unknown or damaged file format")
@@ -93,11 +93,11 @@ func (e *encoder) strs(ss []string) {
 // encode writes the live documents (renumbered) and their postings. After the magic
 // and the generation the file holds: the number of documents and the lengths of the
 // areas that follow; a fixed record per document (docs.go) and the ids in path
-// order; the documents' variable parts (path, type, aliases, tags); every trigram
-// filter; every word sequence; then the term dictionary (dict.go): the number of
-// terms and the lengths of its areas, the block offsets, the ids in the terms' order,
-// each term with its posting list, and the name lists (the documents holding a term
-// in their title or an alias). Loading decodes nothing per document or term: both
+// order; the documents' variable parts (path, type, aliases, tags); every gram
+// filter (trigrams.go); every word sequence; then the term dictionary (dict.go): the
+// number of terms and the lengths of its areas, the ends of its runs of terms in byte
+// order, the block offsets, each term (front-coded) with its posting list (lists.go),
+// and the name lists (the documents holding a term in their title or an alias). Loading decodes nothing per document or term: both
 // are read where they lie, and a query touches the pages it needs.
 func encode(x *postings, gen uint64) []byte {
 	n := x.n()
@@ -111,11 +111,15 @@ func encode(x *postings, gen uint64) []byte {
 			remap[i] = ^uint32(0)
 		}
 	}
-	tidMap, byNew := x.saveOrder()
-	// The terms' byte order is sorted on another core while the rest is written.
-	byTerm := make(chan []uint32, 1)
-	go func() { byTerm <- x.termOrder(tidMap) }()
-	seqs := x.savedSeqs(live, tidMap)
+	tidMap, byNew, runs, renumbered := x.saveOrder(live)
+	// The dictionary is written on another core while the rest is.
+	dictDone := make(chan []byte, 1)
+	go func() {
+		d := &encoder{}
+		encodeDict(d, x, remap, byNew, runs)
+		dictDone <- d.b
+	}()
+	seqs := x.savedSeqs(live, tidMap, renumbered)
 	records := make([]byte, docRecordSize*len(live))
 	vars := &encoder{b: make([]byte, 0, 64*len(live))}
 	var filtersLen, seqsLen int
@@ -142,8 +146,8 @@ func encode(x *postings, gen uint64) []byte {
 		sorted[k], paths[k] = uint32(k), string(x.path(old))
 	}
 	slices.SortFunc(sorted, func(a, b uint32) int { return strings.Compare(paths[a], paths[b]) })
-	nt := len(byNew)
-	size := 1<<16 + len(records) + 4*len(sorted) + len(vars.b) + filtersLen + seqsLen + len(x.dict.entries) + len(x.dict.names) + 8*nt
+	dictBytes := <-dictDone
+	size := len(magic) + 8 + 64 + len(records) + 4*len(sorted) + len(vars.b) + filtersLen + seqsLen + len(dictBytes)
 	for _, t := range x.names {
 		size += len(t) + 8
 	}
@@ -165,36 +169,97 @@ func encode(x *postings, gen uint64) []byte {
 	for _, s := range seqs {
 		e.b = append(e.b, s...)
 	}
-	encodeDict(e, x, remap, byNew, byTerm)
+	e.b = append(e.b, dictBytes...)
 	return e.b
 }
 
-// saveOrder numbers the terms for a save: the persisted ones keep their ids, those
-// entered since follow, the most frequent in the word sequences first. It returns the
-// new id of each id, and the old id of each new one.
-func (x *postings) saveOrder() (tidMap, byNew []uint32) {
+// maxRuns caps the runs of terms in byte order a dictionary has (dict.go): a save
+// that would make more numbers every term afresh, rewriting every word sequence.
+const maxRuns = 16
+
+// saveOrder numbers the terms for a save: the persisted ones keep their ids (but when
+// their runs would be too many), those entered since follow, the most frequent in
+// the word sequences first, and within the ids of each size in byte order. It returns
+// the new id of each id, the old id of each new one, the ends of the runs, and
+// whether the persisted terms were numbered afresh.
+func (x *postings) saveOrder(live []uint32) (tidMap, byNew []uint32, runs []int, renumbered bool) {
+	keep := x.dict.n
+	byNew, runs = x.numbered(keep, func(id uint32) uint32 { return x.occ[int(id)-x.dict.n] })
+	if keep > 0 && len(runs) > maxRuns {
+		keep = 0
+		all := x.occurrences(live)
+		byNew, runs = x.numbered(0, func(id uint32) uint32 { return all[id] })
+	}
+	tidMap = make([]uint32, len(byNew))
+	for nw, old := range byNew {
+		tidMap[old] = uint32(nw)
+	}
+	return tidMap, byNew, runs, keep < x.dict.n
+}
+
+// numbered returns the old id of each new one, the ids from keep on ordered by occ
+// (most first) and within each tier of seqTierEnds by their terms, and the ends of
+// the runs.
+func (x *postings) numbered(keep int, occ func(id uint32) uint32) (byNew []uint32, runs []int) {
 	nt := x.numTerms()
 	byNew = make([]uint32, nt)
 	for i := range byNew {
 		byNew[i] = uint32(i)
 	}
-	added := byNew[x.dict.n:]
-	slices.SortStableFunc(added, func(a, b uint32) int {
-		return cmp.Compare(x.occ[int(b)-x.dict.n], x.occ[int(a)-x.dict.n])
-	})
-	tidMap = make([]uint32, nt)
-	for nw, old := range byNew {
-		tidMap[old] = uint32(nw)
+	added := byNew[keep:]
+	slices.SortStableFunc(added, func(a, b uint32) int { return cmp.Compare(occ(b), occ(a)) })
+	if keep > 0 {
+		runs = slices.Clone(x.dict.runs)
 	}
-	return tidMap, byNew
+	for lo := keep; lo < nt; {
+		hi := nt
+		for _, t := range seqTierEnds {
+			if t > lo {
+				hi = min(hi, t)
+				break
+			}
+		}
+		part := byNew[lo:hi]
+		refs := make([]termRef, len(part))
+		for k, old := range part {
+			refs[k] = termRef{x.term(old), old}
+		}
+		slices.SortFunc(refs, func(a, b termRef) int { return strings.Compare(a.term, b.term) })
+		for k, r := range refs {
+			part[k] = r.id
+		}
+		runs = append(runs, hi)
+		lo = hi
+	}
+	return byNew, runs
+}
+
+// occurrences counts the words of every term in the live documents' sequences.
+func (x *postings) occurrences(live []uint32) []uint32 {
+	out := make([]uint32, x.numTerms())
+	for _, id := range live {
+		seq := x.seq(id)
+		for i := 0; i < len(seq); {
+			t, next, ok := seqNext(seq, i)
+			if !ok {
+				break
+			}
+			if int(t) < len(out) {
+				out[t]++
+			}
+			i = next
+		}
+	}
+	return out
 }
 
 // savedSeqs returns the word sequences of the live documents with their terms
-// renumbered by tidMap: those persisted hold persisted terms only, whose ids stay.
-func (x *postings) savedSeqs(live, tidMap []uint32) [][]byte {
+// renumbered by tidMap: those persisted hold persisted terms only, whose ids stay
+// unless all were renumbered.
+func (x *postings) savedSeqs(live, tidMap []uint32, all bool) [][]byte {
 	out := make([][]byte, len(live))
 	for k, old := range live {
-		if int(old) < x.tab.n {
+		if int(old) < x.tab.n && !all {
 			out[k] = x.seq(old)
 		} else {
 			out[k] = remapSeq(x.seq(old), tidMap)
@@ -203,25 +268,39 @@ func (x *postings) savedSeqs(live, tidMap []uint32) [][]byte {
 	return out
 }
 
-// encodeDict writes the term dictionary (dict.go), the terms in the order byNew, and
-// their new ids in byte order, received from byTerm.
-func encodeDict(e *encoder, x *postings, remap, byNew []uint32, byTerm <-chan []uint32) {
+// encodeDict writes the term dictionary (dict.go), the terms in the order byNew, in
+// runs ending at runs.
+func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
 	nt := len(byNew)
 	entries := &encoder{b: make([]byte, 0, len(x.dict.entries)+16*len(x.names))}
 	blocks := make([]byte, 0, 4*((nt+dictBlock-1)/dictBlock))
-	var scratch []byte
+	sc := &saveScratch{}
+	var prev []byte
+	run := 0
 	for nw, old := range byNew {
 		if nw%dictBlock == 0 {
 			blocks = binary.LittleEndian.AppendUint32(blocks, uint32(len(entries.b)))
 		}
+		var t []byte
 		if int(old) < x.dict.n {
-			t, _ := x.dict.entry(old)
-			entries.uvarint(uint64(len(t)))
-			entries.b = append(entries.b, t...)
+			t, _ = x.dict.entry(old)
 		} else {
-			entries.str(x.names[int(old)-x.dict.n])
+			t = []byte(x.names[int(old)-x.dict.n])
 		}
-		scratch = appendList(entries, x.list(int(old)), remap, scratch)
+		shared := 0
+		if nw%dictBlock != 0 && (run == 0 || nw != runs[run-1]) {
+			for shared < len(t) && shared < len(prev) && t[shared] == prev[shared] {
+				shared++
+			}
+		}
+		for run < len(runs) && nw+1 >= runs[run] {
+			run++
+		}
+		entries.uvarint(uint64(shared))
+		entries.uvarint(uint64(len(t) - shared))
+		entries.b = append(entries.b, t[shared:]...)
+		prev = t
+		appendList(entries, x.list(int(old)), remap, sc)
 	}
 	names := x.nameLists(remap)
 	nameIdx := &encoder{}
@@ -231,7 +310,7 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, byTerm <-chan []
 			continue
 		}
 		ne := &encoder{}
-		scratch = appendList(ne, names[old], remap, scratch)
+		appendList(ne, names[old], remap, sc)
 		nameArea.b = append(nameArea.b, listBody(ne.b)...)
 		nameIdx.b = binary.LittleEndian.AppendUint32(nameIdx.b, uint32(nw))
 		nameIdx.b = binary.LittleEndian.AppendUint32(nameIdx.b, uint32(len(nameArea.b)))
@@ -240,10 +319,13 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, byTerm <-chan []
 	e.uvarint(uint64(len(entries.b)))
 	e.uvarint(uint64(len(nameIdx.b)))
 	e.uvarint(uint64(len(nameArea.b)))
-	e.b = append(e.b, blocks...)
-	for _, id := range <-byTerm {
-		e.b = binary.LittleEndian.AppendUint32(e.b, id)
+	e.uvarint(uint64(len(runs)))
+	prevEnd := 0
+	for _, end := range runs {
+		e.uvarint(uint64(end - prevEnd))
+		prevEnd = end
 	}
+	e.b = append(e.b, blocks...)
 	e.b = append(e.b, entries.b...)
 	e.b = append(e.b, nameIdx.b...)
 	e.b = append(e.b, nameArea.b...)
@@ -253,29 +335,6 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, byTerm <-chan []
 func listBody(b []byte) []byte {
 	_, k := binary.Uvarint(b)
 	return b[k:]
-}
-
-// termOrder returns the new ids (tidMap) of every term in the terms' byte order: the
-// persisted dictionary's order merged with the terms entered since, sorted.
-func (x *postings) termOrder(tidMap []uint32) []uint32 {
-	added := make([]uint32, len(x.names))
-	for k := range added {
-		added[k] = uint32(x.dict.n + k)
-	}
-	slices.SortFunc(added, func(a, b uint32) int { return strings.Compare(x.names[int(a)-x.dict.n], x.names[int(b)-x.dict.n]) })
-	out := make([]uint32, 0, x.numTerms())
-	for i := range x.dict.n {
-		id := x.dict.sortedAt(i)
-		t, _ := x.dict.entry(id)
-		for len(added) > 0 && x.names[int(added[0])-x.dict.n] < string(t) {
-			out, added = append(out, tidMap[added[0]]), added[1:]
-		}
-		out = append(out, tidMap[id])
-	}
-	for _, id := range added {
-		out = append(out, tidMap[id])
-	}
-	return out
 }
 
 // nameLists returns, by term id, the documents (old ids, live ones, in order) holding
@@ -303,36 +362,19 @@ func (x *postings) nameLists(remap []uint32) [][]posting {
 	return out
 }
 
-// appendList writes a posting list, renumbered by remap (dead documents left out), with
-// its length before it.
-func appendList(e *encoder, list []posting, remap []uint32, scratch []byte) []byte {
-	live := 0
-	for _, p := range list {
-		if remap[p.doc] != ^uint32(0) {
-			live++
-		}
-	}
-	pe := &encoder{b: scratch[:0]}
-	pe.uvarint(uint64(live))
-	prev := uint32(0)
-	for _, p := range list {
-		r := remap[p.doc]
-		if r == ^uint32(0) {
-			continue
-		}
-		// The gap to the previous document, shifted left; its low bit says the
-		// term occurs once at weight 1 (most postings), else its weight follows.
-		if p.tf == 1 {
-			pe.uvarint(uint64(r-prev)<<1 | 1)
-		} else {
-			pe.uvarint(uint64(r-prev) << 1)
-			pe.uvarint(uint64(p.tf))
-		}
-		prev = r
-	}
-	e.uvarint(uint64(len(pe.b)))
-	e.b = append(e.b, pe.b...)
-	return pe.b
+// appendList writes a posting list (lists.go), renumbered by remap (dead documents
+// left out), with its length before it.
+func appendList(e *encoder, list []posting, remap []uint32, sc *saveScratch) {
+	body := encodeList(sc.out[:0], list, remap, &sc.listScratch)
+	e.uvarint(uint64(len(body)))
+	e.b = append(e.b, body...)
+	sc.out = body
+}
+
+// saveScratch is space reused by appendList.
+type saveScratch struct {
+	listScratch
+	out []byte
 }
 
 // decoder reads the binary form; any error sticks.
@@ -458,8 +500,19 @@ func decodeIndex(data []byte) (*postings, error) {
 		return nil, errFormat
 	}
 	x.dict = dict{n: int(nt)}
+	nr := d.uvarint()
+	if d.err != nil || nr > nt {
+		return nil, errFormat
+	}
+	end := uint64(0)
+	for range nr {
+		end += d.uvarint()
+		if end > nt {
+			return nil, errFormat
+		}
+		x.dict.runs = append(x.dict.runs, int(end))
+	}
 	x.dict.blocks = take((nt + dictBlock - 1) / dictBlock * 4)
-	x.dict.byTerm = take(nt * 4)
 	x.dict.entries = take(entriesLen)
 	x.dict.nameIdx = take(nameIdxLen)
 	x.dict.names = take(namesLen)
@@ -467,28 +520,4 @@ func decodeIndex(data []byte) (*postings, error) {
 		return nil, errFormat
 	}
 	return x, nil
-}
-
-// decodeList decodes a persisted posting list; nil if it is damaged.
-func decodeList(raw []byte, docs int) []posting {
-	d := &decoder{b: raw}
-	np := d.uvarint()
-	if np > uint64(len(raw)) {
-		return nil
-	}
-	list := make([]posting, np)
-	doc := uint32(0)
-	for k := range list {
-		v := d.uvarint()
-		doc += uint32(v >> 1)
-		tf := float32(1)
-		if v&1 == 0 {
-			tf = float32(d.uvarint())
-		}
-		list[k] = posting{doc: doc, tf: tf}
-	}
-	if d.err != nil || np > 0 && int(doc) >= docs {
-		return nil
-	}
-	return list
 }

@@ -381,7 +381,11 @@ func seqHas(seq []byte, sp phraseSpec) bool {
 	if sp.last != nil && len(sp.last) == 0 || len(sp.want) == 0 && sp.last == nil {
 		return false
 	}
-	pat := seqPattern(sp.want)
+	var buf [64]byte // on the stack for a phrase of a few words
+	pat := buf[:0]
+	for _, id := range sp.want {
+		pat = appendSeq(pat, id)
+	}
 	for from := 0; from < len(seq); {
 		at := from
 		if len(pat) > 0 {

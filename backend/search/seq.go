@@ -3,14 +3,21 @@ package search
 import (
 	"bytes"
 	"encoding/binary"
+	"math"
 )
 
 // A word sequence is a note's words as term ids, each written as an unsigned LEB128
 // varint (binary.AppendUvarint). Term ids are given in the order terms are first
 // met, so the common words of a vault get the small ids and most words take one or
 // two bytes rather than four. The encoding is self-delimiting: a byte below 0x80 ends
-// a number, so a run of ids encoded the same way is found with a byte search (vectorised)
-// and a check that the match starts where a number does.
+// a number, so a run of ids encoded the same way is found with a byte search
+// (vectorised) and a check that the match starts where a number does. (A code with
+// more one-byte ids — 208 ending byte values, 48 continuing — took 7% fewer bytes on
+// Chinese text but made the first byte a phrase search looks for one of 48 values
+// instead of 128, and pattern candidates 10-40% slower.)
+
+// seqTierEnds are the ids from which an id takes one more byte in a sequence.
+var seqTierEnds = []int{1 << 7, 1 << 14, 1 << 21, 1 << 28}
 
 // appendSeq appends id to a word sequence.
 func appendSeq(seq []byte, id uint32) []byte { return binary.AppendUvarint(seq, uint64(id)) }
@@ -37,7 +44,7 @@ func seqNext(seq []byte, i int) (id uint32, next int, ok bool) {
 		return uint32(c), i + 1, true
 	}
 	v, n := binary.Uvarint(seq[i:])
-	if n <= 0 {
+	if n <= 0 || v > math.MaxUint32 {
 		return 0, len(seq), false
 	}
 	return uint32(v), i + n, true

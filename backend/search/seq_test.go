@@ -24,7 +24,7 @@ func naiveHas(ids []uint32, sets []termSet) bool {
 	return false
 }
 
-// TestSeqSearchMatchesNaive checks the varint sequence searches (seqHas,
+// TestSeqSearchMatchesNaive checks the sequence searches (seqHas,
 // seqHasSets and its anchored form) against a plain scan of the decoded ids, on ids
 // of one to five bytes, so that a match across a number boundary would be caught
 // (the sets hold ids below 2^21, the sequences longer ones too).
@@ -36,6 +36,8 @@ func TestSeqSearchMatchesNaive(t *testing.T) {
 			return uint32(r.IntN(128))
 		case 1:
 			return uint32(r.IntN(1 << 14))
+		case 3:
+			return uint32(seqTierEnds[r.IntN(len(seqTierEnds))] - 1 + r.IntN(3))
 		case 2:
 			return uint32(r.IntN(1 << 21))
 		}
@@ -81,6 +83,33 @@ func TestSeqSearchMatchesNaive(t *testing.T) {
 		m := make([]uint32, 0)
 		if got := remapSeq(seq, m); !slices.Equal(got, seq) {
 			t.Fatalf("remap with no ids changed %v", ids)
+		}
+	}
+}
+
+// TestSeqCodeRoundTrip checks the sequence code at the edges of every length: each id
+// reads back, takes one more byte past each tier's end, and the largest id fits.
+func TestSeqCodeRoundTrip(t *testing.T) {
+	ids := []uint32{0, 1, 127, 1<<32 - 1, 1<<32 - 2}
+	for _, end := range seqTierEnds {
+		ids = append(ids, uint32(end-1), uint32(end), uint32(end+1))
+	}
+	for _, id := range ids {
+		seq := appendSeq([]byte{7}, id)
+		got, next, ok := seqNext(seq, 1)
+		if !ok || got != id || next != len(seq) {
+			t.Errorf("id %d: read %d, %v, next %d of %d", id, got, ok, next, len(seq))
+		}
+		if seqLen(seq) != 2 || seqPrev(seq, len(seq)) != 1 {
+			t.Errorf("id %d: %d words, last starting at %d", id, seqLen(seq), seqPrev(seq, len(seq)))
+		}
+	}
+	for k, end := range seqTierEnds {
+		if n := len(appendSeq(nil, uint32(end-1))); n != k+1 {
+			t.Errorf("id %d takes %d bytes, want %d", end-1, n, k+1)
+		}
+		if n := len(appendSeq(nil, uint32(end))); n != k+2 {
+			t.Errorf("id %d takes %d bytes, want %d", end, n, k+2)
 		}
 	}
 }

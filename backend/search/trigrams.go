@@ -1,77 +1,186 @@
 package search
 
 import (
-	"bytes"
+	"math"
 	"math/bits"
 	"regexp/syntax"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
 
-// The pattern index: for every note, a Bloom filter of the trigrams (three
-// consecutive bytes, ASCII letters lower-cased) of its whole content. A regular
-// expression is reduced to trigrams every match must contain (requiredTrigrams); a
-// note whose filter lacks one of them cannot match and is never read. With about one
-// bit per byte of text and one hash, a filter answers "maybe" for an absent trigram
-// about a fifth of the time, so five required trigrams leave well under one note in a
+// The pattern index: for every note, a Bloom filter of the grams of its whole content,
+// ASCII letters lower-cased. Grams start at every byte that begins a character (a
+// byte that is not a UTF-8 continuation byte): three bytes from an ASCII byte, and
+// from the first byte of a longer character both three bytes (a CJK character) and
+// six (two CJK characters, three Cyrillic or Greek letters). A text of 3-byte
+// characters thus gives two grams per character, its characters and their bigrams,
+// where one per byte gave three, two of them straddling characters and saying
+// little. A regular expression is reduced to the grams every match must contain
+// (RequiredTrigrams): a match starts its literals where a character starts, so a
+// literal's grams are taken at the same places; a note whose filter lacks one of
+// them cannot match and is never read. A filter answers "maybe" for an absent gram
+// about a fifth of the time, so five required grams leave well under one note in a
 // thousand to read in vain.
 
-// bloom is one note's trigram filter: a power-of-two number of bytes (64 or more),
-// bit h%8 of byte h/8 set for each hash h. Kept as bytes, a persisted filter is used
-// where it lies in the index file.
+// bloom is one note's gram filter: a multiple of 8 bytes, two bits set for each gram
+// (bloom.probes). Kept as bytes, a persisted filter is used where it lies in the
+// index file.
 type bloom []byte
 
-// maxFoldDensity is the share of set bits a filter may reach by folding: a filter is
-// first sized at one bit per byte of text, which on prose leaves it about a tenth
-// full, and then halved (its halves OR-ed together: a bit h%m lands on h%(m/2), so
-// lookups stay exact) while it stays at most this full. Each required trigram then
-// lets through at most a quarter of the notes that lack it.
-const maxFoldDensity = 0.25
+// A filter is sized for the grams its note holds: filterBitsPerGram bits per distinct
+// gram, with two bits per gram, answers "maybe" for an absent gram about a fifth of
+// the time ((1-e^(-2/3.2))^2 = 0.22), as a filter of one bit per gram did at 4.5 bits
+// per gram. The distinct grams are counted by a first pass into a sketch of one bit
+// per byte of text (linear counting: n = -m ln(1 - set/m)); the filter is then filled
+// by a second pass.
+const (
+	filterBitsPerGram = 3.2
+	maxFilterBytes    = 1 << 15
+)
+
+// wideGram is how many bytes the second gram starting with a non-ASCII character
+// holds.
+const wideGram = 6
 
 // bloomFor builds the filter of data.
 func bloomFor(data []byte) bloom {
 	n := 64
-	for n*8 < len(data) && n < 1<<15 {
+	for n*8 < len(data) && n < maxFilterBytes {
 		n *= 2
 	}
-	b := make(bloom, n)
-	mask := uint32(n*8 - 1)
 	if len(data) < 3 {
-		return b
+		return make(bloom, 8)
 	}
-	g := uint32(lowerASCII(data[0]))<<8 | uint32(lowerASCII(data[1]))
-	for _, c := range data[2:] {
-		g = (g<<8 | uint32(lowerASCII(c))) & 0xFFFFFF
-		h := mixTrigram(g) & mask
-		b[h>>3] |= 1 << (h & 7)
+	sketch := make([]byte, n)
+	// The first pass keeps the grams' hashes for the second, but of a huge note.
+	var hp *[]uint32
+	if len(data) <= maxBufferedGrams {
+		hp = gramPool.Get().(*[]uint32)
+		*hp = (*hp)[:0]
 	}
-	return fold(b)
-}
-
-// fold halves b while the result stays at most maxFoldDensity full.
-func fold(b bloom) bloom {
+	hashes := fillGrams(sketch, data, true, hp)
 	set := 0
-	for _, c := range b {
+	for _, c := range sketch {
 		set += bits.OnesCount8(c)
 	}
-	for len(b) > 64 {
-		d := float64(set) / float64(8*len(b))
-		if 1-(1-d)*(1-d) > maxFoldDensity { // the expected density once folded
-			break
-		}
-		h := len(b) / 2
-		set = 0
-		for i := range h {
-			b[i] |= b[h+i]
-			set += bits.OnesCount8(b[i])
-		}
-		b = b[:h:h]
+	m := float64(8 * n)
+	grams := m * math.Log(m/(m-float64(min(set, 8*n-1))))
+	size := min((int(grams*filterBitsPerGram)/8+7)&^7, maxFilterBytes)
+	b := make(bloom, max(size, 8))
+	if hp == nil {
+		fillGrams(b, data, false, nil)
+		return b
 	}
-	if len(b) < cap(b) {
-		return bytes.Clone(b) // let the unfolded filter go
+	for _, h := range hashes {
+		p, q := b.probes(h)
+		b[p>>3] |= 1 << (p & 7)
+		b[q>>3] |= 1 << (q & 7)
 	}
+	*hp = hashes[:0]
+	gramPool.Put(hp)
 	return b
+}
+
+// maxBufferedGrams is the largest text whose grams' hashes the first pass keeps (four
+// bytes a gram); a larger one is read twice.
+const maxBufferedGrams = 4 << 20
+
+var gramPool = sync.Pool{New: func() any { return new([]uint32) }}
+
+// fillGrams sets the bits of the grams of data in b: one bit each, b's size a power of
+// two, for a sketch; two bits each (bloom.probes) otherwise. With keep (sketches
+// only) it appends the grams' hashes to *keep and returns them.
+func fillGrams(b []byte, data []byte, sketch bool, keep *[]uint32) []uint32 {
+	var hashes []uint32
+	if keep != nil {
+		hashes = *keep
+	}
+	mask := uint32(len(b)*8 - 1)
+	g := uint32(lowerASCII(data[0]))<<8 | uint32(lowerASCII(data[1]))
+	for i, c := range data[2:] {
+		g = (g<<8 | uint32(lowerTable[c])) & 0xFFFFFF
+		lead := data[i]
+		if lead&0xC0 == 0x80 {
+			continue // inside a character
+		}
+		h, wide := mixTrigram(g), lead >= 0x80 && i+wideGram <= len(data)
+		var w uint32
+		if wide {
+			w = mixWide(data[i : i+wideGram])
+		}
+		if sketch {
+			if keep != nil {
+				hashes = append(hashes, h)
+				if wide {
+					hashes = append(hashes, w)
+				}
+			}
+			h &= mask
+			b[h>>3] |= 1 << (h & 7)
+			if wide {
+				w &= mask
+				b[w>>3] |= 1 << (w & 7)
+			}
+			continue
+		}
+		p, q := bloom(b).probes(h)
+		b[p>>3] |= 1 << (p & 7)
+		b[q>>3] |= 1 << (q & 7)
+		if wide {
+			p, q = bloom(b).probes(w)
+			b[p>>3] |= 1 << (p & 7)
+			b[q>>3] |= 1 << (q & 7)
+		}
+	}
+	return hashes
+}
+
+// lowerTable maps every byte to itself, ASCII capitals lower-cased.
+var lowerTable = func() (t [256]byte) {
+	for c := range t {
+		t[c] = lowerASCII(byte(c))
+	}
+	return t
+}()
+
+// probes returns the two bits of b that a gram of hash h sets.
+func (b bloom) probes(h uint32) (p, q uint32) {
+	m := uint64(len(b) * 8)
+	h2 := h*0x85EBCA6B ^ h>>13
+	h2 ^= h2 >> 16
+	return uint32(uint64(h) * m >> 32), uint32(uint64(h2) * m >> 32)
+}
+
+// gramsOf returns the hashes of the grams of s, as bloomFor takes them.
+func gramsOf(s string) []uint32 {
+	var gs []uint32
+	for i := 0; i+3 <= len(s); i++ {
+		c := s[i]
+		if c&0xC0 == 0x80 {
+			continue
+		}
+		gs = append(gs, mixTrigram(uint32(lowerASCII(c))<<16|uint32(lowerASCII(s[i+1]))<<8|uint32(lowerASCII(s[i+2]))))
+		if c >= 0x80 && i+wideGram <= len(s) {
+			gs = append(gs, mixWide(s[i:i+wideGram]))
+		}
+	}
+	return gs
+}
+
+// gramCount is how many grams s gives (len(gramsOf(s))).
+func gramCount(s string) int {
+	n := 0
+	for i := 0; i+3 <= len(s); i++ {
+		if c := s[i]; c&0xC0 != 0x80 {
+			n++
+			if c >= 0x80 && i+wideGram <= len(s) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // mixTrigram scatters a trigram's 24 bits over 32.
@@ -80,13 +189,24 @@ func mixTrigram(g uint32) uint32 {
 	return g ^ g>>15
 }
 
-// has reports whether the filter may hold trigram g.
-func (b bloom) has(g uint32) bool {
+// mixWide hashes a wide gram (wideGram bytes), its ASCII letters lower-cased, to
+// 32 bits.
+func mixWide[T string | []byte](w T) uint32 {
+	var v uint64
+	for i := range wideGram {
+		v = v<<8 | uint64(lowerASCII(w[i]))
+	}
+	v *= 0x9E3779B97F4A7C15
+	return uint32(v>>32) ^ uint32(v>>13)
+}
+
+// has reports whether the filter may hold the gram whose hash is h.
+func (b bloom) has(h uint32) bool {
 	if len(b) == 0 {
 		return true
 	}
-	h := mixTrigram(g) & uint32(len(b)*8-1)
-	return b[h>>3]&(1<<(h&7)) != 0
+	p, q := b.probes(h)
+	return b[p>>3]&(1<<(p&7)) != 0 && b[q>>3]&(1<<(q&7)) != 0
 }
 
 func lowerASCII(c byte) byte {
@@ -96,8 +216,9 @@ func lowerASCII(c byte) byte {
 	return c
 }
 
-// mayMatch reports whether a document whose filter is b may contain every trigram of
-// q: q is a disjunction of conjunctions (one alternative must hold all its trigrams);
+// mayMatch reports whether a document whose filter is b may contain every gram of q
+// (hashes, gramsOf): q is a disjunction of conjunctions (one alternative must hold
+// all its grams);
 // nil means anything may match.
 func mayMatch(b bloom, q [][]uint32) bool {
 	if q == nil {
@@ -132,8 +253,9 @@ type literalSet struct {
 	any   bool // nothing is known: the fragment may match anything
 }
 
-// RequiredTrigrams reduces a parsed regular expression to trigrams: a match must
-// contain every trigram of at least one returned alternative. It returns nil when
+// RequiredTrigrams reduces a parsed regular expression to the grams of the pattern
+// index (their hashes; see bloomFor): a match must contain every gram of at least one
+// returned alternative. It returns nil when
 // nothing is required (every note is a candidate). Case is folded: the filters hold
 // lower-cased ASCII letters.
 func RequiredTrigrams(re *syntax.Regexp) [][]uint32 {
@@ -145,7 +267,7 @@ func RequiredTrigrams(re *syntax.Regexp) [][]uint32 {
 	for _, alt := range ls.alts {
 		var gs []uint32
 		for _, s := range alt {
-			gs = append(gs, trigramsOf(s)...)
+			gs = append(gs, gramsOf(s)...)
 		}
 		if len(gs) == 0 {
 			return nil // this alternative requires nothing: anything may match
@@ -153,14 +275,6 @@ func RequiredTrigrams(re *syntax.Regexp) [][]uint32 {
 		out = append(out, gs)
 	}
 	return out
-}
-
-func trigramsOf(s string) []uint32 {
-	var gs []uint32
-	for i := 0; i+3 <= len(s); i++ {
-		gs = append(gs, uint32(lowerASCII(s[i]))<<16|uint32(lowerASCII(s[i+1]))<<8|uint32(lowerASCII(s[i+2])))
-	}
-	return gs
 }
 
 var anyLits = literalSet{any: true}
@@ -288,7 +402,7 @@ func concatLits(a, b literalSet) literalSet {
 		return literalSet{alts: alts, exact: true}
 	}
 	// Not joinable: every match holds one alternative of a and one of b. Keep the
-	// side with more trigrams in its weakest alternative.
+	// side with more grams in its weakest alternative.
 	if weakest(a) >= weakest(b) {
 		a.exact = false
 		return a
@@ -297,13 +411,13 @@ func concatLits(a, b literalSet) literalSet {
 	return b
 }
 
-// weakest is the fewest trigrams any alternative of s gives.
+// weakest is the fewest grams any alternative of s gives.
 func weakest(s literalSet) int {
 	m := -1
 	for _, alt := range s.alts {
 		n := 0
 		for _, l := range alt {
-			n += max(len(l)-2, 0)
+			n += gramCount(l)
 		}
 		if m < 0 || n < m {
 			m = n

@@ -263,7 +263,8 @@ func seqHasSets(seq []byte, sets []termSet) bool {
 		single = single && s.n == 1
 	}
 	if single {
-		sp := phraseSpec{}
+		var want [8]uint32 // on the stack: this runs for every candidate note
+		sp := phraseSpec{want: want[:0]}
 		for _, s := range sets {
 			sp.want = append(sp.want, s.one)
 		}
@@ -303,7 +304,8 @@ func seqRunAt(seq []byte, i int, sets []termSet) bool {
 // that term's bytes (a vectorised search, where testing every word against a set
 // would touch each in turn) and only its occurrences are checked against the others.
 func seqHasAnchored(seq []byte, sets []termSet, a int) bool {
-	pat := seqPattern([]uint32{sets[a].one})
+	var buf [8]byte
+	pat := appendSeq(buf[:0], sets[a].one)
 	for from := 0; ; from++ {
 		at := seqFind(seq, pat, from)
 		if at < 0 {
