@@ -8,15 +8,15 @@ import (
 
 // TestOutlineIsBoundedInTokens: the folders the default view always lists are bounded
 // in tokens as well as in number, so that a vault whose folders have long names in
-// scripts that cost several tokens a character (here Thai and Greek, 48 folders: well
-// within OutlineFolders, about 2,000 tokens of lines) keeps a short default view, and
+// scripts that cost several tokens a character (here Thai and Greek, 64 folders: within
+// OutlineFolders, about 1,900 tokens of lines) keeps a short default view, and
 // still lists its top folders.
 func TestOutlineIsBoundedInTokens(t *testing.T) {
 	files := map[string]string{}
 	for i := range 8 {
 		top := fmt.Sprintf("ห้องสมุดประวัติศาสตร์ %d", i)
 		files[top+"/n.md"] = "# n\n"
-		for j := range 5 {
+		for j := range 7 {
 			sub := fmt.Sprintf("%s/Βιβλιοθήκη ιστορικών αρχείων %d", top, j)
 			files[sub+"/n.md"] = "# n\n"
 		}

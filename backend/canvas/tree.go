@@ -25,7 +25,7 @@ const FanOut = 30
 // an English one) keeps its default view as short as any other's.
 const (
 	OutlineFolders = 64
-	OutlineTokens  = 1000
+	OutlineTokens  = 1500
 )
 
 // inContext lists the notes every model call carries already, outside the canvas: the
