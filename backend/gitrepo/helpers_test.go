@@ -1,6 +1,7 @@
 package gitrepo_test
 
 import (
+	"github.com/memotree/memotree/internal/wait"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fsnotify/fsnotify"
 
@@ -143,6 +145,14 @@ func (w writer) GitChanged() {
 // that does not wait for the lock fails before then.
 func releaseIndexLockAfterTries(t *testing.T, dir string, tries int) {
 	t.Helper()
+	releaseLockAfterTries(t, dir, "MEMOTREE_INDEX_LOCK", "index.lock", tries)
+}
+
+// releaseLockAfterTries removes the git command's lock (a path under .git) in the
+// repository at dir once MemoTree's record, created in .git at each try to take the
+// lock, has been created tries times, as seen by a watcher of the folder.
+func releaseLockAfterTries(t *testing.T, dir, record, lock string, tries int) {
+	t.Helper()
 	w, err := fsnotify.NewWatcher()
 	if err != nil {
 		t.Fatal(err)
@@ -154,12 +164,26 @@ func releaseIndexLockAfterTries(t *testing.T, dir string, tries int) {
 	go func() {
 		seen := 0
 		for e := range w.Events {
-			if filepath.Base(e.Name) == "MEMOTREE_INDEX_LOCK" && e.Has(fsnotify.Create) {
+			if filepath.Base(e.Name) == record && e.Has(fsnotify.Create) {
 				if seen++; seen == tries {
-					os.Remove(filepath.Join(dir, ".git", "index.lock"))
+					os.Remove(filepath.Join(dir, ".git", filepath.FromSlash(lock)))
 					return
 				}
 			}
 		}
 	}()
+}
+
+// clockPast waits until a file written now gets a modification time after ts: the file
+// system's clock, in its own granularity, has passed ts.
+func clockPast(t *testing.T, ts time.Time) {
+	t.Helper()
+	probe := filepath.Join(t.TempDir(), "clock")
+	wait.For(t, "the file system's clock to pass "+ts.String(), func() bool {
+		if err := os.WriteFile(probe, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Stat(probe)
+		return err == nil && fi.ModTime().After(ts)
+	})
 }

@@ -172,14 +172,21 @@ func compareWithGit(t *testing.T, dir, when string, got map[string]gitrepo.State
 // time back is still seen, by its change time, as git sees it.
 func TestStatusSameSizeEdit(t *testing.T) {
 	dir, r := newRepo(t)
-	time.Sleep(10 * time.Millisecond) // the files must be older than the index
-	run(t, dir, "update-index", "--refresh")
 	full := filepath.Join(dir, "a.md")
 	fi, err := os.Stat(full)
 	if err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(10 * time.Millisecond) // the edit's change time must differ from the stat's
+	// The files must be older than the index, and the edit's change time must differ
+	// from the one the index records.
+	newest := fi.ModTime()
+	for p := range base {
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(p))); err == nil && st.ModTime().After(newest) {
+			newest = st.ModTime()
+		}
+	}
+	clockPast(t, newest)
+	run(t, dir, "update-index", "--refresh")
 	same := strings.Replace(read(t, dir, "a.md"), "first", "FIRST", 1)
 	f, err := os.OpenFile(full, os.O_WRONLY, 0)
 	if err != nil {
