@@ -57,17 +57,23 @@ func mayWrite(path string) bool {
 	return false
 }
 
-// unsealedWrites returns the uses of fileWriters under root outside the writers.
-func unsealedWrites(t *testing.T, root string) (bad []string, checked int) {
-	t.Helper()
-	uses, checked := funcUses(t, root, fileWriters, func(string) bool { return false })
-	for _, u := range uses {
-		if !mayWrite(u[:strings.Index(u, ":")]) {
-			bad = append(bad, u)
+// usesOutside returns a check for holds: the uses of funcs under root that allowed
+// refuses (a use is "path: package.Name").
+func usesOutside(funcs map[string][]string, allowed func(use string) bool) func(*testing.T, string) ([]string, int) {
+	return func(t *testing.T, root string) (bad []string, checked int) {
+		t.Helper()
+		uses, checked := funcUses(t, root, funcs, func(string) bool { return false })
+		for _, u := range uses {
+			if !allowed(u) {
+				bad = append(bad, u)
+			}
 		}
+		return bad, checked
 	}
-	return bad, checked
 }
+
+// unsealedWrites returns the uses of fileWriters under root outside the writers.
+var unsealedWrites = usesOutside(fileWriters, func(u string) bool { return mayWrite(u[:strings.Index(u, ":")]) })
 
 // TestFilesAreWrittenInTheirPlace: outside the writers, no Go code (tests aside)
 // writes, renames or removes a file itself; a note is written through the library, the
@@ -101,17 +107,11 @@ var openers = map[string]string{
 }
 
 // unsealedOpens returns the uses of vaultOpeners under root outside the openers.
-func unsealedOpens(t *testing.T, root string) (bad []string, checked int) {
-	t.Helper()
-	uses, checked := funcUses(t, root, vaultOpeners, func(string) bool { return false })
-	for _, u := range uses {
-		dir := filepath.ToSlash(filepath.Dir(u[:strings.Index(u, ":")]))
-		if _, ok := openers[dir]; !ok || (dir == "backend/doctor" && !strings.HasSuffix(u, " vault.Open")) {
-			bad = append(bad, u)
-		}
-	}
-	return bad, checked
-}
+var unsealedOpens = usesOutside(vaultOpeners, func(u string) bool {
+	dir := filepath.ToSlash(filepath.Dir(u[:strings.Index(u, ":")]))
+	_, ok := openers[dir]
+	return ok && (dir != "backend/doctor" || strings.HasSuffix(u, " vault.Open"))
+})
 
 // TestOnlyTheLibraryOpensVaultsAndRepositories: outside backend/library (and the
 // packages' own code), no Go code (tests aside) opens a vault or a git repository, so

@@ -7,6 +7,7 @@ import (
 
 	"github.com/memotree/memotree/backend/agent"
 	"github.com/memotree/memotree/backend/canvas"
+	"github.com/memotree/memotree/backend/tool"
 	"github.com/memotree/memotree/backend/workspace"
 )
 
@@ -16,17 +17,8 @@ import (
 // keeps the rest of the description: what the tool does, its errors, its result and
 // its example.
 func TestToolDefsSayEachThingOnce(t *testing.T) {
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "v", Path: t.TempDir()}}, workspace.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	reg, err := ws.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
-	a := &agent.Agent{Registry: reg}
-	defs := agent.ToolDefs(a)
+	reg := registry(t)
+	defs := agent.ToolDefs(&agent.Agent{Registry: reg})
 	if len(defs) < 40 {
 		t.Fatalf("%d tools declared", len(defs))
 	}
@@ -89,17 +81,8 @@ const maxToolTokens = 18000
 // maxToolTokens, so that a new tool or a longer description cannot silently outgrow the
 // context docs/chat.md asks a local server for.
 func TestToolDefsFitALocalContext(t *testing.T) {
-	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "v", Path: t.TempDir()}}, workspace.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ws.Close()
-	reg, err := ws.Registry()
-	if err != nil {
-		t.Fatal(err)
-	}
 	total := 0
-	for _, d := range agent.ToolDefs(&agent.Agent{Registry: reg}) {
+	for _, d := range agent.ToolDefs(&agent.Agent{Registry: registry(t)}) {
 		total += canvas.Tokens(d.Name) + canvas.Tokens(d.Description) + canvas.Tokens(string(d.Parameters))
 	}
 	if total > maxToolTokens {
@@ -108,4 +91,19 @@ func TestToolDefsFitALocalContext(t *testing.T) {
 	if total < maxToolTokens/2 {
 		t.Errorf("the tools' definitions are %d tokens: lower maxToolTokens and the figures in docs/chat.md to say so", total)
 	}
+}
+
+// registry returns the tool registry of a real workspace on an empty vault.
+func registry(t *testing.T) *tool.Registry {
+	t.Helper()
+	ws, err := workspace.Open(t.Context(), []workspace.Spec{{Name: "v", Path: t.TempDir()}}, workspace.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ws.Close() })
+	reg, err := ws.Registry()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return reg
 }
