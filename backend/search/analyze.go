@@ -57,15 +57,33 @@ type analyzed struct {
 // noTerm marks a term without an id yet.
 const noTerm = ^uint32(0)
 
-// lookupTerms fills a.ids from the index's terms; the caller holds the read lock.
-func (x *postings) lookupTerms(a *analyzed) {
+// lookupTerms fills a.ids from the index's terms: those entered since the load
+// (under their table's own locks) and the persisted ones, in dictMap when the
+// caller read it set (under the index's lock: it is set once, then only read) or
+// else in the dictionary. It needs no lock of the index: the merge enters other
+// notes meanwhile.
+func (x *postings) lookupTerms(a *analyzed, dictMap map[string]uint32) {
 	a.ids, a.idsOf = make([]uint32, len(a.terms)), x
+	for i := range a.ids {
+		a.ids[i] = noTerm
+	}
+	x.terms.getMany(a.terms, a.ids)
+	if x.dict.n == 0 {
+		return
+	}
 	for i, t := range a.terms {
-		id, ok := x.termID(t.term)
-		if !ok {
-			id = noTerm
+		if a.ids[i] != noTerm {
+			continue
 		}
-		a.ids[i] = id
+		id, ok := uint32(0), false
+		if dictMap != nil {
+			id, ok = dictMap[t.term]
+		} else {
+			id, ok = x.dict.find(t.term)
+		}
+		if ok {
+			a.ids[i] = id
+		}
 	}
 }
 

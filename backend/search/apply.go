@@ -109,8 +109,9 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 				e.a = an.analyze(f.Path, data)
 				analyzerPool.Put(an)
 				ix.mu.RLock()
-				ix.x.lookupTerms(&e.a) // in parallel: the merge then looks up only new terms
+				x, dictMap := ix.x, ix.x.dictMap
 				ix.mu.RUnlock()
+				x.lookupTerms(&e.a, dictMap) // in parallel: the merge then looks up only new terms
 				e.grams = bloomFor(data)
 			}
 			e.a.info.size, e.a.info.mtime, e.a.info.sum = f.Size, f.ModTime.UnixNano(), sum

@@ -94,7 +94,7 @@ type postings struct {
 	// refresh is to read many notes, maps every persisted term to its id.
 	dict    dict
 	dictMap map[string]uint32
-	terms   map[string]uint32
+	terms   *termTable
 	names   []string
 	lists   [][]posting
 	occ     []uint32
@@ -125,7 +125,7 @@ type postings struct {
 }
 
 func newPostings() *postings {
-	return &postings{byPath: map[vpath.Path]uint32{}, terms: map[string]uint32{}, byName: map[string][]uint32{}}
+	return &postings{byPath: map[vpath.Path]uint32{}, terms: newTermTable(), byName: map[string][]uint32{}}
 }
 
 // add enters a document (which must not be present).
@@ -355,12 +355,14 @@ func (x *postings) prefixTerms(prefix string) []termRef {
 	out := make([]termRef, 0, len(old)+len(added))
 	for _, r := range old {
 		for len(added) > 0 && added[0] < r.term {
-			out, added = append(out, termRef{added[0], x.terms[added[0]]}), added[1:]
+			id, _ := x.terms.get(added[0])
+			out, added = append(out, termRef{added[0], id}), added[1:]
 		}
 		out = append(out, r)
 	}
 	for _, t := range added {
-		out = append(out, termRef{t, x.terms[t]})
+		id, _ := x.terms.get(t)
+		out = append(out, termRef{t, id})
 	}
 	return out
 }
@@ -379,7 +381,7 @@ func (x *postings) numTerms() int { return x.dict.n + len(x.names) }
 
 // termID returns the id of term t.
 func (x *postings) termID(t string) (uint32, bool) {
-	if id, ok := x.terms[t]; ok {
+	if id, ok := x.terms.get(t); ok {
 		return id, true
 	}
 	if x.dictMap != nil {
@@ -415,10 +417,10 @@ func (x *postings) eachTerm(f func(t []byte, id uint32)) {
 // newTerm enters term t, which the index does not hold, and returns its id.
 func (x *postings) newTerm(t string) uint32 {
 	id := uint32(x.numTerms())
-	x.terms[t] = id
 	x.names = append(x.names, t)
 	x.lists = append(x.lists, nil)
 	x.occ = append(x.occ, 0)
+	x.terms.put(t, id) // last: an analysis may see it from now on
 	x.sortMu.Lock()
 	x.sorted = nil
 	x.sortMu.Unlock()
