@@ -12,23 +12,13 @@ import (
 // free, so the collector is switched off for the scan, with a memory limit that
 // brings it back should a vault need far more memory than notes usually do.
 //
-// On a virtual machine a page fault can cost tens of microseconds (the host backs
-// the page too), and the index touches its whole heap once: with 4 KB pages a
-// 10,000-note vault takes about 20,000 faults, a good part of the whole run; with
-// transparent huge pages a few thousand. Go does not ask for huge pages itself (and
-// a system set to "madvise", the common default, gives none unasked), so the index
-// command asks for them, once it knows how many notes a library holds, for the span
-// of address space its heap is about to grow into.
+// The heap the scan grows into is prepared for huge pages by the library itself
+// (library.go), for every command and the app.
 
-// Sizes: heapPerNote bytes a note, about what parsing and resolving one note leaves
-// on the heap, are prepared for a library of at least hugeHeapMinNotes notes (a
-// smaller library's heap stays small, where a partly used 2 MB page only adds to its
-// peak memory). The memory limit allows limitPerNote bytes a note over limitBase.
+// The memory limit allows limitPerNote bytes a note over limitBase.
 const (
-	heapPerNote      = 10 << 10
-	hugeHeapMinNotes = 2000
-	limitPerNote     = 24 << 10
-	limitBase        = 64 << 20
+	limitPerNote = 24 << 10
+	limitBase    = 64 << 20
 )
 
 // indexHeap prepares the heap for the libraries an index command reads, one after
@@ -45,8 +35,5 @@ func (h *indexHeap) beforeRead(notes int) {
 	if os.Getenv("GOGC") == "" && os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(limitBase + int64(h.notes)*limitPerNote)
 		debug.SetGCPercent(-1)
-	}
-	if notes >= hugeHeapMinNotes {
-		prepareHugeHeap(notes * heapPerNote)
 	}
 }

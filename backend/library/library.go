@@ -35,6 +35,7 @@ import (
 
 	"github.com/memotree/memotree/backend/event"
 	"github.com/memotree/memotree/backend/graph"
+	"github.com/memotree/memotree/backend/internal/osmem"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -44,6 +45,15 @@ import (
 // MaxNoteBytes is the largest note that is parsed; a larger file is listed, reported in
 // the warnings and not indexed.
 const MaxNoteBytes = 64 << 20
+
+// A full scan of at least hugeHeapMinNotes notes prepares heapPerNote bytes of heap
+// a note for huge pages (osmem.PrepareHugeHeap): about what parsing and resolving
+// one note leaves on the heap. A smaller library's heap stays small, where a partly
+// used 2 MB page only adds to its peak memory.
+const (
+	heapPerNote      = 10 << 10
+	hugeHeapMinNotes = 2000
+)
 
 // Options configure Open.
 type Options struct {
@@ -339,6 +349,10 @@ func (l *Library) scan(ctx context.Context) (*event.Progress, error) {
 	}
 	if l.beforeRead != nil {
 		l.beforeRead(notes)
+	}
+	if notes >= hugeHeapMinNotes {
+		// The notes parsed and resolved stay on the heap, touched once as it grows.
+		osmem.PrepareHugeHeap(notes * heapPerNote)
 	}
 	prog.SetTotal(notes)
 	results, err := l.readAll(ctx, paths, true, prog)

@@ -28,6 +28,13 @@ type entry struct {
 // dictionary costs more than mapping them all once.
 const mapDictAfter = 256
 
+// A read of at least hugeBuildMin bytes of notes prepares buildHeapPerByte bytes of
+// heap a byte for huge pages (the build's heap is 3-5 times the Markdown).
+const (
+	hugeBuildMin     = 32 << 20
+	buildHeapPerByte = 4
+)
+
 // readAndApply reads files on every core, analyses those whose content changed, and
 // applies them and the removals to the index. It returns how many files were read.
 // progress (may be nil) hears 0 of len(files) first, then each note applied.
@@ -65,9 +72,16 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 		progress(0, len(files))
 	}
 	var compacted atomic.Bool
-	big := false
+	big, total := false, int64(0)
 	for _, f := range files {
 		big = big || f.Size >= osmem.Large
+		total += f.Size
+	}
+	if total >= hugeBuildMin {
+		// The analysis and the postings of this much text grow the heap by a few
+		// times its size, touched once: huge pages take most of the page faults away
+		// (10k notes of names, 91 MB: 4.5 s -> 3.9 s on a virtual machine).
+		osmem.PrepareHugeHeap(int(min(total*buildHeapPerByte, 1<<36)))
 	}
 	merged.Go(func() {
 		done := 0

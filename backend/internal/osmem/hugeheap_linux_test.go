@@ -1,6 +1,6 @@
 //go:build linux
 
-package cli
+package osmem
 
 import (
 	"bufio"
@@ -18,8 +18,8 @@ func TestPrepareHugeHeap(t *testing.T) {
 		t.Skipf("this kernel has no transparent huge pages: %v", err)
 	}
 	before := hugeAdvisedKB(t)
-	if !prepareHugeHeap(size) {
-		t.Fatal("prepareHugeHeap: madvise(MADV_HUGEPAGE) was refused")
+	if !PrepareHugeHeap(size) {
+		t.Fatal("PrepareHugeHeap: madvise(MADV_HUGEPAGE) was refused")
 	}
 	if got := hugeAdvisedKB(t) - before; got < size>>10 {
 		t.Fatalf("memory advised for huge pages grew by %d KB, want at least %d KB", got, size>>10)
