@@ -1,10 +1,12 @@
 package search
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp/syntax"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -266,5 +268,38 @@ func TestManySavesKeepFewRuns(t *testing.T) {
 	}
 	if d := cmp.Diff(want, answers(t, saveAndReopen(t, v, ix), queries, patterns)); d != "" {
 		t.Errorf("after many saves (-built +reopened):\n%s", d)
+	}
+}
+
+// TestSaveIsTheSameOnEveryCore: a save sorts, encodes and renumbers in parts on every
+// core when the index is large; the file it writes is the one a single core writes.
+func TestSaveIsTheSameOnEveryCore(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 120, Seed: 9, Shape: vaultgen.ShapeMixed, MinWords: 200, MaxWords: 600}); err != nil {
+		t.Fatal(err)
+	}
+	v, ix, _ := openIndex(t, dir, Options{SaveDelay: -1})
+	saveWith := func(procs int) []byte {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		ix.mu.RLock()
+		defer ix.mu.RUnlock()
+		return encode(ix.x, 1)
+	}
+	oldTerms, oldDocs := parallelTerms, parallelDocs
+	parallelTerms, parallelDocs = 1, 1
+	t.Cleanup(func() { parallelTerms, parallelDocs = oldTerms, oldDocs })
+	one := saveWith(1)
+	for _, procs := range []int{2, 3} {
+		if got := saveWith(procs); !bytes.Equal(got, one) {
+			t.Errorf("the save on %d cores differs from the save on one (%d and %d bytes)", procs, len(got), len(one))
+		}
+	}
+	// And what was written in parts answers as the index built.
+	queries, patterns := dictQueries(t, ix)
+	want := answers(t, ix, queries, patterns)
+	parallelTerms, parallelDocs = 1, 1
+	re := saveAndReopen(t, v, ix)
+	if d := cmp.Diff(want, answers(t, re, queries, patterns)); d != "" {
+		t.Errorf("reopened after a save in parts (-built +reopened):\n%s", d)
 	}
 }

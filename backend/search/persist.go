@@ -11,7 +11,9 @@ import (
 	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"time"
+	"unsafe"
 
 	"github.com/memotree/memotree/backend/vault"
 )
@@ -203,11 +205,20 @@ func (x *postings) saveOrder(live []uint32) (tidMap, byNew []uint32, runs []int,
 func (x *postings) numbered(keep int, occ func(id uint32) uint32) (byNew []uint32, runs []int) {
 	nt := x.numTerms()
 	byNew = make([]uint32, nt)
-	for i := range byNew {
+	for i := range keep {
 		byNew[i] = uint32(i)
 	}
-	added := byNew[keep:]
-	slices.SortStableFunc(added, func(a, b uint32) int { return cmp.Compare(occ(b), occ(a)) })
+	// Most occurrences first, then by id (as a stable sort would), as one key each:
+	// a vault of names has millions of terms.
+	keys := make([]uint64, nt-keep)
+	for i := range keys {
+		id := uint32(keep + i)
+		keys[i] = uint64(^occ(id))<<32 | uint64(id)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		byNew[keep+i] = uint32(k)
+	}
 	if keep > 0 {
 		runs = slices.Clone(x.dict.runs)
 	}
@@ -219,19 +230,88 @@ func (x *postings) numbered(keep int, occ func(id uint32) uint32) (byNew []uint3
 				break
 			}
 		}
-		part := byNew[lo:hi]
-		refs := make([]termRef, len(part))
-		for k, old := range part {
-			refs[k] = termRef{x.term(old), old}
-		}
-		slices.SortFunc(refs, func(a, b termRef) int { return strings.Compare(a.term, b.term) })
-		for k, r := range refs {
-			part[k] = r.id
-		}
+		sortByTerm(byNew[lo:hi], x.term)
 		runs = append(runs, hi)
 		lo = hi
 	}
 	return byNew, runs
+}
+
+// A save sorts and encodes its terms on every core from parallelTerms terms, and
+// renumbers the documents' word sequences so from parallelDocs documents (variables:
+// a test makes every save parallel).
+var (
+	parallelTerms = 1 << 16
+	parallelDocs  = 4096
+)
+
+// sortByTerm sorts ids by their terms, on every core when they are many.
+func sortByTerm(ids []uint32, term func(uint32) string) {
+	type keyed struct {
+		key  uint64 // the term's first 8 bytes, big-endian: most comparisons end there
+		term string
+		id   uint32
+	}
+	refs := make([]keyed, len(ids))
+	for k, id := range ids {
+		t := term(id)
+		var b [8]byte
+		copy(b[:], t)
+		refs[k] = keyed{binary.BigEndian.Uint64(b[:]), t, id}
+	}
+	byTerm := func(a, b keyed) int {
+		if c := cmp.Compare(a.key, b.key); c != 0 {
+			return c
+		}
+		return strings.Compare(a.term, b.term)
+	}
+	parts := 1
+	if len(refs) >= parallelTerms {
+		parts = runtime.GOMAXPROCS(0)
+	}
+	if parts == 1 {
+		slices.SortFunc(refs, byTerm)
+		for k, r := range refs {
+			ids[k] = r.id
+		}
+		return
+	}
+	// Each part sorted on a core of its own, then merged, two at a time.
+	bounds := make([]int, parts+1)
+	for p := range bounds {
+		bounds[p] = p * len(refs) / parts
+	}
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() { slices.SortFunc(refs[bounds[p]:bounds[p+1]], byTerm) })
+	}
+	wg.Wait()
+	runs := make([][]keyed, parts)
+	for p := range parts {
+		runs[p] = refs[bounds[p]:bounds[p+1]]
+	}
+	for len(runs) > 1 {
+		var next [][]keyed
+		for i := 0; i+1 < len(runs); i += 2 {
+			a, b := runs[i], runs[i+1]
+			m := make([]keyed, 0, len(a)+len(b))
+			for len(a) > 0 && len(b) > 0 {
+				if byTerm(b[0], a[0]) < 0 {
+					m, b = append(m, b[0]), b[1:]
+				} else {
+					m, a = append(m, a[0]), a[1:]
+				}
+			}
+			next = append(next, append(append(m, a...), b...))
+		}
+		if len(runs)%2 == 1 {
+			next = append(next, runs[len(runs)-1])
+		}
+		runs = next
+	}
+	for k, r := range runs[0] {
+		ids[k] = r.id
+	}
 }
 
 // occurrences counts the words of every term in the live documents' sequences.
@@ -258,34 +338,50 @@ func (x *postings) occurrences(live []uint32) []uint32 {
 // unless all were renumbered.
 func (x *postings) savedSeqs(live, tidMap []uint32, all bool) [][]byte {
 	out := make([][]byte, len(live))
-	for k, old := range live {
-		if int(old) < x.tab.n && !all {
-			out[k] = x.seq(old)
-		} else {
-			out[k] = remapSeq(x.seq(old), tidMap)
+	eachPart(len(live), func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			if old := live[k]; int(old) < x.tab.n && !all {
+				out[k] = x.seq(old)
+			} else {
+				out[k] = remapSeq(x.seq(old), tidMap)
+			}
 		}
-	}
+	})
 	return out
 }
 
-// encodeDict writes the term dictionary (dict.go), the terms in the order byNew, in
-// runs ending at runs.
-func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
-	nt := len(byNew)
-	entries := &encoder{b: make([]byte, 0, len(x.dict.entries)+16*len(x.names))}
-	blocks := make([]byte, 0, 4*((nt+dictBlock-1)/dictBlock))
+// eachPart calls f with the bounds of parts of [0, n), one part a core (all at once
+// when n is small), and returns when every call has.
+func eachPart(n int, f func(lo, hi int)) {
+	parts := runtime.GOMAXPROCS(0)
+	if n < parallelDocs || parts == 1 {
+		f(0, n)
+		return
+	}
+	var wg sync.WaitGroup
+	for p := range parts {
+		wg.Go(func() { f(p*n/parts, (p+1)*n/parts) })
+	}
+	wg.Wait()
+}
+
+// encodeEntries writes the dictionary's entries of the terms byNew[lo:hi] (lo at the
+// start of a block), and the offsets of the blocks that start among them.
+func encodeEntries(x *postings, remap, byNew []uint32, runs []int, lo, hi int) (entries, blocks []byte) {
+	e := &encoder{b: make([]byte, 0, 16*(hi-lo))}
 	sc := &saveScratch{}
 	var prev []byte
-	run := 0
-	for nw, old := range byNew {
+	run, _ := slices.BinarySearch(runs, lo+1) // the runs that end at lo or before
+	for nw := lo; nw < hi; nw++ {
+		old := byNew[nw]
 		if nw%dictBlock == 0 {
-			blocks = binary.LittleEndian.AppendUint32(blocks, uint32(len(entries.b)))
+			blocks = binary.LittleEndian.AppendUint32(blocks, uint32(len(e.b)))
 		}
 		var t []byte
 		if int(old) < x.dict.n {
 			t, _ = x.dict.entry(old)
 		} else {
-			t = []byte(x.names[int(old)-x.dict.n])
+			t = unsafe.Slice(unsafe.StringData(x.names[int(old)-x.dict.n]), len(x.names[int(old)-x.dict.n])) // read only
 		}
 		shared := 0
 		if nw%dictBlock != 0 && (run == 0 || nw != runs[run-1]) {
@@ -296,12 +392,49 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
 		for run < len(runs) && nw+1 >= runs[run] {
 			run++
 		}
-		entries.uvarint(uint64(shared))
-		entries.uvarint(uint64(len(t) - shared))
-		entries.b = append(entries.b, t[shared:]...)
+		e.uvarint(uint64(shared))
+		e.uvarint(uint64(len(t) - shared))
+		e.b = append(e.b, t[shared:]...)
 		prev = t
-		appendList(entries, x.list(int(old)), remap, sc)
+		appendList(e, x.list(int(old)), remap, sc)
 	}
+	return e.b, blocks
+}
+
+// encodeDict writes the term dictionary (dict.go), the terms in the order byNew, in
+// runs ending at runs.
+func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
+	nt := len(byNew)
+	// The entries in parts, one a core, each starting a block (which shares no
+	// prefix with the entry before it), then put one after the other.
+	type part struct{ entries, blocks []byte }
+	nparts := 1
+	if nt >= parallelTerms {
+		nparts = runtime.GOMAXPROCS(0)
+	}
+	parts := make([]part, nparts)
+	var wg sync.WaitGroup
+	for p := range parts {
+		lo := p * (nt / dictBlock) / nparts * dictBlock
+		hi := (p + 1) * (nt / dictBlock) / nparts * dictBlock
+		if p == nparts-1 {
+			hi = nt
+		}
+		wg.Go(func() {
+			parts[p].entries, parts[p].blocks = encodeEntries(x, remap, byNew, runs, lo, hi)
+		})
+	}
+	wg.Wait()
+	entriesLen := 0
+	blocks := make([]byte, 0, 4*((nt+dictBlock-1)/dictBlock))
+	for _, p := range parts {
+		base := uint32(entriesLen)
+		for i := 0; i+4 <= len(p.blocks); i += 4 {
+			blocks = binary.LittleEndian.AppendUint32(blocks, base+binary.LittleEndian.Uint32(p.blocks[i:]))
+		}
+		entriesLen += len(p.entries)
+	}
+	sc := &saveScratch{}
 	names := x.nameLists(remap)
 	nameIdx := &encoder{}
 	nameArea := &encoder{}
@@ -316,7 +449,7 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
 		nameIdx.b = binary.LittleEndian.AppendUint32(nameIdx.b, uint32(len(nameArea.b)))
 	}
 	e.uvarint(uint64(nt))
-	e.uvarint(uint64(len(entries.b)))
+	e.uvarint(uint64(entriesLen))
 	e.uvarint(uint64(len(nameIdx.b)))
 	e.uvarint(uint64(len(nameArea.b)))
 	e.uvarint(uint64(len(runs)))
@@ -326,7 +459,9 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
 		prevEnd = end
 	}
 	e.b = append(e.b, blocks...)
-	e.b = append(e.b, entries.b...)
+	for _, p := range parts {
+		e.b = append(e.b, p.entries...)
+	}
 	e.b = append(e.b, nameIdx.b...)
 	e.b = append(e.b, nameArea.b...)
 }
