@@ -1,6 +1,7 @@
 package search
 
 import (
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -57,7 +58,7 @@ func (s *wordScanner) next() (w []byte, start, end int, cjk, ok bool) {
 			s.pos += n
 			return t[start:s.pos], start, s.pos, true, true
 		}
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+		if isWordRune(r) {
 			return s.unicodeWord()
 		}
 		s.pos += n
@@ -103,16 +104,62 @@ func (s *wordScanner) unicodeFrom(start int) ([]byte, int, int, bool, bool) {
 	t := s.text
 	for s.pos < len(t) {
 		r, n := utf8.DecodeRune(t[s.pos:])
-		if r < utf8.RuneSelf && !isASCIIWord(byte(r)) || r >= utf8.RuneSelf && (isCJK(r) || !(unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r))) {
+		if r < utf8.RuneSelf && !isASCIIWord(byte(r)) || r >= utf8.RuneSelf && (isCJK(r) || !isWordRune(r)) {
 			break
 		}
 		if len(s.buf) < maxWordBytes {
-			s.buf = utf8.AppendRune(s.buf, unicode.ToLower(r))
+			s.buf = utf8.AppendRune(s.buf, toLower(r))
 		}
 		s.pos += n
 	}
 	return s.buf, start, s.pos, false, true
 }
+
+// isWordRune reports whether r is part of a word: a letter, a digit or a nonspacing
+// mark. Below runeTableEnd it is looked up in a table (the unicode package searches
+// its ranges: a tenth of indexing text in other alphabets).
+func isWordRune(r rune) bool {
+	if uint32(r) < runeTableEnd {
+		return runeTab().word[r>>6]&(1<<(r&63)) != 0
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r)
+}
+
+// toLower is unicode.ToLower, by the table below runeTableEnd.
+func toLower(r rune) rune {
+	if uint32(r) < runeTableEnd {
+		if l := runeTab().lower[r]; l != 0 {
+			return rune(l)
+		}
+	}
+	return unicode.ToLower(r)
+}
+
+// runeTableEnd is where the alphabets end and the CJK scripts begin (isCJK): Latin,
+// Greek, Cyrillic, Hebrew, Arabic, the Indic scripts, Thai and the rest lie below.
+const runeTableEnd = 0x2E80
+
+// runeTable holds, below runeTableEnd, which runes are word runes (a bit each) and
+// their lower case (0 where it lies past the table: Cherokee's is above it).
+type runeTable struct {
+	word  [runeTableEnd / 64]uint64
+	lower [runeTableEnd]uint16
+}
+
+// runeTab is built on first use (a process that reads no text in another alphabet
+// does not pay for it).
+var runeTab = sync.OnceValue(func() *runeTable {
+	t := &runeTable{}
+	for r := range rune(runeTableEnd) {
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || unicode.Is(unicode.Mn, r) {
+			t.word[r>>6] |= 1 << (r & 63)
+		}
+		if l := unicode.ToLower(r); l < runeTableEnd {
+			t.lower[r] = uint16(l)
+		}
+	}
+	return t
+})
 
 // termSink receives the terms of a text; the slice is valid only during the call.
 type termSink func(term []byte)
