@@ -58,10 +58,9 @@ type analyzed struct {
 const noTerm = ^uint32(0)
 
 // lookupTerms fills a.ids from the index's terms: those entered since the load
-// (under their table's own locks) and the persisted ones, in dictMap when the
-// caller read it set (under the index's lock: it is set once, then only read) or
-// else in the dictionary. It needs no lock of the index: the merge enters other
-// notes meanwhile.
+// (under their table's own locks) and the persisted ones, in dictMap (x's, which the
+// caller read under the index's lock: once set it is only read) or else in the
+// dictionary. It needs no lock of the index: the merge enters other notes meanwhile.
 func (x *postings) lookupTerms(a *analyzed, dictMap map[string]uint32) {
 	a.ids, a.idsOf = make([]uint32, len(a.terms)), x
 	for i := range a.ids {
