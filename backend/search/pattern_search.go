@@ -163,7 +163,7 @@ func (e *Engine) patternCandidates(ctx context.Context, l *library.Library, q Co
 	if err != nil {
 		return Candidates{}, false
 	}
-	c, ok, err := ix.NarrowCandidates(ctx, tree, denseCandidates)
+	c, ok, err := ix.NarrowCandidates(ctx, tree, denseCandidates, !q.Summary)
 	if err != nil || !ok {
 		return Candidates{}, false
 	}

@@ -135,10 +135,10 @@ func TestNarrowCandidatesGivesUpTheWalk(t *testing.T) {
 		return re
 	}
 	_, ix2, _ := openIndex(t, dir, Options{Deferred: true})
-	if _, ok, err := ix2.NarrowCandidates(t.Context(), parse("common"), 0.5); ok || err != nil {
+	if _, ok, err := ix2.NarrowCandidates(t.Context(), parse("common"), 0.5, false); ok || err != nil {
 		t.Errorf("a pattern every note may match narrowed the notes (%v, %v)", ok, err)
 	}
-	c, ok, err := ix2.NarrowCandidates(t.Context(), parse("zorbulent"), 0.5)
+	c, ok, err := ix2.NarrowCandidates(t.Context(), parse("zorbulent"), 0.5, false)
 	if !ok || err != nil || !slices.Equal(c.Notes, []vpath.Path{"n07.md"}) {
 		t.Errorf("zorbulent: %v %v %v", c.Notes, ok, err)
 	}
@@ -147,8 +147,50 @@ func TestNarrowCandidatesGivesUpTheWalk(t *testing.T) {
 	}
 	// A fresh deferred open whose first pattern is rare waits for its walk as before.
 	_, ix3, _ := openIndex(t, dir, Options{Deferred: true})
-	c, ok, err = ix3.NarrowCandidates(t.Context(), parse("zorbulent"), 0.5)
+	c, ok, err = ix3.NarrowCandidates(t.Context(), parse("zorbulent"), 0.5, false)
 	if !ok || err != nil || !slices.Equal(c.Notes, []vpath.Path{"n07.md"}) {
 		t.Errorf("zorbulent on a fresh open: %v %v %v", c.Notes, ok, err)
+	}
+}
+
+// TestAPageGoesByTheTrigramsOverALargeDictionary: a pattern whose trigrams every
+// note holds but whose text one note does ("bulent": bule, lent) is narrowed by the
+// words for a count, and for a page while the dictionary is small; over a large one a
+// page reads the notes in path order instead (ok is false), and the walk is given up.
+func TestAPageGoesByTheTrigramsOverALargeDictionary(t *testing.T) {
+	files := map[string]string{}
+	for i := range 20 {
+		files[fmt.Sprintf("n%02d.md", i)] = fmt.Sprintf("A bule and a lent word, note %d.\n", i)
+	}
+	files["n07.md"] = "A zorbulent word.\n"
+	dir := writeVault(t, files)
+	_, ix, _ := openIndex(t, dir, Options{})
+	ix.Close()
+	re, err := syntax.Parse("bulent", syntax.Perl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	narrow := func(page bool) (Candidates, bool) {
+		t.Helper()
+		_, ix, _ := openIndex(t, dir, Options{Deferred: true})
+		c, ok, err := ix.NarrowCandidates(t.Context(), re, 0.5, page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c, ok
+	}
+	for _, page := range []bool{false, true} {
+		if c, ok := narrow(page); !ok || !slices.Equal(c.Notes, []vpath.Path{"n07.md"}) {
+			t.Errorf("page %v over a small dictionary: %v %v, want n07.md narrowed by its words", page, c.Notes, ok)
+		}
+	}
+	old := pageWordCheckTerms
+	pageWordCheckTerms = 0
+	t.Cleanup(func() { pageWordCheckTerms = old })
+	if c, ok := narrow(true); ok {
+		t.Errorf("a page over a large dictionary narrowed by the words: %v", c.Notes)
+	}
+	if c, ok := narrow(false); !ok || !slices.Equal(c.Notes, []vpath.Path{"n07.md"}) {
+		t.Errorf("a count over a large dictionary: %v %v, want n07.md narrowed by its words", c.Notes, ok)
 	}
 }
