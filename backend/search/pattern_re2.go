@@ -2,6 +2,7 @@ package search
 
 import (
 	"regexp/syntax"
+	"slices"
 	"unicode/utf8"
 
 	re2 "github.com/wasilibs/go-re2"
@@ -81,6 +82,24 @@ func altsMayMatch(data []byte, alts [][][]byte) bool {
 	return false
 }
 
+// selectiveLiterals says whether p's literals rule notes out of region cheaply:
+// findLines searches it by its literal, or each of its alternatives holds one of at least
+// minScanLiteral bytes (/note|file/).
+func (p *Pattern) selectiveLiterals(region []byte) bool {
+	if p.scansByLiteral(region) {
+		return true
+	}
+	if p.alts == nil {
+		return false
+	}
+	for _, alt := range p.alts {
+		if !slices.ContainsFunc(alt, func(lit []byte) bool { return len(lit) >= minScanLiteral }) {
+			return false
+		}
+	}
+	return true
+}
+
 // regionMatches reports whether p can match data[from:to]: false only when it
 // cannot (its literals are missing, or RE2 finds no match).
 func (p *Pattern) regionMatches(data []byte, from, to int) bool {
@@ -105,11 +124,13 @@ func (p *Pattern) regionMatches(data []byte, from, to int) bool {
 
 // bodyMatches says whether findLines must look for the lines of data[from:to]: for a
 // page, when the region may match (regionMatches); for a count, which stops at the
-// first matching line, when the literals allow a match: findLines then finds that line
-// at once, where asking RE2 or the windows about the whole region first would do the
-// work twice in the notes that match.
+// first matching line, when the literals allow a match and they are long enough to
+// rule notes out (selectiveLiterals): findLines then finds that line at once, where
+// asking RE2 or the windows about the whole region first would do the work twice in
+// the notes that match. Otherwise RE2 is asked whether there is a match, which costs
+// less than findLines asking it for the matches' places, in the notes that have none.
 func (p *Pattern) bodyMatches(data []byte, from, to int, count bool) bool {
-	if count {
+	if count && p.selectiveLiterals(data[from:to]) {
 		return p.mayMatch(data[from:to])
 	}
 	return p.regionMatches(data, from, to)

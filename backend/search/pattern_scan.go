@@ -109,6 +109,31 @@ func findLines(p *Pattern, data []byte, from, to int, where string) ([]LineMatch
 	return findLinesUpTo(p, data, from, to, where, maxCountPerNote)
 }
 
+// minScanLiteral is the shortest literal findLinesUpTo searches for rather than
+// leave the whole text to RE2.
+const minScanLiteral = 3
+
+// scansByLiteral says whether findLinesUpTo finds p's lines in region by its literal:
+// a byte search finds it, and the regexp runs on its lines only. A short one (":" of
+// /[0-9]{2}:[0-9]{2}/) is on most lines of some notes (code), where RE2 reading the
+// text once is faster, and rare in others, where the byte search is: it is counted
+// first (a byte count is many times faster than either).
+func (p *Pattern) scansByLiteral(region []byte) bool {
+	switch {
+	case len(p.lit) == 0:
+		return false
+	case len(p.lit) >= minScanLiteral || p.fast == nil:
+		return true
+	case p.fold:
+		return false
+	}
+	return bytes.Count(region, p.lit) <= len(region)/sparseLiteralBytes
+}
+
+// sparseLiteralBytes: a short literal found at most once in that many bytes is
+// searched for (scansByLiteral).
+const sparseLiteralBytes = 512
+
 // findLinesUpTo is findLines counting at most limit matching lines: a count of
 // the notes with matches asks for one, and stops at a note's first.
 func findLinesUpTo(p *Pattern, data []byte, from, to int, where string, limit int) ([]LineMatch, int) {
@@ -117,18 +142,18 @@ func findLinesUpTo(p *Pattern, data []byte, from, to int, where string, limit in
 	}
 	ml := matchedLines{limit: limit}
 	ml.line, ml.pos = 1+bytes.Count(data[:from], nl), from
-	if len(p.lit) > 0 && !(p.fold && hasFoldTrap(data[from:to])) {
+	if p.scansByLiteral(data[from:to]) && !(p.fold && hasFoldTrap(data[from:to])) {
 		ml.byLiteral(p, data, from, to, where)
+		return ml.out, ml.count
+	}
+	var locs [][]int
+	if p.fast != nil && utf8.Valid(data[from:to]) {
+		locs = p.fast.FindAllIndex(data[from:to], limit)
 	} else {
-		var locs [][]int
-		if p.fast != nil && utf8.Valid(data[from:to]) {
-			locs = p.fast.FindAllIndex(data[from:to], limit)
-		} else {
-			locs = p.re.FindAllIndex(data[from:to], limit)
-		}
-		for _, loc := range locs {
-			ml.add(data, from+loc[0], from+loc[1], where)
-		}
+		locs = p.re.FindAllIndex(data[from:to], limit)
+	}
+	for _, loc := range locs {
+		ml.add(data, from+loc[0], from+loc[1], where)
 	}
 	return ml.out, ml.count
 }
