@@ -46,6 +46,9 @@ type analyzed struct {
 	// separates the front matter from the body, so that a regular expression matching
 	// across the fence is never ruled out.
 	seq []uint32
+	// occ counts the words of seq of each of terms (the merge adds them up per term,
+	// not per word).
+	occ []uint32
 	// ids holds the index's term id of each of terms, looked up while the note was
 	// analysed (under the index's read lock, in parallel with other notes), or
 	// noTerm for a term the index did not hold then; idsOf is the postings they were
@@ -206,7 +209,13 @@ func (a *analyzer) analyze(p vpath.Path, data []byte) analyzed {
 	}
 	a.text(body, wBody, true)
 	info.length = a.length
-	return analyzed{info: info, named: nameTerms(info.title, info.aliases), terms: slices.Clone(a.terms), seq: slices.Clone(a.seq)}
+	occ := make([]uint32, len(a.terms))
+	for _, l := range a.seq {
+		if l != seqBreak {
+			occ[l]++
+		}
+	}
+	return analyzed{info: info, named: nameTerms(info.title, info.aliases), terms: slices.Clone(a.terms), seq: slices.Clone(a.seq), occ: occ}
 }
 
 // titleOf is a note's title: its file name without ".md".

@@ -303,3 +303,31 @@ func TestSaveIsTheSameOnEveryCore(t *testing.T) {
 		t.Errorf("reopened after a save in parts (-built +reopened):\n%s", d)
 	}
 }
+
+// TestOccurrencesAreCounted: the occurrences the merge adds up per term (a save
+// numbers the terms by them) are the words of the terms in the notes' sequences.
+func TestOccurrencesAreCounted(t *testing.T) {
+	dir := t.TempDir()
+	if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 60, Seed: 3, Shape: vaultgen.ShapeMixed, MinWords: 100, MaxWords: 300}); err != nil {
+		t.Fatal(err)
+	}
+	_, ix, _ := openIndex(t, dir, Options{SaveDelay: -1})
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	x := ix.x
+	live := make([]uint32, 0, x.n())
+	for id := range uint32(x.n()) {
+		if x.alive(id) {
+			live = append(live, id)
+		}
+	}
+	want := x.occurrences(live)
+	if x.dict.n != 0 || len(x.occ) != len(want) {
+		t.Fatalf("an index built in memory: %d persisted terms, %d counts for %d terms", x.dict.n, len(x.occ), len(want))
+	}
+	for k := range want {
+		if x.occ[k] != want[k] {
+			t.Fatalf("term %q: %d occurrences counted, %d in the sequences", x.term(uint32(k)), x.occ[k], want[k])
+		}
+	}
+}

@@ -151,15 +151,15 @@ func (x *postings) add(a analyzed, grams bloom) {
 		}
 		x.addPosting(tid, posting{doc: id, tf: t.tf}) // after the persisted part (list)
 		gids[i] = tid
+		if k := int(tid) - x.dict.n; k >= 0 && i < len(a.occ) {
+			x.occ[k] += a.occ[i]
+		}
 	}
 	seq := make([]byte, 0, 2*len(a.seq))
 	for _, l := range a.seq {
 		g := seqBreak
 		if l != seqBreak {
 			g = gids[l]
-			if k := int(g) - x.dict.n; k >= 0 {
-				x.occ[k]++
-			}
 		}
 		seq = appendSeq(seq, g)
 	}
