@@ -146,8 +146,8 @@ describe('the source-control panel', () => {
     fs.mkdirSync(path.join(server.vaultDir, 'archive'), { recursive: true })
     fs.writeFileSync(path.join(server.vaultDir, to), `${text}\n${line}\n`)
     fs.rmSync(path.join(server.vaultDir, from))
-    await page.waitForSelector(change(to), { timeout: 15000 })
-    assert.equal(await page.getAttribute(change(to), 'data-state'), 'renamed')
+    // The new file may be listed as untracked for a moment, until the removal is seen.
+    await page.waitForSelector(`${change(to)}[data-state="renamed"]`, { timeout: 15000 })
     assert.ok((await page.textContent(change(to))).includes(`from ${from}`), 'the row names the old path')
     assert.equal(await page.locator(change(from)).count(), 0, 'the old path is not a deletion of its own')
     // The diff is against the old path: only the new lines are added.
