@@ -88,6 +88,18 @@ func answers(t *testing.T, ix *Index, queries, patterns []string) []string {
 	return out
 }
 
+// generatedIndex generates a vault in a temporary folder and opens its index, built
+// in memory and saved only when asked; it returns the folder too.
+func generatedIndex(t *testing.T, o vaultgen.Options) (*vault.Vault, *Index, string) {
+	t.Helper()
+	dir := t.TempDir()
+	if _, err := vaultgen.Generate(dir, o); err != nil {
+		t.Fatal(err)
+	}
+	v, ix, _ := openIndex(t, dir, Options{SaveDelay: -1})
+	return v, ix, dir
+}
+
 // fresh builds the index of the vault at dir from its files, in memory.
 func fresh(t *testing.T, dir string) *Index {
 	t.Helper()
@@ -127,11 +139,7 @@ func saveAndReopen(t *testing.T, v *vault.Vault, ix *Index) *Index {
 // after a reopen, after notes are added and changed on top of it (terms entered
 // since, postings added to persisted terms), after a save of both and a compaction.
 func TestReopenedIndexAnswersAsBuilt(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 200, Seed: 5, Shape: vaultgen.ShapeMixed, MinWords: 400, MaxWords: 1000}); err != nil {
-		t.Fatal(err)
-	}
-	v, built, _ := openIndex(t, dir, Options{SaveDelay: -1})
+	v, built, dir := generatedIndex(t, vaultgen.Options{Notes: 200, Seed: 5, Shape: vaultgen.ShapeMixed, MinWords: 400, MaxWords: 1000})
 	queries, patterns := dictQueries(t, built)
 	want := answers(t, built, queries, patterns)
 	check := func(when string, ix *Index) {
@@ -238,11 +246,7 @@ func TestOpenDecodesNoTerm(t *testing.T) {
 // every term afresh (rewriting every word sequence), after which the index still
 // answers as one built from the files.
 func TestManySavesKeepFewRuns(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 60, Seed: 7, Shape: vaultgen.ShapeNames, MinWords: 200, MaxWords: 400}); err != nil {
-		t.Fatal(err)
-	}
-	v, ix, _ := openIndex(t, dir, Options{SaveDelay: -1})
+	v, ix, dir := generatedIndex(t, vaultgen.Options{Notes: 60, Seed: 7, Shape: vaultgen.ShapeNames, MinWords: 200, MaxWords: 400})
 	queries, patterns := []string{"qlorbit0", "qlorb*", `"vexa qlorbit3"`}, []string{"qlorbit[0-9] here", "vexa qlorbit"}
 	renumbered, runs := false, 0
 	for i := range maxRuns + 2 {
@@ -274,11 +278,7 @@ func TestManySavesKeepFewRuns(t *testing.T) {
 // TestSaveIsTheSameOnEveryCore: a save sorts, encodes and renumbers in parts on every
 // core when the index is large; the file it writes is the one a single core writes.
 func TestSaveIsTheSameOnEveryCore(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 120, Seed: 9, Shape: vaultgen.ShapeMixed, MinWords: 200, MaxWords: 600}); err != nil {
-		t.Fatal(err)
-	}
-	v, ix, _ := openIndex(t, dir, Options{SaveDelay: -1})
+	v, ix, _ := generatedIndex(t, vaultgen.Options{Notes: 120, Seed: 9, Shape: vaultgen.ShapeMixed, MinWords: 200, MaxWords: 600})
 	saveWith := func(procs int) []byte {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		ix.mu.RLock()
@@ -297,7 +297,6 @@ func TestSaveIsTheSameOnEveryCore(t *testing.T) {
 	// And what was written in parts answers as the index built.
 	queries, patterns := dictQueries(t, ix)
 	want := answers(t, ix, queries, patterns)
-	parallelTerms, parallelDocs = 1, 1
 	re := saveAndReopen(t, v, ix)
 	if d := cmp.Diff(want, answers(t, re, queries, patterns)); d != "" {
 		t.Errorf("reopened after a save in parts (-built +reopened):\n%s", d)
@@ -307,11 +306,7 @@ func TestSaveIsTheSameOnEveryCore(t *testing.T) {
 // TestOccurrencesAreCounted: the occurrences the merge adds up per term (a save
 // numbers the terms by them) are the words of the terms in the notes' sequences.
 func TestOccurrencesAreCounted(t *testing.T) {
-	dir := t.TempDir()
-	if _, err := vaultgen.Generate(dir, vaultgen.Options{Notes: 60, Seed: 3, Shape: vaultgen.ShapeMixed, MinWords: 100, MaxWords: 300}); err != nil {
-		t.Fatal(err)
-	}
-	_, ix, _ := openIndex(t, dir, Options{SaveDelay: -1})
+	_, ix, _ := generatedIndex(t, vaultgen.Options{Notes: 60, Seed: 3, Shape: vaultgen.ShapeMixed, MinWords: 100, MaxWords: 300})
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	x := ix.x
