@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/memotree/memotree/backend/internal/parts"
 	"github.com/memotree/memotree/backend/note"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -220,12 +221,7 @@ func finishBucket(b *bucket, one []entry) {
 // parallel calls fn with the bounds of consecutive parts of [0, n) on GOMAXPROCS
 // goroutines (one part when n is small), and returns when every call has.
 func parallel(n int, fn func(from, to int)) {
-	parts := min(runtime.GOMAXPROCS(0), max(1, n/1024))
-	var wg sync.WaitGroup
-	for k := range parts {
-		wg.Go(func() { fn(k*n/parts, (k+1)*n/parts) })
-	}
-	wg.Wait()
+	parts.Run(parts.Count(n, 1024), n, func(_, from, to int) { fn(from, to) })
 }
 
 // resolveParallel builds and resolves the links of every note, sharing the work

@@ -11,10 +11,10 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 	"unsafe"
 
+	"github.com/memotree/memotree/backend/internal/parts"
 	"github.com/memotree/memotree/backend/vault"
 )
 
@@ -265,30 +265,13 @@ func sortByTerm(ids []uint32, term func(uint32) string) {
 		}
 		return strings.Compare(a.term, b.term)
 	}
-	parts := 1
-	if len(refs) >= parallelTerms {
-		parts = runtime.GOMAXPROCS(0)
-	}
-	if parts == 1 {
-		slices.SortFunc(refs, byTerm)
-		for k, r := range refs {
-			ids[k] = r.id
-		}
-		return
-	}
+	k := parts.Count(len(refs), parallelTerms)
 	// Each part sorted on a core of its own, then merged, two at a time.
-	bounds := make([]int, parts+1)
-	for p := range bounds {
-		bounds[p] = p * len(refs) / parts
-	}
-	var wg sync.WaitGroup
-	for p := range parts {
-		wg.Go(func() { slices.SortFunc(refs[bounds[p]:bounds[p+1]], byTerm) })
-	}
-	wg.Wait()
-	runs := make([][]keyed, parts)
-	for p := range parts {
-		runs[p] = refs[bounds[p]:bounds[p+1]]
+	parts.Run(k, len(refs), func(_, from, to int) { slices.SortFunc(refs[from:to], byTerm) })
+	runs := make([][]keyed, k)
+	for i := range k {
+		from, to := parts.Bounds(k, len(refs), i)
+		runs[i] = refs[from:to]
 	}
 	for len(runs) > 1 {
 		var next [][]keyed
@@ -309,8 +292,8 @@ func sortByTerm(ids []uint32, term func(uint32) string) {
 		}
 		runs = next
 	}
-	for k, r := range runs[0] {
-		ids[k] = r.id
+	for i, r := range runs[0] {
+		ids[i] = r.id
 	}
 }
 
@@ -338,7 +321,7 @@ func (x *postings) occurrences(live []uint32) []uint32 {
 // unless all were renumbered.
 func (x *postings) savedSeqs(live, tidMap []uint32, all bool) [][]byte {
 	out := make([][]byte, len(live))
-	eachPart(len(live), func(lo, hi int) {
+	parts.Run(parts.Count(len(live), parallelDocs), len(live), func(_, lo, hi int) {
 		for k := lo; k < hi; k++ {
 			if old := live[k]; int(old) < x.tab.n && !all {
 				out[k] = x.seq(old)
@@ -348,21 +331,6 @@ func (x *postings) savedSeqs(live, tidMap []uint32, all bool) [][]byte {
 		}
 	})
 	return out
-}
-
-// eachPart calls f with the bounds of parts of [0, n), one part a core (all at once
-// when n is small), and returns when every call has.
-func eachPart(n int, f func(lo, hi int)) {
-	parts := runtime.GOMAXPROCS(0)
-	if n < parallelDocs || parts == 1 {
-		f(0, n)
-		return
-	}
-	var wg sync.WaitGroup
-	for p := range parts {
-		wg.Go(func() { f(p*n/parts, (p+1)*n/parts) })
-	}
-	wg.Wait()
 }
 
 // encodeEntries writes the dictionary's entries of the terms byNew[lo:hi] (lo at the
@@ -408,26 +376,19 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
 	// The entries in parts, one a core, each starting a block (which shares no
 	// prefix with the entry before it), then put one after the other.
 	type part struct{ entries, blocks []byte }
-	nparts := 1
-	if nt >= parallelTerms {
-		nparts = runtime.GOMAXPROCS(0)
-	}
-	parts := make([]part, nparts)
-	var wg sync.WaitGroup
-	for p := range parts {
-		lo := p * (nt / dictBlock) / nparts * dictBlock
-		hi := (p + 1) * (nt / dictBlock) / nparts * dictBlock
-		if p == nparts-1 {
+	nblocks := nt / dictBlock
+	k := parts.Count(nt, parallelTerms)
+	ps := make([]part, k)
+	parts.Run(k, nblocks, func(i, from, to int) {
+		lo, hi := from*dictBlock, to*dictBlock
+		if i == k-1 {
 			hi = nt
 		}
-		wg.Go(func() {
-			parts[p].entries, parts[p].blocks = encodeEntries(x, remap, byNew, runs, lo, hi)
-		})
-	}
-	wg.Wait()
+		ps[i].entries, ps[i].blocks = encodeEntries(x, remap, byNew, runs, lo, hi)
+	})
 	entriesLen := 0
 	blocks := make([]byte, 0, 4*((nt+dictBlock-1)/dictBlock))
-	for _, p := range parts {
+	for _, p := range ps {
 		base := uint32(entriesLen)
 		for i := 0; i+4 <= len(p.blocks); i += 4 {
 			blocks = binary.LittleEndian.AppendUint32(blocks, base+binary.LittleEndian.Uint32(p.blocks[i:]))
@@ -459,7 +420,7 @@ func encodeDict(e *encoder, x *postings, remap, byNew []uint32, runs []int) {
 		prevEnd = end
 	}
 	e.b = append(e.b, blocks...)
-	for _, p := range parts {
+	for _, p := range ps {
 		e.b = append(e.b, p.entries...)
 	}
 	e.b = append(e.b, nameIdx.b...)
