@@ -81,7 +81,7 @@ func (ix *Index) readAndApply(ctx context.Context, files []vault.FileInfo, gone 
 		// The analysis and the postings of this much text grow the heap by a few
 		// times its size, touched once: huge pages take most of the page faults away
 		// (10k notes of names, 91 MB: 4.5 s -> 3.9 s on a virtual machine).
-		osmem.PrepareHugeHeap(int(min(total*buildHeapPerByte, 1<<36)))
+		osmem.PrepareHugeHeap(int(min(total*buildHeapPerByte, osmem.MaxHugeHeap)))
 	}
 	// The readers take no lock of the index (the merge would wait for them, and on
 	// two cores a reader holding the lock is often off its core): the content sums

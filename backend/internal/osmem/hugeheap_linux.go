@@ -22,8 +22,10 @@ import (
 // allocations that follow land in the advised range. Nothing is touched, so nothing
 // is paid for memory never used. It reports whether the advice was taken; when it was
 // not (huge pages switched off, an old kernel) the heap simply keeps small pages.
+// At most MaxHugeHeap bytes are prepared: the block is address space the kernel may
+// refuse to promise on a small machine (a failed allocation ends the process).
 func PrepareHugeHeap(size int) bool {
-	block := make([]byte, size)
+	block := make([]byte, min(size, MaxHugeHeap))
 	err := unix.Madvise(block, unix.MADV_HUGEPAGE)
 	block = nil
 	runtime.GC() // free the block now, before the heap grows past it

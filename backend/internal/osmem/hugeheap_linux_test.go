@@ -53,3 +53,17 @@ func hugeAdvisedKB(t *testing.T) int {
 	}
 	return total
 }
+
+// TestPrepareHugeHeapIsBounded: a size past any machine's memory (a build's estimate
+// of a huge vault) prepares MaxHugeHeap at most, instead of asking the kernel for
+// address space it may refuse, which would end the process.
+func TestPrepareHugeHeapIsBounded(t *testing.T) {
+	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
+		t.Skipf("this kernel has no transparent huge pages: %v", err)
+	}
+	before := hugeAdvisedKB(t)
+	PrepareHugeHeap(1 << 42) // 4 TB
+	if got := hugeAdvisedKB(t) - before; got > MaxHugeHeap>>10+64<<10 {
+		t.Fatalf("memory advised for huge pages grew by %d KB, more than MaxHugeHeap (%d KB)", got, MaxHugeHeap>>10)
+	}
+}

@@ -29,6 +29,9 @@ import (
 // or the index of one.
 const Large = 16 << 20
 
+// MaxHugeHeap bounds what PrepareHugeHeap prepares (hugeheap_linux.go).
+const MaxHugeHeap = 1 << 30
+
 // The process's pacing (see the package documentation).
 const (
 	Settle = time.Second
