@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp/syntax"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,9 +27,16 @@ func dictQueries(t *testing.T, ix *Index) (queries, patterns []string) {
 	ix.mu.RLock()
 	defer ix.mu.RUnlock()
 	x := ix.x
+	// In byte order, not by id: ids follow the order the build's readers finished
+	// in, and the same vault must ask the same questions on every run.
+	ids := make([]uint32, x.numTerms())
+	for tid := range ids {
+		ids[tid] = uint32(tid)
+	}
+	slices.SortFunc(ids, func(a, b uint32) int { return strings.Compare(x.term(a), x.term(b)) })
 	var common, rare, cjk []string
-	for tid := range x.numTerms() {
-		term, n := x.term(uint32(tid)), x.listLen(uint32(tid))
+	for _, tid := range ids {
+		term, n := x.term(tid), x.listLen(tid)
 		switch {
 		case isCJKWord(term) && len([]rune(term)) == 2 && n > 1 && len(cjk) < 4:
 			cjk = append(cjk, term)
@@ -41,7 +49,12 @@ func dictQueries(t *testing.T, ix *Index) (queries, patterns []string) {
 	if len(common) < 6 || len(rare) < 6 || len(cjk) < 4 {
 		t.Fatalf("the vault lacks terms to query: %v %v %v", common, rare, cjk)
 	}
-	d := x.info(7)
+	byPath := make([]uint32, 0, x.n())
+	for id := range uint32(x.n()) {
+		byPath = append(byPath, id)
+	}
+	slices.SortFunc(byPath, func(a, b uint32) int { return strings.Compare(string(x.path(a)), string(x.path(b))) })
+	d := x.info(byPath[7])
 	queries = []string{
 		common[0], rare[0], common[1] + " " + rare[1], cjk[0], cjk[1] + cjk[2],
 		runes(common[2], 0, 3) + "*", runes(rare[2], 0, 4) + "*", `"` + common[3] + " " + common[4] + `"`,
@@ -117,6 +130,20 @@ func fresh(t *testing.T, dir string) *Index {
 	return ix
 }
 
+// notePaths returns the paths of the notes ix holds, in byte order.
+func notePaths(ix *Index) []vpath.Path {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	var out []vpath.Path
+	for id := range uint32(ix.x.n()) {
+		if ix.x.alive(id) {
+			out = append(out, ix.x.path(id))
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // saveAndReopen writes ix's index to its file and opens it again from there.
 func saveAndReopen(t *testing.T, v *vault.Vault, ix *Index) *Index {
 	t.Helper()
@@ -166,7 +193,7 @@ func TestReopenedIndexAnswersAsBuilt(t *testing.T) {
 		}
 		changed = append(changed, p)
 	}
-	first := re.x.path(3)
+	first := notePaths(built)[3] // by path: ids follow the order the build's readers finished in
 	if err := os.WriteFile(filepath.Join(dir, string(first)), []byte("Rewritten: "+queries[2]+" zqxwvterm.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -186,8 +213,7 @@ func TestReopenedIndexAnswersAsBuilt(t *testing.T) {
 	// Most notes removed: the index compacts itself.
 	re2 := saveAndReopen(t, v, re)
 	var gone []vpath.Path
-	for id := range uint32(150) {
-		p := built.x.path(id)
+	for _, p := range notePaths(built)[:150] {
 		if strings.HasPrefix(string(p), "added/") || p == first {
 			continue
 		}
@@ -324,5 +350,49 @@ func TestOccurrencesAreCounted(t *testing.T) {
 		if x.occ[k] != want[k] {
 			t.Fatalf("term %q: %d occurrences counted, %d in the sequences", x.term(uint32(k)), x.occ[k], want[k])
 		}
+	}
+}
+
+// TestAPrefixLeavesOutTermsNoNoteHolds checks prefix queries after a save that kept
+// persisted terms whose only note was rewritten without them: they stay in the
+// dictionary with empty lists until a compaction, and must count for nothing (not in
+// a clause's weight, not among the prefixExpansion terms a prefix stands for), so
+// that the saved index ranks as one built afresh from the same files does.
+func TestAPrefixLeavesOutTermsNoNoteHolds(t *testing.T) {
+	files := map[string]string{}
+	for i := range 40 {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Common words here, and prefone%d twice prefone%d.", i%4, i%4)
+		if i%3 == 0 {
+			b.WriteString(" Rare words too.")
+		}
+		for j := range 4 { // 160 terms under "pref", more than a prefix stands for
+			fmt.Fprintf(&b, " pref%03d", 4*i+j)
+		}
+		files[fmt.Sprintf("n%02d.md", i)] = b.String() + "\n"
+	}
+	var gone strings.Builder
+	gone.WriteString("Only here:")
+	for j := range 30 {
+		fmt.Fprintf(&gone, " pref00%02dgone", j) // first in byte order
+	}
+	files["gone.md"] = gone.String() + "\n"
+	dir := writeVault(t, files)
+	v, ix, _ := openIndex(t, dir, Options{SaveDelay: -1})
+	re := saveAndReopen(t, v, ix)
+	if err := os.WriteFile(filepath.Join(dir, "gone.md"), []byte("Rewritten without the words.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	re.Changed([]vpath.Path{"gone.md"}, false)
+	if err := re.Refresh(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	saved := saveAndReopen(t, v, re)
+	if _, ok := saved.x.termID("pref0000gone"); !ok {
+		t.Fatal("the saved dictionary no longer holds the rewritten note's terms: the test no longer covers what it says")
+	}
+	queries := []string{"pref*", "prefone*", "rare pref*", "words pref00*", `"twice pref*"`}
+	if d := cmp.Diff(answers(t, fresh(t, dir), queries, nil), answers(t, saved, queries, nil)); d != "" {
+		t.Errorf("-afresh +saved:\n%s", d)
 	}
 }

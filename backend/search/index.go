@@ -28,6 +28,7 @@ package search
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"slices"
 	"sort"
@@ -308,16 +309,26 @@ func (x *postings) compact() *postings {
 	return y
 }
 
-// withPrefix returns the ids of the terms starting with prefix, at most limit, the
-// most frequent first.
+// withPrefix returns the ids of the terms starting with prefix that some document
+// holds, at most limit: the most frequent first, and among as frequent ones in byte
+// order. A persisted term whose every document was removed stays in the dictionary
+// with an empty list until the next compaction; it is left out, so that a saved
+// index expands a prefix as an index built afresh does.
 func (x *postings) withPrefix(prefix string, limit int) []uint32 {
-	var ids []uint32
+	type counted struct{ id, n uint32 }
+	var terms []counted
 	for _, r := range x.prefixTerms(prefix) {
-		ids = append(ids, r.id)
+		if n := x.listLen(r.id); n > 0 {
+			terms = append(terms, counted{r.id, uint32(n)})
+		}
 	}
-	if len(ids) > limit {
-		slices.SortFunc(ids, func(a, b uint32) int { return x.listLen(b) - x.listLen(a) })
-		ids = ids[:limit]
+	if len(terms) > limit {
+		slices.SortStableFunc(terms, func(a, b counted) int { return cmp.Compare(b.n, a.n) })
+		terms = terms[:limit]
+	}
+	ids := make([]uint32, len(terms))
+	for i, t := range terms {
+		ids[i] = t.id
 	}
 	return ids
 }
