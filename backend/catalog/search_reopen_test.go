@@ -114,8 +114,9 @@ func scanNames(t *testing.T, dir string, re *regexp.Regexp) []string {
 }
 
 // TestRegexSearchThroughPersistedIndexSeesOutsideEdits runs regular expression
-// searches as separate one-shot processes do, each reopening the persisted index,
-// and checks every answer against a plain scan of the files: after a note is edited
+// searches as separate one-shot processes do, each reopening the persisted index
+// (which a page consults note by note, search/pattern_ordered.go), and checks every
+// answer against a plain scan of the files: before there is an index, after a note is edited
 // in place from outside (appended to, as an editor or `echo >>` does, which leaves
 // its folder's time alone), after a note is created and after one is deleted, all
 // while nothing watches the vault.
@@ -145,7 +146,11 @@ func TestRegexSearchThroughPersistedIndexSeesOutsideEdits(t *testing.T) {
 			}
 		}
 	}
-	check("first search, building the index")
+	check("first search, no index yet")
+	// A page walks the folders in path order and builds no index; a count does.
+	reg, done := oneShot(t, dir)
+	kitWant(t, kitCall(t, reg, "search_in_contents", `{"content_glob":"/linked mentions/i","summary_only":true}`), tool.StatusSuccess)
+	done()
 	if _, err := os.Stat(filepath.Join(dir, ".memotree/search/index.bin")); err != nil {
 		t.Fatalf("no persisted index after the first search: %v", err)
 	}
@@ -184,7 +189,7 @@ func TestRegexSearchThroughPersistedIndexSeesOutsideEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("reopened after outside edits")
-	reg, done := oneShot(t, dir)
+	reg, done = oneShot(t, dir)
 	got := kitResultNames(t, kitCall(t, reg, "search_in_contents", `{"content_glob":"/quorble \\w+ marker/"}`))
 	done()
 	if d := cmp.Diff([]string{"Plugins/Backlinks", "Quorble notes"}, got); d != "" {

@@ -51,6 +51,14 @@ func (s *libraryIndexes) inBackground(libs []*library.Library, atClose func(func
 // get returns the index of l, opening it on first use. A transaction's fork of a
 // library has its parent's index, which does not hold the transaction's writes:
 // IndexOf lays them over it (see stagedOverlay).
+// has reports whether the index of l is open.
+func (s *libraryIndexes) has(l *library.Library) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.indexes[l.Parent()]
+	return ok
+}
+
 func (s *libraryIndexes) get(ctx context.Context, l *library.Library) (*Index, error) {
 	l = l.Parent()
 	s.mu.Lock()

@@ -40,6 +40,22 @@ func newPageCollector(n int, want pageWant, stop func()) *pageCollector {
 	return &pageCollector{want: want, stop: stop, results: make([]*NoteMatches, n), finished: make([]bool, n)}
 }
 
+// grow adds n items after those the collector counts (a search that lists its notes
+// as it goes: orderedPage).
+func (pc *pageCollector) grow(n int) {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	pc.results = append(pc.results, make([]*NoteMatches, n)...)
+	pc.finished = append(pc.finished, make([]bool, n)...)
+}
+
+// complete reports whether the page is known, with a note with matches after it.
+func (pc *pageCollector) complete() bool {
+	pc.mu.Lock()
+	defer pc.mu.Unlock()
+	return pc.more
+}
+
 // done records the result of item i (nil: no match) and advances the frontier.
 func (pc *pageCollector) done(i int, r *NoteMatches) {
 	pc.mu.Lock()

@@ -92,6 +92,9 @@ type ContentPage struct {
 // time limit starts once the notes to read are known: building the index (a first
 // search) is not searching. An error means the library could not be searched.
 func (e *Engine) Contents(ctx context.Context, l *library.Library, q ContentQuery, timeout time.Duration) (ContentPage, error) {
+	if e.orderedPages(l, q) {
+		return e.orderedPage(ctx, l, q, timeout)
+	}
 	var (
 		paths    []vpath.Path
 		nameOnly []bool // the note cannot match by content: its name alone is matched
@@ -127,13 +130,19 @@ func (e *Engine) Contents(ctx context.Context, l *library.Library, q ContentQuer
 	if err != nil && (ctx.Err() != nil || !errors.Is(err, context.DeadlineExceeded)) {
 		return ContentPage{}, fmt.Errorf("search %s: %w", l.Name(), err)
 	}
+	return finishPage(out, page, more, q, want), nil
+}
+
+// finishPage puts what a search found into out: the total, the next page's offset,
+// and the page's notes with their lines (at most q.MaxLines) rendered.
+func finishPage(out ContentPage, page foundPage, more bool, q ContentQuery, want pageWant) ContentPage {
 	out.Total = page.total
 	if more {
 		out.NextOffset = want.offset + len(page.notes)
 	}
 	if out.Total == 0 {
 		out.Notes = page.notes[:0:0]
-		return out, nil
+		return out
 	}
 	if q.Summary {
 		page.notes = page.notes[:0:0]
@@ -142,7 +151,7 @@ func (e *Engine) Contents(ctx context.Context, l *library.Library, q ContentQuer
 	for i := range out.Notes {
 		renderAll(out.Notes[i].Matches)
 	}
-	return out, nil
+	return out
 }
 
 // denseCandidates is the share of the notes a pattern may match above which a search
@@ -251,18 +260,29 @@ func searchPage(ctx context.Context, c textCorpus, paths []vpath.Path, nameOnly 
 	sctx, stop := context.WithCancel(ctx)
 	defer stop()
 	pc := newPageCollector(len(paths), want, stop)
+	problems, err := collectPage(sctx, c, pc, 0, paths, nameOnly, q)
+	if err != nil && ctx.Err() == nil && errors.Is(err, context.Canceled) {
+		err = nil // stopped because the page is complete
+	}
+	page, total, more := pc.info()
+	return foundPage{page, total}, more, problems, err
+}
+
+// collectPage runs q over the notes at paths, the items from base on of pc, in
+// parallel: those marked nameOnly are matched by name without being read.
+func collectPage(ctx context.Context, c textCorpus, pc *pageCollector, base int, paths []vpath.Path, nameOnly []bool, q ContentQuery) ([]string, error) {
 	read, at := paths, []int(nil)
 	if nameOnly != nil {
 		read = nil
 		for i, p := range paths {
 			if nameOnly[i] {
-				pc.done(i, matchNote(q, p, nil))
+				pc.done(base+i, matchNote(q, p, nil))
 				continue
 			}
 			read, at = append(read, p), append(at, i)
 		}
 	}
-	problems, err := c.scan(sctx, read, func([]byte) bool { return true }, func(j int, data []byte) {
+	return c.scan(ctx, read, func([]byte) bool { return true }, func(j int, data []byte) {
 		i := j
 		if at != nil {
 			i = at[j]
@@ -271,13 +291,8 @@ func searchPage(ctx context.Context, c textCorpus, paths []vpath.Path, nameOnly 
 		if r != nil {
 			r.own(data) // data is the corpus's only during this call
 		}
-		pc.done(i, r)
+		pc.done(base+i, r)
 	})
-	if err != nil && ctx.Err() == nil && errors.Is(err, context.Canceled) {
-		err = nil // stopped because the page is complete
-	}
-	page, total, more := pc.info()
-	return foundPage{page, total}, more, problems, err
 }
 
 // matchNote searches one note; nil when nothing matches. A count (q.Summary) stops

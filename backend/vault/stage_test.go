@@ -26,7 +26,7 @@ var (
 	stagedMethods = []string{
 		"Apply", "AppendExternal", "AppendJourney", "AppendJourneyEntries", "Close", "Read", "ReadFile", "ReadMany",
 		"Remove", "RemoveWith", "Rename", "RenameWith", "Stat", "Update", "UpdateFile",
-		"State", "View", "Walk", "WalkNames", "WalkPaths", "WalkUnder", "Write",
+		"State", "View", "Walk", "WalkNames", "WalkOrdered", "WalkPaths", "WalkUnder", "Write",
 	}
 	sharedMethods = []string{
 		"AppendExternal", "CachePath", "CachesInside", "Dir", "HoldCache",
@@ -125,6 +125,13 @@ func TestStageWritesNothingAndSeesItsWrites(t *testing.T) {
 	}
 	if diff := cmp.Diff([]string{"a.md", "keep/c.md", "moved/old.md", "new/n.md"}, paths); diff != "" {
 		t.Errorf("staged walk (-want +got):\n%s", diff)
+	}
+	paths = paths[:0]
+	if err := sv.WalkOrdered(ctx, true, func(fi FileInfo) bool { paths = append(paths, string(fi.Path)); return len(paths) < 3 }); err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff([]string{"a.md", "keep/c.md", "moved/old.md"}, paths); diff != "" {
+		t.Errorf("staged ordered walk, stopped at the third file (-want +got):\n%s", diff)
 	}
 	if st, err := sv.Stat("new"); err != nil || !st.IsDir {
 		t.Errorf("stat of a folder only the stage holds = %+v, %v; want a folder", st, err)

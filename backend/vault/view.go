@@ -37,6 +37,12 @@ func (w View) WalkPaths(ctx context.Context) ([]FileInfo, error) { return w.v.Wa
 // WalkNames lists the paths of the vault's files (see Vault.WalkNames).
 func (w View) WalkNames(ctx context.Context) ([]vpath.Path, error) { return w.v.WalkNames(ctx) }
 
+// WalkOrdered visits the vault's files in path order until told to stop (see
+// Vault.WalkOrdered).
+func (w View) WalkOrdered(ctx context.Context, stat bool, visit func(FileInfo) bool) error {
+	return w.v.WalkOrdered(ctx, stat, visit)
+}
+
 // WalkUnder lists the files under a folder of the vault (see Vault.WalkUnder).
 func (w View) WalkUnder(ctx context.Context, dir vpath.Path) ([]FileInfo, error) {
 	return w.v.WalkUnder(ctx, dir)

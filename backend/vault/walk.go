@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/internal/dirents"
+	"github.com/memotree/memotree/backend/internal/parts"
 	"github.com/memotree/memotree/backend/internal/regular"
 	"github.com/memotree/memotree/backend/vpath"
 )
@@ -48,6 +49,106 @@ func (v *Vault) WalkNames(ctx context.Context) ([]vpath.Path, error) {
 		return nil, err
 	}
 	return collect(root, make([]vpath.Path, 0, n), func(f *FileInfo) vpath.Path { return f.Path }), nil
+}
+
+// WalkOrdered calls visit with the vault's regular files one at a time, in path
+// order, as Walk lists them (the same folders skipped, the same links followed), and
+// stops when visit returns false: a search that wants the first notes in path order
+// lists the folders it gets to only, where Walk lists them all first (100k notes:
+// 150 ms and more before the first). Folders are read one after the other; with stat
+// set, Size and ModTime are filled in.
+func (v *Vault) WalkOrdered(ctx context.Context, stat bool, visit func(FileInfo) bool) error {
+	if v.stage != nil {
+		files, err := v.stage.walk(ctx, "", stat)
+		if err != nil {
+			return err
+		}
+		for _, f := range files {
+			if !visit(f) {
+				return nil
+			}
+		}
+		return nil
+	}
+	w := &walker{v: v, ctx: ctx, stat: stat, inOrder: true}
+	_, err := w.ordered(&folder{}, visit)
+	if err == nil {
+		err = ctx.Err()
+	}
+	if err != nil {
+		return fmt.Errorf("walk %s: %w", v.dir, err)
+	}
+	return nil
+}
+
+// ordered lists the folder f and visits its files and those below its subfolders in
+// path order (as collect puts them); it reports whether visit wants more. Only the
+// start's folder failing to list is an error: a subfolder that cannot be listed is
+// skipped, as by Walk. While the files below one subfolder are visited, the next
+// subfolder is listed on another goroutine: a folder ahead at most, so that a walk
+// stopped early has listed little more than it needed.
+func (w *walker) ordered(f *folder, visit func(FileInfo) bool) (bool, error) {
+	if err := w.ctx.Err(); err != nil {
+		return false, err
+	}
+	var l listing
+	if f.listed != nil {
+		l = <-f.listed
+	} else {
+		l = w.list(f)
+	}
+	if l.err != nil {
+		if f.path == w.from {
+			return false, l.err
+		}
+		return true, nil
+	}
+	files := l.files
+	i := 0
+	for k, s := range l.subs {
+		for ; i < len(files) && string(files[i].Path) < s.key; i++ {
+			if !visit(files[i]) {
+				return false, nil
+			}
+		}
+		if k+1 < len(l.subs) {
+			next := l.subs[k+1]
+			next.listed = make(chan listing, 1)
+			go func() { next.listed <- w.list(next) }()
+		}
+		if more, err := w.ordered(s, visit); !more || err != nil {
+			return more, err
+		}
+	}
+	for ; i < len(files); i++ {
+		if !visit(files[i]) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// listing is one folder listed by an ordered walk: its files sorted by path, its
+// subfolders by key.
+type listing struct {
+	files []FileInfo
+	subs  []*folder
+	err   error
+}
+
+// list lists the folder f for an ordered walk.
+func (w *walker) list(f *folder) listing {
+	files, subs, err := w.read(f.path, f.hops)
+	if err != nil {
+		return listing{err: err}
+	}
+	slices.SortFunc(files, func(a, b FileInfo) int { return strings.Compare(string(a.Path), string(b.Path)) })
+	folders := make([]*folder, len(subs))
+	for i, s := range subs {
+		folders[i] = &folder{key: string(s.p) + "/", path: s.p, hops: s.hops}
+	}
+	slices.SortFunc(folders, func(a, b *folder) int { return strings.Compare(a.key, b.key) })
+	return listing{files: files, subs: folders}
 }
 
 // WalkUnder is WalkPaths for the files below the folder dir only (a folder that
@@ -106,6 +207,8 @@ type folder struct {
 	key   string // the folder's path and "/": what its files' paths start with
 	path  vpath.Path
 	hops  int // the symbolic links to folders crossed to get here
+	// listed brings the folder's listing when an ordered walk lists it ahead.
+	listed chan listing
 }
 
 // collect appends of(file) for the files of f and of its subfolders to out, in path
@@ -132,13 +235,14 @@ func collect[T any](f *folder, out []T, of func(*FileInfo) T) []T {
 }
 
 type walker struct {
-	v     *Vault
-	ctx   context.Context
-	stat  bool          // fill in Size and ModTime
-	from  vpath.Path    // the folder the walk starts at
-	sem   chan struct{} // bounds the folders read at once
-	wg    sync.WaitGroup
-	files atomic.Int64 // files listed so far
+	v       *Vault
+	ctx     context.Context
+	stat    bool          // fill in Size and ModTime
+	inOrder bool          // one folder at a time (WalkOrdered)
+	from    vpath.Path    // the folder the walk starts at
+	sem     chan struct{} // bounds the folders read at once
+	wg      sync.WaitGroup
+	files   atomic.Int64 // files listed so far
 
 	mu    sync.Mutex
 	temps []vpath.Path // temporary files of writes, in progress or orphaned by a crash
@@ -201,7 +305,10 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 		files []FileInfo
 		subs  []sub
 	)
-	err = readDir(w.v.root, f, d, w.stat, func(e *dirEntry) {
+	// A walk one folder at a time (WalkOrdered) stats a large folder's files on every
+	// core once they are listed; the parallel walk has its folders for that.
+	late := w.stat && w.inOrder
+	err = readDir(w.v.root, f, d, w.stat && !late, func(e *dirEntry) {
 		name := e.name
 		p := childPath(d, name)
 		switch t := e.mode; {
@@ -216,7 +323,7 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 				w.mu.Unlock()
 				return
 			}
-			if !w.stat {
+			if !w.stat || late && !e.statted {
 				files = append(files, FileInfo{Path: p})
 			} else if e.statted {
 				files = append(files, FileInfo{Path: p, Size: e.size, ModTime: e.mtime})
@@ -228,7 +335,36 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if late {
+		files = statFiles(f, d, w.v.root, files)
+	}
 	return files, subs, nil
+}
+
+// statFiles fills in the size and time of the files of the open folder f (vault path
+// d) not statted yet, on every core when they are many, and leaves out those that
+// are gone or no longer regular files.
+func statFiles(f *os.File, d vpath.Path, root *os.Root, files []FileInfo) []FileInfo {
+	ok := make([]bool, len(files))
+	parts.Run(parts.Count(len(files), 256), len(files), func(_, from, to int) {
+		for i := from; i < to; i++ {
+			if !files[i].ModTime.IsZero() {
+				ok[i] = true // a link, statted where it was followed
+				continue
+			}
+			mode, size, mtime, statted := statAt(root, f, d, files[i].Path.Base())
+			if ok[i] = statted && mode.IsRegular(); ok[i] {
+				files[i].Size, files[i].ModTime = size, mtime
+			}
+		}
+	})
+	out := files[:0]
+	for i, f := range files {
+		if ok[i] {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // readDir calls visit with each entry of the open folder f (vault path d) whose name

@@ -54,6 +54,25 @@ func TestWalk(t *testing.T) {
 	if diff := cmp.Diff(want, paths); diff != "" {
 		t.Errorf("Walk (-want +got):\n%s", diff)
 	}
+	// The ordered walk skips and follows as Walk does, and stats as it does.
+	if diff := cmp.Diff(got, ordered(t, v, true, -1)); diff != "" {
+		t.Errorf("WalkOrdered (-Walk +WalkOrdered):\n%s", diff)
+	}
+}
+
+// ordered lists the files WalkOrdered visits, stopping after stop of them (never
+// when stop is negative).
+func ordered(t *testing.T, v *Vault, stat bool, stop int) []FileInfo {
+	t.Helper()
+	var out []FileInfo
+	err := v.WalkOrdered(t.Context(), stat, func(f FileInfo) bool {
+		out = append(out, f)
+		return len(out) != stop
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
 }
 
 func TestWalkCancelled(t *testing.T) {
@@ -63,6 +82,9 @@ func TestWalkCancelled(t *testing.T) {
 	cancel()
 	if _, err := v.Walk(ctx); err == nil {
 		t.Error("Walk with a cancelled context succeeded")
+	}
+	if err := v.WalkOrdered(ctx, false, func(FileInfo) bool { return true }); err == nil {
+		t.Error("WalkOrdered with a cancelled context succeeded")
 	}
 }
 
@@ -124,6 +146,20 @@ func TestWalkOrder(t *testing.T) {
 		}
 		if diff := cmp.Diff(want, paths); diff != "" {
 			t.Errorf("walk (-want +got):\n%s", diff)
+		}
+	}
+	// One file at a time, in the same order, to the end or to where it is stopped.
+	for _, stop := range []int{-1, 1, 3, 9, len(want) - 1} {
+		var paths []vpath.Path
+		for _, f := range ordered(t, v, false, stop) {
+			paths = append(paths, f.Path)
+		}
+		n := len(want)
+		if stop >= 0 {
+			n = stop
+		}
+		if diff := cmp.Diff(want[:n], paths); diff != "" {
+			t.Errorf("WalkOrdered stopped after %d (-want +got):\n%s", stop, diff)
 		}
 	}
 	names, err := v.WalkNames(t.Context())
