@@ -196,7 +196,7 @@ test-go: headless
 # fuzz coordinator can report "context deadline exceeded" at the end of a clean run on
 # a loaded machine (golang/go#75804, fixed in Go 1.27), which failed CI once.
 FUZZTIME ?= 20000x
-FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/note:FuzzFastYAML backend/note:FuzzSetDateLine backend/note:FuzzValidUTF8 \
+FUZZ_TARGETS := backend/note:FuzzParse backend/note:FuzzSetProperties backend/note:FuzzFastYAML backend/note:FuzzSetDateLine backend/internal/utf8x:FuzzValid \
                 backend/graph:FuzzResolve backend/vault:FuzzParseJourney backend/tool:FuzzCall \
                 backend/gitrepo:FuzzParseIndex backend/gitrepo:FuzzParseCacheTree backend/gitrepo:FuzzSpliceIndex backend/script:FuzzParseToolCalls \
                 backend/search:FuzzParseQuery backend/search:FuzzDecodeIndex \

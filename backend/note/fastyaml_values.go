@@ -7,12 +7,14 @@ import (
 	"time"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/memotree/memotree/backend/internal/utf8x"
 )
 
 // fastBytesOK reports whether b is valid UTF-8 holding only characters YAML v3 reads as
 // printable, no tab, and no line break other than "\n" and "\r\n".
 func fastBytesOK(b []byte) bool {
-	if !validUTF8(b) {
+	if !utf8x.Valid(b) {
 		return false
 	}
 	for i, c := range b {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/memotree/memotree/backend/internal/utf8x"
 )
 
 // bom is the UTF-8 byte order mark.
@@ -52,7 +54,7 @@ func parse(src []byte, keepProps bool) *Note {
 	if i := bytes.IndexByte(src, '\n'); i > 0 && src[i-1] == '\r' {
 		n.CRLF = true
 	}
-	if !validUTF8(src[start:]) {
+	if !utf8x.Valid(src[start:]) {
 		line := firstInvalidLine(src[start:]) + lineOf(src[:start], 0) - 1
 		n.Warnings = append(n.Warnings, Warning{Line: line, Message: "invalid UTF-8; the note is read as far as possible"})
 	}

@@ -396,3 +396,32 @@ func TestAPrefixLeavesOutTermsNoNoteHolds(t *testing.T) {
 		t.Errorf("-afresh +saved:\n%s", d)
 	}
 }
+
+// TestTermsWhereOnEveryCore checks the scan of the dictionary shared among the cores
+// against a scan of every term one by one: the same ids, and a limit that stops it
+// says so.
+func TestTermsWhereOnEveryCore(t *testing.T) {
+	v, built, _ := generatedIndex(t, vaultgen.Options{Notes: 150, Seed: 9, Shape: vaultgen.ShapeNames})
+	x := saveAndReopen(t, v, built).x
+	defer func(n, procs int) { parallelScanTerms = n; runtime.GOMAXPROCS(procs) }(parallelScanTerms, runtime.GOMAXPROCS(4))
+	parallelScanTerms = 1
+	for _, w := range []string{"an", "ri", "e", "zzz"} {
+		match := func(t []byte) bool { return bytes.Contains(t, []byte(w)) }
+		var want []uint32
+		for id := range uint32(x.numTerms()) {
+			if match([]byte(x.term(id))) {
+				want = append(want, id)
+			}
+		}
+		got, over := x.termsWhere(match, len(want))
+		slices.Sort(got)
+		if over || !slices.Equal(got, want) {
+			t.Errorf("%q: %d terms (over %v), want %d", w, len(got), over, len(want))
+		}
+		if len(want) > 0 {
+			if _, over := x.termsWhere(match, len(want)-1); !over {
+				t.Errorf("%q: a limit of %d terms below the %d that match is not said to be passed", w, len(want)-1, len(want))
+			}
+		}
+	}
+}

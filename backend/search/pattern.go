@@ -26,9 +26,14 @@ type Candidates struct {
 // deferred Open it narrows the candidates on the loaded index while the walk runs,
 // then makes every note the walk found new or changed a candidate too.
 func (ix *Index) PatternCandidates(ctx context.Context, re *syntax.Regexp) (Candidates, error) {
-	q := RequiredTrigrams(re)
-	alts := literalAlternatives(re)
 	ix.settleMu.Lock()
+	return ix.settledCandidates(ctx, RequiredTrigrams(re), literalAlternatives(re), nil)
+}
+
+// settledCandidates is PatternCandidates for the trigrams q and the literal
+// alternatives alts, called with settleMu held, which it releases; loaded, when set,
+// are the candidates on the index as loaded, found already while the walk runs.
+func (ix *Index) settledCandidates(ctx context.Context, q [][]uint32, alts [][]string, loaded *Candidates) (Candidates, error) {
 	walking := ix.walking
 	ix.walking = nil
 	if walking == nil {
@@ -41,7 +46,12 @@ func (ix *Index) PatternCandidates(ctx context.Context, re *syntax.Regexp) (Cand
 	// Settling is ours: other callers wait on settleMu until the index is current.
 	defer ix.settleMu.Unlock()
 	defer ix.unsettled.Store(false) // a failure below leaves a rescan reported
-	c := ix.candidates(q, alts)     // on the index as loaded, while the walk runs
+	var c Candidates                // on the index as loaded, while the walk runs
+	if loaded != nil {
+		c = *loaded
+	} else {
+		c = ix.candidates(q, alts)
+	}
 	w := <-walking
 	if w.err != nil {
 		ix.Changed(nil, true)
@@ -100,15 +110,21 @@ func (ix *Index) PatternCandidates(ctx context.Context, re *syntax.Regexp) (Cand
 // and a page that stops at its first notes reads few either way. ok is false then,
 // and the walk is given up: the next query walks again.
 func (ix *Index) NarrowCandidates(ctx context.Context, re *syntax.Regexp, share float64, page bool) (c Candidates, ok bool, err error) {
+	q, alts := RequiredTrigrams(re), literalAlternatives(re)
+	var loaded *Candidates
 	ix.settleMu.Lock()
-	if ix.walking != nil {
-		q, alts := RequiredTrigrams(re), literalAlternatives(re)
+	if ix.walking != nil && ix.dense(q, share) {
 		// The trigrams first, which cost little; the words when those leave many.
 		// But a page, which stops at its first notes with matches, goes by the
 		// trigrams alone when the dictionary is large: the words are checked by
 		// scanning it (10k notes of names, 500k terms: 16 ms, as long as reading
 		// hundreds of notes).
-		if ix.dense(q, share) && (page && ix.vocabulary() > pageWordCheckTerms || ix.candidates(q, alts).share() > share) {
+		give := page && ix.vocabulary() > pageWordCheckTerms
+		if !give {
+			c := ix.candidates(q, alts)
+			give, loaded = c.share() > share, &c // kept: the scan of the words is not done twice
+		}
+		if give {
 			ix.walking = nil
 			ix.stopWalk()
 			ix.unsettled.Store(false)
@@ -117,8 +133,7 @@ func (ix *Index) NarrowCandidates(ctx context.Context, re *syntax.Regexp, share 
 			return Candidates{}, false, nil
 		}
 	}
-	ix.settleMu.Unlock()
-	c, err = ix.PatternCandidates(ctx, re)
+	c, err = ix.settledCandidates(ctx, q, alts, loaded)
 	return c, err == nil, err
 }
 

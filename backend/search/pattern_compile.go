@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -29,7 +30,15 @@ type Pattern struct {
 	// when unknown; fast is the RE2 engine (pattern_re2.go), nil when RE2 refused
 	// the expression.
 	alts [][][]byte
-	fast fastMatcher
+	// scanLits holds, for a case-sensitive pattern of several alternatives, the
+	// longest literal of each when every one has one of minScanLiteral bytes or more:
+	// findLinesUpTo then visits the lines holding one of them (/note|file/), as it
+	// does those holding lit. Nil otherwise.
+	scanLits [][]byte
+	// exactAlts says no part of the pattern ignores case: alts are then looked for
+	// as they are, not ignoring ASCII case.
+	exactAlts bool
+	fast      fastMatcher
 	// win looks for matches around the occurrences of a literal when every match is
 	// short (pattern_window.go); nil when it cannot.
 	win *windowFilter
@@ -241,10 +250,41 @@ func newPattern(src, expr string) (*Pattern, error) {
 		}
 		p.lit, p.fold = requiredLiteral(tree.Simplify())
 		p.alts = literalPrefilter(tree)
+		p.scanLits = scanLiterals(tree, p.alts)
+		p.exactAlts = !foldsCase(tree)
 		p.win = newWindowFilter(tree)
 	}
 	p.fast = compileFast(expr)
 	return p, nil
+}
+
+// scanLiterals returns the longest literal of each alternative of alts, when there
+// are several, every one has a literal of minScanLiteral bytes or more, and no part
+// of tree ignores case (alts hold literals to be compared ignoring ASCII case only).
+func scanLiterals(tree *syntax.Regexp, alts [][][]byte) [][]byte {
+	if len(alts) < 2 || foldsCase(tree) {
+		return nil
+	}
+	out := make([][]byte, len(alts))
+	for i, alt := range alts {
+		for _, lit := range alt {
+			if len(lit) > len(out[i]) {
+				out[i] = lit
+			}
+		}
+		if len(out[i]) < minScanLiteral {
+			return nil
+		}
+	}
+	return out
+}
+
+// foldsCase reports whether any part of re matches ignoring case.
+func foldsCase(re *syntax.Regexp) bool {
+	if re.Flags&syntax.FoldCase != 0 {
+		return true
+	}
+	return slices.ContainsFunc(re.Sub, foldsCase)
 }
 
 // maxRepeat bounds counted repetitions ({n,m}): the regexp's cost on every byte grows
@@ -325,7 +365,7 @@ var foldTraps = [][]byte{[]byte("\u212a"), []byte("\u017f")}
 
 // mayMatch reports whether data can hold a match, by looking for the literals.
 func (p *Pattern) mayMatch(data []byte) bool {
-	if !altsMayMatch(data, p.alts) {
+	if !altsMayMatch(data, p.alts, p.exactAlts) {
 		return false
 	}
 	if len(p.lit) == 0 {

@@ -1,11 +1,13 @@
 package search
 
 import (
+	"bytes"
 	"regexp/syntax"
 	"slices"
-	"unicode/utf8"
 
 	re2 "github.com/wasilibs/go-re2"
+
+	"github.com/memotree/memotree/backend/internal/utf8x"
 )
 
 // The pattern searches run two engines on one expression. Go's regexp finds the
@@ -62,15 +64,16 @@ func literalPrefilter(tree *syntax.Regexp) [][][]byte {
 }
 
 // altsMayMatch reports whether data holds every literal of one alternative, ignoring
-// ASCII case (a superset of the matches: the literals fold only through ASCII).
-func altsMayMatch(data []byte, alts [][][]byte) bool {
+// ASCII case (a superset of the matches: the literals fold only through ASCII)
+// unless exact.
+func altsMayMatch(data []byte, alts [][][]byte, exact bool) bool {
 	if alts == nil {
 		return true
 	}
 	for _, alt := range alts {
 		ok := true
 		for _, lit := range alt {
-			if indexFoldASCII(data, lit) < 0 {
+			if exact && !bytes.Contains(data, lit) || !exact && indexFoldASCII(data, lit) < 0 {
 				ok = false
 				break
 			}
@@ -86,7 +89,7 @@ func altsMayMatch(data []byte, alts [][][]byte) bool {
 // findLines searches it by its literal, or each of its alternatives holds one of at least
 // minScanLiteral bytes (/note|file/).
 func (p *Pattern) selectiveLiterals(region []byte) bool {
-	if p.scansByLiteral(region) {
+	if p.scansByLiteral(region) || p.scanLits != nil {
 		return true
 	}
 	if p.alts == nil {
@@ -102,12 +105,12 @@ func (p *Pattern) selectiveLiterals(region []byte) bool {
 
 // regionMatches reports whether p can match data[from:to]: false only when it
 // cannot (its literals are missing, or RE2 finds no match).
-func (p *Pattern) regionMatches(data []byte, from, to int) bool {
+func (p *Pattern) regionMatches(data []byte, from, to int, vm *validMemo) bool {
 	region := data[from:to]
 	if !p.mayMatch(region) {
 		return false
 	}
-	valid := utf8.Valid(region)
+	valid := vm.valid(data, from, to)
 	if p.win != nil && valid && !(p.win.fold && hasFoldTrap(region)) {
 		switch p.win.regionMatches(data, from, to, p.re.FindIndex) {
 		case windowNoMatch:
@@ -129,9 +132,28 @@ func (p *Pattern) regionMatches(data []byte, from, to int) bool {
 // asking RE2 or the windows about the whole region first would do the work twice in
 // the notes that match. Otherwise RE2 is asked whether there is a match, which costs
 // less than findLines asking it for the matches' places, in the notes that have none.
-func (p *Pattern) bodyMatches(data []byte, from, to int, count bool) bool {
+func (p *Pattern) bodyMatches(data []byte, from, to int, count bool, vm *validMemo) bool {
 	if count && p.selectiveLiterals(data[from:to]) {
 		return p.mayMatch(data[from:to])
 	}
-	return p.regionMatches(data, from, to)
+	return p.regionMatches(data, from, to, vm)
+}
+
+// validMemo remembers whether the region of a note last asked about is valid UTF-8
+// (which decides whether RE2 may search it): the check for a match and the search for
+// its lines both ask, and on text of several scripts the check is a tenth of a
+// count. A nil memo checks every time.
+type validMemo struct {
+	from, to int
+	set, ok  bool
+}
+
+func (m *validMemo) valid(data []byte, from, to int) bool {
+	if m == nil {
+		return utf8x.Valid(data[from:to])
+	}
+	if !m.set || m.from != from || m.to != to {
+		m.from, m.to, m.ok, m.set = from, to, utf8x.Valid(data[from:to]), true
+	}
+	return m.ok
 }

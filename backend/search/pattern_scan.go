@@ -7,7 +7,6 @@ import (
 	"runtime"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/memotree/memotree/backend/vault"
 	"github.com/memotree/memotree/backend/vpath"
@@ -106,7 +105,7 @@ type NoteMatches struct {
 // number of matching lines (counted up to maxCountPerNote). A match is reported at the
 // line where it starts.
 func findLines(p *Pattern, data []byte, from, to int, where string) ([]LineMatch, int) {
-	return findLinesUpTo(p, data, from, to, where, maxCountPerNote)
+	return findLinesUpTo(p, data, from, to, where, maxCountPerNote, nil)
 }
 
 // minScanLiteral is the shortest literal findLinesUpTo searches for rather than
@@ -136,7 +135,7 @@ const sparseLiteralBytes = 512
 
 // findLinesUpTo is findLines counting at most limit matching lines: a count of
 // the notes with matches asks for one, and stops at a note's first.
-func findLinesUpTo(p *Pattern, data []byte, from, to int, where string, limit int) ([]LineMatch, int) {
+func findLinesUpTo(p *Pattern, data []byte, from, to int, where string, limit int, vm *validMemo) ([]LineMatch, int) {
 	if from >= to {
 		return nil, 0
 	}
@@ -146,8 +145,12 @@ func findLinesUpTo(p *Pattern, data []byte, from, to int, where string, limit in
 		ml.byLiteral(p, data, from, to, where)
 		return ml.out, ml.count
 	}
+	if p.scanLits != nil {
+		ml.byLiterals(p, data, from, to, where)
+		return ml.out, ml.count
+	}
 	var locs [][]int
-	if p.fast != nil && utf8.Valid(data[from:to]) {
+	if p.fast != nil && vm.valid(data, from, to) {
 		locs = p.fast.FindAllIndex(data[from:to], limit)
 	} else {
 		locs = p.re.FindAllIndex(data[from:to], limit)
@@ -189,6 +192,57 @@ func (ml *matchedLines) byLiteral(p *Pattern, data []byte, from, to int, where s
 			return
 		}
 		pos += i + next + 1
+	}
+}
+
+// byLiterals is byLiteral for a pattern of several alternatives, each holding one of
+// p.scanLits: it visits the lines holding any of them, in order. Each literal is
+// looked for only as far as the nearest one found (a count, which stops at its first
+// line, never reads a note to its end for a literal it does not hold), and where it
+// was found is remembered, so that a rare one is not looked for again on every line.
+func (ml *matchedLines) byLiterals(p *Pattern, data []byte, from, to int, where string) {
+	at := make([]int, len(p.scanLits))       // where each was found, -1: not at or after searched
+	searched := make([]int, len(p.scanLits)) // each starts nowhere before this
+	for k := range at {
+		at[k], searched[k] = -1, from
+	}
+	for pos := from; pos < to && ml.count < ml.limit; {
+		first := -1
+		for k, lit := range p.scanLits {
+			if at[k] < pos {
+				start, limit := max(pos, searched[k]), to
+				if first >= 0 {
+					limit = min(to, first+len(lit))
+				}
+				at[k] = -1
+				if start < limit {
+					if i := bytes.Index(data[start:limit], lit); i >= 0 {
+						at[k] = start + i
+					} else {
+						searched[k] = max(start, limit-len(lit)+1)
+					}
+				}
+				if at[k] < 0 {
+					continue
+				}
+			}
+			if first < 0 || at[k] < first {
+				first = at[k]
+			}
+		}
+		if first < 0 {
+			return
+		}
+		s, e := LineBounds(data, first)
+		s, e = max(s, from), min(e, to)
+		if loc := p.re.FindIndex(data[s:e]); loc != nil {
+			ml.add(data, s+loc[0], s+loc[1], where)
+		}
+		end := bytes.IndexByte(data[first:to], '\n')
+		if end < 0 {
+			return
+		}
+		pos = first + end + 1
 	}
 }
 

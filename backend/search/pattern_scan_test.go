@@ -33,7 +33,7 @@ func TestShortLiteralsEitherWay(t *testing.T) {
 					want = append(want, n+1)
 				}
 			}
-			lines, count := findLinesUpTo(p, data, 0, len(data), "", 1000)
+			lines, count := findLinesUpTo(p, data, 0, len(data), "", 1000, nil)
 			var got []int
 			for _, l := range lines {
 				got = append(got, l.LineNumber)
@@ -51,5 +51,60 @@ func TestShortLiteralsEitherWay(t *testing.T) {
 	if p.scansByLiteral(texts["dense"]) || !p.scansByLiteral(texts["sparse"]) {
 		t.Errorf("':' searched by literal: in the dense text %v, in the sparse one %v; want false, true",
 			p.scansByLiteral(texts["dense"]), p.scansByLiteral(texts["sparse"]))
+	}
+}
+
+// TestAlternativesByTheirLiterals: a case-sensitive pattern whose alternatives each
+// hold a literal (/note|file/, alternatives with more around them, one rare and one on
+// every line) is searched by those literals (scanLits); it finds the lines Go's
+// regexp finds line by line, with the same matched text, and a count says the same.
+// A pattern ignoring case, or with an alternative of no long literal, is not.
+func TestAlternativesByTheirLiterals(t *testing.T) {
+	var b strings.Builder
+	for i := range 300 {
+		fmt.Fprintf(&b, "line %d of the notebook, a notes file and a profile\n", i)
+		if i%53 == 7 {
+			fmt.Fprintf(&b, "rare zqxwv %d then filed notes\n", i)
+		}
+	}
+	texts := map[string][]byte{
+		"common": []byte(b.String()),
+		"rare":   []byte("nothing\nhere\nuntil zqxwv 42 at the end"),
+		"none":   []byte("no literal at all\n"),
+		"utf8":   []byte("知识 note 图谱\n\xff file \xfe\nплохо\n"),
+	}
+	for _, src := range []string{`/note|file/`, `/\bnote (?:file|book)\b|profile/`, `/zqxwv \d+|profile$/`, `/(file|note)d?\s/`} {
+		p, err := CompilePattern(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.scanLits == nil {
+			t.Fatalf("%s: not searched by its literals", src)
+		}
+		for name, data := range texts {
+			var want []string
+			for n, line := range bytes.SplitAfter(data, []byte("\n")) {
+				if loc := p.re.FindIndex(bytes.TrimSuffix(line, []byte("\n"))); loc != nil {
+					want = append(want, fmt.Sprintf("%d:%s", n+1, line[loc[0]:loc[1]]))
+				}
+			}
+			lines, count := findLinesUpTo(p, data, 0, len(data), "", 1000, nil)
+			var got []string
+			for _, l := range lines {
+				got = append(got, fmt.Sprintf("%d:%s", l.LineNumber, l.data[l.s:l.e]))
+			}
+			if fmt.Sprint(got) != fmt.Sprint(want[:min(len(want), maxLinesPerNote)]) || count != len(want) {
+				t.Errorf("%s in %s: lines %v (%d), want %v (%d)", src, name, got, count, want, len(want))
+			}
+			q := ContentQuery{Pattern: p, Summary: true}
+			if m := matchNote(q, "n.md", data); (m != nil) != (len(want) > 0) {
+				t.Errorf("%s in %s: counted %v, want %v", src, name, m != nil, len(want) > 0)
+			}
+		}
+	}
+	for _, src := range []string{`/note|file/i`, `*note*`, `/note|fi/`, `/note/`} {
+		if p, err := CompilePattern(src); err != nil || p.scanLits != nil {
+			t.Errorf("%s: scanLits %q, %v; want none", src, p.scanLits, err)
+		}
 	}
 }

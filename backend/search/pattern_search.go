@@ -308,16 +308,17 @@ func matchNote(q ContentQuery, p vpath.Path, data []byte) *NoteMatches {
 		nm.MatchCount++
 	}
 	body := frontMatterEnd(data)
-	if q.FrontMatter && body > 0 && !(q.Summary && nm.MatchCount > 0) && q.Pattern.regionMatches(data, 0, body) {
-		m, n := findLinesUpTo(q.Pattern, data, 0, body, "frontmatter", limit)
+	var vm validMemo
+	if q.FrontMatter && body > 0 && !(q.Summary && nm.MatchCount > 0) && q.Pattern.regionMatches(data, 0, body, &vm) {
+		m, n := findLinesUpTo(q.Pattern, data, 0, body, "frontmatter", limit, &vm)
 		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
 	}
 	where := ""
 	if q.FrontMatter {
 		where = "content"
 	}
-	if !(q.Summary && nm.MatchCount > 0) && q.Pattern.bodyMatches(data, body, len(data), q.Summary) {
-		m, n := findLinesUpTo(q.Pattern, data, body, len(data), where, limit)
+	if !(q.Summary && nm.MatchCount > 0) && q.Pattern.bodyMatches(data, body, len(data), q.Summary, &vm) {
+		m, n := findLinesUpTo(q.Pattern, data, body, len(data), where, limit, &vm)
 		nm.Matches, nm.MatchCount = append(nm.Matches, m...), nm.MatchCount+n
 	}
 	switch {

@@ -124,7 +124,7 @@ func TestWindowFilterAgreesWithRegexp(t *testing.T) {
 						unsure++ // (a text with a Kelvin sign is left unsure on purpose)
 					}
 				}
-				if got := p.regionMatches(text, from, len(text)); got != region {
+				if got := p.regionMatches(text, from, len(text), nil); got != region {
 					t.Fatalf("%s: regionMatches(%q, %d) = %v, want %v", expr, text, from, got, region)
 				}
 			}

@@ -160,18 +160,10 @@ func (x *postings) docsWith(nd wordNeed) []bool {
 		return nil
 	case nd.atStart && nd.atEnd: // inside a term
 		w := []byte(nd.w)
-		x.eachTerm(func(t []byte, id uint32) {
-			if bytes.Contains(t, w) {
-				tids = append(tids, id)
-			}
-		})
+		tids, _ = x.termsWhere(func(t []byte) bool { return bytes.Contains(t, w) }, maxTermsPerWord)
 	case nd.atStart: // ends a term
 		w := []byte(nd.w)
-		x.eachTerm(func(t []byte, id uint32) {
-			if bytes.HasSuffix(t, w) {
-				tids = append(tids, id)
-			}
-		})
+		tids, _ = x.termsWhere(func(t []byte) bool { return bytes.HasSuffix(t, w) }, maxTermsPerWord)
 	default: // begins a term
 		tids = x.withPrefix(nd.w, maxTermsPerWord+1)
 	}
@@ -234,11 +226,13 @@ func (x *postings) wordSets(ws []wordNeed) []termSet {
 			return nil
 		case nd.atStart:
 			w := []byte(nd.w)
-			x.eachTerm(func(t []byte, id uint32) {
-				if bytes.HasSuffix(t, w) {
-					set.add(id)
-				}
-			})
+			ids, over := x.termsWhere(func(t []byte) bool { return bytes.HasSuffix(t, w) }, maxTermsPerWord)
+			if over {
+				return nil
+			}
+			for _, id := range ids {
+				set.add(id)
+			}
 		default:
 			for _, id := range x.withPrefix(nd.w, maxTermsPerWord+1) {
 				set.add(id)

@@ -1,15 +1,15 @@
-package note
+package utf8x
 
 import "encoding/binary"
 
-// validUTF8 reports whether p is valid UTF-8, exactly as utf8.Valid does, and faster
+// Valid reports whether p is valid UTF-8, exactly as utf8.Valid does, and faster
 // on text in other scripts, where the standard library decodes one character at a
 // time. Between characters it takes ASCII sixteen bytes a step, and two three-byte
 // characters (Chinese, Japanese, Korean) a step with one eight-byte load and a mask;
 // the rest, mixed scripts (Latin, Cyrillic, Hindi and Chinese in one note) above all,
 // goes through a deterministic automaton (utf8DFA), one table load and one shift a
-// byte. FuzzValidUTF8 holds it to utf8.Valid.
-func validUTF8(p []byte) bool {
+// byte. FuzzValid holds it to utf8.Valid.
+func Valid(p []byte) bool {
 	state := uint64(sAccept)
 	for len(p) > 0 {
 		if state == sAccept {

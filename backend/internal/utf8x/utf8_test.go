@@ -1,4 +1,4 @@
-package note
+package utf8x
 
 import (
 	"strings"
@@ -6,7 +6,7 @@ import (
 	"unicode/utf8"
 )
 
-// utf8Cases are texts on every path of validUTF8: ASCII runs, runs of three-byte
+// utf8Cases are texts on every path of Valid: ASCII runs, runs of three-byte
 // characters of every lead (E0 and ED with their narrow second bytes), runs of two-byte
 // characters (C0 and C1 are overlong leads), four-byte characters, and broken
 // sequences at every position of an eight-byte step.
@@ -24,31 +24,31 @@ var utf8Cases = []string{
 	"Привет\x80мир", "Пр\xdf\xbfивет", "\xc2\x80\xc2\x80\xc2\x80\xc2\x80", "\xc2\x80\xc2\x80\xc2\x80\xc1\x80",
 }
 
-func TestValidUTF8(t *testing.T) {
+func TestValid(t *testing.T) {
 	for _, s := range utf8Cases {
 		for cut := range len(s) + 1 { // every prefix: a sequence cut at every byte
 			b := []byte(s[:cut])
-			if got, want := validUTF8(b), utf8.Valid(b); got != want {
-				t.Errorf("validUTF8(%q) = %v, utf8.Valid says %v", b, got, want)
+			if got, want := Valid(b), utf8.Valid(b); got != want {
+				t.Errorf("Valid(%q) = %v, utf8.Valid says %v", b, got, want)
 			}
 		}
 	}
 }
 
-func FuzzValidUTF8(f *testing.F) {
+func FuzzValid(f *testing.F) {
 	for _, s := range utf8Cases {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		if got, want := validUTF8(b), utf8.Valid(b); got != want {
-			t.Fatalf("validUTF8(%q) = %v, utf8.Valid says %v", b, got, want)
+		if got, want := Valid(b), utf8.Valid(b); got != want {
+			t.Fatalf("Valid(%q) = %v, utf8.Valid says %v", b, got, want)
 		}
 	})
 }
 
-// BenchmarkValidUTF8 compares validUTF8 with utf8.Valid on Chinese and Russian prose
+// BenchmarkValidUTF8 compares Valid with utf8.Valid on Chinese and Russian prose
 // with ASCII markup, on a line of six scripts, and on English prose.
-func BenchmarkValidUTF8(b *testing.B) {
+func BenchmarkValid(b *testing.B) {
 	texts := map[string][]byte{
 		"chinese": []byte(strings.Repeat("知识图谱是一种用图模型来描述知识的方法，[[笔记]] 与 #标签/子标签 相连。\n", 2000)),
 		"english": []byte(strings.Repeat("A knowledge graph links [[notes]] with #tags/sub and typed relations.\n", 2000)),
@@ -59,7 +59,7 @@ func BenchmarkValidUTF8(b *testing.B) {
 		for _, impl := range []struct {
 			name string
 			fn   func([]byte) bool
-		}{{"validUTF8", validUTF8}, {"utf8.Valid", utf8.Valid}} {
+		}{{"utf8x.Valid", Valid}, {"utf8.Valid", utf8.Valid}} {
 			b.Run(name+"/"+impl.name, func(b *testing.B) {
 				b.SetBytes(int64(len(text)))
 				for b.Loop() {
