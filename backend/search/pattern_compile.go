@@ -35,6 +35,10 @@ type Pattern struct {
 	// findLinesUpTo then visits the lines holding one of them (/note|file/), as it
 	// does those holding lit. Nil otherwise.
 	scanLits [][]byte
+	// litsOnly says the pattern is nothing but the alternation of scanLits: a line
+	// holding one of them matches, at the first (the earliest alternative where
+	// several start), without asking the regexp.
+	litsOnly bool
 	// exactAlts says no part of the pattern ignores case: alts are then looked for
 	// as they are, not ignoring ASCII case.
 	exactAlts bool
@@ -251,6 +255,7 @@ func newPattern(src, expr string) (*Pattern, error) {
 		p.lit, p.fold = requiredLiteral(tree.Simplify())
 		p.alts = literalPrefilter(tree)
 		p.scanLits = scanLiterals(tree, p.alts)
+		p.litsOnly = p.scanLits != nil && onlyLiterals(tree, p.scanLits)
 		p.exactAlts = !foldsCase(tree)
 		p.win = newWindowFilter(tree)
 	}
@@ -277,6 +282,27 @@ func scanLiterals(tree *syntax.Regexp, alts [][][]byte) [][]byte {
 		}
 	}
 	return out
+}
+
+// onlyLiterals reports whether re is the alternation of lits, in their order, and
+// nothing else: no literal ignoring case or holding a line break.
+func onlyLiterals(re *syntax.Regexp, lits [][]byte) bool {
+	re = re.Simplify()
+	for re.Op == syntax.OpCapture {
+		re = re.Sub[0]
+	}
+	if re.Op != syntax.OpAlternate || len(re.Sub) != len(lits) {
+		return false
+	}
+	for i, s := range re.Sub {
+		for s.Op == syntax.OpCapture {
+			s = s.Sub[0]
+		}
+		if s.Op != syntax.OpLiteral || s.Flags&syntax.FoldCase != 0 || string(s.Rune) != string(lits[i]) || strings.ContainsRune(string(s.Rune), '\n') {
+			return false
+		}
+	}
+	return true
 }
 
 // foldsCase reports whether any part of re matches ignoring case.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 
@@ -233,10 +234,15 @@ func (ml *matchedLines) byLiterals(p *Pattern, data []byte, from, to int, where 
 		if first < 0 {
 			return
 		}
-		s, e := LineBounds(data, first)
-		s, e = max(s, from), min(e, to)
-		if loc := p.re.FindIndex(data[s:e]); loc != nil {
-			ml.add(data, s+loc[0], s+loc[1], where)
+		if p.litsOnly {
+			k := slices.Index(at, first) // the earliest alternative starting there
+			ml.add(data, first, first+len(p.scanLits[k]), where)
+		} else {
+			s, e := LineBounds(data, first)
+			s, e = max(s, from), min(e, to)
+			if loc := p.re.FindIndex(data[s:e]); loc != nil {
+				ml.add(data, s+loc[0], s+loc[1], where)
+			}
 		}
 		end := bytes.IndexByte(data[first:to], '\n')
 		if end < 0 {

@@ -73,13 +73,16 @@ func TestAlternativesByTheirLiterals(t *testing.T) {
 		"none":   []byte("no literal at all\n"),
 		"utf8":   []byte("知识 note 图谱\n\xff file \xfe\nплохо\n"),
 	}
-	for _, src := range []string{`/note|file/`, `/\bnote (?:file|book)\b|profile/`, `/zqxwv \d+|profile$/`, `/(file|note)d?\s/`} {
+	for _, src := range []string{`/note|file/`, `/file|note|profile/`, `/\bnote (?:file|book)\b|profile/`, `/zqxwv \d+|profile$/`, `/(file|note)d?\s/`} {
 		p, err := CompilePattern(src)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if p.scanLits == nil {
 			t.Fatalf("%s: not searched by its literals", src)
+		}
+		if want := src == `/note|file/` || src == `/file|note|profile/`; p.litsOnly != want {
+			t.Errorf("%s: litsOnly %v, want %v", src, p.litsOnly, want)
 		}
 		for name, data := range texts {
 			var want []string
