@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp/syntax"
+	"sync/atomic"
 	"time"
 
 	"github.com/memotree/memotree/backend/library"
@@ -43,14 +44,25 @@ func (e *Engine) orderedPages(l *library.Library, q ContentQuery) bool {
 // known (pageCollector).
 func (e *Engine) orderedPage(ctx context.Context, l *library.Library, q ContentQuery, timeout time.Duration) (ContentPage, error) {
 	var (
-		saved *postings // the persisted index, nil when there is none or it does not help
-		grams [][]uint32
+		saved   *postings // the persisted index, once loaded; nil when there is none
+		grams   [][]uint32
+		tried   bool        // the index was asked for
+		statted atomic.Bool // the walk stats the notes, for the index to vouch for them
 	)
 	if tree, err := syntax.Parse(q.Pattern.re.String(), syntax.Perl); err == nil {
-		if grams = RequiredTrigrams(tree); grams != nil {
-			if x, err := load(l.State()); err == nil {
-				saved = x
-			}
+		grams = RequiredTrigrams(tree)
+	}
+	// The index is loaded (and the notes statted) only once the first batch has not
+	// filled the page: a common pattern's page is found among the first notes, sooner
+	// than the index of 100k notes opens.
+	useIndex := func() {
+		if grams == nil || tried {
+			return
+		}
+		tried = true
+		if x, err := load(l.State()); err == nil {
+			saved = x
+			statted.Store(true)
 		}
 	}
 	want := pageWant{offset: q.Offset, limit: q.Limit, lines: q.MaxLines}
@@ -74,10 +86,13 @@ func (e *Engine) orderedPage(ctx context.Context, l *library.Library, q ContentQ
 		searched += len(batch)
 		batch, nameOnly = batch[:0], nameOnly[:0]
 		size = min(2*size, orderedBatchMax)
+		if err == nil && !pc.complete() {
+			useIndex()
+		}
 		return err
 	}
 	var readErr error
-	walkErr := l.Vault().WalkOrdered(sctx, saved != nil, func(f vault.FileInfo) bool {
+	walkErr := l.Vault().WalkOrdered(sctx, statted.Load, func(f vault.FileInfo) bool {
 		p := f.Path
 		if f.IsDir || !p.IsNote() || p.Ignored() || q.Names != nil && !q.Names.MatchesName(p) {
 			return true

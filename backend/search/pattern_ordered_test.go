@@ -2,8 +2,11 @@ package search
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -121,17 +124,29 @@ func TestOrderedPageAnswersAsTheIndex(t *testing.T) {
 }
 
 // TestOrderedPageTrustsOnlyAnUnchangedNote checks what the ordered page takes from
-// the persisted index: a note changed since it was indexed (another size or time) is
-// read, whatever its filter says; a note that is as it was indexed and whose filter
-// rules the pattern out is not read, which the test sees by changing a note's words
-// behind the index's back (same size, time put back).
+// the persisted index, which it asks for once its first batch has not filled the
+// page: a note changed since it was indexed (another size or time) is read, whatever
+// its filter says; a note that is as it was indexed and whose filter rules the
+// pattern out is not read, which the test sees by changing a note's words behind the
+// index's back (same size, time put back).
 func TestOrderedPageTrustsOnlyAnUnchangedNote(t *testing.T) {
 	dir := savedIndexVault(t)
-	notes, err := filepath.Glob(filepath.Join(dir, "*.md"))
-	if err != nil || len(notes) < 2 {
-		t.Fatalf("the generated vault has %d notes at its top: %v", len(notes), err)
+	// The last two notes in a folder, in path order: the first notes, and the folders
+	// listed with them, are read before the index is asked for (a common pattern's
+	// page is found there).
+	var notes []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		rel, _ := filepath.Rel(dir, p)
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") && strings.Contains(filepath.ToSlash(rel), "/") && !strings.HasPrefix(rel, ".") {
+			notes = append(notes, filepath.ToSlash(p))
+		}
+		return err
+	})
+	if err != nil || len(notes) < 2*orderedBatch {
+		t.Fatalf("the generated vault has %d notes: %v", len(notes), err)
 	}
-	changed, hidden := notes[0], notes[1]
+	slices.Sort(notes)
+	changed, hidden := filepath.FromSlash(notes[len(notes)-2]), filepath.FromSlash(notes[len(notes)-1])
 	if err := os.WriteFile(changed, []byte("Rewritten: the zqxmarker word.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

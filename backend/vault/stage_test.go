@@ -127,7 +127,7 @@ func TestStageWritesNothingAndSeesItsWrites(t *testing.T) {
 		t.Errorf("staged walk (-want +got):\n%s", diff)
 	}
 	paths = paths[:0]
-	if err := sv.WalkOrdered(ctx, true, func(fi FileInfo) bool { paths = append(paths, string(fi.Path)); return len(paths) < 3 }); err != nil {
+	if err := sv.WalkOrdered(ctx, func() bool { return true }, func(fi FileInfo) bool { paths = append(paths, string(fi.Path)); return len(paths) < 3 }); err != nil {
 		t.Fatal(err)
 	}
 	if diff := cmp.Diff([]string{"a.md", "keep/c.md", "moved/old.md"}, paths); diff != "" {

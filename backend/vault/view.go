@@ -39,7 +39,7 @@ func (w View) WalkNames(ctx context.Context) ([]vpath.Path, error) { return w.v.
 
 // WalkOrdered visits the vault's files in path order until told to stop (see
 // Vault.WalkOrdered).
-func (w View) WalkOrdered(ctx context.Context, stat bool, visit func(FileInfo) bool) error {
+func (w View) WalkOrdered(ctx context.Context, stat func() bool, visit func(FileInfo) bool) error {
 	return w.v.WalkOrdered(ctx, stat, visit)
 }
 

@@ -55,11 +55,12 @@ func (v *Vault) WalkNames(ctx context.Context) ([]vpath.Path, error) {
 // order, as Walk lists them (the same folders skipped, the same links followed), and
 // stops when visit returns false: a search that wants the first notes in path order
 // lists the folders it gets to only, where Walk lists them all first (100k notes:
-// 150 ms and more before the first). Folders are read one after the other; with stat
-// set, Size and ModTime are filled in.
-func (v *Vault) WalkOrdered(ctx context.Context, stat bool, visit func(FileInfo) bool) error {
+// 150 ms and more before the first). Folders are read one after the other. stat,
+// asked as each folder is listed, says whether its files' Size and ModTime are to be
+// filled in (nil: never), so that a caller may start wanting them part way.
+func (v *Vault) WalkOrdered(ctx context.Context, stat func() bool, visit func(FileInfo) bool) error {
 	if v.stage != nil {
-		files, err := v.stage.walk(ctx, "", stat)
+		files, err := v.stage.walk(ctx, "", stat != nil && stat())
 		if err != nil {
 			return err
 		}
@@ -70,7 +71,7 @@ func (v *Vault) WalkOrdered(ctx context.Context, stat bool, visit func(FileInfo)
 		}
 		return nil
 	}
-	w := &walker{v: v, ctx: ctx, stat: stat, inOrder: true}
+	w := &walker{v: v, ctx: ctx, statIf: stat, inOrder: true}
 	_, err := w.ordered(&folder{}, visit)
 	if err == nil {
 		err = ctx.Err()
@@ -238,6 +239,7 @@ type walker struct {
 	v       *Vault
 	ctx     context.Context
 	stat    bool          // fill in Size and ModTime
+	statIf  func() bool   // asked at each folder when stat is not set (WalkOrdered)
 	inOrder bool          // one folder at a time (WalkOrdered)
 	from    vpath.Path    // the folder the walk starts at
 	sem     chan struct{} // bounds the folders read at once
@@ -307,8 +309,9 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 	)
 	// A walk one folder at a time (WalkOrdered) stats a large folder's files on every
 	// core once they are listed; the parallel walk has its folders for that.
-	late := w.stat && w.inOrder
-	err = readDir(w.v.root, f, d, w.stat && !late, func(e *dirEntry) {
+	stat := w.stat || w.statIf != nil && w.statIf()
+	late := stat && w.inOrder
+	err = readDir(w.v.root, f, d, stat && !late, func(e *dirEntry) {
 		name := e.name
 		p := childPath(d, name)
 		switch t := e.mode; {
@@ -323,7 +326,7 @@ func (w *walker) read(d vpath.Path, hops int) ([]FileInfo, []sub, error) {
 				w.mu.Unlock()
 				return
 			}
-			if !w.stat || late && !e.statted {
+			if !stat || late && !e.statted {
 				files = append(files, FileInfo{Path: p})
 			} else if e.statted {
 				files = append(files, FileInfo{Path: p, Size: e.size, ModTime: e.mtime})

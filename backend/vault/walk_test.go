@@ -65,7 +65,7 @@ func TestWalk(t *testing.T) {
 func ordered(t *testing.T, v *Vault, stat bool, stop int) []FileInfo {
 	t.Helper()
 	var out []FileInfo
-	err := v.WalkOrdered(t.Context(), stat, func(f FileInfo) bool {
+	err := v.WalkOrdered(t.Context(), func() bool { return stat }, func(f FileInfo) bool {
 		out = append(out, f)
 		return len(out) != stop
 	})
@@ -83,7 +83,7 @@ func TestWalkCancelled(t *testing.T) {
 	if _, err := v.Walk(ctx); err == nil {
 		t.Error("Walk with a cancelled context succeeded")
 	}
-	if err := v.WalkOrdered(ctx, false, func(FileInfo) bool { return true }); err == nil {
+	if err := v.WalkOrdered(ctx, nil, func(FileInfo) bool { return true }); err == nil {
 		t.Error("WalkOrdered with a cancelled context succeeded")
 	}
 }
@@ -161,6 +161,19 @@ func TestWalkOrder(t *testing.T) {
 		if diff := cmp.Diff(want[:n], paths); diff != "" {
 			t.Errorf("WalkOrdered stopped after %d (-want +got):\n%s", stop, diff)
 		}
+	}
+	// Statting wanted part way: the folders listed from then on have their files'
+	// sizes and times, those listed before do not.
+	var seen []FileInfo
+	err := v.WalkOrdered(t.Context(), func() bool { return len(seen) >= 2 }, func(f FileInfo) bool {
+		seen = append(seen, f)
+		return true
+	})
+	if err != nil || len(seen) != len(want) {
+		t.Fatalf("WalkOrdered, statting part way: %d files, %v", len(seen), err)
+	}
+	if first, last := seen[0], seen[len(seen)-1]; !first.ModTime.IsZero() || last.ModTime.IsZero() || last.Size == 0 {
+		t.Errorf("statting wanted from the third file on: the first file %+v, the last %+v", first, last)
 	}
 	names, err := v.WalkNames(t.Context())
 	if err != nil {
