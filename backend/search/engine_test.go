@@ -32,6 +32,13 @@ func engineVault(t *testing.T, lazy bool) (*Engine, *library.Library) {
 			t.Fatal(err)
 		}
 	}
+	return openEngine(t, dir, lazy)
+}
+
+// openEngine opens the vault at dir as a library, scanned or lazy, with an engine of
+// its own whose indexes close with the test.
+func openEngine(t *testing.T, dir string, lazy bool) (*Engine, *library.Library) {
+	t.Helper()
 	l, err := library.Open(t.Context(), "t", dir, library.Options{Lazy: lazy})
 	if err != nil {
 		t.Fatal(err)

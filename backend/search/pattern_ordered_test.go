@@ -52,18 +52,7 @@ func savedIndexVault(t *testing.T) string {
 // goes by the index's candidates rather than by the ordered walk.
 func oneShot(t *testing.T, dir string, indexed bool) (*Engine, *library.Library) {
 	t.Helper()
-	l, err := library.Open(t.Context(), "t", dir, library.Options{Lazy: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var closers []func()
-	t.Cleanup(func() {
-		for _, c := range closers {
-			c()
-		}
-		l.Close()
-	})
-	e := NewEngine(EngineOptions{AtClose: func(f func()) { closers = append(closers, f) }})
+	e, l := openEngine(t, dir, true)
 	if indexed {
 		if _, err := e.IndexOf(t.Context(), l); err != nil {
 			t.Fatal(err)
