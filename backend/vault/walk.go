@@ -56,8 +56,9 @@ func (v *Vault) WalkNames(ctx context.Context) ([]vpath.Path, error) {
 // stops when visit returns false: a search that wants the first notes in path order
 // lists the folders it gets to only, where Walk lists them all first (100k notes:
 // 150 ms and more before the first). Folders are read one after the other. stat,
-// asked as each folder is listed, says whether its files' Size and ModTime are to be
-// filled in (nil: never), so that a caller may start wanting them part way.
+// asked as each folder is listed (on the goroutine listing it, ahead of visit), says
+// whether its files' Size and ModTime are to be filled in (nil: never), so that a
+// caller may start wanting them part way.
 func (v *Vault) WalkOrdered(ctx context.Context, stat func() bool, visit func(FileInfo) bool) error {
 	if v.stage != nil {
 		files, err := v.stage.walk(ctx, "", stat != nil && stat())

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -164,9 +165,13 @@ func TestWalkOrder(t *testing.T) {
 	}
 	// Statting wanted part way: the folders listed from then on have their files'
 	// sizes and times, those listed before do not.
-	var seen []FileInfo
-	err := v.WalkOrdered(t.Context(), func() bool { return len(seen) >= 2 }, func(f FileInfo) bool {
+	var (
+		seen    []FileInfo
+		visited atomic.Int32 // stat is asked on the goroutines that list ahead
+	)
+	err := v.WalkOrdered(t.Context(), func() bool { return visited.Load() >= 2 }, func(f FileInfo) bool {
 		seen = append(seen, f)
+		visited.Add(1)
 		return true
 	})
 	if err != nil || len(seen) != len(want) {
