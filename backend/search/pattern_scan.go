@@ -202,10 +202,12 @@ func (ml *matchedLines) byLiteral(p *Pattern, data []byte, from, to int, where s
 // line, never reads a note to its end for a literal it does not hold), and where it
 // was found is remembered, so that a rare one is not looked for again on every line.
 func (ml *matchedLines) byLiterals(p *Pattern, data []byte, from, to int, where string) {
-	at := make([]int, len(p.scanLits))       // where each was found, -1: not at or after searched
-	searched := make([]int, len(p.scanLits)) // each starts nowhere before this
-	for k := range at {
-		at[k], searched[k] = -1, from
+	// Where each was found (-1: not at or after where it was searched), and where it
+	// starts nowhere before: on the stack for a few literals, as this runs per note.
+	var atBuf, searchedBuf [8]int
+	at, searched := atBuf[:0], searchedBuf[:0]
+	for range p.scanLits {
+		at, searched = append(at, -1), append(searched, from)
 	}
 	for pos := from; pos < to && ml.count < ml.limit; {
 		first := -1
